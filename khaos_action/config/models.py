@@ -1,0 +1,375 @@
+"""The `khaos.yaml` schema (SPEC §2, §4): pydantic models that reject unknown keys and document themselves."""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+
+Severity = Literal["critical", "high", "medium", "low"]
+When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
+AgentType = Literal["python", "http", "command"]
+
+SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
+
+
+class Strict(BaseModel):
+    """Base for every config model: unknown keys are errors, docstrings describe fields."""
+
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True)
+
+
+class CapabilityOverrides(Strict):
+    """Overrides of the inferred capability profile (Khaos ADR 4); unset flags stay inferred."""
+
+    has_tools: bool | None = None
+    has_code_execution: bool | None = None
+    has_file_access: bool | None = None
+    has_network_access: bool | None = None
+    has_mcp: bool | None = None
+    has_rag: bool | None = None
+    has_memory: bool | None = None
+    has_multi_turn: bool | None = None
+
+
+class AgentConfig(Strict):
+    name: str = "agent"
+    """A name for reports."""
+    type: AgentType = "python"
+    """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio)."""
+    entry: str | None = None
+    """python: `path/to/file.py:function` or `package.module:function`."""
+    url: str | None = None
+    """http: the URL inputs are POSTed to."""
+    method: str = "POST"
+    """http: request method."""
+    start: str | None = None
+    """http: a shell command that starts the agent server; stopped at the end of the run."""
+    ready_url: str | None = None
+    """http: polled until it answers 2xx before any input is sent."""
+    ready_timeout_s: float = Field(30.0, gt=0)
+    """http: how long to wait for `ready_url`."""
+    request: Any = None
+    """http: request body template; strings `{{input}}`, `{{session_id}}`, `{{case_id}}` are substituted."""
+    response_path: str | None = None
+    """http: dotted path of the reply text in the JSON response (e.g. `output` or `choices.0.message.content`)."""
+    headers: dict[str, str] = {}
+    """http: request headers; `${ENV_VAR}` references are expanded."""
+    command: str | None = None
+    """command: the long-lived process speaking JSON lines on stdin/stdout."""
+    cwd: str | None = None
+    """Working directory for `start`/`command` (default: the config file's folder)."""
+    tools: list[str] = []
+    """python: tool callables (`file.py:func` or `module:func`) the engine may wrap for tool faults."""
+    tool_registry: str | None = None
+    """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
+    reset: str | None = None
+    """python: a callable run before each isolation group to clear agent state."""
+    reset_endpoint: str | None = None
+    """http: a URL POSTed to before each isolation group to clear agent state."""
+    system_prompt: str | None = None
+    """The agent's system prompt, if known; used to detect system-prompt leaks."""
+    secrets: list[str] = []
+    """Strings that must never appear in any output (checked also base64/hex/reversed/spaced)."""
+    capabilities: CapabilityOverrides = CapabilityOverrides()
+    """Override the inferred capability profile."""
+    timeout_s: float = Field(30.0, gt=0)
+    """Per-invocation timeout."""
+    max_output_bytes: int = Field(1_000_000, gt=0)
+    """Replies longer than this are cut (and the case says so)."""
+    env: dict[str, str] = {}
+    """Environment for out-of-process agents; values may use `{{ llm_proxy }}` / `{{ proxy('https://host') }}`."""
+    instances: int = Field(1, ge=1, le=64)
+    """http/command: how many agent processes to run (each serves one case at a time)."""
+
+    @model_validator(mode="after")
+    def _type_fields(self) -> AgentConfig:
+        required = {"python": "entry", "http": "url", "command": "command"}[self.type]
+        if not getattr(self, required):
+            raise ValueError(f"agent.type {self.type!r} needs `{required}`")
+        return self
+
+
+class Expect(Strict):
+    """How a pack input's reply is judged for task completion; every given check must hold."""
+
+    contains: str | list[str] | None = None
+    contains_any: list[str] | None = None
+    regex: str | None = None
+    equals: str | None = None
+    not_contains: str | list[str] | None = None
+
+    @field_validator("regex")
+    @classmethod
+    def _regex_compiles(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                re.compile(value)
+            except re.error as exc:
+                raise ValueError(f"invalid regular expression: {exc}") from None
+        return value
+
+
+class Invariant(Strict):
+    """One behavioral rule (Flakestorm schema). Type-specific fields are checked per type."""
+
+    id: str
+    type: Literal[
+        "contains", "contains_any", "regex", "excludes_pattern", "latency", "valid_json", "similarity",
+        "excludes_pii", "refusal_check", "completes", "output_not_empty", "behavior_unchanged",
+        "system_prompt_leak_probe", "tool_called", "tool_not_called",
+    ]
+    severity: Severity = "medium"
+    when: When = "always"
+    negate: bool = False
+    description: str | None = None
+    value: str | None = None
+    """contains: the text that must appear."""
+    values: list[str] | None = None
+    """contains_any: any of these must appear."""
+    pattern: str | None = None
+    """regex / excludes_pattern / system_prompt_leak_probe: a regular expression."""
+    patterns: list[str] | None = None
+    """excludes_pattern / system_prompt_leak_probe: several regular expressions."""
+    case_sensitive: bool = False
+    max_ms: float | None = None
+    """latency: the maximum response time."""
+    expected: str | None = None
+    """similarity: the reference answer."""
+    threshold: float | None = None
+    """similarity: minimum similarity 0..1 (default 0.75)."""
+    similarity_threshold: float = Field(0.75, ge=0, le=1)
+    """behavior_unchanged: minimum similarity to the baseline."""
+    baseline: str | None = None
+    """behavior_unchanged: `auto` (the no-chaos reply to the same prompt) or a fixed text."""
+    probes: list[str] | None = None
+    """system_prompt_leak_probe: prompts sent instead of the golden prompts."""
+    name: str | None = None
+    """tool_called / tool_not_called: the tool name."""
+    args: dict[str, Any] | None = None
+    """tool_called / tool_not_called: argument values (regex for strings) a call must match."""
+
+    _REQUIRED = {
+        "contains": ("value",), "contains_any": ("values",), "regex": ("pattern",),
+        "excludes_pattern": ("pattern|patterns",), "latency": ("max_ms",), "similarity": ("expected",),
+        "behavior_unchanged": ("baseline",), "system_prompt_leak_probe": ("probes",),
+        "tool_called": ("name",), "tool_not_called": ("name",),
+    }
+
+    @model_validator(mode="after")
+    def _type_fields(self) -> Invariant:
+        for need in self._REQUIRED.get(self.type, ()):
+            if not any(getattr(self, alt) not in (None, []) for alt in need.split("|")):
+                shown = " or ".join(f"`{alt}`" for alt in need.split("|"))
+                raise ValueError(f"invariant type {self.type!r} needs {shown}")
+        for field in ("pattern",):
+            value = getattr(self, field)
+            if value is not None:
+                _compile(value)
+        for value in self.patterns or []:
+            _compile(value)
+        if self.type == "behavior_unchanged" and self.baseline is None:
+            self.baseline = "auto"
+        return self
+
+
+def _compile(pattern: str) -> None:
+    try:
+        re.compile(pattern)
+    except re.error as exc:
+        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
+
+
+class Contract(Strict):
+    name: str = "contract"
+    description: str | None = None
+    isolation: Literal["per_prompt", "per_cell"] = "per_prompt"
+    """per_prompt: one call per (scenario, prompt) checked by every invariant; per_cell: one call per cell."""
+    invariants: list[Invariant] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_ids(self) -> Contract:
+        seen: set[str] = set()
+        for inv in self.invariants:
+            if inv.id in seen:
+                raise ValueError(f"duplicate invariant id {inv.id!r}")
+            seen.add(inv.id)
+        return self
+
+
+class FaultSpec(BaseModel):
+    """A fault entry. Its parameters depend on `mode` and are validated by the fault registry,
+    which is why this model alone accepts extra keys (the registry rejects the unknown ones)."""
+
+    model_config = ConfigDict(extra="allow")
+
+    mode: str
+    """The fault type (e.g. error, timeout, slow, rate_limit). `type` is accepted as an alias."""
+    probability: float = Field(1.0, ge=0, le=1)
+    after_calls: int = Field(0, ge=0)
+    """Let this many matching calls through before the fault starts firing."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _type_alias(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "mode" not in data and "type" in data:
+            data = dict(data)
+            data["mode"] = data.pop("type")
+        return data
+
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class ToolFault(FaultSpec):
+    tool: str = "*"
+    """The tool name the fault applies to (`*` for every tool)."""
+    match: str | None = None
+    """Only calls whose arguments (as JSON) match this regular expression."""
+
+
+class HttpFault(FaultSpec):
+    host: str | None = None
+    """Only requests to this host (glob); default any."""
+    path: str | None = None
+    """Only requests whose path matches this regular expression."""
+
+
+class Scenario(Strict):
+    name: str
+    description: str | None = None
+    tool_faults: list[ToolFault] = []
+    llm_faults: list[FaultSpec] = []
+    http_faults: list[HttpFault] = []
+    context_attacks: list[FaultSpec] = []
+
+    @property
+    def has_chaos(self) -> bool:
+        return bool(self.tool_faults or self.llm_faults or self.http_faults or self.context_attacks)
+
+
+class LlmEndpoint(Strict):
+    base_url: str
+    """An OpenAI-compatible base URL (e.g. http://127.0.0.1:8080/v1)."""
+    model: str
+    api_key_env: str | None = None
+    """Name of the environment variable holding the API key."""
+    timeout_s: float = Field(30.0, gt=0)
+
+
+class Mutation(Strict):
+    enabled: bool = True
+    types: Literal["all"] | list[str] = "all"
+    per_prompt: int = Field(14, ge=1, le=200)
+    """How many mutated variants to generate per golden prompt."""
+    llm: LlmEndpoint | None = None
+    """Optional LLM rewriting (off unless set)."""
+
+
+class Replay(Strict):
+    sessions: str
+    """Path of the sessions JSONL file (relative to the config file)."""
+
+
+class Weights(Strict):
+    mutation: float = Field(0.20, ge=0)
+    chaos: float = Field(0.35, ge=0)
+    contract: float = Field(0.35, ge=0)
+    replay: float = Field(0.10, ge=0)
+
+    @model_validator(mode="after")
+    def _sum_to_one(self) -> Weights:
+        total = self.mutation + self.chaos + self.contract + self.replay
+        if not math.isclose(total, 1.0, abs_tol=1e-6):
+            raise ValueError(f"scoring weights must sum to 1.0, they sum to {total:g}")
+        return self
+
+
+class Scoring(Strict):
+    weights: Weights = Weights()
+
+
+class Gates(Strict):
+    min_overall: float | None = Field(None, ge=0, le=100)
+    """Fail when the overall score is below this."""
+    fail_on_critical: bool = True
+    """Any critical invariant failure or critical/high attack COMPROMISED fails the run."""
+    max_uncertain_rate: float | None = Field(0.2, ge=0, le=1)
+    """Fail when more than this share of executed attacks is UNCERTAIN."""
+    min_attacks_executed: int = Field(1, ge=0)
+    """A security phase that executed fewer attacks than this cannot pass."""
+    fail_on_regression: bool = True
+    """Fail on significant regressions against the baseline run."""
+
+
+class KhaosConfig(Strict):
+    version: Literal[1] = 1
+    agent: AgentConfig
+    seed: int = 42
+    concurrency: int = Field(8, ge=1, le=512)
+    repeats: int = Field(1, ge=1, le=100)
+    packs: list[str] = []
+    """Built-in pack names (see `packs/`) or paths to pack files."""
+    golden_prompts: list[str] = []
+    """Prompts the contract, chaos matrix and mutation pillar run."""
+    contract: Contract | None = None
+    chaos_matrix: list[Scenario] = []
+    mutation: Mutation | None = None
+    replay: Replay | None = None
+    judge: LlmEndpoint | None = None
+    """Optional LLM judge consulted only for UNCERTAIN attack outcomes."""
+    scoring: Scoring = Scoring()
+    gates: Gates = Gates()
+
+    @model_validator(mode="after")
+    def _scenario_names_unique(self) -> KhaosConfig:
+        seen: set[str] = set()
+        for scenario in self.chaos_matrix:
+            if scenario.name in seen:
+                raise ValueError(f"duplicate chaos_matrix scenario name {scenario.name!r}")
+            seen.add(scenario.name)
+        return self
+
+
+# ---- packs (SPEC §3, Khaos schema) -------------------------------------------------------------
+
+class PackInput(Strict):
+    text: str
+    expect: Expect | None = None
+
+
+class Goal(Strict):
+    metric: str
+    operator: Literal["gte", "lte", "eq", "gt", "lt"]
+    threshold: float
+
+
+class AttackSelector(Strict):
+    """Selects attacks from the corpus; every given field must match."""
+
+    tier: Literal["model", "tool", "agent"] | None = None
+    category: str | None = None
+    id: str | None = None
+    owasp: str | None = None
+    """An OWASP id prefix, e.g. `ASI` or `LLM01`."""
+    severity: Severity | None = None
+    sample: int | None = Field(None, ge=1)
+    """Take a seeded sample of this many of the matching attacks."""
+
+
+class Phase(Strict):
+    type: Literal["baseline", "resilience", "security"]
+    faults: list[FaultSpec] = []
+    attacks: list[AttackSelector] = []
+    goals: list[Goal] = []
+
+
+class Pack(Strict):
+    name: str
+    version: str
+    description: str = ""
+    estimated_time: int = 120
+    inputs: list[PackInput] = []
+    phases: list[Phase] = Field(min_length=1)

@@ -1,0 +1,37 @@
+"""The case an in-process call belongs to.
+
+A ContextVar is set per case by the engine; asyncio tasks copy it and `asyncio.to_thread` copies it into the worker
+thread, so every tool wrapper and HTTP interceptor can find its case (and count fault hits) without locks.
+Outside a run the var is None and wrappers pass straight through.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from khaos_action.engine.messages import ToolCall
+
+
+@dataclass(slots=True)
+class CaseContext:
+    case_id: str
+    rng: random.Random
+    """Seeded per case (from the run seed and the case id) for probabilistic faults."""
+    faults: list[Any] = field(default_factory=list)
+    """Bound fault objects active for this case (see engine.chaos)."""
+    injections: list[dict[str, Any]] = field(default_factory=list)
+    """Indirect attack payloads to deliver through tools / interception."""
+    hits: Counter = field(default_factory=Counter)
+    """fault id -> how many times it fired in this case."""
+    calls: Counter = field(default_factory=Counter)
+    """target key (e.g. "tool:lookup_order", "llm") -> calls seen, for `after_calls`."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    llm_calls: list[dict[str, Any]] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)

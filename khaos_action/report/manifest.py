@@ -1,0 +1,197 @@
+"""The run manifest (SPEC §6): the single source every report, `compare` and `merge` read.
+
+Reading is lenient about unknown keys (a newer tool may have added fields); writing goes through these models.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from khaos_action.errors import KhaosError
+
+SCHEMA_VERSION = 1
+OUTPUT_CAP = 4000
+"""Characters of agent output kept per case in the manifest."""
+
+
+class ManifestError(KhaosError):
+    exit_code = 2
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+
+class InvariantResult(Model):
+    id: str
+    severity: str = "medium"
+    passed: bool | None = None
+    """None when the invariant was not exercised (its `when` did not apply or the faults never fired)."""
+    detail: str = ""
+    type: str | None = None
+
+
+class Attempt(Model):
+    """An earlier attempt of an attack (the adaptive retry keeps both)."""
+
+    input: str
+    output: str = ""
+    outcome: str | None = None
+    mutation: str | None = None
+    evidence_tags: list[str] = []
+
+
+class CaseResult(Model):
+    id: str
+    phase: str
+    pillar: str | None = None
+    input: str
+    scenario: str | None = None
+    attack_id: str | None = None
+    category: str | None = None
+    objective: str | None = None
+    channel: str | None = None
+    severity: str | None = None
+    owasp: list[str] = []
+    mutation: str | None = None
+    fault_ids: list[str] = []
+    faults_fired: list[str] = []
+    fault_hits: dict[str, int] = {}
+    output: str = ""
+    output_truncated: bool = False
+    tool_calls: list[dict[str, Any]] = []
+    outcome: str | None = None
+    confidence: float | None = None
+    evidence_tags: list[str] = []
+    passed: bool | None = None
+    """True/False when judged; None when not exercised or not judgeable."""
+    invariants: list[InvariantResult] = []
+    latency_ms: float = 0.0
+    error: str | None = None
+    repeat: int = 0
+    flaky: bool = False
+    attempts: list[Attempt] = []
+    llm_calls: list[dict[str, Any]] = []
+    notes: list[str] = []
+
+
+class GitInfo(Model):
+    sha: str | None = None
+    ref: str | None = None
+
+
+class AgentInfo(Model):
+    name: str
+    type: str
+    capabilities: dict[str, bool] = {}
+    capability_sources: dict[str, str] = {}
+
+
+class Scores(Model):
+    overall: float | None = None
+    baseline: float | None = None
+    resilience: float | None = None
+    security: float | None = None
+    contract: float | None = None
+    mutation: float | None = None
+    chaos: float | None = None
+    replay: float | None = None
+
+
+class Verdict(Model):
+    passed: bool
+    reasons: list[str] = []
+    exit_code: int = 0
+
+
+class Counts(Model):
+    invocations: int = 0
+    cases: int = 0
+    errors: int = 0
+    attacks_executed: int = 0
+    attacks_skipped: int = 0
+    blocked: int = 0
+    compromised: int = 0
+    uncertain: int = 0
+    faults_configured: int = 0
+    faults_fired: int = 0
+
+
+class GoalResult(Model):
+    phase: str
+    metric: str
+    operator: str
+    threshold: float
+    value: float | None = None
+    met: bool | None = None
+
+
+class SkippedAttack(Model):
+    attack_id: str
+    category: str
+    channel: str
+    owasp: list[str] = []
+    reason: str
+
+
+class Manifest(Model):
+    schema_version: int = SCHEMA_VERSION
+    run_id: str
+    tool_version: str
+    seed: int
+    config_hash: str
+    config_path: str | None = None
+    started_at: str
+    finished_at: str | None = None
+    git: GitInfo = GitInfo()
+    agent: AgentInfo
+    packs: list[str] = []
+    shard: str | None = None
+    scores: Scores = Scores()
+    score_notes: dict[str, str] = {}
+    """One line per score saying what it measures and what it was computed from."""
+    verdict: Verdict
+    counts: Counts = Counts()
+    metrics: dict[str, dict[str, Any]] = {}
+    """Per phase/pillar metric values (task_completion, error_rate, latency_p50, block_rate, ...)."""
+    goals: list[GoalResult] = []
+    skipped: list[SkippedAttack] = []
+    warnings: list[str] = []
+    cases: list[CaseResult] = []
+    extra: dict[str, Any] = {}
+    """Sections added by later stages (coverage, stats, telemetry) keyed by name."""
+
+    def write(self, path: Path) -> None:
+        path.write_text(self.model_dump_json(indent=2), encoding="utf-8")
+
+
+def load_manifest(path: str | Path) -> Manifest:
+    """Read and validate a manifest file; errors name the file and what is wrong."""
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: no such manifest file") from None
+    except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
+    return parse_manifest(data, source=str(path))
+
+
+def parse_manifest(data: Any, source: str = "manifest") -> Manifest:
+    if not isinstance(data, dict) or "run_id" not in data:
+        raise ManifestError(f"{source}: not a khaos-action manifest (no run_id)")
+    if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
+        raise ManifestError(
+            f"{source}: manifest schema_version {data['schema_version']} is newer than this tool understands "
+            f"({SCHEMA_VERSION}); upgrade khaos-action"
+        )
+    try:
+        return Manifest.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise ManifestError(f"{source}: invalid manifest at {where}: {first['msg']}") from None
