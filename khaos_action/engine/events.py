@@ -1,0 +1,47 @@
+"""events.jsonl: one line per agent invocation, written and flushed the moment it finishes.
+
+An interrupted run (Ctrl-C, a killed runner, a budget) keeps every case that finished; nothing is buffered until the
+end. Lines are plain JSON so `jq` and `tail -f` work on a running evaluation.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+from typing import Any, TextIO
+
+
+class EventLog:
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self._file: TextIO | None = None
+        self._lock = threading.Lock()
+        if path is not None:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self._file = path.open("a", encoding="utf-8")
+
+    def write(self, event: dict[str, Any]) -> None:
+        if self._file is None:
+            return
+        line = json.dumps({"ts": round(time.time(), 3), **event}, ensure_ascii=False, default=str)
+        with self._lock:
+            self._file.write(line + "\n")
+            self._file.flush()
+
+    def close(self) -> None:
+        if self._file is not None:
+            self._file.close()
+            self._file = None
+
+
+def read_events(path: Path) -> list[dict[str, Any]]:
+    """Read an events file, skipping a torn last line (the run may have been killed mid-write)."""
+    events = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events

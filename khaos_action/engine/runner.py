@@ -1,0 +1,215 @@
+"""The engine: runs Cases concurrently through a Transport, under each case's fault plan, one Event per call.
+
+asyncio with a semaphore bounds concurrency. Each case runs in its own task with its own CaseContext set in the
+`current_case` ContextVar, so in-process tool wrappers and HTTP interceptors attribute calls (and fault hits) to the
+right case without locks; out-of-process agents are attributed through the instance binder (see chaos proxy).
+A failing, hanging, silent or flooding agent is recorded on its case and the run goes on.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+import time
+from collections.abc import Callable, Iterable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.events import EventLog
+from khaos_action.engine.messages import ToolCall, TransportMessage
+from khaos_action.plan.cases import Case
+
+
+class Transport(Protocol):
+    has_reset: bool
+
+    async def send(self, message: TransportMessage) -> TransportMessage: ...
+    async def reset(self) -> None: ...
+
+
+@dataclass(slots=True)
+class Invocation:
+    """What one case's call(s) produced, before any judging."""
+
+    case: Case
+    text: str = ""
+    replies: list[str] = field(default_factory=list)
+    """Every assistant reply (multi-turn cases have several; `text` is the last)."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    error: str | None = None
+    timed_out: bool = False
+    latency_ms: float = 0.0
+    truncated: bool = False
+    notes: list[str] = field(default_factory=list)
+    fault_hits: dict[str, int] = field(default_factory=dict)
+    llm_calls: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def key(self) -> str:
+        return invocation_key(self.case)
+
+
+def invocation_key(case: Case) -> str:
+    return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"
+
+
+class ChaosHooks(Protocol):
+    """What the engine needs from the chaos machinery; `None` means no fault can be applied in this run."""
+
+    def bind_faults(self, specs: Sequence[dict[str, Any]], rng: random.Random) -> list[Any]: ...
+    def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]: ...
+    def instance_bound(self, instance: int, ctx: CaseContext | None) -> None: ...
+
+
+class InstanceBinder:
+    """Told by out-of-process transports which case an agent instance is serving; forwards to the chaos proxy."""
+
+    def __init__(self) -> None:
+        self.contexts: dict[str, CaseContext] = {}
+        self.chaos: ChaosHooks | None = None
+
+    def __call__(self, instance: int, key: str | None) -> None:
+        if self.chaos is not None:
+            self.chaos.instance_bound(instance, self.contexts.get(key) if key else None)
+
+
+@dataclass(slots=True)
+class EngineSettings:
+    concurrency: int = 8
+    timeout_s: float = 30.0
+    max_output_bytes: int = 1_000_000
+    seed: int = 42
+    run_id: str = ""
+
+
+class Engine:
+    def __init__(self, transport: Transport, *, settings: EngineSettings, events: EventLog | None = None,
+                 chaos: ChaosHooks | None = None, binder: InstanceBinder | None = None,
+                 activate: Callable[[CaseContext], AbstractContextManager[Any]] | None = None,
+                 on_invocation: Callable[[Invocation], None] | None = None,
+                 should_stop: Callable[[], bool] | None = None) -> None:
+        self.transport = transport
+        self.settings = settings
+        self.events = events or EventLog(None)
+        self.chaos = chaos
+        self.binder = binder or InstanceBinder()
+        self.binder.chaos = chaos
+        self.activate = activate
+        self.on_invocation = on_invocation
+        self.should_stop = should_stop or (lambda: False)
+
+    async def run(self, cases: Sequence[Case]) -> list[Invocation]:
+        """Run every case; isolation groups are reset (when the agent has a reset hook) and run one after another."""
+        semaphore = asyncio.Semaphore(self.settings.concurrency)
+        results: dict[str, Invocation] = {}
+        for group in _groups(cases) if self.transport.has_reset else [list(cases)]:
+            if self.should_stop():
+                break
+            if self.transport.has_reset:
+                await self.transport.reset()
+            tasks = [asyncio.create_task(self._guarded(case, semaphore)) for case in group]
+            for invocation in await asyncio.gather(*tasks):
+                if invocation is not None:
+                    results[invocation.key] = invocation
+        return [results[invocation_key(c)] for c in cases if invocation_key(c) in results]
+
+    async def _guarded(self, case: Case, semaphore: asyncio.Semaphore) -> Invocation | None:
+        async with semaphore:
+            if self.should_stop():
+                return None
+            invocation = await self.invoke(case)
+        self._record(invocation)
+        return invocation
+
+    async def invoke(self, case: Case) -> Invocation:
+        key = invocation_key(case)
+        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections))
+        invocation = Invocation(case=case)
+        if case.faults:
+            if self.chaos is None:
+                invocation.notes.append("faults configured but no fault machinery is active for this agent type")
+            else:
+                ctx.faults = self.chaos.bind_faults(case.faults, ctx.rng)
+        self.binder.contexts[key] = ctx
+        token = current_case.set(ctx)
+        history: list[dict[str, str]] = [dict(turn) for turn in case.history]
+        started = time.perf_counter()
+        try:
+            with self.activate(ctx) if self.activate else nullcontext():
+                for turn in (case.input, *case.turns):
+                    payload: dict[str, Any] = {"text": turn, "history": list(history), "session_id": key}
+                    if self.chaos is not None and ctx.faults:
+                        payload = self.chaos.transform_payload(payload, ctx)
+                    reply = await self._send(payload, case, key, invocation)
+                    if reply is None:
+                        break
+                    history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
+        finally:
+            current_case.reset(token)
+            self.binder.contexts.pop(key, None)
+        invocation.latency_ms = (time.perf_counter() - started) * 1000
+        invocation.text = invocation.replies[-1] if invocation.replies else ""
+        invocation.tool_calls = ctx.tool_calls + invocation.tool_calls
+        invocation.fault_hits = dict(ctx.hits)
+        invocation.llm_calls = ctx.llm_calls
+        invocation.notes += ctx.notes
+        return invocation
+
+    async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
+        message = TransportMessage("invoke", payload, {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id})
+        timeout = self.settings.timeout_s
+        try:
+            response = await asyncio.wait_for(self.transport.send(message), timeout)
+        except asyncio.TimeoutError:
+            invocation.timed_out = True
+            invocation.error = f"timed out after {timeout:g}s"
+            return None
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any agent failure is data about the agent, never a crash of ours
+            invocation.error = f"{type(exc).__name__}: {exc}"[:2000]
+            return None
+        body = response.payload
+        text = body.get("text")
+        text = "" if text is None else text if isinstance(text, str) else str(text)
+        invocation.notes += [str(n) for n in body.get("notes", ())]
+        for call in body.get("tool_calls") or ():
+            if isinstance(call, dict) and call.get("name"):
+                invocation.tool_calls.append(ToolCall(name=str(call["name"]), args=dict(call.get("args") or {})))
+        if body.get("error"):
+            invocation.error = str(body["error"])[:2000]
+        cap = self.settings.max_output_bytes
+        encoded = text.encode("utf-8", "replace")
+        if len(encoded) > cap:
+            text = encoded[:cap].decode("utf-8", "ignore")
+            invocation.truncated = True
+            invocation.notes.append(f"output of {len(encoded):,} bytes cut to {cap:,} (agent.max_output_bytes)")
+        invocation.replies.append(text)
+        return text
+
+    def _record(self, invocation: Invocation) -> None:
+        case = invocation.case
+        self.events.write({
+            "case_id": case.id, "repeat": case.repeat, "phase": case.phase, "scenario": case.scenario,
+            "attack_id": case.attack_id, "input": case.input[:2000], "output": invocation.text[:4000],
+            "latency_ms": round(invocation.latency_ms, 3), "error": invocation.error,
+            "timed_out": invocation.timed_out, "fault_hits": invocation.fault_hits,
+            "tool_calls": [{"name": c.name, "fault": c.fault} for c in invocation.tool_calls],
+        })
+        if self.on_invocation is not None:
+            self.on_invocation(invocation)
+
+
+def case_rng(seed: int, key: str) -> random.Random:
+    digest = hashlib.sha256(f"{seed}:{key}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def _groups(cases: Iterable[Case]) -> list[list[Case]]:
+    groups: dict[str, list[Case]] = {}
+    for case in cases:
+        groups.setdefault(case.group or case.id, []).append(case)
+    return list(groups.values())

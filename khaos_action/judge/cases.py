@@ -1,0 +1,128 @@
+"""Judging stage: an Invocation (what the agent did) → a CaseResult (what that means), per kind of case.
+
+Pure: reads the invocation, the case and the run's reference data (no-chaos replies for behavior_unchanged,
+secrets, system prompt), never calls the agent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+
+from khaos_action.config.models import Invariant
+from khaos_action.engine.runner import Invocation
+from khaos_action.judge.expect import check_expect
+from khaos_action.report.manifest import OUTPUT_CAP, CaseResult, InvariantResult
+
+TOOL, LLM = "tool", "llm"
+
+
+@dataclass(slots=True)
+class JudgeContext:
+    invariants: Mapping[str, Invariant] = field(default_factory=dict)
+    baseline_texts: Mapping[str, str] = field(default_factory=dict)
+    """prompt_key → the no-chaos reply to that prompt (behavior_unchanged with baseline: auto)."""
+    secrets: Sequence[str] = ()
+    system_prompt: str | None = None
+    seed: int = 42
+
+
+def fired_faults(invocation: Invocation) -> list[str]:
+    return sorted(k for k, v in invocation.fault_hits.items() if v and not k.startswith("injection:"))
+
+
+def base_result(invocation: Invocation) -> CaseResult:
+    case = invocation.case
+    output = invocation.text
+    return CaseResult(
+        id=case.id, phase=case.phase, pillar=case.pillar, input=case.input, scenario=case.scenario,
+        attack_id=case.attack_id, category=case.category, objective=case.objective, channel=case.channel,
+        severity=case.severity, owasp=list(case.owasp), mutation=case.mutation,
+        fault_ids=[f["id"] for f in case.faults], faults_fired=fired_faults(invocation),
+        fault_hits=dict(invocation.fault_hits),
+        output=output[:OUTPUT_CAP], output_truncated=invocation.truncated or len(output) > OUTPUT_CAP,
+        tool_calls=[_tool_call(c) for c in invocation.tool_calls],
+        latency_ms=round(invocation.latency_ms, 3), error=invocation.error, repeat=case.repeat,
+        llm_calls=invocation.llm_calls, notes=list(invocation.notes),
+    )
+
+
+def _tool_call(call) -> dict:
+    result = call.result
+    if result is not None and not isinstance(result, (str, int, float, bool, list, dict)):
+        result = repr(result)
+    if isinstance(result, str) and len(result) > 1000:
+        result = result[:1000] + "…"
+    return {"name": call.name, "args": call.args, "result": result, "error": call.error, "fault": call.fault}
+
+
+def exercised(invocation: Invocation) -> bool:
+    """A case with faults is exercised only if at least one of them fired (DESIGN decision 1)."""
+    return not invocation.case.faults or bool(fired_faults(invocation))
+
+
+def judge_completion(invocation: Invocation) -> CaseResult:
+    """Baseline and resilience cases: did the agent still complete the task (pack `expect`)?"""
+    result = base_result(invocation)
+    if invocation.error:
+        result.passed = False
+        return result
+    if not exercised(invocation):
+        result.passed = None
+        result.notes.append("not exercised: none of the configured faults fired")
+        return result
+    result.passed, detail = check_expect(invocation.case.expect, invocation.text)
+    result.notes.append(detail)
+    return result
+
+
+def active_kinds(invocation: Invocation) -> set[str]:
+    """Kinds of chaos that were really active: the scenario's faults that fired."""
+    fired = set(fired_faults(invocation))
+    return {f["target"] for f in invocation.case.faults if f["id"] in fired}
+
+
+def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[str]) -> bool:
+    when = inv.when
+    if when == "always":
+        return True
+    if when == "no_chaos":
+        return not scenario_has_chaos
+    if when == "tool_faults_active":
+        return TOOL in kinds
+    if when == "llm_faults_active":
+        return LLM in kinds
+    return bool(kinds)  # any_chaos_active
+
+
+def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
+    """Contract, mutation and replay cases: every applicable invariant on the one reply."""
+    from khaos_action.judge.invariants import Reply, check_invariant
+
+    result = base_result(invocation)
+    case = invocation.case
+    reply = Reply(text=invocation.text, error=invocation.error, timed_out=invocation.timed_out,
+                  latency_ms=invocation.latency_ms, tool_calls=invocation.tool_calls)
+    scenario_has_chaos = bool(case.faults)
+    ok = exercised(invocation)
+    kinds = active_kinds(invocation)
+    for inv_id in case.invariant_ids:
+        inv = ctx.invariants[inv_id]
+        if scenario_has_chaos and not ok and inv.when != "no_chaos":
+            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
+                                      detail="not exercised: the scenario's faults never fired")
+        elif not invariant_applies(inv, scenario_has_chaos=scenario_has_chaos, kinds=kinds):
+            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
+                                      detail=f"not applicable here (when: {inv.when})")
+        else:
+            baseline_text = None
+            if inv.type == "behavior_unchanged":
+                baseline_text = (ctx.baseline_texts.get(case.prompt_key or "") if inv.baseline == "auto"
+                                 else inv.baseline)
+            outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True)
+        result.invariants.append(outcome)
+    judged = [i.passed for i in result.invariants if i.passed is not None]
+    result.passed = None if not judged else all(judged)
+    if scenario_has_chaos and not ok:
+        result.notes.append("not exercised: none of the scenario's faults fired")
+    return result

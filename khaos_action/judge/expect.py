@@ -1,0 +1,33 @@
+"""Task completion for pack inputs: a reply completes the task when every `expect` check holds."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+
+def check_expect(expect: dict[str, Any] | None, text: str) -> tuple[bool, str]:
+    """(passed, detail). Without `expect`, a non-empty reply counts as completing the task."""
+    if not expect:
+        return (bool(text.strip()), "non-empty reply" if text.strip() else "empty reply")
+    lowered = text.casefold()
+    for needle in _as_list(expect.get("contains")):
+        if needle.casefold() not in lowered:
+            return False, f"expected to contain {needle!r}"
+    anys = _as_list(expect.get("contains_any"))
+    if anys and not any(n.casefold() in lowered for n in anys):
+        return False, f"expected any of {anys!r}"
+    for needle in _as_list(expect.get("not_contains")):
+        if needle.casefold() in lowered:
+            return False, f"expected not to contain {needle!r}"
+    if expect.get("regex") and not re.search(expect["regex"], text, re.IGNORECASE | re.MULTILINE):
+        return False, f"expected to match /{expect['regex']}/"
+    if expect.get("equals") is not None and text.strip() != str(expect["equals"]).strip():
+        return False, f"expected exactly {expect['equals']!r}"
+    return True, "expectations met"
+
+
+def _as_list(value: Any) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]

@@ -1,0 +1,205 @@
+"""SeededScheduler: (config, packs, seed) → an ordered list of Cases with stable ids (Khaos ADR 5).
+
+Nothing here depends on concurrency, sharding or wall time: the same config_hash and seed give the same cases, the
+same ids, the same payloads and the same fault schedule. Ids are digests of what a case does (phase, pack, input,
+faults, scenario, attack, mutation), never of its position, so base and head runs pair up case by case.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Sequence
+
+from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
+from khaos_action.plan.cases import Case, case_id
+
+# Which dependency a fault hits when a pack names only its mode (Khaos packs list faults without a target).
+LLM_MODES = {
+    "rate_limit", "model_unavailable", "truncated_response", "garbage", "response_drift", "token_quota_exceeded",
+}
+HTTP_MODES = {"http_latency", "http_error", "malformed_payload", "connection_reset"}
+CONTEXT_MODES = {"context_window_overflow", "conversation_history_dropped", "memory_poisoning", "indirect_injection"}
+
+
+@dataclass(frozen=True, slots=True)
+class PackSource:
+    """A loaded pack and the digest of its content (so config_hash changes when a pack's content does)."""
+
+    pack: Pack
+    digest: str
+
+
+@dataclass(slots=True)
+class Plan:
+    cases: list[Case]
+    config_hash: str
+    seed: int
+    goals: list[tuple[str, Any]] = field(default_factory=list)
+    """(phase type, Goal) for every goal of every pack."""
+    notes: list[str] = field(default_factory=list)
+    extra: dict[str, Any] = field(default_factory=dict)
+    """Planner sections other stages read (e.g. skipped attacks)."""
+
+
+# A planner contributes cases for one part of the run (security, contract, mutation, replay); the scheduler calls
+# each with the shared context. Keeping them as plain callables lets each pillar live in its own module.
+Planner = Callable[["PlanContext"], Iterable[Case]]
+
+
+@dataclass(slots=True)
+class PlanContext:
+    config: KhaosConfig
+    packs: Sequence[PackSource]
+    seed: int
+    plan: Plan
+
+    def rng(self, *parts: Any) -> random.Random:
+        """An independent, reproducible random stream per purpose (never the global RNG, never hash())."""
+        digest = hashlib.sha256(json.dumps([self.seed, *parts], default=str).encode()).digest()
+        return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequence[str] = ()) -> str:
+    """Hash of everything that decides what runs: the normalised config, pack contents, corpus version.
+
+    The seed and concurrency are left out: they are recorded separately and do not change what a case is.
+    """
+    normal = config.model_dump(mode="json", exclude={"seed", "concurrency"})
+    blob = json.dumps(
+        {"config": normal, "packs": [p.digest for p in packs], "extra": list(extra)},
+        sort_keys=True, separators=(",", ":"),
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+
+def fault_target(spec: FaultSpec | dict[str, Any], default: str = "tool") -> str:
+    data = spec.model_dump() if isinstance(spec, FaultSpec) else spec
+    if data.get("target"):
+        return str(data["target"])
+    mode = data.get("mode") or data.get("type")
+    if mode in LLM_MODES:
+        return "llm"
+    if mode in HTTP_MODES:
+        return "http"
+    if mode in CONTEXT_MODES:
+        return "context"
+    return default
+
+
+def fault_dict(spec: FaultSpec | dict[str, Any], target: str) -> dict[str, Any]:
+    """A fault spec as the case carries it: plain data with a stable id and its target."""
+    data = spec.model_dump(exclude_none=True) if isinstance(spec, FaultSpec) else dict(spec)
+    data.pop("target", None)
+    if "type" in data and "mode" not in data:
+        data["mode"] = data.pop("type")
+    digest = case_id("fault", target, data)[:6]
+    label = data.get("tool") if target == "tool" and data.get("tool") not in (None, "*") else target
+    return {"id": f"{label}:{data['mode']}:{digest}", "target": target, **data}
+
+
+def scenario_faults(scenario: Scenario) -> tuple[dict[str, Any], ...]:
+    faults = [fault_dict(f, "tool") for f in scenario.tool_faults]
+    faults += [fault_dict(f, "llm") for f in scenario.llm_faults]
+    faults += [fault_dict(f, "http") for f in scenario.http_faults]
+    faults += [fault_dict(f, "context") for f in scenario.context_attacks]
+    return tuple(faults)
+
+
+class SeededScheduler:
+    def __init__(self, config: KhaosConfig, packs: Sequence[PackSource], *, seed: int | None = None,
+                 planners: Sequence[Planner] = (), hash_extra: Sequence[str] = ()) -> None:
+        self.config = config
+        self.packs = list(packs)
+        self.seed = config.seed if seed is None else seed
+        self.planners = list(planners)
+        self.hash_extra = list(hash_extra)
+
+    def plan(self) -> Plan:
+        plan = Plan(cases=[], config_hash=config_hash(self.config, self.packs, self.hash_extra), seed=self.seed)
+        ctx = PlanContext(config=self.config, packs=self.packs, seed=self.seed, plan=plan)
+        for source in self.packs:
+            for phase in source.pack.phases:
+                plan.goals.extend((phase.type, goal) for goal in phase.goals)
+        cases = [*pack_cases(self.packs)]
+        for planner in self.planners:
+            cases.extend(planner(ctx))
+        plan.cases = with_repeats(dedupe_ids(cases), self.config.repeats)
+        return plan
+
+
+def pack_cases(packs: Sequence[PackSource]) -> Iterable[Case]:
+    """Baseline cases (inputs, no faults) and resilience cases (each input under each fault of the phase)."""
+    for source in packs:
+        pack = source.pack
+        for phase in pack.phases:
+            if phase.type == "baseline":
+                for item in pack.inputs:
+                    expect = item.expect.model_dump(exclude_none=True) if item.expect else None
+                    key = case_id("input", pack.name, item.text)
+                    yield Case(
+                        id=case_id("baseline", pack.name, item.text), phase="baseline", input=item.text,
+                        expect=expect, prompt_key=key, group=f"baseline:{pack.name}",
+                        meta={"pack": pack.name},
+                    )
+            elif phase.type == "resilience":
+                for spec in phase.faults:
+                    fault = fault_dict(spec, fault_target(spec))
+                    for item in pack.inputs:
+                        expect = item.expect.model_dump(exclude_none=True) if item.expect else None
+                        yield Case(
+                            id=case_id("resilience", pack.name, item.text, fault),
+                            phase="resilience", pillar="chaos", input=item.text, expect=expect,
+                            faults=(fault,), scenario=fault["id"], prompt_key=case_id("input", pack.name, item.text),
+                            group=f"resilience:{pack.name}:{fault['id']}", meta={"pack": pack.name},
+                        )
+
+
+def dedupe_ids(cases: list[Case]) -> list[Case]:
+    """Two identical cases (e.g. the same input listed twice in a pack) get distinct, still stable ids."""
+    seen: Counter[str] = Counter()
+    out = []
+    for case in cases:
+        seen[case.id] += 1
+        if seen[case.id] > 1:
+            case = _replace(case, id=case_id(case.id, seen[case.id]))
+        out.append(case)
+    return out
+
+
+def with_repeats(cases: list[Case], repeats: int) -> list[Case]:
+    if repeats <= 1:
+        return cases
+    return [_replace(case, repeat=r) for case in cases for r in range(repeats)]
+
+
+def _replace(case: Case, **changes: Any) -> Case:
+    from dataclasses import replace
+
+    return replace(case, **changes)
+
+
+def select_shard(cases: Sequence[Case], index: int, total: int) -> list[Case]:
+    """Shard `index` (1-based) of `total`. Cases that share a prompt stay together (behavior_unchanged compares a
+    chaos reply with the no-chaos reply to the same prompt), and the slice does not depend on plan order."""
+    def bucket(case: Case) -> int:
+        key = case.prompt_key or case.id
+        return int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % total
+
+    return [case for case in cases if bucket(case) == index - 1]
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    from khaos_action.errors import UsageError
+
+    try:
+        index_s, total_s = text.split("/")
+        index, total = int(index_s), int(total_s)
+    except ValueError:
+        raise UsageError(f"--shard {text!r}: expected I/N, e.g. 1/4") from None
+    if not (1 <= index <= total):
+        raise UsageError(f"--shard {text!r}: I must be between 1 and N")
+    return index, total
