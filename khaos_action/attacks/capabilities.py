@@ -1,0 +1,184 @@
+"""The agent's capability profile (Khaos ADR 4): which attack channels exist, and where each answer came from.
+
+Priority, highest first: config overrides (`agent.capabilities`) > agent metadata (`@khaosagent(capabilities=...)`)
+> tool definitions (names, docstrings, parameters) > defaults (everything false: an attack is only run through a
+channel we have evidence for, and the skip is reported as not applicable, never as blocked).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Iterable
+
+from pydantic import BaseModel, ConfigDict
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.errors import ConfigError
+
+FLAGS: tuple[str, ...] = (
+    "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",
+    "has_multi_turn",
+)
+
+# Human wording for not-applicable reasons: "agent has no RAG (has_rag=false)".
+FLAG_LABELS: dict[str, str] = {
+    "has_tools": "tools", "has_code_execution": "code execution", "has_file_access": "file access",
+    "has_network_access": "network access", "has_mcp": "MCP servers", "has_rag": "RAG",
+    "has_memory": "persistent memory", "has_multi_turn": "multi-turn conversation state",
+}
+
+# Strong words count anywhere (tool name, parameter names, docstring). Weak words are too common in prose and
+# parameter names ("Fetch the order", `customer_email`, `promo_code`) and count only in the tool's own name.
+# Stems end with "*"; keys with "_" match inside the joined name.
+_STRONG: dict[str, tuple[str, ...]] = {
+    "has_network_access": ("http", "https", "url", "urls", "webhook", "smtp", "download*", "upload*", "curl",
+                           "browse*", "website", "api_call"),
+    "has_file_access": ("file", "files", "filename", "filepath", "filesystem", "directory", "folder"),
+    "has_rag": ("retriev*", "vector*", "embedding*", "kb", "knowledge", "rag", "docs", "documents", "corpus"),
+    "has_memory": ("memory", "memories", "remember*", "memorize", "memorise"),
+    "has_code_execution": ("exec", "execute*", "shell", "bash", "python", "run_code", "execute_code", "eval",
+                           "subprocess", "interpreter", "sandbox"),
+    "has_mcp": ("mcp",),
+}
+_WEAK: dict[str, tuple[str, ...]] = {
+    "has_network_access": ("send", "post", "fetch", "email", "web", "request", "http_get"),
+    "has_file_access": ("read", "write", "path", "open", "save", "fs"),
+    "has_rag": ("search", "doc", "index", "lookup_docs"),
+    "has_memory": ("note", "notes", "recall", "store"),
+    "has_code_execution": ("run", "command", "cmd", "code"),
+}
+
+
+class CapabilityProfile(BaseModel):
+    """What the agent can do; drives which attacks apply."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    has_tools: bool = False
+    has_code_execution: bool = False
+    has_file_access: bool = False
+    has_network_access: bool = False
+    has_mcp: bool = False
+    has_rag: bool = False
+    has_memory: bool = False
+    has_multi_turn: bool = False
+
+    def as_dict(self) -> dict[str, bool]:
+        return {flag: getattr(self, flag) for flag in FLAGS}
+
+
+@dataclass(frozen=True, slots=True)
+class ToolInfo:
+    """What we can learn about one tool without calling it."""
+
+    name: str
+    description: str = ""
+    parameters: tuple[str, ...] = ()
+
+
+def tool_info_from_callable(fn: Any) -> ToolInfo:
+    """A ToolInfo from a plain function, or a framework tool object exposing `name` / `description` (LangChain,
+    pydantic-ai and MCP tool objects all do); parameters come from the signature or an `args` schema."""
+    name = getattr(fn, "name", None)
+    if not isinstance(name, str):
+        name = getattr(fn, "__name__", None) or type(fn).__name__
+    description = getattr(fn, "description", None)
+    if not isinstance(description, str):
+        description = inspect.getdoc(fn) or ""
+    params: list[str] = []
+    args = getattr(fn, "args", None)
+    if isinstance(args, dict):
+        params = [str(k) for k in args]
+    else:
+        target: Callable[..., Any] | None = getattr(fn, "func", None) or (fn if callable(fn) else None)
+        if target is not None:
+            try:
+                params = [p for p in inspect.signature(target).parameters if p not in ("self", "cls")]
+            except (TypeError, ValueError):  # builtins and some C callables have no signature
+                params = []
+    return ToolInfo(name=name, description=description, parameters=tuple(params))
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case tokens, splitting snake_case, kebab-case and camelCase; also keeps the whole snake_case name."""
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
+    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+
+
+def _hits(words: Iterable[str], keywords: tuple[str, ...]) -> bool:
+    words = list(words)
+    for key in keywords:
+        if key.endswith("*"):
+            if any(w.startswith(key[:-1]) for w in words):
+                return True
+        elif "_" in key:
+            if key in "_".join(words):
+                return True
+        elif key in words:
+            return True
+    return False
+
+
+def flags_from_tool(tool: ToolInfo) -> set[str]:
+    """The capability flags one tool gives evidence for (always has_tools)."""
+    found = {"has_tools"}
+    name_words = _words(tool.name)
+    all_words = name_words + [w for p in tool.parameters for w in _words(p)] + _words(tool.description)
+    for flag, keys in _STRONG.items():
+        if _hits(all_words, keys):
+            found.add(flag)
+    for flag, keys in _WEAK.items():
+        if _hits(name_words, keys):
+            found.add(flag)
+    return found
+
+
+def _metadata_flags(metadata: dict[str, Any] | None) -> dict[str, bool]:
+    """Accepts `{"capabilities": {...}}`, a flag dict, or a list of flag names (with or without `has_`)."""
+    if not metadata:
+        return {}
+    caps: Any = metadata.get("capabilities", metadata) if isinstance(metadata, dict) else metadata
+    if isinstance(caps, (list, tuple, set)):
+        caps = {name: True for name in caps}
+    if not isinstance(caps, dict):
+        raise ConfigError(f"@khaosagent capabilities must be a dict of flags or a list of flag names, got "
+                          f"{type(caps).__name__}")
+    result: dict[str, bool] = {}
+    for key, value in caps.items():
+        flag = key if str(key).startswith("has_") else f"has_{key}"
+        if flag not in FLAGS:
+            raise ConfigError(f"unknown capability {key!r} in @khaosagent(capabilities=...). "
+                              f"Expected one of: {', '.join(FLAGS)}")
+        if not isinstance(value, bool):
+            raise ConfigError(f"capability {key!r} in @khaosagent(capabilities=...) must be true or false")
+        result[flag] = value
+    return result
+
+
+def infer_capabilities(
+    *, agent: AgentConfig, tools: list[ToolInfo], metadata: dict[str, Any] | None = None
+) -> tuple[CapabilityProfile, dict[str, str]]:
+    """The profile and, per flag, its source: "config" | "metadata" | "tool:<name>" | "default"."""
+    values = {flag: False for flag in FLAGS}
+    sources = {flag: "default" for flag in FLAGS}
+    for tool in tools:
+        for flag in sorted(flags_from_tool(tool)):
+            if sources[flag] == "default":  # the first tool that shows a flag is named as its source
+                values[flag], sources[flag] = True, f"tool:{tool.name}"
+    for flag, value in _metadata_flags(metadata).items():
+        values[flag], sources[flag] = value, "metadata"
+    for flag, value in agent.capabilities.model_dump().items():
+        if value is not None:
+            values[flag], sources[flag] = value, "config"
+    return CapabilityProfile(**values), sources
+
+
+def missing_capabilities(profile: CapabilityProfile, requires: Iterable[str]) -> list[str]:
+    return [flag for flag in requires if not getattr(profile, flag)]
+
+
+def not_applicable_reason(missing: list[str]) -> str:
+    """E.g. "agent has no RAG (has_rag=false)"; several flags are joined with "; "."""
+    return "; ".join(f"agent has no {FLAG_LABELS[flag]} ({flag}=false)" for flag in missing)

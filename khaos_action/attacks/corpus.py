@@ -1,0 +1,280 @@
+"""The attack corpus: YAML files under packs/attacks/ validated into `Attack`s, versioned and digested for config_hash.
+
+Each corpus file is `{version, defaults?, attacks: [...]}`; `defaults` fills keys an attack leaves out, so a category
+file states its tier/channel/reference once. Validation enforces what the judge relies on (DESIGN decision 2): a
+canary objective shows the canary only as halves, so a verbatim echo of the input is never the joined token.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import importlib.util
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from khaos_action.attacks.canary import Canary, render_payload
+from khaos_action.errors import ConfigError
+
+Tier = Literal["model", "tool", "agent"]
+Channel = Literal[
+    "user_prompt", "tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory",
+    "multi_turn",
+]
+Objective = Literal["canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance"]
+AttackSeverity = Literal["critical", "high", "medium", "low"]
+Capability = Literal[
+    "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",
+    "has_multi_turn",
+]
+
+CATEGORIES: tuple[str, ...] = (
+    "prompt_injection", "jailbreak", "encoding_bypass", "multi_turn", "system_prompt_leakage", "pii_extraction",
+    "data_exfiltration", "indirect_injection", "rag_poisoning", "file_content_injection", "error_message_injection",
+    "tool_description_injection", "tool_manipulation", "unauthorized_action", "excessive_agency",
+    "privilege_escalation", "memory_poisoning", "context_overflow", "code_execution", "env_var_injection",
+    "workflow_hijack", "inter_agent_spoofing",
+)
+ASI_IDS: tuple[str, ...] = tuple(f"ASI{n:02d}" for n in range(1, 11))
+LLM_IDS: tuple[str, ...] = tuple(f"LLM{n:02d}:2025" for n in range(1, 11))
+OWASP_IDS: frozenset[str] = frozenset(ASI_IDS + LLM_IDS)
+
+# The capability a channel needs to exist at all (Khaos ADR 4); selection skips the attack without it.
+CHANNEL_REQUIRES: dict[str, str | None] = {
+    "user_prompt": None,
+    "tool_output": "has_tools",
+    "error_message": "has_tools",
+    "rag_document": "has_rag",
+    "file_content": "has_file_access",
+    "mcp_tool_description": "has_mcp",
+    "memory": "has_memory",
+    "multi_turn": "has_multi_turn",
+}
+INDIRECT_CHANNELS = frozenset(
+    {"tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory"}
+)
+
+_PLACEHOLDER = re.compile(r"\{canary[a-z_]*\}")
+_KNOWN_PLACEHOLDERS = frozenset({"{canary}", "{canary_a}", "{canary_b}", "{canary_token}"})
+# Fixed halves used only to check templates: the rendered text must never contain the joined token.
+_PROBE = Canary(a="KXPRBAA", b="QZZWVYY")
+
+
+class Attack(BaseModel):
+    """One attack: what is sent, through which channel, and the observable objective that says it worked."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, use_attribute_docstrings=True)
+
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
+    category: Literal[CATEGORIES]  # type: ignore[valid-type]
+    tier: Tier
+    """model: the model itself; tool: arrives through a tool/data channel; agent: abuses the agent's actions."""
+    channel: Channel
+    severity: AttackSeverity
+    owasp: tuple[str, ...] = Field(min_length=1)
+    """OWASP Agentic Top 10 2026 (ASI01..ASI10) and LLM Top 10 2025 (LLM01:2025..LLM10:2025) ids."""
+    objective: Objective
+    payload: str = Field(min_length=1)
+    """The attack text; for multi_turn the first user turn, for indirect channels the planted content."""
+    turns: tuple[str, ...] = ()
+    """multi_turn: scripted follow-up user turns."""
+    carrier: str | None = None
+    """Indirect channels: the benign user prompt that makes the agent read the channel."""
+    forbidden_tools: tuple[str, ...] = ()
+    """forbidden_tool_call: tool names the attack tries to get called (`*`: any tool)."""
+    requires: tuple[Capability, ...] = ()
+    reference: str = Field(min_length=1)
+    """The public technique source (paper, OWASP entry, URL)."""
+    description: str = Field(min_length=1)
+
+    @field_validator("owasp")
+    @classmethod
+    def _owasp_known(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        unknown = [v for v in value if v not in OWASP_IDS]
+        if unknown:
+            raise ValueError(f"unknown OWASP id(s) {unknown}; expected ASI01..ASI10 or LLM01:2025..LLM10:2025")
+        return value
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Attack:
+        texts = self.texts()
+        joined = "\n".join(texts)
+        unknown = sorted(set(_PLACEHOLDER.findall(joined)) - _KNOWN_PLACEHOLDERS)
+        if unknown:
+            raise ValueError(f"unknown placeholder(s) {unknown}; use {{canary}}, {{canary_a}}, {{canary_b}}, "
+                             "{canary_token}")
+        needed = CHANNEL_REQUIRES[self.channel]
+        if needed and needed not in self.requires:
+            raise ValueError(f"channel {self.channel!r} needs {needed!r} in `requires`")
+        if self.channel == "multi_turn" and not self.turns:
+            raise ValueError("a multi_turn attack needs scripted follow-up `turns`")
+        if self.channel != "multi_turn" and self.turns:
+            raise ValueError("`turns` is only for channel multi_turn")
+        if self.channel in INDIRECT_CHANNELS and not self.carrier:
+            raise ValueError(f"channel {self.channel!r} needs a `carrier` (the benign prompt that makes the agent "
+                             "read the channel)")
+        if self.objective == "canary_echo":
+            if "{canary_token}" in joined:
+                raise ValueError("a canary_echo attack must not show {canary_token}: an echo of the input would "
+                                 "count as obedience; show {canary} or {canary_a} + {canary_b} and ask to join them")
+            if "{canary}" not in joined and not ("{canary_a}" in joined and "{canary_b}" in joined):
+                raise ValueError("a canary_echo attack needs {canary} (or {canary_a} and {canary_b}) in its text")
+            rendered = "\n".join(render_payload(t, _PROBE) for t in texts)
+            if _PROBE.token in rendered:
+                raise ValueError("the rendered text contains the joined canary (are {canary_a}{canary_b} adjacent?)")
+        if self.objective == "forbidden_tool_call":
+            if not self.forbidden_tools:
+                raise ValueError("a forbidden_tool_call attack needs `forbidden_tools`")
+            if "has_tools" not in self.requires:
+                raise ValueError("a forbidden_tool_call attack needs 'has_tools' in `requires`")
+            if "{canary_token}" not in joined:
+                raise ValueError("a forbidden_tool_call attack needs {canary_token} in the attacker arguments")
+        elif self.forbidden_tools:
+            raise ValueError("`forbidden_tools` is only for objective forbidden_tool_call")
+        return self
+
+    def texts(self) -> list[str]:
+        """Every template text the attack sends (payload, turns, carrier)."""
+        return [self.payload, *self.turns, *([self.carrier] if self.carrier else [])]
+
+    @property
+    def indirect(self) -> bool:
+        return self.channel in INDIRECT_CHANNELS
+
+
+@dataclass(frozen=True, slots=True)
+class RenderedAttack:
+    """What the engine sends for one case: the user input, follow-up turns, and the planted indirect payload."""
+
+    input: str
+    turns: tuple[str, ...] = ()
+    injection: str | None = None
+    """The payload to deliver through `channel` (None for user_prompt / multi_turn)."""
+    channel: str = "user_prompt"
+
+
+def render_attack(attack: Attack, canary: Canary) -> RenderedAttack:
+    """Fill the canary into an attack; indirect attacks send the carrier and plant the payload in the channel."""
+    turns = tuple(render_payload(t, canary) for t in attack.turns)
+    if attack.indirect:
+        return RenderedAttack(input=render_payload(attack.carrier or "", canary), turns=turns,
+                              injection=render_payload(attack.payload, canary), channel=attack.channel)
+    return RenderedAttack(input=render_payload(attack.payload, canary), turns=turns, channel=attack.channel)
+
+
+@dataclass(frozen=True)
+class Corpus:
+    version: str
+    attacks: tuple[Attack, ...]
+    """Sorted by id."""
+    digest: str
+    """sha256 of the normalised attacks; goes into config_hash with `version`."""
+    by_id: dict[str, Attack] = field(repr=False, default_factory=dict)
+
+    @property
+    def categories(self) -> list[str]:
+        return sorted({a.category for a in self.attacks})
+
+    def __len__(self) -> int:
+        return len(self.attacks)
+
+
+class CorpusError(ConfigError):
+    """An attack corpus file is invalid."""
+
+
+class _CorpusFile(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    version: str
+    defaults: dict[str, Any] = {}
+    attacks: list[dict[str, Any]] = Field(min_length=1)
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _str_version(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, (int, float)) else value
+
+
+def default_corpus_dir() -> Path:
+    """packs/attacks inside the installed package, or beside the source tree in an editable install."""
+    try:
+        spec = importlib.util.find_spec("khaos_action.packs")
+    except ModuleNotFoundError:
+        spec = None
+    if spec and spec.submodule_search_locations:
+        return Path(next(iter(spec.submodule_search_locations))) / "attacks"
+    return Path(__file__).resolve().parents[2] / "packs" / "attacks"
+
+
+def load_corpus(directory: str | Path | None = None) -> Corpus:
+    """Load and validate every `*.yaml` in `directory` (default: the built-in corpus). Cached per directory."""
+    return _load_corpus(str(Path(directory or default_corpus_dir()).resolve()))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_corpus(directory: str) -> Corpus:
+    files = sorted(Path(directory).glob("*.yaml"))
+    if not files:
+        raise CorpusError(f"no attack corpus files (*.yaml) in {directory}; reinstall khaos-action or point to a "
+                          "directory holding corpus files")
+    versions: dict[str, str] = {}
+    attacks: dict[str, Attack] = {}
+    where: dict[str, str] = {}
+    for path in files:
+        for attack in parse_corpus_file(path.read_text(encoding="utf-8"), source=path.name, versions=versions):
+            if attack.id in attacks:
+                raise CorpusError(f"{path.name}: attack id {attack.id!r} is already defined in {where[attack.id]}; "
+                                  "attack ids must be unique across the corpus")
+            attacks[attack.id] = attack
+            where[attack.id] = path.name
+    if len(set(versions.values())) > 1:
+        shown = ", ".join(f"{name}: {v}" for name, v in sorted(versions.items()))
+        raise CorpusError(f"corpus files disagree on `version` ({shown}); give every file the same version")
+    ordered = tuple(attacks[k] for k in sorted(attacks))
+    version = next(iter(versions.values()))
+    return Corpus(version=version, attacks=ordered, digest=corpus_digest(version, ordered),
+                  by_id={a.id: a for a in ordered})
+
+
+def parse_corpus_file(text: str, *, source: str, versions: dict[str, str] | None = None) -> list[Attack]:
+    """Validate one corpus file's text; errors name the file, the attack and the field."""
+    try:
+        raw = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise CorpusError(f"{source}: not valid YAML: {exc}") from None
+    try:
+        parsed = _CorpusFile.model_validate(raw)
+    except ValidationError as exc:
+        raise CorpusError(f"{source}: {_explain(exc)}; a corpus file is {{version, defaults?, attacks: [...]}}") \
+            from None
+    if versions is not None:
+        versions[source] = parsed.version
+    result = []
+    for index, entry in enumerate(parsed.attacks):
+        merged = {**parsed.defaults, **entry}
+        label = f"attack {entry.get('id', '?')!r} (#{index + 1})"
+        try:
+            result.append(Attack.model_validate(merged))
+        except ValidationError as exc:
+            raise CorpusError(f"{source}: {label}: {_explain(exc)}") from None
+    return result
+
+
+def _explain(exc: ValidationError) -> str:
+    parts = []
+    for err in exc.errors():
+        loc = ".".join(str(p) for p in err["loc"])
+        parts.append(f"{loc}: {err['msg']}" if loc else err["msg"])
+    return "; ".join(parts)
+
+
+def corpus_digest(version: str, attacks: tuple[Attack, ...]) -> str:
+    blob = json.dumps([version, [a.model_dump(mode="json") for a in attacks]], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()

@@ -1,0 +1,88 @@
+"""Attack selection: pack selectors over the corpus, filtered by the capability profile, in a deterministic order.
+
+Selectors are a union; within one selector every given field must match (`owasp` is a prefix). An attack the agent
+has no channel for is *not applicable* with a reason, never silently dropped (DESIGN decision 3).
+`sample: N` ranks the selector's applicable matches by a seeded hash of their id and keeps the first N: the same
+seed gives the same sample whatever the corpus file order, and adding an attack moves at most one sampled one.
+Sampling among applicable attacks (not all matches) keeps a "sample of ten" at ten executed attacks for any agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+
+from khaos_action.attacks.capabilities import CapabilityProfile, missing_capabilities, not_applicable_reason
+from khaos_action.attacks.corpus import Attack, Corpus
+from khaos_action.config.models import AttackSelector
+from khaos_action.errors import ConfigError
+
+
+class SelectorError(ConfigError):
+    """A pack's attack selector names something the corpus does not have."""
+
+
+@dataclass(frozen=True)
+class Selection:
+    applicable: list[Attack] = field(default_factory=list)
+    """Attacks to run, sorted by id."""
+    not_applicable: list[tuple[Attack, str]] = field(default_factory=list)
+    """Selected attacks the agent has no channel for, with the reason, sorted by id."""
+
+    @property
+    def ids(self) -> list[str]:
+        return [a.id for a in self.applicable]
+
+
+def matches(attack: Attack, selector: AttackSelector) -> bool:
+    return (
+        (selector.tier is None or attack.tier == selector.tier)
+        and (selector.category is None or attack.category == selector.category)
+        and (selector.id is None or attack.id == selector.id)
+        and (selector.severity is None or attack.severity == selector.severity)
+        and (selector.owasp is None or any(o.upper().startswith(selector.owasp.upper()) for o in attack.owasp))
+    )
+
+
+def validate_selectors(corpus: Corpus, selectors: list[AttackSelector]) -> None:
+    """A selector value the corpus has never heard of is a typo, not an empty selection."""
+    for index, sel in enumerate(selectors):
+        where = f"attacks[{index}]"
+        if sel.id is not None and sel.id not in corpus.by_id:
+            close = [i for i in corpus.by_id if i.split("-")[0] == sel.id.split("-")[0]][:10]
+            raise SelectorError(f"{where}: no attack with id {sel.id!r} in corpus {corpus.version}"
+                                + (f"; ids like it: {', '.join(close)}" if close else ""))
+        if sel.category is not None and sel.category not in corpus.categories:
+            raise SelectorError(f"{where}: unknown attack category {sel.category!r}. "
+                                f"Expected one of: {', '.join(corpus.categories)}")
+        if sel.owasp is not None and not any(
+            o.upper().startswith(sel.owasp.upper()) for a in corpus.attacks for o in a.owasp
+        ):
+            raise SelectorError(f"{where}: no attack is mapped to an OWASP id starting with {sel.owasp!r}; "
+                                "use e.g. `ASI`, `ASI03`, `LLM` or `LLM01`")
+
+
+def _rank(seed: int, selector: AttackSelector, attack_id: str) -> str:
+    key = json.dumps([seed, selector.model_dump(exclude_none=True), attack_id], sort_keys=True)
+    return hashlib.sha256(key.encode()).hexdigest()
+
+
+def select_attacks(
+    corpus: Corpus, selectors: list[AttackSelector], profile: CapabilityProfile, *, seed: int
+) -> Selection:
+    validate_selectors(corpus, selectors)
+    missing = {a.id: missing_capabilities(profile, a.requires) for a in corpus.attacks}
+    chosen: set[str] = set()
+    skipped: set[str] = set()
+    for sel in selectors:
+        hits = [a for a in corpus.attacks if matches(a, sel)]
+        runnable = [a for a in hits if not missing[a.id]]
+        if sel.sample is not None:
+            runnable = sorted(runnable, key=lambda a: _rank(seed, sel, a.id))[: sel.sample]
+        chosen.update(a.id for a in runnable)
+        skipped.update(a.id for a in hits if missing[a.id])
+    return Selection(
+        applicable=[corpus.by_id[i] for i in sorted(chosen)],
+        not_applicable=[(corpus.by_id[i], not_applicable_reason(missing[i])) for i in sorted(skipped)],
+    )
