@@ -283,7 +283,10 @@ class Weights(Strict):
     def _sum_to_one(self) -> Weights:
         total = self.mutation + self.chaos + self.contract + self.replay
         if not math.isclose(total, 1.0, abs_tol=1e-6):
-            raise ValueError(f"scoring weights must sum to 1.0, they sum to {total:g}")
+            names = ("mutation", "chaos", "contract", "replay")
+            parts = " + ".join(f"{name} {getattr(self, name):g}" for name in names)
+            raise ValueError(f"scoring weights must sum to 1.0, they sum to {total:g} ({parts}; unset weights keep "
+                             "their defaults)")
         return self
 
 

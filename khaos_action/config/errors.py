@@ -1,0 +1,398 @@
+"""Config problems as messages a user can act on: file:line:col, key path, expected vs found, and a hint.
+
+The loader finds the problems (YAML syntax, duplicate keys, pydantic validation); this module only turns each one
+into a `ConfigIssue` and raises them together as one `ConfigFileError`.
+"""
+
+from __future__ import annotations
+
+import datetime
+import difflib
+import json
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, Literal, Union
+
+import yaml
+from pydantic import BaseModel, ValidationError
+
+from khaos_action.errors import ConfigError
+
+MAX_ISSUES = 20
+"""More than this many problems are summarised: the first ones are usually the cause of the rest."""
+
+KeyPath = tuple[Any, ...]
+Position = tuple[int, int]
+Locate = Callable[[KeyPath, bool], "Position | None"]
+"""(key path, want the value's position rather than the key's) -> (line, column), nearest known parent."""
+
+
+@dataclass(frozen=True)
+class ConfigIssue:
+    """One problem in one file; `line`/`column` are 1-based (None when the whole file is meant)."""
+
+    file: str
+    line: int | None
+    column: int | None
+    path: KeyPath
+    message: str
+    hint: str | None = None
+
+    @property
+    def key_path(self) -> str:
+        return format_key_path(self.path)
+
+    def __str__(self) -> str:
+        where = self.file if self.line is None else f"{self.file}:{self.line}:{self.column or 1}"
+        text = f"{where}: {self.key_path}: {self.message}" if self.path else f"{where}: {self.message}"
+        if not self.hint:
+            return text
+        return f"{text}. {self.hint}" + ("" if self.hint.endswith((".", "?", "!")) else ".")
+
+
+class ConfigFileError(ConfigError):
+    """A config or pack file has one or more problems; `issues` keeps them for annotations."""
+
+    def __init__(self, issues: list[ConfigIssue]) -> None:
+        self.issues = list(issues)
+        super().__init__(_summarise(self.issues))
+
+
+class ConfigNotFoundError(ConfigError):
+    """The config file given (or the default khaos.yaml) does not exist."""
+
+
+class UnknownPackError(ConfigError):
+    """A pack reference is neither a built-in pack name nor an existing file."""
+
+
+def _summarise(issues: list[ConfigIssue]) -> str:
+    if len(issues) == 1:
+        return str(issues[0])
+    files = sorted({issue.file for issue in issues})
+    shown = issues[:MAX_ISSUES]
+    lines = [f"{', '.join(files)}: {len(issues)} problems:"] + [f"  {issue}" for issue in shown]
+    if len(issues) > len(shown):
+        lines.append(f"  ... and {len(issues) - len(shown)} more (fix the ones above first)")
+    return "\n".join(lines)
+
+
+def format_key_path(path: KeyPath) -> str:
+    """("contract", "invariants", 2, "id") -> "contract.invariants[2].id"."""
+    text = ""
+    for part in path:
+        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+    return text or "(top level)"
+
+
+def show_value(value: Any, limit: int = 60) -> str:
+    """A found value in YAML words, short enough for one line."""
+    if value is None:
+        return "nothing (null)"
+    if isinstance(value, bool):
+        return f"{str(value).lower()} (a boolean)"
+    if isinstance(value, (int, float)):
+        return f"{value!r} (a number)"
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 3] + "..."
+        return f"{text!r} (a string)"
+    if isinstance(value, dict):
+        keys = ", ".join(str(key) for key in list(value)[:5])
+        return f"a mapping ({keys})" if keys else "an empty mapping"
+    if isinstance(value, list):
+        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, (datetime.date, datetime.datetime)):
+        return f"{value.isoformat()} (YAML read it as a date)"
+    return repr(value)[:limit]
+
+
+# ---- YAML syntax ---------------------------------------------------------------------------------------------
+
+_YAML_PLAIN_WORDS = {
+    "found character '\\t' that cannot start any token":
+        ("a tab character: YAML does not allow tabs for indentation or after a colon",
+         "Replace the tab with spaces"),
+    "mapping values are not allowed here":
+        ("a `key: value` appears where it is not allowed",
+         "Check this line's indentation, or quote a value that itself contains ': '"),
+    "could not find expected ':'":
+        ("a key is missing its ':' (or a quote opened earlier is never closed)", None),
+    "found unexpected end of stream":
+        ("the file ends inside an unfinished value", "Close the quote or bracket that was opened"),
+    "found undefined alias":
+        ("an alias (*name) refers to an anchor (&name) that is not defined above it", None),
+    "expected <block end>":
+        ("this line is indented differently from the keys around it",
+         "Align it with its sibling keys, or indent it under the key it belongs to"),
+    "found unhashable key":
+        ("a key is a list or a mapping", "Keys must be plain text"),
+}
+
+
+def yaml_error_issue(exc: yaml.YAMLError, *, file: str) -> ConfigIssue:
+    """A YAML syntax error in plain words at the parser's position."""
+    mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
+    problem = str(getattr(exc, "problem", None) or exc)
+    message, hint = f"YAML syntax error: {problem}", None
+    for known, (words, known_hint) in _YAML_PLAIN_WORDS.items():
+        if problem.startswith(known):
+            message, hint = f"YAML syntax error: {words}", known_hint
+            break
+    else:
+        if "could not determine a constructor for the tag" in problem:
+            message = f"YAML syntax error: {problem}"
+            hint = "Custom YAML tags (`!something`) are not allowed; write plain values"
+        elif problem.startswith(("expected ',' or ']'", "expected ',' or '}'")):
+            hint = "Close the bracket, or separate the items with commas"
+    context = getattr(exc, "context", None)
+    context_mark = getattr(exc, "context_mark", None)
+    if context and context_mark is not None and mark is not None and context_mark.line != mark.line:
+        message += f" ({context} that starts at line {context_mark.line + 1})"
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (None, None)
+    return ConfigIssue(file, line, column, (), message, hint)
+
+
+# ---- pydantic validation -------------------------------------------------------------------------------------
+
+_TYPE_ERRORS = {
+    "string_type": "a string", "int_type": "an integer", "int_parsing": "an integer",
+    "int_from_float": "a whole number", "float_type": "a number", "float_parsing": "a number",
+    "bool_type": "true or false", "bool_parsing": "true or false", "list_type": "a list",
+    "dict_type": "a mapping", "model_type": "a mapping", "model_attributes_type": "a mapping",
+    "literal_error": "", "none_required": "null", "tuple_type": "a list", "set_type": "a list",
+}
+_BOUNDS = {"greater_than": ">", "greater_than_equal": ">=", "less_than": "<", "less_than_equal": "<="}
+_CTX_KEYS = {"greater_than": "gt", "greater_than_equal": "ge", "less_than": "lt", "less_than_equal": "le"}
+
+
+def validation_issues(
+    exc: ValidationError, *, model: type[BaseModel], raw: Any, locate: Locate, file: str
+) -> list[ConfigIssue]:
+    """Every pydantic error of `exc` as a positioned issue; union branches at one key become one issue."""
+    issues: list[ConfigIssue] = []
+    unions: dict[KeyPath, list[dict[str, Any]]] = {}
+    for error in exc.errors(include_url=False):
+        path, union_at = _data_path(tuple(error["loc"]), raw, error["type"])
+        if union_at is not None and error["type"] in _TYPE_ERRORS:
+            unions.setdefault(union_at, []).append(error)
+            continue
+        issues.append(_issue(error, path, model=model, raw=raw, locate=locate, file=file))
+    for path, errors in unions.items():
+        issues.append(_union_issue(errors, path, model=model, raw=raw, locate=locate, file=file))
+    issues.sort(key=lambda issue: (issue.line or 0, issue.column or 0))
+    return issues
+
+
+def _data_path(loc: KeyPath, raw: Any, kind: str) -> tuple[KeyPath, KeyPath | None]:
+    """Drop pydantic's union-branch tags (e.g. "list[str]") from `loc` by walking the data itself.
+
+    Returns the path into the YAML data and, when a tag was dropped, the path of the union it belongs to."""
+    path: list[Any] = []
+    union_at: KeyPath | None = None
+    current = raw
+    for index, part in enumerate(loc):
+        if isinstance(current, dict) and part in current:
+            current = current[part]
+        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
+            current = current[part]
+        elif index == len(loc) - 1 and kind == "missing":
+            pass  # the absent key itself
+        else:
+            if union_at is None:
+                union_at = tuple(path)
+            continue
+        path.append(part)
+    return tuple(path), union_at
+
+
+def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw: Any, locate: Locate,
+           file: str) -> ConfigIssue:
+    kind, found, ctx = error["type"], error.get("input"), error.get("ctx") or {}
+    annotation = annotation_at(model, path)
+    hint: str | None = None
+    if kind == "extra_forbidden":
+        key = path[-1]
+        allowed = field_names(annotation_at(model, path[:-1]))
+        message = f"unknown key `{key}`"
+        close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+        if close:
+            hint = f"Did you mean `{close[0]}`?"
+        elif allowed:
+            hint = f"Allowed keys here: {', '.join(allowed)}"
+        return _at(file, locate(path, False), path, message, hint)
+    if kind == "missing":
+        key = path[-1]
+        message = f"missing required key `{key}`"
+        described = _field_doc(model, path)
+        hint = f"Add `{key}:`" + (f" ({described[:1].lower()}{described[1:]})" if described else "")
+        return _at(file, locate(path[:-1], False), path, message, hint)
+    if kind in ("value_error", "assertion_error"):
+        message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+        return _at(file, locate(path, False), path, message + _named(raw, path), None)
+    if kind == "literal_error":
+        choices = _literal_choices(annotation)
+        expected = "one of " + ", ".join(repr(choice) for choice in choices) if choices else ctx.get("expected", "")
+        close = difflib.get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
+        hint = f"Did you mean {close[0]!r}?" if close else None
+        return _at(file, locate(path, True), path, f"expected {expected}, found {show_value(found)}", hint)
+    if kind in _TYPE_ERRORS:
+        expected = describe_type(annotation) if annotation is not None else _TYPE_ERRORS[kind]
+        return _type_issue(file, locate(path, True), path, expected, found)
+    if kind in _BOUNDS:
+        bound = ctx.get(_CTX_KEYS[kind])
+        message = f"expected a number {_BOUNDS[kind]} {bound:g}, found {show_value(found)}"
+        return _at(file, locate(path, True), path, message, None)
+    if kind in ("too_short", "too_long"):
+        limit = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
+        word = "at least" if kind == "too_short" else "at most"
+        message = f"expected {word} {limit} item{'s' if limit != 1 else ''}, found {ctx.get('actual_length')}"
+        return _at(file, locate(path, True), path, message, None)
+    return _at(file, locate(path, True), path, f"{error['msg']}, found {show_value(found)}", None)
+
+
+def _union_issue(errors: list[dict[str, Any]], path: KeyPath, *, model: type[BaseModel], raw: Any,
+                 locate: Locate, file: str) -> ConfigIssue:
+    annotation = annotation_at(model, path)
+    if annotation is not None:
+        expected = describe_type(annotation)
+    else:
+        expected = " or ".join(dict.fromkeys(_TYPE_ERRORS[e["type"]] or "an allowed value" for e in errors))
+    return _type_issue(file, locate(path, True), path, expected, _value_at(raw, path))
+
+
+def _type_issue(file: str, position: Position | None, path: KeyPath, expected: str, found: Any) -> ConfigIssue:
+    hint = None
+    key = path[-1] if path and isinstance(path[-1], str) else "key"
+    if found is None and "mapping" in expected:
+        hint = f"`{key}:` has no value; indent its keys under it"
+    elif expected.startswith("a string") and isinstance(found, (int, float, bool, datetime.date)):
+        shown = found.isoformat() if isinstance(found, datetime.date) else str(found).lower()
+        hint = f"Quote it so YAML keeps it as text: `{key}: \"{shown}\"`"
+    elif expected.startswith("a list") and isinstance(found, (str, int, float)):
+        hint = f"Write it as a list: `{key}: [{json.dumps(found)}]`"
+    elif expected in ("a number", "an integer") and isinstance(found, str):
+        hint = "Write a plain number without units or quotes"
+    elif expected == "true or false":
+        hint = "Use true or false"
+    return _at(file, position, path, f"expected {expected}, found {show_value(found)}", hint)
+
+
+def _at(file: str, position: Position | None, path: KeyPath, message: str, hint: str | None) -> ConfigIssue:
+    line, column = position if position is not None else (None, None)
+    return ConfigIssue(file, line, column, path, message, hint)
+
+
+def _named(raw: Any, path: KeyPath) -> str:
+    """Name a list item by its id/name so `invariants[3]` can be found without counting."""
+    value = _value_at(raw, path)
+    if path and isinstance(path[-1], int) and isinstance(value, dict):
+        for key in ("id", "name"):
+            if isinstance(value.get(key), str):
+                return f" ({key} {value[key]!r})"
+    return ""
+
+
+def _value_at(raw: Any, path: KeyPath) -> Any:
+    for part in path:
+        try:
+            raw = raw[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return raw
+
+
+# ---- reading the schema: which model, field or Literal sits at a key path --------------------------------------
+
+def _union_args(tp: Any) -> tuple[Any, ...] | None:
+    if typing.get_origin(tp) in (Union, types.UnionType):
+        return typing.get_args(tp)
+    return None
+
+
+def _is_model(tp: Any) -> bool:
+    return isinstance(tp, type) and issubclass(tp, BaseModel)
+
+
+def annotation_at(tp: Any, path: KeyPath) -> Any:
+    """The type annotation at `path` below model `tp`, or None when the schema does not say."""
+    for part in path:
+        tp = _step(tp, part)
+        if tp is None:
+            return None
+    return tp
+
+
+def _step(tp: Any, part: Any) -> Any:
+    members = _union_args(tp)
+    if members is not None:
+        for member in members:
+            found = _step(member, part)
+            if found is not None:
+                return found
+        return None
+    if _is_model(tp):
+        field = tp.model_fields.get(part)
+        return field.annotation if field is not None else None
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (list, tuple, set, frozenset) and isinstance(part, int) and args:
+        return args[0]
+    if origin is dict and len(args) == 2:
+        return args[1]
+    return None
+
+
+def field_names(tp: Any) -> list[str]:
+    """The keys a model accepts (the model found at a key path, through Optional)."""
+    for member in _union_args(tp) or (tp,):
+        if _is_model(member):
+            return list(member.model_fields)
+    return []
+
+
+def _field_doc(model: type[BaseModel], path: KeyPath) -> str | None:
+    parent = annotation_at(model, path[:-1])
+    for member in _union_args(parent) or (parent,):
+        if _is_model(member) and path[-1] in member.model_fields:
+            description = member.model_fields[path[-1]].description
+            return description.rstrip(".") if description else None
+    return None
+
+
+def _literal_choices(tp: Any) -> list[Any]:
+    choices: list[Any] = []
+    for member in _union_args(tp) or (tp,):
+        if typing.get_origin(member) is Literal:
+            choices.extend(typing.get_args(member))
+    return choices
+
+
+_PLURAL = {str: "strings", int: "integers", float: "numbers", bool: "booleans"}
+_SINGULAR = {str: "a string", int: "an integer", float: "a number", bool: "true or false", type(None): "null"}
+
+
+def describe_type(tp: Any) -> str:
+    """A type annotation in the words a YAML author uses."""
+    members = _union_args(tp)
+    if members is not None:
+        words = [describe_type(member) for member in members if member is not type(None)]
+        return " or ".join(dict.fromkeys(words))
+    if tp in _SINGULAR:
+        return _SINGULAR[tp]
+    if tp is Any:
+        return "any value"
+    if typing.get_origin(tp) is Literal:
+        values = typing.get_args(tp)
+        return repr(values[0]) if len(values) == 1 else "one of " + ", ".join(repr(value) for value in values)
+    if _is_model(tp):
+        return "a mapping"
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (list, tuple, set, frozenset):
+        item = args[0] if args else Any
+        if item in _PLURAL:
+            return f"a list of {_PLURAL[item]}"
+        return "a list of mappings" if _is_model(item) else "a list"
+    if origin is dict:
+        return "a mapping"
+    return getattr(tp, "__name__", str(tp))
