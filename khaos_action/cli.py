@@ -1,0 +1,127 @@
+"""`khaos-action` command line: argument parsing, the one error boundary, and terminal summaries.
+
+Heavy modules are imported inside the commands so `khaos-action --help` stays fast.
+Exit codes (SPEC §5): 0 passed · 1 gate failed · 2 config or usage error · 3 the agent could not be run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from pathlib import Path
+
+from khaos_action import __version__
+from khaos_action.errors import KhaosError, UsageError
+
+FORMATS = ("md", "junit", "sarif", "json", "html")
+DEFAULT_FORMATS = "md,junit,sarif,json,html"
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="khaos-action",
+        description="Chaos and red-team evaluation of AI agents that gates pull requests.",
+        epilog="Exit codes: 0 passed, 1 gate failed, 2 config or usage error, 3 the agent could not be run.",
+    )
+    parser.add_argument("--version", action="version", version=f"khaos-action {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    run = sub.add_parser("run", help="evaluate the agent described by khaos.yaml")
+    _run_options(run)
+
+    demo = sub.add_parser("demo", help="run the quickstart against the bundled example agent (offline, no key)")
+    demo.add_argument("--out", type=Path, help="output directory (default .khaos/runs/<run_id>)")
+
+    validate = sub.add_parser("validate", help="check khaos.yaml and its packs without calling the agent")
+    validate.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
+
+    contract = sub.add_parser("contract", help="behavioral contracts over the chaos matrix only")
+    contract_sub = contract.add_subparsers(dest="contract_command", metavar="ACTION", required=True)
+    for name, text in (("run", "run the contract and print the matrix"), ("validate", "check the contract"),
+                       ("score", "print only the contract resilience score")):
+        p = contract_sub.add_parser(name, help=text)
+        p.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
+        if name != "validate":
+            p.add_argument("--out", type=Path, help="output directory")
+
+    compare = sub.add_parser("compare", help="compare two run manifests case by case")
+    compare.add_argument("base", type=Path)
+    compare.add_argument("head", type=Path)
+    compare.add_argument("--format", choices=("md", "json"), default="md")
+
+    merge = sub.add_parser("merge", help="combine shard manifests into one run")
+    merge.add_argument("manifests", type=Path, nargs="+")
+    merge.add_argument("--out", type=Path, required=True)
+    merge.add_argument("-c", "--config", type=Path, default=None, help="khaos.yaml, to re-apply its gates")
+    merge.add_argument("--format", default=DEFAULT_FORMATS)
+
+    discover = sub.add_parser("discover", help="find @khaosagent functions")
+    discover.add_argument("path", type=Path, nargs="?", default=Path("."))
+
+    replay = sub.add_parser("replay", help="replay sessions")
+    replay_sub = replay.add_subparsers(dest="replay_command", metavar="ACTION", required=True)
+    export = replay_sub.add_parser("export", help="turn a manifest's failing cases into replay sessions (JSONL)")
+    export.add_argument("manifest", type=Path)
+    export.add_argument("-o", "--output", type=Path, default=None, help="file to write (default: stdout)")
+    return parser
+
+
+def _run_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"), help="config file (default khaos.yaml)")
+    p.add_argument("--pack", action="append", default=[], help="run this pack instead of the config's (repeatable)")
+    p.add_argument("--seed", type=int, default=None)
+    p.add_argument("--concurrency", type=int, default=None)
+    p.add_argument("--out", type=Path, default=None, help="output directory (default .khaos/runs/<run_id>)")
+    p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
+    p.add_argument("--format", default=DEFAULT_FORMATS, help=f"comma list of {', '.join(FORMATS)}")
+    p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
+
+
+def parse_formats(text: str) -> tuple[str, ...]:
+    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
+    unknown = [k for k in kinds if k not in FORMATS]
+    if unknown:
+        raise UsageError(f"--format: unknown {', '.join(unknown)}; expected a comma list of {', '.join(FORMATS)}")
+    return kinds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    try:
+        from khaos_action import commands
+
+        return getattr(commands, f"cmd_{args.command}")(args)
+    except KhaosError as exc:
+        if args.debug:
+            traceback.print_exc()
+        report_error(str(exc))
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("interrupted; finished cases are in events.jsonl", file=sys.stderr)
+        return 130
+    except Exception:  # noqa: BLE001 - the one place that turns a bug of ours into a readable report
+        traceback.print_exc()
+        print("\nkhaos-action hit an unexpected error (a bug in khaos-action, not in your agent). Please report it "
+              "with the traceback above.", file=sys.stderr)
+        return 2
+
+
+def report_error(message: str) -> None:
+    if os.environ.get("GITHUB_ACTIONS") == "true":
+        from khaos_action.github.workflow import escape_data
+
+        print(f"::error::{escape_data(message)}", file=sys.stderr)
+    else:
+        print(f"error: {message}", file=sys.stderr)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,173 @@
+"""The CLI's commands: each turns parsed arguments into calls of the library and prints what a person needs."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from khaos_action.errors import ConfigError
+from khaos_action.run_api import EvaluateRequest, EvaluateResult
+
+RUNS_DIR = Path(".khaos") / "runs"
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from khaos_action.cli import parse_formats
+    from khaos_action.main import evaluate, new_run_id
+    from khaos_action.plan.scheduler import parse_shard
+
+    formats = parse_formats(args.format)
+    request = EvaluateRequest(
+        config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(), packs=tuple(args.pack),
+        seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
+        min_score=args.min_score, formats=formats,
+    )
+    result = evaluate(request)
+    link_latest(result.out_dir)
+    print(summary(result))
+    return result.manifest.verdict.exit_code
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from khaos_action.demo import demo_config_path
+    from khaos_action.main import evaluate, new_run_id
+
+    out = args.out or RUNS_DIR / new_run_id()
+    print("khaos-action demo: the quickstart pack and a behavioral contract against the bundled support agent\n"
+          f"(agent and config: {demo_config_path().parent})\n")
+    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out))
+    link_latest(result.out_dir)
+    print(summary(result))
+    return result.manifest.verdict.exit_code
+
+
+def cmd_validate(args: argparse.Namespace) -> int:
+    from khaos_action.main import make_plan, prepare
+
+    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")))
+    plan = make_plan(prepared)
+    config = prepared.config
+    print(f"{args.config}: valid")
+    print(f"  agent {config.agent.name} ({config.agent.type}); packs: "
+          f"{', '.join(p.pack.name for p in prepared.packs) or 'none'}")
+    by_phase: dict[str, int] = {}
+    for case in plan.cases:
+        by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
+    print(f"  {len(plan.cases)} cases planned: " + ", ".join(f"{n} {p}" for p, n in by_phase.items()))
+    print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
+    for note in plan.notes:
+        print(f"  warning: {note}")
+    return 0
+
+
+def cmd_contract(args: argparse.Namespace) -> int:
+    from khaos_action.main import evaluate, make_plan, new_run_id, prepare
+    from khaos_action.plan.contract import check_contract_config
+
+    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True))
+    if prepared.config.contract is None:
+        raise ConfigError(f"{args.config}: no `contract` section; add `contract: {{invariants: [...]}}` and a "
+                          f"`chaos_matrix`")
+    check_contract_config(prepared.config)
+    if args.contract_command == "validate":
+        plan = make_plan(prepared)
+        inv = prepared.config.contract.invariants
+        print(f"{args.config}: contract {prepared.config.contract.name!r} valid: {len(inv)} invariants × "
+              f"{len(prepared.config.chaos_matrix)} scenarios → {len(plan.cases)} calls")
+        return 0
+    out = args.out or RUNS_DIR / new_run_id()
+    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True))
+    link_latest(result.out_dir)
+    contract = result.manifest.scores.contract
+    critical = [r for r in result.manifest.verdict.reasons if r.startswith("critical invariant")]
+    passed = contract is not None and not critical
+    if args.contract_command == "score":
+        print("not run" if contract is None else f"{contract:.1f}")
+    else:
+        print(summary(result))
+    return 0 if passed else 1
+
+
+def cmd_compare(args: argparse.Namespace) -> int:
+    from khaos_action.report.manifest import load_manifest
+    from khaos_action.score.compare import compare_manifests, render_comparison_markdown
+
+    comparison = compare_manifests(load_manifest(args.base), load_manifest(args.head))
+    if args.format == "json":
+        print(comparison.model_dump_json(indent=2))
+    else:
+        print(render_comparison_markdown(comparison))
+    return 0
+
+
+def cmd_merge(args: argparse.Namespace) -> int:
+    from khaos_action.cli import parse_formats
+    from khaos_action.report.merge import merge_manifests
+
+    result = merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,
+                             formats=parse_formats(args.format))
+    print(summary(result))
+    return result.manifest.verdict.exit_code
+
+
+def cmd_discover(args: argparse.Namespace) -> int:
+    from khaos_action.discover import discover, format_discovered
+
+    found = discover(args.path)
+    print(format_discovered(found))
+    return 0 if found else 1
+
+
+def cmd_replay(args: argparse.Namespace) -> int:
+    from khaos_action.replay.export import export_sessions
+    from khaos_action.report.manifest import load_manifest
+
+    sessions = export_sessions(load_manifest(args.manifest))
+    lines = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sessions)
+    if args.output:
+        args.output.write_text(lines, encoding="utf-8")
+        print(f"wrote {len(sessions)} sessions to {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(lines)
+    return 0
+
+
+def link_latest(out_dir: Path) -> None:
+    """`.khaos/latest` → the last run's directory (a symlink; a text file where symlinks are not allowed)."""
+    latest = Path(".khaos") / "latest"
+    try:
+        latest.parent.mkdir(parents=True, exist_ok=True)
+        if latest.is_symlink() or latest.is_file():
+            latest.unlink()
+        target = os.path.relpath(out_dir.resolve(), latest.parent.resolve())
+        latest.symlink_to(target, target_is_directory=True)
+    except OSError:
+        latest.write_text(str(out_dir.resolve()) + "\n", encoding="utf-8")
+
+
+def summary(result: EvaluateResult) -> str:
+    m = result.manifest
+    lines = [f"{'PASSED' if m.verdict.passed else 'FAILED'}  {m.agent.name}  (run {m.run_id}, seed {m.seed}, "
+             f"config {m.config_hash})"]
+    for reason in m.verdict.reasons:
+        lines.append(f"  - {reason}")
+    lines.append("")
+    for name in ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay"):
+        value = getattr(m.scores, name)
+        shown = "not run" if value is None else f"{value:5.1f}"
+        note = m.score_notes.get(name, "")
+        lines.append(f"  {name:<11}{shown:>8}   {note}")
+    c = m.counts
+    lines.append("")
+    lines.append(f"  {c.invocations} invocations, {c.errors} errors; faults fired {c.faults_fired}/"
+                 f"{c.faults_configured}; attacks: {c.attacks_executed} executed ({c.blocked} blocked, "
+                 f"{c.compromised} compromised, {c.uncertain} uncertain), {c.attacks_skipped} not applicable")
+    for warning in m.warnings:
+        lines.append(f"  warning: {warning}")
+    lines.append("")
+    for kind, path in sorted(result.reports.items()):
+        lines.append(f"  {kind:<6} {path}")
+    return "\n".join(lines)

@@ -1,0 +1,220 @@
+"""One evaluation, start to finish: config → plan → engine → judge → score → manifest → reports.
+
+The CLI and entrypoint.py are thin shells over `evaluate`; this module wires the real parts together once and hands
+them down (STYLE: wire real things once, pass them in).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import secrets as pysecrets
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
+from pathlib import Path
+
+from khaos_action import __version__
+from khaos_action.config.loader import LoadedConfig, load_config
+from khaos_action.config.models import KhaosConfig
+from khaos_action.config.packs import load_packs
+from khaos_action.engine.events import EventLog
+from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, Invocation
+from khaos_action.errors import ConfigError
+from khaos_action.judge.cases import JudgeContext, judge_completion, judge_invariants
+from khaos_action.plan.cases import Case
+from khaos_action.plan.contract import plan_contract
+from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
+from khaos_action.report.manifest import AgentInfo, CaseResult, Counts, GitInfo, GoalResult, Manifest
+from khaos_action.run_api import EvaluateRequest, EvaluateResult
+from khaos_action.score.gates import GateInputs, decide
+from khaos_action.score.metrics import completion_metrics, evaluate_goal, rate
+from khaos_action.score.pillars import compute_scores
+
+
+@dataclass(slots=True)
+class Prepared:
+    loaded: LoadedConfig
+    config: KhaosConfig
+    packs: list[PackSource]
+
+
+def prepare(request: EvaluateRequest) -> Prepared:
+    """Load and check everything that can be checked without calling the agent."""
+    loaded = load_config(request.config_path)
+    config = loaded.config
+    updates: dict = {}
+    if request.seed is not None:
+        updates["seed"] = request.seed
+    if request.concurrency is not None:
+        updates["concurrency"] = request.concurrency
+    if request.min_score is not None:
+        updates["gates"] = config.gates.model_copy(update={"min_overall": request.min_score})
+    if request.contract_only:
+        updates.update(mutation=None, replay=None)
+    config = config.model_copy(update=updates)
+    refs = [] if request.contract_only else list(request.packs) or list(config.packs)
+    packs = [PackSource(pack=p.pack, digest=p.digest) for p in load_packs(refs, loaded.base_dir)] if refs else []
+    if not packs and config.contract is None and config.mutation is None and config.replay is None:
+        raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
+                          f"`chaos_matrix`, `mutation`, or `replay`")
+    return Prepared(loaded=loaded, config=config, packs=packs)
+
+
+def make_plan(prepared: Prepared, *, shard: tuple[int, int] | None = None) -> Plan:
+    plan = SeededScheduler(prepared.config, prepared.packs, planners=[plan_contract]).plan()
+    if shard is not None:
+        plan.cases = select_shard(plan.cases, *shard)
+    return plan
+
+
+def evaluate(request: EvaluateRequest) -> EvaluateResult:
+    prepared = prepare(request)
+    plan = make_plan(prepared, shard=request.shard)
+    out_dir = request.out_dir
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started = _now()
+    run_id = out_dir.name
+    invocations = asyncio.run(_execute(prepared, plan, out_dir=out_dir, run_id=run_id))
+    manifest = build_manifest(prepared, plan, invocations, run_id=run_id, started_at=started,
+                              config_path=request.config_path, shard=request.shard)
+    reports = write_reports(manifest, out_dir, request.formats)
+    return EvaluateResult(manifest=manifest, out_dir=out_dir, reports=reports)
+
+
+async def _execute(prepared: Prepared, plan: Plan, *, out_dir: Path, run_id: str) -> list[Invocation]:
+    from khaos_action.engine.transport.factory import build_transport
+
+    config = prepared.config
+    binder = InstanceBinder()
+    transport = build_transport(config.agent, base_dir=prepared.loaded.base_dir, concurrency=config.concurrency,
+                                bind_instance=binder)
+    events = EventLog(out_dir / "events.jsonl")
+    try:
+        await transport.start()
+        engine = Engine(
+            transport, events=events, binder=binder,
+            settings=EngineSettings(concurrency=config.concurrency, timeout_s=config.agent.timeout_s,
+                                    max_output_bytes=config.agent.max_output_bytes, seed=plan.seed, run_id=run_id),
+        )
+        return await engine.run(plan.cases)
+    finally:
+        events.close()
+        await transport.close()
+
+
+def judge_all(invocations: Sequence[Invocation], config: KhaosConfig) -> list[CaseResult]:
+    contract = config.contract
+    ctx = JudgeContext(
+        invariants={i.id: i for i in contract.invariants} if contract else {},
+        baseline_texts=_baseline_texts(invocations),
+        secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
+    )
+    results = []
+    for inv in invocations:
+        if inv.case.phase in ("baseline", "resilience"):
+            results.append(judge_completion(inv))
+        else:
+            results.append(judge_invariants(inv, ctx))
+    return results
+
+
+def _baseline_texts(invocations: Sequence[Invocation]) -> dict[str, str]:
+    """The no-chaos reply to each prompt (first repeat), for behavior_unchanged with baseline: auto."""
+    texts: dict[str, str] = {}
+    for inv in invocations:
+        case = inv.case
+        if case.prompt_key and not case.faults and case.phase == "contract" and not inv.error:
+            texts.setdefault(case.prompt_key, inv.text)
+    return texts
+
+
+def build_manifest(prepared: Prepared, plan: Plan, invocations: Sequence[Invocation], *, run_id: str,
+                   started_at: str, config_path: Path, shard: tuple[int, int] | None = None,
+                   extra_reasons: Sequence[str] = ()) -> Manifest:
+    config = prepared.config
+    results = judge_all(invocations, config)
+    scores, notes = compute_scores(results, config.scoring.weights)
+    metrics = phase_metrics(results)
+    goals = [
+        GoalResult(phase=phase, metric=goal.metric, operator=goal.operator, threshold=goal.threshold,
+                   value=metrics.get(phase, {}).get(goal.metric),
+                   met=evaluate_goal(metrics.get(phase, {}).get(goal.metric), goal.operator, goal.threshold))
+        for phase, goal in plan.goals
+    ]
+    security = [r for r in results if r.phase == "security"]
+    executed = [r for r in security if r.outcome is not None]
+    counts = Counts(
+        invocations=len(invocations), cases=len({r.id for r in results}), errors=sum(1 for r in results if r.error),
+        attacks_executed=len(executed), attacks_skipped=len(plan.extra.get("skipped", [])),
+        blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
+        compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
+        uncertain=sum(1 for r in executed if r.outcome == "UNCERTAIN"),
+        faults_configured=len({f["id"] for inv in invocations for f in inv.case.faults}),
+        faults_fired=len({f for r in results for f in r.faults_fired}),
+    )
+    verdict = decide(GateInputs(
+        cases=results, scores=scores, goals=goals, security_ran=any(p == "security" for p, _ in plan.goals) or bool(security),
+        attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
+    ), config.gates)
+    return Manifest(
+        run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,
+        config_path=str(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
+        agent=AgentInfo(name=config.agent.name, type=config.agent.type),
+        packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
+        scores=scores, score_notes=notes, verdict=verdict, counts=counts, metrics=metrics, goals=goals,
+        warnings=list(plan.notes), cases=results,
+    )
+
+
+def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
+    by_phase: dict[str, list[CaseResult]] = {}
+    for r in results:
+        by_phase.setdefault(r.phase, []).append(r)
+    metrics: dict[str, dict] = {}
+    for phase, cases in by_phase.items():
+        m = completion_metrics(cases)
+        if phase == "resilience":
+            m["recovery_rate"] = m["task_completion"]
+            m["not_exercised"] = sum(1 for c in cases if c.passed is None and not c.error)
+        if phase == "security":
+            executed = [c for c in cases if c.outcome]
+            for outcome in ("BLOCKED", "COMPROMISED", "UNCERTAIN"):
+                key = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
+                m[key[outcome]] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
+        metrics[phase] = m
+    return metrics
+
+
+def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:
+    from khaos_action.report import writers
+
+    return writers.write_all(manifest, out_dir, formats)
+
+
+def new_run_id() -> str:
+    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + pysecrets.token_hex(3)
+
+
+def git_info(cwd: Path | None = None) -> GitInfo:
+    sha = os.environ.get("GITHUB_SHA")
+    ref = os.environ.get("GITHUB_REF")
+    if sha is None:
+        sha = _git(["rev-parse", "HEAD"], cwd)
+    if ref is None:
+        ref = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
+    return GitInfo(sha=sha, ref=ref)
+
+
+def _git(args: list[str], cwd: Path | None) -> str | None:
+    try:
+        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=5)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return out.stdout.strip() or None if out.returncode == 0 else None
+
+
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")

@@ -1,0 +1,78 @@
+"""Contract planner: invariants × chaos-matrix scenarios over the golden prompts (Flakestorm pillar 2).
+
+One call per (scenario, prompt), checked by every applicable invariant (DESIGN decision 6); an invariant gets calls
+of its own only when it has its own inputs (`probes`) or when `isolation: per_cell` asks for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from khaos_action.config.models import KhaosConfig
+from khaos_action.errors import ConfigError
+from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.scheduler import PlanContext, scenario_faults
+
+AUTO_BASELINE = "baseline (auto)"
+
+
+def golden_key(prompt: str) -> str:
+    return case_id("golden", prompt)
+
+
+def check_contract_config(config: KhaosConfig) -> None:
+    contract = config.contract
+    if contract is None:
+        if config.chaos_matrix:
+            raise ConfigError("chaos_matrix is set but there is no `contract` whose invariants it would check; "
+                              "add `contract: {invariants: [...]}`")
+        return
+    if not config.chaos_matrix:
+        raise ConfigError("the contract has no chaos_matrix to run over (an empty matrix would score nothing, "
+                          "not 100%); add at least `chaos_matrix: [{name: no-chaos}]`")
+    needs_prompts = [i.id for i in contract.invariants if not i.probes]
+    if needs_prompts and not config.golden_prompts:
+        raise ConfigError(f"invariants {', '.join(needs_prompts)} run on golden_prompts, but golden_prompts is "
+                          f"empty; add `golden_prompts: [\"...\"]`")
+
+
+def plan_contract(ctx: PlanContext) -> Iterable[Case]:
+    config = ctx.config
+    contract = config.contract
+    if contract is None:
+        return
+    check_contract_config(config)
+    prompt_invariants = [i for i in contract.invariants if not i.probes]
+    probe_invariants = [i for i in contract.invariants if i.probes]
+    needs_auto = any(i.type == "behavior_unchanged" and i.baseline == "auto" for i in contract.invariants)
+    if needs_auto and all(s.has_chaos for s in config.chaos_matrix):
+        # behavior_unchanged compares each chaos reply with the no-chaos reply to the same prompt: make sure one
+        # exists even when the matrix has no chaos-free scenario.
+        for prompt in config.golden_prompts:
+            yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase="contract", pillar=None,
+                       input=prompt, scenario=AUTO_BASELINE, prompt_key=golden_key(prompt), group=AUTO_BASELINE)
+    for scenario in config.chaos_matrix:
+        faults = scenario_faults(scenario)
+        for prompt in config.golden_prompts:
+            if contract.isolation == "per_cell":
+                for inv in prompt_invariants:
+                    yield Case(
+                        id=case_id("contract", scenario.name, prompt, inv.id), phase="contract", pillar="contract",
+                        input=prompt, scenario=scenario.name, faults=faults, invariant_ids=(inv.id,),
+                        prompt_key=golden_key(prompt), group=f"{scenario.name}/{inv.id}/{prompt}",
+                    )
+            elif prompt_invariants:
+                yield Case(
+                    id=case_id("contract", scenario.name, prompt), phase="contract", pillar="contract",
+                    input=prompt, scenario=scenario.name, faults=faults,
+                    invariant_ids=tuple(i.id for i in prompt_invariants), prompt_key=golden_key(prompt),
+                    group=scenario.name,
+                )
+        for inv in probe_invariants:
+            for probe in inv.probes or ():
+                yield Case(
+                    id=case_id("contract", scenario.name, "probe", inv.id, probe), phase="contract",
+                    pillar="contract", input=probe, scenario=scenario.name, faults=faults,
+                    invariant_ids=(inv.id,), prompt_key=case_id("probe", probe),
+                    group=scenario.name if contract.isolation == "per_prompt" else f"{scenario.name}/{inv.id}",
+                )

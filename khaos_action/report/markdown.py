@@ -1,0 +1,96 @@
+"""report.md: the Markdown report, rendered from the manifest alone (also the job summary and the CLI summary)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any
+
+import jinja2
+
+from khaos_action.report.escape import md_code, md_escape
+from khaos_action.report.manifest import CaseResult, Manifest
+
+SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
+MAX_FAILURES = 25
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    # Markdown is not HTML: autoescape would be wrong here. Untrusted values go through md_escape/md_code instead,
+    # and templates come only from our package, never from user input.
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("khaos_action.report", "templates"), autoescape=False,
+        undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+    )
+    env.globals.update(esc=md_escape, code=lambda text, limit=None: md_code(text, limit=limit),
+                       fmt_score=fmt_score, fmt_num=fmt_num, fmt_rate=fmt_rate)
+    return env
+
+
+def fmt_score(value: float | None) -> str:
+    return "not run" if value is None else f"{value:.1f}"
+
+
+def fmt_num(value: float | None) -> str:
+    return "–" if value is None else f"{value:.3g}" if abs(value) < 10 else f"{value:.0f}"
+
+
+def fmt_rate(value: float | None) -> str:
+    return "–" if value is None else f"{value:.0%}"
+
+
+def contract_matrix(cases: list[CaseResult]) -> SimpleNamespace:
+    """invariants × scenarios: ✅ all exercised checks passed, ❌ any failed, ➖ never exercised."""
+    scenarios: list[str] = []
+    cells: dict[tuple[str, str], list[bool | None]] = defaultdict(list)
+    severity: dict[str, str] = {}
+    for case in cases:
+        if case.pillar != "contract" or case.scenario is None:
+            continue
+        if case.scenario not in scenarios:
+            scenarios.append(case.scenario)
+        for inv in case.invariants:
+            severity.setdefault(inv.id, inv.severity)
+            cells[(inv.id, case.scenario)].append(inv.passed)
+    rows = []
+    for inv_id in severity:
+        row = []
+        for scenario in scenarios:
+            values = [v for v in cells.get((inv_id, scenario), []) if v is not None]
+            row.append("➖" if not values else "✅" if all(values) else "❌")
+        rows.append(SimpleNamespace(id=inv_id, severity=severity[inv_id], cells=row))
+    return SimpleNamespace(scenarios=scenarios, rows=rows)
+
+
+def fault_rows(cases: list[CaseResult]) -> list[SimpleNamespace]:
+    table: dict[str, SimpleNamespace] = {}
+    for case in cases:
+        for fault_id in case.fault_ids:
+            row = table.setdefault(fault_id, SimpleNamespace(id=fault_id, cases=0, fired_in=0, hits=0))
+            row.cases += 1
+            hits = case.fault_hits.get(fault_id, 0)
+            row.hits += hits
+            row.fired_in += 1 if hits else 0
+    return sorted(table.values(), key=lambda r: (r.fired_in > 0, r.id))
+
+
+def render_markdown(manifest: Manifest) -> str:
+    cases = manifest.cases
+    findings = sorted(
+        (c for c in cases if c.outcome in ("COMPROMISED", "UNCERTAIN")),
+        key=lambda c: (c.outcome != "COMPROMISED", {"critical": 0, "high": 1, "medium": 2}.get(c.severity or "", 3)),
+    )
+    failures = [c for c in cases if c.passed is False and c.phase != "security"]
+    context: dict[str, Any] = {
+        "m": manifest, "score_order": [s for s in SCORE_ORDER],
+        "metrics_rows": [(p, SimpleNamespace(**{k: manifest.metrics[p].get(k) for k in (
+            "invocations", "task_completion", "error_rate", "latency_p50", "latency_p95")}))
+            for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics],
+        "matrix": contract_matrix(cases), "faults": fault_rows(cases),
+        "security": any(c.phase == "security" for c in cases) or manifest.counts.attacks_skipped,
+        "findings": findings[:50], "failures": failures[:MAX_FAILURES],
+        "failures_more": max(0, len(failures) - MAX_FAILURES),
+    }
+    return _environment().get_template("report.md.j2").render(**context)

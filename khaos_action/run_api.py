@@ -1,0 +1,47 @@
+"""The request/result pair between a shell (CLI, GitHub Action) and the evaluation: one run, in and out.
+
+Kept free of GitHub code so `khaos_action.main.evaluate` can import it without pulling in the action.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from khaos_action.report.manifest import Manifest
+
+REPORT_KINDS = ("md", "junit", "sarif", "html", "json")
+
+
+@dataclass(frozen=True)
+class EvaluateRequest:
+    config_path: Path
+    """The khaos.yaml to run (absolute, or relative to the current directory)."""
+    out_dir: Path
+    """Where manifest.json, events.jsonl and the reports are written."""
+    packs: tuple[str, ...] = ()
+    """Packs to run instead of the config's `packs` (empty: the config's own)."""
+    seed: int | None = None
+    """Overrides the config's seed when set."""
+    concurrency: int | None = None
+    """Overrides the config's concurrency when set."""
+    shard: tuple[int, int] | None = None
+    """(index, total), 1-based: run only this deterministic slice of the cases."""
+    min_score: float | None = None
+    """Overrides `gates.min_overall` when set."""
+    formats: tuple[str, ...] = REPORT_KINDS
+    contract_only: bool = False
+    """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
+    """Which reports to write (manifest.json is always written)."""
+
+
+@dataclass(frozen=True)
+class EvaluateResult:
+    manifest: Manifest
+    out_dir: Path
+    reports: dict[str, Path] = field(default_factory=dict)
+    """Report kind (one of REPORT_KINDS) → file written; kinds not produced are absent."""
+
+    @property
+    def manifest_path(self) -> Path:
+        return self.reports.get("json", self.out_dir / "manifest.json")
