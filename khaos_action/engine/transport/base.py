@@ -1,0 +1,252 @@
+"""The transport seam: one small protocol every way of reaching an agent implements, and the helpers they share.
+
+Like httpx's `BaseTransport`, a transport is a handful of methods; the engine never knows which one it talks to.
+A failure of one call raises `AgentCallError` (the engine records it on the case and the run goes on); an agent
+that cannot be started at all raises `AgentError` (exit 3). Timeouts are the engine's (`asyncio.wait_for`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import re
+import signal
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import Any, Protocol, runtime_checkable
+
+from khaos_action.engine.messages import TransportMessage
+
+BindInstance = Callable[[int, "str | None"], None]
+"""Told `(instance_index, case_id)` when an out-of-process instance starts serving a case, `(index, None)` after."""
+EnvForInstance = Callable[[int], Mapping[str, str]]
+"""Extra environment for agent instance `index` (e.g. its own chaos-proxy listener URLs)."""
+
+TEXT_KEYS = ("text", "output", "response", "content")
+
+
+class AgentCallError(Exception):
+    """One call failed (the agent raised, answered a bad status or bad JSON, or died); recorded on the case."""
+
+
+@runtime_checkable
+class Transport(Protocol):
+    has_reset: bool
+    """True when `reset()` does something (the engine then resets per isolation group)."""
+
+    async def start(self) -> None:
+        """Launch processes / import the entry; raise AgentError when that is impossible."""
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        """One invocation: `invoke` message in, `response` message out (payload from `normalise_reply`)."""
+
+    async def reset(self) -> None:
+        """Clear agent state (agent.reset / reset_endpoint / reset line); no-op when none is configured."""
+
+    async def close(self) -> None:
+        """Stop everything `start` started; safe to call twice."""
+
+
+def normalise_reply(value: Any) -> dict[str, Any]:
+    """Whatever an agent returned -> `{"text": str, "tool_calls": [...], "notes": [...], ...extra keys}`.
+
+    Agents return str, dicts in many shapes, None, bytes or framework objects; the judge needs one shape. Anything
+    that is not plainly text is converted and a note says how, so a surprising reply is visible in the report.
+    """
+    notes: list[str] = []
+    if isinstance(value, str):
+        return {"text": value, "tool_calls": [], "notes": notes}
+    if value is None:
+        return {"text": "", "tool_calls": [], "notes": ["agent returned None"]}
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        notes.append(f"agent returned {type(value).__name__}; decoded as UTF-8")
+        return {"text": bytes(value).decode("utf-8", "replace"), "tool_calls": [], "notes": notes}
+    if isinstance(value, Mapping):
+        reply = {str(k): v for k, v in value.items()}
+        notes += [str(n) for n in _as_list(reply.pop("notes", None))]
+        tool_calls = normalise_tool_calls(reply.pop("tool_calls", None))
+        text_key = next((k for k in TEXT_KEYS if k in reply), None)
+        if text_key is None:
+            notes.append("agent returned a dict without text/output/response/content; shown as JSON")
+            text = _json_or_str(value)
+        else:
+            raw = reply.pop(text_key)
+            text = raw if isinstance(raw, str) else normalise_reply(raw)["text"]
+            if not isinstance(raw, str):
+                notes.append(f"`{text_key}` was {type(raw).__name__}, not a string")
+        return {**reply, "text": text, "tool_calls": tool_calls, "notes": notes}
+    for attr in ("output", "text", "content"):  # framework results (pydantic-ai's `.output`, LangChain `.content`)
+        inner = getattr(value, attr, None)
+        if isinstance(inner, str):
+            return {"text": inner, "tool_calls": [], "notes": [f"agent returned {type(value).__name__}; used .{attr}"]}
+    notes.append(f"agent returned {type(value).__name__}; converted with str()")
+    return {"text": str(value), "tool_calls": [], "notes": notes}
+
+
+def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
+    """Tool calls an agent reports -> `[{"name", "args"}]` (dicts, OpenAI-style `function` dicts or objects)."""
+    calls: list[dict[str, Any]] = []
+    for item in _as_list(value):
+        if isinstance(item, Mapping):
+            function = item.get("function") if isinstance(item.get("function"), Mapping) else item
+            name = function.get("name")
+            args = function.get("args", function.get("arguments", {}))
+        else:
+            name, args = getattr(item, "name", None), getattr(item, "args", {})
+        if isinstance(args, str):  # OpenAI sends arguments as a JSON string
+            try:
+                args = json.loads(args)
+            except ValueError:
+                args = {"raw": args}
+        if name:
+            calls.append({"name": str(name), "args": dict(args) if isinstance(args, Mapping) else {"value": args}})
+    return calls
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return list(value) if isinstance(value, (list, tuple)) else [value]
+
+
+def _json_or_str(value: Any) -> str:
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def response(payload: dict[str, Any], request: TransportMessage) -> TransportMessage:
+    return TransportMessage("response", payload, dict(request.metadata))
+
+
+def trace_id(case_id: str) -> str:
+    """A W3C trace id derived from the case id, sent as `traceparent` so OpenTelemetry-instrumented agents carry the
+    case into their outgoing calls (DESIGN: the chaos proxy's second way to attribute a request)."""
+    return hashlib.sha256(case_id.encode()).hexdigest()[:32]
+
+
+# ---- environment and processes (shared by the http and command transports) ----------------------
+
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_TEMPLATE = re.compile(r"\{\{\s*[^}]*\}\}")
+
+
+def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
+    """`${VAR}` -> its value; a missing variable is an AgentError naming where it was used."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in environ:
+            from khaos_action.errors import AgentError
+
+            raise AgentError(f"{where} uses ${{{name}}} but the environment variable {name} is not set; "
+                             f"export it before the run (or remove the reference).")
+        return environ[name]
+
+    return _VAR.sub(one, text)
+
+
+def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, extra: Mapping[str, str] | None,
+                *, port: int | None = None) -> dict[str, str]:
+    """os.environ + agent.env (with `{{port}}` and `${VAR}` expanded) + the engine's env + the instance's env.
+
+    A value still holding a `{{ ... }}` template after that (e.g. `{{ llm_proxy }}` with no chaos proxy running)
+    would reach the agent as a literal base URL, so it is an error that says what to do.
+    """
+    from khaos_action.errors import AgentError
+
+    env = dict(os.environ)
+    env.update(base or {})
+    rendered: dict[str, str] = {}
+    for key, value in agent_env.items():
+        value = str(value)
+        if port is not None:
+            value = substitute_port(value, port)
+        rendered[key] = expand_vars(value, env, where=f"agent.env.{key}")
+    env.update(rendered)
+    env.update(base or {})
+    env.update(extra or {})
+    for key in agent_env:
+        if _TEMPLATE.search(env[key]):
+            raise AgentError(f"agent.env.{key} = {env[key]!r} still holds a template: nothing rendered it. "
+                             "`{{ llm_proxy }}` / `{{ proxy(...) }}` need the chaos proxy (faults for an http or "
+                             "command agent); use a plain value otherwise.")
+    env.setdefault("PYTHONUNBUFFERED", "1")  # a Python agent's prints and replies must not sit in a block buffer
+    return env
+
+
+_PORT = re.compile(r"\{\{\s*port\s*\}\}")
+
+
+def has_port(text: str | None) -> bool:
+    return bool(text and _PORT.search(text))
+
+
+def substitute_port(text: str, port: int) -> str:
+    return _PORT.sub(str(port), text)
+
+
+class OutputTail:
+    """The last `limit` bytes a process wrote to a stream, drained continuously so a chatty agent never blocks."""
+
+    def __init__(self, limit: int = 8192) -> None:
+        self.limit = limit
+        self._chunks: deque[bytes] = deque()
+        self._size = 0
+
+    def add(self, chunk: bytes) -> None:
+        self._chunks.append(chunk)
+        self._size += len(chunk)
+        while self._size > self.limit and len(self._chunks) > 1:
+            self._size -= len(self._chunks.popleft())
+
+    def text(self, limit: int = 2048) -> str:
+        return b"".join(self._chunks)[-limit:].decode("utf-8", "replace").strip()
+
+    async def drain(self, stream: asyncio.StreamReader | None) -> None:
+        if stream is None:
+            return
+        while chunk := await stream.read(65536):
+            self.add(chunk)
+
+
+def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail | None = None) -> str:
+    """`exited with code N` / `was killed by SIGTERM`, then the stderr tail (or stdout's, if stderr is empty)."""
+    if returncode is None:
+        head = "is still running"
+    elif returncode < 0:
+        try:
+            head = f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            head = f"was killed by signal {-returncode}"
+    else:
+        head = f"exited with code {returncode}"
+    tail = stderr.text() or (stdout.text() if stdout else "")
+    return f"{head}: {tail}" if tail else f"{head} (no output on stderr)"
+
+
+async def terminate(process: asyncio.subprocess.Process | None, *, grace_s: float = 3.0) -> None:
+    """SIGTERM the process's whole group (a shell's children too), SIGKILL it after `grace_s`."""
+    if process is None or process.returncode is not None:
+        return
+    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 5.0)):
+        try:
+            os.killpg(process.pid, sig)  # started with start_new_session=True: pid == pgid
+        except ProcessLookupError:
+            break
+        except PermissionError:
+            process.send_signal(sig)
+        try:
+            await asyncio.wait_for(process.wait(), wait)
+            break
+        except asyncio.TimeoutError:
+            continue
+    if process.returncode is not None:
+        # The leader is gone; make sure nothing it spawned is left (e.g. a server started by `sh -c`).
+        try:
+            os.killpg(process.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass

@@ -1,0 +1,272 @@
+"""The `command` transport: a long-lived agent process (or a small pool) speaking JSON lines over stdin/stdout.
+
+Protocol (one JSON object per line, UTF-8):
+  engine -> agent   {"id": "7", "input": "Where is my order?", "history": [{"role": "user", "content": ...}],
+                     "session_id": "..."}
+  agent  -> engine  {"id": "7", "output": "It ships today."}       (output may also be {"text", "tool_calls"})
+              or    {"id": "7", "error": "what went wrong"}
+  optional reset:   engine sends {"type": "reset"}, agent answers {"type": "reset", "ok": true}
+Anything else the agent writes to stdout (its own prints, logs) is not a reply: it is kept as a note on the case.
+stderr is drained continuously into a bounded buffer, shown when the process dies.
+
+Each instance serves one case at a time; concurrent sends wait for a free instance. An instance that dies mid-call
+fails that call ("agent process exited with code N: <stderr tail>") and is restarted for the next one. Reset:
+`agent.reset: line` sends the reset line to every instance; `agent.reset: restart` restarts the processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import shlex
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import (
+    AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, normalise_reply, normalise_tool_calls,
+    process_env, response, terminate,
+)
+from khaos_action.errors import AgentError, ConfigError
+
+LINE_LIMIT = 256 * 1024 * 1024
+"""StreamReader limit: a reply line of several MB must fit (the engine caps the text, not the transport)."""
+RESET_MODES = ("line", "restart")
+_SHELL_CHARS = set("|&;<>()$`\\\"'*?[]#~=%{}\n")
+_MAX_STRAY = 20
+
+
+class _Instance:
+    """One agent process; the reader task hands each reply line to the call waiting for it."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.process: asyncio.subprocess.Process | None = None
+        self.stderr = OutputTail()
+        self.tasks: list[asyncio.Task[None]] = []
+        self.waiting_id: str | None = None
+        self.future: asyncio.Future[dict[str, Any]] | None = None
+        self.stray: list[str] = []
+        self.eof = False
+        self.stale: str | None = None
+        """Why the process must be replaced before its next call (it hung past the engine's timeout)."""
+        self.restarts: list[str] = []
+
+    @property
+    def alive(self) -> bool:
+        return self.process is not None and self.process.returncode is None and not self.eof and not self.stale
+
+
+class CommandTransport:
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+                 env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
+                 startup_grace_s: float = 0.1) -> None:
+        assert agent.command, "command agents need `command` (checked by the config model)"
+        if agent.reset is not None and agent.reset not in RESET_MODES:
+            raise ConfigError(f"agent.reset {agent.reset!r} is not valid for a command agent: expected one of "
+                              f"{', '.join(RESET_MODES)} (send the reset line / restart the process).")
+        self.agent = agent
+        self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
+        self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
+        self.has_reset = agent.reset is not None
+        self.exclusive = True
+        self.instance_count = agent.instances
+        self.startup_grace_s = startup_grace_s
+        self._instances = [_Instance(i) for i in range(agent.instances)]
+        self._idle: asyncio.Queue[_Instance] | None = None
+        self._counter = 0
+        self._started = False
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        try:
+            await asyncio.gather(*(self._launch(inst) for inst in self._instances))
+            if self.startup_grace_s:
+                # A command that fails at once (missing script, syntax error) should stop the run with exit 3,
+                # not fail every case one by one.
+                await asyncio.sleep(self.startup_grace_s)
+                for inst in self._instances:
+                    if inst.process is not None and inst.process.returncode is not None:
+                        await asyncio.gather(*inst.tasks, return_exceptions=True)
+                        raise AgentError(f"the agent command `{self.agent.command}` "
+                                         f"{describe_exit(inst.process.returncode, inst.stderr)}")
+        except BaseException:
+            await self.close()
+            raise
+        self._idle = asyncio.Queue()
+        for inst in self._instances:
+            self._idle.put_nowait(inst)
+
+    async def _launch(self, inst: _Instance) -> None:
+        extra = self.env_for_instance(inst.index) if self.env_for_instance else None
+        env = process_env(self.agent.env, self.env, extra)
+        command = self.agent.command or ""
+        pipes = dict(stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                     cwd=self.cwd, env=env, limit=LINE_LIMIT, start_new_session=True)
+        try:
+            if _SHELL_CHARS.isdisjoint(command):  # no shell needed: a missing program fails here, clearly
+                inst.process = await asyncio.create_subprocess_exec(*shlex.split(command), **pipes)
+            else:
+                inst.process = await asyncio.create_subprocess_shell(command, **pipes)
+        except OSError as exc:
+            raise AgentError(f"the agent command `{command}` could not be started in {self.cwd}: {exc}. "
+                             "Check the program name and that it is installed.") from exc
+        inst.eof, inst.stale = False, None
+        inst.stderr = tail = OutputTail()
+        drain = asyncio.create_task(tail.drain(inst.process.stderr))
+        inst.tasks = [drain, asyncio.create_task(self._read(inst, inst.process, drain, tail))]
+
+    async def _read(self, inst: _Instance, process: asyncio.subprocess.Process, drain: asyncio.Task[None],
+                    tail: OutputTail) -> None:
+        assert process.stdout is not None
+        failure: str | None = None
+        while True:
+            try:
+                line = await process.stdout.readline()
+            except ValueError:  # a line beyond LINE_LIMIT: the stream can no longer be trusted
+                failure = f"the agent wrote a line longer than {LINE_LIMIT // 2**20} MiB"
+                break
+            if not line:
+                break
+            self._dispatch(inst, line)
+        inst.eof = True
+        if failure is None:
+            await process.wait()
+            await asyncio.gather(drain, return_exceptions=True)  # the stderr tail, complete
+            failure = f"agent process {describe_exit(process.returncode, tail)}"
+        else:
+            await terminate(process, grace_s=0.5)
+        if inst.future is not None and not inst.future.done():
+            inst.future.set_exception(AgentCallError(failure))
+
+    def _dispatch(self, inst: _Instance, line: bytes) -> None:
+        stripped = line.strip()
+        if stripped.startswith(b"{"):
+            try:
+                data = json.loads(stripped)
+            except ValueError:
+                data = None
+            if isinstance(data, dict) and inst.future is not None and not inst.future.done():
+                if data.get("id") is not None and str(data["id"]) == inst.waiting_id:
+                    inst.future.set_result(data)
+                    return
+                if inst.waiting_id == "reset" and data.get("type") == "reset":
+                    inst.future.set_result(data)
+                    return
+        if len(inst.stray) < _MAX_STRAY:
+            inst.stray.append(stripped[:300].decode("utf-8", "replace"))
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        if not self._started:
+            await self.start()
+        assert self._idle is not None
+        inst = await self._idle.get()
+        case_id = str(message.metadata.get("case_id", ""))
+        try:
+            if self.bind_instance:
+                self.bind_instance(inst.index, case_id)
+            payload = message.payload
+            self._counter += 1
+            request = {"id": str(self._counter), "input": str(payload.get("text", "")),
+                       "history": list(payload.get("history") or []),
+                       "session_id": str(payload.get("session_id") or case_id)}
+            reply = await self._exchange(inst, request)
+        finally:
+            if self.bind_instance:
+                self.bind_instance(inst.index, None)
+            self._idle.put_nowait(inst)
+        stray, inst.stray = inst.stray, []
+        restarts, inst.restarts = inst.restarts, []
+        if "error" in reply and reply["error"] is not None and "output" not in reply:
+            raise AgentCallError(f"agent reported an error: {str(reply['error'])[:2000]}")
+        body = normalise_reply(reply.get("output"))
+        if reply.get("tool_calls"):
+            body["tool_calls"] = body["tool_calls"] + normalise_tool_calls(reply["tool_calls"])
+        body["notes"] += restarts
+        if stray:
+            body["notes"].append(f"agent printed {len(stray)} non-protocol line(s) to stdout: " +
+                                 " | ".join(stray)[:1000])
+        return response(body, message)
+
+    async def _exchange(self, inst: _Instance, request: dict[str, Any]) -> dict[str, Any]:
+        if not inst.alive:
+            if inst.process is not None:
+                why = inst.stale or ("it " + describe_exit(inst.process.returncode, inst.stderr)
+                                     if inst.process.returncode is not None else "its output stream broke")
+                inst.restarts.append(f"agent process {inst.index} was restarted before this call ({why[:300]})")
+            await self._restart(inst)
+        assert inst.process is not None and inst.process.stdin is not None
+        loop = asyncio.get_running_loop()
+        inst.future = loop.create_future()
+        inst.waiting_id = str(request.get("id", request.get("type")))
+        try:
+            inst.process.stdin.write(json.dumps(request, ensure_ascii=False).encode() + b"\n")
+            await inst.process.stdin.drain()
+        except (BrokenPipeError, ConnectionResetError):
+            pass  # the reader sees EOF and fails the future with the exit code and stderr tail
+        try:
+            return await inst.future
+        except asyncio.CancelledError:
+            # The engine timed out. A sequential agent still busy with this input would make the next case wait
+            # behind it, so the process is replaced before its next call.
+            inst.stale = "it did not answer the previous call in time"
+            raise
+        finally:
+            inst.future, inst.waiting_id = None, None
+
+    async def _restart(self, inst: _Instance) -> None:
+        await self._stop(inst)
+        try:
+            await self._launch(inst)
+        except AgentError as exc:
+            raise AgentCallError(f"could not restart the agent process: {exc}") from exc
+
+    async def reset(self) -> None:
+        if not self.has_reset:
+            return
+        if not self._started:
+            await self.start()
+        assert self._idle is not None
+        # Take every instance so no case runs during the reset, then give them back.
+        taken = [await self._idle.get() for _ in self._instances]
+        try:
+            if self.agent.reset == "restart":
+                await asyncio.gather(*(self._restart(inst) for inst in taken))
+            else:
+                await asyncio.gather(*(self._reset_line(inst) for inst in taken))
+        finally:
+            for inst in taken:
+                self._idle.put_nowait(inst)
+
+    async def _reset_line(self, inst: _Instance) -> None:
+        try:
+            answer = await asyncio.wait_for(self._exchange(inst, {"type": "reset"}), self.agent.timeout_s)
+        except asyncio.TimeoutError:
+            raise AgentCallError(f"the agent did not answer the reset line within {self.agent.timeout_s:g}s; it must "
+                                 'reply {"type": "reset", "ok": true} (or use agent.reset: restart)') from None
+        inst.stray = []
+        if answer.get("ok") is not True:
+            raise AgentCallError(f"the agent refused the reset: {json.dumps(answer)[:500]}")
+
+    async def _stop(self, inst: _Instance) -> None:
+        process = inst.process
+        if process is not None and process.stdin is not None:
+            try:
+                process.stdin.close()  # a well-behaved agent exits on EOF
+            except (BrokenPipeError, ConnectionResetError, RuntimeError):
+                pass
+        await terminate(process, grace_s=1.0)
+        for task in inst.tasks:
+            if not task.done():
+                task.cancel()
+        await asyncio.gather(*inst.tasks, return_exceptions=True)
+        inst.tasks = []
+
+    async def close(self) -> None:
+        await asyncio.gather(*(self._stop(inst) for inst in self._instances), return_exceptions=True)
+        self._started = False
+        self._idle = None

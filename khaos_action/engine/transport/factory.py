@@ -1,0 +1,41 @@
+"""Builds the transport an `agent:` block asks for; the one place that maps `agent.type` to an implementation."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.transport.base import BindInstance, EnvForInstance, Transport
+from khaos_action.errors import ConfigError
+
+
+def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+                    concurrency: int = 8, bind_instance: BindInstance | None = None,
+                    env_for_instance: EnvForInstance | None = None) -> Transport:
+    """A not-yet-started transport for `agent`; call `await transport.start()` before the first `send`.
+
+    `env` is added to every out-of-process instance's environment, `env_for_instance(i)` to instance i's (the chaos
+    proxy gives each instance its own listener URLs this way, rendering agent.env templates such as
+    `{{ llm_proxy }}`). `bind_instance(i, case_id)` / `bind_instance(i, None)` bracket each case an out-of-process
+    instance serves. Python agents ignore these: they are attributed through the `current_case` ContextVar.
+    """
+    if agent.type == "python":
+        from khaos_action.engine.transport.python import PythonTransport
+
+        assert agent.entry
+        return PythonTransport(agent.entry, base_dir=base_dir, reset=agent.reset, concurrency=concurrency)
+    if agent.type == "http":
+        from khaos_action.engine.transport.http import HttpTransport
+
+        if agent.reset is not None:
+            raise ConfigError("agent.reset is for python agents; an http agent resets through `reset_endpoint` "
+                              "(a URL that is POSTed to before each isolation group).")
+        return HttpTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
+                             bind_instance=bind_instance)
+    if agent.type == "command":
+        from khaos_action.engine.transport.command import CommandTransport
+
+        return CommandTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
+                                bind_instance=bind_instance)
+    raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command.")

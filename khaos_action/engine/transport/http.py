@@ -1,0 +1,294 @@
+"""The `http` transport: POST each input to the agent's server (which we may start and stop ourselves).
+
+`start` (a shell command) is launched in `cwd` (default: the config folder) with os.environ + agent.env + the
+engine's env, then `ready_url` is polled until it answers 2xx (or, without ready_url, until `url` accepts TCP
+connections). If the server dies or never becomes ready, the AgentError carries its exit code and stderr tail.
+
+Request body: `agent.request` (default `{"input": "{{input}}"}`) with `{{input}}`, `{{session_id}}`, `{{case_id}}`
+substituted in every string (a string that is exactly `{{history}}` becomes the history list). Reply text:
+`response_path` (dotted, digits index lists) or, by default, the first of text/output/response/content/message,
+else the whole body. Headers may use `${ENV_VAR}`. Each request carries a W3C `traceparent` derived from the case
+id, for agents instrumented with OpenTelemetry.
+
+Pool: when `start` contains `{{port}}`, `instances: N` servers are started, each on its own free port (substituted
+into start, url, ready_url, reset_endpoint and agent.env); each serves one case at a time and `bind_instance` tells
+the chaos proxy which case it serves. Without `{{port}}` there is one server, requests run concurrently and no
+instance binding is possible (`exclusive` is False): the proxy then cannot tell concurrent cases apart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import socket
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import httpx
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import (
+    TEXT_KEYS, AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, expand_vars, has_port,
+    normalise_reply, process_env, response, substitute_port, terminate, trace_id,
+)
+from khaos_action.errors import AgentError
+
+DEFAULT_REQUEST = {"input": "{{input}}"}
+HTTP_TEXT_KEYS = (*TEXT_KEYS, "message")
+
+
+class _Instance:
+    def __init__(self, index: int, url: str, ready_url: str | None, reset_url: str | None,
+                 start: str | None, port: int | None) -> None:
+        self.index, self.url, self.ready_url, self.reset_url = index, url, ready_url, reset_url
+        self.start, self.port = start, port
+        self.process: asyncio.subprocess.Process | None = None
+        self.stderr, self.stdout = OutputTail(), OutputTail()
+        self.drains: list[asyncio.Task[None]] = []
+
+
+class HttpTransport:
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+                 env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
+                 client: httpx.AsyncClient | None = None, poll_interval_s: float = 0.05) -> None:
+        assert agent.url, "http agents need a url (checked by the config model)"
+        self.agent = agent
+        self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
+        self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
+        self.has_reset = agent.reset_endpoint is not None
+        self.exclusive = has_port(agent.start)
+        self.instance_count = agent.instances if self.exclusive else 1
+        self.poll_interval_s = poll_interval_s
+        self._client = client
+        self._own_client = client is None
+        self._instances: list[_Instance] = []
+        self._idle: asyncio.Queue[_Instance] | None = None
+        self._headers: dict[str, str] = {}
+        self._started = False
+
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        environ = {**os.environ, **self.env}
+        self._headers = {k: expand_vars(v, environ, where=f"agent.headers.{k}") for k, v in self.agent.headers.items()}
+        if self._client is None:
+            # The engine's wait_for owns the timeout; this one only stops a leaked request from living forever.
+            self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.agent.timeout_s + 30, connect=10),
+                                             limits=httpx.Limits(max_connections=None, max_keepalive_connections=64),
+                                             trust_env=False)
+        ports = [free_port() for _ in range(self.instance_count)] if self.exclusive else [None]
+        a = self.agent
+        self._instances = [
+            _Instance(i, _port(a.url, p), _port(a.ready_url, p), _port(a.reset_endpoint, p), _port(a.start, p), p)
+            for i, p in enumerate(ports)
+        ]
+        try:
+            await asyncio.gather(*(self._launch(inst) for inst in self._instances))
+        except BaseException:
+            await self.close()
+            raise
+        self._idle = asyncio.Queue()
+        for inst in self._instances:
+            self._idle.put_nowait(inst)
+
+    async def _launch(self, inst: _Instance) -> None:
+        if inst.start:
+            extra = self.env_for_instance(inst.index) if self.env_for_instance else None
+            env = process_env(self.agent.env, self.env, extra, port=inst.port)
+            try:
+                inst.process = await asyncio.create_subprocess_shell(
+                    inst.start, cwd=self.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+            except OSError as exc:
+                raise AgentError(f"agent.start {inst.start!r} could not be launched in {self.cwd}: {exc}") from exc
+            inst.drains = [asyncio.create_task(inst.stderr.drain(inst.process.stderr)),
+                           asyncio.create_task(inst.stdout.drain(inst.process.stdout))]
+        if inst.ready_url or inst.start:
+            await self._wait_ready(inst)
+
+    async def _wait_ready(self, inst: _Instance) -> None:
+        assert self._client is not None
+        deadline = time.monotonic() + self.agent.ready_timeout_s
+        what = inst.ready_url or inst.url
+        last = "no answer yet"
+        while True:
+            if inst.process is not None and inst.process.returncode is not None:
+                await asyncio.gather(*inst.drains, return_exceptions=True)
+                raise AgentError(f"the agent server (`{inst.start}`) {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}")
+            try:
+                if inst.ready_url:
+                    answer = await self._client.get(inst.ready_url, timeout=2)
+                    if answer.is_success:
+                        return
+                    last = f"HTTP {answer.status_code}"
+                elif await _accepts(inst.url):
+                    return
+            except httpx.HTTPError as exc:
+                last = f"{type(exc).__name__}: {exc}"
+            if time.monotonic() >= deadline:
+                tail = inst.stderr.text() or inst.stdout.text()
+                raise AgentError(
+                    f"the agent at {what} was not ready within {self.agent.ready_timeout_s:g}s (last: {last}). "
+                    + (f"Its stderr ends with:\n{tail}\n" if tail else "")
+                    + "Check `start`, `ready_url` and the port, or raise agent.ready_timeout_s.")
+            await asyncio.sleep(self.poll_interval_s)
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        if not self._started:
+            await self.start()
+        assert self._client is not None and self._idle is not None
+        case_id = str(message.metadata.get("case_id", ""))
+        if not self.exclusive:
+            return await self._post(self._instances[0], message, case_id)
+        inst = await self._idle.get()
+        try:
+            if self.bind_instance:
+                self.bind_instance(inst.index, case_id)
+            return await self._post(inst, message, case_id)
+        finally:
+            if self.bind_instance:
+                self.bind_instance(inst.index, None)
+            self._idle.put_nowait(inst)
+
+    async def _post(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
+        assert self._client is not None
+        payload = message.payload
+        values = {"input": str(payload.get("text", "")), "session_id": str(payload.get("session_id") or case_id),
+                  "case_id": case_id}
+        body = render(self.agent.request if self.agent.request is not None else DEFAULT_REQUEST, values,
+                      payload.get("history") or [])
+        headers = {**self._headers, "traceparent": f"00-{trace_id(case_id)}-{trace_id(case_id)[:16]}-01"}
+        method = self.agent.method.upper()
+        try:
+            if method in ("GET", "DELETE", "HEAD"):
+                params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in body.items()} \
+                    if isinstance(body, dict) else None
+                answer = await self._client.request(method, inst.url, params=params, headers=headers)
+            elif isinstance(body, str):
+                answer = await self._client.request(method, inst.url, content=body.encode(), headers=headers)
+            else:
+                answer = await self._client.request(method, inst.url, json=body, headers=headers)
+        except httpx.HTTPError as exc:
+            died = ""
+            if inst.process is not None and inst.process.returncode is not None:
+                died = f"; the agent server {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}"
+            raise AgentCallError(f"{method} {inst.url} failed: {type(exc).__name__}: {exc}{died}") from exc
+        if answer.status_code >= 400:
+            raise AgentCallError(f"{method} {inst.url} answered HTTP {answer.status_code}: {_excerpt(answer.text)}")
+        return response(extract_reply(answer.text, answer.headers.get("content-type", ""), self.agent.response_path),
+                        message)
+
+    async def reset(self) -> None:
+        if not self.has_reset:
+            return
+        if not self._started:
+            await self.start()
+        assert self._client is not None
+        for inst in self._instances:
+            assert inst.reset_url
+            try:
+                answer = await self._client.post(inst.reset_url)
+            except httpx.HTTPError as exc:
+                raise AgentCallError(f"reset_endpoint {inst.reset_url} failed: {type(exc).__name__}: {exc}") from exc
+            if answer.status_code >= 400:
+                raise AgentCallError(f"reset_endpoint {inst.reset_url} answered HTTP {answer.status_code}: "
+                                     f"{_excerpt(answer.text)}")
+
+    async def close(self) -> None:
+        instances, self._instances = self._instances, []
+        await asyncio.gather(*(terminate(inst.process) for inst in instances), return_exceptions=True)
+        for inst in instances:
+            for task in inst.drains:
+                task.cancel()
+        if self._own_client and self._client is not None:
+            client, self._client = self._client, None
+            await client.aclose()
+        self._started = False
+
+
+# ---- pure helpers -------------------------------------------------------------------------------
+
+def render(template: Any, values: Mapping[str, str], history: list[Any]) -> Any:
+    """Deep-substitute `{{input}}`, `{{session_id}}`, `{{case_id}}` in every string of the template."""
+    if isinstance(template, str):
+        if template.strip() in ("{{history}}", "{{ history }}"):
+            return list(history)
+        for key, value in values.items():
+            template = template.replace("{{" + key + "}}", value).replace("{{ " + key + " }}", value)
+        return template
+    if isinstance(template, Mapping):
+        return {render(k, values, history): render(v, values, history) for k, v in template.items()}
+    if isinstance(template, (list, tuple)):
+        return [render(item, values, history) for item in template]
+    return template
+
+
+def extract_reply(body: str, content_type: str, response_path: str | None) -> dict[str, Any]:
+    try:
+        data: Any = json.loads(body)
+    except ValueError:
+        if response_path:
+            raise AgentCallError(f"response_path {response_path!r} is set but the agent answered non-JSON "
+                                 f"({content_type or 'no content-type'}): {_excerpt(body)}") from None
+        return normalise_reply(body)
+    if response_path:
+        return normalise_reply(dig(data, response_path))
+    if isinstance(data, dict):
+        for key in HTTP_TEXT_KEYS:
+            if isinstance(data.get(key), str):
+                return normalise_reply({**data, "text": data[key]} if key != "text" else data)
+        reply = normalise_reply(body)
+        reply["tool_calls"] = normalise_reply(data)["tool_calls"]
+        return reply
+    return normalise_reply(data if isinstance(data, str) else body)
+
+
+def dig(data: Any, path: str) -> Any:
+    """`choices.0.message.content` -> the value; AgentCallError naming the missing step and what was there."""
+    current = data
+    for i, step in enumerate(path.split(".")):
+        here = ".".join(path.split(".")[:i]) or "the response"
+        if isinstance(current, list) and step.lstrip("-").isdigit():
+            index = int(step)
+            if not -len(current) <= index < len(current):
+                raise AgentCallError(f"response_path {path!r}: {here} is a list of {len(current)}, no index {index}")
+            current = current[index]
+        elif isinstance(current, dict) and step in current:
+            current = current[step]
+        else:
+            seen = f"keys {', '.join(map(str, list(current)[:15]))}" if isinstance(current, dict) \
+                else f"a {type(current).__name__}"
+            raise AgentCallError(f"response_path {path!r}: no {step!r} in {here} (it has {seen})")
+    return current
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def _port(text: str | None, port: int | None) -> str | None:
+    return substitute_port(text, port) if text is not None and port is not None else text
+
+
+async def _accepts(url: str) -> bool:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        _, writer = await asyncio.wait_for(asyncio.open_connection(parts.hostname or "127.0.0.1", port), 2)
+    except (OSError, asyncio.TimeoutError):
+        return False
+    writer.close()
+    return True
+
+
+def _excerpt(text: str, limit: int = 500) -> str:
+    text = text.strip()
+    return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} chars)"

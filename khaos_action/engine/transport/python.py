@@ -1,0 +1,259 @@
+"""The `python` transport: import the agent's callable and call it in-process, sync or async.
+
+Entries are `path/to/file.py:func` (relative to the config folder; the file is imported under a unique module name
+with its own folder on sys.path, so sibling imports work) or `package.module:func` (the config folder is put on
+sys.path). `func` may be dotted (`app.agent.run`). The call style is read from the signature, so `str -> str` needs
+no boilerplate: one positional parameter annotated `str` (or unannotated) gets the input text; a parameter annotated
+as a dict/Mapping, or named `message`/`request`/`payload`/`msg`, gets the payload dict
+`{"text", "history", "session_id"}`. Optional keyword parameters named `history` / `session_id` are filled too.
+
+Sync agents run in a dedicated ThreadPoolExecutor of `concurrency` workers (asyncio's default executor has only
+cpu+4 workers), each call inside a copy of the caller's contextvars context, because tool wrappers and HTTP
+interceptors find their case through the `current_case` ContextVar. The engine's `asyncio.wait_for` timeout cancels
+the wait, not the thread: a hung sync agent keeps its worker until it returns (Python cannot kill a thread), so a
+run with many hanging calls has fewer workers left. Async agents are cancelled properly.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextvars
+import functools
+import hashlib
+import importlib
+import importlib.util
+import inspect
+import sys
+import typing
+from collections.abc import Callable, Mapping
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+from khaos_action.errors import AgentError
+
+_PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
+
+
+class PythonTransport:
+    def __init__(self, entry: str, *, base_dir: Path, reset: str | None = None, concurrency: int = 8) -> None:
+        self.entry = entry
+        self.base_dir = Path(base_dir)
+        self.reset_spec = reset
+        self.concurrency = concurrency
+        self.has_reset = reset is not None
+        self._fn: Callable[..., Any] | None = None
+        self._call: Callable[[dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]] | None = None
+        self._is_async = False
+        self._reset_fn: Callable[[], Any] | None = None
+        self._pool: ThreadPoolExecutor | None = None
+
+    async def start(self) -> None:
+        if self._fn is not None:
+            return
+        fn = load_callable(self.entry, self.base_dir, what="agent.entry")
+        self._call = call_style(fn, self.entry)
+        self._is_async = is_async_callable(fn)
+        self._fn = fn
+        if self.reset_spec:
+            self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
+        self._pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="khaos-agent")
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        if self._fn is None or self._call is None:
+            await self.start()
+        assert self._fn is not None and self._call is not None
+        payload = message.payload
+        args, kwargs = self._call(payload)
+        try:
+            if self._is_async:
+                value = await self._fn(*args, **kwargs)
+            else:
+                value = await self._in_thread(functools.partial(self._fn, *args, **kwargs))
+            if inspect.isawaitable(value):  # a sync wrapper around a coroutine function
+                value = await value
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - an agent exception is data about the agent
+            raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
+        return response(normalise_reply(value), message)
+
+    async def reset(self) -> None:
+        if self._reset_fn is None:
+            if self.reset_spec and self._fn is None:
+                await self.start()
+            if self._reset_fn is None:
+                return
+        try:
+            if is_async_callable(self._reset_fn):
+                await self._reset_fn()
+            else:
+                value = await self._in_thread(self._reset_fn)
+                if inspect.isawaitable(value):
+                    await value
+        except Exception as exc:  # noqa: BLE001
+            raise AgentCallError(f"agent.reset {self.reset_spec} raised {type(exc).__name__}: {exc}") from exc
+
+    async def close(self) -> None:
+        pool, self._pool = self._pool, None
+        if pool is not None:
+            # wait=False: a hung agent thread must not hang the end of the run (it dies with the interpreter).
+            pool.shutdown(wait=False, cancel_futures=True)
+
+    def _in_thread(self, fn: Callable[[], Any]) -> asyncio.Future[Any]:
+        ctx = contextvars.copy_context()
+        return asyncio.get_running_loop().run_in_executor(self._pool, ctx.run, fn)
+
+
+# ---- loading ------------------------------------------------------------------------------------
+
+def split_entry(spec: str) -> tuple[str, str]:
+    """`target:attr` -> (target, attr). Split at the last colon so Windows drive letters survive."""
+    target, sep, attr = spec.strip().rpartition(":")
+    if not sep or not target or not attr:
+        raise AgentError(f"{spec!r} is not an entry: use `path/to/file.py:function` or `package.module:function`.")
+    return target, attr
+
+
+def load_callable(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Callable[..., Any]:
+    """Import `file.py:func` or `module:func` and return the callable; AgentError naming the entry if impossible."""
+    target, attr = split_entry(spec)
+    is_file = target.endswith(".py") or "/" in target or "\\" in target
+    module = _import_file(target, base_dir, spec, what) if is_file else _import_module(target, base_dir, spec, what)
+    obj: Any = module
+    for part in attr.split("."):
+        try:
+            obj = getattr(obj, part)
+        except AttributeError:
+            names = sorted(n for n in vars(module) if not n.startswith("_") and callable(getattr(module, n)))
+            raise AgentError(f"{what} {spec!r}: {target} has no attribute {part!r}. "
+                             f"Callables it defines: {', '.join(names[:20]) or 'none'}.") from None
+    if not callable(obj):
+        raise AgentError(f"{what} {spec!r}: {attr} is a {type(obj).__name__}, not a function.")
+    return obj
+
+
+def _import_file(target: str, base_dir: Path, spec: str, what: str) -> Any:
+    path = Path(target)
+    path = (path if path.is_absolute() else Path(base_dir) / path).resolve()
+    if not path.is_file():
+        raise AgentError(f"{what} {spec!r}: file {path} does not exist. Entry paths are relative to the folder of "
+                         "khaos.yaml.")
+    loaded = find_loaded_module(path)
+    if loaded is not None:  # imported already (e.g. the agent imported its tools): share the one module object
+        return loaded
+    folder = str(path.parent)
+    if folder not in sys.path:
+        sys.path.insert(0, folder)  # sibling imports (`from tools import lookup`) resolve like `python file.py`
+    name = f"_khaos_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:10]}"
+    module_spec = importlib.util.spec_from_file_location(name, path)
+    if module_spec is None or module_spec.loader is None:
+        raise AgentError(f"{what} {spec!r}: {path} cannot be imported as a Python module.")
+    module = importlib.util.module_from_spec(module_spec)
+    sys.modules[name] = module  # dataclasses, pickling and typing look the module up while it executes
+    try:
+        module_spec.loader.exec_module(module)
+    except BaseException as exc:
+        sys.modules.pop(name, None)
+        raise _import_failure(what, spec, exc) from exc
+    return module
+
+
+def _import_module(target: str, base_dir: Path, spec: str, what: str) -> Any:
+    root = str(Path(base_dir).resolve())
+    if root not in sys.path:
+        sys.path.insert(0, root)
+    try:
+        return importlib.import_module(target)
+    except BaseException as exc:
+        raise _import_failure(what, spec, exc) from exc
+
+
+def _import_failure(what: str, spec: str, exc: BaseException) -> AgentError:
+    if isinstance(exc, ModuleNotFoundError):
+        hint = (f"install the agent's dependencies (the `install` input / `pip install -r requirements.txt`) or fix "
+                f"the module path; {exc.name!r} must be importable from the folder of khaos.yaml")
+    elif isinstance(exc, SyntaxError):
+        hint = f"fix the syntax error at {exc.filename}:{exc.lineno}"
+    elif isinstance(exc, SystemExit):
+        hint = "the module calls sys.exit() when imported; guard its script code with `if __name__ == \"__main__\":`"
+    else:
+        hint = "importing the module runs its top-level code; make it importable without side effects"
+    return AgentError(f"{what} {spec!r} could not be imported: {type(exc).__name__}: {exc}. Hint: {hint}.")
+
+
+def find_loaded_module(path: Path) -> Any | None:
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and file.endswith(path.name):
+            try:
+                if Path(file).resolve() == path:
+                    return module
+            except OSError:
+                continue
+    return None
+
+
+# ---- call style ---------------------------------------------------------------------------------
+
+def is_async_callable(fn: Any) -> bool:
+    while isinstance(fn, functools.partial):
+        fn = fn.func
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
+
+
+def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]:
+    """How to call `fn` with a payload: returns payload -> (args, kwargs), decided once from the signature."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):  # builtins and some C callables: assume str -> str
+        return lambda payload: ((payload.get("text", ""),), {})
+    params = list(signature.parameters.values())
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
+    if not positional and not variadic:
+        raise AgentError(f"agent.entry {entry!r} takes no positional argument; it must accept the input, e.g. "
+                         "`def handle(text: str) -> str`.")
+    first = positional[0] if positional else None
+    wants_payload = first is not None and (first.name in _PAYLOAD_NAMES or _is_mapping(_annotation(fn, first)))
+    extras = [name for name in ("history", "session_id")
+              if name in signature.parameters and (first is None or name != first.name)
+              and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY]
+    required_rest = [p for p in positional[1:] if p.default is p.empty and p.name not in extras]
+    if required_rest:
+        raise AgentError(f"agent.entry {entry!r} requires more than one argument ({', '.join(p.name for p in params)}); "
+                         "give it one input parameter (str or the message dict) and defaults for the rest.")
+
+    def build(payload: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
+        arg = dict(payload) if wants_payload else payload.get("text", "")
+        kwargs = {name: payload.get(name) for name in extras}
+        if "history" in kwargs and kwargs["history"] is None:
+            kwargs["history"] = []
+        return (arg,), kwargs
+
+    return build
+
+
+def _annotation(fn: Callable[..., Any], param: inspect.Parameter) -> Any:
+    annotation = param.annotation
+    if isinstance(annotation, str):  # `from __future__ import annotations`
+        try:
+            hints = typing.get_type_hints(fn)
+            annotation = hints.get(param.name, annotation)
+        except Exception:  # noqa: BLE001 - unresolved names: judge by the text
+            return annotation
+    return annotation
+
+
+def _is_mapping(annotation: Any) -> bool:
+    if annotation is inspect.Parameter.empty or annotation is str:
+        return False
+    if isinstance(annotation, str):
+        head = annotation.replace(" ", "").split("[", 1)[0].rsplit(".", 1)[-1]
+        return head in {"dict", "Dict", "Mapping", "MutableMapping"}
+    origin = typing.get_origin(annotation) or annotation
+    if isinstance(origin, type):
+        return issubclass(origin, Mapping) or typing.is_typeddict(origin)
+    return False
