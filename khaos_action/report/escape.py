@@ -1,0 +1,75 @@
+"""Make untrusted text (agent output, attack payloads, prompts) inert inside Markdown (DESIGN decision 8).
+
+`md_escape` is for inline text and table cells; `md_code` for showing text verbatim in a fenced block.
+Neither can end a table cell, open a link or an image, emit HTML, hide text in an HTML comment, @-mention a user,
+reference an issue, or start a GitHub workflow command (`::error::`, `::stop-commands::`) if the Markdown is
+ever printed to a job log. Invisible zero-width joiners are what break the mentions, references and commands:
+they render as nothing, so the text still reads the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+ZWJ = "\u200d"
+
+DEFAULT_LIMIT = 200
+"""Characters of untrusted text shown in one table cell unless a caller asks otherwise."""
+
+# Bidirectional overrides and isolates ("Trojan Source") can make a cell read differently from what it contains.
+_BIDI = re.compile("[\u202a-\u202e\u2066-\u2069]")
+# Line breaks in all their Unicode forms: any of them would end a table row.
+_NEWLINES = re.compile("\r\n|[\r\n\x0b\x0c\x85\u2028\u2029]")
+# Remaining C0/C1 controls (terminal escapes and the like); tab is turned into a space before this runs.
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f-\x84\x86-\x9f]")
+_ESCAPED = {c: "\\" + c for c in "\\`*_[]|#~"}
+_ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
+# GitHub mentions: @user, @org/team. Issue references: #12, GH-12 need a digit or letter right after the marker.
+_MENTION = re.compile(r"@(?=[A-Za-z0-9])")
+_ISSUE_REF = re.compile(r"#(?=[0-9A-Za-z])")
+_COLONS = re.compile("::")
+
+
+def md_escape(text: object, limit: int | None = DEFAULT_LIMIT) -> str:
+    """One line of inert Markdown showing `text`, cut to `limit` characters (with "…") when longer.
+
+    Safe in table cells (newlines collapse to spaces, `|` is escaped) and in running text.
+    """
+    raw = "" if text is None else str(text)
+    raw = raw.replace("<!--", "").replace("-->", "")
+    raw = _BIDI.sub("", raw)
+    raw = _NEWLINES.sub(" ", raw).replace("\t", " ")
+    raw = _CONTROLS.sub("", raw)
+    if limit is not None and len(raw) > limit:
+        # Cut the raw text, not the escaped one, so an escape sequence is never split in half.
+        raw = raw[: max(0, limit - 1)].rstrip() + "…"
+    out: list[str] = []
+    for char in raw:
+        if char in _ENTITIES:
+            out.append(_ENTITIES[char])
+        elif char in _ESCAPED:
+            out.append(_ESCAPED[char])
+        else:
+            out.append(char)
+    escaped = "".join(out)
+    escaped = _MENTION.sub("@" + ZWJ, escaped)
+    escaped = _ISSUE_REF.sub("#" + ZWJ, escaped)
+    return _COLONS.sub(":" + ZWJ + ":", escaped)
+
+
+def md_code(text: object, lang: str = "", limit: int | None = None) -> str:
+    """A fenced code block showing `text` verbatim; the fence is longer than any backtick run inside.
+
+    Inside a fence GitHub renders no HTML, links or mentions, but the raw comment body still contains the text:
+    `<!--` is broken so it can never be mistaken for our hidden sticky-comment marker, and `::` is broken so the
+    block is harmless if printed to a job log.
+    """
+    body = "" if text is None else str(text)
+    if limit is not None and len(body) > limit:
+        body = body[: max(0, limit - 1)] + "…"
+    body = _BIDI.sub("", body).replace("<!--", "<!" + ZWJ + "--")
+    body = _COLONS.sub(":" + ZWJ + ":", body)
+    longest = max((len(run) for run in re.findall("`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    info = re.sub(r"[^A-Za-z0-9_+-]", "", lang)
+    return f"{fence}{info}\n{body}\n{fence}"
