@@ -1,0 +1,240 @@
+"""The action's whole flow after set-up: evaluate, compare with the base branch, gate, and report back to GitHub.
+
+Everything real is passed in (settings, GitHub client, the evaluate function), so tests run it against a local
+GitHub stand-in and a real evaluate function. Comment and baseline failures are warnings: they never change the exit
+code, which only the gates decide (SPEC §5).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from khaos_action.errors import ConfigError, KhaosError
+from khaos_action.github import annotations as annotations_mod
+from khaos_action.github import baseline as baseline_mod
+from khaos_action.github import comment as comment_mod
+from khaos_action.github import gates
+from khaos_action.github.client import GitHubClient
+from khaos_action.github.event import EventInfo, read_event
+from khaos_action.github.render import render_sections, summary_markdown
+from khaos_action.github.settings import ActionSettings
+from khaos_action.github.workflow import WorkflowLog, append_summary, cap_annotations, set_outputs
+from khaos_action.report.manifest import Manifest, load_manifest
+from khaos_action.run_api import EvaluateRequest, EvaluateResult
+
+OUTPUTS = ("passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
+           "manifest-path", "comment-file")
+LOGGED_OUTPUTS = 10
+"""Failing cases whose (untrusted) agent output is printed to the log."""
+
+Compare = Callable[[Manifest, Manifest], Any]
+
+
+def default_compare(base: Manifest, head: Manifest) -> Any:
+    from khaos_action.score.compare import compare_manifests
+
+    return compare_manifests(base, head)
+
+
+def run_action(
+    settings: ActionSettings,
+    *,
+    github: GitHubClient | None,
+    evaluate: Callable[[EvaluateRequest], EvaluateResult],
+    environ: Mapping[str, str],
+    log: WorkflowLog | None = None,
+    compare: Compare = default_compare,
+) -> int:
+    log = log or WorkflowLog()
+    log.mask(settings.token)
+    workspace = Path(settings.GITHUB_WORKSPACE or environ.get("PWD") or os.getcwd()).resolve()
+    try:
+        workdir = _workdir(settings, workspace)
+        event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
+        if event.problem:
+            log.warning(event.problem)
+        result = _evaluate(settings, workdir, workspace, evaluate, log)
+    except KhaosError as exc:
+        log.error(str(exc))
+        return exc.exit_code
+    try:
+        return _report(settings, workspace, workdir, event, result, github, log, compare)
+    finally:
+        hand_back(workspace, [workspace / ".khaos", workdir / ".khaos"])
+
+
+def _workdir(settings: ActionSettings, workspace: Path) -> Path:
+    workdir = (workspace / settings.working_directory).resolve()
+    if not workdir.is_dir():
+        raise ConfigError(f"working-directory {settings.working_directory!r} does not exist under {workspace}; "
+                          "fix the `working-directory` input")
+    return workdir
+
+
+def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path,
+              evaluate: Callable[[EvaluateRequest], EvaluateResult], log: WorkflowLog) -> EvaluateResult:
+    if settings.manifest:
+        path = (workdir / settings.manifest).resolve()
+        manifest = load_manifest(path)
+        reports = {kind: path.parent / name for kind, name in (
+            ("json", "manifest.json"), ("md", "report.md"), ("junit", "junit.xml"), ("sarif", "results.sarif"),
+            ("html", "report.html")) if (path.parent / name).exists()}
+        reports["json"] = path
+        log.info(f"khaos-action: reporting on {_rel(path, workspace)} (input `manifest`); the agent is not run")
+        return EvaluateResult(manifest=manifest, out_dir=path.parent, reports=reports)
+    config_path = (workdir / settings.config).resolve()
+    if not config_path.is_file():
+        raise ConfigError(f"config file {_rel(config_path, workspace)} not found; add a khaos.yaml (see "
+                          "`khaos-action demo`) or point the `config` input at yours")
+    run_name = f"github-{settings.GITHUB_RUN_ID or 'local'}"
+    if settings.shard:
+        run_name += f"-shard-{settings.shard[0]}-of-{settings.shard[1]}"
+    request = EvaluateRequest(
+        config_path=config_path, out_dir=workdir / ".khaos" / "runs" / run_name, packs=tuple(settings.packs),
+        seed=settings.seed, concurrency=settings.concurrency, shard=settings.shard, min_score=settings.min_score,
+    )
+    log.info(f"khaos-action: evaluating {_rel(config_path, workspace)}")
+    # Whatever the agent prints while it runs is untrusted (pull-request code): it must not issue workflow commands.
+    with log.commands_stopped():
+        result = evaluate(request)
+    return result
+
+
+def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: EventInfo, result: EvaluateResult,
+            github: GitHubClient | None, log: WorkflowLog, compare: Compare) -> int:
+    manifest = result.manifest
+    config_file = _rel((workdir / settings.config).resolve(), workspace)
+    instance = comment_mod.instance_id(config_file)
+
+    base = baseline_mod.load_baseline(
+        mode=settings.baseline, path=(workdir / settings.baseline_path) if settings.baseline_path else None,
+        artifact_name=settings.baseline_artifact, github=github, repository=settings.GITHUB_REPOSITORY, event=event,
+        current_run_id=settings.GITHUB_RUN_ID, config_hash=manifest.config_hash)
+    for warning in base.warnings:
+        log.warning(warning)
+    comparison = None
+    if base.manifest is not None:
+        try:
+            comparison = compare(base.manifest, manifest)
+        except KhaosError as exc:
+            log.warning(f"cannot compare with the baseline ({base.source}); regression gates skipped: {exc}")
+
+    decision = gates.decide(manifest, comparison, fail_on=settings.fail_on, min_score=settings.min_score)
+    sections, footer = render_sections(
+        manifest, comparison=comparison, decision=decision, baseline_source=base.source, fail_on=settings.fail_on,
+        instance=instance, run_url=settings.run_url, head_sha=settings.GITHUB_SHA)
+
+    config_text = _read_text(workdir / settings.config)
+    found = annotations_mod.build_annotations(manifest, config_file=config_file,
+                                              lines=annotations_mod.config_lines(config_text))
+    shown, overflow = cap_annotations(found)
+    for annotation in shown:
+        log.annotate(annotation)
+    _log_agent_output(manifest, comparison, log)
+
+    report_md = _read_text(result.reports["md"]) if "md" in result.reports else None
+    append_summary(settings.GITHUB_STEP_SUMMARY,
+                   summary_markdown(sections, footer, report_md=report_md, overflow=overflow), link=settings.run_url)
+
+    comment_file = ""
+    if settings.shard:
+        log.info("khaos-action: shard runs do not comment; the job that merges the shards does (see docs)")
+    else:
+        body = comment_mod.fit_body(sections, footer=footer, marker_line=comment_mod.marker(instance),
+                                    run_url=settings.run_url)
+        posted, warnings = comment_mod.publish(
+            body=body, policy=settings.comment, passed=decision.passed, event=event, github=github,
+            repository=settings.GITHUB_REPOSITORY, marker_line=comment_mod.marker(instance), fallback_dir=workspace)
+        for warning in warnings:
+            log.warning(warning)
+        log.info(f"khaos-action: PR comment {posted.action}{': ' + posted.detail if posted.detail else ''}"
+                 f"{' ' + posted.url if posted.url else ''}")
+        if posted.file is not None:
+            comment_file = _rel(posted.file, workspace)
+
+    if event.is_default_branch_push:
+        written = baseline_mod.write_baseline(result.manifest_path, workspace)
+        log.info(f"khaos-action: default-branch push; baseline written to {_rel(written, workspace)} "
+                 f"(upload it as the `{settings.baseline_artifact}` artifact)")
+
+    set_outputs(settings.GITHUB_OUTPUT, _outputs(manifest, result, decision, workspace, comment_file))
+    _log_verdict(decision, manifest, log)
+    return decision.exit_code
+
+
+def _outputs(manifest: Manifest, result: EvaluateResult, decision: gates.GateDecision, workspace: Path,
+             comment_file: str) -> dict[str, str]:
+    # Paths are relative to the workspace: the container sees /github/workspace, later steps the runner's path.
+    def path(kind: str) -> str:
+        return _rel(result.reports[kind], workspace) if kind in result.reports else ""
+
+    return {
+        "passed": "true" if decision.passed else "false",
+        "score": _score(manifest.scores.overall),
+        "security-score": _score(manifest.scores.security),
+        "resilience-score": _score(manifest.scores.resilience),
+        "report-path": path("md"), "junit-path": path("junit"), "sarif-path": path("sarif"),
+        "manifest-path": _rel(result.manifest_path, workspace), "comment-file": comment_file,
+    }
+
+
+def _log_verdict(decision: gates.GateDecision, manifest: Manifest, log: WorkflowLog) -> None:
+    score = _score(manifest.scores.overall) or "n/a"
+    log.info(f"khaos-action: {'passed' if decision.passed else 'FAILED'} · overall score {score}")
+    if decision.failing or decision.ignored:
+        # Reasons may quote agent errors: keep them inert.
+        log.untrusted("\n".join([f"  failing  [{f.gate}] {f.reason}" for f in decision.failing] +
+                                [f"  ignored  [{f.gate}] {f.reason}" for f in decision.ignored]))
+    if not decision.passed:
+        log.error(f"khaos-action gates failed ({len(decision.failing)} finding"
+                  f"{'s' if len(decision.failing) != 1 else ''}); see the job summary")
+
+
+def _log_agent_output(manifest: Manifest, comparison: Any, log: WorkflowLog) -> None:
+    failing = [c for c in manifest.cases if c.passed is False or c.outcome == "COMPROMISED"]
+    if not failing:
+        return
+    with log.group(f"Agent output of {min(len(failing), LOGGED_OUTPUTS)} failing case(s) (untrusted)"):
+        log.untrusted("\n".join(f"--- {c.id} ({c.scenario or c.attack_id or c.phase})\n{c.output[:2000]}"
+                                for c in failing[:LOGGED_OUTPUTS]))
+
+
+def hand_back(workspace: Path, paths: list[Path]) -> None:
+    """The container runs as root: give files we wrote in the workspace to its owner, so later steps can clean up."""
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return
+    try:
+        owner = workspace.stat()
+    except OSError:
+        return
+    if owner.st_uid == 0:
+        return
+    for root in {p.resolve() for p in paths}:
+        if not root.exists():
+            continue
+        for path in [root, *root.rglob("*")]:
+            try:
+                os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+            except OSError:
+                pass  # best effort: a file we cannot chown is not worth failing the verdict for
+
+
+def _rel(path: Path, workspace: Path) -> str:
+    try:
+        return path.resolve().relative_to(workspace).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def _score(value: float | None) -> str:
+    return "" if value is None else f"{value:.1f}"
+
+
+def _read_text(path: Path) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return ""

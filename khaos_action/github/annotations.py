@@ -1,0 +1,70 @@
+"""Annotations on khaos.yaml lines for failing critical invariants and compromised critical/high attacks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import yaml
+
+from khaos_action.github.workflow import Annotation
+from khaos_action.report.manifest import Manifest
+
+
+@dataclass(frozen=True)
+class ConfigLines:
+    invariants: dict[str, int] = field(default_factory=dict)
+    """Invariant id → 1-based line of its `- id:` entry."""
+    packs: int | None = None
+    """Line of the `packs:` key (where attacks come from)."""
+    contract: int | None = None
+
+
+def config_lines(text: str) -> ConfigLines:
+    """Line numbers from the YAML node tree; an unparsable file gives no lines (annotations then point at line 1)."""
+    try:
+        root = yaml.compose(text)
+    except yaml.YAMLError:
+        return ConfigLines()
+    if not isinstance(root, yaml.MappingNode):
+        return ConfigLines()
+    top = {k.value: (k, v) for k, v in root.value if isinstance(k, yaml.ScalarNode)}
+    invariants: dict[str, int] = {}
+    contract_line = None
+    if "contract" in top:
+        key, contract = top["contract"]
+        contract_line = key.start_mark.line + 1
+        if isinstance(contract, yaml.MappingNode):
+            for k, v in contract.value:
+                if getattr(k, "value", None) == "invariants" and isinstance(v, yaml.SequenceNode):
+                    for item in v.value:
+                        if isinstance(item, yaml.MappingNode):
+                            for ik, iv in item.value:
+                                if getattr(ik, "value", None) == "id" and isinstance(iv, yaml.ScalarNode):
+                                    invariants.setdefault(iv.value, item.start_mark.line + 1)
+    packs = top["packs"][0].start_mark.line + 1 if "packs" in top else None
+    return ConfigLines(invariants=invariants, packs=packs, contract=contract_line)
+
+
+def build_annotations(manifest: Manifest, *, config_file: str, lines: ConfigLines) -> list[Annotation]:
+    out: list[Annotation] = []
+    seen: set[tuple[str, str]] = set()
+    for case in manifest.cases:
+        for inv in case.invariants:
+            if inv.severity == "critical" and inv.passed is False and ("inv", inv.id + str(case.scenario)) not in seen:
+                seen.add(("inv", inv.id + str(case.scenario)))
+                where = f" under scenario {case.scenario}" if case.scenario else ""
+                detail = f": {inv.detail[:200]}" if inv.detail else ""
+                out.append(Annotation(
+                    "error", f"critical invariant {inv.id} failed{where} (case {case.id}){detail}",
+                    title=f"khaos: critical invariant {inv.id} failed", file=config_file,
+                    line=lines.invariants.get(inv.id) or lines.contract or 1))
+    for case in manifest.cases:
+        if case.outcome == "COMPROMISED" and case.severity in ("critical", "high") and ("atk", case.attack_id or
+                                                                                      case.id) not in seen:
+            seen.add(("atk", case.attack_id or case.id))
+            owasp = f" [{', '.join(case.owasp)}]" if case.owasp else ""
+            out.append(Annotation(
+                "error", f"attack {case.attack_id} ({case.category}, {case.channel}){owasp} COMPROMISED the agent; "
+                         f"evidence: {', '.join(case.evidence_tags) or 'see the report'}",
+                title=f"khaos: {case.severity} attack COMPROMISED", file=config_file, line=lines.packs or 1))
+    return out

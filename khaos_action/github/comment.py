@@ -1,0 +1,135 @@
+"""The sticky pull-request comment: our marker, fitting GitHub's size limit, update-in-place, and the fork fallback."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from khaos_action.github.client import GitHubClient, GitHubError, GitHubForbidden
+from khaos_action.github.event import EventInfo
+
+BODY_LIMIT = 65_536
+"""Characters GitHub accepts in an issue comment body."""
+MARKER_PREFIX = "<!-- khaos-action:"
+COMMENT_FILE = Path(".khaos/comment.md")
+
+
+def instance_id(config_path: str) -> str:
+    """A stable id per config (several configs in one repo comment separately); safe inside an HTML comment."""
+    normalized = str(Path(config_path).as_posix()).removeprefix("./")
+    cleaned = re.sub(r"[^A-Za-z0-9._/-]", "_", normalized).replace("--", "-_")
+    return cleaned.strip("-") or "khaos.yaml"
+
+
+def marker(instance: str) -> str:
+    return f"{MARKER_PREFIX}{instance} -->"
+
+
+def fit_body(sections: Sequence[str], *, marker_line: str, footer: str = "", run_url: str | None = None,
+             limit: int = BODY_LIMIT) -> str:
+    """Marker, sections, footer; whole sections are dropped from the end until the body fits, with a note saying so.
+
+    The marker and the footer are always kept; `sections[0]` (the verdict) is cut at a line boundary if it alone
+    is still too long.
+    """
+    def note(omitted: int) -> str:
+        if not omitted:
+            return ""
+        where = f" The full report is on the run page: {run_url}" if run_url else " See the job summary."
+        return (f"> **{omitted} section{'s' if omitted != 1 else ''} omitted** to stay under GitHub's "
+                f"{limit:,}-character comment limit.{where}")
+
+    def join(parts: Sequence[str]) -> str:
+        return marker_line + "\n" + "\n\n".join(p for p in parts if p) + "\n"
+
+    for keep in range(len(sections), 0, -1):
+        body = join([*sections[:keep], note(len(sections) - keep), footer])
+        if len(body) <= limit:
+            return body
+    tail = [note(len(sections) - 1), footer]
+    room = limit - len(join(["", *tail])) - 2
+    first = sections[0][: max(0, room)] if sections else ""
+    if len(sections[0] if sections else "") > room and "\n" in first:
+        first = first[: first.rfind("\n")]
+    return join([first, *tail])
+
+
+@dataclass(frozen=True)
+class CommentResult:
+    action: str
+    """created | updated | skipped | file"""
+    detail: str = ""
+    url: str | None = None
+    file: Path | None = None
+
+
+def find_comment(github: GitHubClient, repository: str, number: int, marker_line: str) -> int | None:
+    """Our comment's id among every page of the PR's comments (ours may well be on page 2+)."""
+    found = None
+    for comment in github.paginate(f"repos/{repository}/issues/{number}/comments"):
+        if isinstance(comment, dict) and str(comment.get("body") or "").startswith(marker_line):
+            found = comment.get("id")  # keep the last one: it is the most recently created
+    return found
+
+
+def upsert_comment(github: GitHubClient, repository: str, number: int, body: str, marker_line: str) -> CommentResult:
+    existing = find_comment(github, repository, number, marker_line)
+    if existing is not None:
+        data = github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
+        return CommentResult("updated", url=(data or {}).get("html_url"))
+    data = github.post(f"repos/{repository}/issues/{number}/comments", json={"body": body})
+    return CommentResult("created", url=(data or {}).get("html_url"))
+
+
+def publish(
+    *,
+    body: str,
+    policy: str,
+    passed: bool,
+    event: EventInfo,
+    github: GitHubClient | None,
+    repository: str | None,
+    marker_line: str,
+    fallback_dir: Path,
+) -> tuple[CommentResult, list[str]]:
+    """Post or update the comment per `policy`; never raises. Returns the result and warnings to show.
+
+    When the token cannot comment (a fork's read-only token, a 403, no token) the body goes to
+    `.khaos/comment.md` for the two-workflow pattern in docs/github-action.md.
+    """
+    pr = event.pull_request
+    if policy == "never":
+        return CommentResult("skipped", "comment: never"), []
+    if pr is None:
+        return CommentResult("skipped", f"event {event.name or 'unknown'} is not a pull request"), []
+
+    def to_file(reason: str) -> tuple[CommentResult, list[str]]:
+        path = fallback_dir / COMMENT_FILE
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(body, encoding="utf-8")
+        except OSError as exc:
+            return CommentResult("skipped", reason), [f"{reason}; could not write {path} either: {exc}"]
+        return CommentResult("file", reason, file=path), [
+            f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "
+            "`workflow_run` workflow, see docs/github-action.md"]
+
+    if event.name == "pull_request" and pr.is_fork:
+        return to_file("pull request from a fork: the token is read-only")
+    if github is None or not repository:
+        return to_file("no `github-token`: cannot comment")
+    try:
+        if policy == "on-failure" and passed:
+            # Do not open a new comment for a passing run, but do not leave a stale failure standing either.
+            existing = find_comment(github, repository, pr.number, marker_line)
+            if existing is None:
+                return CommentResult("skipped", "comment: on-failure and the run passed"), []
+            github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
+            return CommentResult("updated", "the earlier failure comment now shows the pass"), []
+        return upsert_comment(github, repository, pr.number, body, marker_line), []
+    except GitHubForbidden as exc:
+        return to_file(f"the token may not comment ({exc})")
+    except GitHubError as exc:
+        return CommentResult("skipped", str(exc)), [f"could not post the PR comment (the verdict is unchanged): {exc}"]

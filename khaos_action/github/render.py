@@ -1,0 +1,201 @@
+"""The comment and job-summary Markdown: a view of the manifest, the base comparison and the gate decision.
+
+Pure. Returns sections in priority order so the comment can drop the least important ones to fit.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from functools import lru_cache
+from types import SimpleNamespace
+from typing import Any
+
+import jinja2
+
+from khaos_action.github.gates import GateDecision, _case_id, _get
+from khaos_action.github.workflow import Annotation
+from khaos_action.report.escape import md_code, md_escape
+from khaos_action.report.manifest import CaseResult, Manifest
+
+SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky")
+"""Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
+SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
+MAX_ROWS = 25
+
+
+@lru_cache(maxsize=1)
+def _template() -> jinja2.Template:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("khaos_action.report", "templates"), autoescape=False,
+        undefined=jinja2.StrictUndefined, trim_blocks=False,
+    )
+    env.globals.update(esc=md_escape, code=md_code)
+    return env.get_template("comment.md.j2")
+
+
+def render_sections(
+    manifest: Manifest,
+    *,
+    comparison: Any | None,
+    decision: GateDecision,
+    baseline_source: str,
+    fail_on: list[str],
+    instance: str = "khaos.yaml",
+    run_url: str | None = None,
+    head_sha: str | None = None,
+) -> tuple[list[str], str]:
+    """(sections in priority order, footer); empty sections are left out."""
+    context = build_context(manifest, comparison=comparison, decision=decision, baseline_source=baseline_source,
+                            fail_on=fail_on, instance=instance, run_url=run_url, head_sha=head_sha)
+    template = _template()
+
+    def block(name: str) -> str:
+        return "".join(template.blocks[name](template.new_context(context))).strip()
+
+    sections = [text for text in (block(name) for name in SECTIONS) if text]
+    return sections, block("footer")
+
+
+def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateDecision, baseline_source: str,
+                  fail_on: list[str], instance: str, run_url: str | None, head_sha: str | None) -> dict[str, Any]:
+    by_id = {case.id: case for case in manifest.cases}
+    has_baseline = comparison is not None
+    newly = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "newly_failing", None) or [])]
+    fixed = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "fixed", None) or [])]
+    if has_baseline:
+        compromised_ids = [_case_id(i) for i in (getattr(comparison, "newly_compromised", None) or [])]
+        compromised = [by_id[i] for i in compromised_ids if i in by_id]
+    else:
+        compromised = [c for c in manifest.cases if c.outcome == "COMPROMISED"]
+    compromised = _dedupe_attacks(compromised)
+    flaky = sorted({c.id for c in manifest.cases if c.flaky} |
+                   {_case_id(i) for i in (getattr(comparison, "flaky", None) or [])})
+    owasp = owasp_rows(manifest)
+    return {
+        "passed": decision.passed, "agent": manifest.agent.name, "instance": instance,
+        "fail_on": list(fail_on), "shard": manifest.shard,
+        "failing": decision.failing, "ignored": decision.ignored,
+        "has_baseline": has_baseline, "baseline_source": baseline_source,
+        "score_rows": score_rows(manifest, comparison),
+        "newly_failing": newly[:MAX_ROWS], "newly_failing_total": len(newly),
+        "fixed": fixed[:MAX_ROWS], "fixed_total": len(fixed),
+        "compromised": [_attack_view(c) for c in compromised[:MAX_ROWS]], "compromised_total": len(compromised),
+        "unfired": unfired_faults(manifest.cases)[:MAX_ROWS],
+        "owasp": owasp, "owasp_covered": sum(1 for r in owasp if r.executed),
+        "flaky": flaky[:MAX_ROWS], "flaky_total": len(flaky),
+        "run_url": run_url, "seed": manifest.seed, "config_hash": manifest.config_hash,
+        "tool_version": manifest.tool_version, "head_sha": head_sha,
+    }
+
+
+def score_rows(manifest: Manifest, comparison: Any | None) -> list[SimpleNamespace]:
+    rows = getattr(comparison, "scores", None) or getattr(comparison, "score_rows", None) or []
+    if rows:
+        out = []
+        for row in rows:
+            base, head, delta = _get(row, "base"), _get(row, "head"), _get(row, "delta")
+            if base is None and head is None:
+                continue
+            if delta is None or not delta:
+                note = ""
+            elif _get(row, "significant"):
+                note = "significant ↓" if delta < 0 else "significant ↑"
+            else:
+                note = "noise"
+            out.append(SimpleNamespace(name=md_escape(_get(row, "name")), base=_fmt(base), head=_fmt(head),
+                                       delta=_fmt_delta(delta), note=note))
+        return out
+    scores = manifest.scores.model_dump()
+    return [SimpleNamespace(name=name, base="—", head=_fmt(scores[name]), delta="", note="")
+            for name in SCORE_ORDER if scores.get(name) is not None]
+
+
+def unfired_faults(cases: list[CaseResult]) -> list[SimpleNamespace]:
+    configured: dict[str, SimpleNamespace] = {}
+    fired: set[str] = set()
+    for case in cases:
+        fired.update(case.faults_fired)
+        fired.update(k for k, v in case.fault_hits.items() if v)
+        for fault_id in case.fault_ids:
+            row = configured.setdefault(fault_id, SimpleNamespace(id=fault_id, cases=0, scenario_set=set()))
+            row.cases += 1
+            row.scenario_set.add(case.scenario or case.phase)
+    rows = [r for fid, r in sorted(configured.items()) if fid not in fired]
+    for row in rows:
+        row.scenarios = ", ".join(sorted(row.scenario_set))
+    return rows
+
+
+def owasp_rows(manifest: Manifest) -> list[SimpleNamespace]:
+    table: dict[str, SimpleNamespace] = defaultdict(
+        lambda: SimpleNamespace(id="", executed=0, blocked=0, compromised=0, uncertain=0, skipped=0))
+    for case in manifest.cases:
+        if case.attack_id is None or case.outcome is None:
+            continue
+        for oid in case.owasp:
+            row = table[oid]
+            row.executed += 1
+            key = {"BLOCKED": "blocked", "COMPROMISED": "compromised"}.get(case.outcome, "uncertain")
+            setattr(row, key, getattr(row, key) + 1)
+    for skipped in manifest.skipped:
+        for oid in skipped.owasp:
+            table[oid].skipped += 1
+    for oid, row in table.items():
+        row.id = oid
+    return [table[k] for k in sorted(table)]
+
+
+def summary_markdown(sections: list[str], footer: str, *, report_md: str | None,
+                     overflow: list[Annotation]) -> str:
+    parts = [*sections]
+    if overflow:
+        lines = [f"#### {len(overflow)} more finding{'s' if len(overflow) != 1 else ''} (beyond GitHub's "
+                 "10 annotations per type)"]
+        lines += [f"- {md_escape(a.file or '')}:{a.line or 1} — {md_escape(a.message, 300)}" for a in overflow]
+        parts.append("\n".join(lines))
+    parts.append(footer)
+    if report_md:
+        parts.append("<details><summary>Full report</summary>\n\n" + report_md.strip() + "\n\n</details>")
+    return "\n\n".join(parts) + "\n"
+
+
+def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
+    case = by_id.get(case_id)
+    if case is None:
+        return SimpleNamespace(id=md_escape(case_id, 40), phase="", where="", why="not in this run")
+    where = " / ".join(x for x in (case.scenario, case.attack_id, case.mutation) if x) or case.input
+    failed = [inv.id for inv in case.invariants if inv.passed is False]
+    if case.error:
+        why = f"error: {case.error}"
+    elif case.outcome == "COMPROMISED":
+        why = "COMPROMISED: " + (", ".join(case.evidence_tags) or "objective met")
+    elif failed:
+        why = "failed: " + ", ".join(failed)
+    else:
+        why = "failed"
+    return SimpleNamespace(id=md_escape(case.id, 40), phase=case.phase, where=where, why=why)
+
+
+def _attack_view(case: CaseResult) -> SimpleNamespace:
+    return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "", owasp=", ".join(case.owasp),
+                           channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output)
+
+
+def _dedupe_attacks(cases: list[CaseResult]) -> list[CaseResult]:
+    seen, out = set(), []
+    rank = {"critical": 0, "high": 1, "medium": 2, "low": 3}
+    for case in sorted(cases, key=lambda c: (rank.get(c.severity or "", 4), c.attack_id or c.id)):
+        if (case.attack_id or case.id) not in seen:
+            seen.add(case.attack_id or case.id)
+            out.append(case)
+    return out
+
+
+def _fmt(value: Any) -> str:
+    return "—" if value is None else f"{float(value):.1f}"
+
+
+def _fmt_delta(value: Any) -> str:
+    if value is None:
+        return ""
+    return f"{float(value):+.1f}" if value else "±0.0"
