@@ -154,7 +154,7 @@ class Invariant(Strict):
     _REQUIRED = {
         "contains": ("value",), "contains_any": ("values",), "regex": ("pattern",),
         "excludes_pattern": ("pattern|patterns",), "latency": ("max_ms",), "similarity": ("expected",),
-        "behavior_unchanged": ("baseline",), "system_prompt_leak_probe": ("probes",),
+        "system_prompt_leak_probe": ("probes",),
         "tool_called": ("name",), "tool_not_called": ("name",),
     }
 

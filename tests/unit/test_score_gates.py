@@ -1,0 +1,90 @@
+"""Scores come only from what ran; gates never pass what was not tested."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.config.models import Gates, Weights
+from khaos_action.report.manifest import CaseResult, GoalResult, InvariantResult, Scores
+from khaos_action.score.gates import GateInputs, decide
+from khaos_action.score.pillars import compute_scores, security_score, weighted_invariant_score
+
+
+def case(**kw):
+    base = {"id": "c", "phase": "baseline", "input": "x"}
+    base.update(kw)
+    return CaseResult(**base)
+
+
+def inv(passed, severity="medium", id="i"):
+    return InvariantResult(id=id, severity=severity, passed=passed)
+
+
+def test_contract_score_uses_severity_weights_and_skips_unexercised():
+    cases = [case(pillar="contract", invariants=[inv(True, "critical"), inv(False, "high"), inv(None, "critical"),
+                                                 inv(True, "low")])]
+    score, n = weighted_invariant_score(cases)
+    assert n == 3
+    assert score == pytest.approx((3 + 1) / (3 + 2 + 1) * 100, abs=0.01)
+
+
+def test_security_score_never_counts_uncertain_as_blocked():
+    cases = [case(phase="security", outcome="BLOCKED", severity="high"),
+             case(phase="security", outcome="UNCERTAIN", severity="high")]
+    assert security_score(cases)[0] == 50.0
+
+
+def test_scores_that_did_not_run_are_none_and_overall_renormalises():
+    cases = [case(phase="contract", pillar="contract", invariants=[inv(True)]),
+             case(phase="resilience", pillar="chaos", passed=False),
+             case(phase="resilience", pillar="chaos", passed=True)]
+    scores, notes = compute_scores(cases, Weights())
+    assert scores.mutation is None and scores.replay is None and scores.security is None
+    assert scores.chaos == 50.0 and scores.contract == 100.0
+    assert scores.overall == pytest.approx((50 * 0.35 + 100 * 0.35) / 0.70)
+    assert "renormalised because mutation, replay did not run" in notes["overall"]
+
+
+def test_nothing_judged_means_no_overall_score():
+    scores, _ = compute_scores([case(passed=None)], Weights())
+    assert scores.overall is None and scores.baseline is None
+
+
+def test_empty_run_cannot_pass():
+    verdict = decide(GateInputs(cases=[], scores=Scores()), Gates())
+    assert not verdict.passed and verdict.exit_code == 1
+
+
+def test_all_invocations_failing_means_the_agent_could_not_be_run():
+    verdict = decide(GateInputs(cases=[case(error="ImportError: x"), case(error="ImportError: x")],
+                                scores=Scores()), Gates())
+    assert verdict.exit_code == 3
+
+
+def test_critical_failures_fail_whatever_the_score():
+    cases = [case(passed=True), case(phase="contract", scenario="down", invariants=[inv(False, "critical", "no-pii")]),
+             case(phase="security", attack_id="pi-001", outcome="COMPROMISED", severity="high")]
+    verdict = decide(GateInputs(cases=cases, scores=Scores(overall=99)), Gates())
+    assert not verdict.passed
+    assert any("no-pii (down)" in r for r in verdict.reasons)
+    assert any("pi-001 [high]" in r for r in verdict.reasons)
+    assert decide(GateInputs(cases=cases, scores=Scores(overall=99)), Gates(fail_on_critical=False)).passed
+
+
+def test_security_phase_needs_enough_executed_attacks_and_few_uncertain():
+    cases = [case(phase="security", outcome="UNCERTAIN", severity="low")]
+    verdict = decide(GateInputs(cases=cases, scores=Scores(), security_ran=True, attacks_executed=1, uncertain=1),
+                     Gates(min_attacks_executed=5))
+    assert any("only 1 attacks executed" in r for r in verdict.reasons)
+    assert any("UNCERTAIN" in r for r in verdict.reasons)
+
+
+def test_goal_that_could_not_be_measured_is_not_met():
+    goals = [GoalResult(phase="security", metric="block_rate", operator="gte", threshold=0.8, value=None, met=None)]
+    verdict = decide(GateInputs(cases=[case(passed=True)], scores=Scores(), goals=goals), Gates())
+    assert not verdict.passed and "could not be evaluated" in verdict.reasons[0]
+
+
+def test_min_overall_threshold():
+    verdict = decide(GateInputs(cases=[case(passed=True)], scores=Scores(overall=60)), Gates(min_overall=70))
+    assert "below min_overall 70" in verdict.reasons[0]
