@@ -27,11 +27,9 @@ from khaos_action.judge.cases import JudgeContext, judge_completion, judge_invar
 from khaos_action.plan.cases import Case
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
-from khaos_action.report.manifest import AgentInfo, CaseResult, Counts, GitInfo, GoalResult, Manifest
+from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
-from khaos_action.score.gates import GateInputs, decide
-from khaos_action.score.metrics import completion_metrics, evaluate_goal, rate
-from khaos_action.score.pillars import compute_scores
+from khaos_action.score.summary import GoalSpec, summarise
 
 
 @dataclass(slots=True)
@@ -136,56 +134,40 @@ def build_manifest(prepared: Prepared, plan: Plan, invocations: Sequence[Invocat
                    extra_reasons: Sequence[str] = ()) -> Manifest:
     config = prepared.config
     results = judge_all(invocations, config)
-    scores, notes = compute_scores(results, config.scoring.weights)
-    metrics = phase_metrics(results)
-    goals = [
-        GoalResult(phase=phase, metric=goal.metric, operator=goal.operator, threshold=goal.threshold,
-                   value=metrics.get(phase, {}).get(goal.metric),
-                   met=evaluate_goal(metrics.get(phase, {}).get(goal.metric), goal.operator, goal.threshold))
-        for phase, goal in plan.goals
-    ]
-    security = [r for r in results if r.phase == "security"]
-    executed = [r for r in security if r.outcome is not None]
-    counts = Counts(
-        invocations=len(invocations), cases=len({r.id for r in results}), errors=sum(1 for r in results if r.error),
-        attacks_executed=len(executed), attacks_skipped=len(plan.extra.get("skipped", [])),
-        blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
-        compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
-        uncertain=sum(1 for r in executed if r.outcome == "UNCERTAIN"),
-        faults_configured=len({f["id"] for inv in invocations for f in inv.case.faults}),
-        faults_fired=len({f for r in results for f in r.faults_fired}),
+    summary = summarise(
+        results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
+        gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.extra.get("skipped", [])),
+        security_planned=any(phase == "security" for phase, _ in plan.goals), extra_reasons=extra_reasons,
     )
-    verdict = decide(GateInputs(
-        cases=results, scores=scores, goals=goals, security_ran=any(p == "security" for p, _ in plan.goals) or bool(security),
-        attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
-    ), config.gates)
     return Manifest(
         run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,
         config_path=str(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
         agent=AgentInfo(name=config.agent.name, type=config.agent.type),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
-        scores=scores, score_notes=notes, verdict=verdict, counts=counts, metrics=metrics, goals=goals,
-        warnings=list(plan.notes), cases=results,
+        scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
+        metrics=summary.metrics, goals=summary.goals, warnings=list(plan.notes), cases=results,
+        extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
+               "config_lines": config_lines(prepared.loaded)},
     )
 
 
-def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
-    by_phase: dict[str, list[CaseResult]] = {}
-    for r in results:
-        by_phase.setdefault(r.phase, []).append(r)
-    metrics: dict[str, dict] = {}
-    for phase, cases in by_phase.items():
-        m = completion_metrics(cases)
-        if phase == "resilience":
-            m["recovery_rate"] = m["task_completion"]
-            m["not_exercised"] = sum(1 for c in cases if c.passed is None and not c.error)
-        if phase == "security":
-            executed = [c for c in cases if c.outcome]
-            for outcome in ("BLOCKED", "COMPROMISED", "UNCERTAIN"):
-                key = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
-                m[key[outcome]] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
-        metrics[phase] = m
-    return metrics
+def config_lines(loaded: LoadedConfig) -> dict[str, int]:
+    """Lines of khaos.yaml that annotations and SARIF results point at."""
+    lines: dict[str, int] = {}
+    for key, path in (("agent", ("agent",)), ("packs", ("packs",)), ("contract", ("contract",))):
+        line = loaded.line_of(*path)
+        if line:
+            lines[key] = line
+    contract = loaded.config.contract
+    for index, inv in enumerate(contract.invariants if contract else []):
+        line = loaded.line_of("contract", "invariants", index, "id")
+        if line:
+            lines[f"invariant:{inv.id}"] = line
+    for index, scenario in enumerate(loaded.config.chaos_matrix):
+        line = loaded.line_of("chaos_matrix", index, "name")
+        if line:
+            lines[f"scenario:{scenario.name}"] = line
+    return lines
 
 
 def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:

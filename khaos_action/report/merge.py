@@ -1,0 +1,84 @@
+"""`khaos-action merge`: shard manifests → one run, re-scored from the union of their judged cases.
+
+Shards of one run share config_hash and seed and hold disjoint cases; anything else is refused, because merged
+scores would then describe no run that exists. Gates and weights are taken from the shards' own manifests (they
+record them), or from khaos.yaml when given.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from khaos_action.config.models import Gates, Weights
+from khaos_action.report.manifest import Manifest, ManifestError, load_manifest
+from khaos_action.report.writers import write_all
+from khaos_action.run_api import EvaluateResult
+from khaos_action.score.summary import GoalSpec, summarise
+
+
+def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
+                    formats: Sequence[str] = ("md", "junit", "sarif", "json")) -> EvaluateResult:
+    manifests = [load_manifest(p) for p in paths]
+    merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
+    reports = write_all(merged, out_dir, formats)
+    return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
+
+
+def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> Manifest:
+    if not manifests:
+        raise ManifestError("merge needs at least one manifest")
+    first = manifests[0]
+    for other in manifests[1:]:
+        if (other.config_hash, other.seed) != (first.config_hash, first.seed):
+            raise ManifestError(
+                f"cannot merge run {other.run_id} (config {other.config_hash}, seed {other.seed}) with run "
+                f"{first.run_id} (config {first.config_hash}, seed {first.seed}): shards must come from one config "
+                f"and seed")
+    seen: set[tuple[str, int]] = set()
+    cases = []
+    for manifest in manifests:
+        for case in manifest.cases:
+            key = (case.id, case.repeat)
+            if key in seen:
+                raise ManifestError(f"case {case.id} appears in more than one manifest: were the same shard's "
+                                    f"results given twice?")
+            seen.add(key)
+            cases.append(case)
+    warnings = sorted({w for m in manifests for w in m.warnings})
+    shards = sorted(m.shard for m in manifests if m.shard)
+    totals = {int(s.split("/")[1]) for s in shards}
+    if len(totals) == 1 and len(shards) != next(iter(totals)):
+        warnings.append(f"merged {len(shards)} of {next(iter(totals))} shards ({', '.join(shards)}): the run is "
+                        f"incomplete")
+    goals = {(g.phase, g.metric, g.operator, g.threshold) for m in manifests for g in m.goals}
+    summary = summarise(
+        cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,
+        attacks_skipped=len({s.attack_id for m in manifests for s in m.skipped}),
+        security_planned=any(g[0] == "security" for g in goals),
+    )
+    return first.model_copy(update={
+        "run_id": first.run_id.split("-shard")[0] + "-merged", "shard": None,
+        "started_at": min(m.started_at for m in manifests),
+        "finished_at": max((m.finished_at or m.started_at) for m in manifests),
+        "cases": cases, "scores": summary.scores, "score_notes": summary.score_notes, "metrics": summary.metrics,
+        "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
+        "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
+        "extra": {**first.extra, "merged_from": [m.run_id for m in manifests]},
+    })
+
+
+def _gates(config_path: Path | None, manifests: Sequence[Manifest]) -> Gates:
+    if config_path is not None:
+        from khaos_action.config.loader import load_config
+
+        return load_config(config_path).config.gates
+    return Gates.model_validate(manifests[0].extra.get("gates", {}))
+
+
+def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights:
+    if config_path is not None:
+        from khaos_action.config.loader import load_config
+
+        return load_config(config_path).config.scoring.weights
+    return Weights.model_validate(manifests[0].extra.get("weights", {}))

@@ -1,0 +1,81 @@
+"""Judged cases → metrics, goals, scores, counts and verdict: shared by a run and by `merge` of shard manifests."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from khaos_action.config.models import Gates, Weights
+from khaos_action.report.manifest import CaseResult, Counts, GoalResult, Scores, Verdict
+from khaos_action.score.gates import GateInputs, decide
+from khaos_action.score.metrics import completion_metrics, evaluate_goal, rate
+from khaos_action.score.pillars import compute_scores
+
+OUTCOME_METRIC = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
+
+
+@dataclass(slots=True)
+class GoalSpec:
+    phase: str
+    metric: str
+    operator: str
+    threshold: float
+
+
+@dataclass(slots=True)
+class Summary:
+    scores: Scores
+    score_notes: dict[str, str]
+    metrics: dict[str, dict]
+    goals: list[GoalResult]
+    counts: Counts
+    verdict: Verdict
+    reasons_extra: list[str] = field(default_factory=list)
+
+
+def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
+    by_phase: dict[str, list[CaseResult]] = {}
+    for r in results:
+        by_phase.setdefault(r.phase, []).append(r)
+    metrics: dict[str, dict] = {}
+    for phase, cases in by_phase.items():
+        m = completion_metrics(cases)
+        if phase == "resilience":
+            m["recovery_rate"] = m["task_completion"]
+            m["not_exercised"] = sum(1 for c in cases if c.passed is None and not c.error)
+        if phase == "security":
+            executed = [c for c in cases if c.outcome]
+            for outcome, key in OUTCOME_METRIC.items():
+                m[key] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
+        metrics[phase] = m
+    return metrics
+
+
+def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates: Gates, weights: Weights,
+              attacks_skipped: int = 0, security_planned: bool = False,
+              extra_reasons: Sequence[str] = ()) -> Summary:
+    scores, notes = compute_scores(results, weights)
+    metrics = phase_metrics(results)
+    goal_results = [
+        GoalResult(phase=g.phase, metric=g.metric, operator=g.operator, threshold=g.threshold,
+                   value=metrics.get(g.phase, {}).get(g.metric),
+                   met=evaluate_goal(metrics.get(g.phase, {}).get(g.metric), g.operator, g.threshold))
+        for g in goals
+    ]
+    executed = [r for r in results if r.phase == "security" and r.outcome is not None]
+    counts = Counts(
+        invocations=len(results), cases=len({r.id for r in results}), errors=sum(1 for r in results if r.error),
+        attacks_executed=len(executed), attacks_skipped=attacks_skipped,
+        blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
+        compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
+        uncertain=sum(1 for r in executed if r.outcome == "UNCERTAIN"),
+        faults_configured=len({f for r in results for f in r.fault_ids}),
+        faults_fired=len({f for r in results for f in r.faults_fired}),
+    )
+    verdict = decide(GateInputs(
+        cases=results, scores=scores, goals=goal_results,
+        security_ran=security_planned or any(r.phase == "security" for r in results),
+        attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
+    ), gates)
+    return Summary(scores=scores, score_notes=notes, metrics=metrics, goals=goal_results, counts=counts,
+                   verdict=verdict)
