@@ -30,9 +30,9 @@ class EvaluateRequest:
     min_score: float | None = None
     """Overrides `gates.min_overall` when set."""
     formats: tuple[str, ...] = REPORT_KINDS
+    """Which reports to write (manifest.json is always written)."""
     contract_only: bool = False
     """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
-    """Which reports to write (manifest.json is always written)."""
 
 
 @dataclass(frozen=True)
