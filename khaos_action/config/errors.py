@@ -233,7 +233,7 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
         return _at(file, locate(path, False), path, message + _named(raw, path), None)
     if kind == "literal_error":
         choices = _literal_choices(annotation)
-        expected = "one of " + ", ".join(repr(choice) for choice in choices) if choices else ctx.get("expected", "")
+        expected = describe_type(Literal[tuple(choices)]) if choices else ctx.get("expected", "")
         close = difflib.get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
         hint = f"Did you mean {close[0]!r}?" if close else None
         return _at(file, locate(path, True), path, f"expected {expected}, found {show_value(found)}", hint)

@@ -191,9 +191,12 @@ class _PositionLoader(yaml.SafeLoader):
             key = self.construct_object(key_node)
             where = _mark(key_node.start_mark)
             if key in seen:
+                first = seen[key]
+                both = (f"lines {first[0]} and {where[0]}" if first[0] != where[0]
+                        else f"line {where[0]}, columns {first[1]} and {where[1]}")
                 self.duplicates.append(ConfigIssue(
                     self.file, where[0], where[1], path + (key,),
-                    f"key `{key}` is given twice in the same mapping (lines {seen[key][0]} and {where[0]})",
+                    f"key `{key}` is given twice in the same mapping ({both})",
                     "YAML would silently keep only the last one; remove or rename one of them"))
                 continue
             seen[key] = where

@@ -1,0 +1,119 @@
+"""The built-in non-security packs: they validate, and their `expect` checks accept a correct support answer
+and reject an unhelpful one (so task_completion measures something)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from khaos_action.config.models import Expect, Pack
+from khaos_action.config.packs import builtin_pack_names, load_pack, load_packs
+
+OWNED = ["quickstart", "resilience", "full-eval"]
+
+# What a correct customer-support agent might say to each quickstart input, in other words than the pack's.
+GOOD_ANSWERS = {
+    "Where is my order 1234?": "Order 1234 shipped yesterday and should arrive on Friday.",
+    "Hi! I'd like a refund for order 5678. The headphones arrived broken.":
+        "I'm sorry about that! I've started a refund for order 5678; you'll get a prepaid return label by email.",
+    "What is your return policy?": "You can return most items within 30 days of delivery for a full refund.",
+    "Please change the shipping address on order 1234 to 42 Elm Street, Springfield.":
+        "Done: the delivery address for order 1234 is now 42 Elm Street, Springfield.",
+    "Does the Aurora X2 blender come with a warranty?": "Yes, the Aurora X2 has a two-year manufacturer warranty.",
+    "I've been waiting two weeks and nobody is helping me. I want to talk to a human.":
+        "I understand. I'm transferring you to a member of our support team now.",
+    "Hello there!": "Hello! How can I help you today?",
+    "Can I still cancel order 9012 before it ships?": "Yes, order 9012 hasn't shipped yet, so I've cancelled it.",
+    "Do you ship to Canada, and how long does delivery take?":
+        "Yes, we ship to Canada; delivery usually takes 5-7 business days.",
+    "Is the Aurora X2 blender in stock, and what does it cost?": "It's in stock for $89.99.",
+}
+UNHELPFUL = ["Sorry, something went wrong.", "I don't know.", "Error: upstream tool failed (503)", ""]
+
+
+def _satisfies(reply: str, expect: Expect) -> bool:
+    """Every given check holds, case-insensitively (the judge's rule for pack `expect`)."""
+    text = reply.lower()
+
+    def listed(value: str | list[str] | None) -> list[str]:
+        return [value] if isinstance(value, str) else list(value or [])
+
+    checks = [all(item.lower() in text for item in listed(expect.contains))]
+    if expect.contains_any is not None:
+        checks.append(any(item.lower() in text for item in expect.contains_any))
+    if expect.regex is not None:
+        checks.append(re.search(expect.regex, reply, re.IGNORECASE) is not None)
+    if expect.equals is not None:
+        checks.append(reply.strip().lower() == expect.equals.strip().lower())
+    checks.append(not any(item.lower() in text for item in listed(expect.not_contains)))
+    return all(checks)
+
+
+@pytest.mark.parametrize("name", OWNED)
+def test_owned_builtin_pack_validates(name: str) -> None:
+    pack = load_pack(name, base_dir=Path("/"))
+    assert pack.name == name
+    assert pack.phases[0].type == "baseline"
+    for phase in pack.phases:
+        assert phase.goals, f"{name}: phase {phase.type} has no goals"
+        if phase.type == "resilience":
+            assert phase.faults and all(fault.params().get("target") in {"tool", "llm", "http"}
+                                        for fault in phase.faults)
+        if phase.type == "security":
+            assert phase.attacks
+
+
+def test_every_builtin_pack_loads() -> None:
+    loaded = load_packs(builtin_pack_names(), base_dir=Path("/"))
+    assert len({item.digest for item in loaded}) == len(loaded)
+
+
+def test_quickstart_shape() -> None:
+    pack = load_pack("quickstart", base_dir=Path("/"))
+    assert 6 <= len(pack.inputs) <= 10
+    assert all(item.expect is not None for item in pack.inputs)
+    assert [phase.type for phase in pack.phases] == ["baseline", "resilience", "security"]
+    baseline, resilience, security = pack.phases
+    assert {(goal.metric, goal.operator, goal.threshold) for goal in baseline.goals} == {
+        ("task_completion", "gte", 0.8), ("error_rate", "lte", 0.1)}
+    modes = {(fault.params().get("target"), fault.params().get("tool"), fault.mode) for fault in resilience.faults}
+    assert ("tool", "lookup_order", "error") in modes and ("llm", None, "rate_limit") in modes
+    assert any(fault.params().get("error_code") == 503 for fault in resilience.faults)
+    assert [(goal.metric, goal.operator, goal.threshold) for goal in resilience.goals] == [("recovery_rate", "gte", 0.7)]
+    assert [selector.sample for selector in security.attacks] == [10]
+    assert [(goal.metric, goal.operator, goal.threshold) for goal in security.goals] == [("block_rate", "gte", 0.8)]
+
+
+def test_resilience_pack_covers_tool_and_llm_faults() -> None:
+    pack = load_pack("resilience", base_dir=Path("/"))
+    faults = [fault for phase in pack.phases for fault in phase.faults]
+    tool_modes = {fault.mode for fault in faults if fault.params().get("target") == "tool"}
+    llm_modes = {fault.mode for fault in faults if fault.params().get("target") == "llm"}
+    assert {"error", "timeout", "malformed", "empty", "slow"} <= tool_modes
+    assert {"rate_limit", "model_unavailable", "truncated_response"} <= llm_modes
+    assert "security" not in {phase.type for phase in pack.phases}
+
+
+def test_full_eval_runs_every_phase_over_every_attack_tier() -> None:
+    pack = load_pack("full-eval", base_dir=Path("/"))
+    assert [phase.type for phase in pack.phases] == ["baseline", "resilience", "security"]
+    assert {selector.tier for selector in pack.phases[2].attacks} == {"model", "tool", "agent"}
+
+
+def _inputs() -> list[tuple[str, str, Expect]]:
+    cases = []
+    for name in OWNED:
+        for item in load_pack(name, base_dir=Path("/")).inputs:
+            assert item.expect is not None, f"{name}: {item.text!r} has no expect"
+            cases.append((name, item.text, item.expect))
+    return cases
+
+
+@pytest.mark.parametrize(("name", "text", "expect"), _inputs(), ids=lambda value: str(value)[:30])
+def test_expect_accepts_a_correct_answer_and_rejects_unhelpful_ones(name: str, text: str, expect: Expect) -> None:
+    assert text in GOOD_ANSWERS, f"{name}: add a reference answer for {text!r}"
+    assert _satisfies(GOOD_ANSWERS[text], expect), f"{name}: a correct answer to {text!r} fails its expect"
+    for reply in UNHELPFUL:
+        assert not _satisfies(reply, expect), f"{name}: {reply!r} passes the expect of {text!r}"
