@@ -12,9 +12,11 @@ import hashlib
 import json
 import os
 import re
+import shlex
 import signal
 from collections import deque
 from collections.abc import Callable, Mapping
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from khaos_action.engine.messages import TransportMessage
@@ -228,25 +230,62 @@ def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail
     return f"{head}: {tail}" if tail else f"{head} (no output on stderr)"
 
 
+_SHELL_CHARS = frozenset("|&;<>()$`\\\"'*?[]#~=%{}\n")
+
+
+async def spawn(command: str, **kwargs: Any) -> asyncio.subprocess.Process:
+    """Start `command` in its own process group; through a shell only when it uses shell syntax.
+
+    Without a shell a missing program fails here with a clear OSError, and the agent is our direct child.
+    """
+    kwargs["start_new_session"] = True  # its own group: terminate() reaches everything it spawns
+    if _SHELL_CHARS.isdisjoint(command):
+        return await asyncio.create_subprocess_exec(*shlex.split(command), **kwargs)
+    return await asyncio.create_subprocess_shell(command, **kwargs)
+
+
 async def terminate(process: asyncio.subprocess.Process | None, *, grace_s: float = 3.0) -> None:
-    """SIGTERM the process's whole group (a shell's children too), SIGKILL it after `grace_s`."""
-    if process is None or process.returncode is not None:
+    """SIGTERM the process's whole group (a shell's children too); SIGKILL what is left after `grace_s`."""
+    if process is None:
         return
-    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 5.0)):
+    group = process.pid  # started with start_new_session=True: pid == pgid
+    for sig, wait in ((signal.SIGTERM, grace_s), (signal.SIGKILL, 2.0)):
+        if process.returncode is not None and not _group_alive(group):
+            return
         try:
-            os.killpg(process.pid, sig)  # started with start_new_session=True: pid == pgid
+            os.killpg(group, sig)
         except ProcessLookupError:
-            break
+            return
         except PermissionError:
             process.send_signal(sig)
+        deadline = asyncio.get_running_loop().time() + wait
+        while asyncio.get_running_loop().time() < deadline:
+            if process.returncode is None:
+                try:
+                    await asyncio.wait_for(process.wait(), 0.05)
+                except asyncio.TimeoutError:
+                    continue
+            if not _group_alive(group):
+                return
+            await asyncio.sleep(0.01)
+
+
+def _group_alive(group: int) -> bool:
+    """Whether any non-zombie process is left in the group (orphans of a shell are reaped by init, not by us)."""
+    proc = Path("/proc")
+    if not proc.is_dir():
         try:
-            await asyncio.wait_for(process.wait(), wait)
-            break
-        except asyncio.TimeoutError:
-            continue
-    if process.returncode is not None:
-        # The leader is gone; make sure nothing it spawned is left (e.g. a server started by `sh -c`).
-        try:
-            os.killpg(process.pid, signal.SIGKILL)
+            os.killpg(group, 0)
         except (ProcessLookupError, PermissionError):
-            pass
+            return False
+        return True
+    for entry in proc.iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if len(fields) > 2 and fields[2] == str(group) and fields[0] != "Z":
+            return True
+    return False

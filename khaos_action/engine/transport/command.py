@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shlex
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -27,14 +26,13 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
     AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, normalise_reply, normalise_tool_calls,
-    process_env, response, terminate,
+    process_env, response, spawn, terminate,
 )
 from khaos_action.errors import AgentError, ConfigError
 
 LINE_LIMIT = 256 * 1024 * 1024
 """StreamReader limit: a reply line of several MB must fit (the engine caps the text, not the transport)."""
 RESET_MODES = ("line", "restart")
-_SHELL_CHARS = set("|&;<>()$`\\\"'*?[]#~=%{}\n")
 _MAX_STRAY = 20
 
 
@@ -105,13 +103,9 @@ class CommandTransport:
         extra = self.env_for_instance(inst.index) if self.env_for_instance else None
         env = process_env(self.agent.env, self.env, extra)
         command = self.agent.command or ""
-        pipes = dict(stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
-                     cwd=self.cwd, env=env, limit=LINE_LIMIT, start_new_session=True)
         try:
-            if _SHELL_CHARS.isdisjoint(command):  # no shell needed: a missing program fails here, clearly
-                inst.process = await asyncio.create_subprocess_exec(*shlex.split(command), **pipes)
-            else:
-                inst.process = await asyncio.create_subprocess_shell(command, **pipes)
+            inst.process = await spawn(command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                                       stderr=asyncio.subprocess.PIPE, cwd=self.cwd, env=env, limit=LINE_LIMIT)
         except OSError as exc:
             raise AgentError(f"the agent command `{command}` could not be started in {self.cwd}: {exc}. "
                              "Check the program name and that it is installed.") from exc

@@ -34,9 +34,9 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
     TEXT_KEYS, AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, expand_vars, has_port,
-    normalise_reply, process_env, response, substitute_port, terminate, trace_id,
+    normalise_reply, process_env, response, spawn, substitute_port, terminate, trace_id,
 )
-from khaos_action.errors import AgentError
+from khaos_action.errors import AgentError, ConfigError
 
 DEFAULT_REQUEST = {"input": "{{input}}"}
 HTTP_TEXT_KEYS = (*TEXT_KEYS, "message")
@@ -62,6 +62,11 @@ class HttpTransport:
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
         self.has_reset = agent.reset_endpoint is not None
         self.exclusive = has_port(agent.start)
+        if not self.exclusive:
+            for key in ("url", "ready_url", "reset_endpoint"):
+                if has_port(getattr(agent, key)):
+                    raise ConfigError(f"agent.{key} uses {{{{port}}}} but agent.start does not: put {{{{port}}}} in "
+                                      "`start` too (each instance then gets its own free port), or use a fixed port.")
         self.instance_count = agent.instances if self.exclusive else 1
         self.poll_interval_s = poll_interval_s
         self._client = client
@@ -102,9 +107,8 @@ class HttpTransport:
             extra = self.env_for_instance(inst.index) if self.env_for_instance else None
             env = process_env(self.agent.env, self.env, extra, port=inst.port)
             try:
-                inst.process = await asyncio.create_subprocess_shell(
-                    inst.start, cwd=self.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
-                    stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, start_new_session=True)
+                inst.process = await spawn(inst.start, cwd=self.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                                           stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
             except OSError as exc:
                 raise AgentError(f"agent.start {inst.start!r} could not be launched in {self.cwd}: {exc}") from exc
             inst.drains = [asyncio.create_task(inst.stderr.drain(inst.process.stderr)),
