@@ -60,7 +60,7 @@ INDIRECT_CHANNELS = frozenset(
     {"tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory"}
 )
 
-_PLACEHOLDER = re.compile(r"\{canary[a-z_]*\}")
+_PLACEHOLDER = re.compile(r"\{canary\w*\}", re.IGNORECASE)
 _KNOWN_PLACEHOLDERS = frozenset({"{canary}", "{canary_a}", "{canary_b}", "{canary_token}"})
 # Fixed halves used only to check templates: the rendered text must never contain the joined token.
 _PROBE = Canary(a="KXPRBAA", b="QZZWVYY")
