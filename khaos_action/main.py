@@ -11,20 +11,23 @@ import os
 import secrets as pysecrets
 import subprocess
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 
 from khaos_action import __version__
+from khaos_action.attacks.capabilities import CapabilityProfile
+from khaos_action.attacks.corpus import load_corpus
+from khaos_action.attacks.planner import security_planner, security_selectors
+from khaos_action.attacks.profile import agent_profile
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, Invocation
 from khaos_action.errors import ConfigError
-from khaos_action.judge.cases import JudgeContext, judge_completion, judge_invariants
-from khaos_action.plan.cases import Case
+from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion, judge_invariants
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
 from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
@@ -61,8 +64,19 @@ def prepare(request: EvaluateRequest) -> Prepared:
     return Prepared(loaded=loaded, config=config, packs=packs)
 
 
-def make_plan(prepared: Prepared, *, shard: tuple[int, int] | None = None) -> Plan:
-    plan = SeededScheduler(prepared.config, prepared.packs, planners=[plan_contract]).plan()
+def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
+              shard: tuple[int, int] | None = None) -> Plan:
+    """The run's cases. Without a profile (validate), the one inferred from the config alone is used."""
+    config = prepared.config
+    planners: list = [plan_contract]
+    hash_extra: list[str] = []
+    if security_selectors(prepared.packs):
+        corpus = load_corpus()
+        if profile is None:
+            profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
+        planners.append(security_planner(corpus, profile))
+        hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
+    plan = SeededScheduler(config, prepared.packs, planners=planners, hash_extra=hash_extra).plan()
     if shard is not None:
         plan.cases = select_shard(plan.cases, *shard)
     return plan
@@ -70,19 +84,25 @@ def make_plan(prepared: Prepared, *, shard: tuple[int, int] | None = None) -> Pl
 
 def evaluate(request: EvaluateRequest) -> EvaluateResult:
     prepared = prepare(request)
-    plan = make_plan(prepared, shard=request.shard)
     out_dir = request.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     started = _now()
-    run_id = out_dir.name
-    invocations = asyncio.run(_execute(prepared, plan, out_dir=out_dir, run_id=run_id))
-    manifest = build_manifest(prepared, plan, invocations, run_id=run_id, started_at=started,
+    run = asyncio.run(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
+    manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
                               config_path=request.config_path, shard=request.shard)
     reports = write_reports(manifest, out_dir, request.formats)
     return EvaluateResult(manifest=manifest, out_dir=out_dir, reports=reports)
 
 
-async def _execute(prepared: Prepared, plan: Plan, *, out_dir: Path, run_id: str) -> list[Invocation]:
+@dataclass(slots=True)
+class Executed:
+    plan: Plan
+    invocations: list[Invocation]
+    profile: CapabilityProfile
+    profile_sources: dict[str, str]
+
+
+async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
     from khaos_action.engine.transport.factory import build_transport
 
     config = prepared.config
@@ -92,12 +112,15 @@ async def _execute(prepared: Prepared, plan: Plan, *, out_dir: Path, run_id: str
     events = EventLog(out_dir / "events.jsonl")
     try:
         await transport.start()
+        profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
+        plan = make_plan(prepared, profile=profile, shard=request.shard)
         engine = Engine(
             transport, events=events, binder=binder,
             settings=EngineSettings(concurrency=config.concurrency, timeout_s=config.agent.timeout_s,
                                     max_output_bytes=config.agent.max_output_bytes, seed=plan.seed, run_id=run_id),
         )
-        return await engine.run(plan.cases)
+        invocations = await engine.run(plan.cases)
+        return Executed(plan=plan, invocations=invocations, profile=profile, profile_sources=sources)
     finally:
         events.close()
         await transport.close()
@@ -114,6 +137,8 @@ def judge_all(invocations: Sequence[Invocation], config: KhaosConfig) -> list[Ca
     for inv in invocations:
         if inv.case.phase in ("baseline", "resilience"):
             results.append(judge_completion(inv))
+        elif inv.case.phase == "security":
+            results.append(judge_attack(inv, ctx))
         else:
             results.append(judge_invariants(inv, ctx))
     return results
@@ -129,11 +154,11 @@ def _baseline_texts(invocations: Sequence[Invocation]) -> dict[str, str]:
     return texts
 
 
-def build_manifest(prepared: Prepared, plan: Plan, invocations: Sequence[Invocation], *, run_id: str,
-                   started_at: str, config_path: Path, shard: tuple[int, int] | None = None,
-                   extra_reasons: Sequence[str] = ()) -> Manifest:
+def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at: str, config_path: Path,
+                   shard: tuple[int, int] | None = None, extra_reasons: Sequence[str] = ()) -> Manifest:
     config = prepared.config
-    results = judge_all(invocations, config)
+    plan = run.plan
+    results = judge_all(run.invocations, config)
     summary = summarise(
         results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
         gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.extra.get("skipped", [])),
@@ -142,10 +167,12 @@ def build_manifest(prepared: Prepared, plan: Plan, invocations: Sequence[Invocat
     return Manifest(
         run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,
         config_path=str(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
-        agent=AgentInfo(name=config.agent.name, type=config.agent.type),
+        agent=AgentInfo(name=config.agent.name, type=config.agent.type, capabilities=run.profile.as_dict(),
+                        capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
         metrics=summary.metrics, goals=summary.goals, warnings=list(plan.notes), cases=results,
+        skipped=plan.extra.get("skipped", []),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
                "config_lines": config_lines(prepared.loaded)},
     )

@@ -1,0 +1,67 @@
+"""Security planner: the packs' attack selectors + the capability profile → one Case per applicable attack.
+
+Each case gets its own canary (seeded by the run seed and the case id), rendered into the payload; indirect attacks
+send their benign carrier prompt and plant the payload in the channel (tool output, RAG document, file, error
+message, memory), where the chaos machinery delivers it. Attacks the agent has no channel for are recorded as not
+applicable, never as blocked.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+
+from khaos_action.attacks.canary import make_canary
+from khaos_action.attacks.capabilities import CapabilityProfile
+from khaos_action.attacks.corpus import Attack, Corpus, render_attack
+from khaos_action.attacks.select import select_attacks
+from khaos_action.config.models import AttackSelector
+from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.scheduler import PackSource, PlanContext, Planner
+from khaos_action.report.manifest import SkippedAttack
+
+
+def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
+    return [sel for p in packs for phase in p.pack.phases if phase.type == "security" for sel in phase.attacks]
+
+
+def attack_case(attack: Attack, seed: int) -> Case:
+    cid = case_id("security", attack.id)
+    canary = make_canary(seed, cid)
+    rendered = render_attack(attack, canary)
+    injections = ({"channel": rendered.channel, "payload": rendered.injection},) if rendered.injection else ()
+    return Case(
+        id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
+        attack_id=attack.id, category=attack.category, objective=attack.objective, channel=attack.channel,
+        severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",
+        meta={"canary_a": canary.a, "canary_b": canary.b, "forbidden_tools": list(attack.forbidden_tools),
+              "tier": attack.tier},
+    )
+
+
+def security_planner(corpus: Corpus, profile: CapabilityProfile) -> Planner:
+    def plan(ctx: PlanContext) -> Iterable[Case]:
+        selectors = security_selectors(ctx.packs)
+        if not selectors:
+            return
+        selection = select_attacks(corpus, selectors, profile, seed=ctx.seed)
+        ctx.plan.extra["skipped"] = [
+            SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason)
+            for a, reason in selection.not_applicable
+        ]
+        ctx.plan.extra["selection"] = selection
+        if not selection.applicable:
+            ctx.plan.notes.append("the security phase selected no attack this agent can receive; see the "
+                                  "not-applicable list and the capability profile")
+        for attack in selection.applicable:
+            yield attack_case(attack, ctx.seed)
+
+    return plan
+
+
+def retry_case(case: Case, mutated_input: str, mutation: str) -> Case:
+    """The adaptive retry of a BLOCKED attack (red-team ADR-020): same canary, one seeded mutation of the text."""
+    if case.injections:
+        injections = tuple({**inj, "payload": mutated_input} for inj in case.injections)
+        return replace(case, injections=injections, mutation=mutation, meta={**case.meta, "retry_of": case.id})
+    return replace(case, input=mutated_input, mutation=mutation, meta={**case.meta, "retry_of": case.id})

@@ -1,0 +1,25 @@
+"""The capability profile of the agent under test, from what can be seen of it (config, code, tools)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from khaos_action.attacks.capabilities import CapabilityProfile, ToolInfo, infer_capabilities, tool_info_from_callable
+from khaos_action.config.models import AgentConfig
+
+
+def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[CapabilityProfile, dict[str, str]]:
+    """Infer the profile. With `import_code` (a run of a python agent, which imports it anyway) the tools'
+    signatures and docstrings and the entry's `@khaosagent` metadata are read; otherwise only names are."""
+    tools: list[ToolInfo] = []
+    metadata = None
+    if agent.type == "python" and import_code:
+        from khaos_action.engine.transport.python import load_callable
+
+        tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in agent.tools]
+        entry = load_callable(agent.entry or "", base_dir, what="agent.entry")
+        metadata = getattr(entry, "__khaos_agent__", None)
+    else:
+        tools = [ToolInfo(name=spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1], description="")
+                 for spec in agent.tools]
+    return infer_capabilities(agent=agent, tools=tools, metadata=metadata)
