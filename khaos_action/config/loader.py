@@ -78,6 +78,12 @@ class LoadedConfig:
         position = self.position_of(*path)
         return position[0] if position else None
 
+    def issue(self, path: KeyPath, message: str, hint: str | None = None) -> ConfigIssue:
+        """A problem found after validation (semantic checks, fault parameters) positioned like schema errors;
+        raise `ConfigFileError([...issues])` with it."""
+        line, column = self.position_of(tuple(path)) or (None, None)
+        return ConfigIssue(str(self.path), line, column, tuple(path), message, hint)
+
 
 def load_config(path: str | Path = DEFAULT_CONFIG) -> LoadedConfig:
     """Read, parse and validate a khaos.yaml; every problem is raised as a ConfigError naming file:line:col."""

@@ -9,14 +9,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import khaos_action
-from khaos_action.config.errors import ConfigFileError, ConfigIssue, UnknownPackError
-from khaos_action.config.loader import read_yaml, validate
+from khaos_action.config.errors import ConfigFileError, ConfigIssue, KeyPath, Position, UnknownPackError
+from khaos_action.config.loader import YamlDocument, read_yaml, validate
 from khaos_action.config.models import Pack
 
 if TYPE_CHECKING:
@@ -35,6 +35,13 @@ class LoadedPack:
     """sha256 (hex) of the normalised pack content."""
     path: Path | None = None
     """The file it was read from."""
+    positions: dict[KeyPath, Position] = field(default_factory=dict, repr=False, compare=False)
+    """Key path -> (line, column) in the pack file, for errors found after validation."""
+
+    def issue(self, path: KeyPath, message: str, hint: str | None = None) -> ConfigIssue:
+        """A problem in this pack found after validation (e.g. a fault the registry rejects), with its line."""
+        line, column = YamlDocument(None, self.positions, {}).locate(tuple(path)) or (None, None)
+        return ConfigIssue(str(self.path or self.source), line, column, tuple(path), message, hint)
 
 
 def builtin_packs_dir() -> Path:
@@ -87,8 +94,10 @@ def resolve_pack(ref: str, base_dir: Path) -> tuple[Path, str]:
 
 def load_pack_file(path: Path, *, source: str | None = None) -> LoadedPack:
     """Read and validate one pack file (errors name the pack file's line and column, like the config's)."""
-    pack = validate(Pack, read_yaml(path, what="pack"), file=str(path))
-    return LoadedPack(pack=pack, source=source or str(path), digest=pack_digest(pack), path=path)
+    document = read_yaml(path, what="pack")
+    pack = validate(Pack, document, file=str(path))
+    return LoadedPack(pack=pack, source=source or str(path), digest=pack_digest(pack), path=path,
+                      positions=document.positions)
 
 
 def load_pack(ref: str, base_dir: Path) -> Pack:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.config.models import Expect, Pack
+from khaos_action.config.models import Expect, FaultSpec
 from khaos_action.config.packs import builtin_pack_names, load_pack, load_packs
 
 OWNED = ["quickstart", "resilience", "full-eval"]
@@ -117,3 +117,19 @@ def test_expect_accepts_a_correct_answer_and_rejects_unhelpful_ones(name: str, t
     assert _satisfies(GOOD_ANSWERS[text], expect), f"{name}: a correct answer to {text!r} fails its expect"
     for reply in UNHELPFUL:
         assert not _satisfies(reply, expect), f"{name}: {reply!r} passes the expect of {text!r}"
+
+
+def _faults() -> list[tuple[str, int, FaultSpec]]:
+    return [(name, index, fault)
+            for name in OWNED
+            for phase in load_pack(name, base_dir=Path("/")).phases
+            for index, fault in enumerate(phase.faults)]
+
+
+@pytest.mark.parametrize(("name", "index", "fault"), _faults(), ids=lambda value: str(value)[:40])
+def test_every_pack_fault_is_accepted_by_the_fault_registry(name: str, index: int, fault: FaultSpec) -> None:
+    from khaos_action.engine.chaos.registry import validate_fault
+
+    bound = validate_fault(fault)
+    assert bound.target == fault.params()["target"]
+    assert bound.mode == fault.mode

@@ -260,3 +260,12 @@ def test_non_utf8_file_is_a_config_error(tmp_path: Path) -> None:
 )
 def test_key_paths_read_like_yaml(path: tuple, text: str) -> None:
     assert format_key_path(path) == text
+
+
+def test_issues_found_after_validation_point_at_the_config_line() -> None:
+    loaded = load_config(FIXTURES / "valid.yaml")
+    issue = loaded.issue(("chaos_matrix", 1, "tool_faults", 0), "tool `lookup_order` is not declared")
+    assert (issue.line, issue.column, issue.key_path) == (27, 9, "chaos_matrix[1].tool_faults[0]")
+    error = ConfigFileError([issue])
+    assert str(error) == f"{FIXTURES / 'valid.yaml'}:27:9: chaos_matrix[1].tool_faults[0]: tool `lookup_order` " \
+                         "is not declared"

@@ -163,3 +163,10 @@ def test_unknown_pack_in_the_config_points_at_its_packs_line(tmp_path: Path) -> 
 def test_unknown_pack_without_origin_is_an_unknown_pack_error() -> None:
     with pytest.raises(UnknownPackError, match="unknown pack 'nope'"):
         load_packs(["quickstart", "nope"], base_dir=FIXTURES)
+
+
+def test_issues_found_after_validation_point_at_the_pack_line() -> None:
+    loaded = load_pack_file(FIXTURES / "pack_custom.yaml")
+    issue = loaded.issue(("phases", 1, "faults", 0), "unknown fault mode 'eror'", "Did you mean 'error'?")
+    assert str(issue) == (f"{FIXTURES / 'pack_custom.yaml'}:13:9: phases[1].faults[0]: unknown fault mode 'eror'. "
+                          "Did you mean 'error'?")
