@@ -33,6 +33,9 @@ class InvariantResult(Model):
     """None when the invariant was not exercised (its `when` did not apply or the faults never fired)."""
     detail: str = ""
     type: str | None = None
+    spec: dict[str, Any] | None = None
+    """The invariant as configured (`Invariant.model_dump(exclude_defaults=True)`), so `replay export` can turn a
+    failure into a regression check from the manifest alone."""
 
 
 class Attempt(Model):
@@ -50,6 +53,8 @@ class CaseResult(Model):
     phase: str
     pillar: str | None = None
     input: str
+    history: list[dict[str, Any]] = []
+    """Conversation history sent with the input ({role, content}), e.g. for replay sessions."""
     scenario: str | None = None
     attack_id: str | None = None
     category: str | None = None
