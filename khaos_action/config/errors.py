@@ -193,18 +193,20 @@ def _data_path(loc: KeyPath, raw: Any, kind: str) -> tuple[KeyPath, KeyPath | No
     union_at: KeyPath | None = None
     current = raw
     for index, part in enumerate(loc):
-        if isinstance(current, dict) and part in current:
+        if _has(current, part):
             current = current[part]
-        elif isinstance(current, list) and isinstance(part, int) and 0 <= part < len(current):
-            current = current[part]
-        elif index == len(loc) - 1 and kind == "missing":
-            pass  # the absent key itself
-        else:
+        elif not (index == len(loc) - 1 and kind == "missing"):  # a missing key is absent by definition
             if union_at is None:
                 union_at = tuple(path)
             continue
         path.append(part)
     return tuple(path), union_at
+
+
+def _has(container: Any, part: Any) -> bool:
+    if isinstance(container, dict):
+        return part in container
+    return isinstance(container, list) and isinstance(part, int) and 0 <= part < len(container)
 
 
 def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw: Any, locate: Locate,

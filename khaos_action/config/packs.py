@@ -15,7 +15,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 import khaos_action
-from khaos_action.config.errors import ConfigFileError, ConfigIssue, KeyPath, Position, UnknownPackError
+from khaos_action.config.errors import (
+    ConfigFileError,
+    ConfigIssue,
+    KeyPath,
+    Position,
+    UnknownPackError,
+)
 from khaos_action.config.loader import YamlDocument, read_yaml, validate
 from khaos_action.config.models import Pack
 

@@ -81,7 +81,8 @@ def test_quickstart_shape() -> None:
     modes = {(fault.params().get("target"), fault.params().get("tool"), fault.mode) for fault in resilience.faults}
     assert ("tool", "lookup_order", "error") in modes and ("llm", None, "rate_limit") in modes
     assert any(fault.params().get("error_code") == 503 for fault in resilience.faults)
-    assert [(goal.metric, goal.operator, goal.threshold) for goal in resilience.goals] == [("recovery_rate", "gte", 0.7)]
+    resilience_goals = [(goal.metric, goal.operator, goal.threshold) for goal in resilience.goals]
+    assert resilience_goals == [("recovery_rate", "gte", 0.7)]
     assert [selector.sample for selector in security.attacks] == [10]
     assert [(goal.metric, goal.operator, goal.threshold) for goal in security.goals] == [("block_rate", "gte", 0.8)]
 

@@ -6,7 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.config.errors import ConfigFileError, ConfigNotFoundError, format_key_path
+from khaos_action.config.errors import (
+    ConfigFileError,
+    ConfigNotFoundError,
+    format_key_path,
+)
 from khaos_action.config.loader import LoadedConfig, load_config, parse_yaml
 from khaos_action.errors import ConfigError
 
@@ -212,8 +216,8 @@ def test_several_errors_are_all_listed_in_line_order() -> None:
     text = str(error)
     assert text.startswith(f"{FIXTURES / 'many_errors.yaml'}: {len(lines)} problems:")
     for expected in ("version: expected 1, found 2", "agent.timeout_s: expected a number > 0",
-                     "gates.max_uncertain_rate: expected a number <= 1", "gates.fail_on_critical: expected true or false",
-                     "mutation.per_prompt: expected a number <= 200"):
+                     "gates.max_uncertain_rate: expected a number <= 1",
+                     "gates.fail_on_critical: expected true or false", "mutation.per_prompt: expected a number <= 200"):
         assert expected in text
 
 
