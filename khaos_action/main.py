@@ -57,7 +57,7 @@ def prepare(request: EvaluateRequest) -> Prepared:
         updates.update(mutation=None, replay=None)
     config = config.model_copy(update=updates)
     refs = [] if request.contract_only else list(request.packs) or list(config.packs)
-    packs = [PackSource(pack=p.pack, digest=p.digest) for p in load_packs(refs, loaded.base_dir)] if refs else []
+    packs = [PackSource(pack=p.pack, digest=p.digest) for p in load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded)] if refs else []
     if not packs and config.contract is None and config.mutation is None and config.replay is None:
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
                           f"`chaos_matrix`, `mutation`, or `replay`")
