@@ -125,15 +125,15 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
     decision = gates.decide(manifest, comparison, fail_on=settings.fail_on, min_score=settings.min_score)
     sections, footer = render_sections(
         manifest, comparison=comparison, decision=decision, baseline_source=base.source, fail_on=settings.fail_on,
-        instance=instance, run_url=settings.run_url, head_sha=settings.GITHUB_SHA)
+        instance=instance, run_url=settings.run_url, head_sha=settings.GITHUB_SHA, base=base.manifest)
 
-    config_text = _read_text(workdir / settings.config)
-    found = annotations_mod.build_annotations(manifest, config_file=config_file,
-                                              lines=annotations_mod.config_lines(config_text))
+    lines = (annotations_mod.lines_from_manifest(manifest.extra)
+             or annotations_mod.config_lines(_read_text(workdir / settings.config)))
+    found = annotations_mod.build_annotations(manifest, config_file=config_file, lines=lines)
     shown, overflow = cap_annotations(found)
     for annotation in shown:
         log.annotate(annotation)
-    _log_agent_output(manifest, comparison, log)
+    _log_agent_output(manifest, log)
 
     report_md = _read_text(result.reports["md"]) if "md" in result.reports else None
     append_summary(settings.GITHUB_STEP_SUMMARY,
@@ -193,7 +193,7 @@ def _log_verdict(decision: gates.GateDecision, manifest: Manifest, log: Workflow
                   f"{'s' if len(decision.failing) != 1 else ''}); see the job summary")
 
 
-def _log_agent_output(manifest: Manifest, comparison: Any, log: WorkflowLog) -> None:
+def _log_agent_output(manifest: Manifest, log: WorkflowLog) -> None:
     failing = [c for c in manifest.cases if c.passed is False or c.outcome == "COMPROMISED"]
     if not failing:
         return

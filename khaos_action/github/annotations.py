@@ -45,6 +45,17 @@ def config_lines(text: str) -> ConfigLines:
     return ConfigLines(invariants=invariants, packs=packs, contract=contract_line)
 
 
+def lines_from_manifest(extra: dict) -> ConfigLines | None:
+    """The line map the engine stores in `manifest.extra["config_lines"]` (keys `packs`, `invariant:<id>`...)."""
+    raw = extra.get("config_lines")
+    if not isinstance(raw, dict) or not raw:
+        return None
+    invariants = {k.split(":", 1)[1]: v for k, v in raw.items() if k.startswith("invariant:") and isinstance(v, int)}
+    packs, contract = raw.get("packs"), raw.get("contract")
+    return ConfigLines(invariants=invariants, packs=packs if isinstance(packs, int) else None,
+                       contract=contract if isinstance(contract, int) else None)
+
+
 def build_annotations(manifest: Manifest, *, config_file: str, lines: ConfigLines) -> list[Annotation]:
     out: list[Annotation] = []
     seen: set[tuple[str, str]] = set()

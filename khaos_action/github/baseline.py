@@ -96,7 +96,7 @@ def _from_artifact(
     if chosen is None:
         return _none(none, why_not)
     run = chosen.get("workflow_run") or {}
-    source = f"artifact `{name}` from {branch}@{str(run.get('head_sha') or '?')[:7]}"
+    source = f"artifact {name} from {branch}@{str(run.get('head_sha') or '?')[:7]}"
     size = chosen.get("size_in_bytes")
     if isinstance(size, int) and size > max_bytes:
         return _none(none, f"baseline {source} is {size:,} bytes, over the {max_bytes:,} byte limit; not downloaded")

@@ -64,7 +64,8 @@ def regression_reasons(comparison: Any) -> list[str]:
     if newly:
         ids = [_case_id(item) for item in newly]
         more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
-        reasons.append(f"{len(ids)} case{'s' if len(ids) != 1 else ''} passed on the base branch and fail now: "
+        reasons.append(f"{len(ids)} case{'s' if len(ids) != 1 else ''} passed on the base branch and "
+                       f"{'fail' if len(ids) != 1 else 'fails'} now: "
                        + ", ".join(ids[:5]) + more)
     if not reasons and getattr(comparison, "significant_regression", False):
         reasons.append("significant regression against the base branch")

@@ -43,10 +43,11 @@ def render_sections(
     instance: str = "khaos.yaml",
     run_url: str | None = None,
     head_sha: str | None = None,
+    base: Manifest | None = None,
 ) -> tuple[list[str], str]:
     """(sections in priority order, footer); empty sections are left out."""
     context = build_context(manifest, comparison=comparison, decision=decision, baseline_source=baseline_source,
-                            fail_on=fail_on, instance=instance, run_url=run_url, head_sha=head_sha)
+                            fail_on=fail_on, instance=instance, run_url=run_url, head_sha=head_sha, base=base)
     template = _template()
 
     def block(name: str) -> str:
@@ -57,16 +58,15 @@ def render_sections(
 
 
 def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateDecision, baseline_source: str,
-                  fail_on: list[str], instance: str, run_url: str | None, head_sha: str | None) -> dict[str, Any]:
+                  fail_on: list[str], instance: str, run_url: str | None, head_sha: str | None,
+                  base: Manifest | None = None) -> dict[str, Any]:
     by_id = {case.id: case for case in manifest.cases}
     has_baseline = comparison is not None
     newly = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "newly_failing", None) or [])]
     fixed = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "fixed", None) or [])]
-    if has_baseline:
-        compromised_ids = [_case_id(i) for i in (getattr(comparison, "newly_compromised", None) or [])]
-        compromised = [by_id[i] for i in compromised_ids if i in by_id]
-    else:
-        compromised = [c for c in manifest.cases if c.outcome == "COMPROMISED"]
+    # Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there).
+    compromised = [c for c in manifest.cases if c.outcome == "COMPROMISED"]
+    base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
     compromised = _dedupe_attacks(compromised)
     flaky = sorted({c.id for c in manifest.cases if c.flaky} |
                    {_case_id(i) for i in (getattr(comparison, "flaky", None) or [])})
@@ -79,7 +79,10 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
         "score_rows": score_rows(manifest, comparison),
         "newly_failing": newly[:MAX_ROWS], "newly_failing_total": len(newly),
         "fixed": fixed[:MAX_ROWS], "fixed_total": len(fixed),
-        "compromised": [_attack_view(c) for c in compromised[:MAX_ROWS]], "compromised_total": len(compromised),
+        "compromised": [_attack_view(c, new=has_baseline and c.id not in base_compromised)
+                        for c in compromised[:MAX_ROWS]],
+        "compromised_total": len(compromised),
+        "compromised_new": sum(1 for c in compromised if has_baseline and c.id not in base_compromised),
         "unfired": unfired_faults(manifest.cases)[:MAX_ROWS],
         "owasp": owasp, "owasp_covered": sum(1 for r in owasp if r.executed),
         "flaky": flaky[:MAX_ROWS], "flaky_total": len(flaky),
@@ -176,9 +179,10 @@ def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
     return SimpleNamespace(id=md_escape(case.id, 40), phase=case.phase, where=where, why=why)
 
 
-def _attack_view(case: CaseResult) -> SimpleNamespace:
+def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:
     return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "", owasp=", ".join(case.owasp),
-                           channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output)
+                           channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output,
+                           new="🆕 " if new else "")
 
 
 def _dedupe_attacks(cases: list[CaseResult]) -> list[CaseResult]:

@@ -1,0 +1,109 @@
+"""The Docker action's entrypoint: read settings, hide the token from pull-request code, install, run the action.
+
+Thin on purpose (the flow lives in khaos_action.github.action). Order matters: settings are read and every
+secret-bearing variable is removed from os.environ BEFORE the `install` command runs or the evaluation imports the
+agent, because both execute code from the pull request.
+
+Test seam: KHAOS_ACTION_EVALUATE=module:function replaces `khaos_action.main.evaluate` (end-to-end tests use it to
+run the entrypoint with a small, real evaluate function).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import traceback
+
+SCRUBBED = (
+    "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
+    "ACTIONS_RUNTIME_URL", "ACTIONS_CACHE_URL", "ACTIONS_RESULTS_URL",
+    # Workflow command files: code from the PR must not set outputs, env or PATH for later steps.
+    "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_PATH", "GITHUB_STATE", "GITHUB_STEP_SUMMARY",
+)
+
+
+def scrub_environment(environ: dict[str, str] | os._Environ[str], token: str | None) -> list[str]:
+    """Remove inputs, runner tokens, command files and anything holding the token's value. Returns what went."""
+    removed = [k for k in list(environ) if k.startswith("INPUT_") or k in SCRUBBED
+               or (token and token in environ.get(k, ""))]
+    for key in removed:
+        environ.pop(key, None)
+    return removed
+
+
+def load_evaluate():  # type: ignore[no-untyped-def]
+    seam = os.environ.get("KHAOS_ACTION_EVALUATE", "").strip()
+    if seam:
+        module, _, name = seam.partition(":")
+        return getattr(importlib.import_module(module), name or "evaluate")
+    from khaos_action.main import evaluate
+
+    return evaluate
+
+
+def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-def]
+    log.info(f"khaos-action: running the `install` command in {cwd}")
+    with log.group("install"), log.commands_stopped():
+        completed = subprocess.run(command, shell=True, cwd=cwd, check=False)  # noqa: S602 - the user's own command
+    return completed.returncode
+
+
+def main() -> int:
+    from khaos_action.errors import KhaosError
+    from khaos_action.github.settings import ActionSettings
+    from khaos_action.github.workflow import WorkflowLog
+
+    log = WorkflowLog()
+    environ = dict(os.environ)
+    try:
+        settings = ActionSettings.from_environ(environ)
+    except KhaosError as exc:
+        scrub_environment(os.environ, environ.get("INPUT_GITHUB-TOKEN") or environ.get("GITHUB_TOKEN"))
+        log.error(str(exc))
+        return exc.exit_code
+    token = settings.token
+    log.mask(token)
+    scrub_environment(os.environ, token)
+    if not token:
+        log.warning("no `github-token`: the PR comment and the baseline artifact are unavailable "
+                    "(the evaluation and its verdict are unaffected)")
+
+    from khaos_action.github.action import run_action
+    from khaos_action.github.client import GitHubClient, make_http_client
+
+    workspace = settings.GITHUB_WORKSPACE or os.getcwd()
+    workdir = os.path.join(workspace, settings.working_directory)
+    if os.path.isdir(workdir):
+        os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
+    if settings.install:
+        if not os.path.isdir(workdir):
+            log.error(f"working-directory {settings.working_directory!r} does not exist; fix the input")
+            return 2
+        code = run_install(settings.install, workdir, log)
+        if code != 0:
+            log.error(f"the `install` command exited with {code}; the agent was not run. Fix the command "
+                      "(its output is above) or remove the `install` input")
+            return 3
+
+    http = make_http_client(settings.GITHUB_API_URL, token) if token else None
+    github = GitHubClient(http) if http is not None else None
+    try:
+        evaluate = load_evaluate()
+        return run_action(settings, github=github, evaluate=evaluate, environ=os.environ, log=log)
+    except KhaosError as exc:
+        log.error(str(exc))
+        return exc.exit_code
+    except Exception:  # noqa: BLE001 - the one boundary for bugs: show the traceback, ask for a report
+        with log.commands_stopped():  # the traceback may quote agent text
+            traceback.print_exc(file=sys.stdout)
+        log.error("khaos-action crashed unexpectedly; this is a bug, please report it with the traceback above")
+        return 3
+    finally:
+        if http is not None:
+            http.close()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

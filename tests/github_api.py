@@ -1,0 +1,235 @@
+"""A local stand-in for the GitHub REST API (a real HTTP server on 127.0.0.1) plus manifest factories for the tests.
+
+Serves what the action uses: issue comments (list with Link pagination, create, update), workflow artifacts (list,
+zip download answered with a 302 to a different origin, like GitHub's blob storage). Knobs inject failures; every
+request is logged (method, path, query, headers, body) so tests can assert on what was sent and that the token
+never appears in a body.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import threading
+import zipfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Scores, Verdict
+
+TOKEN = "ghs_TESTtoken0123456789abcdefABCDEF"
+
+
+@dataclass
+class Fault:
+    method: str
+    path: str
+    """A regular expression matched against the request path."""
+    status: int
+    headers: dict[str, str] = field(default_factory=dict)
+    body: Any = None
+    times: int = 1
+    """How many matching requests fail; later ones succeed."""
+
+
+@dataclass
+class Logged:
+    method: str
+    path: str
+    query: dict[str, list[str]]
+    headers: dict[str, str]
+    body: str
+    host: str
+
+
+class GitHubState:
+    def __init__(self, *, token: str | None = TOKEN, page_size: int = 30) -> None:
+        self.token = token
+        self.page_size = page_size
+        self.comments: dict[int, list[dict[str, Any]]] = {}
+        self.artifacts: list[dict[str, Any]] = []
+        self.blobs: dict[int, bytes] = {}
+        self.faults: list[Fault] = []
+        self.log: list[Logged] = []
+        self.next_id = 1000
+        self.port = 0
+        self.lock = threading.Lock()
+
+    # ---- test helpers ------------------------------------------------------------------------------------------
+
+    def add_comment(self, number: int, body: str, user: str = "someone") -> int:
+        self.next_id += 1
+        self.comments.setdefault(number, []).append(
+            {"id": self.next_id, "body": body, "user": {"login": user},
+             "html_url": f"https://github.example/pr/{number}#issuecomment-{self.next_id}"})
+        return self.next_id
+
+    def add_artifact(self, *, name: str = "khaos-baseline", branch: str = "main", sha: str = "base000",
+                     created_at: str = "2026-11-20T10:00:00Z", expired: bool = False, content: bytes | None = None,
+                     manifest: Manifest | None = None, run_id: int = 77, size: int | None = None) -> int:
+        self.next_id += 1
+        if content is None:
+            content = zip_bytes({"manifest.json": (manifest or make_manifest()).model_dump_json()})
+        self.blobs[self.next_id] = content
+        self.artifacts.append({
+            "id": self.next_id, "name": name, "size_in_bytes": len(content) if size is None else size,
+            "expired": expired, "created_at": created_at,
+            "archive_download_url": f"http://127.0.0.1:{self.port}/repos/o/r/actions/artifacts/{self.next_id}/zip",
+            "workflow_run": {"id": run_id, "head_branch": branch, "head_sha": sha},
+        })
+        return self.next_id
+
+    def fail(self, method: str, path: str, status: int, *, times: int = 1, headers: dict[str, str] | None = None,
+             body: Any = None) -> None:
+        self.faults.append(Fault(method, path, status, headers or {}, body, times))
+
+    def requests(self, method: str | None = None, path: str = "") -> list[Logged]:
+        return [r for r in self.log if (method is None or r.method == method) and re.search(path, r.path)]
+
+    @property
+    def api_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+
+class _Handler(BaseHTTPRequestHandler):
+    state: GitHubState
+
+    def log_message(self, *args: Any) -> None:  # keep pytest output clean
+        pass
+
+    def _body(self) -> str:
+        length = int(self.headers.get("content-length") or 0)
+        return self.rfile.read(length).decode("utf-8") if length else ""
+
+    def _send(self, status: int, payload: Any = None, headers: dict[str, str] | None = None,
+              raw: bytes | None = None) -> None:
+        data = raw if raw is not None else (b"" if payload is None else json.dumps(payload).encode())
+        self.send_response(status)
+        self.send_header("content-type", "application/zip" if raw is not None else "application/json")
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.send_header("content-length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _handle(self, method: str) -> None:
+        state = self.state
+        split = urlsplit(self.path)
+        path, query = split.path, parse_qs(split.query)
+        body = self._body()
+        with state.lock:
+            state.log.append(Logged(method, path, query, {k.lower(): v for k, v in self.headers.items()}, body,
+                                    self.headers.get("host", "")))
+            for fault in state.faults:
+                if fault.times > 0 and fault.method == method and re.search(fault.path, path):
+                    fault.times -= 1
+                    return self._send(fault.status, fault.body if fault.body is not None else
+                                      {"message": f"injected {fault.status}"}, fault.headers)
+        if path.startswith("/blob/"):
+            blob_id = int(path.rsplit("/", 1)[1])
+            return self._send(200, raw=state.blobs[blob_id])
+        if state.token is not None and self.headers.get("authorization") != f"Bearer {state.token}":
+            return self._send(401, {"message": "Bad credentials"})
+        self._route(method, path, query, body)
+
+    def _route(self, method: str, path: str, query: dict[str, list[str]], body: str) -> None:
+        state = self.state
+        if m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/(\d+)/comments", path):
+            number = int(m[3])
+            if method == "GET":
+                return self._page(state.comments.get(number, []), query, path)
+            if method == "POST":
+                new_id = state.add_comment(number, json.loads(body)["body"], user="github-actions[bot]")
+                return self._send(201, state.comments[number][-1] | {"id": new_id})
+        if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)", path)) and method == "PATCH":
+            for comments in state.comments.values():
+                for comment in comments:
+                    if comment["id"] == int(m[3]):
+                        comment["body"] = json.loads(body)["body"]
+                        return self._send(200, comment)
+            return self._send(404, {"message": "Not Found"})
+        if re.fullmatch(r"/repos/([^/]+)/([^/]+)/actions/artifacts", path) and method == "GET":
+            name = query.get("name", [None])[0]
+            items = [a for a in state.artifacts if name is None or a["name"] == name]
+            return self._page(items, query, path, wrap="artifacts")
+        if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/actions/artifacts/(\d+)/zip", path)) and method == "GET":
+            if int(m[3]) not in state.blobs:
+                return self._send(404, {"message": "Not Found"})
+            # Like GitHub: a redirect to another origin (here "localhost" instead of 127.0.0.1).
+            return self._send(302, headers={"location": f"http://localhost:{state.port}/blob/{m[3]}"})
+        self._send(404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})
+
+    def _page(self, items: list[Any], query: dict[str, list[str]], path: str, wrap: str | None = None) -> None:
+        per_page = min(int(query.get("per_page", ["30"])[0]), self.state.page_size)
+        page = int(query.get("page", ["1"])[0])
+        chunk = items[(page - 1) * per_page: page * per_page]
+        headers = {}
+        extra = "".join(f"&{k}={v[0]}" for k, v in query.items() if k not in ("page", "per_page"))
+        if page * per_page < len(items):
+            headers["link"] = (f'<{self.state.api_url}{path}?per_page={per_page}&page={page + 1}{extra}>; '
+                               f'rel="next", <{self.state.api_url}{path}?per_page={per_page}&page=1{extra}>; '
+                               'rel="first"')
+        payload = {"total_count": len(items), wrap: chunk} if wrap else chunk
+        self._send(200, payload, headers)
+
+    def do_GET(self) -> None:  # noqa: N802
+        self._handle("GET")
+
+    def do_POST(self) -> None:  # noqa: N802
+        self._handle("POST")
+
+    def do_PATCH(self) -> None:  # noqa: N802
+        self._handle("PATCH")
+
+
+@contextmanager
+def serve(**kwargs: Any) -> Iterator[GitHubState]:
+    state = GitHubState(**kwargs)
+    handler = type("Handler", (_Handler,), {"state": state})
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    state.port = server.server_address[1]
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield state
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+# ---- manifests ----------------------------------------------------------------------------------------------------
+
+def zip_bytes(files: dict[str, str | bytes]) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+def make_case(case_id: str, *, passed: bool | None = True, **overrides: Any) -> CaseResult:
+    data: dict[str, Any] = {"id": case_id, "phase": "contract", "pillar": "contract", "input": f"input {case_id}",
+                            "scenario": "no-chaos", "output": "fine", "passed": passed}
+    data.update(overrides)
+    return CaseResult.model_validate(data)
+
+
+def make_manifest(cases: list[CaseResult] | None = None, **overrides: Any) -> Manifest:
+    cases = cases if cases is not None else [make_case(f"c{i}") for i in range(4)]
+    data: dict[str, Any] = {
+        "run_id": "run-1", "tool_version": "0.1.0", "seed": 42, "config_hash": "cfg" + "0" * 61,
+        "started_at": "2026-11-22T00:00:00Z", "agent": AgentInfo(name="support-bot", type="python"),
+        "scores": Scores(overall=90.0, contract=90.0), "verdict": Verdict(passed=True), "cases": cases,
+    }
+    data.update(overrides)
+    return Manifest.model_validate(data)
+
+
+def critical_invariant_case(case_id: str, invariant: str = "no-pii", output: str = "leaked") -> CaseResult:
+    return make_case(case_id, passed=False, output=output, invariants=[
+        InvariantResult(id=invariant, severity="critical", passed=False, detail="found an email address")])
