@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -24,10 +25,9 @@ def invoke(text: str, case_id: str = "case-1", history: list | None = None) -> T
                             {"case_id": case_id})
 
 
-def transport(command: str = COMMAND, **fields) -> CommandTransport:
-    built = build_transport(AgentConfig(type="command", command=command, **fields), base_dir=AGENTS)
-    assert isinstance(built, CommandTransport)
-    return built
+def transport(command: str = COMMAND, grace: float = 0, **fields) -> CommandTransport:
+    return CommandTransport(AgentConfig(type="command", command=command, **fields), base_dir=AGENTS,
+                            startup_grace_s=grace)
 
 
 async def texts(t: CommandTransport, *inputs: str) -> list[str]:
@@ -125,7 +125,7 @@ def test_reset_restart_replaces_the_process():
 
 def test_unknown_reset_mode_is_a_config_error():
     with pytest.raises(ConfigError, match="expected one of line, restart"):
-        transport(reset="agents/x.py:reset")
+        build_transport(AgentConfig(type="command", command=COMMAND, reset="agents/x.py:reset"), base_dir=AGENTS)
 
 
 def test_agent_that_hangs_past_the_timeout_is_replaced_before_the_next_call():
@@ -169,9 +169,11 @@ def test_pool_serves_concurrent_cases_one_at_a_time_per_instance_with_its_own_en
 def test_command_that_cannot_start_is_an_agent_error():
     with pytest.raises(AgentError, match="could not be started"):
         run(transport("definitely-not-a-program-khaos --flag"), lambda t: texts(t, "x"))
+    started = time.monotonic()
     with pytest.raises(AgentError, match="exited with code 3: no model configured"):
-        run(transport(f"{sys.executable} -c \"import sys; sys.exit('no model configured') if 1 else 0\" ; exit 3"),
-            lambda t: texts(t, "x"))
+        command = f"{sys.executable} -c \"import sys; sys.exit('no model configured')\" ; exit 3"
+        run(transport(command, grace=20), lambda t: texts(t, "x"))
+    assert time.monotonic() - started < 10  # reported when it exits, not after the whole grace period
 
 
 def test_close_stops_the_process_and_is_idempotent():

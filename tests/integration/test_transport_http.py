@@ -62,6 +62,12 @@ def test_shell_start_command_has_its_whole_process_group_stopped():
     assert not alive(replies[0]["pid"])
 
 
+def test_without_ready_url_the_port_is_waited_for():
+    port = free_port()
+    config = agent(port=port, start=f"{SERVER} {port} --delay 0.3", ready_url=None)
+    assert asyncio.run(session(config, "hi"))[0]["text"] == "echo: hi"
+
+
 def test_slow_starting_server_is_waited_for():
     port = free_port()
     config = agent(port=port, start=f"{SERVER} {port} --delay 0.4")

@@ -215,6 +215,12 @@ class OutputTail:
             self.add(chunk)
 
 
+async def settle(tasks: list[asyncio.Task[None]] | tuple[asyncio.Task[None], ...], timeout_s: float = 1.0) -> None:
+    """Let output drains finish after an exit, but not forever: a grandchild may still hold the pipe open."""
+    if tasks:
+        await asyncio.wait(tasks, timeout=timeout_s)
+
+
 def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail | None = None) -> str:
     """`exited with code N` / `was killed by SIGTERM`, then the stderr tail (or stdout's, if stderr is empty)."""
     if returncode is None:

@@ -26,7 +26,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
     AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, normalise_reply, normalise_tool_calls,
-    process_env, response, spawn, terminate,
+    process_env, response, settle, spawn, terminate,
 )
 from khaos_action.errors import AgentError, ConfigError
 
@@ -60,7 +60,7 @@ class _Instance:
 class CommandTransport:
     def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
-                 startup_grace_s: float = 0.1) -> None:
+                 startup_grace_s: float = 0.25) -> None:
         assert agent.command, "command agents need `command` (checked by the config model)"
         if agent.reset is not None and agent.reset not in RESET_MODES:
             raise ConfigError(f"agent.reset {agent.reset!r} is not valid for a command agent: expected one of "
@@ -84,12 +84,16 @@ class CommandTransport:
         try:
             await asyncio.gather(*(self._launch(inst) for inst in self._instances))
             if self.startup_grace_s:
-                # A command that fails at once (missing script, syntax error) should stop the run with exit 3,
-                # not fail every case one by one.
-                await asyncio.sleep(self.startup_grace_s)
+                # A command that fails at once (missing script, syntax error, missing API key) should stop the run
+                # with exit 3, not fail every case one by one. A healthy agent never exits, so this waits the full
+                # grace once per run; a failing one is reported as soon as it exits.
+                exits = [asyncio.ensure_future(inst.process.wait()) for inst in self._instances if inst.process]
+                await asyncio.wait(exits, timeout=self.startup_grace_s, return_when=asyncio.FIRST_COMPLETED)
+                for future in exits:
+                    future.cancel()
                 for inst in self._instances:
                     if inst.process is not None and inst.process.returncode is not None:
-                        await asyncio.gather(*inst.tasks, return_exceptions=True)
+                        await settle(inst.tasks)
                         raise AgentError(f"the agent command `{self.agent.command}` "
                                          f"{describe_exit(inst.process.returncode, inst.stderr)}")
         except BaseException:
@@ -130,7 +134,7 @@ class CommandTransport:
         inst.eof = True
         if failure is None:
             await process.wait()
-            await asyncio.gather(drain, return_exceptions=True)  # the stderr tail, complete
+            await settle([drain])  # the stderr tail, complete
             failure = f"agent process {describe_exit(process.returncode, tail)}"
         else:
             await terminate(process, grace_s=0.5)

@@ -34,7 +34,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
     TEXT_KEYS, AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, expand_vars, has_port,
-    normalise_reply, process_env, response, spawn, substitute_port, terminate, trace_id,
+    normalise_reply, process_env, response, settle, spawn, substitute_port, terminate, trace_id,
 )
 from khaos_action.errors import AgentError, ConfigError
 
@@ -123,7 +123,7 @@ class HttpTransport:
         last = "no answer yet"
         while True:
             if inst.process is not None and inst.process.returncode is not None:
-                await asyncio.gather(*inst.drains, return_exceptions=True)
+                await settle(inst.drains)
                 raise AgentError(f"the agent server (`{inst.start}`) {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}")
             try:
                 if inst.ready_url:
