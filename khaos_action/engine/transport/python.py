@@ -119,6 +119,14 @@ def split_entry(spec: str) -> tuple[str, str]:
 
 def load_callable(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Callable[..., Any]:
     """Import `file.py:func` or `module:func` and return the callable; AgentError naming the entry if impossible."""
+    obj = load_object(spec, base_dir, what=what)
+    if not callable(obj):
+        raise AgentError(f"{what} {spec!r}: {split_entry(spec)[1]} is a {type(obj).__name__}, not a function.")
+    return obj
+
+
+def load_object(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Any:
+    """`file.py:attr` / `module:attr` -> the object (a tool registry need not be callable)."""
     target, attr = split_entry(spec)
     is_file = target.endswith(".py") or "/" in target or "\\" in target
     module = _import_file(target, base_dir, spec, what) if is_file else _import_module(target, base_dir, spec, what)
@@ -130,8 +138,6 @@ def load_callable(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Ca
             names = sorted(n for n in vars(module) if not n.startswith("_") and callable(getattr(module, n)))
             raise AgentError(f"{what} {spec!r}: {target} has no attribute {part!r}. "
                              f"Callables it defines: {', '.join(names[:20]) or 'none'}.") from None
-    if not callable(obj):
-        raise AgentError(f"{what} {spec!r}: {attr} is a {type(obj).__name__}, not a function.")
     return obj
 
 
