@@ -1,0 +1,73 @@
+"""Indirect attack payloads delivered through a dependency: which tool call carries which payload, and how a payload
+is embedded into a real tool result (so the agent reads it where it would read attacker-controlled data)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message")
+"""Channels the tool wrappers deliver. `memory` goes into LLM requests (see faults_context)."""
+
+# A tool name that suggests a channel gets that channel's payloads; other tools get `tool_output` only.
+_CHANNEL_HINTS = {
+    "rag_document": re.compile(r"retriev|search|doc|knowledge|rag|vector|lookup_kb|kb_|wiki|faq", re.I),
+    "file_content": re.compile(r"read|file|open|load|fetch_file|cat_|fs_", re.I),
+}
+
+
+def hinted(channel: str, tool: str) -> bool:
+    pattern = _CHANNEL_HINTS.get(channel)
+    return pattern is None or bool(pattern.search(tool))
+
+
+def injections_for(tool: str, injections: list[dict[str, Any]], known_tools: list[str]) -> list[dict[str, Any]]:
+    """The injections one call to `tool` must carry.
+
+    An injection naming a tool goes to that tool only. Otherwise `tool_output` / `error_message` go to any tool;
+    `rag_document` / `file_content` go to tools whose name suggests the channel, or to any tool when none of the
+    agent's known tools does (a payload that reaches nothing would leave the attack unexercised).
+    """
+    chosen = []
+    for injection in injections:
+        channel = injection.get("channel")
+        if channel not in TOOL_CHANNELS:
+            continue
+        named = injection.get("tool")
+        if named:
+            if named == tool:
+                chosen.append(injection)
+        elif hinted(channel, tool) or not any(hinted(channel, known) for known in known_tools):
+            chosen.append(injection)
+    return chosen
+
+
+def embed(result: Any, payload: str, channel: str = "tool_output") -> Any:
+    """`result` with `payload` added the way that channel's data would carry it, keeping the result's type."""
+    if isinstance(result, str):
+        if channel == "rag_document":
+            return f"{result}\n\n---\nDocument: {payload}"
+        return f"{result}\n{payload}" if result else payload
+    if isinstance(result, dict):
+        for key in ("documents", "results", "items", "hits", "data"):
+            if isinstance(result.get(key), list):
+                return {**result, key: embed(result[key], payload, channel)}
+        field = {"rag_document": "document", "file_content": "content"}.get(channel, "note")
+        while field in result:
+            field = f"{field}_"
+        return {**result, field: payload}
+    if isinstance(result, list):
+        if result and isinstance(result[0], dict):
+            return [*result, _shaped_like(result[0], payload)]
+        return [*result, payload]
+    if result is None:
+        return payload
+    return f"{result}\n{payload}"
+
+
+def _shaped_like(example: dict[str, Any], payload: str) -> dict[str, Any]:
+    """An element like the list's first one, with the payload in its first text field."""
+    text_keys = [k for k, v in example.items() if isinstance(v, str)]
+    key = next((k for k in ("content", "text", "body", "snippet", "page_content") if k in example), None)
+    key = key or (text_keys[-1] if text_keys else "content")
+    return {k: ("" if isinstance(v, str) else v) for k, v in example.items()} | {key: payload}

@@ -1,0 +1,266 @@
+"""In-process HTTP interception: for a run, outbound calls made through httpx (and httpx2, which the current
+OpenAI SDK uses), sync and async, and through requests are answered by the current case's fault plan.
+
+We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
+`AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`), so an SDK's own client, retry
+and error code run on a real response object (status, `retry-after`, provider error body, cut JSON). Outside a
+case (`current_case` is None) or when no fault applies, the original method runs untouched; the added cost is a
+ContextVar lookup plus, inside a case, a path check (see bench/interception.py).
+Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
+from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
+from khaos_action.engine.context import current_case
+
+HTTPX_LIKE = ("httpx", "httpx2")
+"""Modules with httpx's transport API; each one importable is patched."""
+
+_bypass: ContextVar[bool] = ContextVar("khaos_no_interception", default=False)
+_lock = threading.Lock()
+_depth = 0
+_restore: list[tuple[Any, str, Any]] = []
+
+
+@contextmanager
+def no_interception() -> Iterator[None]:
+    """Calls made inside this block are never faulted (the engine's own calls to an agent or a judge)."""
+    token = _bypass.set(True)
+    try:
+        yield
+    finally:
+        _bypass.reset(token)
+
+
+@contextmanager
+def http_interception() -> Iterator[None]:
+    """Patch httpx / httpx2 / requests transports for the duration of the block. Re-entrant."""
+    global _depth
+    with _lock:
+        _depth += 1
+        if _depth == 1:
+            _install()
+    try:
+        yield
+    finally:
+        with _lock:
+            _depth -= 1
+            if _depth == 0:
+                _uninstall()
+
+
+def _install() -> None:
+    for name in HTTPX_LIKE:
+        try:
+            mod = importlib.import_module(name)
+        except ImportError:
+            continue
+        _patch(mod.HTTPTransport, "handle_request", _sync_httpx(mod, mod.HTTPTransport.handle_request))
+        _patch(mod.AsyncHTTPTransport, "handle_async_request",
+               _async_httpx(mod, mod.AsyncHTTPTransport.handle_async_request))
+    try:
+        adapters = importlib.import_module("requests.adapters")
+    except ImportError:
+        return
+    _patch(adapters.HTTPAdapter, "send", _requests_send(adapters.HTTPAdapter.send))
+
+
+def _patch(owner: Any, attr: str, replacement: Any) -> None:
+    _restore.append((owner, attr, owner.__dict__[attr]))
+    setattr(owner, attr, replacement)
+
+
+def _uninstall() -> None:
+    while _restore:
+        owner, attr, original = _restore.pop()
+        setattr(owner, attr, original)
+
+
+# ---- httpx / httpx2 ----------------------------------------------------------------------------------------------
+
+def _httpx_view(request: Any) -> HttpRequestView:
+    try:
+        body = request.content
+    except Exception:  # noqa: BLE001 - a streaming upload not read yet: faults decide on method/url/headers alone
+        body = b""
+    url = request.url
+    return HttpRequestView(method=request.method, url=str(url), host=url.host, path=url.path,
+                           headers={k.lower(): v for k, v in request.headers.items()}, body=body)
+
+
+def _httpx_rebuilt(mod: Any, request: Any, body: bytes) -> Any:
+    headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
+    return mod.Request(request.method, request.url, headers=headers, content=body, extensions=request.extensions)
+
+
+def _httpx_error(mod: Any, kind: str, request: Any) -> Exception:
+    if kind == "timeout":
+        return mod.ReadTimeout("timed out (injected)", request=request)
+    return mod.ReadError("[Errno 104] Connection reset by peer", request=request)
+
+
+def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
+    return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
+
+
+def _decide(request: Any) -> HttpDecision | None:
+    ctx = current_case.get()
+    if ctx is None or _bypass.get():
+        return None
+    return decide_http(ctx, _httpx_view(request))
+
+
+def _sync_httpx(mod: Any, original: Any) -> Any:
+    def handle_request(self: Any, request: Any) -> Any:
+        decision = _decide(request)
+        if decision is None:
+            return original(self, request)
+        ctx = current_case.get()
+        if decision.new_body is not None:
+            request = _httpx_rebuilt(mod, request, decision.new_body)
+        effect = decision.effect
+        if effect is not None:
+            if effect.delay_s:
+                time.sleep(effect.delay_s)
+            if effect.error:
+                finish_http(ctx, decision, None, status=None)
+                raise _httpx_error(mod, effect.error, request)
+            if effect.reply is not None:
+                finish_http(ctx, decision, effect.reply)
+                return _httpx_response(mod, effect.reply, request)
+        response = original(self, request)
+        if effect is not None and effect.transform is not None:
+            response.read()
+            reply = Reply(response.status_code, dict(response.headers.items()), response.content)
+            replacement = finish_http(ctx, decision, reply)
+            response.close()
+            if replacement is not None:
+                return _httpx_response(mod, replacement, request)
+            return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
+        finish_http(ctx, decision, None, status=response.status_code)
+        return response
+
+    handle_request.__wrapped__ = original  # type: ignore[attr-defined]
+    return handle_request
+
+
+def _async_httpx(mod: Any, original: Any) -> Any:
+    async def handle_async_request(self: Any, request: Any) -> Any:
+        decision = _decide(request)
+        if decision is None:
+            return await original(self, request)
+        ctx = current_case.get()
+        if decision.new_body is not None:
+            request = _httpx_rebuilt(mod, request, decision.new_body)
+        effect = decision.effect
+        if effect is not None:
+            if effect.delay_s:
+                await asyncio.sleep(effect.delay_s)
+            if effect.error:
+                finish_http(ctx, decision, None, status=None)
+                raise _httpx_error(mod, effect.error, request)
+            if effect.reply is not None:
+                finish_http(ctx, decision, effect.reply)
+                return _httpx_response(mod, effect.reply, request)
+        response = await original(self, request)
+        if effect is not None and effect.transform is not None:
+            await response.aread()
+            reply = Reply(response.status_code, dict(response.headers.items()), response.content)
+            replacement = finish_http(ctx, decision, reply)
+            await response.aclose()
+            if replacement is not None:
+                return _httpx_response(mod, replacement, request)
+            return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
+        finish_http(ctx, decision, None, status=response.status_code)
+        return response
+
+    handle_async_request.__wrapped__ = original  # type: ignore[attr-defined]
+    return handle_async_request
+
+
+# ---- requests ----------------------------------------------------------------------------------------------------
+
+def _requests_send(original: Any) -> Any:
+    def send(self: Any, request: Any, **kwargs: Any) -> Any:
+        ctx = current_case.get()
+        if ctx is None or _bypass.get():
+            return original(self, request, **kwargs)
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(request.url)
+        body = request.body if isinstance(request.body, bytes) else (
+            request.body.encode() if isinstance(request.body, str) else b"")
+        view = HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
+                               path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
+                               body=body)
+        decision = decide_http(ctx, view)
+        if decision is None:
+            return original(self, request, **kwargs)
+        if decision.new_body is not None:
+            request = request.copy()
+            request.body = decision.new_body
+            request.headers["Content-Length"] = str(len(decision.new_body))
+        effect = decision.effect
+        if effect is not None:
+            if effect.delay_s:
+                time.sleep(effect.delay_s)
+            if effect.error:
+                finish_http(ctx, decision, None)
+                raise _requests_error(effect.error, request)
+            if effect.reply is not None:
+                finish_http(ctx, decision, effect.reply)
+                return _requests_response(self, effect.reply, request)
+        response = original(self, request, **kwargs)
+        if effect is not None and effect.transform is not None:
+            reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
+            replacement = finish_http(ctx, decision, reply)
+            if replacement is not None:
+                return _requests_response(self, replacement, request)
+            return response
+        finish_http(ctx, decision, None, status=response.status_code)
+        return response
+
+    send.__wrapped__ = original  # type: ignore[attr-defined]
+    return send
+
+
+def _requests_error(kind: str, request: Any) -> Exception:
+    from requests import exceptions
+
+    if kind == "timeout":
+        return exceptions.ReadTimeout("Read timed out. (injected)", request=request)
+    return exceptions.ConnectionError(ConnectionResetError(104, "Connection reset by peer"), request=request)
+
+
+def _requests_response(adapter: Any, reply: Reply, request: Any) -> Any:
+    from http import HTTPStatus
+
+    from requests import Response
+    from requests.structures import CaseInsensitiveDict
+    from requests.utils import get_encoding_from_headers
+
+    response = Response()
+    response.status_code = reply.status
+    response.headers = CaseInsensitiveDict({**reply.headers, "content-length": str(len(reply.body))})
+    response._content = reply.body
+    response._content_consumed = True
+    response.encoding = get_encoding_from_headers(response.headers)
+    try:
+        response.reason = HTTPStatus(reply.status).phrase
+    except ValueError:
+        response.reason = ""
+    response.url = request.url
+    response.request = request
+    response.connection = adapter
+    return response

@@ -1,0 +1,167 @@
+"""A case's fault plan at run time: binding fault specs to objects, activating a case, and deciding — for one tool
+call or one outbound request — which fault answers it, counting every hit on the case."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from khaos_action.engine.chaos.effects import HttpEffect, HttpRequestView, Reply, ToolEffect, ToolInvocation
+from khaos_action.engine.chaos.faults_context import ContextFaultBase, apply_context_attacks
+from khaos_action.engine.chaos.faults_http import HttpFaultBase
+from khaos_action.engine.chaos.faults_llm import LlmFaultBase, llm_provider
+from khaos_action.engine.chaos.faults_tool import ToolFaultBase, ToolFaultError
+from khaos_action.engine.chaos.injections import embed, injections_for
+from khaos_action.engine.chaos.registry import Fault, validate_fault
+from khaos_action.engine.context import CaseContext, current_case
+
+
+def bind_faults(specs: list[dict[str, Any]] | tuple, rng: random.Random | None = None) -> list[Fault]:
+    """`case.faults` entries ({"id", "target", "mode", ...params}) -> validated, bound fault objects.
+
+    Each fault gets its own rng derived from `rng` (for payloads such as garbage bytes), so binding is
+    deterministic for a seeded rng. Ids default to `target:mode`, suffixed when repeated.
+    """
+    faults: list[Fault] = []
+    seen: set[str] = set()
+    for spec in specs:
+        bound = validate_fault(spec)
+        fault_id = bound.id or f"{bound.target}:{bound.mode}"
+        base, n = fault_id, 1
+        while fault_id in seen:
+            n += 1
+            fault_id = f"{base}#{n}"
+        seen.add(fault_id)
+        child = random.Random(rng.getrandbits(64)) if rng is not None else random.Random(fault_id)
+        faults.append(bound.build(fault_id, child))
+    return faults
+
+
+@contextmanager
+def activate(ctx: CaseContext) -> Iterator[CaseContext]:
+    """Make `ctx` the current case for this task/thread (copied into asyncio tasks and `asyncio.to_thread`)."""
+    token = current_case.set(ctx)
+    try:
+        yield ctx
+    finally:
+        current_case.reset(token)
+
+
+def fault_hits(ctx: CaseContext) -> dict[str, int]:
+    """fault id (or `injection:<channel>`) -> times it fired in this case."""
+    return {key: count for key, count in ctx.hits.items() if count}
+
+
+# ---- tools -------------------------------------------------------------------------------------------------------
+
+@dataclass
+class ToolDecision:
+    effect: ToolEffect = field(default_factory=ToolEffect)
+    fault_id: str | None = None
+    injections: list[dict[str, Any]] = field(default_factory=list)
+
+
+def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] = ()) -> ToolDecision:
+    """The first tool fault that applies and fires answers the call; indirect payloads ride along."""
+    ctx.calls[f"tool:{call.name}"] += 1
+    decision = ToolDecision()
+    for fault in ctx.faults:
+        if isinstance(fault, ToolFaultBase) and fault.applies_to(call) and fault.fires(ctx):
+            fault.hit(ctx)
+            decision.effect, decision.fault_id = fault.on_call(call), fault.id
+            break
+    if ctx.injections:
+        decision.injections = injections_for(call.name, ctx.injections, list(known_tools))
+        if decision.fault_id is None:
+            for injection in decision.injections:
+                if injection.get("channel") == "error_message":
+                    # The attacker controls an error text the agent will read (e.g. an upstream 4xx body).
+                    decision.effect.error = ToolFaultError(str(injection.get("payload", "")))
+                    ctx.hits["injection:error_message"] += 1
+                    break
+    return decision
+
+
+def finish_tool(ctx: CaseContext, decision: ToolDecision, result: Any) -> Any:
+    """Apply the fault's transform and embed the payloads of indirect injections into a real result."""
+    if decision.effect.transform is not None:
+        result = decision.effect.transform(result)
+    for injection in decision.injections:
+        channel = injection.get("channel", "tool_output")
+        if channel == "error_message":
+            continue
+        result = embed(result, str(injection.get("payload", "")), channel)
+        ctx.hits[f"injection:{channel}"] += 1
+    return result
+
+
+# ---- outbound HTTP -----------------------------------------------------------------------------------------------
+
+@dataclass
+class HttpDecision:
+    fault: HttpFaultBase | None = None
+    effect: HttpEffect | None = None
+    new_body: bytes | None = None
+    """The request body after context attacks, when they changed it."""
+    record: dict[str, Any] | None = None
+    """The case's `llm_calls` entry for an LLM request (status filled in by `finish_http`)."""
+
+
+def decide_http(ctx: CaseContext, view: HttpRequestView) -> HttpDecision | None:
+    """Context attacks rewrite LLM request bodies; then the first llm/http fault that applies and fires answers.
+    None when the request is neither an LLM call nor touched by any fault (the caller just forwards it)."""
+    provider = llm_provider(view)
+    decision = HttpDecision()
+    if provider is not None:
+        ctx.calls["llm"] += 1
+        decision.new_body = _context_body(ctx, view)
+    for fault in ctx.faults:
+        if isinstance(fault, HttpFaultBase) and fault.applies_to(view, provider) and fault.fires(ctx):
+            decision.fault, decision.effect = fault, fault.on_request(view, provider)
+            if decision.effect.transform is None:
+                fault.hit(ctx)  # a transform counts only once it has changed the real reply
+            break
+    if provider is not None or isinstance(decision.fault, LlmFaultBase):
+        body = view.json if isinstance(view.json, dict) else {}
+        decision.record = {"url": view.url, "provider": provider or "openai", "model": body.get("model"),
+                           "stream": bool(body.get("stream")), "fault": decision.fault.id if decision.fault else None,
+                           "status": None}
+        ctx.llm_calls.append(decision.record)
+    if decision.fault is None and decision.new_body is None and decision.record is None:
+        return None
+    return decision
+
+
+def _context_body(ctx: CaseContext, view: HttpRequestView) -> bytes | None:
+    wanted = any(isinstance(f, ContextFaultBase) for f in ctx.faults) or any(
+        i.get("channel") == "memory" for i in ctx.injections)
+    if not wanted or not isinstance(view.json, dict):
+        return None
+    mutated = apply_context_attacks(view.json, ctx.faults, ctx, ctx.injections)
+    return None if mutated is view.json else json.dumps(mutated).encode()
+
+
+def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None, status: int | None = None) -> Reply | None:
+    """Run the fault's transform over the real reply (counting the hit if it changed anything) and record the
+    status. Returns the replacement reply, or None to keep the real one untouched."""
+    replacement = None
+    effect = decision.effect
+    if effect is not None and effect.transform is not None and reply is not None:
+        replacement = effect.transform(reply)
+        if replacement is not None and decision.fault is not None:
+            decision.fault.hit(ctx)
+        elif decision.record is not None:
+            decision.record["fault"] = None
+    if decision.record is not None:
+        final = replacement or reply
+        decision.record["status"] = final.status if final is not None else status
+    return replacement
+
+
+def needs_reply(decision: HttpDecision) -> bool:
+    """Whether the caller must buffer the real reply (a transform will read it)."""
+    return decision.effect is not None and decision.effect.transform is not None

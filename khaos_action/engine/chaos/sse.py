@@ -1,0 +1,74 @@
+"""Rewriting the assistant text inside a server-sent-events LLM stream (OpenAI chat/completions chunks, Anthropic
+message events), so truncation and blanking faults also reach agents that stream."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any, Callable
+
+_EVENT_SPLIT = re.compile(rb"\r?\n\r?\n")
+
+
+def map_stream_texts(body: bytes, provider: str, fn: Callable[[str], str], finish: str | None) -> bytes | None:
+    """Rewrite a buffered SSE body. `fn(cumulative_text) -> kept_text` must be prefix-stable (each result extends
+    the previous one). None when the stream carries no assistant text this module understands."""
+    raw_events = [chunk for chunk in _EVENT_SPLIT.split(body) if chunk.strip()]
+    seen: dict[Any, str] = {}
+    emitted: dict[Any, str] = {}
+    found = False
+
+    def rewrite(key: Any, piece: str) -> str:
+        seen[key] = seen.get(key, "") + piece
+        kept = fn(seen[key])
+        before = emitted.get(key, "")
+        emitted[key] = kept
+        return kept[len(before):] if kept.startswith(before) else ""
+
+    out = []
+    for raw in raw_events:
+        lines = raw.decode("utf-8", "replace").splitlines()
+        data_lines = [line[5:].lstrip() if line.startswith("data:") else None for line in lines]
+        payload = "\n".join(d for d in data_lines if d is not None)
+        try:
+            event = json.loads(payload) if payload and payload != "[DONE]" else None
+        except ValueError:
+            event = None
+        if isinstance(event, dict) and _rewrite_event(event, provider, rewrite, finish):
+            found = True
+            kept_lines = [line for line, d in zip(lines, data_lines) if d is None]
+            lines = kept_lines + ["data: " + json.dumps(event)]
+        out.append("\n".join(lines))
+    if not found:
+        return None
+    return ("\n\n".join(out) + "\n\n").encode()
+
+
+def _rewrite_event(event: dict[str, Any], provider: str, rewrite: Callable[[Any, str], str],
+                   finish: str | None) -> bool:
+    """Rewrite one decoded event in place; True when it carried assistant text or a finish reason."""
+    touched = False
+    if provider == "anthropic":
+        delta = event.get("delta")
+        if event.get("type") == "content_block_delta" and isinstance(delta, dict) and "text" in delta:
+            delta["text"] = rewrite(("a", event.get("index", 0)), delta["text"] or "")
+            touched = True
+        elif event.get("type") == "message_delta" and isinstance(delta, dict) and finish:
+            delta["stop_reason"] = finish
+            touched = True
+        return touched
+    for choice in event.get("choices") or []:
+        if not isinstance(choice, dict):
+            continue
+        index = choice.get("index", 0)
+        delta = choice.get("delta")
+        if isinstance(delta, dict) and isinstance(delta.get("content"), str):
+            delta["content"] = rewrite(index, delta["content"])
+            touched = True
+        elif isinstance(choice.get("text"), str):
+            choice["text"] = rewrite(index, choice["text"])
+            touched = True
+        if finish and choice.get("finish_reason"):
+            choice["finish_reason"] = finish
+            touched = True
+    return touched

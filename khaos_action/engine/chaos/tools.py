@@ -1,0 +1,379 @@
+"""Tool wrappers for python agents: every configured tool callable (and every tool-registry entry and
+`@khaos_action.sdk.tool` function) is answered through the case's fault plan for the duration of a run.
+
+Replacing `tools.lookup_order` does not reach an agent that did `from tools import lookup_order`, nor a framework
+that stored the function in a Tool object. So the patcher replaces *every reference* to the original function
+object it can rewrite — module globals of every loaded module copy, dicts, lists and closure cells found through
+`gc.get_referrers` (framework toolsets such as pydantic-ai `Tool.function` or LangChain `StructuredTool.func`),
+class attributes via setattr — and restores each one on exit. References it cannot rewrite (tuples, partials)
+stay unpatched; `reached` then shows the tool was never called through a wrapper.
+
+Enter the patcher after the agent module is imported (the python transport's `start`), so the copies the agent
+imported exist and are found.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import gc
+import inspect
+import sys
+import time
+import types
+from collections.abc import MutableMapping
+from pathlib import Path
+from typing import Any, Callable
+
+from khaos_action.engine.chaos.effects import NO_RESULT, ToolInvocation
+from khaos_action.engine.chaos.plan import ToolDecision, decide_tool, finish_tool
+from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.messages import ToolCall
+from khaos_action.errors import ConfigError
+
+
+class ToolsUnreachable(ConfigError):
+    """Tool faults are configured but no configured tool can be reached."""
+
+
+HOW_TO_EXPOSE = ("add the tool callables to `agent.tools` (e.g. `agents/tools.py:lookup_order`), decorate them "
+                 "with `@khaos_action.sdk.tool`, or point `agent.tool_registry` at the dict that maps tool names "
+                 "to callables")
+
+
+class ToolPatcher:
+    """Context manager that wraps the run's tools and restores everything on exit.
+
+    `tool_names`: every tool the wrappers can see (sdk tools are added when first called);
+    `reached`: tools actually called through a wrapper during the run."""
+
+    def __init__(self, tool_specs: list[str], registry_spec: str | None = None, base_dir: Path = Path("."),
+                 *, deep: bool = True) -> None:
+        self.tool_specs = list(tool_specs)
+        self.registry_spec = registry_spec
+        self.base_dir = Path(base_dir)
+        self.deep = deep
+        self.tool_names: list[str] = []
+        self.reached: set[str] = set()
+        self._undo: list[Callable[[], None]] = []
+        self._wrappers: dict[int, Callable[..., Any]] = {}
+        self._previous_hook: Any = None
+        self._sdk: Any = None
+
+    # ---- entering and leaving -------------------------------------------------------------------------------------
+    def __enter__(self) -> ToolPatcher:
+        try:
+            targets: list[tuple[str, Any]] = []
+            if self.registry_spec:
+                targets += self._wrap_registry(self.registry_spec)
+            for spec in self.tool_specs:
+                targets += [(name, fn) for name, fn in self._resolve(spec)]
+            for name, fn in targets:
+                if name not in self.tool_names:
+                    self.tool_names.append(name)
+            # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.
+            plain = [(n, fn) for n, fn in targets if callable(fn) and not hasattr(fn, "__khaos_tool__")]
+            self._replace_references(plain)
+            self._install_sdk_hook()
+        except BaseException:
+            self.__exit__(None, None, None)
+            raise
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        while self._undo:
+            self._undo.pop()()
+        self._wrappers.clear()
+
+    # ---- resolving ------------------------------------------------------------------------------------------------
+    def _resolve(self, spec: str) -> list[tuple[str, Any]]:
+        """Every loaded copy of `spec`'s function (a file imported under two module names is two copies)."""
+        from khaos_action.engine.transport.python import load_callable, split_entry
+
+        target, attr = split_entry(spec)
+        found = [load_callable(spec, self.base_dir, what="agent.tools")]
+        if target.endswith(".py") or "/" in target or "\\" in target:
+            path = (Path(target) if Path(target).is_absolute() else self.base_dir / target).resolve()
+            for module in _modules_from(path):
+                obj = _getattr_path(module, attr)
+                if obj is not None and all(obj is not other for other in found):
+                    found.append(obj)
+        name = attr.rsplit(".", 1)[-1]
+        return [(getattr(fn, "__khaos_tool__", None) or name, fn) for fn in found]
+
+    def _wrap_registry(self, spec: str) -> list[tuple[str, Any]]:
+        from khaos_action.engine.transport.python import load_callable
+
+        registry = _registry_mapping(load_callable_or_object(spec, self.base_dir, load_callable))
+        out = []
+        for key, fn in list(registry.items()):
+            if callable(fn) and not hasattr(fn, "__khaos_tool__"):
+                out.append((str(key), fn))
+                registry[key] = self._wrapper(str(key), fn)
+                self._undo.append(functools.partial(_restore_item, registry, key, fn, registry[key]))
+        return out
+
+    # ---- replacing references ------------------------------------------------------------------------------------
+    def _replace_references(self, targets: list[tuple[str, Any]]) -> None:
+        originals = {id(fn): (name, fn) for name, fn in targets}
+        if not originals:
+            return
+        for name, fn in originals.values():
+            self._wrapper(name, fn)
+        ours = {id(w.__dict__) for w in self._wrappers.values()} | {id(originals), id(self.__dict__),
+                                                                    id(self._wrappers)}
+        ours |= {id(cell) for w in self._wrappers.values() for cell in (w.__closure__ or ())}
+        fns = tuple(fn for _, fn in originals.values())
+        referrers = gc.get_referrers(*fns) if self.deep else [vars(m) for m in list(sys.modules.values())
+                                                                if hasattr(m, "__dict__")]
+        for container in referrers:
+            if id(container) in ours or isinstance(container, types.FrameType):
+                continue
+            if isinstance(container, dict):
+                self._replace_in_dict(container, originals)
+            elif isinstance(container, list):
+                for index, value in enumerate(container):
+                    if id(value) in originals and value is originals[id(value)][1]:
+                        container[index] = self._wrappers[id(value)]
+                        self._undo.append(functools.partial(_restore_item, container, index, value, container[index]))
+            elif isinstance(container, types.CellType):
+                value = container.cell_contents
+                if id(value) in originals:
+                    container.cell_contents = self._wrappers[id(value)]
+                    self._undo.append(functools.partial(_restore_cell, container, value, container.cell_contents))
+
+    def _replace_in_dict(self, container: dict[Any, Any], originals: dict[int, tuple[str, Any]]) -> None:
+        owner = _owning_class(container)
+        for key, value in list(container.items()):
+            if id(value) not in originals or value is not originals[id(value)][1]:
+                continue
+            wrapper = self._wrappers[id(value)]
+            if owner is not None:  # a class namespace: go through setattr so the type's method cache is updated
+                setattr(owner, key, wrapper)
+                self._undo.append(functools.partial(setattr, owner, key, value))
+            else:
+                container[key] = wrapper
+                self._undo.append(functools.partial(_restore_item, container, key, value, wrapper))
+
+    # ---- the wrapper ---------------------------------------------------------------------------------------------
+    def _wrapper(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+        existing = self._wrappers.get(id(fn))
+        if existing is not None:
+            return existing
+        run = self.run_async if inspect.iscoroutinefunction(fn) else self.run_sync
+
+        if inspect.iscoroutinefunction(fn):
+            async def wrapper(*args: Any, **kwargs: Any) -> Any:
+                return await run(name, fn, args, kwargs)
+        else:
+            def wrapper(*args: Any, **kwargs: Any) -> Any:
+                return run(name, fn, args, kwargs)
+
+        functools.update_wrapper(wrapper, fn)
+        wrapper.__khaos_tool_wrapper__ = True  # type: ignore[attr-defined]
+        self._wrappers[id(fn)] = wrapper
+        return wrapper
+
+    def _begin(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
+        self.reached.add(name)
+        ctx = current_case.get()
+        if ctx is None:
+            return None
+        call = ToolInvocation(name, bind_arguments(fn, args, kwargs))
+        decision = decide_tool(ctx, call, self.tool_names)
+        record = ToolCall(name=name, args=call.args, fault=decision.fault_id)
+        ctx.tool_calls.append(record)
+        return ctx, decision, record
+
+    def run_sync(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+        begun = self._begin(name, fn, args, kwargs)
+        if begun is None:
+            return fn(*args, **kwargs)
+        ctx, decision, record = begun
+        effect = decision.effect
+        try:
+            if effect.delay_s:
+                time.sleep(effect.delay_s)
+            if effect.error is not None:
+                raise effect.error
+            result = effect.result if effect.result is not NO_RESULT else fn(*args, **kwargs)
+            record.result = result = finish_tool(ctx, decision, result)
+        except BaseException as exc:
+            record.error = f"{type(exc).__name__}: {exc}"
+            raise
+        return result
+
+    async def run_async(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+        begun = self._begin(name, fn, args, kwargs)
+        if begun is None:
+            return await fn(*args, **kwargs)
+        ctx, decision, record = begun
+        effect = decision.effect
+        try:
+            if effect.delay_s:
+                await asyncio.sleep(effect.delay_s)
+            if effect.error is not None:
+                raise effect.error
+            result = effect.result if effect.result is not NO_RESULT else await fn(*args, **kwargs)
+            record.result = result = finish_tool(ctx, decision, result)
+        except BaseException as exc:
+            record.error = f"{type(exc).__name__}: {exc}"
+            raise
+        return result
+
+    # ---- @khaos_action.sdk.tool ------------------------------------------------------------------------------------
+    def _install_sdk_hook(self) -> None:
+        from khaos_action import sdk
+
+        self._sdk = sdk
+        self._previous_hook = sdk.set_tool_hook(self._sdk_hook)
+        self._undo.append(lambda: sdk.set_tool_hook(self._previous_hook))
+
+    def _sdk_hook(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
+        if name not in self.tool_names:
+            self.tool_names.append(name)
+        if inspect.iscoroutinefunction(fn):
+            return self.run_async(name, fn, args, kwargs)  # the sdk wrapper awaits it
+        return self.run_sync(name, fn, args, kwargs)
+
+
+# ---- helpers ---------------------------------------------------------------------------------------------------------
+
+def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
+    """The call's arguments by parameter name (self/cls dropped), values made JSON-friendly for records and `match`."""
+    try:
+        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
+        named = {k: v for k, v in bound.items() if k not in ("self", "cls")}
+    except (TypeError, ValueError):
+        named = {**({"args": list(args)} if args else {}), **kwargs}
+    return {str(k): _plain(v) for k, v in named.items()}
+
+
+def _plain(value: Any, depth: int = 0) -> Any:
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    if depth < 6 and isinstance(value, dict):
+        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
+    if depth < 6 and isinstance(value, (list, tuple)):
+        return [_plain(v, depth + 1) for v in value]
+    if hasattr(value, "model_dump"):
+        try:
+            return _plain(value.model_dump(mode="json"), depth + 1)
+        except Exception:  # noqa: BLE001 - a record must never break the tool call
+            pass
+    return repr(value)[:200]
+
+
+def _modules_from(path: Path) -> list[Any]:
+    out = []
+    for module in list(sys.modules.values()):
+        file = getattr(module, "__file__", None)
+        if file and file.endswith(path.name):
+            try:
+                if Path(file).resolve() == path:
+                    out.append(module)
+            except OSError:
+                continue
+    return out
+
+
+def _getattr_path(obj: Any, dotted: str) -> Any:
+    for part in dotted.split("."):
+        obj = getattr(obj, part, None)
+        if obj is None:
+            return None
+    return obj
+
+
+def load_callable_or_object(spec: str, base_dir: Path, load_callable: Callable[..., Any]) -> Any:
+    """`module:attr` -> the object (a registry need not be callable)."""
+    from khaos_action.engine.transport.python import _import_file, _import_module, split_entry
+
+    target, attr = split_entry(spec)
+    is_file = target.endswith(".py") or "/" in target or "\\" in target
+    module = (_import_file if is_file else _import_module)(target, base_dir, spec, "agent.tool_registry")
+    obj = _getattr_path(module, attr)
+    if obj is None:
+        raise ConfigError(f"agent.tool_registry {spec!r}: {target} has no attribute {attr!r}.")
+    return obj
+
+
+def _registry_mapping(obj: Any) -> MutableMapping[Any, Any]:
+    """The name -> callable mapping inside a registry object (a dict, or an object holding one)."""
+    if isinstance(obj, MutableMapping):
+        return obj
+    for attr in ("tools", "_tools", "registry", "_registry", "functions"):
+        value = getattr(obj, attr, None)
+        if isinstance(value, MutableMapping):
+            return value
+    raise ConfigError(f"agent.tool_registry points at a {type(obj).__name__}, which is not a dict of name -> "
+                      "callable and has no `tools` dict; point it at the dict itself.")
+
+
+def _owning_class(namespace: dict[Any, Any]) -> type | None:
+    """The class whose namespace this dict is (a type holds its dict; the gc sees that reference)."""
+    if "__module__" not in namespace:
+        return None
+    for referrer in gc.get_referrers(namespace):
+        if isinstance(referrer, type) and len(referrer.__dict__) == len(namespace) and all(
+            referrer.__dict__.get(k) is v for k, v in namespace.items()
+        ):
+            return referrer
+    return None
+
+
+def _restore_item(container: Any, key: Any, original: Any, wrapper: Any) -> None:
+    try:
+        if container[key] is wrapper:
+            container[key] = original
+    except (KeyError, IndexError):
+        pass
+
+
+def _restore_cell(cell: types.CellType, original: Any, wrapper: Any) -> None:
+    if cell.cell_contents is wrapper:
+        cell.cell_contents = original
+
+
+# ---- configuration checks -------------------------------------------------------------------------------------------
+
+def _tool_fault_names(fault_specs: list[Any]) -> list[str]:
+    """The tool names (globs) of the tool faults among `fault_specs` (ToolFault models or case fault dicts)."""
+    names = []
+    for spec in fault_specs:
+        data = spec.model_dump() if hasattr(spec, "model_dump") else dict(spec)
+        target = data.get("target")
+        if target == "tool" or (target is None and "tool" in data):
+            names.append(str(data.get("tool") or "*"))
+    return names
+
+
+def check_tool_faults_reachable(tool_names: list[str], fault_specs: list[Any]) -> None:
+    """ConfigError when tool faults are configured but name no tool the engine can wrap (never skip silently)."""
+    import fnmatch
+
+    wanted = _tool_fault_names(fault_specs)
+    if not wanted:
+        return
+    if not tool_names:
+        raise ToolsUnreachable(f"Tool faults are configured ({', '.join(sorted(set(wanted)))}) but the agent exposes "
+                               f"no tool the engine can wrap; {HOW_TO_EXPOSE}.")
+    missing = sorted({w for w in wanted if w != "*" and not any(fnmatch.fnmatchcase(t, w) for t in tool_names)})
+    if missing:
+        raise ToolsUnreachable(f"Tool faults target {', '.join(missing)}, which the agent does not declare (declared: "
+                               f"{', '.join(tool_names)}); {HOW_TO_EXPOSE}.")
+
+
+def unreached_tools(reached: set[str], tool_names: list[str], fault_specs: list[Any]) -> list[str]:
+    """Declared tools that faults target but that no call ever went through during the run."""
+    import fnmatch
+
+    wanted = _tool_fault_names(fault_specs)
+    targeted = {t for t in tool_names for w in wanted if w == "*" or fnmatch.fnmatchcase(t, w)}
+    return sorted(targeted - reached)
+
+
+def never_reached_message(names: list[str]) -> str:
+    return (f"Tool faults target {', '.join(names)}, but no call reached {'it' if len(names) == 1 else 'them'} "
+            f"through the engine's wrapper during the run: the agent may hold a copy the engine cannot patch "
+            f"(e.g. inside a tuple or functools.partial). To make the tool reachable, {HOW_TO_EXPOSE}.")
