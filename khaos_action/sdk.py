@@ -14,14 +14,15 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # typing constructs cost import time; annotations are strings here anyway
-    from typing import Any, Callable, TypeVar
+    from collections.abc import Callable
+    from typing import Any, TypeVar
 
     F = TypeVar("F", bound=Callable[..., Any])
     ToolHook = Callable[[str, Callable[..., Any], tuple, dict], Any]
 
 _TOOL_HOOK: ToolHook | None = None
 
-__all__ = ["khaosagent", "tool", "set_tool_hook", "get_tool_hook"]
+__all__ = ["get_tool_hook", "khaosagent", "set_tool_hook", "tool"]
 
 
 def khaosagent(name: Any = None, *, capabilities: Any = None, description: str | None = None) -> Any:

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, TypedDict
+from typing import Any, TypedDict
 
 import pytest
 
-from khaos_action.engine.transport.base import AgentCallError, normalise_reply, normalise_tool_calls, process_env
+from khaos_action.engine.transport.base import (
+    AgentCallError,
+    normalise_reply,
+    normalise_tool_calls,
+    process_env,
+)
 from khaos_action.engine.transport.http import dig, extract_reply, render
 from khaos_action.engine.transport.python import call_style
 from khaos_action.errors import AgentError
@@ -110,8 +116,8 @@ def _dict_generic(m: dict[str, Any]) -> str: ...
 def _mapping(m: Mapping[str, Any]) -> str: ...
 def _typed(m: Msg) -> str: ...
 def _named(request): ...
-def _string_annotation(m: "dict[str, object]"): ...
-def _unresolvable(m: "SomeUnknownDict"): ...  # noqa: F821
+def _string_annotation(m: dict[str, object]): ...
+def _unresolvable(m: SomeUnknownDict): ...  # noqa: F821
 def _extras(text: str, history=None, session_id=None): ...
 def _star(*args): ...
 

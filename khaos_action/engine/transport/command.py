@@ -25,8 +25,18 @@ from typing import Any
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
-    AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, normalise_reply, normalise_tool_calls,
-    process_env, response, settle, spawn, terminate,
+    AgentCallError,
+    BindInstance,
+    EnvForInstance,
+    OutputTail,
+    describe_exit,
+    normalise_reply,
+    normalise_tool_calls,
+    process_env,
+    response,
+    settle,
+    spawn,
+    terminate,
 )
 from khaos_action.errors import AgentError, ConfigError
 

@@ -33,8 +33,22 @@ import httpx
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import (
-    TEXT_KEYS, AgentCallError, BindInstance, EnvForInstance, OutputTail, describe_exit, expand_vars, has_port,
-    normalise_reply, process_env, response, settle, spawn, substitute_port, terminate, trace_id,
+    TEXT_KEYS,
+    AgentCallError,
+    BindInstance,
+    EnvForInstance,
+    OutputTail,
+    describe_exit,
+    expand_vars,
+    has_port,
+    normalise_reply,
+    process_env,
+    response,
+    settle,
+    spawn,
+    substitute_port,
+    terminate,
+    trace_id,
 )
 from khaos_action.errors import AgentError, ConfigError
 

@@ -76,7 +76,7 @@ class PythonTransport:
                 value = await value
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 - an agent exception is data about the agent
+        except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
         return response(normalise_reply(value), message)
 
@@ -93,7 +93,7 @@ class PythonTransport:
                 value = await self._in_thread(self._reset_fn)
                 if inspect.isawaitable(value):
                     await value
-        except Exception as exc:  # noqa: BLE001
+        except Exception as exc:
             raise AgentCallError(f"agent.reset {self.reset_spec} raised {type(exc).__name__}: {exc}") from exc
 
     async def close(self) -> None:
@@ -207,7 +207,8 @@ def find_loaded_module(path: Path) -> Any | None:
 def is_async_callable(fn: Any) -> bool:
     while isinstance(fn, functools.partial):
         fn = fn.func
-    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))
+    # an instance whose `async def __call__` makes it an async agent
+    return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))  # noqa: B004
 
 
 def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]:
