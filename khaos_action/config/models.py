@@ -66,7 +66,8 @@ class AgentConfig(Strict):
     tool_registry: str | None = None
     """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
     reset: str | None = None
-    """python: a callable run before each isolation group to clear agent state."""
+    """python: a callable run before each isolation group to clear agent state. command: `line` (send the
+    `{"type": "reset"}` line) or `restart` (restart the agent processes)."""
     reset_endpoint: str | None = None
     """http: a URL POSTed to before each isolation group to clear agent state."""
     system_prompt: str | None = None
