@@ -2,8 +2,8 @@
 
 `md_escape` is for inline text and table cells; `md_code` for showing text verbatim in a fenced block.
 Neither can end a table cell, open a link or an image, emit HTML, hide text in an HTML comment, @-mention a user,
-reference an issue, or start a GitHub workflow command (`::error::`, `::stop-commands::`) if the Markdown is
-ever printed to a job log. Invisible zero-width joiners are what break the mentions, references and commands:
+reference an issue, or start a GitHub workflow command (`::error::`, `::stop-commands::`, legacy `##[error]`) if
+the Markdown is ever printed to a job log. Invisible zero-width joiners are what break the mentions, references and commands:
 they render as nothing, so the text still reads the same.
 """
 
@@ -27,7 +27,7 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 # GitHub mentions: @user, @org/team. Issue references: #12, GH-12 need a digit or letter right after the marker.
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
 _ISSUE_REF = re.compile(r"#(?=[0-9A-Za-z])")
-_COLONS = re.compile("::")
+_COLONS = re.compile(":(?=:)")  # lookahead, so ":::" is broken everywhere too
 
 
 def md_escape(text: object, limit: int | None = DEFAULT_LIMIT) -> str:
@@ -54,21 +54,21 @@ def md_escape(text: object, limit: int | None = DEFAULT_LIMIT) -> str:
     escaped = "".join(out)
     escaped = _MENTION.sub("@" + ZWJ, escaped)
     escaped = _ISSUE_REF.sub("#" + ZWJ, escaped)
-    return _COLONS.sub(":" + ZWJ + ":", escaped)
+    return _COLONS.sub(":" + ZWJ, escaped)
 
 
 def md_code(text: object, lang: str = "", limit: int | None = None) -> str:
     """A fenced code block showing `text` verbatim; the fence is longer than any backtick run inside.
 
     Inside a fence GitHub renders no HTML, links or mentions, but the raw comment body still contains the text:
-    `<!--` is broken so it can never be mistaken for our hidden sticky-comment marker, and `::` is broken so the
-    block is harmless if printed to a job log.
+    `<!--` is broken so it can never be mistaken for our hidden sticky-comment marker, and `::` / `##[` are broken
+    so the block is harmless if printed to a job log.
     """
     body = "" if text is None else str(text)
     if limit is not None and len(body) > limit:
         body = body[: max(0, limit - 1)] + "…"
     body = _BIDI.sub("", body).replace("<!--", "<!" + ZWJ + "--")
-    body = _COLONS.sub(":" + ZWJ + ":", body)
+    body = _COLONS.sub(":" + ZWJ, body).replace("##[", "#" + ZWJ + "#[")
     longest = max((len(run) for run in re.findall("`+", body)), default=0)
     fence = "`" * max(3, longest + 1)
     info = re.sub(r"[^A-Za-z0-9_+-]", "", lang)

@@ -58,7 +58,8 @@ def test_issue_references_are_neutralised():
     assert re.search(r"#\d", out.replace("\\", "")) is None
 
 
-@pytest.mark.parametrize("text", ["::error::pwned", "::stop-commands::token", "  ::set-output name=x::1", "::add-mask::x"])
+@pytest.mark.parametrize("text", ["::error::pwned", "::stop-commands::token", "  ::set-output name=x::1", "::add-mask::x",
+                                  ":::warning:::x", "a::::b"])
 def test_workflow_commands_cannot_start(text):
     out = md_escape(text)
     assert "::" not in out
@@ -103,3 +104,13 @@ def test_md_code_breaks_the_sticky_marker_and_workflow_commands():
 
 def test_md_code_language_cannot_inject():
     assert md_code("x", lang="python\n# hi").split("\n", 1)[0] == "```pythonhi"
+
+
+def test_legacy_workflow_command_syntax_is_broken():
+    out = md_escape("##[error]pwned ##[set-output name=x;]1")
+    assert "##[" not in out and "#[" not in out
+
+
+def test_md_code_breaks_runs_of_colons():
+    assert "::" not in md_code(":::x::::")
+    assert "##[" not in md_code("##[error]x")
