@@ -32,25 +32,14 @@ TOOL_CALLS_CAP = 2000
 SUMMARY_CAP = 96
 
 OWASP_TITLES = {
-    "ASI01": "Agent Goal Hijack",
-    "ASI02": "Tool Misuse and Exploitation",
-    "ASI03": "Identity and Privilege Abuse",
-    "ASI04": "Agentic Supply Chain Vulnerabilities",
-    "ASI05": "Unexpected Code Execution",
-    "ASI06": "Memory and Context Poisoning",
-    "ASI07": "Insecure Inter-Agent Communication",
-    "ASI08": "Cascading Failures",
-    "ASI09": "Human-Agent Trust Exploitation",
-    "ASI10": "Rogue Agents",
-    "LLM01:2025": "Prompt Injection",
-    "LLM02:2025": "Sensitive Information Disclosure",
-    "LLM03:2025": "Supply Chain",
-    "LLM04:2025": "Data and Model Poisoning",
-    "LLM05:2025": "Improper Output Handling",
-    "LLM06:2025": "Excessive Agency",
-    "LLM07:2025": "System Prompt Leakage",
-    "LLM08:2025": "Vector and Embedding Weaknesses",
-    "LLM09:2025": "Misinformation",
+    "ASI01": "Agent Goal Hijack", "ASI02": "Tool Misuse and Exploitation", "ASI03": "Identity and Privilege Abuse",
+    "ASI04": "Agentic Supply Chain Vulnerabilities", "ASI05": "Unexpected Code Execution",
+    "ASI06": "Memory and Context Poisoning", "ASI07": "Insecure Inter-Agent Communication",
+    "ASI08": "Cascading Failures", "ASI09": "Human-Agent Trust Exploitation", "ASI10": "Rogue Agents",
+    "LLM01:2025": "Prompt Injection", "LLM02:2025": "Sensitive Information Disclosure", "LLM03:2025": "Supply Chain",
+    "LLM04:2025": "Data and Model Poisoning", "LLM05:2025": "Improper Output Handling",
+    "LLM06:2025": "Excessive Agency", "LLM07:2025": "System Prompt Leakage",
+    "LLM08:2025": "Vector and Embedding Weaknesses", "LLM09:2025": "Misinformation",
     "LLM10:2025": "Unbounded Consumption",
 }
 
@@ -103,7 +92,6 @@ def case_status(case: CaseResult) -> str:
 
 
 PROBLEM_STATUSES = frozenset({"fail", "compromised", "error"})
-GOOD_STATUSES = frozenset({"pass", "blocked"})
 
 
 # ---------------------------------------------------------------- score overview
@@ -361,32 +349,72 @@ def case_groups(cases: Iterable[CaseResult]) -> list[CaseGroup]:
 @dataclass(slots=True)
 class ChangedCase:
     id: str
-    label: str
+    where: str
+    input: str
     anchor: bool
     """True when the case is in this (head) manifest, so the entry links to its drill-down."""
+    failed: list[str]
+    passes: str
+    """Judged repeats that passed, "base → head" (e.g. "2/2 → 0/2"), when the comparison says."""
 
 
 def _changed(items: Iterable[Any], known: dict[str, CaseResult]) -> list[ChangedCase]:
+    """Changed cases as the comparison lists them (ids or CaseChange-like objects), enriched from the head run."""
     changed = []
     for item in items:
-        case_id = item if isinstance(item, str) else str(getattr(item, "id", None) or getattr(item, "case_id", item))
-        case = known.get(case_id)
-        if case is not None:
-            label = " · ".join(p for p in (case.phase, case.attack_id or case.scenario, one_line(case.input, 60)) if p)
-        else:
-            label = str(getattr(item, "label", "") or getattr(item, "detail", "") or "")
-        changed.append(ChangedCase(case_id, label, case is not None))
+        case_id = item if isinstance(item, str) else str(item.id)
+        source = known.get(case_id) if isinstance(item, str) else item
+        where = [getattr(source, key, None) for key in ("phase", "scenario", "attack_id", "mutation")]
+        base_passes, head_passes = getattr(item, "base_passes", ""), getattr(item, "head_passes", "")
+        changed.append(ChangedCase(
+            id=case_id,
+            where=" · ".join(str(part) for part in where if part),
+            input=one_line(getattr(source, "input", ""), 80),
+            anchor=case_id in known,
+            failed=list(getattr(item, "failed_invariants", None) or []),
+            passes=f"{base_passes} → {head_passes}" if base_passes and head_passes else "",
+        ))
     return changed
 
 
-def comparison_view(comparison: ComparisonLike, manifest: Manifest) -> dict[str, Any]:
-    known = {case.id: case for case in manifest.cases}
+def _score_row(row: ScoreRowLike) -> dict[str, Any]:
+    broke, fixed = getattr(row, "broke", None), getattr(row, "fixed", None)
+    # A significant change is a drop when more pairs broke than were fixed (the McNemar direction), else by sign.
+    worse = broke > fixed if broke is not None and fixed is not None else (row.delta or 0) < 0
     return {
-        "scores": list(comparison.scores),
-        "newly_failing": _changed(comparison.newly_failing, known),
-        "fixed": _changed(comparison.fixed, known),
-        "base_run": getattr(comparison, "base_run_id", None),
+        "name": row.name, "base": row.base, "head": row.head, "delta": row.delta, "significant": bool(row.significant),
+        "worse": worse, "pairs": getattr(row, "pairs", None), "broke": broke, "fixed": fixed,
+        "p_value": getattr(row, "p_value", None), "chart": svg.shift(row.base, row.head),
     }
+
+
+def comparison_view(comparison: ComparisonLike, manifest: Manifest) -> dict[str, Any]:
+    """What the comparison section shows; attributes beyond ComparisonLike are optional (shown when present)."""
+    known = {case.id: case for case in manifest.cases}
+    lists = ("newly_failing", "fixed", "newly_compromised", "flaky", "still_failing")
+    view: dict[str, Any] = {name: _changed(getattr(comparison, name, None) or [], known) for name in lists}
+    view["scores"] = [_score_row(row) for row in comparison.scores]
+    view["warnings"] = list(getattr(comparison, "warnings", None) or [])
+    view["base_run"] = getattr(comparison, "base_run_id", None)
+    view["alpha"] = getattr(comparison, "alpha", None)
+    counts = ("paired", "unjudged", "only_in_base", "only_in_head")
+    view["counts"] = {name: getattr(comparison, name) for name in counts if hasattr(comparison, name)}
+    return view
+
+
+def format_metric(value: float | None) -> str:
+    """Goal values and thresholds: rates keep three significant digits, latencies read as whole numbers."""
+    if value is None:
+        return "—"
+    if abs(value) >= 100 or value == int(value):
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
+
+
+def format_p(p_value: float | None) -> str:
+    if p_value is None:
+        return "—"
+    return "<0.001" if p_value < 0.001 else f"{p_value:.3g}"
 
 
 def format_delta(delta: float | None) -> str:
@@ -408,7 +436,9 @@ def environment() -> Environment:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
-    env.filters.update(score=svg.format_score, band=svg.score_band, delta=format_delta)
+    env.filters.update(
+        score=svg.format_score, band=svg.score_band, delta=format_delta, metric=format_metric, pvalue=format_p
+    )
     env.globals.update(gauge=svg.gauge, score_bars=svg.score_bars, owasp_titles=OWASP_TITLES)
     return env
 

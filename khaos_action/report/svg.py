@@ -122,8 +122,8 @@ def stack(segments: Sequence[tuple[str, int]], width: int = 180, height: int = 1
 
     The segment name is also its CSS class; empty segments are omitted; an all-zero stack is an empty track.
     """
-    total = sum(count for _, count in segments)
-    summary = ", ".join(f"{count} {name}" for name, count in segments if count) or "none"
+    total = sum(max(count, 0) for _, count in segments)
+    summary = ", ".join(f"{count} {name}" for name, count in segments if count > 0) or "none"
     parts = [
         f'<svg class="stack" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
         f'aria-label="{escape(summary)}"><title>{escape(summary)}</title>',
@@ -131,10 +131,39 @@ def stack(segments: Sequence[tuple[str, int]], width: int = 180, height: int = 1
     ]
     x = 0.0
     for name, count in segments:
-        if not count or not total:
+        if count <= 0 or total <= 0:
             continue
         w = width * count / total
         parts.append(f'<rect class="seg {escape(name)}" x="{x:.2f}" y="0" width="{w:.2f}" height="{height}"/>')
         x += w
+    parts.append("</svg>")
+    return Markup("".join(parts))
+
+
+def shift(base: float | None, head: float | None, width: int = 160, height: int = 20) -> Markup:
+    """Base → head on one 0..100 scale: a hollow dot for base, a filled dot for head, a line for the move."""
+    pad = 7
+    span = width - 2 * pad
+
+    def x(value: float) -> float:
+        return pad + span * _clamp(value) / 100
+
+    summary = f"base {format_score(base)}, head {format_score(head)}"
+    parts = [
+        f'<svg class="shift" width="{width}" height="{height}" viewBox="0 0 {width} {height}" role="img" '
+        f'aria-label="{escape(summary)}"><title>{escape(summary)}</title>',
+        f'<line class="axis" x1="{pad}" y1="{height / 2}" x2="{width - pad}" y2="{height / 2}"/>',
+    ]
+    if base is None and head is None:
+        parts.append(f'<text class="bar-na" x="{width / 2}" y="{height / 2 + 4}" text-anchor="middle">{NOT_RUN}</text>')
+    if base is not None and head is not None and abs(head - base) >= 0.05:
+        direction = "up" if head > base else "down"
+        parts.append(
+            f'<line class="move {direction}" x1="{x(base):.1f}" y1="{height / 2}" x2="{x(head):.1f}" y2="{height / 2}"/>'
+        )
+    if base is not None:
+        parts.append(f'<circle class="base-dot" cx="{x(base):.1f}" cy="{height / 2}" r="5"/>')
+    if head is not None:
+        parts.append(f'<circle class="head-dot {score_band(head)}" cx="{x(head):.1f}" cy="{height / 2}" r="5"/>')
     parts.append("</svg>")
     return Markup("".join(parts))

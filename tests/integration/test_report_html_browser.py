@@ -254,3 +254,32 @@ def test_minimal_report_shows_not_run_scores(browser: Browser, tmp_path: Path) -
     assert labels == ["not run"] * 6  # resilience, security, contract, chaos, mutation, replay
     png = browser.screenshot(tmp_path / "minimal.png")
     assert decode_png(png, header_only=True)[:2] == (WIDTH, HEIGHT)
+
+
+def test_two_thousand_case_report_loads_quickly_and_filters_to_problems(browser: Browser, tmp_path: Path) -> None:
+    data = json.loads((FIXTURES / "mixed_run.json").read_text(encoding="utf-8"))
+    template = data["cases"]
+    data["cases"] = [
+        {**template[i % len(template)], "id": f"{i:012x}", "output": "Order <b>1234</b> & more; " * 160}
+        for i in range(2000)
+    ]
+    from khaos_action.report.manifest import parse_manifest
+
+    page = tmp_path / "big.html"
+    page.write_text(render_html(parse_manifest(data)), encoding="utf-8")
+    started = time.monotonic()
+    browser.open(page.as_uri())
+    assert time.monotonic() - started < 15
+    assert browser.problems() == []
+    visible = "[...document.querySelectorAll('details.case')].filter(d => d.offsetParent !== null).length"
+    assert browser.evaluate(visible) == 2000
+    # The CSS-only filter (a checkbox and :has) hides every case that is not failed, compromised or errored
+    # (an attack's outcome decides its status: a timed-out attack is UNCERTAIN, not an error).
+    browser.evaluate("document.getElementById('only-problems').click()")
+
+    def problem(case: dict) -> bool:
+        if case.get("outcome"):
+            return case["outcome"] == "COMPROMISED"
+        return bool(case.get("error")) or case.get("passed") is False
+
+    assert browser.evaluate(visible) == sum(problem(case) for case in data["cases"]) > 0
