@@ -100,6 +100,7 @@ class Engine:
         self.activate = activate
         self.on_invocation = on_invocation
         self.should_stop = should_stop or (lambda: False)
+        self.warnings: list[str] = []
 
     async def run(self, cases: Sequence[Case]) -> list[Invocation]:
         """Run every case; isolation groups are reset (when the agent has a reset hook) and run one after another."""
@@ -109,12 +110,21 @@ class Engine:
             if self.should_stop():
                 break
             if self.transport.has_reset:
-                await self.transport.reset()
+                await self._reset()
             tasks = [asyncio.create_task(self._guarded(case, semaphore)) for case in group]
             for invocation in await asyncio.gather(*tasks):
                 if invocation is not None:
                     results[invocation.key] = invocation
         return [results[invocation_key(c)] for c in cases if invocation_key(c) in results]
+
+    async def _reset(self) -> None:
+        """A failing reset hook is reported once per kind of error; the cases still run (on possibly dirty state)."""
+        try:
+            await asyncio.wait_for(self.transport.reset(), self.settings.timeout_s)
+        except Exception as exc:  # noqa: BLE001 - the agent's reset hook is agent code
+            message = f"reset hook failed ({type(exc).__name__}: {exc}); cases after it may share state"
+            if message not in self.warnings:
+                self.warnings.append(message[:500])
 
     async def _guarded(self, case: Case, semaphore: asyncio.Semaphore) -> Invocation | None:
         async with semaphore:

@@ -142,3 +142,18 @@ def test_faults_without_fault_machinery_are_noted_not_silently_passed():
     [result] = run(FunctionTransport(agent), [case])
     assert result.fault_hits == {}
     assert any("no fault machinery" in n for n in result.notes)
+
+
+def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
+    class BadReset(FunctionTransport):
+        async def reset(self):
+            raise RuntimeError("reset endpoint returned 500")
+
+    async def agent(text):
+        return {"text": text}
+
+    engine = Engine(BadReset(agent, has_reset=True), settings=EngineSettings())
+    results = asyncio.run(engine.run(cases(["a", "b"], group="g")))
+    assert len(results) == 2
+    assert engine.warnings == ["reset hook failed (RuntimeError: reset endpoint returned 500); cases after it may "
+                               "share state"]
