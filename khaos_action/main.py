@@ -100,6 +100,7 @@ class Executed:
     invocations: list[Invocation]
     profile: CapabilityProfile
     profile_sources: dict[str, str]
+    warnings: list[str]
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
@@ -120,7 +121,8 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                                     max_output_bytes=config.agent.max_output_bytes, seed=plan.seed, run_id=run_id),
         )
         invocations = await engine.run(plan.cases)
-        return Executed(plan=plan, invocations=invocations, profile=profile, profile_sources=sources)
+        return Executed(plan=plan, invocations=invocations, profile=profile, profile_sources=sources,
+                        warnings=engine.warnings)
     finally:
         events.close()
         await transport.close()
@@ -171,7 +173,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
                         capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
-        metrics=summary.metrics, goals=summary.goals, warnings=list(plan.notes), cases=results,
+        metrics=summary.metrics, goals=summary.goals, warnings=[*plan.notes, *run.warnings], cases=results,
         skipped=plan.extra.get("skipped", []),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
                "config_lines": config_lines(prepared.loaded)},
