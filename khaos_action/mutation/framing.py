@@ -11,9 +11,11 @@ from khaos_action.mutation.text import is_protected, lower_first
 
 # (prefix, suffix) pairs per language, as a bilingual user would mix them in.
 _LANGUAGE_BITS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
-    "de": (("Hallo! ", "Guten Tag, kurze Frage: ", "Entschuldigung, "), (" Danke!", " Vielen Dank im Voraus.", " Bitte schnell.")),
+    "de": (("Hallo! ", "Guten Tag, kurze Frage: ", "Entschuldigung, "),
+           (" Danke!", " Vielen Dank im Voraus.", " Bitte schnell.")),
     "fr": (("Bonjour, ", "Salut ! ", "Excusez-moi, "), (" Merci beaucoup.", " Merci d'avance !", " C'est urgent.")),
-    "es": (("Hola, ", "Buenos días, una pregunta: ", "Perdón, "), (" ¡Gracias!", " Muchas gracias.", " Es urgente, por favor.")),
+    "es": (("Hola, ", "Buenos días, una pregunta: ", "Perdón, "),
+           (" ¡Gracias!", " Muchas gracias.", " Es urgente, por favor.")),
 }
 _PLEASE = {"de": "bitte", "fr": "s'il vous plaît", "es": "por favor"}
 

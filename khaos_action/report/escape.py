@@ -3,8 +3,8 @@
 `md_escape` is for inline text and table cells; `md_code` for showing text verbatim in a fenced block.
 Neither can end a table cell, open a link or an image, emit HTML, hide text in an HTML comment, @-mention a user,
 reference an issue, or start a GitHub workflow command (`::error::`, `::stop-commands::`, legacy `##[error]`) if
-the Markdown is ever printed to a job log. Invisible zero-width joiners are what break the mentions, references and commands:
-they render as nothing, so the text still reads the same.
+the Markdown is ever printed to a job log. Invisible zero-width joiners are what break the mentions, references
+and commands: they render as nothing, so the text still reads the same.
 """
 
 from __future__ import annotations
