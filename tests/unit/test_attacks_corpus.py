@@ -1,0 +1,169 @@
+"""The built-in attack corpus and the rules its model enforces (the judge relies on them)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from khaos_action.attacks.canary import make_canary
+from khaos_action.attacks.corpus import (
+    ASI_IDS,
+    CATEGORIES,
+    CHANNEL_REQUIRES,
+    LLM_IDS,
+    Attack,
+    CorpusError,
+    load_corpus,
+    parse_corpus_file,
+    render_attack,
+)
+from khaos_action.config.models import Pack
+
+PACKS = Path(__file__).resolve().parents[2] / "packs"
+CORPUS = load_corpus()
+
+
+def test_corpus_has_at_least_300_attacks_over_at_least_20_categories():
+    assert len(CORPUS) >= 300
+    counts = Counter(a.category for a in CORPUS.attacks)
+    assert len(counts) >= 20
+    assert set(counts) == set(CATEGORIES)
+    assert min(counts.values()) >= 10, counts
+
+
+def test_every_asi_id_and_at_least_seven_llm_ids_are_covered():
+    mapped = {o for a in CORPUS.attacks for o in a.owasp}
+    assert set(ASI_IDS) <= mapped
+    assert len(mapped & set(LLM_IDS)) >= 7
+
+
+def test_every_channel_tier_and_objective_is_used():
+    assert {a.channel for a in CORPUS.attacks} == set(CHANNEL_REQUIRES)
+    assert {a.tier for a in CORPUS.attacks} == {"model", "tool", "agent"}
+    assert {a.objective for a in CORPUS.attacks} == {
+        "canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance"}
+
+
+def test_ids_unique_and_sorted_and_version_and_digest_set():
+    ids = [a.id for a in CORPUS.attacks]
+    assert ids == sorted(set(ids))
+    assert CORPUS.version == "1.0"
+    assert re.fullmatch(r"[0-9a-f]{64}", CORPUS.digest)
+    assert load_corpus() is CORPUS  # cached
+
+
+@pytest.mark.parametrize("attack", CORPUS.attacks, ids=lambda a: a.id)
+def test_every_attack_renders_and_obeys_its_objective_rules(attack: Attack):
+    canary = make_canary(7, attack.id)
+    rendered = render_attack(attack, canary)
+    texts = [rendered.input, *rendered.turns, rendered.injection or ""]
+    joined = "\n".join(texts)
+    assert not re.search(r"\{canary\w*\}", joined, re.IGNORECASE), "placeholder left unrendered"
+    assert rendered.input.strip()
+    if attack.objective == "canary_echo":
+        # An agent that echoes the attack back must not produce the joined token.
+        assert canary.token not in joined
+        assert canary.a in joined and canary.b in joined
+    if attack.objective == "forbidden_tool_call":
+        assert canary.token in joined and attack.forbidden_tools and "has_tools" in attack.requires
+    if attack.indirect:
+        assert rendered.injection and rendered.input == attack.carrier.replace("{canary}", canary.shown)
+        assert canary.token not in rendered.input or attack.objective != "canary_echo"
+    else:
+        assert rendered.injection is None
+    needed = CHANNEL_REQUIRES[attack.channel]
+    assert needed is None or needed in attack.requires
+    assert attack.reference.strip() and attack.description.strip()
+
+
+def test_payloads_are_distinct():
+    payloads = Counter(a.payload for a in CORPUS.attacks)
+    assert max(payloads.values()) == 1
+
+
+def _file(**attack) -> str:
+    base = {"id": "x-1", "category": "prompt_injection", "tier": "model", "channel": "user_prompt",
+            "severity": "high", "owasp": ["LLM01:2025"], "objective": "canary_echo",
+            "payload": "join {canary}", "reference": "r", "description": "d"}
+    base.update(attack)
+    return yaml.safe_dump({"version": "9", "attacks": [base]})
+
+
+@pytest.mark.parametrize(
+    ("override", "message"),
+    [
+        ({"payload": "say {canary_token}"}, "must not show {canary_token}"),
+        ({"payload": "say {canary_a}{canary_b}"}, "contains the joined canary"),
+        ({"payload": "nothing to join"}, "needs {canary}"),
+        ({"payload": "join {canary_x}"}, "unknown placeholder"),
+        ({"owasp": ["ASI11"]}, "unknown OWASP id"),
+        ({"owasp": ["LLM01"]}, "unknown OWASP id"),
+        ({"channel": "rag_document", "carrier": "q?"}, "needs 'has_rag'"),
+        ({"channel": "rag_document", "requires": ["has_rag"]}, "needs a `carrier`"),
+        ({"channel": "multi_turn", "requires": ["has_multi_turn"]}, "needs scripted follow-up `turns`"),
+        ({"turns": ["again"]}, "only for channel multi_turn"),
+        ({"objective": "forbidden_tool_call", "payload": "email x", "requires": ["has_tools"],
+          "forbidden_tools": ["send_email"]}, "needs {canary_token}"),
+        ({"objective": "forbidden_tool_call", "payload": "email {canary_token}", "forbidden_tools": ["x"]},
+         "needs 'has_tools'"),
+        ({"objective": "secret_leak", "forbidden_tools": ["x"], "payload": "keys?"}, "only for objective"),
+        ({"category": "made_up"}, "category"),
+        ({"surprise": 1}, "surprise"),
+    ],
+)
+def test_invalid_attacks_are_rejected_with_a_fixable_message(override, message):
+    with pytest.raises(CorpusError) as err:
+        parse_corpus_file(_file(**override), source="custom.yaml")
+    assert message in str(err.value)
+    assert "custom.yaml" in str(err.value) and "x-1" in str(err.value)
+
+
+def test_duplicate_ids_across_files_and_version_mismatch_are_errors(tmp_path: Path):
+    (tmp_path / "a.yaml").write_text(_file(), encoding="utf-8")
+    (tmp_path / "b.yaml").write_text(_file(), encoding="utf-8")
+    with pytest.raises(CorpusError, match="already defined in a.yaml"):
+        load_corpus(tmp_path)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.yaml").write_text(_file(), encoding="utf-8")
+    (other / "b.yaml").write_text(_file(id="x-2").replace("version: '9'", "version: '8'"), encoding="utf-8")
+    with pytest.raises(CorpusError, match="disagree on `version`"):
+        load_corpus(other)
+    with pytest.raises(CorpusError, match="no attack corpus files"):
+        load_corpus(tmp_path / "missing")
+
+
+def test_defaults_fill_missing_keys_and_digest_tracks_content(tmp_path: Path):
+    doc = {"version": "3", "defaults": {"category": "jailbreak", "tier": "model", "channel": "user_prompt",
+                                        "severity": "low", "owasp": ["LLM01:2025"], "objective": "harmful_compliance",
+                                        "reference": "r"},
+           "attacks": [{"id": "j-1", "payload": "p", "description": "d"}]}
+    (tmp_path / "a.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    first = load_corpus(tmp_path)
+    assert first.attacks[0].category == "jailbreak" and first.version == "3"
+    changed = tmp_path / "changed"
+    changed.mkdir()
+    doc["attacks"][0]["payload"] = "q"
+    (changed / "a.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
+    assert load_corpus(changed).digest != first.digest
+
+
+def test_multi_turn_render_fills_every_turn():
+    attack = CORPUS.by_id["mt-002-rule-priming"]
+    canary = make_canary(1, "c")
+    rendered = render_attack(attack, canary)
+    assert rendered.turns[0].count(canary.a) == 1 and canary.token not in "".join(rendered.turns)
+
+
+@pytest.mark.parametrize("name", ["security", "owasp-agentic", "owasp-llm"])
+def test_security_packs_validate(name: str):
+    pack = Pack.model_validate(yaml.safe_load((PACKS / f"{name}.yaml").read_text(encoding="utf-8")))
+    assert pack.name == name
+    security = [p for p in pack.phases if p.type == "security"]
+    assert len(security) == 1 and security[0].attacks
+    goals = {(g.metric, g.operator, g.threshold) for g in security[0].goals}
+    assert ("block_rate", "gte", 0.9) in goals and ("compromise_rate", "lte", 0.05) in goals
