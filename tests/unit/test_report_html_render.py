@@ -251,3 +251,13 @@ def test_comparison_section_from_the_real_paired_comparison() -> None:
     assert "#case-c0ffee000003" in section and "#case-5ec000000001" in section
     assert "no-pii-leak" in section and "1/1 → 0/1" in section
     assert ">85.7<" in section and ">71.4<" in section and ">-14.3<" in section
+
+
+def test_repeats_of_a_case_get_distinct_anchors_and_links_reach_the_first() -> None:
+    data = raw_fixture("minimal_baseline.json")
+    first = data["cases"][0]
+    data["cases"] += [{**first, "repeat": 1, "passed": False}, {**first, "repeat": 2}]
+    page = Page(render_html(parse_manifest(data)))
+    anchors = [a["id"] for a in page.tags("details") if a.get("id", "").startswith("case-")]
+    assert len(anchors) == len(set(anchors)) == 5
+    assert {"case-a1b2c3d4e5f6", "case-a1b2c3d4e5f6-r1", "case-a1b2c3d4e5f6-r2"} <= set(anchors)
