@@ -136,10 +136,15 @@ def flags_from_tool(tool: ToolInfo) -> set[str]:
 
 
 def _metadata_flags(metadata: dict[str, Any] | None) -> dict[str, bool]:
-    """Accepts `{"capabilities": {...}}`, a flag dict, or a list of flag names (with or without `has_`)."""
+    """Accepts the `@khaosagent` record `{"capabilities": ...}` or the capabilities themselves: a flag dict or a
+    list of flag names (with or without `has_`)."""
     if not metadata:
         return {}
-    caps: Any = metadata.get("capabilities", metadata) if isinstance(metadata, dict) else metadata
+    caps: Any = metadata
+    if isinstance(metadata, dict) and "capabilities" in metadata:
+        caps = metadata["capabilities"]  # the sdk's {"name", "capabilities", "description"} record
+    if not caps:  # @khaosagent without capabilities=: no evidence either way
+        return {}
     if isinstance(caps, (list, tuple, set)):
         caps = {name: True for name in caps}
     if not isinstance(caps, dict):

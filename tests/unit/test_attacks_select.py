@@ -104,6 +104,26 @@ def test_metadata_beats_tools():
     assert listed.has_multi_turn and listed.has_mcp and not listed.has_tools
 
 
+def test_khaosagent_record_without_capabilities_is_no_evidence():
+    from khaos_action.sdk import khaosagent
+
+    @khaosagent(name="bot")
+    def handle(message):
+        return message
+
+    profile, sources = infer_capabilities(agent=agent(), tools=[ToolInfo("search_docs")],
+                                          metadata=handle.__khaos_agent__)
+    assert profile.has_rag and sources["has_rag"] == "tool:search_docs"
+
+    @khaosagent(name="bot", capabilities={"has_rag": False, "has_multi_turn": True})
+    def declared(message):
+        return message
+
+    profile, sources = infer_capabilities(agent=agent(), tools=[ToolInfo("search_docs")],
+                                          metadata=declared.__khaos_agent__)
+    assert not profile.has_rag and profile.has_multi_turn and sources["has_multi_turn"] == "metadata"
+
+
 def test_config_beats_metadata_and_tools():
     profile, sources = infer_capabilities(
         agent=agent(has_rag=True, has_tools=False), tools=[ToolInfo("search_docs")],
