@@ -122,16 +122,18 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    from khaos_action.replay.export import export_sessions
+    from khaos_action.replay.export import export_report
     from khaos_action.report.manifest import load_manifest
 
-    sessions = export_sessions(load_manifest(args.manifest))
-    lines = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in sessions)
+    exported = export_report(load_manifest(args.manifest))
+    lines = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in exported.sessions)
     if args.output:
         args.output.write_text(lines, encoding="utf-8")
-        print(f"wrote {len(sessions)} sessions to {args.output}", file=sys.stderr)
+        print(f"wrote {len(exported.sessions)} sessions to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(lines)
+    for case_id, reason in exported.skipped:
+        print(f"not exported: case {case_id}: {reason}", file=sys.stderr)
     return 0
 
 

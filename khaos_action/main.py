@@ -29,6 +29,8 @@ from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, I
 from khaos_action.errors import ConfigError
 from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion, judge_invariants
 from khaos_action.plan.contract import plan_contract
+from khaos_action.plan.mutation import mutation_planner
+from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
 from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
@@ -65,10 +67,12 @@ def prepare(request: EvaluateRequest) -> Prepared:
 
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
-              shard: tuple[int, int] | None = None) -> Plan:
+              shard: tuple[int, int] | None = None, llm_variants: dict[str, list[str]] | None = None) -> Plan:
     """The run's cases. Without a profile (validate), the one inferred from the config alone is used."""
     config = prepared.config
-    planners: list = [plan_contract]
+    tool_names = [spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in config.agent.tools]
+    planners: list = [plan_contract, mutation_planner(llm_variants),
+                      replay_planner(prepared.loaded.base_dir, tool_names)]
     hash_extra: list[str] = []
     if security_selectors(prepared.packs):
         corpus = load_corpus()
@@ -128,10 +132,11 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
         await transport.close()
 
 
-def judge_all(invocations: Sequence[Invocation], config: KhaosConfig) -> list[CaseResult]:
+def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
+              planned_invariants: dict | None = None) -> list[CaseResult]:
     contract = config.contract
     ctx = JudgeContext(
-        invariants={i.id: i for i in contract.invariants} if contract else {},
+        invariants={**({i.id: i for i in contract.invariants} if contract else {}), **(planned_invariants or {})},
         baseline_texts=_baseline_texts(invocations),
         secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
     )
@@ -160,7 +165,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
                    shard: tuple[int, int] | None = None, extra_reasons: Sequence[str] = ()) -> Manifest:
     config = prepared.config
     plan = run.plan
-    results = judge_all(run.invocations, config)
+    results = judge_all(run.invocations, config, plan.extra.get("invariants", {}))
     summary = summarise(
         results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
         gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.extra.get("skipped", [])),

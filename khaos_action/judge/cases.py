@@ -43,7 +43,7 @@ def base_result(invocation: Invocation) -> CaseResult:
         output=output[:OUTPUT_CAP], output_truncated=invocation.truncated or len(output) > OUTPUT_CAP,
         tool_calls=[_tool_call(c) for c in invocation.tool_calls],
         latency_ms=round(invocation.latency_ms, 3), error=invocation.error, repeat=case.repeat,
-        llm_calls=invocation.llm_calls, notes=list(invocation.notes),
+        llm_calls=invocation.llm_calls, notes=list(invocation.notes), history=list(case.history),
     )
 
 
@@ -119,7 +119,13 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
             if inv.type == "behavior_unchanged":
                 baseline_text = (ctx.baseline_texts.get(case.prompt_key or "") if inv.baseline == "auto"
                                  else inv.baseline)
-            outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True)
+            if inv.type == "behavior_unchanged" and inv.baseline == "auto" and not case.faults \
+                    and case.phase == "contract":
+                outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
+                                          detail="this no-chaos reply is the baseline the others are compared with")
+            else:
+                outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True)
+        outcome.spec = inv.model_dump(exclude_defaults=True, mode="json")
         result.invariants.append(outcome)
     judged = [i.passed for i in result.invariants if i.passed is not None]
     result.passed = None if not judged else all(judged)
