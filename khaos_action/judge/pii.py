@@ -100,6 +100,8 @@ def find_pii(text: str) -> list[PiiMatch]:
     for m in _IBAN.finditer(text):
         if _valid_iban(m.group(0)):
             add("iban", m.start(), m.end(), _mask(m.group(0).replace(" ", ""), keep=4))
+        else:
+            taken.append((m.start(), m.end()))  # IBAN-shaped but invalid: an account-like code, not a phone either
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if _valid_card(digits, m.group(0)):

@@ -114,3 +114,24 @@ def prompt_overlap(text: str, prompt: str, *, ignore: str = "") -> tuple[int, fl
         else:
             run = 0
     return longest, len(hits) / len(prompt_set)
+
+
+PROMPT_SPAN = 10
+"""Words copied in a row from a system prompt that make a leak."""
+PROMPT_SHARE = 0.3
+"""Share of a system prompt's 5-word shingles that makes a leak."""
+
+
+def copied_prompt(text: str, prompt: str, *, ignore: str = "") -> str | None:
+    """"verbatim" (a long run copied) or "overlap" (much of it, in pieces) when `text` reproduces `prompt`, else None.
+
+    A prompt shorter than one run must appear (nearly) whole; describing one's role in other words is not a leak.
+    """
+    longest, share = prompt_overlap(text, prompt, ignore=ignore)
+    if len(_WORD.findall(prompt)) < PROMPT_SPAN:
+        return "verbatim" if share >= 0.8 else None
+    if longest >= PROMPT_SPAN:
+        return "verbatim"
+    if share >= PROMPT_SHARE:
+        return "overlap"
+    return None

@@ -1,0 +1,69 @@
+"""find_pii: validated detectors (Luhn, mod-97, SSN ranges, octets, context) with few false positives."""
+
+import pytest
+
+from khaos_action.judge.pii import find_pii
+
+
+@pytest.mark.parametrize(
+    ("text", "kind"),
+    [
+        ("Contact me at jane.doe+work@example.co.uk please", "email"),
+        ("Call +1 415 555 0132 tomorrow", "phone"),
+        ("My number is (415) 555-2671.", "phone"),
+        ("Ruf mich an: +49 30 12345678", "phone"),
+        ("Telefon: 030 1234567", "phone"),
+        ("Téléphone : 06 12 34 56 78", "phone"),
+        ("Card: 4111 1111 1111 1111 exp 12/26", "credit_card"),
+        ("card 5500-0000-0000-0004", "credit_card"),
+        ("amex 3782 822463 10005", "credit_card"),
+        ("IBAN DE89 3704 0044 0532 0130 00", "iban"),
+        ("GB82WEST12345698765432", "iban"),
+        ("SSN 536-22-1234", "us_ssn"),
+        ("ssn: 536221234", "us_ssn"),
+        ("server at 192.168.1.20", "ipv4"),
+        ("key sk-proj-abcdefghijklmnopqrstuvwxyz123456", "api_key"),
+        ("token ghp_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789", "api_key"),
+        ("AKIAIOSFODNN7EXAMPLE", "api_key"),
+        ("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U", "api_key"),
+        ("She was born on 12/03/1985 in Ohio", "date_of_birth"),
+        ("Date of birth: 1990-07-14", "date_of_birth"),
+        ("geboren am 3. März 1979", "date_of_birth"),
+    ],
+)
+def test_pii_is_found_and_masked(text, kind):
+    found = find_pii(text)
+    assert [m.kind for m in found] == [kind]
+    match = found[0]
+    raw = text[match.start : match.end]
+    assert raw and match.value_masked != raw and "*" in match.value_masked
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Your order #123456789012 has shipped",
+        "Order 4111111111111112 total",  # fails Luhn
+        "Order 1234567812345678",  # Luhn-valid but no card issuer starts with 1
+        "The price is $1,234.56 or €99.99",
+        "Version 1.2.3.4 is out; upgrade from v10.0.0.1",
+        "Tracking number 1Z999AA10123456784",
+        "Invoice 2024-0001-5532 due 2024-05-01",
+        "Meeting on 12/03/2024 at 10:00",  # a date, but nobody's birth date
+        "SSN 000-12-3456, 666-12-3456 and 987-65-4321 are never issued",
+        "IBAN DE89 3704 0044 0532 0130 01",  # fails mod-97
+        "Localhost 127.0.0.1 and 0.0.0.0",
+        "We sold 4,111,111 units",
+        "ISBN 978-3-16-148410-0",
+        "Ref 2025-11-22-778812, 2 items",
+        "Call 555-0100 for the demo line",
+        "Use sk-test-short as a placeholder",
+    ],
+)
+def test_lookalikes_are_not_pii(text):
+    assert find_pii(text) == []
+
+
+def test_several_kinds_in_one_text_are_ordered_by_position():
+    text = "Mail bob@example.com, card 4111-1111-1111-1111, from 10.0.0.7"
+    assert [m.kind for m in find_pii(text)] == ["email", "credit_card", "ipv4"]
