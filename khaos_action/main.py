@@ -118,7 +118,9 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
     try:
         await transport.start()
         profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
-        plan = make_plan(prepared, profile=profile, shard=request.shard)
+        llm_variants, warnings = await llm_mutations(config)
+        plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
+        plan.notes += warnings
         engine = Engine(
             transport, events=events, binder=binder,
             settings=EngineSettings(concurrency=config.concurrency, timeout_s=config.agent.timeout_s,
@@ -130,6 +132,25 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
     finally:
         events.close()
         await transport.close()
+
+
+async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list[str]]:
+    """Optional LLM rewrites of the golden prompts; a failing endpoint is reported, never scored as 0."""
+    settings = config.mutation
+    if settings is None or not settings.enabled or settings.llm is None:
+        return {}, []
+    import httpx
+
+    from khaos_action.mutation.llm import MutationLlmError, llm_rewrite
+
+    variants: dict[str, list[str]] = {}
+    async with httpx.AsyncClient(timeout=settings.llm.timeout_s) as client:
+        for prompt in config.golden_prompts:
+            try:
+                variants[prompt] = await llm_rewrite(settings.llm, client, prompt, 3)
+            except MutationLlmError as exc:
+                return {}, [f"mutation: LLM rewriting failed, only rule-based mutations ran: {exc}"]
+    return variants, []
 
 
 def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
