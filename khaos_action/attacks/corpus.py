@@ -62,6 +62,7 @@ INDIRECT_CHANNELS = frozenset(
 
 _PLACEHOLDER = re.compile(r"\{canary\w*\}", re.IGNORECASE)
 _KNOWN_PLACEHOLDERS = frozenset({"{canary}", "{canary_a}", "{canary_b}", "{canary_token}"})
+_YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built: loading the corpus is on every run
 # Fixed halves used only to check templates: the rendered text must never contain the joined token.
 _PROBE = Canary(a="KXPRBAA", b="QZZWVYY")
 
@@ -246,7 +247,7 @@ def _load_corpus(directory: str) -> Corpus:
 def parse_corpus_file(text: str, *, source: str, versions: dict[str, str] | None = None) -> list[Attack]:
     """Validate one corpus file's text; errors name the file, the attack and the field."""
     try:
-        raw = yaml.safe_load(text)
+        raw = yaml.load(text, Loader=_YAML_LOADER)  # noqa: S506 - a SafeLoader (C version when built)
     except yaml.YAMLError as exc:
         raise CorpusError(f"{source}: not valid YAML: {exc}") from None
     try:
