@@ -58,6 +58,8 @@ class GitHubState:
         self.log: list[Logged] = []
         self.next_id = 1000
         self.port = 0
+        self.blob_length = True
+        """False: blobs are sent without content-length (only the streaming cap can stop a huge one)."""
         self.lock = threading.Lock()
 
     # ---- test helpers ------------------------------------------------------------------------------------------
@@ -113,7 +115,8 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("content-type", "application/zip" if raw is not None else "application/json")
         for key, value in (headers or {}).items():
             self.send_header(key, value)
-        self.send_header("content-length", str(len(data)))
+        if raw is None or self.state.blob_length:
+            self.send_header("content-length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
 
@@ -193,7 +196,7 @@ def serve(**kwargs: Any) -> Iterator[GitHubState]:
     handler = type("Handler", (_Handler,), {"state": state})
     server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     state.port = server.server_address[1]
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
     thread.start()
     try:
         yield state
@@ -233,3 +236,49 @@ def make_manifest(cases: list[CaseResult] | None = None, **overrides: Any) -> Ma
 def critical_invariant_case(case_id: str, invariant: str = "no-pii", output: str = "leaked") -> CaseResult:
     return make_case(case_id, passed=False, output=output, invariants=[
         InvariantResult(id=invariant, severity="critical", passed=False, detail="found an email address")])
+
+
+# ---- a small real evaluate function (the entrypoint's KHAOS_ACTION_EVALUATE test seam) -----------------------------
+
+def evaluate_golden_prompts(request: Any) -> Any:
+    """Runs the config's python agent on its golden prompts; a reply containing any `agent.secrets` entry fails the
+    critical invariant `no-secret`. Prints each reply to stdout as a chatty agent would, and records the environment
+    it ran in (`env.json`) so tests can check what the agent could see."""
+    import importlib.util
+    import os
+    import sys
+
+    import yaml
+
+    from khaos_action.report.writers import write_all
+    from khaos_action.run_api import EvaluateResult
+
+    config_path = request.config_path
+    config = yaml.safe_load(config_path.read_text())
+    file, _, func = config["agent"]["entry"].partition(":")
+    spec = importlib.util.spec_from_file_location("agent_under_test", config_path.parent / file)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    agent = getattr(module, func)
+    secrets = config["agent"].get("secrets", [])
+    cases = []
+    for i, prompt in enumerate(config.get("golden_prompts", [])):
+        reply = str(agent(prompt))
+        print(reply)
+        sys.stdout.flush()
+        leaked = any(s in reply for s in secrets)
+        cases.append(make_case(f"golden-{i}", passed=not leaked, input=prompt, output=reply, invariants=[
+            InvariantResult(id="no-secret", severity="critical", passed=not leaked,
+                            detail="the reply contains a secret" if leaked else "")]))
+    passed = sum(1 for c in cases if c.passed)
+    score = 100.0 * passed / len(cases) if cases else None
+    manifest = make_manifest(cases, run_id=request.out_dir.name, seed=request.seed or config.get("seed", 42),
+                             scores=Scores(overall=score, contract=score, security=score),
+                             verdict=Verdict(passed=passed == len(cases), exit_code=0 if passed == len(cases) else 1,
+                                             reasons=[] if passed == len(cases) else
+                                             ["critical invariant failed: no-secret (no-chaos)"]),
+                             shard=f"{request.shard[0]}/{request.shard[1]}" if request.shard else None)
+    request.out_dir.mkdir(parents=True, exist_ok=True)
+    (request.out_dir / "env.json").write_text(json.dumps(dict(os.environ)))
+    reports = write_all(manifest, request.out_dir, ("md", "junit", "sarif"))
+    return EvaluateResult(manifest=manifest, out_dir=request.out_dir, reports=reports)

@@ -1,0 +1,224 @@
+"""Sticky comment and baseline artifact against the local GitHub stand-in: every fault the issue lists."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.github.baseline import BASELINE_FILE, load_baseline, write_baseline
+from khaos_action.github.client import GitHubClient, make_http_client
+from khaos_action.github.comment import COMMENT_FILE, find_comment, marker, publish
+from khaos_action.github.event import parse_event
+from tests.github_api import TOKEN, make_manifest, serve, zip_bytes
+
+MARK = marker("khaos.yaml")
+
+
+def pr_event(*, fork: bool = False, name: str = "pull_request", base_sha: str = "base111"):
+    head_repo = {"full_name": "fork/r"} if fork else {"full_name": "o/r"}
+    raw = {"pull_request": {"number": 7, "base": {"ref": "main", "sha": base_sha, "repo": {"full_name": "o/r"}},
+                            "head": {"ref": "feature", "sha": "head222", "repo": head_repo}},
+           "repository": {"full_name": "o/r", "default_branch": "main"}}
+    return parse_event(raw, name)
+
+
+@pytest.fixture
+def api():
+    with serve() as state:
+        yield state
+
+
+@pytest.fixture
+def gh(api):
+    return GitHubClient(make_http_client(api.api_url, TOKEN), sleep=lambda s: None)
+
+
+def post(gh, api, tmp_path, *, policy="always", passed=False, event=None, body=None):
+    return publish(body=body or f"{MARK}\nresult", policy=policy, passed=passed, event=event or pr_event(),
+                   github=gh, repository="o/r", marker_line=MARK, fallback_dir=tmp_path)
+
+
+# ---- comment ------------------------------------------------------------------------------------------------------
+
+def test_creates_the_comment_when_none_is_ours(api, gh, tmp_path) -> None:
+    api.add_comment(7, "LGTM")
+    api.add_comment(7, f"{marker('other/khaos.yaml')}\nother config")
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "created" and warnings == []
+    assert [c["body"] for c in api.comments[7]][-1] == f"{MARK}\nresult"
+    assert api.comments[7][1]["body"].endswith("other config")  # another instance's comment is left alone
+
+
+def test_updates_ours_in_place_even_on_page_two(api, gh, tmp_path) -> None:
+    api.page_size = 3
+    for i in range(4):
+        api.add_comment(7, f"chatter {i}")
+    ours = api.add_comment(7, f"{MARK}\nold")
+    api.add_comment(7, "more chatter")
+    assert find_comment(gh, "o/r", 7, MARK) == ours
+    result, _ = post(gh, api, tmp_path, body=f"{MARK}\nnew")
+    assert result.action == "updated"
+    assert len(api.comments[7]) == 6 and api.comments[7][4]["body"] == f"{MARK}\nnew"
+    assert api.requests("PATCH", f"/issues/comments/{ours}$") and not api.requests("POST")
+
+
+def test_a_quoted_marker_in_someone_elses_comment_is_not_ours(api, gh, tmp_path) -> None:
+    api.add_comment(7, f"> {MARK}\nquoting the bot")
+    result, _ = post(gh, api, tmp_path)
+    assert result.action == "created" and api.comments[7][0]["body"].startswith("> ")
+
+
+def test_on_failure_policy(api, gh, tmp_path) -> None:
+    result, _ = post(gh, api, tmp_path, policy="on-failure", passed=True)
+    assert result.action == "skipped" and not api.requests("POST")
+    post(gh, api, tmp_path, policy="on-failure", passed=False)
+    result, _ = post(gh, api, tmp_path, policy="on-failure", passed=True, body=f"{MARK}\nnow passing")
+    assert result.action == "updated" and api.comments[7][0]["body"].endswith("now passing")
+
+
+def test_never_policy_and_non_pr_events_do_nothing(api, gh, tmp_path) -> None:
+    assert post(gh, api, tmp_path, policy="never")[0].action == "skipped"
+    push = parse_event({"ref": "refs/heads/main", "repository": {"default_branch": "main"}}, "push")
+    assert post(gh, api, tmp_path, event=push)[0].action == "skipped"
+    assert api.log == []
+
+
+def test_fork_pr_writes_the_comment_file_instead(api, gh, tmp_path) -> None:
+    result, warnings = post(gh, api, tmp_path, event=pr_event(fork=True))
+    assert result.action == "file" and result.file == tmp_path / COMMENT_FILE
+    assert (tmp_path / COMMENT_FILE).read_text() == f"{MARK}\nresult"
+    assert "workflow_run" in warnings[0] and api.log == []
+
+
+def test_pull_request_target_from_a_fork_may_comment(api, gh, tmp_path) -> None:
+    assert post(gh, api, tmp_path, event=pr_event(fork=True, name="pull_request_target"))[0].action == "created"
+
+
+def test_403_falls_back_to_the_comment_file(api, gh, tmp_path) -> None:
+    api.fail("POST", "/comments$", 403, body={"message": "Resource not accessible by integration"})
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "file" and (tmp_path / COMMENT_FILE).exists()
+    assert "Resource not accessible" in warnings[0]
+
+
+@pytest.mark.parametrize("status", [401, 404, 422, 500])
+def test_other_api_errors_are_warnings_never_exceptions(api, gh, tmp_path, status: int) -> None:
+    api.fail("POST", "/comments$", status, times=10)
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "skipped" and f"returned {status}" in warnings[0]
+    assert TOKEN not in warnings[0]
+
+
+def test_no_token_writes_the_file(tmp_path) -> None:
+    result, _ = publish(body="b", policy="always", passed=False, event=pr_event(), github=None, repository="o/r",
+                        marker_line=MARK, fallback_dir=tmp_path)
+    assert result.action == "file"
+
+
+# ---- baseline -----------------------------------------------------------------------------------------------------
+
+def baseline(gh, api, **kw):
+    return load_baseline(mode="artifact", github=gh, repository="o/r", event=kw.pop("event", pr_event()),
+                         current_run_id="999", **kw)
+
+
+def test_baseline_artifact_from_the_base_branch_preferring_the_base_sha(api, gh) -> None:
+    api.add_artifact(branch="main", sha="base111", created_at="2026-11-01T00:00:00Z",
+                     manifest=make_manifest(run_id="exact-sha"))
+    api.add_artifact(branch="main", sha="newer", created_at="2026-11-05T00:00:00Z",
+                     manifest=make_manifest(run_id="newer"))
+    api.add_artifact(branch="feature", sha="x", created_at="2026-11-09T00:00:00Z",
+                     manifest=make_manifest(run_id="wrong-branch"))
+    found = baseline(gh, api)
+    assert found.manifest is not None and found.manifest.run_id == "exact-sha" and found.warnings == []
+    assert "main@base111" in found.source
+    assert "authorization" not in api.requests("GET", "^/blob/")[0].headers
+
+
+def test_newest_on_the_branch_when_the_base_sha_has_none(api, gh) -> None:
+    api.add_artifact(sha="old", created_at="2026-11-01T00:00:00Z", manifest=make_manifest(run_id="old"))
+    api.add_artifact(sha="new", created_at="2026-11-05T00:00:00Z", manifest=make_manifest(run_id="new"))
+    api.add_artifact(sha="newest", created_at="2026-11-06T00:00:00Z", run_id=999,
+                     manifest=make_manifest(run_id="this-run"))  # the current run's own upload is skipped
+    assert baseline(gh, api).manifest.run_id == "new"
+
+
+def test_missing_baseline_is_a_warning_and_no_baseline(api, gh) -> None:
+    api.add_artifact(branch="other")
+    found = baseline(gh, api)
+    assert found.manifest is None and found.source == "no baseline yet"
+    assert "no `khaos-baseline` artifact from a run on main yet (1 found on other branches)" in found.warnings[0]
+
+
+def test_expired_baseline(api, gh) -> None:
+    api.add_artifact(expired=True)
+    found = baseline(gh, api)
+    assert found.manifest is None and "expired" in found.warnings[0]
+
+
+@pytest.mark.parametrize("content,why", [
+    (b"not a zip at all", "not a zip archive"),
+    (zip_bytes({"other.txt": "x"}), "no manifest.json inside"),
+    (zip_bytes({"manifest.json": "{nope"}), "not valid JSON"),
+    (zip_bytes({"manifest.json": '{"hello": 1}'}), "not a khaos-action manifest"),
+    (zip_bytes({"manifest.json": '{"run_id": "r", "seed": "x"}'}), "invalid manifest"),
+])
+def test_corrupt_baseline_is_a_warning(api, gh, content: bytes, why: str) -> None:
+    api.add_artifact(content=content)
+    found = baseline(gh, api)
+    assert found.manifest is None and why in found.warnings[0]
+
+
+def test_manifest_in_a_subfolder_is_found(api, gh) -> None:
+    api.add_artifact(content=zip_bytes({"baseline/manifest.json": make_manifest().model_dump_json()}))
+    assert baseline(gh, api).manifest is not None
+
+
+def test_baseline_from_another_config_warns_and_still_pairs(api, gh) -> None:
+    api.add_artifact(manifest=make_manifest(config_hash="f" * 64))
+    found = baseline(gh, api, config_hash="0" * 64)
+    assert found.manifest is not None and "different config" in found.warnings[0]
+
+
+def test_huge_baseline_is_refused_from_the_listing_and_while_streaming(api, gh) -> None:
+    api.add_artifact(size=10**9)
+    found = baseline(gh, api)
+    assert found.manifest is None and "over the" in found.warnings[0] and not api.requests("GET", "^/blob/")
+    api.artifacts.clear()
+    api.add_artifact(content=b"x" * 5000, size=10)  # the listing lies: the stream is still capped
+    found = baseline(gh, api, max_bytes=1000)
+    assert found.manifest is None and "1,000 byte limit" in found.warnings[0]
+    api.blob_length = False  # no content-length either: stopped while streaming
+    found = baseline(gh, api, max_bytes=1000)
+    assert found.manifest is None and "exceeded the 1,000 byte limit" in found.warnings[0]
+
+
+def test_artifact_listing_forbidden_is_a_warning(api, gh) -> None:
+    api.fail("GET", "/actions/artifacts$", 403, body={"message": "Resource not accessible by integration"})
+    found = baseline(gh, api)
+    assert found.manifest is None and "actions: read" in found.warnings[0]
+
+
+def test_no_token_or_no_base_branch(api) -> None:
+    assert "no `github-token`" in load_baseline(mode="artifact", github=None, repository="o/r",
+                                               event=pr_event()).warnings[0]
+    gh = GitHubClient(make_http_client(api.api_url, TOKEN))
+    dispatch = parse_event({}, "workflow_dispatch")
+    assert "no base branch" in load_baseline(mode="artifact", github=gh, repository="o/r",
+                                             event=dispatch).warnings[0]
+
+
+def test_path_and_none_modes(tmp_path) -> None:
+    path = tmp_path / "m.json"
+    make_manifest(run_id="from-file").write(path)
+    assert load_baseline(mode="path", path=path).manifest.run_id == "from-file"
+    missing = load_baseline(mode="path", path=tmp_path / "absent.json")
+    assert missing.manifest is None and "no such manifest" in missing.warnings[0]
+    assert load_baseline(mode="none").manifest is None and load_baseline(mode="none").warnings == []
+
+
+def test_write_baseline_puts_the_manifest_where_the_docs_upload_it(tmp_path) -> None:
+    source = tmp_path / "run" / "manifest.json"
+    source.parent.mkdir()
+    make_manifest().write(source)
+    assert write_baseline(source, tmp_path) == tmp_path / BASELINE_FILE
+    assert (tmp_path / ".khaos/baseline/manifest.json").read_text() == source.read_text()
