@@ -141,6 +141,29 @@ class ToolPatcher:
                 if id(value) in originals:
                     container.cell_contents = self._wrappers[id(value)]
                     self._undo.append(functools.partial(_restore_cell, container, value, container.cell_contents))
+            else:
+                self._replace_in_slots(container, originals)
+
+    def _replace_in_slots(self, obj: Any, originals: dict[int, tuple[str, Any]]) -> None:
+        """Objects that hold the function in a slot, or in attributes stored inline (CPython 3.11+ keeps instance
+        attributes outside a dict until one is asked for, so the gc reports the object itself: pydantic-ai's
+        Tool and FunctionSchema). Rewritten with object.__setattr__, which frozen dataclasses also accept."""
+        try:
+            attrs = object.__getattribute__(obj, "__dict__")
+        except Exception:  # noqa: BLE001 - no instance dict (or an exotic object): slots only
+            attrs = None
+        names = _slot_names(type(obj)) + (list(attrs) if isinstance(attrs, dict) else [])
+        for name in names:
+            try:
+                value = object.__getattribute__(obj, name)
+            except AttributeError:
+                continue
+            if id(value) in originals and value is originals[id(value)][1]:
+                try:
+                    object.__setattr__(obj, name, self._wrappers[id(value)])
+                except (AttributeError, TypeError):
+                    continue  # read-only (bound methods, partials): stays unpatched, `reached` will show it
+                self._undo.append(functools.partial(_restore_slot, obj, name, value, self._wrappers[id(value)]))
 
     def _replace_in_dict(self, container: dict[Any, Any], originals: dict[int, tuple[str, Any]]) -> None:
         owner = _owning_class(container)
@@ -328,6 +351,19 @@ def _restore_item(container: Any, key: Any, original: Any, wrapper: Any) -> None
             container[key] = original
     except (KeyError, IndexError):
         pass
+
+
+def _slot_names(cls: type) -> list[str]:
+    names: list[str] = []
+    for klass in cls.__mro__:
+        slots = klass.__dict__.get("__slots__", ())
+        names += [slots] if isinstance(slots, str) else [n for n in slots if n not in ("__dict__", "__weakref__")]
+    return names
+
+
+def _restore_slot(obj: Any, name: str, original: Any, wrapper: Any) -> None:
+    if getattr(obj, name, None) is wrapper:
+        object.__setattr__(obj, name, original)
 
 
 def _restore_cell(cell: types.CellType, original: Any, wrapper: Any) -> None:
