@@ -203,3 +203,22 @@ def test_bad_entry_is_an_agent_error_naming_it(entry, message):
     with pytest.raises(AgentError, match=message) as info:
         asyncio.run(go())
     assert info.value.exit_code == 3
+
+
+def test_a_str_annotation_wins_over_a_payload_like_parameter_name(tmp_path):
+    import asyncio
+
+    from khaos_action.engine.messages import TransportMessage
+    from khaos_action.engine.transport.python import PythonTransport
+
+    (tmp_path / "named.py").write_text(
+        "from __future__ import annotations\n\ndef handle(message: str) -> str:\n    return message.upper()\n")
+    transport = PythonTransport("named.py:handle", base_dir=tmp_path)
+
+    async def go():
+        await transport.start()
+        reply = await transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {"case_id": "c"}))
+        await transport.close()
+        return reply.payload["text"]
+
+    assert asyncio.run(go()) == "HI"

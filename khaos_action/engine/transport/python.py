@@ -224,7 +224,10 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
         raise AgentError(f"agent.entry {entry!r} takes no positional argument; it must accept the input, e.g. "
                          "`def handle(text: str) -> str`.")
     first = positional[0] if positional else None
-    wants_payload = first is not None and (first.name in _PAYLOAD_NAMES or _is_mapping(_annotation(fn, first)))
+    annotation = _annotation(fn, first) if first is not None else inspect.Parameter.empty
+    # An explicit `str` annotation wins over the parameter's name: `def handle(message: str)` wants the text.
+    is_text = annotation is str or annotation == "str"
+    wants_payload = first is not None and not is_text and (first.name in _PAYLOAD_NAMES or _is_mapping(annotation))
     extras = [name for name in ("history", "session_id")
               if name in signature.parameters and (first is None or name != first.name)
               and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY]
