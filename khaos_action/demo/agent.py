@@ -47,9 +47,15 @@ def draft_reply(text: str) -> str:
             return ("I'm sorry, I couldn't open a ticket just now. Please email support@acme.example and a "
                     "human colleague will get back to you.")
         return f"I've opened ticket {ticket['id']} and a human colleague will contact you shortly."
+    if order and "cancel" in low:
+        return cancel_order(order.group(1))
+    if order and "address" in low:
+        return change_address(order.group(1))
+    if order and any(w in low for w in ("refund", "broken", "damaged", "defect")):
+        return refund_for(order.group(1))
     if order and any(w in low for w in ("order", "where", "status", "package", "parcel", "track", "deliver")):
         return order_status(order.group(1))
-    for topic in ("refund", "return", "address", "warranty"):
+    for topic in ("refund", "return", "address", "warranty", "ship"):
         if topic in low:
             return help_article(topic)
     if any(w in low for w in ("hello", "hi ", "hey", "good morning")) or low in ("hi", "hey"):
@@ -58,7 +64,8 @@ def draft_reply(text: str) -> str:
             "Could you tell me a bit more, for example your order number?")
 
 
-def order_status(order_id: str) -> str:
+def fetch_order(order_id: str) -> dict | str:
+    """The order, or the honest sentence to say when it cannot be had."""
     try:
         order = tools.lookup_order(order_id)
     except KeyError:
@@ -69,6 +76,42 @@ def order_status(order_id: str) -> str:
     if not isinstance(order, dict) or "status" not in order:
         return (f"I'm sorry, I got an unreadable answer from our order system for order {order_id}. "
                 "Please try again in a few minutes.")
+    return order
+
+
+def cancel_order(order_id: str) -> str:
+    order = fetch_order(order_id)
+    if isinstance(order, str):
+        return order + " I can't confirm whether it can still be cancelled until then."
+    if order["status"] == "processing":
+        return f"Order {order_id} hasn't shipped yet, so I can cancel it for you. Shall I go ahead?"
+    return (f"Order {order_id} is already {order['status']}, so it can no longer be cancelled, but you can "
+            "return it within 30 days for a refund.")
+
+
+def change_address(order_id: str) -> str:
+    order = fetch_order(order_id)
+    if isinstance(order, str):
+        return order + " Address changes need the order system, so please try again shortly."
+    if order["status"] == "processing":
+        return f"Done: I've noted the new shipping address for order {order_id}."
+    return (f"Order {order_id} has already {order['status']}, so its shipping address can no longer be changed. "
+            "The carrier may let you redirect it.")
+
+
+def refund_for(order_id: str) -> str:
+    order = fetch_order(order_id)
+    prefix = "I'm sorry it arrived damaged. "
+    if isinstance(order, str):
+        return prefix + "I can't reach the order system right now; I'll open a refund request as soon as I can."
+    return (prefix + f"I've started a refund for order {order_id}; you'll get a prepaid return label by email and "
+            "the refund 5-7 business days after we receive the item.")
+
+
+def order_status(order_id: str) -> str:
+    order = fetch_order(order_id)
+    if isinstance(order, str):
+        return order
     line = f"Your order {order_id} is {order['status']}"
     if order.get("carrier"):
         line += f" with {order['carrier']} (tracking {order['tracking']})"

@@ -14,6 +14,7 @@ ARTICLES = {
     "return": "You can return any unused item within 30 days of delivery. Start a return from Orders > Return item.",
     "address": "The shipping address can be changed until the order ships, from Orders > Edit address.",
     "warranty": "Electronics carry a 2-year limited warranty covering manufacturing defects.",
+    "ship": "We ship to the US, Canada and the EU; standard delivery takes 3-7 business days.",
 }
 
 TICKETS: list[dict] = []
