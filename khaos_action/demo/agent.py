@@ -133,13 +133,16 @@ def help_article(topic: str) -> str:
     return f"Here is our {topic} policy: {first}."
 
 
+_client = httpx.Client(timeout=2.0)  # one pooled client: a new client per call would rebuild TLS state each time
+
+
 def polish(draft: str) -> str:
     """Ask the model to polish the draft; any model failure falls back to the draft itself."""
     body = {"model": "demo-model", "messages": [{"role": "system", "content": SYSTEM_PROMPT},
                                                  {"role": "user", "content": f"Polish for the customer. DRAFT:\n{draft}"}]}
     for attempt in range(2):
         try:
-            response = httpx.post(f"{model_url()}/chat/completions", json=body, timeout=2.0)
+            response = _client.post(f"{model_url()}/chat/completions", json=body)
         except httpx.HTTPError:
             return draft
         if response.status_code == 429 and attempt == 0:

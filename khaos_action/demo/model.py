@@ -14,6 +14,11 @@ _lock = threading.Lock()
 _url: str | None = None
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the default 5 drops concurrent connects, which then retry after a full second
+
+
 class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         body = json.loads(self.rfile.read(int(self.headers.get("content-length", 0))) or b"{}")
@@ -42,8 +47,7 @@ def model_url() -> str:
     global _url
     with _lock:
         if _url is None:
-            server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-            server.daemon_threads = True
+            server = _Server(("127.0.0.1", 0), _Handler)
             threading.Thread(target=server.serve_forever, daemon=True, name="demo-model").start()
             _url = f"http://127.0.0.1:{server.server_address[1]}/v1"
         return _url
