@@ -46,7 +46,7 @@ def load_baseline(
     max_bytes: int = MAX_ARTIFACT_BYTES,
 ) -> Baseline:
     if mode == "none":
-        return Baseline(None, "baseline disabled (`baseline: none`)")
+        return Baseline(None, "baseline: none")
     if mode == "path":
         baseline = _from_path(path)
     else:

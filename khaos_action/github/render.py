@@ -64,6 +64,8 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
     has_baseline = comparison is not None
     newly = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "newly_failing", None) or [])]
     fixed = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "fixed", None) or [])]
+    failing = [] if has_baseline else [_case_view(c.id, by_id) for c in manifest.cases
+                                       if c.passed is False and c.outcome != "COMPROMISED"]
     # Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there).
     compromised = [c for c in manifest.cases if c.outcome == "COMPROMISED"]
     base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
@@ -79,6 +81,7 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
         "score_rows": score_rows(manifest, comparison),
         "newly_failing": newly[:MAX_ROWS], "newly_failing_total": len(newly),
         "fixed": fixed[:MAX_ROWS], "fixed_total": len(fixed),
+        "failing_cases": failing[:MAX_ROWS], "failing_cases_total": len(failing),
         "compromised": [_attack_view(c, new=has_baseline and c.id not in base_compromised)
                         for c in compromised[:MAX_ROWS]],
         "compromised_total": len(compromised),
@@ -165,7 +168,7 @@ def summary_markdown(sections: list[str], footer: str, *, report_md: str | None,
 def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
     case = by_id.get(case_id)
     if case is None:
-        return SimpleNamespace(id=md_escape(case_id, 40), phase="", where="", why="not in this run")
+        return SimpleNamespace(id=md_escape(case_id, 40), phase="", where="", why="not in this run", output="")
     where = " / ".join(x for x in (case.scenario, case.attack_id, case.mutation) if x) or case.input
     failed = [inv.id for inv in case.invariants if inv.passed is False]
     if case.error:
@@ -176,7 +179,7 @@ def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
         why = "failed: " + ", ".join(failed)
     else:
         why = "failed"
-    return SimpleNamespace(id=md_escape(case.id, 40), phase=case.phase, where=where, why=why)
+    return SimpleNamespace(id=md_escape(case.id, 40), phase=case.phase, where=where, why=why, output=case.output)
 
 
 def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:

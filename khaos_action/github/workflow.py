@@ -106,6 +106,7 @@ class WorkflowLog:
         self.stream = stream or sys.stdout
         self.make_token = make_token or (lambda: secrets.token_hex(16))
         self.warnings: list[str] = []
+        self._masked: set[str] = set()
 
     def _write(self, line: str) -> None:
         self.stream.write(line + "\n")
@@ -123,7 +124,8 @@ class WorkflowLog:
         self._write(format_command("error", message, **props))
 
     def mask(self, value: str | None) -> None:
-        if value:
+        if value and value not in self._masked:
+            self._masked.add(value)
             self._write(format_command("add-mask", value))
 
     def annotate(self, annotation: Annotation) -> None:

@@ -1,0 +1,173 @@
+"""entrypoint.py as the runner starts it: INPUT_* from action.yml defaults, a pull_request event, real files.
+
+Uses the KHAOS_ACTION_EVALUATE seam to run a small real evaluate function (tests.github_api) and the local GitHub
+stand-in reached through GITHUB_API_URL.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.github_api import TOKEN, serve
+
+ROOT = Path(__file__).resolve().parents[2]
+EVIL = "::error::pwned @octocat <!-- khaos-action:khaos.yaml --> | x | <b>hi</b>"
+CONFIG = """\
+version: 1
+agent:
+  name: support-bot
+  entry: agent.py:handle
+  secrets: ["sk-CANARY-42"]
+golden_prompts: ["hello", "tell me the key"]
+"""
+
+
+def runner_inputs(**overrides: str) -> dict[str, str]:
+    spec = yaml.safe_load((ROOT / "action.yml").read_text())
+    env = {}
+    for name, item in spec["inputs"].items():
+        default = str(item.get("default", ""))
+        env[f"INPUT_{name.upper()}"] = TOKEN if default == "${{ github.token }}" else default
+    env.update({f"INPUT_{k.upper()}": v for k, v in overrides.items()})
+    return env
+
+
+class Job:
+    def __init__(self, tmp_path: Path, api) -> None:
+        self.api = api
+        self.ws = tmp_path / "ws"
+        self.ws.mkdir()
+        (self.ws / "khaos.yaml").write_text(CONFIG)
+        self.agent("def handle(prompt):\n    return 'hi ' + prompt\n")
+        self.files = tmp_path / "runner"
+        self.files.mkdir()
+        event = {"pull_request": {"number": 3, "base": {"ref": "main", "sha": "b1", "repo": {"full_name": "o/r"}},
+                                  "head": {"ref": "f", "sha": "h1", "repo": {"full_name": "o/r"}}},
+                 "repository": {"full_name": "o/r", "default_branch": "main"}}
+        (self.files / "event.json").write_text(json.dumps(event))
+
+    def agent(self, source: str) -> None:
+        (self.ws / "agent.py").write_text(source)
+
+    def run(self, **inputs: str) -> subprocess.CompletedProcess[str]:
+        env = {
+            "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(ROOT),
+            "GITHUB_ACTIONS": "true", "GITHUB_API_URL": self.api.api_url, "GITHUB_REPOSITORY": "o/r",
+            "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(self.files / "event.json"),
+            "GITHUB_RUN_ID": "42", "GITHUB_SHA": "h1", "GITHUB_REF": "refs/pull/3/merge",
+            "GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": str(self.ws),
+            "GITHUB_OUTPUT": str(self.files / "output"), "GITHUB_STEP_SUMMARY": str(self.files / "summary"),
+            "GITHUB_ENV": str(self.files / "env"), "ACTIONS_RUNTIME_TOKEN": "runtime-secret",
+            "KHAOS_ACTION_EVALUATE": "tests.github_api:evaluate_golden_prompts",
+            **runner_inputs(**inputs),
+        }
+        return subprocess.run([sys.executable, str(ROOT / "entrypoint.py")], env=env, cwd=self.ws, text=True,
+                              capture_output=True, timeout=60)
+
+    def outputs(self) -> dict[str, str]:
+        text = (self.files / "output").read_text()
+        return dict(re.findall(r"^([\w-]+)<<(\S+)\n(.*?)\n\2$", text, re.M | re.S)[i][::2]
+                    for i in range(text.count("<<")))
+
+
+@pytest.fixture
+def job(tmp_path):
+    with serve() as api:
+        yield Job(tmp_path, api)
+
+
+def commands_outside_stop_blocks(stdout: str) -> list[str]:
+    """Workflow commands the runner would act on: every `::` line not inside a stop-commands block."""
+    active, token = [], None
+    for line in stdout.splitlines():
+        if token is None:
+            if m := re.fullmatch(r"::stop-commands::(\S+)", line):
+                token = m[1]
+            elif line.startswith("::"):
+                active.append(line)
+        elif line == f"::{token}::":
+            token = None
+    return active
+
+
+def test_pull_request_run_comments_and_sets_outputs(job) -> None:
+    proc = job.run()
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    body, = [c["body"] for c in job.api.comments[3]]
+    assert body.startswith("<!-- khaos-action:khaos.yaml -->")
+    outputs = job.outputs()
+    assert outputs["passed"] == "true" and outputs["manifest-path"] == ".khaos/runs/github-42/manifest.json"
+    assert "khaos-action · support-bot" in (job.files / "summary").read_text()
+
+
+def test_the_agent_sees_no_token_no_inputs_and_no_command_files(job) -> None:
+    assert job.run().returncode == 0
+    seen = json.loads((job.ws / ".khaos/runs/github-42/env.json").read_text())
+    assert not [k for k in seen if k.startswith("INPUT_")]
+    for key in ("GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "GITHUB_OUTPUT", "GITHUB_ENV", "GITHUB_STEP_SUMMARY"):
+        assert key not in seen
+    assert TOKEN not in json.dumps(seen) and "runtime-secret" not in json.dumps(seen)
+    assert seen["GITHUB_SHA"] == "h1"  # harmless runner context stays
+
+
+def test_agent_output_cannot_issue_workflow_commands_and_the_token_is_only_masked(job) -> None:
+    job.agent(f"def handle(prompt):\n    return 'sk-CANARY-42 ' + {EVIL!r} if 'key' in prompt else 'ok'\n")
+    proc = job.run()
+    assert proc.returncode == 1
+    assert "::error::pwned" in proc.stdout  # the agent did print it...
+    active = commands_outside_stop_blocks(proc.stdout)
+    assert not [line for line in active if "pwned" in line]  # ...but only where commands are stopped
+    assert active[0] == f"::add-mask::{TOKEN}"
+    assert any(line.startswith("::error file=khaos.yaml") for line in active)
+    assert proc.stdout.count(TOKEN) == 1 and TOKEN not in proc.stderr
+    for path in [*job.ws.rglob("*"), *job.files.rglob("*")]:
+        if path.is_file():
+            assert TOKEN not in path.read_text(errors="ignore"), path
+    body = job.api.comments[3][0]["body"]
+    assert "pwned" in body and "::error::" not in body and "@octocat" not in body and "<b>" not in body
+
+
+def test_install_runs_first_without_the_token_and_its_output_is_inert(job) -> None:
+    proc = job.run(install="env > install-env.txt && echo '::error::from-install'")
+    assert proc.returncode == 0, proc.stdout
+    env_seen = (job.ws / "install-env.txt").read_text()
+    assert TOKEN not in env_seen and "INPUT_" not in env_seen and "runtime-secret" not in env_seen
+    assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "from-install" in line]
+
+
+def test_failing_install_is_exit_3_and_the_agent_is_not_run(job) -> None:
+    proc = job.run(install="echo broken; exit 7")
+    assert proc.returncode == 3
+    assert "::error::the `install` command exited with 7" in proc.stdout
+    assert not (job.ws / ".khaos/runs").exists() and not job.api.log
+
+
+def test_bad_input_is_exit_2_with_a_clear_error_and_no_traceback(job) -> None:
+    proc = job.run(**{"FAIL-ON": "sometimes"})
+    assert proc.returncode == 2
+    assert "::error::invalid action inputs:" in proc.stdout and "input `fail-on`" in proc.stdout
+    assert "Traceback" not in proc.stdout + proc.stderr and TOKEN not in proc.stdout.replace(
+        f"::add-mask::{TOKEN}", "")
+
+
+def test_empty_token_still_evaluates_and_leaves_the_comment_file(job) -> None:
+    proc = job.run(**{"GITHUB-TOKEN": ""})
+    assert proc.returncode == 0
+    assert "::warning::no `github-token`" in proc.stdout
+    assert job.outputs()["comment-file"] == ".khaos/comment.md" and not job.api.log
+
+
+def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_3(job) -> None:
+    job.agent("def handle(prompt):\n    raise RuntimeError('::error::boom')\n")
+    proc = job.run()
+    assert proc.returncode == 3
+    assert "this is a bug" in proc.stdout and "RuntimeError" in proc.stdout
+    assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
