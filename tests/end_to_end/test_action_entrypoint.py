@@ -59,13 +59,9 @@ class Job:
 
     def run(self, **inputs: str) -> subprocess.CompletedProcess[str]:
         env = {
-            "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"), "PYTHONPATH": str(ROOT),
-            "GITHUB_ACTIONS": "true", "GITHUB_API_URL": self.api.api_url, "GITHUB_REPOSITORY": "o/r",
-            "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(self.files / "event.json"),
-            "GITHUB_RUN_ID": "42", "GITHUB_SHA": "h1", "GITHUB_REF": "refs/pull/3/merge",
-            "GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": str(self.ws),
-            "GITHUB_OUTPUT": str(self.files / "output"), "GITHUB_STEP_SUMMARY": str(self.files / "summary"),
-            "GITHUB_ENV": str(self.files / "env"), "ACTIONS_RUNTIME_TOKEN": "runtime-secret",
+            **job_env(self), "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
+            "GITHUB_REF": "refs/pull/3/merge", "GITHUB_ENV": str(self.files / "env"),
+            "ACTIONS_RUNTIME_TOKEN": "runtime-secret",
             "KHAOS_ACTION_EVALUATE": "tests.github_api:evaluate_golden_prompts",
             **runner_inputs(**inputs),
         }
@@ -171,3 +167,34 @@ def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_3(job) -> None:
     assert proc.returncode == 3
     assert "this is a bug" in proc.stdout and "RuntimeError" in proc.stdout
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
+
+
+def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
+    """No test seam: khaos_action.main.evaluate runs the demo agent; the action reports and comments on it."""
+    import shutil
+
+    demo = ROOT / "khaos_action" / "demo"
+    for name in ("khaos.yaml", "agent.py", "model.py", "tools.py"):
+        shutil.copy(demo / name, job.ws / name)
+    env_seam = "KHAOS_ACTION_EVALUATE"
+    proc = subprocess.run(
+        [sys.executable, str(ROOT / "entrypoint.py")], cwd=job.ws, text=True, capture_output=True, timeout=120,
+        env={k: v for k, v in {**os.environ, **job_env(job)}.items() if k != env_seam})
+    assert proc.returncode in (0, 1), proc.stdout[-3000:] + proc.stderr[-3000:]
+    outputs = job.outputs()
+    manifest = json.loads((job.ws / outputs["manifest-path"]).read_text())
+    assert manifest["agent"]["name"] == "acme-support-bot" and manifest["cases"]
+    assert outputs["passed"] == ("true" if proc.returncode == 0 else "false")
+    body, = [c["body"] for c in job.api.comments[3]]
+    assert body.startswith("<!-- khaos-action:khaos.yaml -->") and "acme-support-bot" in body
+
+
+def job_env(job: Job) -> dict[str, str]:
+    return {
+        "PYTHONPATH": str(ROOT), "GITHUB_ACTIONS": "true", "GITHUB_API_URL": job.api.api_url,
+        "GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_NAME": "pull_request",
+        "GITHUB_EVENT_PATH": str(job.files / "event.json"), "GITHUB_RUN_ID": "42", "GITHUB_SHA": "h1",
+        "GITHUB_SERVER_URL": "https://github.com", "GITHUB_WORKSPACE": str(job.ws),
+        "GITHUB_OUTPUT": str(job.files / "output"), "GITHUB_STEP_SUMMARY": str(job.files / "summary"),
+        **runner_inputs(),
+    }
