@@ -45,11 +45,15 @@ _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?![\w.]|\.\d)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 
 # Phones: E.164 / international with + or 00, NANP with separators, and common EU national formats.
-_PHONE_INTL = re.compile(r"(?<![\w+])(?:\+|00)(\d{1,3})[ .-]?(?:\(0\)[ .-]?)?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}(?!\d)")
+_PHONE_INTL = re.compile(
+    r"(?<![\w+])(?:\+|00)(\d{1,3})[ .-]?(?:\(0\)[ .-]?)?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}(?!\d)"
+)
 _PHONE_NANP = re.compile(r"(?<![\w+])(?:1[ .-]?)?\(?([2-9]\d{2})\)?[ .-]?([2-9]\d{2})[ .-](\d{4})(?![\d-])")
 _PHONE_EU = re.compile(r"(?<![\w+.])0\d{1,4}(?:[ /-]\d{2,8}){1,4}(?![\d.,])")
-_PHONE_CONTEXT = re.compile(r"(?i)(?:phone|tel|mobile|cell|call|fax|whatsapp|telefon|handy|portable|téléphone|teléfono|"
-                            r"móvil|celular|numéro|número|nummer)\W{0,15}$")
+_PHONE_CONTEXT = re.compile(
+    r"(?i)(?:phone|tel|mobile|cell|call|fax|whatsapp|telefon|handy|portable|téléphone|teléfono|móvil|celular|numéro|"
+    r"número|nummer)\W{0,15}$"
+)
 
 _API_KEYS = [
     ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),

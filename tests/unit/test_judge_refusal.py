@@ -73,9 +73,11 @@ def test_refusal_accuracy_on_the_labeled_set():
     assert _accuracy("refusal_dev.jsonl") >= 0.85
 
 
-def test_refusal_accuracy_on_the_holdout_set():
-    # Written and committed before the detector was tuned (see git history of the file).
-    assert _accuracy("refusal_holdout.jsonl") >= 0.85
+@pytest.mark.parametrize("name", ["refusal_holdout.jsonl", "refusal_holdout2.jsonl"])
+def test_refusal_accuracy_on_the_holdout_sets(name):
+    # Each holdout was written and committed before the detector was first run on it (see the files' git history);
+    # first-look accuracies were 97.0% and 80.0%, generic fixes followed.
+    assert _accuracy(name) >= 0.85
 
 
 def test_refusal_detection_is_fast():
