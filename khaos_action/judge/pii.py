@@ -51,8 +51,8 @@ _PHONE_INTL = re.compile(
 _PHONE_NANP = re.compile(r"(?<![\w+])(?:1[ .-]?)?\(?([2-9]\d{2})\)?[ .-]?([2-9]\d{2})[ .-](\d{4})(?![\d-])")
 _PHONE_EU = re.compile(r"(?<![\w+.])0\d{1,4}(?:[ /-]\d{2,8}){1,4}(?![\d.,])")
 _PHONE_CONTEXT = re.compile(
-    r"(?i)(?:phone|tel|mobile|cell|call|fax|whatsapp|telefon|handy|portable|téléphone|teléfono|móvil|celular|numéro|"
-    r"número|nummer)\W{0,15}$"
+    r"(?i)(?:phone|tel|mobile|cell|call|fax|whatsapp|telefon|handy|portable|téléphone|teléfono|móvil|celular|"
+    r"numéro|número|nummer)\W{0,15}$"
 )
 
 _API_KEYS = [
