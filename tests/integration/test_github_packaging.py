@@ -54,3 +54,19 @@ def test_dockerfile_pins_the_base_and_uses_an_exec_form_entrypoint() -> None:
 @pytest.mark.parametrize("needed", ["pyproject.toml", "README.md", "entrypoint.py", "khaos_action/", "packs/"])
 def test_dockerignore_lets_the_build_inputs_through(needed: str) -> None:
     assert f"!{needed}" in (ROOT / ".dockerignore").read_text().split()
+
+
+def test_workflow_examples_in_the_docs_are_valid_workflows(tmp_path) -> None:
+    text = (ROOT / "docs" / "github-action.md").read_text()
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, re.S) if re.search(r"^jobs:", b, re.M)]
+    assert len(blocks) >= 5  # quick start, fork pair, shards, release
+    files = []
+    for i, block in enumerate(blocks):
+        if not re.search(r"^on:", block, re.M):
+            block = "on: pull_request\n" + block  # the sharded example shows jobs only
+        path = tmp_path / f"workflow{i}.yml"
+        path.write_text(block)
+        files.append(str(path))
+    proc = subprocess.run([shutil.which("check-jsonschema"), "--builtin-schema", "vendor.github-workflows", *files],
+                          capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
