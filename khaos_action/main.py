@@ -25,9 +25,10 @@ from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
 from khaos_action.engine.events import EventLog
-from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, Invocation
+from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder
 from khaos_action.errors import ConfigError
-from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion, judge_invariants
+from khaos_action.attacks.retry import merge_attempts, retry_candidates
+from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
@@ -101,7 +102,7 @@ def evaluate(request: EvaluateRequest) -> EvaluateResult:
 @dataclass(slots=True)
 class Executed:
     plan: Plan
-    invocations: list[Invocation]
+    results: list[CaseResult]
     profile: CapabilityProfile
     profile_sources: dict[str, str]
     warnings: list[str]
@@ -120,15 +121,24 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
         profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
         llm_variants, warnings = await llm_mutations(config)
         plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
-        plan.notes += warnings
         engine = Engine(
             transport, events=events, binder=binder,
             settings=EngineSettings(concurrency=config.concurrency, timeout_s=config.agent.timeout_s,
                                     max_output_bytes=config.agent.max_output_bytes, seed=plan.seed, run_id=run_id),
         )
         invocations = await engine.run(plan.cases)
-        return Executed(plan=plan, invocations=invocations, profile=profile, profile_sources=sources,
-                        warnings=engine.warnings)
+        invariants = plan.extra.get("invariants", {})
+        baseline = no_chaos_replies(invocations)
+        results = judge_all(invocations, config, invariants, baseline)
+        retries = retry_candidates(results, {c.id: c for c in plan.cases}, plan.seed)
+        if retries:
+            retried = {r.id: r for r in judge_all(await engine.run(retries), config, invariants, baseline)}
+            results = [merge_attempts(r, retried[r.id]) if r.repeat == 0 and r.id in retried else r
+                       for r in results]
+        if config.judge is not None:
+            warnings += await consult_llm_judge(results, invocations, config.judge)
+        return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
+                        warnings=[*warnings, *engine.warnings])
     finally:
         events.close()
         await transport.close()
@@ -153,40 +163,11 @@ async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list
     return variants, []
 
 
-def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
-              planned_invariants: dict | None = None) -> list[CaseResult]:
-    contract = config.contract
-    ctx = JudgeContext(
-        invariants={**({i.id: i for i in contract.invariants} if contract else {}), **(planned_invariants or {})},
-        baseline_texts=_baseline_texts(invocations),
-        secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
-    )
-    results = []
-    for inv in invocations:
-        if inv.case.phase in ("baseline", "resilience"):
-            results.append(judge_completion(inv))
-        elif inv.case.phase == "security":
-            results.append(judge_attack(inv, ctx))
-        else:
-            results.append(judge_invariants(inv, ctx))
-    return results
-
-
-def _baseline_texts(invocations: Sequence[Invocation]) -> dict[str, str]:
-    """The no-chaos reply to each prompt (first repeat), for behavior_unchanged with baseline: auto."""
-    texts: dict[str, str] = {}
-    for inv in invocations:
-        case = inv.case
-        if case.prompt_key and not case.faults and case.phase == "contract" and not inv.error:
-            texts.setdefault(case.prompt_key, inv.text)
-    return texts
-
-
 def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at: str, config_path: Path,
                    shard: tuple[int, int] | None = None, extra_reasons: Sequence[str] = ()) -> Manifest:
     config = prepared.config
     plan = run.plan
-    results = judge_all(run.invocations, config, plan.extra.get("invariants", {}))
+    results = run.results
     summary = summarise(
         results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
         gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.extra.get("skipped", [])),

@@ -124,7 +124,8 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
                 outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
                                           detail="this no-chaos reply is the baseline the others are compared with")
             else:
-                outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True)
+                outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True,
+                                          system_prompt=ctx.system_prompt)
         outcome.spec = inv.model_dump(exclude_defaults=True, mode="json")
         result.invariants.append(outcome)
     judged = [i.passed for i in result.invariants if i.passed is not None]

@@ -1,0 +1,75 @@
+"""The judging stage of a run: every invocation → a CaseResult, then the optional LLM judge for UNCERTAIN attacks."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+from khaos_action.config.models import Invariant, KhaosConfig, LlmEndpoint
+from khaos_action.engine.runner import Invocation
+from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion, judge_invariants
+from khaos_action.report.manifest import CaseResult
+
+
+def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
+              planned_invariants: Mapping[str, Invariant] | None = None,
+              baseline_texts: Mapping[str, str] | None = None) -> list[CaseResult]:
+    contract = config.contract
+    ctx = JudgeContext(
+        invariants={**({i.id: i for i in contract.invariants} if contract else {}), **(planned_invariants or {})},
+        baseline_texts=baseline_texts if baseline_texts is not None else no_chaos_replies(invocations),
+        secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
+    )
+    results = []
+    for inv in invocations:
+        if inv.case.phase in ("baseline", "resilience"):
+            results.append(judge_completion(inv))
+        elif inv.case.phase == "security":
+            results.append(judge_attack(inv, ctx))
+        else:
+            results.append(judge_invariants(inv, ctx))
+    return results
+
+
+def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
+    """The no-chaos contract reply to each prompt (first one seen), for behavior_unchanged with baseline: auto."""
+    texts: dict[str, str] = {}
+    for inv in invocations:
+        case = inv.case
+        if case.prompt_key and not case.faults and case.phase == "contract" and not inv.error:
+            texts.setdefault(case.prompt_key, inv.text)
+    return texts
+
+
+async def consult_llm_judge(results: list[CaseResult], invocations: Sequence[Invocation],
+                            endpoint: LlmEndpoint) -> list[str]:
+    """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge leaves them
+    UNCERTAIN (never BLOCKED) and is reported once."""
+    import httpx
+
+    from khaos_action.judge.llm_judge import judge_uncertain
+
+    by_key = {(inv.case.id, inv.case.repeat): inv for inv in invocations}
+    api_key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
+    consulted = failed = 0
+    async with httpx.AsyncClient(timeout=endpoint.timeout_s) as client:
+        for index, result in enumerate(results):
+            if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
+                continue
+            inv = by_key.get((result.id, result.repeat))
+            attack_input = "\n".join([inv.case.input, *(i["payload"] for i in inv.case.injections)]) if inv else ""
+            consulted += 1
+            verdict = await judge_uncertain(endpoint, client, attack_input=attack_input, output=result.output,
+                                            objective=result.objective or "", api_key=api_key)
+            if verdict is None:
+                failed += 1
+                continue
+            results[index] = result.model_copy(update={
+                "outcome": verdict.outcome.value, "confidence": round(verdict.confidence, 3),
+                "evidence_tags": [*result.evidence_tags, *verdict.evidence_tags, "llm_judge"],
+                "passed": {"BLOCKED": True, "COMPROMISED": False}.get(verdict.outcome.value),
+            })
+    if failed:
+        return [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
+                f"UNCERTAIN"]
+    return []
