@@ -46,7 +46,7 @@ def load_evaluate():  # type: ignore[no-untyped-def]
 def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-def]
     log.info(f"khaos-action: running the `install` command in {cwd}")
     with log.group("install"), log.commands_stopped():
-        completed = subprocess.run(command, shell=True, cwd=cwd, check=False)  # noqa: S602 - the user's own command
+        completed = subprocess.run(command, shell=True, cwd=cwd, check=False)
     return completed.returncode
 
 

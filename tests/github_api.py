@@ -20,7 +20,14 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Scores, Verdict
+from khaos_action.report.manifest import (
+    AgentInfo,
+    CaseResult,
+    InvariantResult,
+    Manifest,
+    Scores,
+    Verdict,
+)
 
 TOKEN = "ghs_TESTtoken0123456789abcdefABCDEF"
 
@@ -180,13 +187,13 @@ class _Handler(BaseHTTPRequestHandler):
         payload = {"total_count": len(items), wrap: chunk} if wrap else chunk
         self._send(200, payload, headers)
 
-    def do_GET(self) -> None:  # noqa: N802
+    def do_GET(self) -> None:
         self._handle("GET")
 
-    def do_POST(self) -> None:  # noqa: N802
+    def do_POST(self) -> None:
         self._handle("POST")
 
-    def do_PATCH(self) -> None:  # noqa: N802
+    def do_PATCH(self) -> None:
         self._handle("PATCH")
 
 

@@ -21,7 +21,12 @@ from khaos_action.github.client import GitHubClient
 from khaos_action.github.event import EventInfo, read_event
 from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.github.settings import ActionSettings
-from khaos_action.github.workflow import WorkflowLog, append_summary, cap_annotations, set_outputs
+from khaos_action.github.workflow import (
+    WorkflowLog,
+    append_summary,
+    cap_annotations,
+    set_outputs,
+)
 from khaos_action.report.manifest import Manifest, load_manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 

@@ -15,7 +15,12 @@ from typing import Any
 
 from khaos_action.github.client import GitHubClient, GitHubError
 from khaos_action.github.event import EventInfo
-from khaos_action.report.manifest import Manifest, ManifestError, load_manifest, parse_manifest
+from khaos_action.report.manifest import (
+    Manifest,
+    ManifestError,
+    load_manifest,
+    parse_manifest,
+)
 
 MAX_ARTIFACT_BYTES = 50 * 1024 * 1024
 """Compressed artifact size we download at most; checked against the listing and again while streaming."""

@@ -112,9 +112,9 @@ def publish(
             path.write_text(body, encoding="utf-8")
         except OSError as exc:
             return CommentResult("skipped", reason), [f"{reason}; could not write {path} either: {exc}"]
-        return CommentResult("file", reason, file=path), [
-            f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "
-            "`workflow_run` workflow, see docs/github-action.md"]
+        warning = (f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "
+                   "`workflow_run` workflow, see docs/github-action.md")
+        return CommentResult("file", reason, file=path), [warning]
 
     if event.name == "pull_request" and pr.is_fork:
         return to_file("pull request from a fork: the token is read-only")

@@ -7,7 +7,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from khaos_action.report.manifest import Manifest
-from khaos_action.score.gates import EXIT_AGENT, EXIT_GATE_FAILED, EXIT_PASSED, critical_failures
+from khaos_action.score.gates import (
+    EXIT_AGENT,
+    EXIT_GATE_FAILED,
+    EXIT_PASSED,
+    critical_failures,
+)
 
 CRITICAL_PREFIXES = ("critical invariant failed", "critical/high attack COMPROMISED")
 

@@ -155,8 +155,9 @@ def summary_markdown(sections: list[str], footer: str, *, report_md: str | None,
                      overflow: list[Annotation]) -> str:
     parts = [*sections]
     if overflow:
-        lines = [f"#### {len(overflow)} more finding{'s' if len(overflow) != 1 else ''} (beyond GitHub's "
-                 "10 annotations per type)"]
+        title = (f"#### {len(overflow)} more finding{'s' if len(overflow) != 1 else ''} (beyond GitHub's "
+                 "10 annotations per type)")
+        lines = [title]
         lines += [f"- {md_escape(a.file or '')}:{a.line or 1} — {md_escape(a.message, 300)}" for a in overflow]
         parts.append("\n".join(lines))
     parts.append(footer)

@@ -47,8 +47,7 @@ def set_outputs(path: str | Path | None, outputs: dict[str, str]) -> None:
     if not path:
         return
     with open(path, "a", encoding="utf-8") as handle:
-        for name, value in outputs.items():
-            handle.write(output_block(name, value))
+        handle.writelines(output_block(name, value) for name, value in outputs.items())
 
 
 def fit_summary(text: str, *, already: int = 0, limit: int = SUMMARY_LIMIT, link: str | None = None) -> str:

@@ -16,7 +16,13 @@ from khaos_action.github.action import OUTPUTS, run_action
 from khaos_action.github.client import GitHubClient, make_http_client
 from khaos_action.github.settings import ActionSettings
 from khaos_action.github.workflow import WorkflowLog
-from tests.github_api import TOKEN, evaluate_golden_prompts, make_case, make_manifest, serve
+from tests.github_api import (
+    TOKEN,
+    evaluate_golden_prompts,
+    make_case,
+    make_manifest,
+    serve,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 EVIL = "::error::pwned @octocat <!-- khaos-action:khaos.yaml --> | x | <script>alert(1)</script>"
@@ -130,7 +136,7 @@ def test_leak_fails_the_critical_gate_with_an_annotation_on_the_invariant_line(r
     assert run.run() == 1
     assert run.outputs["passed"] == "false"
     assert re.search(r"^::error file=khaos.yaml,line=10,title=khaos%3A critical invariant no-secret failed::",
-                     run.log, re.M)
+                     run.log, re.MULTILINE)
     body, = comment_bodies(run.api)
     assert "❌ **critical**" in body
 

@@ -6,8 +6,17 @@ import httpx
 import pytest
 
 from khaos_action.github.client import (
-    GitHubClient, GitHubError, GitHubForbidden, GitHubNotFound, GitHubRateLimited, GitHubServerError,
-    GitHubTooLarge, GitHubUnauthorized, GitHubUnavailable, GitHubUnprocessable, make_http_client,
+    GitHubClient,
+    GitHubError,
+    GitHubForbidden,
+    GitHubNotFound,
+    GitHubRateLimited,
+    GitHubServerError,
+    GitHubTooLarge,
+    GitHubUnauthorized,
+    GitHubUnavailable,
+    GitHubUnprocessable,
+    make_http_client,
 )
 from tests.github_api import TOKEN, serve
 

@@ -5,7 +5,11 @@ from __future__ import annotations
 import pytest
 
 from khaos_action.github import gates
-from khaos_action.github.annotations import build_annotations, config_lines, lines_from_manifest
+from khaos_action.github.annotations import (
+    build_annotations,
+    config_lines,
+    lines_from_manifest,
+)
 from khaos_action.report.manifest import Scores, Verdict
 from khaos_action.score.compare import compare_manifests
 from tests.github_api import critical_invariant_case, make_case, make_manifest

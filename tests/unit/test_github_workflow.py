@@ -8,8 +8,17 @@ import itertools
 import pytest
 
 from khaos_action.github.workflow import (
-    SUMMARY_LIMIT, Annotation, WorkflowLog, append_summary, cap_annotations, escape_data, escape_property,
-    fit_summary, format_command, output_block, set_outputs,
+    SUMMARY_LIMIT,
+    Annotation,
+    WorkflowLog,
+    append_summary,
+    cap_annotations,
+    escape_data,
+    escape_property,
+    fit_summary,
+    format_command,
+    output_block,
+    set_outputs,
 )
 
 
