@@ -5,7 +5,7 @@ from __future__ import annotations
 from khaos_action.github.event import parse_event, read_event
 
 
-def pr(head_repo: object = {"full_name": "o/r"}) -> dict:  # noqa: B006 - read only
+def pr(head_repo: object = {"full_name": "o/r"}) -> dict:
     return {"pull_request": {"number": 5, "base": {"ref": "main", "sha": "b", "repo": {"full_name": "o/r"}},
                              "head": {"ref": "x", "sha": "h", "repo": head_repo}},
             "repository": {"default_branch": "main"}}
