@@ -22,7 +22,7 @@ class FakeUpstream:
 
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
-        self._sock = socket.socket()
+        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self._sock.bind(("127.0.0.1", 0))
         self.port = self._sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"

@@ -70,7 +70,9 @@ class ChaosProxy:
     # ---- lifecycle ------------------------------------------------------------------------------------------------
     def _listening_socket(self) -> socket.socket:
         if self._socket is None:
-            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+            # proto=IPPROTO_TCP: asyncio only sets TCP_NODELAY on accepted sockets whose proto says TCP; without it
+            # Nagle + delayed ACKs add ~40 ms to every response written in two parts.
+            sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             sock.bind((self.host, self._port))
             sock.set_inheritable(True)
