@@ -1,0 +1,63 @@
+"""The engine runs cases through the chaos hooks: faults bound per case, hits reported per invocation."""
+
+from __future__ import annotations
+
+import asyncio
+
+from khaos_action.engine.chaos.hooks import ChaosHooks
+from khaos_action.engine.chaos.plan import activate
+from khaos_action.engine.chaos.tools import ToolPatcher
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.plan.cases import Case
+from khaos_action import sdk
+
+
+@sdk.tool
+def lookup_order(order_id: str) -> dict:
+    return {"order_id": order_id, "status": "shipped"}
+
+
+class ToolAgent:
+    """An in-process agent: calls its tool and reports what it saw, plus the history it was handed."""
+
+    has_reset = False
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        try:
+            text = f"status {lookup_order('1')['status']}"
+        except Exception as exc:  # noqa: BLE001
+            text = f"failed: {exc}"
+        return TransportMessage("response", {"text": f"{text}; history {len(message.payload['history'])}"})
+
+    async def reset(self) -> None:
+        pass
+
+
+def run(cases: list[Case], hooks: ChaosHooks) -> dict[str, object]:
+    engine = Engine(ToolAgent(), settings=EngineSettings(concurrency=4), chaos=hooks, activate=activate)
+    with ToolPatcher([], None):
+        return {inv.case.id: inv for inv in asyncio.run(engine.run(cases))}
+
+
+def test_each_case_gets_its_own_faults_and_hit_counts():
+    cases = [
+        Case(id="down", phase="resilience", input="q",
+             faults=({"id": "err", "target": "tool", "mode": "error", "tool": "lookup_order", "error_code": 503},)),
+        Case(id="clean", phase="resilience", input="q"),
+        Case(id="poison", phase="resilience", input="q",
+             faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},)),
+    ]
+    results = run(cases, ChaosHooks(context_in_payload=True))
+    assert results["down"].text == "failed: 503 Service Unavailable; history 0"
+    assert results["down"].fault_hits == {"err": 1}
+    assert results["clean"].text == "status shipped; history 0" and results["clean"].fault_hits == {}
+    assert results["poison"].text == "status shipped; history 2" and results["poison"].fault_hits == {"mem": 1}
+    assert [c.fault for c in results["down"].tool_calls] == ["err"]
+
+
+def test_context_attacks_stay_out_of_the_payload_unless_asked():
+    case = Case(id="poison", phase="resilience", input="q",
+                faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},))
+    results = run([case], ChaosHooks())
+    assert results["poison"].text == "status shipped; history 0" and results["poison"].fault_hits == {}
