@@ -38,7 +38,7 @@ class FakeUpstream:
             time.sleep(0.01)
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         self._server.should_exit = True
         self._thread.join(10)
         self._sock.close()

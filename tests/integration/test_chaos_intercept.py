@@ -10,11 +10,11 @@ import httpx
 import openai
 import pytest
 import requests
+from test_chaos_fakes import ANSWER, FakeUpstream
 
 from khaos_action.engine.chaos.intercept import http_interception, no_interception
 from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
 from khaos_action.engine.context import CaseContext
-from test_chaos_fakes import ANSWER, FakeUpstream
 
 MESSAGES = [{"role": "system", "content": "You are a support bot."}, {"role": "user", "content": "Where is 1234?"}]
 
@@ -127,9 +127,8 @@ def test_async_httpx_timeout_raises_read_timeout(upstream):
         async with httpx.AsyncClient() as http:
             await http.post(upstream.url + "/v1/chat/completions", json={"model": "m", "messages": MESSAGES})
 
-    with http_interception(), activate(ctx):
-        with pytest.raises(httpx.ReadTimeout):
-            asyncio.run(call())
+    with http_interception(), activate(ctx), pytest.raises(httpx.ReadTimeout):
+        asyncio.run(call())
     assert fault_hits(ctx) == {"t": 1}
 
 

@@ -12,12 +12,12 @@ from pathlib import Path
 import httpx
 import openai
 import pytest
+from test_chaos_fakes import ANSWER, FakeUpstream
 
 from khaos_action.engine.chaos.plan import bind_faults, fault_hits
 from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 from khaos_action.engine.context import CaseContext
 from khaos_action.errors import ConfigError
-from test_chaos_fakes import ANSWER, FakeUpstream
 
 AGENT = '''
 import json, os, sys

@@ -11,7 +11,13 @@ from khaos_action.engine.chaos.effects import HttpRequestView, Reply, ToolInvoca
 from khaos_action.engine.chaos.faults_context import apply_context_attacks
 from khaos_action.engine.chaos.faults_llm import cut_words, llm_provider
 from khaos_action.engine.chaos.injections import embed, injections_for
-from khaos_action.engine.chaos.plan import bind_faults, decide_http, decide_tool, finish_http, finish_tool
+from khaos_action.engine.chaos.plan import (
+    bind_faults,
+    decide_http,
+    decide_tool,
+    finish_http,
+    finish_tool,
+)
 from khaos_action.engine.chaos.sse import map_stream_texts
 from khaos_action.engine.context import CaseContext
 

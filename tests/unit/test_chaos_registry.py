@@ -11,7 +11,12 @@ from khaos_action.config.models import FaultSpec, HttpFault, ToolFault
 from khaos_action.engine.chaos.effects import ToolEffect, ToolInvocation
 from khaos_action.engine.chaos.faults_tool import ToolFaultBase, ToolParams
 from khaos_action.engine.chaos.plan import bind_faults, decide_tool
-from khaos_action.engine.chaos.registry import FAULTS, FaultConfigError, fault_names, register_fault, validate_fault
+from khaos_action.engine.chaos.registry import (
+    FAULTS,
+    fault_names,
+    register_fault,
+    validate_fault,
+)
 from khaos_action.engine.context import CaseContext
 from khaos_action.errors import ConfigError
 

@@ -7,9 +7,10 @@ each carry them out in their own terms. That keeps one decision path and no sync
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Any, Callable, Literal
+from typing import Any, Literal
 
 NO_RESULT: Any = object()
 """Sentinel: the fault does not replace the tool's result (the real tool runs)."""

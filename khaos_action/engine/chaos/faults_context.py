@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import copy
 import itertools
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from pydantic import Field
 

@@ -10,7 +10,12 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from khaos_action.engine.chaos.effects import HttpEffect, HttpRequestView, Reply, rebuilt_headers
+from khaos_action.engine.chaos.effects import (
+    HttpEffect,
+    HttpRequestView,
+    Reply,
+    rebuilt_headers,
+)
 from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
 
 
@@ -71,11 +76,13 @@ class ErrorParams(HttpParams):
     status_code: int = Field(503, ge=400, le=599)
     body: Any = None
     """Response body (JSON value or text); default `{"error": "<reason phrase>"}`."""
-    headers: dict[str, str] = {}
+    headers: dict[str, str] = Field(default_factory=dict)
     retry_after_s: float | None = Field(None, ge=0)
 
-    def model_post_init(self, __context: Any) -> None:
-        self.headers = {k.lower(): v for k, v in self.headers.items()}
+    @field_validator("headers")
+    @classmethod
+    def _lower(cls, value: dict[str, str]) -> dict[str, str]:
+        return {k.lower(): v for k, v in value.items()}
 
 
 @register_fault("http_error", target="http", aliases=("error",))

@@ -9,11 +9,17 @@ goes to that host. Error bodies follow each provider's documented error shape so
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Literal
+from collections.abc import Callable
+from typing import Any, Literal
 
 from pydantic import Field
 
-from khaos_action.engine.chaos.effects import HttpEffect, HttpRequestView, Reply, rebuilt_headers
+from khaos_action.engine.chaos.effects import (
+    HttpEffect,
+    HttpRequestView,
+    Reply,
+    rebuilt_headers,
+)
 from khaos_action.engine.chaos.faults_http import HttpFaultBase, HttpParams
 from khaos_action.engine.chaos.registry import register_fault
 from khaos_action.engine.chaos.sse import map_stream_texts
@@ -251,7 +257,7 @@ class ResponseDrift(LlmFaultBase):
     def on_request(self, view: HttpRequestView, provider: str | None) -> HttpEffect:
         kind = self.params.drift_type
         if kind == "format_change":
-            wrap = lambda text: json.dumps({"response": {"format": "v2", "text": text}})  # noqa: E731
+            wrap = lambda text: json.dumps({"response": {"format": "v2", "text": text}})
             # A stream cannot be wrapped after its first chunk went out; format_change applies to whole replies.
             return HttpEffect(transform=_mutating(provider, wrap, None, streams=False))
         renames = self.params.renames or ({"text": "value"} if provider == "anthropic" else {"content": "text"})

@@ -11,8 +11,8 @@ TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message")
 
 # A tool name that suggests a channel gets that channel's payloads; other tools get `tool_output` only.
 _CHANNEL_HINTS = {
-    "rag_document": re.compile(r"retriev|search|doc|knowledge|rag|vector|lookup_kb|kb_|wiki|faq", re.I),
-    "file_content": re.compile(r"read|file|open|load|fetch_file|cat_|fs_", re.I),
+    "rag_document": re.compile(r"retriev|search|doc|knowledge|rag|vector|lookup_kb|kb_|wiki|faq", re.IGNORECASE),
+    "file_content": re.compile(r"read|file|open|load|fetch_file|cat_|fs_", re.IGNORECASE),
 }
 
 

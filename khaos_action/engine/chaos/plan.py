@@ -10,8 +10,17 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from khaos_action.engine.chaos.effects import HttpEffect, HttpRequestView, Reply, ToolEffect, ToolInvocation
-from khaos_action.engine.chaos.faults_context import ContextFaultBase, apply_context_attacks
+from khaos_action.engine.chaos.effects import (
+    HttpEffect,
+    HttpRequestView,
+    Reply,
+    ToolEffect,
+    ToolInvocation,
+)
+from khaos_action.engine.chaos.faults_context import (
+    ContextFaultBase,
+    apply_context_attacks,
+)
 from khaos_action.engine.chaos.faults_http import HttpFaultBase
 from khaos_action.engine.chaos.faults_llm import LlmFaultBase, llm_provider
 from khaos_action.engine.chaos.faults_tool import ToolFaultBase, ToolFaultError

@@ -27,7 +27,12 @@ from typing import Any
 
 import httpx
 
-from khaos_action.engine.chaos.effects import FRAMING_HEADERS, HttpRequestView, Reply, rebuilt_headers
+from khaos_action.engine.chaos.effects import (
+    FRAMING_HEADERS,
+    HttpRequestView,
+    Reply,
+    rebuilt_headers,
+)
 from khaos_action.engine.chaos.faults_llm import error_reply
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import CaseContext, current_case

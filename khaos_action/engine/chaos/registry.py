@@ -193,4 +193,9 @@ def _load_builtins() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from khaos_action.engine.chaos import faults_context, faults_http, faults_llm, faults_tool  # noqa: F401
+        from khaos_action.engine.chaos import (  # noqa: F401
+            faults_context,
+            faults_http,
+            faults_llm,
+            faults_tool,
+        )

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 _EVENT_SPLIT = re.compile(rb"\r?\n\r?\n")
 

@@ -21,24 +21,22 @@ import inspect
 import sys
 import time
 import types
-from collections.abc import MutableMapping
+from collections.abc import Callable, MutableMapping
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from khaos_action.engine.chaos.effects import NO_RESULT, ToolInvocation
 from khaos_action.engine.chaos.plan import ToolDecision, decide_tool, finish_tool
+from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the engine imports them from here
+    HOW_TO_EXPOSE,
+    ToolsUnreachable,
+    check_tool_faults_reachable,
+    never_reached_message,
+    unreached_tools,
+)
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.messages import ToolCall
 from khaos_action.errors import ConfigError
-
-
-class ToolsUnreachable(ConfigError):
-    """Tool faults are configured but no configured tool can be reached."""
-
-
-HOW_TO_EXPOSE = ("add the tool callables to `agent.tools` (e.g. `agents/tools.py:lookup_order`), decorate them "
-                 "with `@khaos_action.sdk.tool`, or point `agent.tool_registry` at the dict that maps tool names "
-                 "to callables")
 
 
 class ToolPatcher:
@@ -80,7 +78,7 @@ class ToolPatcher:
             raise
         return self
 
-    def __exit__(self, *exc: Any) -> None:
+    def __exit__(self, *exc: object) -> None:
         while self._undo:
             self._undo.pop()()
         self._wrappers.clear()
@@ -310,7 +308,11 @@ def _getattr_path(obj: Any, dotted: str) -> Any:
 
 def load_callable_or_object(spec: str, base_dir: Path, load_callable: Callable[..., Any]) -> Any:
     """`module:attr` -> the object (a registry need not be callable)."""
-    from khaos_action.engine.transport.python import _import_file, _import_module, split_entry
+    from khaos_action.engine.transport.python import (
+        _import_file,
+        _import_module,
+        split_entry,
+    )
 
     target, attr = split_entry(spec)
     is_file = target.endswith(".py") or "/" in target or "\\" in target
@@ -369,47 +371,3 @@ def _restore_slot(obj: Any, name: str, original: Any, wrapper: Any) -> None:
 def _restore_cell(cell: types.CellType, original: Any, wrapper: Any) -> None:
     if cell.cell_contents is wrapper:
         cell.cell_contents = original
-
-
-# ---- configuration checks -------------------------------------------------------------------------------------------
-
-def _tool_fault_names(fault_specs: list[Any]) -> list[str]:
-    """The tool names (globs) of the tool faults among `fault_specs` (ToolFault models or case fault dicts)."""
-    names = []
-    for spec in fault_specs:
-        data = spec.model_dump() if hasattr(spec, "model_dump") else dict(spec)
-        target = data.get("target")
-        if target == "tool" or (target is None and "tool" in data):
-            names.append(str(data.get("tool") or "*"))
-    return names
-
-
-def check_tool_faults_reachable(tool_names: list[str], fault_specs: list[Any]) -> None:
-    """ConfigError when tool faults are configured but name no tool the engine can wrap (never skip silently)."""
-    import fnmatch
-
-    wanted = _tool_fault_names(fault_specs)
-    if not wanted:
-        return
-    if not tool_names:
-        raise ToolsUnreachable(f"Tool faults are configured ({', '.join(sorted(set(wanted)))}) but the agent exposes "
-                               f"no tool the engine can wrap; {HOW_TO_EXPOSE}.")
-    missing = sorted({w for w in wanted if w != "*" and not any(fnmatch.fnmatchcase(t, w) for t in tool_names)})
-    if missing:
-        raise ToolsUnreachable(f"Tool faults target {', '.join(missing)}, which the agent does not declare (declared: "
-                               f"{', '.join(tool_names)}); {HOW_TO_EXPOSE}.")
-
-
-def unreached_tools(reached: set[str], tool_names: list[str], fault_specs: list[Any]) -> list[str]:
-    """Declared tools that faults target but that no call ever went through during the run."""
-    import fnmatch
-
-    wanted = _tool_fault_names(fault_specs)
-    targeted = {t for t in tool_names for w in wanted if w == "*" or fnmatch.fnmatchcase(t, w)}
-    return sorted(targeted - reached)
-
-
-def never_reached_message(names: list[str]) -> str:
-    return (f"Tool faults target {', '.join(names)}, but no call reached {'it' if len(names) == 1 else 'them'} "
-            f"through the engine's wrapper during the run: the agent may hold a copy the engine cannot patch "
-            f"(e.g. inside a tuple or functools.partial). To make the tool reachable, {HOW_TO_EXPOSE}.")
