@@ -21,13 +21,14 @@ from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile
+from khaos_action.attacks.retry import merge_attempts, retry_candidates
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder
+from khaos_action.engine.session import agent_session
 from khaos_action.errors import ConfigError
-from khaos_action.attacks.retry import merge_attempts, retry_candidates
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
@@ -109,39 +110,49 @@ class Executed:
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
-    from khaos_action.engine.transport.factory import build_transport
-
     config = prepared.config
     binder = InstanceBinder()
-    transport = build_transport(config.agent, base_dir=prepared.loaded.base_dir, concurrency=config.concurrency,
-                                bind_instance=binder)
     events = EventLog(out_dir / "events.jsonl")
     try:
-        await transport.start()
-        profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
-        llm_variants, warnings = await llm_mutations(config)
-        plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
-        engine = Engine(
-            transport, events=events, binder=binder,
-            settings=EngineSettings(concurrency=config.concurrency, timeout_s=config.agent.timeout_s,
-                                    max_output_bytes=config.agent.max_output_bytes, seed=plan.seed, run_id=run_id),
-        )
-        invocations = await engine.run(plan.cases)
-        invariants = plan.extra.get("invariants", {})
-        baseline = no_chaos_replies(invocations)
-        results = judge_all(invocations, config, invariants, baseline)
-        retries = retry_candidates(results, {c.id: c for c in plan.cases}, plan.seed)
-        if retries:
-            retried = {r.id: r for r in judge_all(await engine.run(retries), config, invariants, baseline)}
-            results = [merge_attempts(r, retried[r.id]) if r.repeat == 0 and r.id in retried else r
-                       for r in results]
-        if config.judge is not None:
-            warnings += await consult_llm_judge(results, invocations, config.judge)
-        return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
-                        warnings=[*warnings, *engine.warnings])
+        async with agent_session(config, prepared.loaded.base_dir, binder) as session:
+            profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
+            llm_variants, warnings = await llm_mutations(config)
+            plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
+            faults = [f for case in plan.cases for f in case.faults]
+            session.check_reachable(faults, config.agent.type)
+            serial = session.serial and bool(faults)
+            if serial:
+                warnings.append("the agent is one shared server, so cases ran one at a time to attribute each "
+                                "dependency call to its case; put `{{port}}` in agent.start to run "
+                                "agent.instances servers in parallel")
+            engine = Engine(
+                session.transport, events=events, binder=binder, chaos=session.hooks,
+                settings=EngineSettings(concurrency=1 if serial else config.concurrency,
+                                        timeout_s=config.agent.timeout_s, bind_serially=serial,
+                                        max_output_bytes=config.agent.max_output_bytes, seed=plan.seed,
+                                        run_id=run_id),
+            )
+            results = await _run_and_judge(engine, plan, config)
+            if config.judge is not None:
+                warnings += await consult_llm_judge(results, plan.cases, config.judge)
+            warnings += session.unreached(faults)
+            return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
+                            warnings=[*warnings, *engine.warnings])
     finally:
         events.close()
-        await transport.close()
+
+
+async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig) -> list[CaseResult]:
+    """Run the plan, judge it, and give BLOCKED attacks their one adaptive retry."""
+    invocations = await engine.run(plan.cases)
+    invariants = plan.extra.get("invariants", {})
+    baseline = no_chaos_replies(invocations)
+    results = judge_all(invocations, config, invariants, baseline)
+    retries = retry_candidates(results, {c.id: c for c in plan.cases}, plan.seed)
+    if retries:
+        retried = {r.id: r for r in judge_all(await engine.run(retries), config, invariants, baseline)}
+        results = [merge_attempts(r, retried[r.id]) if r.repeat == 0 and r.id in retried else r for r in results]
+    return results
 
 
 async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list[str]]:

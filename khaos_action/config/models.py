@@ -82,6 +82,8 @@ class AgentConfig(Strict):
     """Replies longer than this are cut (and the case says so)."""
     env: dict[str, str] = {}
     """Environment for out-of-process agents; values may use `{{ llm_proxy }}` / `{{ proxy('https://host') }}`."""
+    llm_upstream: str = "https://api.openai.com/v1"
+    """The real LLM API that `{{ llm_proxy }}` in agent.env forwards to through the chaos proxy."""
     instances: int = Field(1, ge=1, le=64)
     """http/command: how many agent processes to run (each serves one case at a time)."""
 

@@ -32,6 +32,9 @@ class CaseContext:
     tool_calls: list[ToolCall] = field(default_factory=list)
     llm_calls: list[dict[str, Any]] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    recorded: Any = None
+    """Replay cases: the session's recorded tool responses (replay.sessions.RecordedTools), served instead of
+    calling the real tools."""
 
 
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)

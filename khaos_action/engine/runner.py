@@ -83,6 +83,8 @@ class EngineSettings:
     max_output_bytes: int = 1_000_000
     seed: int = 42
     run_id: str = ""
+    bind_serially: bool = False
+    """Out-of-process agent behind one shared server: bind instance 0 to each case in turn (concurrency 1)."""
 
 
 class Engine:
@@ -96,7 +98,8 @@ class Engine:
         self.events = events or EventLog(None)
         self.chaos = chaos
         self.binder = binder or InstanceBinder()
-        self.binder.chaos = chaos
+        if chaos is not None:
+            self.binder.chaos = chaos
         self.activate = activate
         self.on_invocation = on_invocation
         self.should_stop = should_stop or (lambda: False)
@@ -138,12 +141,18 @@ class Engine:
         key = invocation_key(case)
         ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections))
         invocation = Invocation(case=case)
+        if case.meta.get("tool_responses"):
+            from khaos_action.replay.sessions import RecordedTools, ToolResponse
+
+            ctx.recorded = RecordedTools(ToolResponse.model_validate(r) for r in case.meta["tool_responses"])
         if case.faults:
             if self.chaos is None:
                 invocation.notes.append("faults configured but no fault machinery is active for this agent type")
             else:
                 ctx.faults = self.chaos.bind_faults(case.faults, ctx.rng)
         self.binder.contexts[key] = ctx
+        if self.settings.bind_serially:
+            self.binder(0, key)
         token = current_case.set(ctx)
         history: list[dict[str, str]] = [dict(turn) for turn in case.history]
         started = time.perf_counter()
@@ -159,6 +168,8 @@ class Engine:
                     history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
         finally:
             current_case.reset(token)
+            if self.settings.bind_serially:
+                self.binder(0, None)
             self.binder.contexts.pop(key, None)
         invocation.latency_ms = (time.perf_counter() - started) * 1000
         invocation.text = invocation.replies[-1] if invocation.replies else ""

@@ -28,7 +28,8 @@ class JudgeContext:
 
 
 def fired_faults(invocation: Invocation) -> list[str]:
-    return sorted(k for k, v in invocation.fault_hits.items() if v and not k.startswith("injection:"))
+    return sorted(k for k, v in invocation.fault_hits.items()
+                  if v and not k.startswith(("injection:", "replay:")))
 
 
 def base_result(invocation: Invocation) -> CaseResult:

@@ -7,7 +7,13 @@ from collections.abc import Mapping, Sequence
 
 from khaos_action.config.models import Invariant, KhaosConfig, LlmEndpoint
 from khaos_action.engine.runner import Invocation
-from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion, judge_invariants
+from khaos_action.judge.cases import (
+    JudgeContext,
+    judge_attack,
+    judge_completion,
+    judge_invariants,
+)
+from khaos_action.plan.cases import Case
 from khaos_action.report.manifest import CaseResult
 
 
@@ -41,23 +47,22 @@ def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
     return texts
 
 
-async def consult_llm_judge(results: list[CaseResult], invocations: Sequence[Invocation],
-                            endpoint: LlmEndpoint) -> list[str]:
+async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: LlmEndpoint) -> list[str]:
     """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge leaves them
     UNCERTAIN (never BLOCKED) and is reported once."""
     import httpx
 
     from khaos_action.judge.llm_judge import judge_uncertain
 
-    by_key = {(inv.case.id, inv.case.repeat): inv for inv in invocations}
+    by_id = {case.id: case for case in cases}
     api_key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
     consulted = failed = 0
     async with httpx.AsyncClient(timeout=endpoint.timeout_s) as client:
         for index, result in enumerate(results):
             if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
                 continue
-            inv = by_key.get((result.id, result.repeat))
-            attack_input = "\n".join([inv.case.input, *(i["payload"] for i in inv.case.injections)]) if inv else ""
+            case = by_id.get(result.id)
+            attack_input = "\n".join([case.input, *(i["payload"] for i in case.injections)]) if case else ""
             consulted += 1
             verdict = await judge_uncertain(endpoint, client, attack_input=attack_input, output=result.output,
                                             objective=result.objective or "", api_key=api_key)

@@ -78,6 +78,8 @@ def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] =
     """The first tool fault that applies and fires answers the call; indirect payloads ride along."""
     ctx.calls[f"tool:{call.name}"] += 1
     decision = ToolDecision()
+    if ctx.recorded is not None:
+        return _replayed(ctx, call, decision)
     for fault in ctx.faults:
         if isinstance(fault, ToolFaultBase) and fault.applies_to(call) and fault.fires(ctx):
             fault.hit(ctx)
@@ -92,6 +94,22 @@ def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] =
                     decision.effect.error = ToolFaultError(str(injection.get("payload", "")))
                     ctx.hits["injection:error_message"] += 1
                     break
+    return decision
+
+
+def _replayed(ctx: CaseContext, call: ToolInvocation, decision: ToolDecision) -> ToolDecision:
+    """A replay case answers tool calls from the recording, never from the real tool, so it is reproducible."""
+    recorded = ctx.recorded.take(call.name, call.args)
+    if recorded is None:
+        message = f"replay: no recorded response left for {call.name}({call.args}); the agent took another path"
+        ctx.notes.append(message)
+        decision.effect.error = ToolFaultError(message)
+        return decision
+    ctx.hits[f"replay:{call.name}"] += 1
+    if recorded.error is not None:
+        decision.effect.error = ToolFaultError(recorded.error)
+    else:
+        decision.effect.result = recorded.response
     return decision
 
 

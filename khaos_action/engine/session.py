@@ -1,0 +1,97 @@
+"""One agent session for a run: the transport, and the chaos machinery that reaches this kind of agent.
+
+- python agents run in-process: their tools are wrapped (ToolPatcher, entered after the agent is imported so it
+  wraps the very function objects the agent calls) and httpx/requests are intercepted for the run.
+- http/command agents run out of process: a chaos proxy on 127.0.0.1 sits between them and their dependencies
+  (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`), one route per agent instance. When the agent is one shared
+  server (no `{{port}}` in `start`), the proxy cannot tell concurrent cases apart, so cases with faults run one at
+  a time and the report says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Sequence
+from contextlib import AsyncExitStack, asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from khaos_action.config.models import KhaosConfig
+from khaos_action.engine.chaos.hooks import ChaosHooks
+from khaos_action.engine.runner import InstanceBinder, Transport
+from khaos_action.errors import ConfigError
+
+
+@dataclass(slots=True)
+class AgentSession:
+    transport: Transport
+    hooks: ChaosHooks
+    patcher: Any = None
+    proxy: Any = None
+    serial: bool = False
+    """True when fault attribution needs one case at a time (a shared out-of-process server)."""
+    notes: list[str] = field(default_factory=list)
+
+    def check_reachable(self, fault_specs: Sequence[dict[str, Any]], agent_type: str) -> None:
+        """Tool faults must be able to reach a tool before the run starts (never skipped silently)."""
+        from khaos_action.engine.chaos.reach import check_tool_faults_reachable
+
+        tool_faults = [f for f in fault_specs if f.get("target") == "tool"]
+        if not tool_faults:
+            return
+        if self.patcher is None:
+            raise ConfigError(
+                f"tool faults are configured, but a {agent_type} agent's tools run in another process where they "
+                f"cannot be wrapped. Route the tool's HTTP API through `{{{{ proxy('https://tool.api') }}}}` in "
+                f"agent.env and use http_faults, or run the agent as `type: python`.")
+        check_tool_faults_reachable(self.patcher.tool_names, tool_faults)
+
+    def unreached(self, fault_specs: Sequence[dict[str, Any]]) -> list[str]:
+        """After the run: configured tools whose faults never had a call to fire on."""
+        if self.patcher is None:
+            return []
+        from khaos_action.engine.chaos.reach import (
+            never_reached_message,
+            unreached_tools,
+        )
+
+        tool_faults = [f for f in fault_specs if f.get("target") == "tool"]
+        names = unreached_tools(self.patcher.reached, self.patcher.tool_names, tool_faults)
+        return [never_reached_message(names)] if names else []
+
+
+@asynccontextmanager
+async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder) -> AsyncIterator[AgentSession]:
+    from khaos_action.engine.transport.factory import build_transport
+
+    agent = config.agent
+    async with AsyncExitStack() as stack:
+        if agent.type == "python":
+            transport = build_transport(agent, base_dir=base_dir, concurrency=config.concurrency,
+                                        bind_instance=binder)
+            stack.push_async_callback(transport.close)
+            await transport.start()
+            from khaos_action.engine.chaos.intercept import http_interception
+            from khaos_action.engine.chaos.tools import ToolPatcher
+
+            patcher = stack.enter_context(ToolPatcher(agent.tools, agent.tool_registry, base_dir))
+            stack.enter_context(http_interception())
+            hooks = ChaosHooks()
+            binder.chaos = hooks
+            yield AgentSession(transport=transport, hooks=hooks, patcher=patcher)
+            return
+        from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
+
+        proxy = ChaosProxy()
+        await proxy.start()
+        stack.push_async_callback(proxy.stop)
+        transport = build_transport(
+            agent, base_dir=base_dir, concurrency=config.concurrency, bind_instance=binder,
+            env_for_instance=lambda i: render_env(agent.env, proxy, i, agent.llm_upstream),
+        )
+        stack.push_async_callback(transport.close)
+        await transport.start()
+        hooks = ChaosHooks(proxy)
+        binder.chaos = hooks
+        serial = not getattr(transport, "exclusive", True)
+        yield AgentSession(transport=transport, hooks=hooks, proxy=proxy, serial=serial)
