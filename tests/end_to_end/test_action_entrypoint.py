@@ -174,7 +174,7 @@ def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
     import shutil
 
     demo = ROOT / "khaos_action" / "demo"
-    for name in ("khaos.yaml", "agent.py", "model.py", "tools.py"):
+    for name in ("khaos.yaml", "agent.py", "model.py", "tools.py", "replay.jsonl"):
         shutil.copy(demo / name, job.ws / name)
     env_seam = "KHAOS_ACTION_EVALUATE"
     proc = subprocess.run(
