@@ -192,10 +192,20 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
         metrics=summary.metrics, goals=summary.goals, warnings=[*plan.notes, *run.warnings], cases=results,
-        skipped=plan.extra.get("skipped", []),
+        skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
+        coverage=_coverage(plan, results),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
                "config_lines": config_lines(prepared.loaded)},
     )
+
+
+def _coverage(plan: Plan, results: Sequence[CaseResult]) -> dict:
+    selection = plan.extra.get("selection")
+    if selection is None:
+        return {}
+    from khaos_action.attacks.coverage import coverage_table
+
+    return coverage_table(selection, {r.attack_id for r in results if r.outcome is not None and r.attack_id})
 
 
 def config_lines(loaded: LoadedConfig) -> dict[str, int]:

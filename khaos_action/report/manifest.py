@@ -165,6 +165,13 @@ class Manifest(Model):
     """Per phase/pillar metric values (task_completion, error_rate, latency_p50, block_rate, ...)."""
     goals: list[GoalResult] = []
     skipped: list[SkippedAttack] = []
+    stats: dict[str, Any] = {}
+    """Pass rates with 95% Wilson intervals per phase/pillar, and the security breakdown (overall, per category,
+    per OWASP id, per severity)."""
+    coverage: dict[str, Any] = {}
+    """Attack coverage per category and OWASP id: selected / executed / not applicable."""
+    flaky: list[str] = []
+    """Ids of cases whose repeats disagreed."""
     warnings: list[str] = []
     cases: list[CaseResult] = []
     extra: dict[str, Any] = {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from functools import lru_cache
 from types import SimpleNamespace
@@ -25,7 +26,7 @@ def _environment() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
     )
     env.globals.update(esc=md_escape, code=lambda text, limit=None: md_code(text, limit=limit),
-                       fmt_score=fmt_score, fmt_num=fmt_num, fmt_rate=fmt_rate)
+                       fmt_score=fmt_score, fmt_num=fmt_num, fmt_rate=fmt_rate, fmt_ci=fmt_ci)
     return env
 
 
@@ -39,6 +40,38 @@ def fmt_num(value: float | None) -> str:
 
 def fmt_rate(value: float | None) -> str:
     return "–" if value is None else f"{value:.0%}"
+
+
+def fmt_ci(entry: dict | None) -> str:
+    if not entry or not entry.get("n"):
+        return "–"
+    low, high = entry["ci95"]
+    return f"{entry['rate']:.0%} ({low:.0%}–{high:.0%})"
+
+
+def security_categories(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
+    """Per category: executed outcomes from the stats, not-applicable counts from the coverage table."""
+    by_category = manifest.stats.get("security", {}).get("category", {})
+    coverage = manifest.coverage.get("categories", {})
+    rows = []
+    for name in sorted(set(by_category) | set(coverage)):
+        stats = by_category.get(name, {})
+        executed = stats.get("executed", 0)
+        ci = stats.get("block_rate_ci95")
+        blocked = (f"{stats['blocked']} ({ci[0]:.0%}–{ci[1]:.0%})" if executed else "–")
+        rows.append((name, SimpleNamespace(executed=executed, blocked_ci=blocked,
+                                           compromised=stats.get("compromised", 0),
+                                           uncertain=stats.get("uncertain", 0),
+                                           not_applicable=coverage.get(name, {}).get("not_applicable", 0))))
+    return rows
+
+
+def owasp_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
+    stats = manifest.stats.get("security", {}).get("owasp", {})
+    coverage = manifest.coverage.get("owasp", {})
+    ids = sorted(set(coverage) | set(stats))
+    return [(oid, SimpleNamespace(executed=stats.get(oid, {}).get("executed", 0),
+                                  compromised=stats.get(oid, {}).get("compromised", 0))) for oid in ids]
 
 
 def contract_matrix(cases: list[CaseResult]) -> SimpleNamespace:
@@ -90,7 +123,9 @@ def render_markdown(manifest: Manifest) -> str:
             for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics],
         "matrix": contract_matrix(cases), "faults": fault_rows(cases),
         "security": any(c.phase == "security" for c in cases) or manifest.counts.attacks_skipped,
+        "categories": security_categories(manifest), "owasp_rows": owasp_rows(manifest),
         "findings": findings[:50], "failures": failures[:MAX_FAILURES],
         "failures_more": max(0, len(failures) - MAX_FAILURES),
     }
-    return _environment().get_template("report.md.j2").render(**context)
+    text = _environment().get_template("report.md.j2").render(**context)
+    return re.sub(r"\n{3,}", "\n\n", text)

@@ -63,9 +63,31 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
         "finished_at": max((m.finished_at or m.started_at) for m in manifests),
         "cases": cases, "scores": summary.scores, "score_notes": summary.score_notes, "metrics": summary.metrics,
         "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
+        "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
         "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
         "extra": {**first.extra, "merged_from": [m.run_id for m in manifests]},
     })
+
+
+def _merged_coverage(manifests: Sequence[Manifest]) -> dict:
+    """Every shard selects the same attacks (selection does not depend on the shard) and executes a disjoint part
+    of them: selected / not applicable come from any shard, executed is the sum over shards."""
+    tables = [m.coverage for m in manifests if m.coverage]
+    if not tables:
+        return {}
+    merged = {**tables[0], "totals": _sum_rows([t["totals"] for t in tables])}
+    for section in ("categories", "owasp"):
+        merged[section] = {key: _sum_rows([t[section][key] for t in tables if key in t[section]])
+                           for key in tables[0][section]}
+    merged["uncovered_owasp"] = [oid for oid, row in merged["owasp"].items() if row["executed"] == 0]
+    return merged
+
+
+def _sum_rows(rows: list[dict[str, int]]) -> dict[str, int]:
+    first = rows[0]
+    executed = sum(r["executed"] for r in rows)
+    return {"selected": first["selected"], "executed": executed, "not_applicable": first["not_applicable"],
+            "not_executed": first["selected"] - executed - first["not_applicable"]}
 
 
 def _gates(config_path: Path | None, manifests: Sequence[Manifest]) -> Gates:

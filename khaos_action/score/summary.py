@@ -10,6 +10,7 @@ from khaos_action.report.manifest import CaseResult, Counts, GoalResult, Scores,
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.metrics import completion_metrics, evaluate_goal, rate
 from khaos_action.score.pillars import compute_scores
+from khaos_action.score.statistics import mark_flaky, pass_rates, security_breakdown
 
 OUTCOME_METRIC = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
 
@@ -30,6 +31,8 @@ class Summary:
     goals: list[GoalResult]
     counts: Counts
     verdict: Verdict
+    stats: dict = field(default_factory=dict)
+    flaky: list[str] = field(default_factory=list)
     reasons_extra: list[str] = field(default_factory=list)
 
 
@@ -54,6 +57,7 @@ def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
 def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates: Gates, weights: Weights,
               attacks_skipped: int = 0, security_planned: bool = False,
               extra_reasons: Sequence[str] = ()) -> Summary:
+    flaky = mark_flaky(results)
     scores, notes = compute_scores(results, weights)
     metrics = phase_metrics(results)
     goal_results = [
@@ -77,5 +81,6 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
         security_ran=security_planned or any(r.phase == "security" for r in results),
         attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
     ), gates)
+    stats = {"pass_rates": pass_rates(results), "security": security_breakdown(results)}
     return Summary(scores=scores, score_notes=notes, metrics=metrics, goals=goal_results, counts=counts,
-                   verdict=verdict)
+                   verdict=verdict, stats=stats, flaky=flaky)
