@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 Severity = Literal["critical", "high", "medium", "low"]
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
-AgentType = Literal["python", "http", "command"]
+AgentType = Literal["python", "http", "command", "mcp"]
 
 SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
 
@@ -32,6 +32,56 @@ class CapabilityOverrides(Strict):
     has_rag: bool | None = None
     has_memory: bool | None = None
     has_multi_turn: bool | None = None
+
+
+class McpAgent(Strict):
+    """`type: mcp`: the agent is exposed as an MCP server; each input is one call of one of its tools."""
+
+    command: str | None = None
+    """stdio: the command line that starts the agent's MCP server (one long-lived process per instance)."""
+    url: str | None = None
+    """streamable HTTP: the agent's MCP endpoint, e.g. `http://127.0.0.1:8000/mcp` (started by `agent.start`)."""
+    tool: str | None = None
+    """The tool that takes the input (default: the server's only tool, else `chat`)."""
+    argument: str | None = None
+    """The tool argument that gets the input text (default: the tool's only required string parameter, else
+    `input`)."""
+    session_argument: str | None = None
+    """Optional argument that gets the case's session id."""
+    history_argument: str | None = None
+    """Optional argument that gets the conversation history (a list of {role, content})."""
+    reset_tool: str | None = None
+    """Optional tool called (without arguments) before each isolation group to clear agent state."""
+
+    @model_validator(mode="after")
+    def _one_endpoint(self) -> McpAgent:
+        if bool(self.command) == bool(self.url):
+            raise ValueError("agent.mcp needs exactly one of `command` (stdio) or `url` (streamable HTTP)")
+        return self
+
+
+class McpServer(Strict):
+    """An MCP server the agent uses; khaos-action puts a fault-injecting proxy between the agent and it."""
+
+    name: str = Field(pattern=r"^[A-Za-z0-9_-]+$")
+    """A name for reports and for `mcp_faults[].server`."""
+    command: str | None = None
+    """stdio: the command line that starts the real server."""
+    url: str | None = None
+    """streamable HTTP: the real server's endpoint."""
+    cwd: str | None = None
+    """stdio: working directory (default: the config file's folder)."""
+    env_var: str = Field(pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    """The environment variable the agent reads this server's address from; khaos-action sets it to the proxy."""
+    expose: Literal["http", "stdio"] = "http"
+    """How the agent reaches the proxy: `http` (env_var = a streamable-HTTP URL) or `stdio` (env_var = a command
+    line the agent launches as its stdio server, `shlex.split` it)."""
+
+    @model_validator(mode="after")
+    def _one_endpoint(self) -> McpServer:
+        if bool(self.command) == bool(self.url):
+            raise ValueError(f"mcp_servers[{self.name}] needs exactly one of `command` (stdio) or `url` (HTTP)")
+        return self
 
 
 class AgentConfig(Strict):
@@ -86,10 +136,14 @@ class AgentConfig(Strict):
     """The real LLM API that `{{ llm_proxy }}` in agent.env forwards to through the chaos proxy."""
     instances: int = Field(1, ge=1, le=64)
     """http/command: how many agent processes to run (each serves one case at a time)."""
+    mcp: McpAgent | None = None
+    """mcp: how to reach the agent's MCP server and which tool takes the input."""
+    mcp_servers: list[McpServer] = []
+    """MCP servers the agent uses, reached through khaos-action's MCP proxy (for `mcp_faults` and MCP attacks)."""
 
     @model_validator(mode="after")
     def _type_fields(self) -> AgentConfig:
-        required = {"python": "entry", "http": "url", "command": "command"}[self.type]
+        required = {"python": "entry", "http": "url", "command": "command", "mcp": "mcp"}[self.type]
         if not getattr(self, required):
             raise ValueError(f"agent.type {self.type!r} needs `{required}`")
         return self
@@ -240,6 +294,13 @@ class HttpFault(FaultSpec):
     """Only requests whose path matches this regular expression."""
 
 
+class McpFault(FaultSpec):
+    server: str = "*"
+    """The `agent.mcp_servers` name (glob) the fault applies to."""
+    tool: str = "*"
+    """The MCP tool name (glob) the fault applies to."""
+
+
 class Scenario(Strict):
     name: str
     description: str | None = None
@@ -247,10 +308,13 @@ class Scenario(Strict):
     llm_faults: list[FaultSpec] = []
     http_faults: list[HttpFault] = []
     context_attacks: list[FaultSpec] = []
+    mcp_faults: list[McpFault] = []
+    """Faults injected by the MCP proxy into the agent's `agent.mcp_servers`."""
 
     @property
     def has_chaos(self) -> bool:
-        return bool(self.tool_faults or self.llm_faults or self.http_faults or self.context_attacks)
+        return bool(self.tool_faults or self.llm_faults or self.http_faults or self.context_attacks
+                    or self.mcp_faults)
 
 
 class LlmEndpoint(Strict):
