@@ -106,6 +106,7 @@ def scenario_faults(scenario: Scenario) -> tuple[dict[str, Any], ...]:
     faults += [fault_dict(f, "llm") for f in scenario.llm_faults]
     faults += [fault_dict(f, "http") for f in scenario.http_faults]
     faults += [fault_dict(f, "context") for f in scenario.context_attacks]
+    faults += [fault_dict(f, "mcp") for f in scenario.mcp_faults]
     return tuple(faults)
 
 

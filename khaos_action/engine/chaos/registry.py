@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from khaos_action.errors import ConfigError
 
-TARGETS = ("tool", "llm", "http", "context")
+TARGETS = ("tool", "llm", "http", "context", "mcp")
 
 
 class FaultConfigError(ConfigError):
@@ -199,3 +199,4 @@ def _load_builtins() -> None:
             faults_llm,
             faults_tool,
         )
+        from khaos_action.mcp import faults as mcp_faults  # noqa: F401  # target `mcp`, served by the MCP proxy
