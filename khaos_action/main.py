@@ -12,7 +12,7 @@ import secrets as pysecrets
 import subprocess
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -22,9 +22,11 @@ from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
+from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
+from khaos_action.config.semantic import check_semantics, semantic_warnings
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder
 from khaos_action.engine.session import agent_session
@@ -44,6 +46,8 @@ class Prepared:
     loaded: LoadedConfig
     config: KhaosConfig
     packs: list[PackSource]
+    warnings: list[str] = field(default_factory=list)
+    """Semantic findings that do not stop a run (printed by `validate`, kept in the manifest)."""
 
 
 def prepare(request: EvaluateRequest) -> Prepared:
@@ -61,11 +65,16 @@ def prepare(request: EvaluateRequest) -> Prepared:
         updates.update(mutation=None, replay=None)
     config = config.model_copy(update=updates)
     refs = [] if request.contract_only else list(request.packs) or list(config.packs)
-    packs = [PackSource(pack=p.pack, digest=p.digest) for p in load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded)] if refs else []
+    loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded) if refs else []
+    issues = check_semantics(loaded, loaded_packs)
+    if issues:
+        raise ConfigFileError(issues)
+    packs = [PackSource(pack=p.pack, digest=p.digest) for p in loaded_packs]
     if not packs and config.contract is None and config.mutation is None and config.replay is None:
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
                           f"`chaos_matrix`, `mutation`, or `replay`")
-    return Prepared(loaded=loaded, config=config, packs=packs)
+    return Prepared(loaded=loaded, config=config, packs=packs,
+                    warnings=[str(issue) for issue in semantic_warnings(loaded)])
 
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
@@ -191,7 +200,8 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
                         capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
-        metrics=summary.metrics, goals=summary.goals, warnings=[*plan.notes, *run.warnings], cases=results,
+        metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
+        cases=results,
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),

@@ -1,0 +1,179 @@
+"""Semantic checks of a validated khaos.yaml and its packs: what the schema alone cannot see, without calling the agent.
+
+The schema (models.py) knows the shape of each entry; these checks look across entries: fault parameters (owned by
+the fault registry), tool names the agent does not declare, `when` conditions that no scenario of the matrix can
+make true, unknown mutation types. Each problem is a `ConfigIssue` positioned at its line, so `validate`, `run` and
+`contract validate` report them exactly like schema errors (main.prepare raises them as one ConfigFileError).
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from khaos_action.config.errors import ConfigIssue, KeyPath
+from khaos_action.config.models import KhaosConfig, Scenario
+from khaos_action.errors import ConfigError
+
+if TYPE_CHECKING:
+    from khaos_action.config.loader import LoadedConfig
+    from khaos_action.config.packs import LoadedPack
+
+SCENARIO_FAULT_KEYS = (("tool_faults", "tool"), ("llm_faults", "llm"), ("http_faults", "http"),
+                       ("context_attacks", "context"))
+
+# `when` value -> (can some scenario make it true?, what the matrix lacks, how to fix it)
+_WHEN_REACHABLE = {
+    "tool_faults_active": (lambda s: bool(s.tool_faults), "no chaos_matrix scenario has tool_faults",
+                           "Add a scenario with `tool_faults: [...]`, or change `when`"),
+    "llm_faults_active": (lambda s: bool(s.llm_faults), "no chaos_matrix scenario has llm_faults",
+                          "Add a scenario with `llm_faults: [...]`, or change `when`"),
+    "any_chaos_active": (lambda s: s.has_chaos, "no chaos_matrix scenario injects any fault",
+                         "Add a scenario with faults, or use `when: always`"),
+    "no_chaos": (lambda s: not s.has_chaos, "every chaos_matrix scenario injects faults",
+                 "Add a scenario without faults (e.g. `{name: no-chaos}`), or change `when`"),
+}
+
+
+def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ()) -> list[ConfigIssue]:
+    """Every semantic error in the config and its packs (empty when there is none)."""
+    config = loaded.config
+    declared = declared_tools(config)
+    issues: list[ConfigIssue] = []
+    for path, target, spec in scenario_fault_entries(config.chaos_matrix):
+        issues += _fault_issues(loaded.issue, loaded.positions, path, target, spec, declared)
+    for pack in packs:
+        for path, target, spec in pack_fault_entries(pack):
+            issues += _fault_issues(pack.issue, pack.positions, path, target, spec, declared)
+    issues += _when_issues(loaded)
+    issues += _mutation_issues(loaded)
+    return issues
+
+
+def semantic_warnings(loaded: LoadedConfig) -> list[ConfigIssue]:
+    """Problems that may be intended and so do not stop a run: `tool_called`/`tool_not_called` invariants about
+    tools the agent does not declare (an agent may report tool calls of its own in its reply)."""
+    config = loaded.config
+    declared = declared_tools(config)
+    if declared is None or config.contract is None:
+        return []
+    warnings = []
+    for index, inv in enumerate(config.contract.invariants):
+        if inv.type in ("tool_called", "tool_not_called") and inv.name and not _declares(declared, inv.name):
+            warnings.append(loaded.issue(
+                ("contract", "invariants", index, "name"),
+                f"invariant `{inv.id}` ({inv.type}) names tool `{inv.name}`, which the agent does not declare "
+                f"(agent.tools: {', '.join(declared)})",
+                _did_you_mean(inv.name, declared) or "Check the name, or add the tool to agent.tools"))
+    return warnings
+
+
+def declared_tools(config: KhaosConfig) -> list[str] | None:
+    """Tool names a python agent declares, or None when they cannot be known without importing the agent
+    (no `agent.tools`, a `tool_registry`, or an agent in another process / framework)."""
+    agent = config.agent
+    if agent.type != "python" or not agent.tools or agent.tool_registry:
+        return None
+    # The name a tool wrapper reports is the function's name: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`.
+    return list(dict.fromkeys(spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in agent.tools))
+
+
+def scenario_fault_entries(matrix: Sequence[Scenario]) -> Iterable[tuple[KeyPath, str, Any]]:
+    """(key path, target, fault spec) of every fault in the chaos matrix."""
+    for index, scenario in enumerate(matrix):
+        for key, target in SCENARIO_FAULT_KEYS:
+            for position, spec in enumerate(getattr(scenario, key)):
+                yield ("chaos_matrix", index, key, position), target, spec
+
+
+def pack_fault_entries(pack: LoadedPack) -> Iterable[tuple[KeyPath, str, Any]]:
+    """(key path in the pack file, target, fault spec) of every phase fault, targeted as the scheduler does."""
+    from khaos_action.plan.scheduler import fault_target
+
+    for index, phase in enumerate(pack.pack.phases):
+        for position, spec in enumerate(phase.faults):
+            yield ("phases", index, "faults", position), fault_target(spec), spec
+
+
+# ---- faults ------------------------------------------------------------------------------------------------------
+
+def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
+                  spec: Any, declared: list[str] | None) -> list[ConfigIssue]:
+    """The registry's verdict on one fault entry, pointed at the offending key when it names one."""
+    from khaos_action.engine.chaos.registry import fault_names, validate_fault
+
+    try:
+        bound = validate_fault(spec, target)
+    except ConfigError as exc:
+        message = str(exc).rstrip(".")
+        mode = getattr(spec, "mode", None)
+        if message.startswith("Unknown fault mode"):
+            # The registry lists every valid mode; the closest one is what a typo meant.
+            key = "type" if path + ("type",) in positions and path + ("mode",) not in positions else "mode"
+            return [issue(path + (key,), message, _did_you_mean(str(mode), fault_names(target)))]
+        # "unknown parameter `delay`" / "`delay_ms`: Input should be ...": point at that key when it is written.
+        named = re.search(r"unknown parameter `([^`]+)`|: `([^`]+)`: ", message)
+        key = named and (named.group(1) or named.group(2))
+        return [issue(path + (key,) if key and path + (key,) in positions else path, message)]
+    tool = getattr(bound.params, "tool", "*") if bound.target == "tool" else "*"
+    if declared is not None and tool != "*" and not _declares(declared, tool):
+        return [issue(
+            path + ("tool",),
+            f"tool fault targets `{tool}`, which the agent does not declare (agent.tools: {', '.join(declared)})",
+            _did_you_mean(tool, declared)
+            or f"Add the tool to agent.tools (e.g. `tools.py:{tool}`), or use `tool: \"*\"` for every tool")]
+    return []
+
+
+def _declares(declared: Sequence[str], pattern: str) -> bool:
+    return pattern == "*" or any(fnmatch.fnmatchcase(name, pattern) for name in declared)
+
+
+# ---- invariants and mutation -------------------------------------------------------------------------------------
+
+def _when_issues(loaded: LoadedConfig) -> list[ConfigIssue]:
+    config = loaded.config
+    if config.contract is None or not config.chaos_matrix:
+        return []  # no matrix at all is reported by the contract planner ("an empty matrix scores nothing")
+    issues = []
+    for index, inv in enumerate(config.contract.invariants):
+        rule = _WHEN_REACHABLE.get(inv.when)
+        if rule is None:
+            continue
+        reachable, lacking, hint = rule
+        if not any(reachable(scenario) for scenario in config.chaos_matrix):
+            issues.append(loaded.issue(
+                ("contract", "invariants", index, "when"),
+                f"invariant `{inv.id}` has `when: {inv.when}`, but {lacking}, so it could never be checked", hint))
+    return issues
+
+
+def _mutation_issues(loaded: LoadedConfig) -> list[ConfigIssue]:
+    from khaos_action.mutation import MUTATORS, resolve_types
+
+    mutation = loaded.config.mutation
+    if mutation is None:
+        return []
+    try:
+        resolve_types(mutation.types)
+    except ConfigError as exc:
+        types = [mutation.types] if isinstance(mutation.types, str) else list(mutation.types)
+        unknown = [index for index, name in enumerate(types) if name not in MUTATORS]
+        path: KeyPath = ("mutation", "types", unknown[0]) if unknown else ("mutation", "types")
+        hint = _did_you_mean(types[unknown[0]], list(MUTATORS)) if unknown else None
+        return [loaded.issue(path, str(exc).rstrip("."), hint)]
+    return []
+
+
+# ---- helpers -----------------------------------------------------------------------------------------------------
+
+def _did_you_mean(found: str, choices: Sequence[str]) -> str | None:
+    close = difflib.get_close_matches(found, list(choices), n=1, cutoff=0.6)
+    return f"Did you mean `{close[0]}`?" if close else None
+
+
+__all__ = ["check_semantics", "declared_tools", "pack_fault_entries", "scenario_fault_entries",
+           "semantic_warnings"]
