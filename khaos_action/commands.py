@@ -58,7 +58,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
     print(f"  {len(plan.cases)} cases planned: " + ", ".join(f"{n} {p}" for p, n in by_phase.items()))
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
-    for note in plan.notes:
+    for note in [*prepared.warnings, *plan.notes]:
         print(f"  warning: {note}")
     return 0
 
@@ -77,6 +77,8 @@ def cmd_contract(args: argparse.Namespace) -> int:
         inv = prepared.config.contract.invariants
         print(f"{args.config}: contract {prepared.config.contract.name!r} valid: {len(inv)} invariants × "
               f"{len(prepared.config.chaos_matrix)} scenarios → {len(plan.cases)} calls")
+        for note in prepared.warnings:
+            print(f"  warning: {note}")
         return 0
     out = args.out or RUNS_DIR / new_run_id()
     result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True))
