@@ -7,11 +7,12 @@ no boilerplate: one positional parameter annotated `str` (or unannotated) gets t
 as a dict/Mapping, or named `message`/`request`/`payload`/`msg`, gets the payload dict
 `{"text", "history", "session_id"}`. Optional keyword parameters named `history` / `session_id` are filled too.
 
-Sync agents run in a dedicated ThreadPoolExecutor of `concurrency` workers (asyncio's default executor has only
-cpu+4 workers), each call inside a copy of the caller's contextvars context, because tool wrappers and HTTP
+Sync agents run in a dedicated pool of `concurrency` daemon threads (threads.py; asyncio's default executor has
+only cpu+4 workers), each call inside a copy of the caller's contextvars context, because tool wrappers and HTTP
 interceptors find their case through the `current_case` ContextVar. The engine's `asyncio.wait_for` timeout cancels
 the wait, not the thread: a hung sync agent keeps its worker until it returns (Python cannot kill a thread), so a
-run with many hanging calls has fewer workers left. Async agents are cancelled properly.
+run with many hanging calls has fewer workers left; the workers are daemons, so a hung call does not keep the
+process alive after the run. Async agents are cancelled properly.
 """
 
 from __future__ import annotations
@@ -26,12 +27,12 @@ import inspect
 import sys
 import typing
 from collections.abc import Callable, Mapping
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
@@ -48,7 +49,7 @@ class PythonTransport:
         self._call: Callable[[dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]] | None = None
         self._is_async = False
         self._reset_fn: Callable[[], Any] | None = None
-        self._pool: ThreadPoolExecutor | None = None
+        self._pool: DaemonThreadPool | None = None
 
     async def start(self) -> None:
         if self._fn is not None:
@@ -59,7 +60,7 @@ class PythonTransport:
         self._fn = fn
         if self.reset_spec:
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
-        self._pool = ThreadPoolExecutor(max_workers=self.concurrency, thread_name_prefix="khaos-agent")
+        self._pool = DaemonThreadPool(max_workers=self.concurrency, thread_name_prefix="khaos-agent")
 
     async def send(self, message: TransportMessage) -> TransportMessage:
         if self._fn is None or self._call is None:
