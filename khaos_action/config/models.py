@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import math
-import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from khaos_action.config.types import RegexPattern
 
 Severity = Literal["critical", "high", "medium", "low"]
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
@@ -88,9 +89,11 @@ class AgentConfig(Strict):
     name: str = "agent"
     """A name for reports."""
     type: AgentType = "python"
-    """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio)."""
+    """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio), or
+    a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found on the object)."""
     entry: str | None = None
-    """python: `path/to/file.py:function` or `package.module:function`."""
+    """python: `path/to/file.py:function` or `package.module:function`. pydantic-ai / langgraph / openai-agents:
+    the agent object, e.g. `agent.py:agent` (an Agent, a compiled graph)."""
     url: str | None = None
     """http: the URL inputs are POSTed to."""
     method: str = "POST"
@@ -154,19 +157,9 @@ class Expect(Strict):
 
     contains: str | list[str] | None = None
     contains_any: list[str] | None = None
-    regex: str | None = None
+    regex: RegexPattern | None = None
     equals: str | None = None
     not_contains: str | list[str] | None = None
-
-    @field_validator("regex")
-    @classmethod
-    def _regex_compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
-        return value
 
 
 class Invariant(Strict):
@@ -186,9 +179,9 @@ class Invariant(Strict):
     """contains: the text that must appear."""
     values: list[str] | None = None
     """contains_any: any of these must appear."""
-    pattern: str | None = None
+    pattern: RegexPattern | None = None
     """regex / excludes_pattern / system_prompt_leak_probe: a regular expression."""
-    patterns: list[str] | None = None
+    patterns: list[RegexPattern] | None = None
     """excludes_pattern / system_prompt_leak_probe: several regular expressions."""
     case_sensitive: bool = False
     max_ms: float | None = None
@@ -221,22 +214,9 @@ class Invariant(Strict):
             if not any(getattr(self, alt) not in (None, []) for alt in need.split("|")):
                 shown = " or ".join(f"`{alt}`" for alt in need.split("|"))
                 raise ValueError(f"invariant type {self.type!r} needs {shown}")
-        for field in ("pattern",):
-            value = getattr(self, field)
-            if value is not None:
-                _compile(value)
-        for value in self.patterns or []:
-            _compile(value)
         if self.type == "behavior_unchanged" and self.baseline is None:
             self.baseline = "auto"
         return self
-
-
-def _compile(pattern: str) -> None:
-    try:
-        re.compile(pattern)
-    except re.error as exc:
-        raise ValueError(f"invalid regular expression {pattern!r}: {exc}") from None
 
 
 class Contract(Strict):
@@ -283,14 +263,14 @@ class FaultSpec(BaseModel):
 class ToolFault(FaultSpec):
     tool: str = "*"
     """The tool name the fault applies to (`*` for every tool)."""
-    match: str | None = None
+    match: RegexPattern | None = None
     """Only calls whose arguments (as JSON) match this regular expression."""
 
 
 class HttpFault(FaultSpec):
     host: str | None = None
     """Only requests to this host (glob); default any."""
-    path: str | None = None
+    path: RegexPattern | None = None
     """Only requests whose path matches this regular expression."""
 
 

@@ -16,10 +16,10 @@ from khaos_action.github.gates import GateDecision, _case_id, _get
 from khaos_action.github.workflow import Annotation
 from khaos_action.report.escape import md_code, md_escape
 from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.report.markdown import SCORE_ORDER
 
 SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
-SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
 MAX_ROWS = 25
 
 

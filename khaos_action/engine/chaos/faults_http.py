@@ -10,6 +10,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
+from khaos_action.config.types import RegexPattern
 from khaos_action.engine.chaos.effects import (
     HttpEffect,
     HttpRequestView,
@@ -22,18 +23,9 @@ from khaos_action.engine.chaos.registry import Fault, FaultParams, register_faul
 class HttpParams(FaultParams):
     host: str | None = None
     """Only requests to this host (glob, e.g. `*.example.com`); default any host."""
-    path: str | None = None
+    path: RegexPattern | None = None
     """Only requests whose path matches this regular expression."""
 
-    @field_validator("path")
-    @classmethod
-    def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
-        return value
 
 
 class HttpFaultBase(Fault):

@@ -17,6 +17,7 @@ from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
+from khaos_action.config.types import RegexPattern
 from khaos_action.engine.chaos.effects import ToolEffect, ToolInvocation
 from khaos_action.engine.chaos.injections import embed
 from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
@@ -38,18 +39,9 @@ class ToolFaultError(RuntimeError):
 class ToolParams(FaultParams):
     tool: str = "*"
     """The tool name (glob) the fault applies to."""
-    match: str | None = None
+    match: RegexPattern | None = None
     """Only calls whose arguments (as JSON) match this regular expression."""
 
-    @field_validator("match")
-    @classmethod
-    def _compiles(cls, value: str | None) -> str | None:
-        if value is not None:
-            try:
-                re.compile(value)
-            except re.error as exc:
-                raise ValueError(f"invalid regular expression: {exc}") from None
-        return value
 
 
 class ToolFaultBase(Fault):
