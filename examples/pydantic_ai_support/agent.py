@@ -14,9 +14,14 @@ from typing import Any
 
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import Hooks
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
-
 from pydantic_tools import lookup_order, search_docs
 
 INSTRUCTIONS = "You are Nimbus Outdoor's support assistant. Answer only from tool results; never guess order details."

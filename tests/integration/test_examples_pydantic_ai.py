@@ -7,8 +7,8 @@ import pytest
 
 pytest.importorskip("pydantic_ai")
 
-from khaos_action.engine.transport.python import find_loaded_module  # noqa: E402
-from tests.integration.test_examples_helpers import (  # noqa: E402
+from khaos_action.engine.transport.python import find_loaded_module
+from tests.integration.test_examples_helpers import (
     EXAMPLES,
     assert_scores_reported,
     contract_case,
