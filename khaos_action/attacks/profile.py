@@ -6,6 +6,7 @@ from pathlib import Path
 
 from khaos_action.attacks.capabilities import CapabilityProfile, ToolInfo, infer_capabilities, tool_info_from_callable
 from khaos_action.config.models import AgentConfig
+from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 
 
 def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[CapabilityProfile, dict[str, str]]:
@@ -19,6 +20,13 @@ def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> t
         tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in agent.tools]
         entry = load_callable(agent.entry or "", base_dir, what="agent.entry")
         metadata = getattr(entry, "__khaos_agent__", None)
+    elif agent.type in FRAMEWORK_TYPES and import_code:
+        from khaos_action.engine.transport.frameworks.base import discover_tools
+        from khaos_action.engine.transport.python import load_callable
+
+        # The framework's own tool definitions (names, descriptions, JSON schemas), plus any listed in agent.tools.
+        tools = [t.info for t in discover_tools(agent.type, agent.entry or "", base_dir)]
+        tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in agent.tools]
     else:
         tools = [ToolInfo(name=spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1], description="")
                  for spec in agent.tools]

@@ -11,7 +11,7 @@ from khaos_action.config.types import RegexPattern
 
 Severity = Literal["critical", "high", "medium", "low"]
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
-AgentType = Literal["python", "http", "command", "mcp"]
+AgentType = Literal["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
 
 SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
 
@@ -146,7 +146,8 @@ class AgentConfig(Strict):
 
     @model_validator(mode="after")
     def _type_fields(self) -> AgentConfig:
-        required = {"python": "entry", "http": "url", "command": "command", "mcp": "mcp"}[self.type]
+        required = {"python": "entry", "http": "url", "command": "command", "mcp": "mcp", "pydantic-ai": "entry",
+                    "langgraph": "entry", "openai-agents": "entry"}[self.type]
         if not getattr(self, required):
             raise ValueError(f"agent.type {self.type!r} needs `{required}`")
         return self

@@ -1,7 +1,9 @@
 """One agent session for a run: the transport, and the chaos machinery that reaches this kind of agent.
 
 - python agents run in-process: their tools are wrapped (ToolPatcher, entered after the agent is imported so it
-  wraps the very function objects the agent calls) and httpx/requests are intercepted for the run.
+  wraps the very function objects the agent calls) and httpx/requests are intercepted for the run. Framework agents
+  (pydantic-ai, langgraph, openai-agents) run the same way; the tools their adapter found on the agent object are
+  wrapped too.
 - http/command agents run out of process: a chaos proxy on 127.0.0.1 sits between them and their dependencies
   (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`), one route per agent instance. When the agent is one shared
   server (no `{{port}}` in `start`), the proxy cannot tell concurrent cases apart, so cases with faults run one at
@@ -63,10 +65,11 @@ class AgentSession:
 @asynccontextmanager
 async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder) -> AsyncIterator[AgentSession]:
     from khaos_action.engine.transport.factory import build_transport
+    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 
     agent = config.agent
     async with AsyncExitStack() as stack:
-        if agent.type == "python":
+        if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
             transport = build_transport(agent, base_dir=base_dir, concurrency=config.concurrency,
                                         bind_instance=binder)
             stack.push_async_callback(transport.close)
@@ -74,7 +77,8 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             from khaos_action.engine.chaos.intercept import http_interception
             from khaos_action.engine.chaos.tools import ToolPatcher
 
-            patcher = stack.enter_context(ToolPatcher(agent.tools, agent.tool_registry, base_dir))
+            patcher = stack.enter_context(ToolPatcher(agent.tools, agent.tool_registry, base_dir,
+                                                      callables=getattr(transport, "tool_callables", ())))
             stack.enter_context(http_interception())
             hooks = ChaosHooks()
             binder.chaos = hooks

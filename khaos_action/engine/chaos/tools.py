@@ -21,7 +21,7 @@ import inspect
 import sys
 import time
 import types
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -46,8 +46,9 @@ class ToolPatcher:
     `reached`: tools actually called through a wrapper during the run."""
 
     def __init__(self, tool_specs: list[str], registry_spec: str | None = None, base_dir: Path = Path("."),
-                 *, deep: bool = True) -> None:
+                 *, deep: bool = True, callables: Sequence[tuple[str, Callable[..., Any]]] = ()) -> None:
         self.tool_specs = list(tool_specs)
+        self.callables = list(callables)  # (name, function) pairs a framework adapter discovered on the agent
         self.registry_spec = registry_spec
         self.base_dir = Path(base_dir)
         self.deep = deep
@@ -66,6 +67,7 @@ class ToolPatcher:
                 targets += self._wrap_registry(self.registry_spec)
             for spec in self.tool_specs:
                 targets += [(name, fn) for name, fn in self._resolve(spec)]
+            targets += self.callables
             for name, fn in targets:
                 if name not in self.tool_names:
                     self.tool_names.append(name)

@@ -38,4 +38,12 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
 
         return CommandTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
                                 bind_instance=bind_instance)
-    raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command.")
+    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES, adapter_for
+
+    if agent.type in FRAMEWORK_TYPES:
+        from khaos_action.engine.transport.frameworks.base import FrameworkTransport
+
+        assert agent.entry
+        return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=base_dir, reset=agent.reset)
+    raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command, "
+                      f"{', '.join(FRAMEWORK_TYPES)}.")

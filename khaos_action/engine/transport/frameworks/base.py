@@ -1,0 +1,202 @@
+"""What every framework adapter shares: the adapter protocol, discovered tools, the lazy framework import, and the
+transport that runs an agent object in-process.
+
+A framework agent runs in this process like a `type: python` agent, so the same chaos reaches it: the session
+hands the tools the adapter discovered to the ToolPatcher (tool faults and indirect payloads), and the httpx
+interception sees the framework's LLM SDK calls (LLM faults). The adapter only translates: input and history
+into the framework's terms, and its result back into `{text, tool_calls}`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import inspect
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+from khaos_action.attacks.capabilities import ToolInfo
+from khaos_action.engine.context import current_case
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+from khaos_action.errors import AgentError
+
+
+@dataclass(frozen=True, slots=True)
+class DiscoveredTool:
+    """One tool found on the agent object: the name the model calls it by, the function the engine wraps (every
+    reference to it is patched for the run; None for tools running elsewhere, e.g. behind an MCP server), and what
+    the capability profile may read."""
+
+    name: str
+    function: Callable[..., Any] | None
+    info: ToolInfo
+
+
+class FrameworkAdapter(Protocol):
+    agent_type: str
+    """The `agent.type` this adapter serves."""
+    extra: str
+    """The khaos-action extra that installs the framework (`pip install 'khaos-action[<extra>]'`)."""
+    module: str
+    """The framework's top-level module, imported lazily."""
+    package: str
+    """The PyPI package that provides `module`."""
+    expects: str
+    """What `entry` must name, for error messages."""
+
+    def accepts(self, obj: Any) -> bool:
+        """Whether `obj` is an agent this adapter can run."""
+
+    def discover(self, obj: Any) -> list[DiscoveredTool]:
+        """The agent's tools, found on the object itself (the user does not list them)."""
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+        """One turn: `{"text": str, "tool_calls": [{"name", "args"}], "notes"?: [...]}`."""
+
+
+def require_framework(adapter: FrameworkAdapter) -> Any:
+    """Import the adapter's framework or say exactly how to install it."""
+    try:
+        return importlib.import_module(adapter.module)
+    except ImportError as exc:
+        raise AgentError(
+            f"agent.type {adapter.agent_type!r} needs the {adapter.package} package, which is not installed "
+            f"({exc}). Install it with `pip install 'khaos-action[{adapter.extra}]'` (or add {adapter.package} to "
+            f"the agent's requirements, e.g. through the action's `install` input).") from exc
+
+
+def load_agent_object(adapter: FrameworkAdapter, entry: str, base_dir: Path) -> Any:
+    """Import `entry` and check it is the adapter's kind of agent."""
+    from khaos_action.engine.transport.python import load_object
+
+    require_framework(adapter)
+    obj = load_object(entry, base_dir, what="agent.entry")
+    if not adapter.accepts(obj):
+        raise AgentError(f"agent.entry {entry!r} is a {type(obj).__module__}.{type(obj).__qualname__}, but "
+                         f"`type: {adapter.agent_type}` needs {adapter.expects}. Point `entry` at that object "
+                         f"(e.g. `agent.py:agent`), or use `type: python` for a plain function.")
+    return obj
+
+
+def tool_info(name: str, description: str | None, schema: Mapping[str, Any] | None) -> ToolInfo:
+    """A ToolInfo from a framework's tool definition: parameter names from its JSON schema, and the parameters'
+    own descriptions appended to the tool's (a `url` parameter described as "the page to fetch" is evidence)."""
+    properties = (schema or {}).get("properties") or {}
+    params = tuple(str(k) for k in properties) if isinstance(properties, Mapping) else ()
+    notes = [str(p.get("description")) for p in properties.values()
+             if isinstance(p, Mapping) and p.get("description")] if isinstance(properties, Mapping) else []
+    text = " ".join([description or "", *notes]).strip()
+    return ToolInfo(name=name, description=text, parameters=params)
+
+
+def plain_args(args: Any) -> dict[str, Any]:
+    """Tool-call arguments as a dict (frameworks give dicts, JSON strings or pydantic models)."""
+    if isinstance(args, str):
+        try:
+            args = json.loads(args) if args.strip() else {}
+        except ValueError:
+            return {"raw": args}
+    if hasattr(args, "model_dump"):
+        args = args.model_dump(mode="json")
+    return dict(args) if isinstance(args, Mapping) else {"value": args}
+
+
+def output_text(value: Any) -> str:
+    """A framework's final output as text: strings as they are, structured output as JSON."""
+    if isinstance(value, str):
+        return value
+    if hasattr(value, "model_dump_json"):
+        return value.model_dump_json()
+    try:
+        return json.dumps(value, ensure_ascii=False, default=str)
+    except (TypeError, ValueError):
+        return str(value)
+
+
+def unrecorded(reported: Sequence[dict[str, Any]], recorded_names: Sequence[str]) -> list[dict[str, Any]]:
+    """The framework's reported tool calls minus those the engine's wrappers already recorded (by name, one for
+    one), so a call is counted once; calls the wrappers could not see (e.g. MCP tools) stay."""
+    left = Counter(recorded_names)
+    out = []
+    for call in reported:
+        if left[call["name"]]:
+            left[call["name"]] -= 1
+        else:
+            out.append(call)
+    return out
+
+
+class FrameworkTransport:
+    """The transport for a framework agent object: `send` runs one turn through the adapter in this process.
+
+    `tool_callables` (after `start`) are the discovered tools, for the session's ToolPatcher."""
+
+    def __init__(self, adapter: FrameworkAdapter, entry: str, *, base_dir: Path, reset: str | None = None) -> None:
+        self.adapter = adapter
+        self.entry = entry
+        self.base_dir = Path(base_dir)
+        self.reset_spec = reset
+        self.has_reset = reset is not None
+        self.tools: list[DiscoveredTool] = []
+        self._obj: Any = None
+        self._reset_fn: Callable[[], Any] | None = None
+
+    @property
+    def tool_callables(self) -> list[tuple[str, Callable[..., Any]]]:
+        return [(tool.name, tool.function) for tool in self.tools if tool.function is not None]
+
+    async def start(self) -> None:
+        if self._obj is not None:
+            return
+        obj = load_agent_object(self.adapter, self.entry, self.base_dir)
+        self.tools = self.adapter.discover(obj)
+        if self.reset_spec:
+            from khaos_action.engine.transport.python import load_callable
+
+            self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
+        self._obj = obj
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        if self._obj is None:
+            await self.start()
+        payload = message.payload
+        ctx = current_case.get()
+        before = len(ctx.tool_calls) if ctx is not None else 0
+        try:
+            reply = await self.adapter.run(self._obj, str(payload.get("text", "")), list(payload.get("history") or []),
+                                           str(payload.get("session_id") or ""))
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            raise AgentCallError(f"{self.adapter.agent_type} agent raised {type(exc).__name__}: {exc}") from exc
+        recorded = [call.name for call in ctx.tool_calls[before:]] if ctx is not None else []
+        reply["tool_calls"] = unrecorded(reply.get("tool_calls") or [], recorded)
+        return response(normalise_reply(reply), message)
+
+    async def reset(self) -> None:
+        if self._reset_fn is None:
+            return
+        try:
+            # asyncio.to_thread copies the context, as the python transport's worker threads do
+            value = self._reset_fn() if inspect.iscoroutinefunction(self._reset_fn) else await asyncio.to_thread(
+                self._reset_fn)
+            if inspect.isawaitable(value):
+                await value
+        except Exception as exc:
+            raise AgentCallError(f"agent.reset {self.reset_spec} raised {type(exc).__name__}: {exc}") from exc
+
+    async def close(self) -> None:
+        self._obj = None
+
+
+def discover_tools(agent_type: str, entry: str, base_dir: Path) -> list[DiscoveredTool]:
+    """The tools of the agent object `entry` names (imports it; for the capability profile)."""
+    from khaos_action.engine.transport.frameworks import adapter_for
+
+    adapter = adapter_for(agent_type)
+    return adapter.discover(load_agent_object(adapter, entry, base_dir))

@@ -1,0 +1,113 @@
+"""`type: langgraph`: `entry` names a compiled LangGraph graph over a `messages` state (a `StateGraph(...).compile()`
+or a `create_react_agent` / `langchain.agents.create_agent` result); its tools are found in its ToolNodes.
+
+A turn is `await graph.ainvoke({"messages": [*history, user message]})`. A graph compiled with a checkpointer gets
+a fresh `thread_id` per turn: the engine sends the whole history each time, and a remembered thread would repeat it
+(and carry one case's conversation into the next).
+"""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from khaos_action.engine.transport.frameworks.base import DiscoveredTool, output_text, plain_args, tool_info
+from khaos_action.errors import AgentError
+
+
+class LangGraphAdapter:
+    agent_type = "langgraph"
+    extra = "langgraph"
+    module = "langgraph"
+    package = "langgraph"
+    expects = "a compiled graph (`StateGraph(...).compile()` or a `create_react_agent(...)` result)"
+
+    def accepts(self, obj: Any) -> bool:
+        from langgraph.pregel import Pregel
+
+        return isinstance(obj, Pregel)
+
+    def discover(self, obj: Any) -> list[DiscoveredTool]:
+        found: list[DiscoveredTool] = []
+        for graph in _graphs(obj):
+            for node in (getattr(graph, "nodes", None) or {}).values():
+                tools = _tools_by_name(getattr(node, "bound", node))
+                for name, tool in tools.items():
+                    info = tool_info(str(name), getattr(tool, "description", ""), _schema(tool))
+                    found += [DiscoveredTool(str(name), fn, info) for fn in _functions(tool)] or [
+                        DiscoveredTool(str(name), None, info)]
+        return found
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+        if "messages" not in (getattr(obj, "channels", None) or {}):
+            raise AgentError("the graph's state has no `messages` key; `type: langgraph` sends the conversation as "
+                             "`{\"messages\": [...]}` (MessagesState). For another state shape, wrap the graph in a "
+                             "function and use `type: python`.")
+        sent = [{"role": t.get("role", "user"), "content": str(t.get("content", ""))} for t in history]
+        sent.append({"role": "user", "content": text})
+        config = None
+        if getattr(obj, "checkpointer", None) is not None:
+            config = {"configurable": {"thread_id": f"khaos-{session_id}-{uuid.uuid4().hex[:8]}"}}
+        state = await obj.ainvoke({"messages": sent}, config=config)
+        messages = state.get("messages") if isinstance(state, dict) else None
+        if not isinstance(messages, list):
+            return {"text": output_text(state), "tool_calls": [],
+                    "notes": ["the graph returned no `messages`; its whole output is shown as JSON"]}
+        new = messages[len(sent):]
+        calls = [{"name": call.get("name"), "args": plain_args(call.get("args", {}))}
+                 for message in new for call in (getattr(message, "tool_calls", None) or ()) if call.get("name")]
+        answers = [m for m in new if getattr(m, "type", None) == "ai"]
+        return {"text": _text(answers[-1].content) if answers else "", "tool_calls": calls}
+
+
+def _graphs(obj: Any) -> list[Any]:
+    graphs = [obj]
+    try:
+        graphs += [sub for _, sub in obj.get_subgraphs(recurse=True)]
+    except Exception:  # noqa: BLE001 - subgraph discovery is best effort; the top graph's tools still count
+        pass
+    return graphs
+
+
+def _tools_by_name(bound: Any) -> dict[str, Any]:
+    for attr in ("tools_by_name", "_tools_by_name"):
+        value = getattr(bound, attr, None)
+        if isinstance(value, dict):
+            return value
+    return {}
+
+
+def _schema(tool: Any) -> dict[str, Any] | None:
+    try:
+        return tool.get_input_jsonschema()
+    except Exception:  # noqa: BLE001 - a tool without a schema still has a name and a description
+        args = getattr(tool, "args", None)
+        return {"properties": args} if isinstance(args, dict) else None
+
+
+def _functions(tool: Any) -> list[Any]:
+    """The user's code behind a LangChain tool: `func` / `coroutine` of a StructuredTool or Tool, else the `_run` /
+    `_arun` a BaseTool subclass defines (patched on its class)."""
+    fns = [fn for fn in (getattr(tool, "func", None), getattr(tool, "coroutine", None)) if callable(fn)]
+    if fns:
+        return fns
+    from langchain_core.tools import BaseTool
+
+    for klass in type(tool).__mro__:
+        if klass is BaseTool or not issubclass(klass, BaseTool):
+            break
+        fns += [klass.__dict__[name] for name in ("_run", "_arun") if callable(klass.__dict__.get(name))]
+    return fns
+
+
+def _text(content: Any) -> str:
+    """An AIMessage's content as text (providers return a string or a list of content blocks)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content
+                       if isinstance(b, str) or (isinstance(b, dict) and b.get("type") in (None, "text")))
+    return output_text(content)
+
+
+ADAPTER = LangGraphAdapter()

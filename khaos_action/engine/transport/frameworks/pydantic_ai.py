@@ -1,0 +1,98 @@
+"""`type: pydantic-ai`: `entry` names a pydantic-ai `Agent`; its function tools are found in its toolsets.
+
+A turn is `await agent.run(text, message_history=...)`. pydantic-ai adds the agent's system prompt only to a run
+without history, so a multi-turn case would lose it; the adapter puts the resolved system prompt parts in front of
+the history, as a real conversation (started without history, continued with `all_messages()`) would have it.
+LLM faults reach real models (OpenAI, Anthropic, ... over httpx) through the engine's HTTP interception.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from khaos_action.engine.transport.frameworks.base import DiscoveredTool, output_text, plain_args, tool_info
+
+# pydantic-ai's output tools (structured output) are named `final_result` / `final_result_<Type>`: they are how the
+# model answers, not tool calls an attack could make.
+_OUTPUT_TOOL_PREFIX = "final_result"
+
+
+class PydanticAiAdapter:
+    agent_type = "pydantic-ai"
+    extra = "pydantic-ai"
+    module = "pydantic_ai"
+    package = "pydantic-ai-slim"
+    expects = "a pydantic_ai.Agent"
+
+    def accepts(self, obj: Any) -> bool:
+        from pydantic_ai.agent import AbstractAgent
+
+        return isinstance(obj, AbstractAgent)
+
+    def discover(self, obj: Any) -> list[DiscoveredTool]:
+        found: dict[str, DiscoveredTool] = {}
+        for toolset in getattr(obj, "toolsets", ()) or ():
+            for tool in _function_tools(toolset):
+                schema = getattr(tool.function_schema, "json_schema", None)
+                found.setdefault(tool.name, DiscoveredTool(tool.name, tool.function,
+                                                           tool_info(tool.name, tool.description, schema)))
+            if _is_mcp(toolset):
+                # Tools behind an MCP server run in another process: no function to wrap, but evidence of MCP.
+                name = f"mcp:{getattr(toolset, 'id', None) or type(toolset).__name__}"
+                found.setdefault(name, DiscoveredTool(name, None, tool_info(name, "MCP server toolset", None)))
+        return list(found.values())
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+        from pydantic_ai.messages import ModelResponse, ToolCallPart
+
+        messages = await _history(obj, text, history)
+        result = await obj.run(text, message_history=messages or None)
+        calls = [{"name": part.tool_name, "args": plain_args(part.args)}
+                 for message in result.new_messages() if isinstance(message, ModelResponse)
+                 for part in message.parts
+                 if isinstance(part, ToolCallPart) and not part.tool_name.startswith(_OUTPUT_TOOL_PREFIX)]
+        return {"text": output_text(result.output), "tool_calls": calls}
+
+
+def _function_tools(toolset: Any, depth: int = 0) -> list[Any]:
+    """Function tools of a toolset, looking through combined and wrapper toolsets (prefixed, filtered, ...)."""
+    if depth > 8:
+        return []
+    tools = getattr(toolset, "tools", None)
+    if isinstance(tools, dict):
+        return [t for t in tools.values() if callable(getattr(t, "function", None))]
+    out: list[Any] = []
+    for child in getattr(toolset, "toolsets", None) or ():
+        out += _function_tools(child, depth + 1)
+    wrapped = getattr(toolset, "wrapped", None)
+    if wrapped is not None:
+        out += _function_tools(wrapped, depth + 1)
+    return out
+
+
+def _is_mcp(toolset: Any) -> bool:
+    return any("MCP" in klass.__name__ for klass in type(toolset).__mro__)
+
+
+async def _history(obj: Any, text: str, history: list[dict[str, str]]) -> list[Any]:
+    from pydantic_ai.messages import ModelRequest, ModelResponse, SystemPromptPart, TextPart, UserPromptPart
+
+    messages: list[Any] = []
+    for turn in history:
+        role, content = turn.get("role"), str(turn.get("content", ""))
+        if role == "assistant":
+            messages.append(ModelResponse(parts=[TextPart(content)]))
+        elif role == "system":
+            messages.append(ModelRequest(parts=[SystemPromptPart(content)]))
+        else:
+            messages.append(ModelRequest(parts=[UserPromptPart(content)]))
+    resolve = getattr(obj, "system_prompt_parts", None)
+    if messages and resolve is not None and not any(isinstance(m, ModelRequest) and any(
+            isinstance(p, SystemPromptPart) for p in m.parts) for m in messages):
+        parts = await resolve(prompt=text)
+        if parts:
+            messages.insert(0, ModelRequest(parts=list(parts)))
+    return messages
+
+
+ADAPTER = PydanticAiAdapter()
