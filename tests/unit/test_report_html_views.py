@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from khaos_action.report.html import (
+from khaos_action.report.html_views import (
     attack_breakdown,
     case_groups,
     case_status,
@@ -19,7 +19,12 @@ from khaos_action.report.html import (
     format_p,
     heatmap,
 )
-from khaos_action.report.manifest import OUTPUT_CAP, CaseResult, Manifest, parse_manifest
+from khaos_action.report.manifest import (
+    OUTPUT_CAP,
+    CaseResult,
+    Manifest,
+    parse_manifest,
+)
 
 
 def make_case(**overrides: Any) -> CaseResult:
