@@ -36,6 +36,7 @@ from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
+from khaos_action.plan.stateful import probe_state
 from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
@@ -129,8 +130,12 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
             faults = [f for case in plan.cases for f in case.faults]
             session.check_reachable(faults, config.agent.type)
-            serial = session.serial and bool(faults)
-            if serial:
+            # The MCP proxy also delivers attack payloads, so there attack cases need attribution as much as faults.
+            serial = session.serial and (bool(faults) or (session.mcp is not None
+                                                           and any(case.injections for case in plan.cases)))
+            if serial and session.serial_note:
+                warnings.append(session.serial_note)
+            elif serial:
                 warnings.append("the agent is one shared server, so cases ran one at a time to attribute each "
                                 "dependency call to its case; put `{{port}}` in agent.start to run "
                                 "agent.instances servers in parallel")
@@ -142,6 +147,9 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                                         run_id=run_id),
             )
             results = await _run_and_judge(engine, plan, config)
+            probes, state_warnings = await probe_state(engine, config, request.shard)
+            results += judge_all(probes, config)
+            warnings += state_warnings
             if config.judge is not None:
                 warnings += await consult_llm_judge(results, plan.cases, config.judge)
             warnings += session.unreached(faults)

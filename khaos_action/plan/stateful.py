@@ -1,0 +1,77 @@
+"""The stateful-agent probe (Flakestorm): with no reset hook, does the agent answer the same prompt the same way twice?
+
+Contract cells are meant to be independent. Without `agent.reset` / `reset_endpoint` nothing clears the agent's
+state between them, so an agent that remembers (a conversation buffer, a counter, a cache) can make one cell's
+result depend on another's. The probe sends the first golden prompt twice, one call after the other, and warns
+when the replies differ. It never fails a run: an agent may legitimately vary (sampling), and the user decides.
+
+The two probe cases are kept in the manifest (phase "contract", pillar None, so no score counts them; passed None).
+They run after the plan, so they cannot disturb the scored cells themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from khaos_action.config.models import KhaosConfig
+from khaos_action.engine.runner import Invocation
+from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.contract import golden_key
+from khaos_action.plan.scheduler import select_shard
+
+STATE_WARNING = ("Warning: No reset_endpoint configured. Contract matrix cells may share state. Results may be "
+                 "contaminated. Add reset_endpoint to your config for accurate isolation.")
+"""Flakestorm's wording, kept exactly so users (and their log filters) recognise it."""
+PROBE_SCENARIO = "state probe"
+PROBE_NOTE = "stateful-agent probe (no reset configured): the first golden prompt sent twice in a row; not scored"
+
+
+class Runs(Protocol):
+    async def run(self, cases: Sequence[Case]) -> list[Invocation]: ...
+
+
+def needs_state_probe(config: KhaosConfig) -> bool:
+    """A contract runs over golden prompts and nothing resets the agent between cells."""
+    agent = config.agent
+    return (config.contract is not None and bool(config.golden_prompts)
+            and agent.reset is None and agent.reset_endpoint is None)
+
+
+def state_probe_cases(config: KhaosConfig, shard: tuple[int, int] | None = None) -> list[Case]:
+    """The two probe cases (stable ids). Under `--shard` they go with the shard that holds their prompt's cells,
+    so merged shards contain them exactly once."""
+    if not needs_state_probe(config):
+        return []
+    prompt = config.golden_prompts[0]
+    cases = [
+        Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase="contract", pillar=None, input=prompt,
+             scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}",
+             meta={"state_probe": attempt})
+        for attempt in (1, 2)
+    ]
+    return select_shard(cases, *shard) if shard else cases
+
+
+def state_warning(first: Invocation, second: Invocation) -> str | None:
+    """The warning when two answers to the same prompt differ; None when they agree or either call failed (a
+    failure says nothing about state, and is already recorded on its case)."""
+    if first.error or second.error or first.timed_out or second.timed_out:
+        return None
+    return STATE_WARNING if first.text != second.text else None
+
+
+async def probe_state(engine: Runs, config: KhaosConfig,
+                      shard: tuple[int, int] | None = None) -> tuple[list[Invocation], list[str]]:
+    """Run the probe (each call awaited before the next, whatever the concurrency) and say whether to warn."""
+    cases = state_probe_cases(config, shard)
+    invocations: list[Invocation] = []
+    for case in cases:
+        invocations += await engine.run([case])
+    for invocation in invocations:
+        invocation.notes.append(PROBE_NOTE)
+    if len(invocations) != 2:
+        return invocations, []
+    warning = state_warning(*invocations)
+    return invocations, [warning] if warning else []
+

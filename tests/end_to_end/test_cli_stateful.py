@@ -1,0 +1,63 @@
+"""The stateful-agent warning: with no reset configured, the first golden prompt is sent twice after the contract;
+different replies warn (Flakestorm's exact words) without failing the run, and the two probes are never scored."""
+
+from __future__ import annotations
+
+from khaos_action.plan.stateful import PROBE_SCENARIO, STATE_WARNING
+from tests.fixtures.cli.harness import events, khaos, manifest, workspace
+
+CONFIG = """\
+version: 1
+agent:
+  entry: agents.py:{entry}
+{reset}concurrency: 1
+golden_prompts: ["order 1234", "a refund"]
+contract:
+  invariants:
+    - {{id: answers, type: output_not_empty, severity: critical}}
+    - {{id: helps, type: contains, value: "help", severity: high}}
+    # Cells make calls 1-4 of the counter agent; the probes make calls 5 and 6 and would fail this if scored.
+    - {{id: not-the-probes, type: excludes_pattern, pattern: "call #[56]", severity: low}}
+chaos_matrix: [{{name: first}}, {{name: second}}]
+"""
+
+
+def _contract_run(tmp_path, entry: str, reset: str = ""):
+    ws = workspace(tmp_path, CONFIG.format(entry=entry, reset=reset))
+    ran = khaos("contract", "run", "--out", "out", cwd=ws)
+    return ran, ws / "out"
+
+
+def test_an_agent_that_remembers_gets_the_warning_and_still_passes(tmp_path) -> None:
+    ran, out = _contract_run(tmp_path, "counter")
+    assert ran.code == 0, ran
+    assert f"warning: {STATE_WARNING}" in ran.stdout
+    m = manifest(out)
+    assert m["warnings"].count(STATE_WARNING) == 1
+    probes = [c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO]
+    assert [(c["phase"], c["pillar"], c["passed"], c["invariants"]) for c in probes] == [("contract", None, None, [])] * 2
+    assert [c["input"] for c in probes] == ["order 1234", "order 1234"]
+    # One after the other, after every scored cell: the counter saw them as calls 5 and 6.
+    assert [c["output"].split(":")[0] for c in probes] == ["call #5", "call #6"]
+    cells = [c for c in m["cases"] if c["pillar"] == "contract"]
+    assert len(cells) == 4 and all(c["passed"] for c in cells)
+    assert m["scores"]["contract"] == 100.0
+    assert len(events(out)) == 6
+
+
+def test_an_agent_that_answers_the_same_way_twice_gets_no_warning(tmp_path) -> None:
+    ran, out = _contract_run(tmp_path, "stateless")
+    assert ran.code == 0, ran
+    m = manifest(out)
+    assert STATE_WARNING not in m["warnings"] and "reset_endpoint" not in ran.stdout
+    probes = [c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO]
+    assert len(probes) == 2 and probes[0]["output"] == probes[1]["output"]
+
+
+def test_with_a_reset_hook_there_is_no_probe(tmp_path) -> None:
+    ran, out = _contract_run(tmp_path, "counter", reset="  reset: agents.py:reset_counter\n")
+    assert ran.code == 0, ran
+    m = manifest(out)
+    assert STATE_WARNING not in m["warnings"]
+    assert [c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO] == []
+    assert len(m["cases"]) == 4
