@@ -32,6 +32,10 @@ class AgentSession:
     proxy: Any = None
     serial: bool = False
     """True when fault attribution needs one case at a time (a shared out-of-process server)."""
+    serial_note: str | None = None
+    """Why cases run one at a time, when it is not the shared-server reason."""
+    mcp: Any = None
+    """The MCP proxy in front of agent.mcp_servers (khaos_action/mcp/wiring.py), if any."""
     notes: list[str] = field(default_factory=list)
 
     def check_reachable(self, fault_specs: Sequence[dict[str, Any]], agent_type: str) -> None:
@@ -49,9 +53,12 @@ class AgentSession:
         check_tool_faults_reachable(self.patcher.tool_names, tool_faults)
 
     def unreached(self, fault_specs: Sequence[dict[str, Any]]) -> list[str]:
-        """After the run: configured tools whose faults never had a call to fire on."""
+        """After the run: configured tools (and MCP servers) whose faults never had a call to fire on."""
+        from khaos_action.mcp.wiring import mcp_warnings
+
+        missed = mcp_warnings(self.mcp, fault_specs)
         if self.patcher is None:
-            return []
+            return missed
         from khaos_action.engine.chaos.reach import (
             never_reached_message,
             unreached_tools,
@@ -59,7 +66,7 @@ class AgentSession:
 
         tool_faults = [f for f in fault_specs if f.get("target") == "tool"]
         names = unreached_tools(self.patcher.reached, self.patcher.tool_names, tool_faults)
-        return [never_reached_message(names)] if names else []
+        return missed + ([never_reached_message(names)] if names else [])
 
 
 @asynccontextmanager
@@ -69,6 +76,9 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
 
     agent = config.agent
     async with AsyncExitStack() as stack:
+        from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
+
+        mcp = await start_mcp_proxy(stack, agent, base_dir, in_process=agent.type not in ("http", "command", "mcp"))
         if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
             transport = build_transport(agent, base_dir=base_dir, concurrency=config.concurrency,
                                         bind_instance=binder)
@@ -80,9 +90,10 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             patcher = stack.enter_context(ToolPatcher(agent.tools, agent.tool_registry, base_dir,
                                                       callables=getattr(transport, "tool_callables", ())))
             stack.enter_context(http_interception())
-            hooks = ChaosHooks()
+            hooks = with_mcp(ChaosHooks(), mcp)
             binder.chaos = hooks
-            yield AgentSession(transport=transport, hooks=hooks, patcher=patcher)
+            yield AgentSession(transport=transport, hooks=hooks, patcher=patcher, mcp=mcp, serial=mcp is not None,
+                               serial_note=SERIAL_NOTE if mcp is not None else None)
             return
         from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 
@@ -91,11 +102,12 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         stack.push_async_callback(proxy.stop)
         transport = build_transport(
             agent, base_dir=base_dir, concurrency=config.concurrency, bind_instance=binder,
-            env_for_instance=lambda i: render_env(agent.env, proxy, i, agent.llm_upstream),
+            env_for_instance=lambda i: {**render_env(agent.env, proxy, i, agent.llm_upstream),
+                                        **(mcp.env_for(i) if mcp is not None else {})},
         )
         stack.push_async_callback(transport.close)
         await transport.start()
-        hooks = ChaosHooks(proxy)
+        hooks = with_mcp(ChaosHooks(proxy), mcp)
         binder.chaos = hooks
         serial = not getattr(transport, "exclusive", True)
-        yield AgentSession(transport=transport, hooks=hooks, proxy=proxy, serial=serial)
+        yield AgentSession(transport=transport, hooks=hooks, proxy=proxy, serial=serial, mcp=mcp)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import fnmatch
 import json
+import random
 import string
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -126,10 +127,11 @@ class McpToolCorruption(McpFaultBase):
         if self.params.style == "truncate":
             return text[: len(text) // 2]
         pool = string.ascii_letters + string.digits + "#%&?"
+        rng = random.Random(f"{self.id}|{text}")  # the same text garbles the same way (text and structured agree)
         chars = list(text)
         for i, ch in enumerate(chars):
             if ch.isalnum() and i % 2 == 0:
-                chars[i] = self.rng.choice(pool.replace(ch, ""))
+                chars[i] = rng.choice(pool.replace(ch, ""))
         return "".join(chars) + "\ufffd"
 
 
@@ -205,19 +207,46 @@ def decide_call(ctx: Any, call: McpCall, known_tools: list[str]) -> McpDecision:
     return decision
 
 
-def finish_call(ctx: Any, decision: McpDecision, texts: list[str], is_error: bool) -> list[str]:
-    """The text contents the agent receives: the fault's transform, then the indirect payloads embedded. The call
-    is recorded on the case (tool_called invariants and forbidden-tool objectives read it)."""
-    if decision.effect.transform is not None and not is_error:
-        texts = decision.effect.transform(texts)
+def finish_call(ctx: Any, decision: McpDecision, texts: list[str], is_error: bool,
+                structured: Any = None) -> tuple[list[str], Any]:
+    """The text contents (and structured content) the agent receives: the fault's transform, then the indirect
+    payloads embedded. Structured content is rewritten alike, string by string, so it stays valid against the
+    tool's output schema and cannot contradict the text. The call is recorded on the case (tool_called invariants
+    and forbidden-tool objectives read it)."""
+    transform = decision.effect.transform
+    if transform is not None and not is_error:
+        texts = transform(texts)
+        structured = _map_strings(structured, lambda text: transform([text])[0])
     for injection in [] if is_error else decision.injections:
         channel = injection.get("channel", "tool_output")
         if channel == "error_message":
             continue
+        payload = str(injection.get("payload", ""))
         last = texts[-1] if texts else ""
-        texts = [*texts[:-1], embed(last, str(injection.get("payload", "")), channel)]
+        texts = [*texts[:-1], embed(last, payload, channel)]
+        if structured is not None:
+            structured = _embed_structured(structured, payload, channel)
         ctx.hits[f"injection:{channel}"] += 1
     call = decision.call
-    ctx.tool_calls.append(ToolCall(name=call.tool, args=dict(call.args), result="\n".join(texts)[:2000],
-                                   error="\n".join(texts)[:2000] if is_error else None, fault=decision.fault_id))
-    return texts
+    joined = "\n".join(texts)[:2000]
+    ctx.tool_calls.append(ToolCall(name=call.tool, args=dict(call.args), result=joined,
+                                   error=joined if is_error else None, fault=decision.fault_id))
+    return texts, structured
+
+
+def _map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, dict):
+        return {k: _map_strings(v, fn) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_map_strings(v, fn) for v in value]
+    return value
+
+
+def _embed_structured(value: dict[str, Any], payload: str, channel: str) -> dict[str, Any]:
+    """The payload appended to the last top-level string field (schema-valid), else embedded as a new field."""
+    keys = [k for k, v in value.items() if isinstance(v, str)]
+    if keys:
+        return {**value, keys[-1]: embed(value[keys[-1]], payload, channel)}
+    return embed(value, payload, channel)

@@ -38,6 +38,14 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
 
         return CommandTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
                                 bind_instance=bind_instance)
+    if agent.type == "mcp":
+        from khaos_action.engine.transport.mcp import McpTransport
+
+        if agent.reset is not None:
+            raise ConfigError("agent.reset is not used by an mcp agent: name a tool that clears its state in "
+                              "agent.mcp.reset_tool.")
+        return McpTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
+                            bind_instance=bind_instance)
     from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES, adapter_for
 
     if agent.type in FRAMEWORK_TYPES:
@@ -45,5 +53,5 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
 
         assert agent.entry
         return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=base_dir, reset=agent.reset)
-    raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command, "
+    raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command, mcp, "
                       f"{', '.join(FRAMEWORK_TYPES)}.")

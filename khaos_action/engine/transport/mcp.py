@@ -1,0 +1,257 @@
+"""The `mcp` transport: the agent is an MCP server (stdio command or streamable-HTTP URL, `agent.mcp`), and each
+input is one call of its tool, through the official `mcp` SDK.
+
+Which tool and argument: `agent.mcp.tool` (default: the server's only tool, else one named `chat`) and
+`agent.mcp.argument` (default: the tool's only required string parameter, else one named `input`), checked against
+the server's listing when the run starts. Optional `session_argument` / `history_argument` carry the session id and
+the conversation. The reply is the result's text content; a structured result with a text field (and optionally
+`tool_calls`) is read like any agent reply. An error result (`isError`) fails the call with its text.
+
+stdio: `agent.instances` server processes, each with its own environment (`agent.env`, chaos-proxy and MCP-proxy
+addresses) and serving one case at a time, so dependency calls are attributed per instance. A process that dies is
+restarted for the next call. URL: one shared server (started by `agent.start` when given, and waited for until it
+completes the MCP handshake); calls run concurrently.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import (
+    TEXT_KEYS,
+    AgentCallError,
+    BindInstance,
+    EnvForInstance,
+    OutputTail,
+    describe_exit,
+    normalise_reply,
+    process_env,
+    response,
+    settle,
+    spawn,
+    terminate,
+)
+from khaos_action.errors import AgentError, ConfigError
+from khaos_action.mcp.connection import McpConnectError, McpConnection, describe_error, require_sdk, result_texts
+
+
+class _Instance:
+    def __init__(self, index: int) -> None:
+        self.index = index
+        self.connection: McpConnection | None = None
+        self.restarts: list[str] = []
+
+
+class McpTransport:
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+                 env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
+                 connect_timeout_s: float = 30.0) -> None:
+        assert agent.mcp is not None, "mcp agents need `mcp` (checked by the config model)"
+        self.agent, self.spec = agent, agent.mcp
+        self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
+        self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
+        self.has_reset = self.spec.reset_tool is not None
+        self.exclusive = bool(self.spec.command)
+        """stdio instances are separate processes, each serving one case at a time."""
+        self.instance_count = agent.instances if self.exclusive else 1
+        self.connect_timeout_s = connect_timeout_s
+        self.tool: str = self.spec.tool or ""
+        self.argument: str = self.spec.argument or ""
+        self._instances = [_Instance(i) for i in range(self.instance_count)]
+        self._idle: asyncio.Queue[_Instance] | None = None
+        self._server: asyncio.subprocess.Process | None = None
+        self._server_log = OutputTail()
+        self._drains: list[asyncio.Task[None]] = []
+        self._started = False
+
+    # ---- lifecycle --------------------------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self._started:
+            return
+        self._started = True
+        try:
+            require_sdk()
+            if self.spec.command:
+                await asyncio.gather(*(self._connect(inst) for inst in self._instances))
+            else:
+                await self._start_url_server()
+            await self._resolve_tool()
+        except BaseException:
+            await self.close()
+            raise
+        self._idle = asyncio.Queue()
+        for inst in self._instances:
+            self._idle.put_nowait(inst)
+
+    def _instance_env(self, index: int) -> dict[str, str]:
+        extra = self.env_for_instance(index) if self.env_for_instance else None
+        return process_env(self.agent.env, self.env, extra)
+
+    async def _connect(self, inst: _Instance) -> None:
+        connection = McpConnection(command=self.spec.command, cwd=self.cwd, env=self._instance_env(inst.index),
+                                   what="agent's MCP server")
+        try:
+            await connection.start(self.connect_timeout_s)
+        except McpConnectError as exc:
+            raise AgentError(f"{exc}. Check agent.mcp.command (run it by hand: it must speak MCP on stdio).") from exc
+        inst.connection = connection
+
+    async def _start_url_server(self) -> None:
+        inst = self._instances[0]
+        if self.agent.start:
+            try:
+                self._server = await spawn(self.agent.start, cwd=self.cwd, env=self._instance_env(0),
+                                           stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                           stderr=asyncio.subprocess.PIPE)
+            except OSError as exc:
+                raise AgentError(f"agent.start {self.agent.start!r} could not be launched in {self.cwd}: {exc}") from exc
+            self._drains = [asyncio.create_task(self._server_log.drain(self._server.stderr)),
+                            asyncio.create_task(OutputTail().drain(self._server.stdout))]
+        deadline = time.monotonic() + (self.agent.ready_timeout_s if self.agent.start else self.connect_timeout_s)
+        while True:
+            if self._server is not None and self._server.returncode is not None:
+                await settle(self._drains)
+                raise AgentError(f"the agent's MCP server (`{self.agent.start}`) "
+                                 f"{describe_exit(self._server.returncode, self._server_log)}")
+            connection = McpConnection(url=self.spec.url, what="agent's MCP server")
+            try:
+                await connection.start(max(1.0, deadline - time.monotonic()))
+                inst.connection = connection
+                return
+            except McpConnectError as exc:
+                if time.monotonic() >= deadline:
+                    tail = self._server_log.text()
+                    raise AgentError(f"{exc}" + (f"\nThe server's stderr ends with:\n{tail}" if tail else "")
+                                     + "\nCheck agent.mcp.url (the MCP endpoint, usually ending in /mcp) and "
+                                       "agent.start, or raise agent.ready_timeout_s.") from exc
+            await asyncio.sleep(0.1)
+
+    async def _resolve_tool(self) -> None:
+        """Pick the input tool and argument from the listing, so a wrong name fails the run at once, not per case."""
+        connection = self._instances[0].connection
+        assert connection is not None and connection.client is not None
+        tools = {t.name: t for t in (await connection.client.list_tools()).tools}
+        names = ", ".join(sorted(tools)) or "none"
+        if not self.tool:
+            if len(tools) == 1:
+                self.tool = next(iter(tools))
+            elif "chat" in tools:
+                self.tool = "chat"
+            else:
+                raise ConfigError(f"the agent's MCP server has several tools ({names}); say which one takes the "
+                                  "input with agent.mcp.tool.")
+        if self.tool not in tools:
+            raise ConfigError(f"agent.mcp.tool {self.tool!r} is not a tool of the agent's MCP server "
+                              f"(it lists: {names}).")
+        schema = tools[self.tool].input_schema or {}
+        properties = schema.get("properties") or {}
+        if not self.argument:
+            required = [p for p in schema.get("required") or [] if (properties.get(p) or {}).get("type") == "string"]
+            if len(required) == 1:
+                self.argument = required[0]
+            elif "input" in properties or not properties:
+                self.argument = "input"
+            else:
+                raise ConfigError(f"cannot tell which argument of {self.tool!r} takes the input (it has "
+                                  f"{', '.join(properties)}); set agent.mcp.argument.")
+        elif properties and self.argument not in properties:
+            raise ConfigError(f"agent.mcp.argument {self.argument!r} is not a parameter of {self.tool!r} "
+                              f"(it has {', '.join(properties)}).")
+
+    # ---- calls ----------------------------------------------------------------------------------------------------
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        if not self._started:
+            await self.start()
+        assert self._idle is not None
+        case_id = str(message.metadata.get("case_id", ""))
+        if not self.exclusive:
+            return await self._call(self._instances[0], message, case_id)
+        inst = await self._idle.get()
+        try:
+            if self.bind_instance:
+                self.bind_instance(inst.index, case_id)
+            return await self._call(inst, message, case_id)
+        finally:
+            if self.bind_instance:
+                self.bind_instance(inst.index, None)
+            self._idle.put_nowait(inst)
+
+    def _arguments(self, payload: dict[str, Any], case_id: str) -> dict[str, Any]:
+        args: dict[str, Any] = {self.argument: str(payload.get("text", ""))}
+        if self.spec.session_argument:
+            args[self.spec.session_argument] = str(payload.get("session_id") or case_id)
+        if self.spec.history_argument:
+            args[self.spec.history_argument] = list(payload.get("history") or [])
+        return args
+
+    async def _call(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
+        result = await self._call_tool(inst, self.tool, self._arguments(message.payload, case_id))
+        texts = result_texts(result)
+        if result.is_error:
+            raise AgentCallError(f"the agent's tool {self.tool!r} returned an error: {' '.join(texts)[:2000]}")
+        structured = result.structured_content
+        if isinstance(structured, dict) and any(k in structured for k in (*TEXT_KEYS, "tool_calls")):
+            body = normalise_reply(structured)
+        else:
+            body = normalise_reply("\n".join(texts) if texts else structured)
+        restarts, inst.restarts = inst.restarts, []
+        body["notes"] += restarts
+        return response(body, message)
+
+    async def _call_tool(self, inst: _Instance, tool: str, arguments: dict[str, Any]) -> Any:
+        if inst.connection is None or not inst.connection.alive:
+            if not self.exclusive:
+                raise AgentCallError(f"the agent's MCP server at {self.spec.url} is no longer connected")
+            dead = inst.connection
+            inst.restarts.append(f"the agent's MCP server {inst.index} was restarted before this call"
+                                 + (dead.stderr_tail(300) if dead else ""))
+            if dead is not None:
+                await dead.close()
+            try:
+                await self._connect(inst)
+            except AgentError as exc:
+                raise AgentCallError(f"could not restart the agent's MCP server: {exc}") from exc
+        assert inst.connection is not None
+        try:
+            return await inst.connection.client.call_tool(tool, arguments)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - any failure of one call is data about the agent
+            raise AgentCallError(f"calling the agent's MCP tool {tool!r} failed: {describe_error(exc)}"
+                                 f"{inst.connection.stderr_tail(1000)}") from exc
+
+    async def reset(self) -> None:
+        if not self.has_reset:
+            return
+        if not self._started:
+            await self.start()
+        assert self._idle is not None and self.spec.reset_tool
+        taken = [await self._idle.get() for _ in self._instances]
+        try:
+            for inst in taken:
+                result = await self._call_tool(inst, self.spec.reset_tool, {})
+                if result.is_error:
+                    raise AgentCallError(f"the reset tool {self.spec.reset_tool!r} failed: "
+                                         f"{' '.join(result_texts(result))[:500]}")
+        finally:
+            for inst in taken:
+                self._idle.put_nowait(inst)
+
+    async def close(self) -> None:
+        for inst in self._instances:
+            if inst.connection is not None:
+                await inst.connection.close()
+                inst.connection = None
+        await terminate(self._server, grace_s=2.0)
+        for task in self._drains:
+            task.cancel()
+        await asyncio.gather(*self._drains, return_exceptions=True)
+        self._server, self._drains = None, []
+        self._started = False
+        self._idle = None

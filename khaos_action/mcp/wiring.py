@@ -1,0 +1,88 @@
+"""How a run reaches the MCP servers an agent uses (`agent.mcp_servers`): start the MCP proxy, hand its addresses
+to the agent (its own process environment, or os.environ for an in-process agent), and bind it alongside the chaos
+proxy when an agent instance starts or finishes a case.
+
+An in-process (python / framework) agent has one set of addresses for all its concurrent cases, so the proxy could
+not tell them apart: such runs go one case at a time whenever a case carries faults or payloads (the run says so).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from collections.abc import Sequence
+from contextlib import AsyncExitStack
+from pathlib import Path
+from typing import Any
+
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.context import CaseContext
+
+SERIAL_NOTE = ("the agent runs in-process and reaches its MCP servers at one address, so cases ran one at a time "
+               "to attribute each MCP request to its case; run the agent as `type: command` with "
+               "`instances: N` to run cases in parallel")
+
+
+async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: Path, *,
+                          in_process: bool) -> Any:
+    """The started McpProxy (stopped by `stack`), or None when the agent declares no MCP servers. For an
+    in-process agent the addresses are put in os.environ for the run (and restored after it)."""
+    if not agent.mcp_servers:
+        return None
+    from khaos_action.engine.chaos.mcp_proxy import McpProxy
+
+    proxy = McpProxy(list(agent.mcp_servers), base_dir)
+    stack.push_async_callback(proxy.stop)
+    await proxy.start()
+    if in_process:
+        env = proxy.env_for(0)
+        saved = {key: os.environ.get(key) for key in env}
+        os.environ.update(env)
+        stack.callback(_restore, saved)
+    return proxy
+
+
+def _restore(saved: dict[str, str | None]) -> None:
+    for key, value in saved.items():
+        if value is None:
+            os.environ.pop(key, None)
+        else:
+            os.environ[key] = value
+
+
+class WithMcp:
+    """The engine's ChaosHooks, plus binding the MCP proxy's instance routes to the case they serve."""
+
+    def __init__(self, hooks: Any, proxy: Any) -> None:
+        self.hooks, self.mcp = hooks, proxy
+
+    def bind_faults(self, specs: Sequence[dict[str, Any]], rng: random.Random) -> list[Any]:
+        return self.hooks.bind_faults(specs, rng)
+
+    def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]:
+        return self.hooks.transform_payload(payload, ctx)
+
+    def instance_bound(self, instance: int, ctx: CaseContext | None) -> None:
+        self.hooks.instance_bound(instance, ctx)
+        self.mcp.bind(instance, ctx)
+
+
+def with_mcp(hooks: Any, proxy: Any) -> Any:
+    return hooks if proxy is None else WithMcp(hooks, proxy)
+
+
+def mcp_warnings(proxy: Any, fault_specs: Sequence[dict[str, Any]]) -> list[str]:
+    """After the run: MCP servers that MCP faults target but that the agent never reached through the proxy."""
+    if proxy is None:
+        return []
+    import fnmatch
+
+    targeted = {name for name in proxy.servers for spec in fault_specs if spec.get("target") == "mcp"
+                and fnmatch.fnmatchcase(name, str(spec.get("server") or "*"))}
+    missed = sorted(targeted & set(proxy.unreached()))
+    if not missed:
+        return []
+    variables = ", ".join(proxy.servers[name].env_var for name in missed)
+    return [f"MCP faults target {', '.join(missed)}, but the agent never reached "
+            f"{'it' if len(missed) == 1 else 'them'} through the MCP proxy: make the agent read its server address "
+            f"from {variables} (set by khaos-action for the run)."]
