@@ -23,6 +23,12 @@ from typing import Any
 from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
+from khaos_action.llm.calls import (
+    begin_call,
+    httpx_send,
+    httpx_send_async,
+    requests_send,
+)
 
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one importable is patched."""
@@ -129,17 +135,20 @@ def _sync_httpx(mod: Any, original: Any) -> Any:
         ctx = current_case.get()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)
+        call = begin_call(ctx, decision, _httpx_view(request))  # LLM telemetry, cassette, budget (khaos_action.llm)
         effect = decision.effect
         if effect is not None:
             if effect.delay_s:
                 time.sleep(effect.delay_s)
             if effect.error:
                 finish_http(ctx, decision, None, status=None)
+                call and call.finish(None, source="fault")
                 raise _httpx_error(mod, effect.error, request)
             if effect.reply is not None:
                 finish_http(ctx, decision, effect.reply)
+                call and call.finish(effect.reply, source="fault")
                 return _httpx_response(mod, effect.reply, request)
-        response = original(self, request)
+        response = httpx_send(call, mod, original, self, request)
         if effect is not None and effect.transform is not None:
             response.read()
             reply = Reply(response.status_code, dict(response.headers.items()), response.content)
@@ -163,17 +172,20 @@ def _async_httpx(mod: Any, original: Any) -> Any:
         ctx = current_case.get()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)
+        call = begin_call(ctx, decision, _httpx_view(request))
         effect = decision.effect
         if effect is not None:
             if effect.delay_s:
                 await asyncio.sleep(effect.delay_s)
             if effect.error:
                 finish_http(ctx, decision, None, status=None)
+                call and call.finish(None, source="fault")
                 raise _httpx_error(mod, effect.error, request)
             if effect.reply is not None:
                 finish_http(ctx, decision, effect.reply)
+                call and call.finish(effect.reply, source="fault")
                 return _httpx_response(mod, effect.reply, request)
-        response = await original(self, request)
+        response = await httpx_send_async(call, mod, original, self, request)
         if effect is not None and effect.transform is not None:
             await response.aread()
             reply = Reply(response.status_code, dict(response.headers.items()), response.content)
@@ -211,17 +223,20 @@ def _requests_send(original: Any) -> Any:
             request = request.copy()
             request.body = decision.new_body
             request.headers["Content-Length"] = str(len(decision.new_body))
+        call = begin_call(ctx, decision, view, decision.new_body)
         effect = decision.effect
         if effect is not None:
             if effect.delay_s:
                 time.sleep(effect.delay_s)
             if effect.error:
                 finish_http(ctx, decision, None)
+                call and call.finish(None, source="fault")
                 raise _requests_error(effect.error, request)
             if effect.reply is not None:
                 finish_http(ctx, decision, effect.reply)
+                call and call.finish(effect.reply, source="fault")
                 return _requests_response(self, effect.reply, request)
-        response = original(self, request, **kwargs)
+        response = requests_send(call, original, self, request, kwargs, _requests_response)
         if effect is not None and effect.transform is not None:
             reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
             replacement = finish_http(ctx, decision, reply)

@@ -37,6 +37,7 @@ from khaos_action.engine.chaos.faults_llm import error_reply
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.errors import ConfigError
+from khaos_action.llm.calls import LlmCall, begin_call
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(/.*)?$")
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
@@ -170,6 +171,7 @@ class ChaosProxy:
         decision = decide_http(ctx, view) if ctx is not None else None
         if decision is not None and decision.new_body is not None:
             body = decision.new_body
+        call = begin_call(ctx, decision, view, body)  # LLM telemetry, cassette, budget (khaos_action.llm)
         effect = decision.effect if decision is not None else None
         if effect is not None:
             if effect.delay_s:
@@ -178,22 +180,29 @@ class ChaosProxy:
                 reply = error_reply(decision.record and decision.record["provider"], 504, "timeout",
                                     "Gateway timeout: the upstream did not answer in time.")
                 finish_http(ctx, decision, reply)
+                call and call.finish(reply, source="fault")
                 await _send_reply(send, reply)
                 return
             if effect.error == "connection_reset":
                 finish_http(ctx, decision, None)
+                call and call.finish(None, source="fault")
                 await send({"type": "http.response.start", "status": 200,
                             "headers": [(b"content-type", b"application/json"), (b"content-length", b"4096")]})
                 await send({"type": "http.response.body", "body": b'{"id": "', "more_body": True})
                 raise _InjectedReset("connection reset (injected)")
             if effect.reply is not None:
                 finish_http(ctx, decision, effect.reply)
+                call and call.finish(effect.reply, source="fault")
                 await _send_reply(send, effect.reply)
                 return
-        await self._forward(scope["method"], url, headers, body, send, ctx, decision)
+        replayed = call.replayed() if call is not None else None
+        if replayed is not None:  # the LLM cassette answers; faults that rewrite replies still apply on top
+            await _send_reply(send, finish_http(ctx, decision, replayed) or replayed)
+            return
+        await self._forward(scope["method"], url, headers, body, send, ctx, decision, call)
 
     async def _forward(self, method: str, url: str, headers: list[tuple[str, str]], body: bytes, send: Any,
-                       ctx: CaseContext | None, decision: Any) -> None:
+                       ctx: CaseContext | None, decision: Any, call: LlmCall | None = None) -> None:
         assert self._client is not None, "ChaosProxy.start() was not awaited"
         outgoing = [(k, v) for k, v in headers if k.lower() not in _DROP_REQUEST]
         request = self._client.build_request(method, url, headers=outgoing, content=body)
@@ -204,6 +213,8 @@ class ChaosProxy:
         try:
             response = await self._client.send(request, stream=True)
         except httpx.HTTPError as exc:
+            if call is not None:
+                call.finish(None, source="error")
             await _send_reply(send, Reply.json_reply(502, {"error": f"chaos proxy: upstream {url} failed: "
                                                                     f"{type(exc).__name__}: {exc}"}))
             return
@@ -212,6 +223,8 @@ class ChaosProxy:
                 await response.aread()
                 reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()},
                               response.content)
+                if call is not None:
+                    call.finish_live(reply.status, rebuilt_headers(reply.headers), reply.body)
                 replacement = finish_http(ctx, decision, reply)
                 await _send_reply(send, replacement or Reply(reply.status, rebuilt_headers(reply.headers),
                                                              reply.body))
@@ -219,11 +232,18 @@ class ChaosProxy:
             if decision is not None:
                 finish_http(ctx, decision, None, status=response.status_code)
             raw_headers = [(k, v) for k, v in response.headers.raw if k.decode("latin-1").lower() not in _DROP_RESPONSE]
+            observer = call.observer(response.status_code, response.headers) if call is not None else None
             await send({"type": "http.response.start", "status": response.status_code, "headers": raw_headers})
             async for chunk in response.aiter_raw():
+                if observer is not None:
+                    observer.feed(chunk)
                 await send({"type": "http.response.body", "body": chunk, "more_body": True})
             await send({"type": "http.response.body", "body": b"", "more_body": False})
+            if observer is not None:
+                observer.close(True)
         finally:
+            if call is not None and not call.done:
+                call.finish_live(response.status_code, {}, None)  # the agent went away mid-reply
             await response.aclose()
 
 
