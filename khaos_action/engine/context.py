@@ -35,6 +35,12 @@ class CaseContext:
     recorded: Any = None
     """Replay cases: the session's recorded tool responses (replay.sessions.RecordedTools), served instead of
     calling the real tools."""
+    llm: Any = None
+    """The run's LLM services (khaos_action.llm.calls.LlmRuntime: cassette, prices, budget meter), set by the
+    engine's `activate` hook; None: LLM calls are still measured, with built-in prices and no cassette."""
+    error: str | None = None
+    """A failure of the case found by the machinery rather than the agent (e.g. an LLM cassette replay miss);
+    the engine records it as the case's error, so the case can never pass."""
 
 
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)

@@ -177,6 +177,8 @@ class Engine:
         invocation.fault_hits = dict(ctx.hits)
         invocation.llm_calls = ctx.llm_calls
         invocation.notes += ctx.notes
+        if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
+            invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
         return invocation
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
