@@ -90,7 +90,7 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
     if when == "no_chaos":
         return not scenario_has_chaos
     if when == "tool_faults_active":
-        return TOOL in kinds
+        return TOOL in kinds or "mcp" in kinds  # an MCP tool failing is a tool failing
     if when == "llm_faults_active":
         return LLM in kinds
     return bool(kinds)  # any_chaos_active
