@@ -355,6 +355,38 @@ class Gates(Strict):
     """Fail on significant regressions against the baseline run."""
 
 
+class LlmCache(Strict):
+    """Record/replay of the agent's LLM calls (khaos_action.llm.cassette). `KHAOS_LLM_CACHE=record|replay|auto`
+    in the environment overrides `mode` (e.g. record on the default branch, replay on pull requests)."""
+
+    mode: Literal["record", "replay", "auto"] = "auto"
+    """record: call the provider and (re)write each reply · replay: answer only from the cassette; a request not
+    in it fails its case · auto: replay hits, record misses."""
+    path: str = ".khaos/cassettes/"
+    """Folder of the cassette's JSON files, relative to khaos.yaml; commit it."""
+
+
+class Budget(Strict):
+    """Limits of one run; when one is reached no new case starts, the rest are reported as not run and the
+    verdict fails with "budget exhausted". Calls replayed from the cassette or answered by a fault are free."""
+
+    max_llm_calls: int | None = Field(None, ge=1)
+    """Live LLM calls (reaching the provider)."""
+    max_tokens: int | None = Field(None, ge=1)
+    """Input + output tokens of live LLM calls."""
+    max_cost_usd: float | None = Field(None, gt=0)
+    """Cost of live LLM calls at the prices of `pricing` and the built-in table (khaos_action/llm/pricing.py)."""
+    max_wall_s: float | None = Field(None, gt=0)
+    """Seconds since the agent's cases started running."""
+
+
+class TokenPrice(Strict):
+    input: float = Field(ge=0)
+    """USD per 1M input tokens."""
+    output: float = Field(0.0, ge=0)
+    """USD per 1M output tokens."""
+
+
 class KhaosConfig(Strict):
     version: Literal[1] = 1
     agent: AgentConfig
@@ -373,6 +405,12 @@ class KhaosConfig(Strict):
     """Optional LLM judge consulted only for UNCERTAIN attack outcomes."""
     scoring: Scoring = Scoring()
     gates: Gates = Gates()
+    llm_cache: LlmCache | None = None
+    """Record/replay the agent's LLM calls; off when absent."""
+    budget: Budget | None = None
+    """Stop the run when it has spent this much (LLM calls, tokens, cost, wall time)."""
+    pricing: dict[str, TokenPrice] = {}
+    """Model name (or prefix) → price, overriding the built-in table: `{my-model: {input: 0.5, output: 1.5}}`."""
 
     @model_validator(mode="after")
     def _scenario_names_unique(self) -> KhaosConfig:

@@ -66,9 +66,10 @@ class PlanContext:
 def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequence[str] = ()) -> str:
     """Hash of everything that decides what runs: the normalised config, pack contents, corpus version.
 
-    The seed and concurrency are left out: they are recorded separately and do not change what a case is.
+    The seed and concurrency are left out: they are recorded separately and do not change what a case is; nor do
+    the run's LLM economics (cassette, budget, prices), which change how calls are answered, not what runs.
     """
-    normal = config.model_dump(mode="json", exclude={"seed", "concurrency"})
+    normal = config.model_dump(mode="json", exclude={"seed", "concurrency", "llm_cache", "budget", "pricing"})
     blob = json.dumps(
         {"config": normal, "packs": [p.digest for p in packs], "extra": list(extra)},
         sort_keys=True, separators=(",", ":"),
