@@ -23,11 +23,11 @@ if TYPE_CHECKING:
     from khaos_action.config.packs import LoadedPack
 
 SCENARIO_FAULT_KEYS = (("tool_faults", "tool"), ("llm_faults", "llm"), ("http_faults", "http"),
-                       ("context_attacks", "context"))
+                       ("context_attacks", "context"), ("mcp_faults", "mcp"))
 
 # `when` value -> (can some scenario make it true?, what the matrix lacks, how to fix it)
 _WHEN_REACHABLE = {
-    "tool_faults_active": (lambda s: bool(s.tool_faults), "no chaos_matrix scenario has tool_faults",
+    "tool_faults_active": (lambda s: bool(s.tool_faults or s.mcp_faults), "no chaos_matrix scenario has tool_faults",
                            "Add a scenario with `tool_faults: [...]`, or change `when`"),
     "llm_faults_active": (lambda s: bool(s.llm_faults), "no chaos_matrix scenario has llm_faults",
                           "Add a scenario with `llm_faults: [...]`, or change `when`"),
