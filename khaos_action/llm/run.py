@@ -1,0 +1,90 @@
+"""The run's LLM runtime from khaos.yaml (`llm_cache`, `budget`, `pricing`), and what the run reports from it:
+the manifest's telemetry section and, when a budget stopped the run, the not-run cases and the verdict reason."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from khaos_action.config.models import KhaosConfig
+from khaos_action.errors import ConfigError
+from khaos_action.llm.budget import Limits, Meter
+from khaos_action.llm.calls import LlmRuntime
+from khaos_action.llm.cassette import MODES, Cassette
+from khaos_action.llm.pricing import Price
+from khaos_action.llm.telemetry import summarise_calls
+
+ENV_MODE = "KHAOS_LLM_CACHE"
+"""Environment override of `llm_cache.mode` (record | replay | auto | off)."""
+
+
+def cache_mode(config: KhaosConfig, environ: Mapping[str, str]) -> str | None:
+    """The cassette mode of this run, None when off. The environment wins, so one khaos.yaml can record on the
+    default branch and replay on pull requests."""
+    override = environ.get(ENV_MODE, "").strip().lower()
+    if override:
+        if override == "off":
+            return None
+        if override not in MODES:
+            raise ConfigError(f"{ENV_MODE}={override!r} is not one of {', '.join(MODES)}, off")
+        return override
+    return config.llm_cache.mode if config.llm_cache is not None else None
+
+
+def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> LlmRuntime:
+    mode = cache_mode(config, environ)
+    cassette = None
+    if mode is not None:
+        path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
+        cassette = Cassette((base_dir / path).resolve(), mode)  # type: ignore[arg-type]
+    budget = config.budget
+    limits = Limits(**budget.model_dump()) if budget is not None else Limits()
+    prices = {name: Price(p.input, p.output) for name, p in config.pricing.items()}
+    return LlmRuntime(cassette=cassette, meter=Meter(limits) if limits.any else None, prices=prices)
+
+
+@dataclass(slots=True)
+class BudgetOutcome:
+    not_run: list[str] = field(default_factory=list)
+    reasons: list[str] = field(default_factory=list)
+    """Verdict reasons: budget exhausted (and, in replay mode, requests missing from the cassette)."""
+    warnings: list[str] = field(default_factory=list)
+
+
+def outcome(runtime: LlmRuntime, planned: Sequence[str], ran: set[str]) -> BudgetOutcome:
+    """Cases of the plan that did not run and why the verdict cannot pass on them."""
+    result = BudgetOutcome(not_run=[key for key in planned if key not in ran])
+    reason = runtime.meter.exhausted() if runtime.meter is not None else None
+    if reason is not None:
+        left = (f"; {len(result.not_run)} of {len(planned)} cases not run (manifest not_run)"
+                if result.not_run else "; every planned case had already started")
+        result.reasons.append(f"budget exhausted: {reason}{left}")
+    elif result.not_run:
+        result.reasons.append(f"{len(result.not_run)} of {len(planned)} cases did not run")
+    meter = runtime.meter
+    if meter is not None and meter.limits.max_cost_usd is not None and meter.spent().unpriced_calls:
+        models = sorted({str(c.get("model")) for c in runtime.calls if c.get("source") == "live"
+                         and c.get("cost_usd") is None})
+        result.warnings.append(f"budget.max_cost_usd could not count {meter.spent().unpriced_calls} live calls to "
+                               f"unpriced models ({', '.join(models[:5])}); add them to `pricing:` in khaos.yaml")
+    cassette = runtime.cassette
+    if cassette is not None and cassette.misses:
+        result.reasons.append(f"llm_cache replay: {cassette.misses} LLM requests were not in the cassette "
+                              f"({cassette.directory}); their cases failed. Record them on the default branch")
+    return result
+
+
+def telemetry_section(runtime: LlmRuntime) -> dict[str, Any]:
+    """The manifest's `extra["telemetry"]`: totals of every LLM call of the run (retried attempts included)."""
+    meter = runtime.meter
+    budget = None
+    if meter is not None:
+        spent = meter.spent()
+        budget = {"limits": {k: v for k, v in asdict(meter.limits).items() if v is not None},
+                  "spent": {"llm_calls": spent.calls, "tokens": spent.tokens, "cost_usd": round(spent.cost_usd, 6),
+                            "unpriced_calls": spent.unpriced_calls, "wall_s": round(spent.wall_s, 3)},
+                  "exhausted": meter.reason}
+    return summarise_calls(runtime.calls, cassette=runtime.cassette.stats() if runtime.cassette else None,
+                           budget=budget)
