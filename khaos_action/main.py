@@ -28,7 +28,12 @@ from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
 from khaos_action.config.semantic import check_semantics, semantic_warnings
 from khaos_action.engine.events import EventLog
-from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder
+from khaos_action.engine.runner import (
+    Engine,
+    EngineSettings,
+    InstanceBinder,
+    invocation_key,
+)
 from khaos_action.engine.session import agent_session
 from khaos_action.errors import ConfigError
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
@@ -105,7 +110,7 @@ def evaluate(request: EvaluateRequest) -> EvaluateResult:
     started = _now()
     run = asyncio.run(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
     manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
-                              config_path=request.config_path, shard=request.shard)
+                              config_path=request.config_path, shard=request.shard, extra_reasons=run.extra_reasons)
     reports = write_reports(manifest, out_dir, request.formats)
     return EvaluateResult(manifest=manifest, out_dir=out_dir, reports=reports)
 
@@ -117,6 +122,11 @@ class Executed:
     profile: CapabilityProfile
     profile_sources: dict[str, str]
     warnings: list[str]
+    telemetry: dict | None = None
+    """LLM usage of the run (khaos_action.llm.run.telemetry_section)."""
+    not_run: list[str] = field(default_factory=list)
+    extra_reasons: list[str] = field(default_factory=list)
+    """Verdict reasons decided by the run itself (budget exhausted, cassette misses)."""
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
@@ -139,8 +149,13 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                 warnings.append("the agent is one shared server, so cases ran one at a time to attribute each "
                                 "dependency call to its case; put `{{port}}` in agent.start to run "
                                 "agent.instances servers in parallel")
+            from khaos_action.llm.run import build_runtime, outcome, telemetry_section
+
+            llm = build_runtime(config, prepared.loaded.base_dir, os.environ)  # cassette, prices, budget meter
+            meter = llm.meter
             engine = Engine(
-                session.transport, events=events, binder=binder, chaos=session.hooks,
+                session.transport, events=events, binder=binder, chaos=session.hooks, activate=llm.activate,
+                should_stop=(lambda: meter.exhausted() is not None) if meter is not None else None,
                 settings=EngineSettings(concurrency=1 if serial else config.concurrency,
                                         timeout_s=config.agent.timeout_s, bind_serially=serial,
                                         max_output_bytes=config.agent.max_output_bytes, seed=plan.seed,
@@ -153,8 +168,12 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             if config.judge is not None:
                 warnings += await consult_llm_judge(results, plan.cases, config.judge)
             warnings += session.unreached(faults)
+            ran = {r.id if r.repeat == 0 else f"{r.id}#{r.repeat}" for r in results}
+            stopped = outcome(llm, [invocation_key(c) for c in plan.cases], ran)
             return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
-                            warnings=[*warnings, *engine.warnings])
+                            warnings=[*warnings, *engine.warnings, *stopped.warnings],
+                            telemetry=telemetry_section(llm), not_run=stopped.not_run,
+                            extra_reasons=stopped.reasons)
     finally:
         events.close()
 
@@ -207,13 +226,15 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         agent=AgentInfo(name=config.agent.name, type=config.agent.type, capabilities=run.profile.as_dict(),
                         capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
-        scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict, counts=summary.counts,
+        scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict,
+        counts=summary.counts.model_copy(update={"not_run": len(run.not_run)}), not_run=run.not_run,
         metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
         cases=results,
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
-               "config_lines": config_lines(prepared.loaded)},
+               "config_lines": config_lines(prepared.loaded),
+               **({"telemetry": run.telemetry} if run.telemetry is not None else {})},
     )
 
 

@@ -124,6 +124,8 @@ class Counts(Model):
     uncertain: int = 0
     faults_configured: int = 0
     faults_fired: int = 0
+    not_run: int = 0
+    """Planned cases that never started (a budget was exhausted); listed in `Manifest.not_run`."""
 
 
 class GoalResult(Model):
@@ -165,6 +167,8 @@ class Manifest(Model):
     """Per phase/pillar metric values (task_completion, error_rate, latency_p50, block_rate, ...)."""
     goals: list[GoalResult] = []
     skipped: list[SkippedAttack] = []
+    not_run: list[str] = []
+    """Ids (`id` or `id#repeat`) of planned cases that never started because a budget was exhausted."""
     stats: dict[str, Any] = {}
     """Pass rates with 95% Wilson intervals per phase/pillar, and the security breakdown (overall, per category,
     per OWASP id, per severity)."""
