@@ -14,7 +14,12 @@ from __future__ import annotations
 
 import os
 
-from agents import Agent, OpenAIChatCompletionsModel, function_tool, set_tracing_disabled
+from agents import (
+    Agent,
+    OpenAIChatCompletionsModel,
+    function_tool,
+    set_tracing_disabled,
+)
 from openai import AsyncOpenAI
 
 ORDERS = {"1234": {"status": "shipped", "eta": "Thursday"}, "5678": {"status": "processing", "eta": "next week"}}

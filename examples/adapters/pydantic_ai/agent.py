@@ -18,7 +18,13 @@ from typing import Any
 
 from pydantic_ai import Agent
 from pydantic_ai.capabilities import Hooks
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, TextPart, ToolCallPart
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    TextPart,
+    ToolCallPart,
+)
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
 ORDERS = {"1234": {"status": "shipped", "eta": "Thursday"}, "5678": {"status": "processing", "eta": "next week"}}

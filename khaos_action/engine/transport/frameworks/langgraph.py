@@ -11,7 +11,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import DiscoveredTool, output_text, plain_args, tool_info
+from khaos_action.engine.transport.frameworks.base import (
+    DiscoveredTool,
+    output_text,
+    plain_args,
+    tool_info,
+)
 from khaos_action.errors import AgentError
 
 
@@ -61,12 +66,10 @@ class LangGraphAdapter:
 
 
 def _graphs(obj: Any) -> list[Any]:
-    graphs = [obj]
     try:
-        graphs += [sub for _, sub in obj.get_subgraphs(recurse=True)]
+        return [obj, *(sub for _, sub in obj.get_subgraphs(recurse=True))]
     except Exception:  # noqa: BLE001 - subgraph discovery is best effort; the top graph's tools still count
-        pass
-    return graphs
+        return [obj]
 
 
 def _tools_by_name(bound: Any) -> dict[str, Any]:

@@ -11,7 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import DiscoveredTool, output_text, plain_args, tool_info
+from khaos_action.engine.transport.frameworks.base import (
+    DiscoveredTool,
+    output_text,
+    plain_args,
+    tool_info,
+)
 
 
 class OpenAiAgentsAdapter:

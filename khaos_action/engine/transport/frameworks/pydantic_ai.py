@@ -10,7 +10,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import DiscoveredTool, output_text, plain_args, tool_info
+from khaos_action.engine.transport.frameworks.base import (
+    DiscoveredTool,
+    output_text,
+    plain_args,
+    tool_info,
+)
 
 # pydantic-ai's output tools (structured output) are named `final_result` / `final_result_<Type>`: they are how the
 # model answers, not tool calls an attack could make.
@@ -75,7 +80,13 @@ def _is_mcp(toolset: Any) -> bool:
 
 
 async def _history(obj: Any, text: str, history: list[dict[str, str]]) -> list[Any]:
-    from pydantic_ai.messages import ModelRequest, ModelResponse, SystemPromptPart, TextPart, UserPromptPart
+    from pydantic_ai.messages import (
+        ModelRequest,
+        ModelResponse,
+        SystemPromptPart,
+        TextPart,
+        UserPromptPart,
+    )
 
     messages: list[Any] = []
     for turn in history:
