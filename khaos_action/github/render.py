@@ -18,7 +18,7 @@ from khaos_action.report.escape import md_code, md_escape
 from khaos_action.report.manifest import CaseResult, Manifest
 from khaos_action.report.markdown import SCORE_ORDER
 
-SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky")
+SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky", "llm")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
 MAX_ROWS = 25
 
@@ -89,9 +89,23 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
         "unfired": unfired_faults(manifest.cases)[:MAX_ROWS],
         "owasp": owasp, "owasp_covered": sum(1 for r in owasp if r.executed),
         "flaky": flaky[:MAX_ROWS], "flaky_total": len(flaky),
+        "llm": llm_view(manifest),
         "run_url": run_url, "seed": manifest.seed, "config_hash": manifest.config_hash,
         "tool_version": manifest.tool_version, "head_sha": head_sha,
     }
+
+
+def llm_view(manifest: Manifest) -> SimpleNamespace | None:
+    """The run's LLM usage (manifest extra.telemetry) as one line plus its cassette and budget, or None."""
+    telemetry = manifest.extra.get("telemetry")
+    if not isinstance(telemetry, dict) or not (telemetry.get("calls") or telemetry.get("cassette")
+                                               or telemetry.get("budget")):
+        return None
+    from khaos_action.llm.telemetry import usage_line
+
+    return SimpleNamespace(line=usage_line(telemetry), models=telemetry.get("models", [])[:10],
+                           cassette=telemetry.get("cassette"), budget=telemetry.get("budget"),
+                           not_run=manifest.counts.not_run)
 
 
 def score_rows(manifest: Manifest, comparison: Any | None) -> list[SimpleNamespace]:

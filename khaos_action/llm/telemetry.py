@@ -80,7 +80,7 @@ def usage_line(telemetry: dict[str, Any]) -> str:
         tokens += f" ({telemetry['estimated_calls']} calls estimated)"
     parts.append(tokens)
     if telemetry.get("latency_p50_ms") is not None:
-        parts.append(f"p50 {telemetry['latency_p50_ms']:.0f} ms / p95 {telemetry['latency_p95_ms']:.0f} ms")
+        parts.append(f"p50 {_ms(telemetry['latency_p50_ms'])} / p95 {_ms(telemetry['latency_p95_ms'])}")
     cost = f"${telemetry.get('cost_usd', 0):.4f} spent"
     if telemetry.get("cost_usd_replayed"):
         cost += f" (${telemetry['cost_usd_replayed']:.4f} replayed from the cassette)"
@@ -88,3 +88,7 @@ def usage_line(telemetry: dict[str, Any]) -> str:
         cost += f"; unpriced: {', '.join(telemetry['unpriced_models'][:5])}"
     parts.append(cost)
     return " · ".join(parts)
+
+
+def _ms(value: float) -> str:
+    return f"{value:.0f} ms" if value >= 10 else f"{value:.2g} ms"
