@@ -108,3 +108,49 @@ def test_missing_framework_names_the_extra_to_install() -> None:
                               package="pydantic-ai-slim")
     with pytest.raises(AgentError, match=r"pip install 'khaos-action\[pydantic-ai\]'"):
         require_framework(adapter)
+
+
+CTX_TOOL_AGENT = '''
+from pydantic_ai import Agent, RunContext
+from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.models.function import FunctionModel
+
+def script(messages, info):
+    returned = [p for p in messages[-1].parts if isinstance(p, ToolReturnPart)]
+    if returned:
+        return ModelResponse(parts=[TextPart(str(returned[0].content))])
+    return ModelResponse(parts=[ToolCallPart("refund", {"order_id": "1234", "amount": 20})])
+
+agent = Agent(FunctionModel(script))
+
+@agent.tool
+async def refund(ctx: RunContext[None], order_id: str, amount: int) -> str:
+    """Refund part of an order."""
+    return f"refunded {amount} on {order_id}"
+'''
+
+
+def test_context_taking_tool_is_wrapped_and_recorded_with_the_models_arguments_only(tmp_path: Path) -> None:
+    import random
+
+    from khaos_action.engine.chaos.plan import activate, bind_faults
+    from khaos_action.engine.chaos.tools import ToolPatcher
+    from khaos_action.engine.context import CaseContext
+
+    (tmp_path / "ctx_agent.py").write_text(textwrap.dedent(CTX_TOOL_AGENT))
+    transport = FrameworkTransport(adapter_for("pydantic-ai"), "ctx_agent.py:agent", base_dir=tmp_path)
+    asyncio.run(transport.start())
+    fault = {"id": "refund-down", "target": "tool", "tool": "refund", "mode": "malformed"}
+    ctx = CaseContext(case_id="c1", rng=random.Random(1), faults=bind_faults([fault]))
+
+    async def one_call() -> str:
+        with activate(ctx):
+            return (await transport.send(TransportMessage("invoke", {"text": "refund me"}))).payload["text"]
+
+    with ToolPatcher([], callables=transport.tool_callables):
+        text = asyncio.run(one_call())
+    assert ctx.hits["refund-down"] == 1 and "refunded 20" not in text
+    [call] = ctx.tool_calls
+    assert (call.name, call.args, call.fault) == ("refund", {"order_id": "1234", "amount": 20}, "refund-down")
+    assert asyncio.run(transport.send(TransportMessage("invoke", {"text": "x"}))).payload["text"] == \
+        "refunded 20 on 1234"  # outside the patcher the real tool runs again

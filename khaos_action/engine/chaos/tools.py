@@ -263,13 +263,23 @@ class ToolPatcher:
 # ---- helpers ---------------------------------------------------------------------------------------------------------
 
 def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
-    """The call's arguments by parameter name (self/cls dropped), values made JSON-friendly for records and `match`."""
+    """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
+    JSON-friendly for records and `match`."""
     try:
         bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
-        named = {k: v for k, v in bound.items() if k not in ("self", "cls")}
+        named = {k: v for k, v in bound.items() if k not in ("self", "cls") and not _run_context(v)}
     except (TypeError, ValueError):
         named = {**({"args": list(args)} if args else {}), **kwargs}
     return {str(k): _plain(v) for k, v in named.items()}
+
+
+# What frameworks pass a tool besides the model's arguments (pydantic-ai RunContext, OpenAI Agents
+# RunContextWrapper/ToolContext, LangGraph ToolRuntime): not tool data, and their repr would only be noise.
+_RUN_CONTEXTS = frozenset({"RunContext", "RunContextWrapper", "ToolContext", "ToolRuntime"})
+
+
+def _run_context(value: Any) -> bool:
+    return any(klass.__name__ in _RUN_CONTEXTS for klass in type(value).__mro__)
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
