@@ -102,30 +102,39 @@ def pack_fault_entries(pack: LoadedPack) -> Iterable[tuple[KeyPath, str, Any]]:
 
 def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
                   spec: Any, declared: list[str] | None) -> list[ConfigIssue]:
-    """The registry's verdict on one fault entry, pointed at the offending key when it names one."""
-    from khaos_action.engine.chaos.registry import fault_names, validate_fault
-
-    try:
-        bound = validate_fault(spec, target)
-    except ConfigError as exc:
-        message = str(exc).rstrip(".")
-        mode = getattr(spec, "mode", None)
-        if message.startswith("Unknown fault mode"):
-            # The registry lists every valid mode; the closest one is what a typo meant.
-            key = "type" if path + ("type",) in positions and path + ("mode",) not in positions else "mode"
-            return [issue(path + (key,), message, _did_you_mean(str(mode), fault_names(target)))]
-        # "unknown parameter `delay`" / "`delay_ms`: Input should be ...": point at that key when it is written.
-        named = re.search(r"unknown parameter `([^`]+)`|: `([^`]+)`: ", message)
-        key = named and (named.group(1) or named.group(2))
-        return [issue(path + (key,) if key and path + (key,) in positions else path, message)]
-    tool = getattr(bound.params, "tool", "*") if bound.target == "tool" else "*"
-    if declared is not None and tool != "*" and not _declares(declared, tool):
-        return [issue(
+    """The registry's verdict on one fault entry, and whether the agent declares its tool."""
+    issues = []
+    problem = _registry_issue(issue, positions, path, target, spec)
+    if problem is not None:
+        issues.append(problem)
+    tool = spec.model_dump().get("tool") if target == "tool" else None
+    if declared is not None and isinstance(tool, str) and not _declares(declared, tool):
+        issues.append(issue(
             path + ("tool",),
             f"tool fault targets `{tool}`, which the agent does not declare (agent.tools: {', '.join(declared)})",
             _did_you_mean(tool, declared)
-            or f"Add the tool to agent.tools (e.g. `tools.py:{tool}`), or use `tool: \"*\"` for every tool")]
-    return []
+            or f"Add the tool to agent.tools (e.g. `tools.py:{tool}`), or use `tool: \"*\"` for every tool"))
+    return issues
+
+
+def _registry_issue(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
+                    spec: Any) -> ConfigIssue | None:
+    """The fault registry's objection to one entry, pointed at the offending key when it names one."""
+    from khaos_action.engine.chaos.registry import fault_names, validate_fault
+
+    try:
+        validate_fault(spec, target)
+    except ConfigError as exc:
+        message = str(exc).rstrip(".")
+        if message.startswith("Unknown fault mode"):
+            # The registry lists every valid mode; the closest one is what a typo meant.
+            key = "type" if path + ("type",) in positions and path + ("mode",) not in positions else "mode"
+            return issue(path + (key,), message, _did_you_mean(str(spec.mode), fault_names(target)))
+        # "unknown parameter `delay`" / "`delay_ms`: Input should be ...": point at that key when it is written.
+        named = re.search(r"unknown parameter `([^`]+)`|: `([^`]+)`: ", message)
+        key = named and (named.group(1) or named.group(2))
+        return issue(path + (key,) if key and path + (key,) in positions else path, message)
+    return None
 
 
 def _declares(declared: Sequence[str], pattern: str) -> bool:

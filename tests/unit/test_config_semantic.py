@@ -179,7 +179,8 @@ def test_several_problems_are_reported_together(tmp_path) -> None:
     ) + "mutation: {types: [typo]}\n"
     issues = check_semantics(_load(tmp_path, text), [])
     assert [i.key_path for i in issues] == [
-        "chaos_matrix[0].tool_faults[0].mode", "contract.invariants[0].when", "mutation.types[0]"]
+        "chaos_matrix[0].tool_faults[0].mode", "chaos_matrix[0].tool_faults[0].tool", "contract.invariants[0].when",
+        "mutation.types[0]"]
 
 
 TOOL_INVARIANTS = [
