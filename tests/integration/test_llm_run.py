@@ -1,0 +1,128 @@
+"""Whole runs (khaos_action.main.evaluate, the real engine) of an agent built on the real `openai` SDK against the
+local LLM server of test_llm_fakes: record a run, stop the server, replay it with identical outcomes; a replay
+miss fails its case; a budget stops a run half-way."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import yaml
+from test_llm_fakes import LlmServer
+
+from khaos_action.main import evaluate
+from khaos_action.run_api import EvaluateRequest
+
+AGENT = '''
+import openai
+
+client = openai.OpenAI(api_key="sk-test-RUN-SECRET-42", base_url="{base}", max_retries=0)
+
+
+def handle(message: str) -> str:
+    try:
+        reply = client.chat.completions.create(model="gpt-4o-mini", messages=[{{"role": "user", "content": message}}])
+    except openai.APIError as exc:
+        return f"Sorry, the model is unavailable ({{type(exc).__name__}})."
+    choice = reply.choices[0]
+    if choice.finish_reason == "length":
+        return "Sorry, I could not finish my answer."
+    return choice.message.content
+'''
+
+PROMPTS = ["Where is my order 1234?", "How do I return an item?", "Refund for order 5678 please",
+           "Change my address", "Cancel order 4321", "Do you ship abroad?"]
+
+
+def write_project(folder: Path, base: str, **extra: object) -> Path:
+    (folder / "agent.py").write_text(AGENT.format(base=base))
+    config = {
+        "version": 1, "seed": 7, "concurrency": 2,
+        "agent": {"name": "sdk-bot", "type": "python", "entry": "agent.py:handle", "timeout_s": 10},
+        "golden_prompts": PROMPTS[:3],
+        "contract": {"name": "echo", "invariants": [
+            {"id": "echoes", "type": "contains", "value": "Echo", "severity": "high"},
+            {"id": "answers", "type": "output_not_empty", "severity": "critical"}]},
+        "chaos_matrix": [{"name": "no-chaos"},
+                         {"name": "cut", "llm_faults": [{"mode": "truncated_response", "max_tokens": 2}]},
+                         {"name": "limited", "llm_faults": [{"mode": "rate_limit", "retry_after_s": 0}]}],
+        **extra,
+    }
+    path = folder / "khaos.yaml"
+    path.write_text(yaml.safe_dump(config, sort_keys=False))
+    return path
+
+
+def run(config: Path, out: Path):
+    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=("md",))).manifest
+
+
+def outcomes(manifest) -> list[tuple]:
+    return [(c.id, c.scenario, c.output, c.passed, c.error, [(i.id, i.passed) for i in c.invariants],
+             sorted(c.faults_fired)) for c in manifest.cases]
+
+
+def test_a_recorded_run_replays_with_identical_outcomes_after_the_server_is_gone(tmp_path: Path):
+    with LlmServer() as server:
+        config = write_project(tmp_path, server.url + "/v1", llm_cache={"mode": "record", "path": "cassettes"})
+        recorded = run(config, tmp_path / "run1")
+        live_requests = len(server.requests)
+    assert live_requests == 3  # three prompts; the chaos scenarios' repeats came from the fresh recording
+    cassette = list((tmp_path / "cassettes").glob("*.json"))
+    assert len(cassette) == 3
+    assert not any("RUN-SECRET" in p.read_text() for p in cassette)
+
+    config.write_text(config.read_text().replace("mode: record", "mode: replay"))
+    replayed = run(config, tmp_path / "run2")
+    assert outcomes(replayed) == outcomes(recorded)
+    assert replayed.verdict == recorded.verdict and replayed.scores == recorded.scores
+    assert {c.scenario for c in replayed.cases if c.faults_fired} == {"cut", "limited"}  # faults applied on top
+    telemetry = replayed.extra["telemetry"]
+    answered = [[call["source"] for call in c.llm_calls] for c in replayed.cases]
+    assert answered == [["cassette" if call["source"] == "live" else call["source"] for call in c.llm_calls]
+                        for c in recorded.cases]
+    assert telemetry["by_source"]["live"] == 0 and telemetry["by_source"]["fault"] == 3
+    assert telemetry["by_source"]["cassette"] == telemetry["cassette"]["hits"] >= 6
+    assert telemetry["cassette"]["misses"] == 0
+    assert telemetry["input_tokens"] == recorded.extra["telemetry"]["input_tokens"] > 0
+    assert recorded.extra["telemetry"]["cost_usd"] > 0 and telemetry["cost_usd"] == 0
+    assert telemetry["cost_usd_replayed"] == recorded.extra["telemetry"]["cost_usd"] + \
+        recorded.extra["telemetry"]["cost_usd_replayed"]
+    report = (tmp_path / "run2" / "report.md").read_text()
+    assert "### LLM usage" in report and f"Cassette `replay`: {telemetry['cassette']['hits']} replayed" in report
+
+
+def test_a_request_missing_from_the_cassette_fails_its_case_and_the_run(tmp_path: Path):
+    cache = {"mode": "auto", "path": "cassettes"}
+    with LlmServer() as server:
+        config = write_project(tmp_path, server.url + "/v1", llm_cache=cache, golden_prompts=PROMPTS[:1],
+                               chaos_matrix=[{"name": "no-chaos"}])
+        run(config, tmp_path / "recording")
+    entries = sorted(p.name for p in (tmp_path / "cassettes").glob("*.json"))
+    write_project(tmp_path, server.url + "/v1", llm_cache={**cache, "mode": "replay"}, golden_prompts=PROMPTS[:3],
+                  chaos_matrix=[{"name": "no-chaos"}])
+    manifest = run(config, tmp_path / "run")
+    by_input = {c.input: c for c in manifest.cases if c.scenario == "no-chaos"}
+    assert by_input[PROMPTS[0]].passed is True and by_input[PROMPTS[0]].error is None
+    for prompt in PROMPTS[1:3]:
+        assert by_input[prompt].passed is False
+        assert by_input[prompt].error.startswith("llm_cache replay miss: POST /v1/chat/completions model=gpt-4o-mini")
+    assert manifest.verdict.passed is False
+    assert any("LLM requests were not in the cassette" in reason for reason in manifest.verdict.reasons)
+    assert sorted(p.name for p in (tmp_path / "cassettes").glob("*.json")) == entries  # replay never writes
+
+
+def test_a_budget_stops_the_run_half_way_and_the_verdict_says_so(tmp_path: Path):
+    with LlmServer() as server:
+        config = write_project(tmp_path, server.url + "/v1", concurrency=1, golden_prompts=PROMPTS,
+                               chaos_matrix=[{"name": "no-chaos"}], budget={"max_llm_calls": 3})
+        manifest = run(config, tmp_path / "run")
+        assert len(server.requests) == 3
+    assert len(manifest.cases) == 3 and all(c.passed for c in manifest.cases)
+    assert manifest.counts.not_run == 3 and len(manifest.not_run) == 3
+    assert set(manifest.not_run).isdisjoint(c.id for c in manifest.cases)
+    assert manifest.verdict.passed is False and manifest.verdict.exit_code == 1
+    assert manifest.verdict.reasons[0] == ("budget exhausted: max_llm_calls 3 reached (3 live LLM calls); "
+                                           "3 of 6 cases not run (manifest not_run)")
+    budget = manifest.extra["telemetry"]["budget"]
+    assert budget["spent"]["llm_calls"] == 3 and budget["exhausted"].startswith("max_llm_calls 3")
+    assert "3 cases not run" in (tmp_path / "run" / "report.md").read_text()
