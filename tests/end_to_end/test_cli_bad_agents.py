@@ -3,7 +3,12 @@ on, every finished case is kept (events.jsonl and the manifest), and the exit co
 
 from __future__ import annotations
 
+import os
+import signal
 import socket
+import subprocess
+import sys
+import time
 
 import pytest
 
@@ -168,3 +173,23 @@ golden_prompts: ["hello", "crash now", "plain please", "bye"]
                                      "(text/plain): plain words")
     assert _case(m, "hello")["output"] == "handled: hello" and _case(m, "bye")["passed"] is True
     assert any("critical invariant" in reason for reason in m["verdict"]["reasons"])
+
+
+def test_an_interrupted_run_keeps_the_cases_that_finished(tmp_path) -> None:
+    ws = workspace(tmp_path, "version: 1\nagent: {entry: agents.py:slow}\nconcurrency: 1\n"
+                             f"golden_prompts: {[f'question {n}' for n in range(40)]}\n"
+                             + CONTRACT.format(severity="medium"))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GITHUB_")}
+    process = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", "run", "--out", "out"], cwd=ws, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    log = ws / "out" / "events.jsonl"
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and (not log.exists() or log.read_text().count("\n") < 3):
+        time.sleep(0.05)
+    process.send_signal(signal.SIGINT)  # what Ctrl-C (or a CI job being cancelled) sends
+    _, stderr = process.communicate(timeout=20)
+    assert process.returncode == 130, stderr
+    assert "interrupted; finished cases are in events.jsonl" in stderr and "Traceback" not in stderr
+    kept = events(ws / "out")
+    assert 3 <= len(kept) < 40
+    assert all(line["output"].startswith("slowly: question") and line["error"] is None for line in kept)
