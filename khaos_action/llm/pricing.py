@@ -40,24 +40,21 @@ PRICES: dict[str, Price] = {
 
 
 def price_for(model: str | None, overrides: Mapping[str, Price] | None = None) -> Price | None:
-    """The price of `model`: overrides first (exact, then prefix), then the built-in table."""
+    """The price of `model` in the built-in table merged with `overrides` (an override replaces the entry of
+    the same name): the exact name, else the longest known prefix."""
     if not model:
         return None
     name = model.strip().lower()
-    for table in (overrides or {}, PRICES):
-        found = _lookup(name, table) or _lookup(name.rsplit("/", 1)[-1], table)
-        if found is not None:
-            return found
-    return None
+    table = {**{k.lower(): v for k, v in PRICES.items()}, **{k.lower(): v for k, v in (overrides or {}).items()}}
+    return _lookup(name, table) or _lookup(name.rsplit("/", 1)[-1], table)
 
 
 def _lookup(name: str, table: Mapping[str, Price]) -> Price | None:
-    lowered = {key.lower(): price for key, price in table.items()}
-    if name in lowered:
-        return lowered[name]
+    if name in table:
+        return table[name]
     # Longest prefix wins, so gpt-4o-mini-2024-07-18 is gpt-4o-mini and not gpt-4o.
-    prefixes = [key for key in lowered if name.startswith(key) and name[len(key):][:1] in ("-", "@", ":")]
-    return lowered[max(prefixes, key=len)] if prefixes else None
+    prefixes = [key for key in table if name.startswith(key) and name[len(key):][:1] in ("-", "@", ":")]
+    return table[max(prefixes, key=len)] if prefixes else None
 
 
 def cost_usd(price: Price | None, input_tokens: int, output_tokens: int) -> float | None:
