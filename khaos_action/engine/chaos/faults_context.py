@@ -4,7 +4,8 @@ indirect_injection): mutations of the conversation an agent sends to its LLM.
 They apply to LLM request bodies seen by the interceptor and the proxy (`messages` of OpenAI chat / Anthropic,
 `input` message lists of the Responses API) and, through `apply_context_attacks`, to an invoke payload
 (`{"text", "history"}`) when the engine wants to degrade the history it hands the agent. Apply them in one place
-per case, not both, or a memory poison lands twice.
+per case, not both, or a memory poison lands twice. `mcp_tool_description` payloads are appended to the request's
+tool definitions, where a model reads an MCP server's tool descriptions.
 """
 
 from __future__ import annotations
@@ -173,7 +174,8 @@ def messages_of(payload: dict[str, Any]) -> tuple[Messages, Callable[[Messages],
 
 def apply_context_attacks(payload: dict[str, Any], faults: list[Any], ctx: Any = None,
                           injections: list[dict[str, Any]] | tuple = ()) -> dict[str, Any]:
-    """`payload` with every context fault (and every `memory` injection) applied; the input is not modified.
+    """`payload` with every context fault (and every `memory` / `mcp_tool_description` injection) applied; the
+    input is not modified.
 
     With a `ctx`, each fault's `after_calls` / `probability` are honoured and hits are counted
     (`ctx.hits[fault.id]`, `ctx.hits["injection:memory"]`); without one every fault applies once.
@@ -201,5 +203,34 @@ def apply_context_attacks(payload: dict[str, Any], faults: list[Any], ctx: Any =
                 messages, changed = mutated, True
                 if ctx is not None:
                     ctx.hits["injection:memory"] += 1
-    return rebuild(messages) if changed else payload
+    result = rebuild(messages) if changed else payload
+    for injection in injections:
+        if injection.get("channel") == "mcp_tool_description":
+            poisoned = poison_tool_descriptions(result, str(injection.get("payload", "")))
+            if poisoned is not None:
+                result = poisoned
+                if ctx is not None:
+                    ctx.hits["injection:mcp_tool_description"] += 1
+    return result
+
+
+def poison_tool_descriptions(payload: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """An LLM request with `text` appended to every declared tool's description, where a malicious MCP server's
+    tool listing puts it (OpenAI chat `tools[].function`, Anthropic / Responses `tools[]`); None without tools."""
+    tools = payload.get("tools")
+    if not isinstance(tools, list) or not tools:
+        return None
+    poisoned = []
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict):
+            tool = {**tool, "function": {**function, "description": _noted(function.get("description"), text)}}
+        elif isinstance(tool, dict):
+            tool = {**tool, "description": _noted(tool.get("description"), text)}
+        poisoned.append(tool)
+    return {**payload, "tools": poisoned}
+
+
+def _noted(description: Any, text: str) -> str:
+    return f"{description}\n\n{text}" if description else text
 

@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message")
-"""Channels the tool wrappers deliver. `memory` goes into LLM requests (see faults_context)."""
+"""Channels the tool wrappers deliver. `memory` and `mcp_tool_description` go into LLM requests (faults_context)."""
 
 # A tool name that suggests a channel gets that channel's payloads; other tools get `tool_output` only.
 _CHANNEL_HINTS = {

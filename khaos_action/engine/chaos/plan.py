@@ -165,7 +165,7 @@ def decide_http(ctx: CaseContext, view: HttpRequestView) -> HttpDecision | None:
 
 def _context_body(ctx: CaseContext, view: HttpRequestView) -> bytes | None:
     wanted = any(isinstance(f, ContextFaultBase) for f in ctx.faults) or any(
-        i.get("channel") == "memory" for i in ctx.injections)
+        i.get("channel") in ("memory", "mcp_tool_description") for i in ctx.injections)
     if not wanted or not isinstance(view.json, dict):
         return None
     mutated = apply_context_attacks(view.json, ctx.faults, ctx, ctx.injections)
