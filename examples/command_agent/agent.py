@@ -3,10 +3,12 @@
   in:  {"id": "7", "input": "Where is my order 1234?", "history": [...], "session_id": "..."}
   out: {"id": "7", "output": "..."}            reset: {"type": "reset"} -> {"type": "reset", "ok": true}
 
-It looks the order up in its own data and has a model (the real `openai` SDK, `OPENAI_BASE_URL` from the
-environment) write the reply. khaos.yaml sets `OPENAI_BASE_URL: "{{ llm_proxy }}"`, so model calls pass through
-the chaos proxy; when the model fails, the agent sends its facts unpolished instead of failing the customer.
-Only protocol lines go to stdout; diagnostics go to stderr.
+It looks the order up in its own data and has an OpenAI-compatible model (`OPENAI_BASE_URL` from the environment,
+as the OpenAI SDKs read it) write the reply. khaos.yaml sets `OPENAI_BASE_URL: "{{ llm_proxy }}"`, so model calls
+pass through the chaos proxy; when the model fails, the agent sends its facts unpolished instead of failing the
+customer. It speaks the chat-completions wire format with httpx rather than the `openai` SDK only because the SDK
+takes seconds to import and this process is started for every run. Only protocol lines go to stdout; diagnostics
+go to stderr.
 """
 
 from __future__ import annotations
@@ -17,8 +19,8 @@ import re
 import sys
 from typing import Any
 
+import httpx
 import model_backend
-import openai
 
 ORDERS = {
     "1234": "Order 1234 shipped with DHL (tracking DH48213377) and should arrive Thursday.",
@@ -44,21 +46,23 @@ def facts_for(text: str) -> str:
     return "I can help with orders, returns and shipping; what is your 4-digit order number?"
 
 
-def answer(client: openai.OpenAI, text: str) -> str:
+def answer(client: httpx.Client, text: str) -> str:
     facts = facts_for(text)
+    body = {"model": "support-writer", "messages": [
+        {"role": "system", "content": "Write a short, friendly support reply using only the FACTS."},
+        {"role": "user", "content": f"FACTS: {facts}"}]}
     try:
-        completion = client.chat.completions.create(model="support-writer", messages=[
-            {"role": "system", "content": "Write a short, friendly support reply using only the FACTS."},
-            {"role": "user", "content": f"FACTS: {facts}"}])
-        choice = completion.choices[0]
-    except (openai.APIError, ValueError) as exc:  # 429/5xx/timeouts after one SDK retry; a body that is not JSON
+        response = client.post("/chat/completions", json=body)
+        response.raise_for_status()
+        choice = response.json()["choices"][0]
+        content = choice["message"]["content"] or ""
+    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError) as exc:  # 5xx, timeouts, garbage bodies
         print(f"model failed: {type(exc).__name__}: {exc}", file=sys.stderr, flush=True)
         return facts
-    content = choice.message.content or ""
-    return content if choice.finish_reason == "stop" and content.strip() else facts
+    return content if choice.get("finish_reason") == "stop" and content.strip() else facts
 
 
-def serve(client: openai.OpenAI, lines: Any = sys.stdin, out: Any = sys.stdout) -> None:
+def serve(client: httpx.Client, lines: Any = sys.stdin, out: Any = sys.stdout) -> None:
     for line in lines:
         if not line.strip():
             continue
@@ -81,9 +85,9 @@ def serve(client: openai.OpenAI, lines: Any = sys.stdin, out: Any = sys.stdout) 
 def main() -> None:
     model_backend.ensure_running()
     base_url = os.environ.get("OPENAI_BASE_URL") or f"http://127.0.0.1:{model_backend.PORT}/v1"
-    client = openai.OpenAI(base_url=base_url, api_key=os.environ.get("OPENAI_API_KEY", "sk-local-offline"),
-                           max_retries=1, timeout=5.0)
-    serve(client)
+    headers = {"authorization": f"Bearer {os.environ.get('OPENAI_API_KEY', 'sk-local-offline')}"}
+    with httpx.Client(base_url=base_url.rstrip("/") + "/", headers=headers, timeout=5.0) as client:
+        serve(client)
 
 
 if __name__ == "__main__":
