@@ -9,7 +9,6 @@ from __future__ import annotations
 import sys
 
 from mcp.server.mcpserver import MCPServer
-
 from shop_agent import handle
 
 mcp = MCPServer("shop-assistant")

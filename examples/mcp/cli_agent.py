@@ -12,7 +12,6 @@ import json
 import sys
 
 from mcp import Client
-
 from shop_agent import handle, server
 
 

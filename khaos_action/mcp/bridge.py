@@ -28,7 +28,7 @@ async def serve(url: str) -> None:
                 return await call(client)
         except MCPError:
             raise
-        except Exception as exc:  # noqa: BLE001 - every failure must reach the agent as an MCP error
+        except Exception as exc:
             raise MCPError(code=types.INTERNAL_ERROR, message=f"MCP server unreachable: {describe_error(exc)}") from exc
 
     async def list_tools(ctx: Any, params: Any) -> Any:

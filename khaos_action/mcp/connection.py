@@ -9,6 +9,7 @@ is reported with the end of its stderr instead of interleaving its logs with our
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import shlex
 import tempfile
 from collections.abc import Mapping
@@ -113,15 +114,13 @@ class McpConnection:
         self.client = None
 
     def __del__(self) -> None:
-        try:
+        with contextlib.suppress(Exception):
             self._stderr.close()
-        except Exception:  # noqa: BLE001
-            pass
 
 
 def describe_error(exc: BaseException) -> str:
     """An exception (often an anyio ExceptionGroup from the SDK's task group) as one readable line."""
-    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+    while getattr(exc, "exceptions", None):  # an ExceptionGroup (Python 3.11+, or the backport on 3.10)
         exc = exc.exceptions[0]
     text = str(exc).strip()
     return f"{type(exc).__name__}: {text}" if text else type(exc).__name__

@@ -169,7 +169,7 @@ def poison_descriptions(ctx: Any, server: str, descriptions: dict[str, str]) -> 
     if not payloads:
         return descriptions
     changed = dict(descriptions)
-    for name, description in descriptions.items():
+    for name in descriptions:
         for injection in payloads:
             if _glob(str(injection.get("tool") or "*"), name):
                 changed[name] = f"{changed[name]}\n\n{injection.get('payload', '')}".lstrip()

@@ -83,6 +83,7 @@ def mcp_warnings(proxy: Any, fault_specs: Sequence[dict[str, Any]]) -> list[str]
     if not missed:
         return []
     variables = ", ".join(proxy.servers[name].env_var for name in missed)
-    return [f"MCP faults target {', '.join(missed)}, but the agent never reached "
-            f"{'it' if len(missed) == 1 else 'them'} through the MCP proxy: make the agent read its server address "
-            f"from {variables} (set by khaos-action for the run)."]
+    message = (f"MCP faults target {', '.join(missed)}, but the agent never reached "
+               f"{'it' if len(missed) == 1 else 'them'} through the MCP proxy: make the agent read its server "
+               f"address from {variables} (set by khaos-action for the run).")
+    return [message]

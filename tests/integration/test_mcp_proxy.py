@@ -17,14 +17,14 @@ import yaml
 
 pytest.importorskip("mcp")
 
-from mcp import Client, StdioServerParameters  # noqa: E402
+from mcp import Client, StdioServerParameters
 
-from khaos_action.config.models import McpServer  # noqa: E402
-from khaos_action.engine.chaos.mcp_proxy import McpProxy  # noqa: E402
-from khaos_action.engine.chaos.plan import bind_faults  # noqa: E402
-from khaos_action.engine.context import CaseContext  # noqa: E402
-from khaos_action.main import evaluate  # noqa: E402
-from khaos_action.run_api import EvaluateRequest  # noqa: E402
+from khaos_action.config.models import McpServer
+from khaos_action.engine.chaos.mcp_proxy import McpProxy
+from khaos_action.engine.chaos.plan import bind_faults
+from khaos_action.engine.context import CaseContext
+from khaos_action.main import evaluate
+from khaos_action.run_api import EvaluateRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 SHOP = f"{sys.executable} shop_server.py"
@@ -103,7 +103,7 @@ def test_tool_description_injection_reaches_the_agent_through_a_rewritten_descri
     events = [json.loads(line) for line in (tmp_path / "run" / "events.jsonl").read_text().splitlines()]
     hits = {e["attack_id"]: e["fault_hits"] for e in events if e["attack_id"]}
     assert all(h.get("injection:mcp_tool_description", 0) >= 1 for h in hits.values()), hits
-    forbidden = [e for e in events if e["attack_id"] == "tdi-001-side-parameter"][0]["tool_calls"]
+    forbidden = next(e for e in events if e["attack_id"] == "tdi-001-side-parameter")["tool_calls"]
     assert forbidden == [{"name": "add", "fault": None}]
 
 

@@ -14,12 +14,12 @@ import yaml
 
 pytest.importorskip("mcp")
 
-from khaos_action.config.models import AgentConfig  # noqa: E402
-from khaos_action.engine.messages import TransportMessage  # noqa: E402
-from khaos_action.engine.transport.mcp import McpTransport  # noqa: E402
-from khaos_action.errors import AgentError, ConfigError  # noqa: E402
-from khaos_action.main import evaluate  # noqa: E402
-from khaos_action.run_api import EvaluateRequest  # noqa: E402
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.mcp import McpTransport
+from khaos_action.errors import AgentError, ConfigError
+from khaos_action.main import evaluate
+from khaos_action.run_api import EvaluateRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 

@@ -15,6 +15,7 @@ Listings are answered with `ttlMs: 0` so clients do not cache a description rewr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import re
@@ -27,8 +28,20 @@ from typing import Any
 from khaos_action.config.models import McpServer
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.errors import ConfigError
-from khaos_action.mcp.connection import McpConnectError, McpConnection, describe_error, require_sdk, result_texts
-from khaos_action.mcp.faults import McpCall, decide_call, finish_call, poison_descriptions, server_down
+from khaos_action.mcp.connection import (
+    McpConnectError,
+    McpConnection,
+    describe_error,
+    require_sdk,
+    result_texts,
+)
+from khaos_action.mcp.faults import (
+    McpCall,
+    decide_call,
+    finish_call,
+    poison_descriptions,
+    server_down,
+)
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(?:/mcp)?/?$")
 _SCOPE_KEY = "khaos.mcp_route"
@@ -115,10 +128,8 @@ class McpProxy:
         if self._task is not None:
             await asyncio.gather(self._task, return_exceptions=True)
         if self._manager_cm is not None:
-            try:
+            with contextlib.suppress(Exception):  # shutting down; nothing left to report to
                 await self._manager_cm.__aexit__(None, None, None)
-            except Exception:  # noqa: BLE001 - shutting down; nothing left to report to
-                pass
         for connection in self.upstreams.values():
             await connection.close()
         if self._socket is not None:

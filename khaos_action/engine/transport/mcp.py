@@ -38,7 +38,13 @@ from khaos_action.engine.transport.base import (
     terminate,
 )
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.mcp.connection import McpConnectError, McpConnection, describe_error, require_sdk, result_texts
+from khaos_action.mcp.connection import (
+    McpConnectError,
+    McpConnection,
+    describe_error,
+    require_sdk,
+    result_texts,
+)
 
 
 class _Instance:
@@ -222,7 +228,7 @@ class McpTransport:
             return await inst.connection.client.call_tool(tool, arguments)
         except asyncio.CancelledError:
             raise
-        except Exception as exc:  # noqa: BLE001 - any failure of one call is data about the agent
+        except Exception as exc:
             raise AgentCallError(f"calling the agent's MCP tool {tool!r} failed: {describe_error(exc)}"
                                  f"{inst.connection.stderr_tail(1000)}") from exc
 
