@@ -30,8 +30,7 @@ def test_every_configured_fault_fires_inside_the_pydantic_ai_run(run):
     assert counts.faults_configured == counts.faults_fired > 0
     down = contract_case(run.manifest, "order-api-down", WHERE)
     assert down.faults_fired and sum(down.fault_hits.values()) >= 1
-    assert [c["fault"] is not None for c in down.tool_calls if c["name"] == "lookup_order"] == \
-        [True] * len(down.tool_calls) and down.tool_calls
+    assert down.tool_calls and all(c["name"] == "lookup_order" and c["fault"] for c in down.tool_calls)
 
 
 def test_an_order_outage_changes_the_answer_from_real_tracking_to_an_honest_apology(run):
