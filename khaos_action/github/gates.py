@@ -15,12 +15,15 @@ from khaos_action.score.gates import (
 )
 
 CRITICAL_PREFIXES = ("critical invariant failed", "critical/high attack COMPROMISED")
+INCOMPLETE_PREFIXES = ("budget exhausted", "nothing was executed")
+"""Reasons that say the run did not test what it planned: they fail whatever `fail-on` lists (except `never`),
+because a pass on what did not run would be a pass on nothing."""
 
 
 @dataclass(frozen=True)
 class Finding:
     gate: str
-    """critical | regression | threshold"""
+    """critical | regression | threshold | incomplete"""
     reason: str
 
 
@@ -50,7 +53,9 @@ def findings(manifest: Manifest, comparison: Any | None, *, min_score: float | N
     # The run's own verdict (config gates: goals, min_overall, uncertain rate, attacks executed); its critical
     # reasons are the `critical` gate's, already counted above from the cases themselves.
     for reason in manifest.verdict.reasons:
-        if not reason.startswith(CRITICAL_PREFIXES):
+        if reason.startswith(INCOMPLETE_PREFIXES):
+            found.append(Finding("incomplete", reason))
+        elif not reason.startswith(CRITICAL_PREFIXES):
             found.append(Finding("threshold", reason))
     return found
 
@@ -83,6 +88,8 @@ def decide(manifest: Manifest, comparison: Any | None, *, fail_on: Sequence[str]
         # The agent could not be run at all: not a gate the user can switch off.
         return GateDecision(EXIT_AGENT, [Finding("agent", r) for r in manifest.verdict.reasons])
     active = set(fail_on) - {"never"}
+    if "never" not in fail_on:
+        active.add("incomplete")
     all_findings = findings(manifest, comparison, min_score=min_score)
     failing = [f for f in all_findings if f.gate in active]
     ignored = [f for f in all_findings if f.gate not in active]

@@ -107,3 +107,11 @@ def test_engine_line_map_is_preferred() -> None:
     lines = lines_from_manifest({"config_lines": {"packs": 3, "invariant:no-pii": 17, "contract": 12}})
     assert lines is not None and lines.invariants == {"no-pii": 17} and lines.packs == 3
     assert lines_from_manifest({}) is None
+
+
+def test_a_budget_stop_fails_whatever_fail_on_lists_except_never() -> None:
+    manifest = make_manifest(verdict=Verdict(passed=False, exit_code=1,
+                                             reasons=["budget exhausted: max_llm_calls 3 reached; 3 cases not run"]))
+    decision = gates.decide(manifest, None, fail_on=["critical"], min_score=None)
+    assert decision.exit_code == 1 and decision.failing[0].gate == "incomplete"
+    assert gates.decide(manifest, None, fail_on=["never"], min_score=None).passed
