@@ -57,6 +57,8 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
         attacks_skipped=len({s.attack_id for m in manifests for s in m.skipped}),
         security_planned=any(g[0] == "security" for g in goals),
     )
+    not_run = sorted({case_id for m in manifests for case_id in m.not_run})
+    summary.counts.not_run = len(not_run)
     return first.model_copy(update={
         "run_id": first.run_id.split("-shard")[0] + "-merged", "shard": None,
         "started_at": min(m.started_at for m in manifests),
@@ -65,8 +67,21 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
         "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
         "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
         "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
-        "extra": {**first.extra, "merged_from": [m.run_id for m in manifests]},
+        "not_run": not_run,
+        "extra": {**first.extra, "merged_from": [m.run_id for m in manifests], **_merged_telemetry(manifests, cases)},
     })
+
+
+def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> dict:
+    """LLM usage recomputed from every shard's recorded calls; each shard's own budget stays beside it (budgets
+    are per shard)."""
+    if not any("telemetry" in m.extra for m in manifests):
+        return {}
+    from khaos_action.llm.telemetry import summarise_calls
+
+    telemetry = summarise_calls(call for case in cases for call in case.llm_calls)
+    telemetry["shard_budgets"] = [m.extra["telemetry"].get("budget") for m in manifests if "telemetry" in m.extra]
+    return {"telemetry": telemetry}
 
 
 def _merged_coverage(manifests: Sequence[Manifest]) -> dict:

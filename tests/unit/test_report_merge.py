@@ -57,3 +57,19 @@ def test_coverage_executed_counts_add_up_across_shards():
                    gates=Gates(), weights=Weights())
     assert merged.coverage["totals"] == {"selected": 4, "executed": 3, "not_applicable": 1, "not_executed": 0}
     assert merged.coverage["uncovered_owasp"] == ["ASI02"]
+
+
+def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
+    def shard(name, cid, calls, not_run):
+        case = contract_case(cid, True)
+        case.llm_calls = [{"source": "live", "model": "m", "provider": "openai", "latency_ms": 10.0,
+                           "input_tokens": 5, "output_tokens": 7, "cost_usd": 0.001}] * calls
+        m = manifest(name, [case], shard=f"{name[-1]}/2")
+        m.not_run = not_run
+        m.extra = {"telemetry": {"budget": {"exhausted": None}}}
+        return m
+
+    merged = merge([shard("r-1", "a", 2, ["x"]), shard("r-2", "b", 3, ["y"])], gates=Gates(), weights=Weights())
+    assert merged.not_run == ["x", "y"] and merged.counts.not_run == 2
+    assert merged.extra["telemetry"]["calls"] == 5
+    assert len(merged.extra["telemetry"]["shard_budgets"]) == 2
