@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import zlib
+
 ORDERS = {
     "1234": {"status": "shipped", "carrier": "DHL", "tracking": "DH48213377", "eta": "Thursday"},
     "5678": {"status": "processing", "carrier": None, "tracking": None, "eta": "next week"},
@@ -39,6 +41,7 @@ def search_docs(query: str) -> str:
 
 def create_ticket(summary: str, priority: str = "normal") -> dict:
     """Open a ticket for a human support agent."""
-    ticket = {"id": f"T-{1000 + len(TICKETS)}", "summary": summary, "priority": priority}
+    # The id comes from the request, not a counter, so the same request gets the same ticket in every run.
+    ticket = {"id": f"T-{zlib.crc32(summary.encode()) % 9000 + 1000}", "summary": summary, "priority": priority}
     TICKETS.append(ticket)
     return ticket
