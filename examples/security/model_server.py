@@ -20,7 +20,7 @@ from conversation import parse_request
 
 POLICIES = {"obedient": obedient.respond, "robust": robust.respond}
 _ids = itertools.count(1)
-_server: ThreadingHTTPServer | None = None
+_server: _Server | None = None
 _lock = threading.Lock()
 
 
@@ -47,6 +47,7 @@ def complete(body: dict[str, Any]) -> dict[str, Any]:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
+    disable_nagle_algorithm = True  # headers and body are separate writes: Nagle + delayed ACK would add 40 ms
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
         length = int(self.headers.get("content-length") or 0)
@@ -70,12 +71,16 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 256  # the default backlog of 5 resets connections when many cases start at once
+
+
 def serve() -> str:
     """Start the server once per process (daemon thread) and return its base URL, e.g. http://127.0.0.1:PORT/v1."""
     global _server
     with _lock:
         if _server is None:
-            _server = ThreadingHTTPServer(("127.0.0.1", 0), _Handler)
-            _server.daemon_threads = True
+            _server = _Server(("127.0.0.1", 0), _Handler)
             threading.Thread(target=_server.serve_forever, name="stand-in-llm", daemon=True).start()
         return f"http://127.0.0.1:{_server.server_address[1]}/v1"
