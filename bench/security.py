@@ -1,0 +1,68 @@
+"""Judging time per attack on real replies: the robust ShopOps agent (examples/security) answers the whole `security`
+pack once through the real engine, then every reply is judged again and again (`judge_attack`, the work the judging
+stage does per security case: canary, secret, tool-call and system-prompt signals, refusal detection).
+
+Target (issue 4): judging adds <= 1 ms median per case.
+Run: python bench/security.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from khaos_action.attacks.profile import agent_profile  # noqa: E402
+from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, Invocation  # noqa: E402
+from khaos_action.engine.session import agent_session  # noqa: E402
+from khaos_action.judge.cases import JudgeContext, judge_attack  # noqa: E402
+from khaos_action.main import make_plan, prepare  # noqa: E402
+from khaos_action.run_api import EvaluateRequest  # noqa: E402
+
+CONFIG = ROOT / "examples" / "security" / "robust.khaos.yaml"
+ROUNDS = 20
+
+
+async def replies(request: EvaluateRequest) -> tuple[list[Invocation], JudgeContext]:
+    prepared = prepare(request)
+    config, base_dir = prepared.config, prepared.loaded.base_dir
+    binder = InstanceBinder()
+    async with agent_session(config, base_dir, binder) as session:
+        profile, _ = agent_profile(config.agent, base_dir, import_code=True)
+        plan = make_plan(prepared, profile=profile)
+        engine = Engine(session.transport, binder=binder, chaos=session.hooks,
+                        settings=EngineSettings(concurrency=config.concurrency, seed=plan.seed))
+        invocations = await engine.run([c for c in plan.cases if c.phase == "security"])
+    context = JudgeContext(secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed)
+    return invocations, context
+
+
+def main() -> None:
+    with tempfile.TemporaryDirectory() as out:
+        invocations, context = asyncio.run(replies(EvaluateRequest(config_path=CONFIG, out_dir=Path(out))))
+    per_case = []
+    outcomes: dict[str, int] = {}
+    for invocation in invocations:
+        timings = []
+        for _ in range(ROUNDS):
+            started = time.perf_counter()
+            result = judge_attack(invocation, context)
+            timings.append(time.perf_counter() - started)
+        per_case.append(statistics.median(timings) * 1000)
+        outcomes[result.outcome or "none"] = outcomes.get(result.outcome or "none", 0) + 1
+    per_case.sort()
+    p95 = per_case[int(0.95 * (len(per_case) - 1))]
+    print(f"security pack on the robust agent: {len(per_case)} attacks judged, outcomes {outcomes}")
+    print(f"judge_attack per case: median {statistics.median(per_case):.3f} ms, p95 {p95:.3f} ms, "
+          f"max {per_case[-1]:.3f} ms (target: median <= 1 ms)")
+    print(f"reply length: median {statistics.median(len(i.text) for i in invocations):.0f} chars")
+
+
+if __name__ == "__main__":
+    main()
