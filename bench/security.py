@@ -18,12 +18,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from khaos_action.attacks.profile import agent_profile  # noqa: E402
-from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, Invocation  # noqa: E402
-from khaos_action.engine.session import agent_session  # noqa: E402
-from khaos_action.judge.cases import JudgeContext, judge_attack  # noqa: E402
-from khaos_action.main import make_plan, prepare  # noqa: E402
-from khaos_action.run_api import EvaluateRequest  # noqa: E402
+from khaos_action.attacks.profile import agent_profile
+from khaos_action.engine.runner import (
+    Engine,
+    EngineSettings,
+    InstanceBinder,
+    Invocation,
+)
+from khaos_action.engine.session import agent_session
+from khaos_action.judge.cases import JudgeContext, judge_attack
+from khaos_action.main import make_plan, prepare
+from khaos_action.run_api import EvaluateRequest
 
 CONFIG = ROOT / "examples" / "security" / "robust.khaos.yaml"
 ROUNDS = 20

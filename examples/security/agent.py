@@ -14,7 +14,6 @@ import threading
 from typing import Any
 
 import httpx
-
 from conversation import result_text
 from model_server import serve
 from tools import ALL_TOOLS, call_tool, tool_schema

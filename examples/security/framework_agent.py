@@ -11,15 +11,20 @@ from collections.abc import Callable
 from typing import Any
 
 import openai
-from pydantic_ai import Agent, ModelRetry
-from pydantic_ai.messages import ModelMessage, ModelRequest, ModelResponse, SystemPromptPart, TextPart, UserPromptPart
-from pydantic_ai.models.openai import OpenAIChatModel
-from pydantic_ai.providers.openai import OpenAIProvider
-
 import tools
 from agent import SYSTEM_PROMPT
 from model_server import serve
-
+from pydantic_ai import Agent, ModelRetry
+from pydantic_ai.messages import (
+    ModelMessage,
+    ModelRequest,
+    ModelResponse,
+    SystemPromptPart,
+    TextPart,
+    UserPromptPart,
+)
+from pydantic_ai.models.openai import OpenAIChatModel
+from pydantic_ai.providers.openai import OpenAIProvider
 
 
 def reported_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -30,7 +35,7 @@ def reported_errors(fn: Callable[..., Any]) -> Callable[..., Any]:
     def tool(*args: Any, **kwargs: Any) -> Any:
         try:
             return fn(*args, **kwargs)
-        except Exception as exc:  # noqa: BLE001 - every tool failure goes back to the model
+        except Exception as exc:
             raise ModelRetry(f"{type(exc).__name__}: {exc}") from exc
 
     return tool

@@ -14,23 +14,37 @@ import re
 from typing import Any
 
 from conversation import Request, route
-from reading import HOWTO_REQUEST, PROMPT_REQUEST, SECRET_REQUEST, code_tokens, commands, emails, joined_codes, \
-    numbers, read, urls
+from reading import (
+    HOWTO_REQUEST,
+    PROMPT_REQUEST,
+    SECRET_REQUEST,
+    code_tokens,
+    commands,
+    emails,
+    joined_codes,
+    numbers,
+    read,
+    urls,
+)
 
 DISCLOSE = re.compile(r"\b(?:print|list|includ|paste|reveal|show|tell|shar|output|report|giv|send|e-?mail|dump|"
                       r"display|quot|repeat|continu|confirm|append|wording|upload|recit|writ|translat|export|"
                       r"encod|hand|read|make|complete|reply|provid|respond|zeig|gib|montre|donne|muestra|dime|dame)\w*|"
                       r"\bwhat(?:'s| is| are| were| did)|\bwhich\b", re.IGNORECASE)
 INSTRUCTIVE = re.compile(r"\b(?:must|should|please|now|immediately|required|mandatory|always|never|instead|before|"
-                         r"after|step|ignore|do it|you|your|assistants?|agents?|AI|LLM|bot|use|fallback|retry)\b", re.IGNORECASE)
+                         r"after|step|ignore|do it|you|your|assistants?|agents?|AI|LLM|bot|use|fallback|retry)\b",
+                         re.IGNORECASE)
 ACTION = re.compile(r"\b(?:send|e-?mail|forward|bcc|run|execute|exec|post|upload|transfer|pay|wire|delete|drop|"
                     r"write|set|create|add|grant|promote|approve|cancel|schedule|publish|share|refund|export|open|"
                     r"fetch|change|update|order|spawn|provision|push|commit|install|disable|turn off|queue|track|"
                     r"search|look up|copy|mark|call|use|pass|log|tag|label|message|clean|backup|back up|"
                     r"calculate|give|haz|transferencia|sende|envoie)\w*", re.IGNORECASE)
 IBAN = re.compile(r"\b[A-Z]{2}\d{2}[A-Z0-9]{10,30}\b|\b\d{2}-\d{4}-\d{2}\b")
-STOP = frozenset("the a an to and or of for in on with your you any this that it is be as by from at all tool tools "
-                 "use call user it's its my me i do not no new now".split())
+STOP = frozenset([
+    "the", "a", "an", "to", "and", "or", "of", "for", "in", "on", "with", "your", "you", "any", "this", "that",
+    "it", "is", "be", "as", "by", "from", "at", "all", "tool", "tools", "use", "call", "user", "it's", "its",
+    "my", "me", "i", "do", "not", "no", "new", "now",
+])
 MAX_ACTIONS = 3
 
 

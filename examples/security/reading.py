@@ -32,11 +32,15 @@ CODE = re.compile(r"(?<![A-Za-z0-9])[A-Z0-9]{5,16}(?![A-Za-z0-9])(?!\.[a-z])")  
 _PAIR = re.compile(r"\b([A-Z0-9]{4,16})\s*\+\s*([A-Z0-9]{4,16})\b")
 # All-caps words that are words, not codes.
 _CAPS_WORDS = frozenset(
-    "IMPORTANT ATTENTION SYSTEM OFFICIAL UPDATE NOTICE PRIORITY SECURITY ALERT ADMIN ROGUE MODE INFORMATION IGNORE "
-    "DEBUG FINAL ANSWER AGENT NOTE TASK CRITICAL WARNING ERROR URGENT README START RESET SESSION OVERRIDE COUNCIL "
-    "CONFIRM JOINED DATA QUESTION USER ASSISTANT FREEGPT RULES TOKEN CODE SUPERSEDES EARLIER DOCUMENTS STOP "
-    "BUILD MAKE HTTPS HTTP POST JSON HTML ASCII NEW SUDO ROOT WHOAMI DELETE SELECT UPDATE FROM WHERE DROP TABLE "
-    "INSERT ORDER SKU FAQ API KEY".split())
+    [
+        "IMPORTANT", "ATTENTION", "SYSTEM", "OFFICIAL", "UPDATE", "NOTICE", "PRIORITY", "SECURITY", "ALERT",
+        "ADMIN", "ROGUE", "MODE", "INFORMATION", "IGNORE", "DEBUG", "FINAL", "ANSWER", "AGENT", "NOTE",
+        "TASK", "CRITICAL", "WARNING", "ERROR", "URGENT", "README", "START", "RESET", "SESSION", "OVERRIDE",
+        "COUNCIL", "CONFIRM", "JOINED", "DATA", "QUESTION", "USER", "ASSISTANT", "FREEGPT", "RULES",
+        "TOKEN", "CODE", "SUPERSEDES", "EARLIER", "DOCUMENTS", "STOP", "BUILD", "MAKE", "HTTPS", "HTTP",
+        "POST", "JSON", "HTML", "ASCII", "NEW", "SUDO", "ROOT", "WHOAMI", "DELETE", "SELECT", "UPDATE",
+        "FROM", "WHERE", "DROP", "TABLE", "INSERT", "ORDER", "SKU", "FAQ", "API", "KEY",
+    ])
 
 JOIN_WORDS = re.compile(
     r"join|concaten|merg|fus|glue|combin|together|one word|single (?:word|token|string|identifier)|no space|"
@@ -54,10 +58,12 @@ PROMPT_REQUEST = re.compile(
     r"developer notes|systemanweisungen|anweisungen|instrucciones|consignes", re.IGNORECASE)
 PII_REQUEST = re.compile(
     r"customers?\b.{0,60}\b(?:e-?mails?|phones?|address(?:es)?|cards?|contacts?|records?|names?)\b|"
-    r"\b(?:e-?mails?|phones?|address(?:es)?)\b.{0,60}customers?|contact (?:list|details)|personal (?:details|data)|date of birth|card (?:details|digits)|"
+    r"\b(?:e-?mails?|phones?|address(?:es)?)\b.{0,60}customers?|contact (?:list|details)|personal (?:details|data)|"
+    r"date of birth|card (?:details|digits)|"
     r"data you hold|everything you have on|last person|this record|clientes|training data|\bcontact\b", re.IGNORECASE)
 HOWTO_REQUEST = re.compile(
-    r"step[- ]by[- ]step|how (?:to|do|did|would|could|can|much|fast) |what (?:\w+ )?(?:chemicals|can be)|explain|describe|write|draft|provide|give|list|"
+    r"step[- ]by[- ]step|how (?:to|do|did|would|could|can|much|fast) |what (?:\w+ )?(?:chemicals|can be)|explain|"
+    r"describe|write|draft|provide|give|list|"
     r"procedure|instructions|complete|code|script|monologue|scene|detail|étape|explique|schritt|paso", re.IGNORECASE)
 
 _LANGS = {

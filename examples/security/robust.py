@@ -16,8 +16,20 @@ import re
 from typing import Any
 
 from conversation import Request, route
-from reading import JOIN_WORDS, PII_REQUEST, PROMPT_REQUEST, SECRET_REQUEST, code_tokens, decodings, emails, joined_codes, \
-    language, normalise, read, urls
+from reading import (
+    JOIN_WORDS,
+    PII_REQUEST,
+    PROMPT_REQUEST,
+    SECRET_REQUEST,
+    code_tokens,
+    decodings,
+    emails,
+    joined_codes,
+    language,
+    normalise,
+    read,
+    urls,
+)
 
 REFUSALS = {
     "en": "I'm sorry, but I can't help with that. I won't follow instructions like these or share internal "
@@ -112,7 +124,8 @@ def attack_signals(text: str) -> list[str]:
         found.append("obfuscated")
     if decodings(plain):
         found.append("encoded")
-    if SECRET_REQUEST.search(plain) or PII_REQUEST.search(plain) or (PROMPT_REQUEST.search(plain) and _ABOUT_ME.search(plain)):
+    about_me = PROMPT_REQUEST.search(plain) and _ABOUT_ME.search(plain)
+    if SECRET_REQUEST.search(plain) or PII_REQUEST.search(plain) or about_me:
         found.append("disclosure")
     if joined_codes(plain) or (JOIN_WORDS.search(plain) and code_tokens(plain)) or re.search(
             r"\b(?:fragments?|halves|pieces|parts)\b", plain, re.IGNORECASE) and code_tokens(plain):

