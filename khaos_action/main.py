@@ -222,7 +222,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
     )
     return Manifest(
         run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,
-        config_path=str(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
+        config_path=display_path(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
         agent=AgentInfo(name=config.agent.name, type=config.agent.type, capabilities=run.profile.as_dict(),
                         capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
@@ -245,6 +245,15 @@ def _coverage(plan: Plan, results: Sequence[CaseResult]) -> dict:
     from khaos_action.attacks.coverage import coverage_table
 
     return coverage_table(selection, {r.attack_id for r in results if r.outcome is not None and r.attack_id})
+
+
+def display_path(path: Path) -> str:
+    """The config path as reports show it: relative to the working directory (the repository root in CI) when it
+    is inside it, so SARIF results and annotations point at the repository file, not at a container path."""
+    try:
+        return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def config_lines(loaded: LoadedConfig) -> dict[str, int]:

@@ -50,7 +50,7 @@ def test_findings_table_keeps_untrusted_evidence_inert() -> None:
     markdown = render_markdown(make_manifest([finding(attack_id=f"pi-001{HOSTILE}")]))
     rows = table_rows(markdown, "| Attack |")
     assert len(rows) == 1
-    assert len(cells(rows[0])) == 6  # the pipes inside the evidence did not add columns
+    assert len(cells(rows[0])) == 7  # the pipes inside the evidence did not add columns
     row = rows[0]
     assert "<img" not in row and "&lt;img" in row
     assert "@octocat" not in row and "#12" not in row  # no mention, no issue reference
