@@ -38,6 +38,7 @@ from khaos_action.engine.transport.base import (
     spawn,
     terminate,
 )
+from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
 
 LINE_LIMIT = 256 * 1024 * 1024
@@ -83,7 +84,7 @@ class CommandTransport:
         self.instance_count = agent.instances
         self.startup_grace_s = startup_grace_s
         self._instances = [_Instance(i) for i in range(agent.instances)]
-        self._idle: asyncio.Queue[_Instance] | None = None
+        self._pool: InstancePool[_Instance] | None = None
         self._counter = 0
         self._started = False
 
@@ -109,9 +110,7 @@ class CommandTransport:
         except BaseException:
             await self.close()
             raise
-        self._idle = asyncio.Queue()
-        for inst in self._instances:
-            self._idle.put_nowait(inst)
+        self._pool = InstancePool(self._instances, self.bind_instance)
 
     async def _launch(self, inst: _Instance) -> None:
         extra = self.env_for_instance(inst.index) if self.env_for_instance else None
@@ -171,24 +170,18 @@ class CommandTransport:
     async def send(self, message: TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
-        assert self._idle is not None
-        inst = await self._idle.get()
+        assert self._pool is not None
         case_id = str(message.metadata.get("case_id", ""))
-        try:
-            if self.bind_instance:
-                self.bind_instance(inst.index, case_id)
+        async with self._pool.serving(case_id) as inst:
             payload = message.payload
             self._counter += 1
             request = {"id": str(self._counter), "input": str(payload.get("text", "")),
                        "history": list(payload.get("history") or []),
                        "session_id": str(payload.get("session_id") or case_id)}
             reply = await self._exchange(inst, request)
-        finally:
-            if self.bind_instance:
-                self.bind_instance(inst.index, None)
-            self._idle.put_nowait(inst)
-        stray, inst.stray = inst.stray, []
-        restarts, inst.restarts = inst.restarts, []
+            # Collected while the instance is still ours, so another case's lines never land on this one.
+            stray, inst.stray = inst.stray, []
+            restarts, inst.restarts = inst.restarts, []
         if "error" in reply and reply["error"] is not None and "output" not in reply:
             raise AgentCallError(f"agent reported an error: {str(reply['error'])[:2000]}")
         body = normalise_reply(reply.get("output"))
@@ -238,17 +231,13 @@ class CommandTransport:
             return
         if not self._started:
             await self.start()
-        assert self._idle is not None
+        assert self._pool is not None
         # Take every instance so no case runs during the reset, then give them back.
-        taken = [await self._idle.get() for _ in self._instances]
-        try:
+        async with self._pool.all_instances() as taken:
             if self.agent.reset == "restart":
                 await asyncio.gather(*(self._restart(inst) for inst in taken))
             else:
                 await asyncio.gather(*(self._reset_line(inst) for inst in taken))
-        finally:
-            for inst in taken:
-                self._idle.put_nowait(inst)
 
     async def _reset_line(self, inst: _Instance) -> None:
         try:
@@ -277,4 +266,4 @@ class CommandTransport:
     async def close(self) -> None:
         await asyncio.gather(*(self._stop(inst) for inst in self._instances), return_exceptions=True)
         self._started = False
-        self._idle = None
+        self._pool = None

@@ -50,6 +50,7 @@ from khaos_action.engine.transport.base import (
     terminate,
     trace_id,
 )
+from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
 
 DEFAULT_REQUEST = {"input": "{{input}}"}
@@ -86,7 +87,7 @@ class HttpTransport:
         self._client = client
         self._own_client = client is None
         self._instances: list[_Instance] = []
-        self._idle: asyncio.Queue[_Instance] | None = None
+        self._pool: InstancePool[_Instance] | None = None
         self._headers: dict[str, str] = {}
         self._started = False
 
@@ -112,9 +113,7 @@ class HttpTransport:
         except BaseException:
             await self.close()
             raise
-        self._idle = asyncio.Queue()
-        for inst in self._instances:
-            self._idle.put_nowait(inst)
+        self._pool = InstancePool(self._instances, self.bind_instance)
 
     async def _launch(self, inst: _Instance) -> None:
         if inst.start:
@@ -160,19 +159,12 @@ class HttpTransport:
     async def send(self, message: TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
-        assert self._client is not None and self._idle is not None
+        assert self._client is not None and self._pool is not None
         case_id = str(message.metadata.get("case_id", ""))
         if not self.exclusive:
             return await self._post(self._instances[0], message, case_id)
-        inst = await self._idle.get()
-        try:
-            if self.bind_instance:
-                self.bind_instance(inst.index, case_id)
+        async with self._pool.serving(case_id) as inst:
             return await self._post(inst, message, case_id)
-        finally:
-            if self.bind_instance:
-                self.bind_instance(inst.index, None)
-            self._idle.put_nowait(inst)
 
     async def _post(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
         assert self._client is not None

@@ -37,6 +37,7 @@ from khaos_action.engine.transport.base import (
     spawn,
     terminate,
 )
+from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.mcp.connection import (
     McpConnectError,
@@ -70,7 +71,7 @@ class McpTransport:
         self.tool: str = self.spec.tool or ""
         self.argument: str = self.spec.argument or ""
         self._instances = [_Instance(i) for i in range(self.instance_count)]
-        self._idle: asyncio.Queue[_Instance] | None = None
+        self._pool: InstancePool[_Instance] | None = None
         self._server: asyncio.subprocess.Process | None = None
         self._server_log = OutputTail()
         self._drains: list[asyncio.Task[None]] = []
@@ -91,9 +92,7 @@ class McpTransport:
         except BaseException:
             await self.close()
             raise
-        self._idle = asyncio.Queue()
-        for inst in self._instances:
-            self._idle.put_nowait(inst)
+        self._pool = InstancePool(self._instances, self.bind_instance)
 
     def _instance_env(self, index: int) -> dict[str, str]:
         extra = self.env_for_instance(index) if self.env_for_instance else None
@@ -174,19 +173,12 @@ class McpTransport:
     async def send(self, message: TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
-        assert self._idle is not None
+        assert self._pool is not None
         case_id = str(message.metadata.get("case_id", ""))
         if not self.exclusive:
             return await self._call(self._instances[0], message, case_id)
-        inst = await self._idle.get()
-        try:
-            if self.bind_instance:
-                self.bind_instance(inst.index, case_id)
+        async with self._pool.serving(case_id) as inst:
             return await self._call(inst, message, case_id)
-        finally:
-            if self.bind_instance:
-                self.bind_instance(inst.index, None)
-            self._idle.put_nowait(inst)
 
     def _arguments(self, payload: dict[str, Any], case_id: str) -> dict[str, Any]:
         args: dict[str, Any] = {self.argument: str(payload.get("text", ""))}
@@ -237,17 +229,13 @@ class McpTransport:
             return
         if not self._started:
             await self.start()
-        assert self._idle is not None and self.spec.reset_tool
-        taken = [await self._idle.get() for _ in self._instances]
-        try:
+        assert self._pool is not None and self.spec.reset_tool
+        async with self._pool.all_instances() as taken:
             for inst in taken:
                 result = await self._call_tool(inst, self.spec.reset_tool, {})
                 if result.is_error:
                     raise AgentCallError(f"the reset tool {self.spec.reset_tool!r} failed: "
                                          f"{' '.join(result_texts(result))[:500]}")
-        finally:
-            for inst in taken:
-                self._idle.put_nowait(inst)
 
     async def close(self) -> None:
         for inst in self._instances:
@@ -260,4 +248,4 @@ class McpTransport:
         await asyncio.gather(*self._drains, return_exceptions=True)
         self._server, self._drains = None, []
         self._started = False
-        self._idle = None
+        self._pool = None
