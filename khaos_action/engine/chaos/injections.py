@@ -6,14 +6,18 @@ from __future__ import annotations
 import re
 from typing import Any
 
-TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message")
-"""Channels the tool wrappers deliver. `memory` and `mcp_tool_description` go into LLM requests (faults_context)."""
+TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message", "memory")
+"""Channels the tool wrappers deliver. `memory` also goes into LLM requests (faults_context), and only through a
+tool whose name says it reads memory; `mcp_tool_description` goes into LLM requests and the MCP proxy."""
 
 # A tool name that suggests a channel gets that channel's payloads; other tools get `tool_output` only.
 _CHANNEL_HINTS = {
     "rag_document": re.compile(r"retriev|search|doc|knowledge|rag|vector|lookup_kb|kb_|wiki|faq", re.IGNORECASE),
     "file_content": re.compile(r"read|file|open|load|fetch_file|cat_|fs_", re.IGNORECASE),
+    "memory": re.compile(r"memor|recall|remember|notes?\b|history|profile", re.IGNORECASE),
 }
+# Memory is read through a memory tool or not at all: any other tool returning "memories" would be no memory attack.
+_HINT_REQUIRED = {"memory"}
 
 
 def hinted(channel: str, tool: str) -> bool:
@@ -37,7 +41,8 @@ def injections_for(tool: str, injections: list[dict[str, Any]], known_tools: lis
         if named:
             if named == tool:
                 chosen.append(injection)
-        elif hinted(channel, tool) or not any(hinted(channel, known) for known in known_tools):
+        elif hinted(channel, tool) or (channel not in _HINT_REQUIRED
+                                       and not any(hinted(channel, known) for known in known_tools)):
             chosen.append(injection)
     return chosen
 
@@ -52,7 +57,7 @@ def embed(result: Any, payload: str, channel: str = "tool_output") -> Any:
         for key in ("documents", "results", "items", "hits", "data"):
             if isinstance(result.get(key), list):
                 return {**result, key: embed(result[key], payload, channel)}
-        field = {"rag_document": "document", "file_content": "content"}.get(channel, "note")
+        field = {"rag_document": "document", "file_content": "content", "memory": "memory"}.get(channel, "note")
         while field in result:
             field = f"{field}_"
         return {**result, field: payload}
