@@ -7,6 +7,7 @@ them down (STYLE: wire real things once, pass them in).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets as pysecrets
 import subprocess
@@ -75,6 +76,10 @@ def prepare(request: EvaluateRequest) -> Prepared:
     issues = check_semantics(loaded, loaded_packs)
     if issues:
         raise ConfigFileError(issues)
+    if config.similarity.backend != "lexical":  # the semantic extra is optional: say how to install it, up front
+        from khaos_action.judge.semantic import check_backend
+
+        check_backend(config.similarity.backend)
     packs = [PackSource(pack=p.pack, digest=p.digest) for p in loaded_packs]
     if not packs and config.contract is None and config.mutation is None and config.replay is None:
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
@@ -108,11 +113,21 @@ def evaluate(request: EvaluateRequest) -> EvaluateResult:
     out_dir = request.out_dir
     out_dir.mkdir(parents=True, exist_ok=True)
     started = _now()
-    run = asyncio.run(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
+    with _similarity_backend(prepared.config):
+        run = asyncio.run(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
     manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
                               config_path=request.config_path, shard=request.shard, extra_reasons=run.extra_reasons)
     reports = write_reports(manifest, out_dir, request.formats)
     return EvaluateResult(manifest=manifest, out_dir=out_dir, reports=reports)
+
+
+def _similarity_backend(config: KhaosConfig) -> contextlib.AbstractContextManager:
+    """The configured similarity backend for the run (lexical needs no import of the optional extra)."""
+    if config.similarity.backend == "lexical":
+        return contextlib.nullcontext()
+    from khaos_action.judge.semantic import similarity_backend
+
+    return similarity_backend(config.similarity.backend)
 
 
 @dataclass(slots=True)

