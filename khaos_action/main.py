@@ -248,7 +248,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
         extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
-               "config_lines": config_lines(prepared.loaded),
+               "config_lines": config_lines(prepared.loaded), "similarity_backend": config.similarity.backend,
                **({"telemetry": run.telemetry} if run.telemetry is not None else {})},
     )
 
