@@ -127,6 +127,31 @@ def _decide(request: Any) -> HttpDecision | None:
     return decide_http(ctx, _httpx_view(request))
 
 
+def _fault_answer(ctx: Any, decision: HttpDecision, call: Any, mod: Any, request: Any) -> Any:
+    """The fault's own answer (raised error or canned reply) without reaching the network; None to send."""
+    effect = decision.effect
+    if effect is None:
+        return None
+    if effect.error:
+        finish_http(ctx, decision, None, status=None)
+        call and call.finish(None, source="fault")
+        raise _httpx_error(mod, effect.error, request)
+    if effect.reply is not None:
+        finish_http(ctx, decision, effect.reply)
+        call and call.finish(effect.reply, source="fault")
+        return _httpx_response(mod, effect.reply, request)
+    return None
+
+
+def _transformed(ctx: Any, decision: HttpDecision, mod: Any, request: Any, response: Any) -> Any:
+    """A fully read upstream response, rewritten by the fault (truncation, drift...), as a fresh response."""
+    reply = Reply(response.status_code, dict(response.headers.items()), response.content)
+    replacement = finish_http(ctx, decision, reply)
+    if replacement is not None:
+        return _httpx_response(mod, replacement, request)
+    return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
+
+
 def _sync_httpx(mod: Any, original: Any) -> Any:
     def handle_request(self: Any, request: Any) -> Any:
         decision = _decide(request)
@@ -137,26 +162,16 @@ def _sync_httpx(mod: Any, original: Any) -> Any:
             request = _httpx_rebuilt(mod, request, decision.new_body)
         call = begin_call(ctx, decision, _httpx_view(request))  # LLM telemetry, cassette, budget (khaos_action.llm)
         effect = decision.effect
-        if effect is not None:
-            if effect.delay_s:
-                time.sleep(effect.delay_s)
-            if effect.error:
-                finish_http(ctx, decision, None, status=None)
-                call and call.finish(None, source="fault")
-                raise _httpx_error(mod, effect.error, request)
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return _httpx_response(mod, effect.reply, request)
+        if effect is not None and effect.delay_s:
+            time.sleep(effect.delay_s)
+        answered = _fault_answer(ctx, decision, call, mod, request)
+        if answered is not None:
+            return answered
         response = httpx_send(call, mod, original, self, request)
         if effect is not None and effect.transform is not None:
             response.read()
-            reply = Reply(response.status_code, dict(response.headers.items()), response.content)
-            replacement = finish_http(ctx, decision, reply)
             response.close()
-            if replacement is not None:
-                return _httpx_response(mod, replacement, request)
-            return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
+            return _transformed(ctx, decision, mod, request, response)
         finish_http(ctx, decision, None, status=response.status_code)
         return response
 
@@ -174,26 +189,16 @@ def _async_httpx(mod: Any, original: Any) -> Any:
             request = _httpx_rebuilt(mod, request, decision.new_body)
         call = begin_call(ctx, decision, _httpx_view(request))
         effect = decision.effect
-        if effect is not None:
-            if effect.delay_s:
-                await asyncio.sleep(effect.delay_s)
-            if effect.error:
-                finish_http(ctx, decision, None, status=None)
-                call and call.finish(None, source="fault")
-                raise _httpx_error(mod, effect.error, request)
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return _httpx_response(mod, effect.reply, request)
+        if effect is not None and effect.delay_s:
+            await asyncio.sleep(effect.delay_s)
+        answered = _fault_answer(ctx, decision, call, mod, request)
+        if answered is not None:
+            return answered
         response = await httpx_send_async(call, mod, original, self, request)
         if effect is not None and effect.transform is not None:
             await response.aread()
-            reply = Reply(response.status_code, dict(response.headers.items()), response.content)
-            replacement = finish_http(ctx, decision, reply)
             await response.aclose()
-            if replacement is not None:
-                return _httpx_response(mod, replacement, request)
-            return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
+            return _transformed(ctx, decision, mod, request, response)
         finish_http(ctx, decision, None, status=response.status_code)
         return response
 
