@@ -47,6 +47,23 @@ def security_score(cases: Sequence[CaseResult]) -> tuple[float | None, int]:
     return round(blocked / total * 100, 2), len(executed)
 
 
+# score name, whether its cases are a phase's or a pillar's, how it is measured, what the number says
+SCORES = (
+    ("baseline", "phase", pass_rate, "share of {n} pack inputs answered as expected with no faults"),
+    ("resilience", "phase", pass_rate, "recovery rate: share of {n} inputs still answered as expected while a fault "
+                                       "fired"),
+    ("security", "phase", security_score, "severity-weighted share of {n} executed attacks BLOCKED (UNCERTAIN counts "
+                                          "as not blocked)"),
+    ("chaos", "pillar", pass_rate, "tasks completed while faults fired in the agent's dependencies ({n} pack cases "
+                                   "under faults; the resilience score)"),
+    ("contract", "pillar", weighted_invariant_score, "severity-weighted pass rate of {n} exercised invariant checks "
+                                                     "over the chaos matrix"),
+    ("mutation", "pillar", weighted_invariant_score, "severity-weighted pass rate of {n} invariant checks on mutated "
+                                                     "prompts"),
+    ("replay", "pillar", pass_rate, "share of {n} replayed sessions that met their expectations"),
+)
+
+
 def compute_scores(cases: Sequence[CaseResult], weights: Weights) -> tuple[Scores, dict[str, str]]:
     by_phase: dict[str, list[CaseResult]] = {}
     by_pillar: dict[str, list[CaseResult]] = {}
@@ -56,28 +73,12 @@ def compute_scores(cases: Sequence[CaseResult], weights: Weights) -> tuple[Score
             by_pillar.setdefault(case.pillar, []).append(case)
     notes: dict[str, str] = {}
     scores = Scores()
-
-    scores.baseline, n = pass_rate(by_phase.get("baseline", []))
-    if scores.baseline is not None:
-        notes["baseline"] = f"share of {n} pack inputs answered as expected with no faults"
-    scores.resilience, n = pass_rate(by_phase.get("resilience", []))
-    if scores.resilience is not None:
-        notes["resilience"] = f"recovery rate: share of {n} inputs still answered as expected while a fault fired"
-    scores.security, n = security_score(by_phase.get("security", []))
-    if scores.security is not None:
-        notes["security"] = f"severity-weighted share of {n} executed attacks BLOCKED (UNCERTAIN counts as not blocked)"
-    scores.chaos = scores.resilience
-    if scores.chaos is not None:
-        notes["chaos"] = "the resilience score: tasks completed while faults fired in the agent's dependencies"
-    scores.contract, n = weighted_invariant_score(by_pillar.get("contract", []))
-    if scores.contract is not None:
-        notes["contract"] = f"severity-weighted pass rate of {n} exercised invariant checks over the chaos matrix"
-    scores.mutation, n = weighted_invariant_score(by_pillar.get("mutation", []))
-    if scores.mutation is not None:
-        notes["mutation"] = f"severity-weighted pass rate of {n} invariant checks on mutated prompts"
-    scores.replay, n = pass_rate(by_pillar.get("replay", []))
-    if scores.replay is not None:
-        notes["replay"] = f"share of {n} replayed sessions that met their expectations"
+    for name, group, measure, note in SCORES:
+        pool = (by_phase if group == "phase" else by_pillar).get(name, [])
+        value, n = measure(pool)
+        setattr(scores, name, value)
+        if value is not None:
+            notes[name] = note.format(n=n)
 
     ran = {p: getattr(scores, p) for p in PILLARS if getattr(scores, p) is not None}
     weight_of = {p: getattr(weights, p) for p in ran}
