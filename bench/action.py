@@ -41,8 +41,9 @@ def one_run(api, workdir: Path) -> dict[str, float]:
     ws = workdir / "ws"
     shutil.rmtree(ws, ignore_errors=True)
     ws.mkdir(parents=True)
-    for name in ("khaos.yaml", "agent.py", "model.py", "tools.py"):
-        shutil.copy(ROOT / "khaos_action" / "demo" / name, ws / name)
+    for path in (ROOT / "khaos_action" / "demo").iterdir():  # every file of the demo project
+        if path.is_file() and path.name != "__init__.py":
+            shutil.copy(path, ws / path.name)
     event = {"pull_request": {"number": 1, "base": {"ref": "main", "sha": "b", "repo": {"full_name": "o/r"}},
                               "head": {"ref": "f", "sha": "h", "repo": {"full_name": "o/r"}}},
              "repository": {"full_name": "o/r", "default_branch": "main"}}

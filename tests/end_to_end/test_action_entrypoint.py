@@ -174,8 +174,9 @@ def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
     import shutil
 
     demo = ROOT / "khaos_action" / "demo"
-    for name in ("khaos.yaml", "agent.py", "model.py", "tools.py", "replay.jsonl"):
-        shutil.copy(demo / name, job.ws / name)
+    for path in demo.iterdir():  # the demo's files, whatever they are (agent, tools, config, replay sessions)
+        if path.is_file() and path.name != "__init__.py":
+            shutil.copy(path, job.ws / path.name)
     env_seam = "KHAOS_ACTION_EVALUATE"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "entrypoint.py")], cwd=job.ws, text=True, capture_output=True, timeout=120, check=False,
