@@ -117,8 +117,6 @@ def demo_runs(runs: int, folder: Path) -> None:
     print(f"\nDemo run end to end, median of {runs} (s), with its LLM calls:")
     for label, values in times.items():
         print(f"  {label:45s} {statistics.median(values):7.3f}   ({calls[label]} LLM calls)")
-    # The demo's create_ticket numbers tickets from a process-wide counter, so a prompt quoting a ticket id differs
-    # from one run to the next: those requests are honest replay misses (their cases fail), not cache bugs.
     print(f"  replay misses in the last run: {misses}")
 
 
