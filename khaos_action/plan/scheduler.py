@@ -68,8 +68,11 @@ def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequenc
 
     The seed and concurrency are left out: they are recorded separately and do not change what a case is; nor do
     the run's LLM economics (cassette, budget, prices), which change how calls are answered, not what runs.
+    Values equal to their defaults are left out too, so a newer khaos-action that adds a setting (with a default)
+    does not make base and head runs of the same khaos.yaml look like different configurations.
     """
-    normal = config.model_dump(mode="json", exclude={"seed", "concurrency", "llm_cache", "budget", "pricing"})
+    normal = config.model_dump(mode="json", exclude_defaults=True,
+                               exclude={"seed", "concurrency", "llm_cache", "budget", "pricing"})
     blob = json.dumps(
         {"config": normal, "packs": [p.digest for p in packs], "extra": list(extra)},
         sort_keys=True, separators=(",", ":"),

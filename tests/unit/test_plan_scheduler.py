@@ -122,3 +122,10 @@ def test_behavior_unchanged_gets_an_automatic_no_chaos_reply_when_the_matrix_has
     cases = plan(config, packs=()).cases
     auto = [c for c in cases if not c.faults]
     assert len(auto) == 2 and all(c.pillar is None for c in auto)
+
+
+def test_config_hash_ignores_settings_left_at_their_defaults():
+    packs = [PackSource(PACK, "d1")]
+    assert config_hash(make_config(), packs) == config_hash(make_config(repeats=1, gates={"fail_on_critical": True}),
+                                                           packs)
+    assert config_hash(make_config(), packs) != config_hash(make_config(repeats=2), packs)
