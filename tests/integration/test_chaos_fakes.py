@@ -5,53 +5,26 @@ from __future__ import annotations
 
 import asyncio
 import json
-import socket
-import threading
-import time
 from typing import Any
 
 import httpx
-import uvicorn
+
+from tests.asgi_server import AsgiServer
 
 ANSWER = "Your order 1234 has shipped and will arrive on Friday morning by courier."
 
 
-class FakeUpstream:
+class FakeUpstream(AsgiServer):
     """Serves /v1/chat/completions (JSON and SSE), /v1/messages, /v1/embeddings, /api/orders/<id>, /slow-stream.
     `requests` keeps every received (method, path, headers, json body)."""
 
+    name = "fake upstream"
+
     def __init__(self) -> None:
         self.requests: list[dict[str, Any]] = []
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self._sock.bind(("127.0.0.1", 0))
-        self.port = self._sock.getsockname()[1]
-        self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False, interface="asgi3")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
+        super().__init__()
 
-    def __enter__(self) -> FakeUpstream:
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            assert time.monotonic() < deadline, "fake upstream did not start"
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self._server.should_exit = True
-        self._thread.join(10)
-        self._sock.close()
-
-    async def app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+    async def handle(self, scope: dict[str, Any], body: bytes, send: Any) -> None:
         data = json.loads(body) if body else None
         path = scope["path"]
         headers = {k.decode(): v.decode() for k, v in scope["headers"]}

@@ -10,57 +10,28 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import socket
-import threading
-import time
-from typing import Any, Self
+from typing import Any
 
 import httpx
 import openai
-import uvicorn
+
+from tests.asgi_server import AsgiServer
 
 
-class LlmServer:
+class LlmServer(AsgiServer):
     """Serves /v1/chat/completions, /v1/completions, /v1/responses (JSON and SSE) and /v1/messages (JSON and SSE).
     `requests` keeps every request's (path, headers, json body)."""
+
+    name = "LLM server"
 
     def __init__(self, *, gzip_replies: bool = False, delay_s: float = 0.0, leak_key: bool = False) -> None:
         self.requests: list[dict[str, Any]] = []
         self.gzip_replies = gzip_replies
         self.delay_s = delay_s
         self.leak_key = leak_key
-        self._sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        self._sock.bind(("127.0.0.1", 0))
-        self.url = f"http://127.0.0.1:{self._sock.getsockname()[1]}"
-        config = uvicorn.Config(self.app, lifespan="off", log_config=None, access_log=False, interface="asgi3")
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [self._sock]}, daemon=True)
+        super().__init__()
 
-    def __enter__(self) -> Self:
-        self._thread.start()
-        deadline = time.monotonic() + 10
-        while not self._server.started:
-            assert time.monotonic() < deadline, "LLM server did not start"
-            time.sleep(0.01)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
-    def stop(self) -> None:
-        self._server.should_exit = True
-        self._thread.join(10)
-        self._sock.close()
-
-    async def app(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            return
-        body = b""
-        while True:
-            message = await receive()
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
+    async def handle(self, scope: dict[str, Any], body: bytes, send: Any) -> None:
         data = json.loads(body) if body else {}
         headers = {k.decode(): v.decode() for k, v in scope["headers"]}
         path = scope["path"]
