@@ -92,9 +92,8 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
               shard: tuple[int, int] | None = None, llm_variants: dict[str, list[str]] | None = None) -> Plan:
     """The run's cases. Without a profile (validate), the one inferred from the config alone is used."""
     config = prepared.config
-    tool_names = [spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in config.agent.tools]
     planners: list = [plan_contract, mutation_planner(llm_variants),
-                      replay_planner(prepared.loaded.base_dir, tool_names)]
+                      replay_planner(prepared.loaded.base_dir, config.agent.tool_names())]
     hash_extra: list[str] = []
     if security_selectors(prepared.packs):
         corpus = load_corpus()
@@ -183,7 +182,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             if config.judge is not None:
                 warnings += await consult_llm_judge(results, plan.cases, config.judge)
             warnings += session.unreached(faults)
-            ran = {r.id if r.repeat == 0 else f"{r.id}#{r.repeat}" for r in results}
+            ran = {invocation_key(r) for r in results}
             stopped = outcome(llm, [invocation_key(c) for c in plan.cases], ran)
             return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
                             warnings=[*warnings, *engine.warnings, *stopped.warnings],

@@ -28,6 +28,5 @@ def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> t
         tools = [t.info for t in discover_tools(agent.type, agent.entry or "", base_dir)]
         tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in agent.tools]
     else:
-        tools = [ToolInfo(name=spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1], description="")
-                 for spec in agent.tools]
+        tools = [ToolInfo(name=name, description="") for name in agent.tool_names()]
     return infer_capabilities(agent=agent, tools=tools, metadata=metadata)

@@ -144,6 +144,10 @@ class AgentConfig(Strict):
     mcp_servers: list[McpServer] = []
     """MCP servers the agent uses, reached through khaos-action's MCP proxy (for `mcp_faults` and MCP attacks)."""
 
+    def tool_names(self) -> list[str]:
+        """The names the `agent.tools` callables report: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`."""
+        return list(dict.fromkeys(spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in self.tools))
+
     @model_validator(mode="after")
     def _type_fields(self) -> AgentConfig:
         required = {"python": "entry", "http": "url", "command": "command", "mcp": "mcp", "pydantic-ai": "entry",

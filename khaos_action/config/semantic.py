@@ -77,8 +77,7 @@ def declared_tools(config: KhaosConfig) -> list[str] | None:
     agent = config.agent
     if agent.type != "python" or not agent.tools or agent.tool_registry:
         return None
-    # The name a tool wrapper reports is the function's name: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`.
-    return list(dict.fromkeys(spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in agent.tools))
+    return agent.tool_names()
 
 
 def scenario_fault_entries(matrix: Sequence[Scenario]) -> Iterable[tuple[KeyPath, str, Any]]:

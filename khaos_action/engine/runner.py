@@ -52,7 +52,8 @@ class Invocation:
         return invocation_key(self.case)
 
 
-def invocation_key(case: Case) -> str:
+def invocation_key(case: Case | Any) -> str:
+    """One run of a case (a Case or its CaseResult: anything with `id` and `repeat`)."""
     return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"
 
 
