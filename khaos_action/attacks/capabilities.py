@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 

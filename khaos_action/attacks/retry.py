@@ -10,7 +10,6 @@ from __future__ import annotations
 import hashlib
 import random
 
-
 from khaos_action.attacks.planner import retry_case
 from khaos_action.mutation import MUTATORS
 from khaos_action.plan.cases import Case

@@ -10,7 +10,6 @@ import re
 import time
 
 import httpx
-
 import tools
 from model import model_url
 

@@ -11,8 +11,9 @@ import hashlib
 import json
 import random
 from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any
 
 from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
 from khaos_action.plan.cases import Case, case_id

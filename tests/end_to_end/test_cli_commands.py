@@ -134,7 +134,9 @@ def test_merged_shards_equal_the_unsharded_run(base_run) -> None:
                 "--out", "merged", cwd=base_run)
     assert ran.code == 0, ran
     full, merged = manifest(base_run / "full"), manifest(base_run / "merged")
-    key = lambda m: sorted((c["id"], c["repeat"]) for c in m["cases"])
+    def key(m):
+        return sorted((c["id"], c["repeat"]) for c in m["cases"])
+
     assert key(merged) == key(full)
     assert merged["scores"] == full["scores"]
     assert merged["config_hash"] == full["config_hash"] and merged["shard"] is None

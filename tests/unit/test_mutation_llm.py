@@ -47,7 +47,9 @@ def test_rewrites_come_from_a_json_array_and_the_request_is_openai_shaped():
 
 
 def test_at_most_n_rewrites_are_returned():
-    handler = lambda request: httpx.Response(200, json=_completion(json.dumps([f"v{i} 1234" for i in range(10)])))
+    def handler(request):
+        return httpx.Response(200, json=_completion(json.dumps([f"v{i} 1234" for i in range(10)])))
+
     assert _run(handler, n=2) == ["v0 1234", "v1 1234"]
 
 

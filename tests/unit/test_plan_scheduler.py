@@ -36,7 +36,8 @@ def make_config(**overrides) -> KhaosConfig:
     return KhaosConfig.model_validate(data)
 
 
-def plan(config=None, seed=None, packs=(PackSource(PACK, "d1"),)):
+def plan(config=None, seed=None, packs=None):
+    packs = packs if packs is not None else (PackSource(PACK, "d1"),)
     return SeededScheduler(config or make_config(), list(packs), seed=seed, planners=[plan_contract]).plan()
 
 

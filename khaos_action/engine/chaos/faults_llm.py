@@ -257,7 +257,9 @@ class ResponseDrift(LlmFaultBase):
     def on_request(self, view: HttpRequestView, provider: str | None) -> HttpEffect:
         kind = self.params.drift_type
         if kind == "format_change":
-            wrap = lambda text: json.dumps({"response": {"format": "v2", "text": text}})
+            def wrap(text: str) -> str:
+                return json.dumps({"response": {"format": "v2", "text": text}})
+
             # A stream cannot be wrapped after its first chunk went out; format_change applies to whole replies.
             return HttpEffect(transform=_mutating(provider, wrap, None, streams=False))
         renames = self.params.renames or ({"text": "value"} if provider == "anthropic" else {"content": "text"})

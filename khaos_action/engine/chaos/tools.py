@@ -68,7 +68,7 @@ class ToolPatcher:
             for spec in self.tool_specs:
                 targets += [(name, fn) for name, fn in self._resolve(spec)]
             targets += self.callables
-            for name, fn in targets:
+            for name, _fn in targets:
                 if name not in self.tool_names:
                     self.tool_names.append(name)
             # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.

@@ -17,19 +17,19 @@ class Indexed(Protocol):
     index: int
 
 
-I = TypeVar("I", bound=Indexed)
+InstanceT = TypeVar("InstanceT", bound=Indexed)
 
 
-class InstancePool(Generic[I]):
-    def __init__(self, instances: Sequence[I], bind_instance: Callable[[int, str | None], None] | None) -> None:
-        self._idle: asyncio.Queue[I] = asyncio.Queue()
+class InstancePool(Generic[InstanceT]):
+    def __init__(self, instances: Sequence[InstanceT], bind_instance: Callable[[int, str | None], None] | None) -> None:
+        self._idle: asyncio.Queue[InstanceT] = asyncio.Queue()
         self._count = len(instances)
         self._bind = bind_instance
         for inst in instances:
             self._idle.put_nowait(inst)
 
     @asynccontextmanager
-    async def serving(self, case_id: str) -> AsyncIterator[I]:
+    async def serving(self, case_id: str) -> AsyncIterator[InstanceT]:
         inst = await self._idle.get()
         try:
             if self._bind:
@@ -41,7 +41,7 @@ class InstancePool(Generic[I]):
             self._idle.put_nowait(inst)
 
     @asynccontextmanager
-    async def all_instances(self) -> AsyncIterator[list[I]]:
+    async def all_instances(self) -> AsyncIterator[list[InstanceT]]:
         taken = [await self._idle.get() for _ in range(self._count)]
         try:
             yield taken
