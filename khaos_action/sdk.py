@@ -45,8 +45,13 @@ def khaosagent(name: Any = None, *, capabilities: Any = None, description: str |
     return lambda fn: mark(fn, name)
 
 
-def tool(fn: Any = None, *, name: str | None = None) -> Any:
-    """Mark a tool function; during a run the engine's hook sees every call (fault injection, call recording)."""
+def tool(fn: Any = None, *, name: str | None = None, role: str | None = None) -> Any:
+    """Mark a tool function; during a run the engine's hook sees every call (fault injection, call recording).
+
+    `role` says what the tool is (retriever, file_reader, web_fetch, messaging, payment, destructive, code_exec,
+    memory, read_only): it decides where khaos-action plants RAG/file/memory payloads and which tools
+    forbidden-tool attacks aim at. It is checked when khaos-action reads the tool, not here (this module stays free).
+    """
 
     def wrap(func: Callable[..., Any]) -> Callable[..., Any]:
         tool_name = name or getattr(func, "__name__", "tool")
@@ -74,6 +79,7 @@ def tool(fn: Any = None, *, name: str | None = None) -> Any:
 
             wrapper = sync_tool
         wrapper.__khaos_tool__ = tool_name  # type: ignore[attr-defined]
+        wrapper.__khaos_tool_role__ = role  # type: ignore[attr-defined]
         return wrapper
 
     if fn is not None:

@@ -1,8 +1,12 @@
 """The agent's capability profile (Khaos ADR 4): which attack channels exist, and where each answer came from.
 
-Priority, highest first: config overrides (`agent.capabilities`) > agent metadata (`@khaosagent(capabilities=...)`)
-> tool definitions (names, docstrings, parameters) > defaults (everything false: an attack is only run through a
-channel we have evidence for, and the skip is reported as not applicable, never as blocked).
+Every flag is decided by the strongest `Evidence` for it; the kinds, strongest first (SOURCE_KINDS):
+config overrides (`agent.capabilities`) > agent metadata (`@khaosagent(capabilities=...)`) > declared tool roles
+(`agent.tools: [{ref, role}]`, `@tool(role=...)`) > framework adapters (e.g. a LangGraph checkpointer is multi-turn
+state) > tool definitions (parameters and descriptions, then names) > defaults (everything false: an attack only
+runs through a channel we have evidence for, and the skip is reported as not applicable, never as blocked).
+A source is a string `kind` or `kind:detail` ("role:get_guide", "tool:send_email", "framework:langgraph
+checkpointer"), so another inference (a framework adapter) plugs in by handing `infer_capabilities` more evidence.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from khaos_action.attacks.roles import ROLE_FLAGS, ToolRole, guess_role, normalise_role
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError
 
@@ -46,7 +51,7 @@ _STRONG: dict[str, tuple[str, ...]] = {
 _WEAK: dict[str, tuple[str, ...]] = {
     "has_network_access": ("send", "post", "fetch", "email", "web", "request", "http_get"),
     "has_file_access": ("read", "write", "path", "open", "save", "fs"),
-    "has_rag": ("search", "doc", "index", "lookup_docs"),
+    "has_rag": ("doc", "index", "lookup_docs"),
     "has_memory": ("note", "notes", "recall", "store"),
     "has_code_execution": ("run", "command", "cmd", "code"),
 }
@@ -70,6 +75,39 @@ class CapabilityProfile(BaseModel):
         return {flag: getattr(self, flag) for flag in FLAGS}
 
 
+SOURCE_KINDS: tuple[str, ...] = ("config", "metadata", "role", "framework", "tool", "default")
+"""Evidence kinds, strongest first."""
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """One piece of evidence about one capability flag, and where it came from (`kind` or `kind:detail`)."""
+
+    flag: str
+    value: bool
+    source: str
+
+    @property
+    def rank(self) -> int:
+        kind = self.source.split(":", 1)[0]
+        return SOURCE_KINDS.index(kind) if kind in SOURCE_KINDS else SOURCE_KINDS.index("tool")
+
+
+def profile_from_evidence(evidence: Iterable[Evidence]) -> tuple[CapabilityProfile, dict[str, str]]:
+    """The strongest evidence per flag decides it (the first one given among equals); no evidence: false."""
+    best: dict[str, Evidence] = {}
+    for item in evidence:
+        if item.flag not in FLAGS:
+            raise ConfigError(f"unknown capability flag {item.flag!r} (from {item.source}); expected one of: "
+                              f"{', '.join(FLAGS)}")
+        current = best.get(item.flag)
+        if current is None or item.rank < current.rank:
+            best[item.flag] = item
+    values = {flag: best[flag].value if flag in best else False for flag in FLAGS}
+    sources = {flag: best[flag].source if flag in best else "default" for flag in FLAGS}
+    return CapabilityProfile(**values), sources
+
+
 @dataclass(frozen=True, slots=True)
 class ToolInfo:
     """What we can learn about one tool without calling it."""
@@ -77,6 +115,12 @@ class ToolInfo:
     name: str
     description: str = ""
     parameters: tuple[str, ...] = ()
+    role: str | None = None
+    """The declared role (config `role:` or `@tool(role=...)`), None when undeclared."""
+
+    def role_info(self) -> ToolRole:
+        """Its role, declared or guessed, with the source."""
+        return guess_role(self.name, self.description, self.role)
 
 
 def tool_info_from_callable(fn: Any) -> ToolInfo:
@@ -99,7 +143,13 @@ def tool_info_from_callable(fn: Any) -> ToolInfo:
                 params = [p for p in inspect.signature(target).parameters if p not in ("self", "cls")]
             except (TypeError, ValueError):  # builtins and some C callables have no signature
                 params = []
-    return ToolInfo(name=name, description=description, parameters=tuple(params))
+    role = getattr(fn, "__khaos_tool_role__", None)
+    if role is not None:
+        try:
+            role = normalise_role(role)
+        except ValueError as exc:
+            raise ConfigError(f"@tool(role=...) on {name}: {exc}") from None
+    return ToolInfo(name=name, description=description, parameters=tuple(params), role=role)
 
 
 def _words(text: str) -> list[str]:
@@ -123,10 +173,18 @@ def _hits(words: Iterable[str], keywords: tuple[str, ...]) -> bool:
 
 
 def flags_from_tool(tool: ToolInfo) -> set[str]:
-    """The capability flags one tool gives evidence for (always has_tools)."""
+    """The capability flags one tool gives evidence for (always has_tools): its declared role alone when it has
+    one; otherwise its guessed role and the words of its name, parameters and description."""
     found = {"has_tools"}
+    role = tool.role_info()
+    if role.role in ROLE_FLAGS:
+        found.add(ROLE_FLAGS[role.role])
+    if role.source == "declared":
+        return found
     name_words = _words(tool.name)
-    all_words = name_words + [w for p in tool.parameters for w in _words(p)] + _words(tool.description)
+    # "charges the card on file" says nothing about files.
+    description = re.sub(r"\bon file\b", "", tool.description, flags=re.IGNORECASE)
+    all_words = name_words + [w for p in tool.parameters for w in _words(p)] + _words(description)
     for flag, keys in _STRONG.items():
         if _hits(all_words, keys):
             found.add(flag)
@@ -164,21 +222,28 @@ def _metadata_flags(metadata: dict[str, Any] | None) -> dict[str, bool]:
 
 
 def infer_capabilities(
-    *, agent: AgentConfig, tools: list[ToolInfo], metadata: dict[str, Any] | None = None
+    *, agent: AgentConfig, tools: list[ToolInfo], metadata: dict[str, Any] | None = None,
+    evidence: Iterable[Evidence] = (),
 ) -> tuple[CapabilityProfile, dict[str, str]]:
-    """The profile and, per flag, its source: "config" | "metadata" | "tool:<name>" | "default"."""
-    values = {flag: False for flag in FLAGS}
-    sources = {flag: "default" for flag in FLAGS}
-    for tool in tools:
-        for flag in sorted(flags_from_tool(tool)):
-            if sources[flag] == "default":  # the first tool that shows a flag is named as its source
-                values[flag], sources[flag] = True, f"tool:{tool.name}"
-    for flag, value in _metadata_flags(metadata).items():
-        values[flag], sources[flag] = value, "metadata"
-    for flag, value in agent.capabilities.model_dump().items():
-        if value is not None:
-            values[flag], sources[flag] = value, "config"
-    return CapabilityProfile(**values), sources
+    """The profile and, per flag, its source: "config" | "metadata" | "role:<tool>" | "framework:<detail>" |
+    "tool:<name>" | "default". `evidence`: more of it, e.g. from a framework adapter."""
+    found: list[Evidence] = [*evidence]
+    for tool in tools:  # the first tool that shows a flag is named as its source
+        kind = "role" if tool.role else "tool"
+        found += [Evidence(flag, True, f"{kind}:{tool.name}") for flag in sorted(flags_from_tool(tool))]
+    found += [Evidence(flag, value, "metadata") for flag, value in _metadata_flags(metadata).items()]
+    found += [Evidence(flag, value, "config") for flag, value in agent.capabilities.model_dump().items()
+              if value is not None]
+    return profile_from_evidence(found)
+
+
+def describe_source(source: str) -> str:
+    """A source as a person reads it: "role:get_guide" → "declared role of tool get_guide"."""
+    kind, _, detail = source.partition(":")
+    return {"config": "agent.capabilities in khaos.yaml", "metadata": "@khaosagent(capabilities=...)",
+            "default": "no evidence (default)", "role": f"declared role of tool {detail}",
+            "framework": f"framework: {detail}", "tool": f"tool {detail} (its name, parameters or description)",
+            }.get(kind, source)
 
 
 def missing_capabilities(profile: CapabilityProfile, requires: Iterable[str]) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
 
 from khaos_action.config.types import RegexPattern
 
@@ -85,6 +85,34 @@ class McpServer(Strict):
         return self
 
 
+class ToolRef(Strict):
+    """A tool with what it is: `{ref: tools.py:get_guide, role: retriever}` (a plain `tools.py:get_guide` works too)."""
+
+    ref: str
+    """The callable, as in `agent.tools`: `file.py:func` or `module:func`."""
+    role: str | None = None
+    """What the tool is: retriever, file_reader, web_fetch, messaging (or email), payment, destructive, code_exec,
+    memory, read_only. Decides the capability profile, where RAG/file/memory payloads are planted and which tools
+    forbidden-tool attacks aim at; undeclared roles are guessed (and the report says so)."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_ref(cls, data: Any) -> Any:
+        return {"ref": data} if isinstance(data, str) else data
+
+    @field_validator("role")
+    @classmethod
+    def _known_role(cls, value: str | None) -> str | None:
+        from khaos_action.attacks.roles import normalise_role
+
+        return None if value is None else normalise_role(value)
+
+    @model_serializer(mode="wrap")
+    def _as_string_without_role(self, handler: Any) -> Any:
+        # A plain ref hashes (config_hash) exactly as the string it replaces.
+        return self.ref if self.role is None else handler(self)
+
+
 class AgentConfig(Strict):
     name: str = "agent"
     """A name for reports."""
@@ -114,8 +142,9 @@ class AgentConfig(Strict):
     """command: the long-lived process speaking JSON lines on stdin/stdout."""
     cwd: str | None = None
     """Working directory for `start`/`command` (default: the config file's folder)."""
-    tools: list[str] = []
-    """python: tool callables (`file.py:func` or `module:func`) the engine may wrap for tool faults."""
+    tools: list[ToolRef] = []
+    """python: tool callables (`file.py:func` or `module:func`) the engine may wrap for tool faults, each optionally
+    with its role: `{ref: tools.py:get_guide, role: retriever}`."""
     tool_registry: str | None = None
     """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
     reset: str | None = None
@@ -144,9 +173,17 @@ class AgentConfig(Strict):
     mcp_servers: list[McpServer] = []
     """MCP servers the agent uses, reached through khaos-action's MCP proxy (for `mcp_faults` and MCP attacks)."""
 
+    def tool_refs(self) -> list[str]:
+        """The `agent.tools` callables as `file.py:func` / `module:func` strings (roles left out)."""
+        return [spec.ref for spec in self.tools]
+
     def tool_names(self) -> list[str]:
         """The names the `agent.tools` callables report: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`."""
-        return list(dict.fromkeys(spec.rsplit(":", 1)[-1].rsplit(".", 1)[-1] for spec in self.tools))
+        return list(dict.fromkeys(tool_name(spec) for spec in self.tool_refs()))
+
+    def declared_roles(self) -> dict[str, str]:
+        """Tool name -> role, for the `agent.tools` entries that declare one."""
+        return {tool_name(spec.ref): spec.role for spec in self.tools if spec.role}
 
     @model_validator(mode="after")
     def _type_fields(self) -> AgentConfig:
@@ -155,6 +192,11 @@ class AgentConfig(Strict):
         if not getattr(self, required):
             raise ValueError(f"agent.type {self.type!r} needs `{required}`")
         return self
+
+
+def tool_name(ref: str) -> str:
+    """`tools.py:lookup_order` -> `lookup_order`, `pkg.mod:Api.get` -> `get`."""
+    return ref.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 class Expect(Strict):

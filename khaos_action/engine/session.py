@@ -87,7 +87,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             from khaos_action.engine.chaos.intercept import http_interception
             from khaos_action.engine.chaos.tools import ToolPatcher
 
-            patcher = stack.enter_context(ToolPatcher(agent.tools, agent.tool_registry, base_dir,
+            patcher = stack.enter_context(ToolPatcher(agent.tool_refs(), agent.tool_registry, base_dir,
                                                       callables=getattr(transport, "tool_callables", ())))
             stack.enter_context(http_interception())
             hooks = with_mcp(ChaosHooks(), mcp)
