@@ -14,7 +14,6 @@ import importlib
 import os
 import subprocess
 import sys
-import traceback
 
 SCRUBBED = (
     "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
@@ -51,18 +50,25 @@ def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-
 
 
 def main() -> int:
-    from khaos_action.errors import KhaosError
-    from khaos_action.github.settings import ActionSettings
+    from khaos_action.errors import guard
     from khaos_action.github.workflow import WorkflowLog
 
     log = WorkflowLog()
+    # The one boundary (khaos_action/errors.py) around set-up too: a bug here is exit 4 with a traceback, where
+    # workflow commands are stopped.
+    return guard(lambda: _main(log), say=log.error, show_traceback=log.untrusted)
+
+
+def _main(log) -> int:  # type: ignore[no-untyped-def]
+    from khaos_action.errors import KhaosError
+    from khaos_action.github.settings import ActionSettings
+
     environ = dict(os.environ)
     try:
         settings = ActionSettings.from_environ(environ)
-    except KhaosError as exc:
+    except KhaosError:
         scrub_environment(os.environ, environ.get("INPUT_GITHUB-TOKEN") or environ.get("GITHUB_TOKEN"))
-        log.error(str(exc))
-        return exc.exit_code
+        raise
     token = settings.token
     log.mask(token)
     scrub_environment(os.environ, token)
@@ -92,14 +98,6 @@ def main() -> int:
     try:
         evaluate = load_evaluate()
         return run_action(settings, github=github, evaluate=evaluate, environ=os.environ, log=log)
-    except KhaosError as exc:
-        log.error(str(exc))
-        return exc.exit_code
-    except Exception:  # noqa: BLE001 - the one boundary for bugs: show the traceback, ask for a report
-        with log.commands_stopped():  # the traceback may quote agent text
-            traceback.print_exc(file=sys.stdout)
-        log.error("khaos-action crashed unexpectedly; this is a bug, please report it with the traceback above")
-        return 3
     finally:
         if http is not None:
             http.close()

@@ -1,7 +1,8 @@
 """`khaos-action` command line: argument parsing, the one error boundary, and terminal summaries.
 
 Heavy modules are imported inside the commands so `khaos-action --help` stays fast.
-Exit codes (SPEC §5): 0 passed · 1 gate failed · 2 config or usage error · 3 the agent could not be run.
+Exit codes (SPEC §5, khaos_action/errors.py): 0 passed · 1 gate failed · 2 config or usage error · 3 the agent could
+not be run · 4 internal error.
 """
 
 from __future__ import annotations
@@ -9,12 +10,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import __version__
-from khaos_action.errors import KhaosError, UsageError
+from khaos_action.errors import ExitCode, UsageError, guard
 
 FORMATS = ("md", "junit", "sarif", "json", "html")
 DEFAULT_FORMATS = "md,junit,sarif,json,html"
@@ -24,7 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="khaos-action",
         description="Chaos and red-team evaluation of AI agents that gates pull requests.",
-        epilog="Exit codes: 0 passed, 1 gate failed, 2 config or usage error, 3 the agent could not be run.",
+        epilog="Exit codes: 0 passed, 1 gate failed, 2 config or usage error, 3 the agent could not be run, "
+               "4 internal error (a bug: please report it).",
     )
     parser.add_argument("--version", action="version", version=f"khaos-action {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
@@ -94,24 +95,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
-        return 2
-    try:
+        return ExitCode.CONFIG
+
+    def body() -> int:
         from khaos_action import commands
 
         return getattr(commands, f"cmd_{args.command}")(args)
-    except KhaosError as exc:
-        if args.debug:
-            traceback.print_exc()
-        report_error(str(exc))
-        return exc.exit_code
-    except KeyboardInterrupt:
-        print("interrupted; finished cases are in events.jsonl", file=sys.stderr)
-        return 130
-    except Exception:  # noqa: BLE001 - the one place that turns a bug of ours into a readable report
-        traceback.print_exc()
-        print("\nkhaos-action hit an unexpected error (a bug in khaos-action, not in your agent). Please report it "
-              "with the traceback above.", file=sys.stderr)
-        return 2
+
+    return guard(body, say=report_error, debug=args.debug)
 
 
 def report_error(message: str) -> None:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from khaos_action.errors import ConfigError, KhaosError
+from khaos_action.errors import ConfigError, KhaosError, guard
 from khaos_action.github import annotations as annotations_mod
 from khaos_action.github import baseline as baseline_mod
 from khaos_action.github import comment as comment_mod
@@ -56,19 +56,23 @@ def run_action(
     log = log or WorkflowLog()
     log.mask(settings.token)
     workspace = Path(settings.GITHUB_WORKSPACE or environ.get("PWD") or os.getcwd()).resolve()
-    try:
+    cleanup: list[Path] = [workspace / ".khaos"]
+
+    def body() -> int:
         workdir = _workdir(settings, workspace)
+        cleanup.append(workdir / ".khaos")
         event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
         if event.problem:
             log.warning(event.problem)
         result = _evaluate(settings, workdir, workspace, evaluate, log)
-    except KhaosError as exc:
-        log.error(str(exc))
-        return exc.exit_code
-    try:
         return _report(settings, workspace, workdir, event, result, github, log, compare)
-    finally:
-        hand_back(workspace, [workspace / ".khaos", workdir / ".khaos"])
+
+    def on_exit(code: int, message: str | None) -> None:
+        hand_back(workspace, cleanup)
+
+    # The one boundary (khaos_action/errors.py): same exit-code table as the CLI, tracebacks only for our bugs and
+    # only where workflow commands are stopped (a traceback may quote agent text).
+    return guard(body, say=log.error, show_traceback=log.untrusted, on_exit=on_exit)
 
 
 def _workdir(settings: ActionSettings, workspace: Path) -> Path:

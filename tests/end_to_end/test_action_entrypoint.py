@@ -161,11 +161,11 @@ def test_empty_token_still_evaluates_and_leaves_the_comment_file(job) -> None:
     assert job.outputs()["comment-file"] == ".khaos/comment.md" and not job.api.log
 
 
-def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_3(job) -> None:
+def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_4(job) -> None:
     job.agent("def handle(prompt):\n    raise RuntimeError('::error::boom')\n")
     proc = job.run()
-    assert proc.returncode == 3
-    assert "this is a bug" in proc.stdout and "RuntimeError" in proc.stdout
+    assert proc.returncode == 4
+    assert "a bug in khaos-action" in proc.stdout and "please report it" in proc.stdout and "RuntimeError" in proc.stdout
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
 
 
