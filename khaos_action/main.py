@@ -12,10 +12,11 @@ import os
 import secrets as pysecrets
 import subprocess
 import time
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from khaos_action import __version__
 from khaos_action.attacks.capabilities import CapabilityProfile
@@ -46,6 +47,10 @@ from khaos_action.plan.stateful import probe_state
 from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
+
+if TYPE_CHECKING:
+    from khaos_action.attacker.client import AttackerClient
+    from khaos_action.llm.calls import LlmRuntime
 
 
 @dataclass(slots=True)
@@ -148,7 +153,8 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
     binder = InstanceBinder()
     events = EventLog(out_dir / "events.jsonl")
     try:
-        async with agent_session(config, prepared.loaded.base_dir, binder) as session:
+        async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
+                                                                           binder) as session:
             profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
             llm_variants, warnings = await llm_mutations(config)
             plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
@@ -175,7 +181,13 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                                         max_output_bytes=config.agent.max_output_bytes, seed=plan.seed,
                                         run_id=run_id),
             )
-            results = await _run_and_judge(engine, plan, config)
+            attacker = await stack.enter_async_context(attacker_session(config, llm)) if config.attacker else None
+            if attacker is not None:
+                warnings += await _add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
+                                                        request.shard)
+            results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
+                                                         capabilities=profile.as_dict())
+            warnings += attack_notes
             probes, state_warnings = await probe_state(engine, config, request.shard)
             results += judge_all(probes, config)
             warnings += state_warnings
@@ -192,17 +204,61 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
         events.close()
 
 
-async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig) -> list[CaseResult]:
-    """Run the plan, judge it, and give BLOCKED attacks their one adaptive retry."""
+async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, attacker: AttackerClient | None = None,
+                         capabilities: dict[str, bool] | None = None) -> tuple[list[CaseResult], list[str]]:
+    """Run the plan, judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's rewrite when
+    one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
     invocations = await engine.run(plan.cases)
     invariants = plan.extra.get("invariants", {})
     baseline = no_chaos_replies(invocations)
     results = judge_all(invocations, config, invariants, baseline)
-    retries = retry_candidates(results, {c.id: c for c in plan.cases}, plan.seed)
+    cases = {c.id: c for c in plan.cases}
+    notes: list[str] = []
+    strategies = config.attacker.strategies if config.attacker is not None else []
+    if attacker is not None and "rewrite" in strategies:
+        from khaos_action.attacker.rewrite import attacker_retries
+
+        retries, notes = await attacker_retries(results, cases, plan.seed, attacker, capabilities or {})
+    else:
+        retries = retry_candidates(results, cases, plan.seed)
     if retries:
         retried = {r.id: r for r in judge_all(await engine.run(retries), config, invariants, baseline)}
         results = [merge_attempts(r, retried[r.id]) if r.repeat == 0 and r.id in retried else r for r in results]
-    return results
+    if attacker is not None and config.attacker is not None:
+        from khaos_action.attacker.conversation import multi_turn
+
+        results = await multi_turn(results, cases, strategies, client=attacker, run=engine.run,
+                                   judge=lambda inv: judge_all(inv, config, invariants, baseline),
+                                   max_turns=config.attacker.max_turns)
+    return results, notes
+
+
+@contextlib.asynccontextmanager
+async def attacker_session(config: KhaosConfig, llm: LlmRuntime) -> AsyncIterator[AttackerClient]:
+    """The attacker model's client for this run (its own HTTP client, the run's cassette and budget)."""
+    import httpx
+
+    from khaos_action.attacker.client import AttackerClient
+
+    assert config.attacker is not None
+    async with httpx.AsyncClient() as http:
+        yield AttackerClient(config.attacker, http, llm, os.environ)
+
+
+async def _add_tailored_attacks(plan: Plan, config: KhaosConfig, attacker: AttackerClient, tools: Sequence[str],
+                                shard: tuple[int, int] | None) -> list[str]:
+    """The attacker's attacks for this agent, appended to the plan (the same shard rule as every case)."""
+    selection = plan.extra.get("selection")
+    if config.attacker is None or not config.attacker.tailored_per_category or selection is None:
+        return []
+    from khaos_action.attacker.tailored import tailored_cases
+
+    purpose = config.agent.purpose or config.agent.system_prompt
+    names = list(dict.fromkeys([*config.agent.tool_names(), *tools]))
+    cases, notes = await tailored_cases(attacker, selection.applicable, per_category=config.attacker.
+                                        tailored_per_category, seed=plan.seed, purpose=purpose, tools=names)
+    plan.cases.extend(select_shard(cases, *shard) if shard is not None else cases)
+    return notes
 
 
 async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list[str]]:

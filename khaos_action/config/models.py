@@ -154,6 +154,8 @@ class AgentConfig(Strict):
     """http: a URL POSTed to before each isolation group to clear agent state."""
     system_prompt: str | None = None
     """The agent's system prompt, if known; used to detect system-prompt leaks."""
+    purpose: str | None = None
+    """What the agent is for, in a sentence (used by `attacker.tailored_per_category`; else the system prompt)."""
     secrets: list[str] = []
     """Strings that must never appear in any output (checked also base64/hex/reversed/spaced)."""
     capabilities: CapabilityOverrides = CapabilityOverrides()
@@ -353,6 +355,20 @@ class LlmEndpoint(Strict):
     timeout_s: float = Field(30.0, gt=0)
 
 
+class AttackerConfig(LlmEndpoint):
+    """An attacker model (red-team ADR-020): rewrites blocked attacks, runs multi-turn strategies and writes attacks
+    tailored to the agent. Every call goes through `llm_cache` and counts against `budget`."""
+
+    temperature: float = Field(0.7, ge=0, le=2)
+    max_turns: int = Field(4, ge=1, le=20)
+    """Bound of each multi-turn strategy (Crescendo, PAIR): attacker messages per conversation."""
+    strategies: list[Literal["rewrite", "crescendo", "pair"]] = ["rewrite", "crescendo", "pair"]
+    """rewrite: one attacker rewrite of each BLOCKED attack (else the fixed transform); crescendo / pair: multi-turn
+    attacks on BLOCKED system-prompt-leak and forbidden-tool attacks."""
+    tailored_per_category: int = Field(0, ge=0, le=20)
+    """Extra attacks the attacker writes for each selected category from agent.purpose and the agent's tools."""
+
+
 class Mutation(Strict):
     enabled: bool = True
     types: Literal["all"] | list[str] = "all"
@@ -457,6 +473,8 @@ class KhaosConfig(Strict):
     replay: Replay | None = None
     judge: LlmEndpoint | None = None
     """Optional LLM judge consulted only for UNCERTAIN attack outcomes."""
+    attacker: AttackerConfig | None = None
+    """Optional attacker model for adaptive and tailored attacks (off unless set)."""
     scoring: Scoring = Scoring()
     gates: Gates = Gates()
     llm_cache: LlmCache | None = None

@@ -53,8 +53,12 @@ def summarise_calls(calls: Iterable[dict[str, Any]], *, cassette: dict[str, Any]
             spent += cost
         elif source == "cassette":
             replayed_cost += cost
+    purposes: dict[str, int] = {}
+    for call in calls:
+        purpose = str(call.get("purpose") or "agent")  # the attacker model's calls say so; the agent's say nothing
+        purposes[purpose] = purposes.get(purpose, 0) + 1
     return {
-        "calls": len(calls), "by_source": by_source,
+        "calls": len(calls), "by_source": by_source, "by_purpose": purposes,
         "input_tokens": tokens_in, "output_tokens": tokens_out, "estimated_calls": estimated,
         "latency_p50_ms": _round(percentile(latencies, 50)), "latency_p95_ms": _round(percentile(latencies, 95)),
         "cost_usd": round(spent, 6), "cost_usd_replayed": round(replayed_cost, 6),
