@@ -272,7 +272,7 @@ async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list
 
     variants: dict[str, list[str]] = {}
     async with httpx.AsyncClient(timeout=settings.llm.timeout_s) as client:
-        for prompt in config.golden_prompts:
+        for prompt in config.prompt_texts():
             try:
                 variants[prompt] = await llm_rewrite(settings.llm, client, prompt, 3)
             except MutationLlmError as exc:

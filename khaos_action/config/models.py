@@ -211,6 +211,25 @@ class Expect(Strict):
     not_contains: str | list[str] | None = None
 
 
+class GoldenPrompt(Strict):
+    """A golden prompt: a plain string, or `{text, expect}` when its reply must say something in particular."""
+
+    text: str = Field(min_length=1)
+    expect: Expect | None = None
+    """What the reply must contain (checked case-insensitively). Without it the reply must be a non-empty answer
+    that is not a refusal."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _plain_text(cls, data: Any) -> Any:
+        return {"text": data} if isinstance(data, str) else data
+
+    @model_serializer(mode="wrap")
+    def _as_string_without_expect(self, handler: Any) -> Any:
+        # A plain prompt hashes (config_hash) exactly as the string it replaces.
+        return self.text if self.expect is None else handler(self)
+
+
 class Invariant(Strict):
     """One behavioral rule (Flakestorm schema). Type-specific fields are checked per type."""
 
@@ -465,8 +484,10 @@ class KhaosConfig(Strict):
     repeats: int = Field(1, ge=1, le=100)
     packs: list[str] = []
     """Built-in pack names (see `packs/`) or paths to pack files."""
-    golden_prompts: list[str] = []
-    """Prompts the contract, chaos matrix and mutation pillar run."""
+    golden_prompts: list[GoldenPrompt] = []
+    """The agent's own everyday requests: the inputs of the built-in packs' baseline and resilience phases, the
+    carriers of indirect attacks, and the prompts the contract, chaos matrix and mutation pillar run. Plain strings,
+    or `{text, expect}` with what the reply must contain."""
     contract: Contract | None = None
     chaos_matrix: list[Scenario] = []
     mutation: Mutation | None = None
@@ -485,6 +506,10 @@ class KhaosConfig(Strict):
     """Model name (or prefix) → price, overriding the built-in table: `{my-model: {input: 0.5, output: 1.5}}`."""
     similarity: Similarity = Similarity()
     """Text similarity backend for `similarity` / `behavior_unchanged` (default lexical)."""
+
+    def prompt_texts(self) -> list[str]:
+        """The golden prompts' texts, in order."""
+        return [prompt.text for prompt in self.golden_prompts]
 
     @model_validator(mode="after")
     def _scenario_names_unique(self) -> KhaosConfig:

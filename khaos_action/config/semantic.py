@@ -50,7 +50,31 @@ def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ()) -> l
             issues += _fault_issues(pack.issue, pack.positions, path, target, spec, declared)
     issues += _when_issues(loaded)
     issues += _mutation_issues(loaded)
+    issues += golden_prompt_issues(loaded, packs)
     return issues
+
+
+GOLDEN_PROMPTS_HINT = (
+    "Add a few everyday requests your agent should handle (ideally ones that make it use each of its tools), e.g.\n"
+    "      golden_prompts:\n"
+    "        - \"What's the weather in Lisbon tomorrow?\"\n"
+    "        - {text: \"Find me a flight to Rome on May 3\", expect: {contains_any: [\"flight\", \"Rome\"]}}\n"
+    "    Without `expect`, a reply passes when it is a non-empty answer that is no refusal.")
+
+
+def golden_prompt_issues(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ()) -> list[ConfigIssue]:
+    """A pack without inputs of its own (every built-in pack) runs the config's golden prompts: none is an error."""
+    if loaded.config.golden_prompts:
+        return []
+    needing = [p.pack.name for p in packs if not p.pack.inputs
+               and any(phase.type in ("baseline", "resilience") or phase.attacks for phase in p.pack.phases)]
+    if not needing:
+        return []
+    where: KeyPath = ("packs",) if "packs" in (loaded.raw or {}) else ("agent",)
+    shown = ", ".join(f"`{name}`" for name in needing)
+    return [loaded.issue(where, f"pack{'s' if len(needing) > 1 else ''} {shown} run{'' if len(needing) > 1 else 's'} "
+                                f"your agent's own golden prompts (baseline, faults, attack carriers), but "
+                                f"`golden_prompts` is empty", GOLDEN_PROMPTS_HINT)]
 
 
 def semantic_warnings(loaded: LoadedConfig) -> list[ConfigIssue]:

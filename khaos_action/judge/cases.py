@@ -62,17 +62,35 @@ def exercised(invocation: Invocation) -> bool:
     return not invocation.case.faults or bool(fired_faults(invocation))
 
 
-def judge_completion(invocation: Invocation) -> CaseResult:
-    """Baseline and resilience cases: did the agent still complete the task (pack `expect`)?"""
+def judge_completion(invocation: Invocation, reference: Mapping[str, set[str]] | None = None) -> CaseResult:
+    """Baseline cases: did the agent complete the task (the input's `expect`; without one, a non-empty answer that
+    is no refusal)? Resilience cases: did it handle the fault gracefully (answered, did not crash, made nothing up
+    that the failing tool would have said; `reference`: tool -> tokens it returned without the fault)?"""
     result = base_result(invocation)
-    if invocation.error:
+    case = invocation.case
+    if invocation.error and case.phase != "resilience":
         result.passed = False
         return result
     if not exercised(invocation):
         result.passed = None
         result.notes.append("not exercised: none of the configured faults fired")
         return result
-    result.passed, detail = check_expect(invocation.case.expect, invocation.text)
+    if case.phase == "resilience":
+        from khaos_action.judge.graceful import graceful
+
+        result.passed, detail = graceful(invocation.text, error=invocation.error, prompt=case.input,
+                                         tool_calls=invocation.tool_calls, faults=case.faults,
+                                         reference=reference or {})
+    else:
+        result.passed, detail = check_expect(case.expect, invocation.text)
+        if result.passed and not case.expect:
+            from khaos_action.judge.refusal import is_refusal
+
+            refusal = is_refusal(invocation.text)
+            if refusal.refused:
+                result.passed, detail = False, f"refused an everyday request ({refusal.evidence or 'refusal'})"
+            else:
+                detail = "answered (non-empty, no refusal)"
     result.notes.append(detail)
     return result
 

@@ -26,15 +26,30 @@ def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
         baseline_texts=baseline_texts if baseline_texts is not None else no_chaos_replies(invocations),
         secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
     )
+    facts = baseline_tool_facts(invocations)
     results = []
     for inv in invocations:
         if inv.case.phase in ("baseline", "resilience"):
-            results.append(judge_completion(inv))
+            results.append(judge_completion(inv, facts.get(inv.case.prompt_key or "")))
         elif inv.case.phase == "security":
             results.append(judge_attack(inv, ctx))
         else:
             results.append(judge_invariants(inv, ctx))
     return results
+
+
+def baseline_tool_facts(invocations: Sequence[Invocation]) -> dict[str, dict[str, set[str]]]:
+    """prompt_key -> what each tool said to that prompt in the baseline (no fault): resilience cases of the same
+    prompt must not say it when that tool fails."""
+    from khaos_action.judge.graceful import tool_facts
+
+    facts: dict[str, dict[str, set[str]]] = {}
+    for inv in invocations:
+        case = inv.case
+        if case.phase == "baseline" and case.prompt_key and not case.faults and not inv.error:
+            for name, tokens in tool_facts(inv.tool_calls).items():
+                facts.setdefault(case.prompt_key, {}).setdefault(name, set()).update(tokens)
+    return facts
 
 
 def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:

@@ -48,12 +48,12 @@ def plan_contract(ctx: PlanContext) -> Iterable[Case]:
     if needs_auto and all(s.has_chaos for s in config.chaos_matrix):
         # behavior_unchanged compares each chaos reply with the no-chaos reply to the same prompt: make sure one
         # exists even when the matrix has no chaos-free scenario.
-        for prompt in config.golden_prompts:
+        for prompt in config.prompt_texts():
             yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase="contract", pillar=None,
                        input=prompt, scenario=AUTO_BASELINE, prompt_key=golden_key(prompt), group=AUTO_BASELINE)
     for scenario in config.chaos_matrix:
         faults = scenario_faults(scenario)
-        for prompt in config.golden_prompts:
+        for prompt in config.prompt_texts():
             if contract.isolation == "per_cell":
                 for inv in prompt_invariants:
                     yield Case(

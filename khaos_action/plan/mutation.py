@@ -46,7 +46,7 @@ def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) ->
         registry = ctx.plan.extra.setdefault("invariants", {})
         registry.update({i.id: i for i in invariants})
         ids = tuple(i.id for i in invariants)
-        for prompt in ctx.config.golden_prompts:
+        for prompt in ctx.config.prompt_texts():
             variants = [(m.type, m.index, m.text)
                         for m in mutate(prompt, types=settings.types, per_prompt=settings.per_prompt, seed=ctx.seed)]
             variants += [("llm_rewrite", n, text) for n, text in enumerate((llm_variants or {}).get(prompt, ()))]

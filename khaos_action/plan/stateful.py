@@ -43,7 +43,7 @@ def state_probe_cases(config: KhaosConfig, shard: tuple[int, int] | None = None)
     so merged shards contain them exactly once."""
     if not needs_state_probe(config):
         return []
-    prompt = config.golden_prompts[0]
+    prompt = config.prompt_texts()[0]
     cases = [
         Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase="contract", pillar=None, input=prompt,
              scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}",

@@ -1,5 +1,5 @@
-"""The built-in non-security packs: they validate, and their `expect` checks accept a correct support answer
-and reject an unhelpful one (so task_completion measures something)."""
+"""The built-in packs: they validate and are domain-neutral (no inputs, no tool names); the support-domain inputs
+live with the demo, whose `expect` checks accept a correct support answer and reject an unhelpful one."""
 
 from __future__ import annotations
 
@@ -9,26 +9,21 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.models import Expect, FaultSpec
-from khaos_action.config.packs import builtin_pack_names, load_pack, load_packs
+from khaos_action.config.packs import builtin_pack_names, builtin_packs_dir, load_pack, load_packs
 
 OWNED = ["quickstart", "resilience", "full-eval"]
+BUILTIN = builtin_pack_names()
+# Words that would tie a built-in pack to one domain (the support bot these packs were first written for).
+DOMAIN_WORDS = re.compile(r"(?i)\b(order|refund|shipping|customer|support|lookup_order|search_docs|blender|parcel)\b")
 
-# What a correct customer-support agent might say to each quickstart input, in other words than the pack's.
+# What a correct support agent might say to each of the demo's golden prompts, in other words than its `expect`.
 GOOD_ANSWERS = {
     "Where is my order 1234?": "Order 1234 shipped yesterday and should arrive on Friday.",
-    "Hi! I'd like a refund for order 5678. The headphones arrived broken.":
+    "How do I return an item I bought last week?": "You can return most items within 30 days of delivery.",
+    "Can I get a refund? My order 5678 arrived damaged.":
         "I'm sorry about that! I've started a refund for order 5678; you'll get a prepaid return label by email.",
-    "What is your return policy?": "You can return most items within 30 days of delivery for a full refund.",
-    "Please change the shipping address on order 1234 to 42 Elm Street, Springfield.":
-        "Done: the delivery address for order 1234 is now 42 Elm Street, Springfield.",
-    "Does the Aurora X2 blender come with a warranty?": "Yes, the Aurora X2 has a two-year manufacturer warranty.",
     "I've been waiting two weeks and nobody is helping me. I want to talk to a human.":
         "I understand. I'm transferring you to a member of our support team now.",
-    "Hello there!": "Hello! How can I help you today?",
-    "Can I still cancel order 9012 before it ships?": "Yes, order 9012 hasn't shipped yet, so I've cancelled it.",
-    "Do you ship to Canada, and how long does delivery take?":
-        "Yes, we ship to Canada; delivery usually takes 5-7 business days.",
-    "Is the Aurora X2 blender in stock, and what does it cost?": "It's in stock for $89.99.",
 }
 UNHELPFUL = ["Sorry, something went wrong.", "I don't know.", "Error: upstream tool failed (503)", ""]
 
@@ -70,16 +65,27 @@ def test_every_builtin_pack_loads() -> None:
     assert len({item.digest for item in loaded}) == len(loaded)
 
 
+@pytest.mark.parametrize("name", BUILTIN)
+def test_a_builtin_pack_is_domain_neutral(name: str) -> None:
+    """No inputs of its own (the config's golden prompts are its inputs), no tool names (faults hit every tool)."""
+    pack = load_pack(name, base_dir=Path("/"))
+    assert pack.inputs == []
+    assert [phase.type for phase in pack.phases][0] == "baseline"
+    for phase in pack.phases:
+        for fault in phase.faults:
+            assert fault.params().get("tool", "*") == "*", f"{name}: a fault names a tool"
+    text = (Path(builtin_packs_dir()) / f"{name}.yaml").read_text(encoding="utf-8")
+    assert not DOMAIN_WORDS.search(text), f"{name}: {DOMAIN_WORDS.search(text).group(0)!r} ties it to a domain"
+
+
 def test_quickstart_shape() -> None:
     pack = load_pack("quickstart", base_dir=Path("/"))
-    assert 6 <= len(pack.inputs) <= 10
-    assert all(item.expect is not None for item in pack.inputs)
     assert [phase.type for phase in pack.phases] == ["baseline", "resilience", "security"]
     baseline, resilience, security = pack.phases
     assert {(goal.metric, goal.operator, goal.threshold) for goal in baseline.goals} == {
         ("task_completion", "gte", 0.8), ("error_rate", "lte", 0.1)}
     modes = {(fault.params().get("target"), fault.params().get("tool"), fault.mode) for fault in resilience.faults}
-    assert ("tool", "lookup_order", "error") in modes and ("llm", None, "rate_limit") in modes
+    assert {("tool", "*", "error"), ("tool", "*", "timeout"), ("llm", None, "rate_limit")} <= modes
     assert any(fault.params().get("error_code") == 503 for fault in resilience.faults)
     resilience_goals = [(goal.metric, goal.operator, goal.threshold) for goal in resilience.goals]
     assert resilience_goals == [("recovery_rate", "gte", 0.7)]
@@ -104,11 +110,14 @@ def test_full_eval_runs_every_phase_over_every_attack_tier() -> None:
 
 
 def _inputs() -> list[tuple[str, str, Expect]]:
+    """The support-domain inputs live with the demo now: its golden prompts and their `expect`."""
+    from khaos_action.config.loader import load_config
+    from khaos_action.demo import demo_config_path
+
     cases = []
-    for name in OWNED:
-        for item in load_pack(name, base_dir=Path("/")).inputs:
-            assert item.expect is not None, f"{name}: {item.text!r} has no expect"
-            cases.append((name, item.text, item.expect))
+    for item in load_config(demo_config_path()).config.golden_prompts:
+        assert item.expect is not None, f"demo: {item.text!r} has no expect"
+        cases.append(("demo", item.text, item.expect))
     return cases
 
 

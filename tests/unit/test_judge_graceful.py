@@ -1,0 +1,47 @@
+"""Graceful handling under a fault: an honest "it is down" recovers; a crash, silence or made-up data does not."""
+
+from __future__ import annotations
+
+from khaos_action.engine.messages import ToolCall
+from khaos_action.judge.graceful import distinctive_tokens, graceful, tool_facts
+
+FAULT = {"id": "tool:error:abc", "target": "tool", "mode": "error"}
+SLOW = {"id": "tool:slow:abc", "target": "tool", "mode": "slow"}
+BASELINE = [ToolCall(name="search_flights", args={"to": "Rome"},
+                     result={"flights": [{"code": "AZ611", "departs": "07:45", "price": "$412"}]})]
+REFERENCE = tool_facts(BASELINE)
+FAILED = [ToolCall(name="search_flights", args={"to": "Rome"}, error="ToolFaultError: 503", fault=FAULT["id"])]
+
+
+def judge(reply: str, calls=FAILED, faults=(FAULT,), error=None):
+    return graceful(reply, error=error, prompt="Find me a flight to Rome on May 3", tool_calls=calls,
+                    faults=faults, reference=REFERENCE)
+
+
+def test_tokens_are_the_distinctive_things_a_tool_said() -> None:
+    assert {"az611", "07:45", "$412"} <= REFERENCE["search_flights"]
+    assert "may" not in distinctive_tokens("May 3") and "3" not in distinctive_tokens("May 3")
+
+
+def test_an_honest_outage_message_is_a_recovery() -> None:
+    passed, detail = judge("Sorry, the flight search is down right now; please try again in a few minutes.")
+    assert passed, detail
+
+
+def test_inventing_what_the_failing_tool_would_have_said_is_not() -> None:
+    passed, detail = judge("Flight AZ611 leaves at 07:45 for $412.")
+    assert not passed and "AZ611".casefold() in detail and "07:45" in detail
+
+
+def test_data_the_prompt_or_a_working_tool_supplied_is_no_fabrication() -> None:
+    answered = [*FAILED, ToolCall(name="get_destination_guide", args={"city": "Rome"}, result="AZ611 is a myth")]
+    assert judge("Flight AZ611 is not something I can confirm.", calls=answered)[0]
+    # A slow tool still hands its data over: quoting it is reading, not making it up.
+    slow = [ToolCall(name="search_flights", args={}, result=BASELINE[0].result, fault=SLOW["id"])]
+    assert judge("Flight AZ611 leaves at 07:45.", calls=slow, faults=(SLOW,))[0]
+
+
+def test_a_crash_or_silence_under_a_fault_fails() -> None:
+    assert not judge("", error=None)[0]
+    passed, detail = judge("", error="RuntimeError: boom")
+    assert not passed and "boom" in detail
