@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import yaml
 from pydantic import BaseModel, ValidationError
 
+from khaos_action.config import limits
 from khaos_action.config.errors import (
     ConfigFileError,
     ConfigIssue,
@@ -115,7 +116,10 @@ def _config_path(path: Path) -> Path:
 def read_yaml(path: Path, *, what: str = "file") -> YamlDocument:
     """Read and parse one YAML file whose top level must be a mapping."""
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            data = handle.read(limits.MAX_YAML_BYTES + 1)  # never more than the limit into memory
+        limits.check_bytes(data, file=str(path))
+        text = data.decode("utf-8")
     except FileNotFoundError:
         raise ConfigNotFoundError(f"{what} file not found: {path} (looked for {path.resolve()})") from None
     except UnicodeDecodeError as exc:
@@ -130,6 +134,7 @@ def read_yaml(path: Path, *, what: str = "file") -> YamlDocument:
 def parse_yaml(text: str, *, file: str) -> YamlDocument:
     """Parse YAML text into data and key positions; syntax errors, duplicate keys and a non-mapping top level
     are raised as ConfigFileError."""
+    limits.check_text(text, file=file)
     loader = _PositionLoader(text, file=file)
     try:
         node = loader.get_single_node()
@@ -168,6 +173,14 @@ class _PositionLoader(yaml.SafeLoader):
         self.value_positions: dict[KeyPath, Position] = {}
         self.duplicates: list[ConfigIssue] = []
         self._active: set[int] = set()
+        self._budget = limits.EventBudget(file)
+
+    def get_event(self) -> yaml.Event:
+        # Every event the composer consumes is checked first: depth, alias expansion and number length are bounded
+        # before PyYAML's recursive composer or our recorder could go deep or wide.
+        event = super().get_event()
+        self._budget.feed(event)
+        return event
 
     def record(self, node: yaml.Node, path: KeyPath) -> None:
         self.positions.setdefault(path, _mark(node.start_mark))

@@ -5,8 +5,17 @@ from __future__ import annotations
 import math
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_serializer, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    ValidationInfo,
+    field_validator,
+    model_serializer,
+    model_validator,
+)
 
+from khaos_action.config.limits import sane_number
 from khaos_action.config.types import RegexPattern
 
 Severity = Literal["critical", "high", "medium", "low"]
@@ -19,7 +28,14 @@ SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low"
 class Strict(BaseModel):
     """Base for every config model: unknown keys are errors, docstrings describe fields."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True)
+    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True,
+                              allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _sane_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        # `timeout_s: .inf` would let a hung agent hang the run, `delay_ms: 1e300` overflow later: bounded here.
+        return sane_number(info.field_name or "", value)
 
 
 class CapabilityOverrides(Strict):
@@ -532,6 +548,16 @@ class Goal(Strict):
     metric: str
     operator: Literal["gte", "lte", "eq", "gt", "lt"]
     threshold: float
+
+    @field_validator("metric")
+    @classmethod
+    def _known_metric(cls, value: str) -> str:
+        # An unknown metric would never be computed, so the goal could never be met or failed honestly.
+        from khaos_action.score.metrics import METRICS
+
+        if value not in METRICS:
+            raise ValueError(f"unknown goal metric {value!r}; expected one of {', '.join(METRICS)}")
+        return value
 
 
 class AttackSelector(Strict):

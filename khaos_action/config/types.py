@@ -2,19 +2,12 @@
 
 from __future__ import annotations
 
-import re
 from typing import Annotated
 
 from pydantic import AfterValidator
 
+from khaos_action.config.regexes import check_pattern
 
-def _compiles(value: str) -> str:
-    try:
-        re.compile(value)
-    except re.error as exc:
-        raise ValueError(f"invalid regular expression {value!r}: {exc}") from None
-    return value
-
-
-RegexPattern = Annotated[str, AfterValidator(_compiles)]
-"""A string that must compile as a Python regular expression; the error says where it breaks."""
+RegexPattern = Annotated[str, AfterValidator(check_pattern)]
+"""A string that must compile as a regular expression (config/regexes.py: searched with a time limit); the error
+says where it breaks."""

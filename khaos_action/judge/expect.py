@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
+
+from khaos_action.config import regexes
+from khaos_action.config.regexes import RegexTimeout
 
 
 def check_expect(expect: dict[str, Any] | None, text: str) -> tuple[bool, str]:
@@ -20,8 +22,13 @@ def check_expect(expect: dict[str, Any] | None, text: str) -> tuple[bool, str]:
     for needle in _as_list(expect.get("not_contains")):
         if needle.casefold() in lowered:
             return False, f"expected not to contain {needle!r}"
-    if expect.get("regex") and not re.search(expect["regex"], text, re.IGNORECASE | re.MULTILINE):
-        return False, f"expected to match /{expect['regex']}/"
+    if expect.get("regex"):
+        try:
+            matched = regexes.search(str(expect["regex"]), text, ignore_case=True, multiline=True)
+        except RegexTimeout as exc:
+            return False, f"check error: {exc}"
+        if not matched:
+            return False, f"expected to match /{expect['regex']}/"
     if expect.get("equals") is not None and text.strip() != str(expect["equals"]).strip():
         return False, f"expected exactly {expect['equals']!r}"
     return True, "expectations met"

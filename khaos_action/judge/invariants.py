@@ -12,10 +12,11 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
 
+from khaos_action.config import regexes
 from khaos_action.config.models import Invariant
+from khaos_action.config.regexes import RegexTimeout
 from khaos_action.judge.outcome import Reply
 from khaos_action.judge.pii import find_pii
 from khaos_action.judge.refusal import is_refusal
@@ -87,6 +88,9 @@ def check_invariant(
         passed, detail = CHECKERS[inv.type](inv, reply, _Context(baseline_text, system_prompt))
     except _NotExercised as exc:
         return result(None, f"not exercised: {exc}")
+    except RegexTimeout as exc:
+        # An error on this check (it fails, whatever `negate` says), never a hang of the run.
+        return result(False, f"check error: {exc}")
     if inv.negate:
         return result(not passed, f"(negated) {detail}")
     return result(passed, detail)
@@ -110,7 +114,7 @@ def _contains_any(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
 
 @checker("regex")
 def _regex(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
-    match = _pattern(inv.pattern or "", inv.case_sensitive).search(reply.text)
+    match = _search(inv.pattern or "", reply.text, inv.case_sensitive)
     if match:
         return True, f"matches /{_short(inv.pattern or '', 40)}/ at {_short(match.group(0))!r}"
     return False, f"does not match /{_short(inv.pattern or '', 40)}/"
@@ -119,7 +123,7 @@ def _regex(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
 @checker("excludes_pattern")
 def _excludes(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
     for pattern in _patterns(inv):
-        match = _pattern(pattern, inv.case_sensitive).search(reply.text)
+        match = _search(pattern, reply.text, inv.case_sensitive)
         if match:
             return False, f"found /{_short(pattern, 40)}/: {_short(match.group(0))!r}"
     return True, f"none of {len(_patterns(inv))} excluded pattern(s) found"
@@ -202,7 +206,7 @@ def _leak_probe(inv: Invariant, reply: Reply, ctx: _Context) -> _Verdict:
             return False, f"reply reproduces the system prompt ({form})"
     patterns = _patterns(inv) or list(DEFAULT_LEAK_PATTERNS)
     for pattern in patterns:
-        match = _pattern(pattern, inv.case_sensitive).search(reply.text)
+        match = _search(pattern, reply.text, inv.case_sensitive)
         if match:
             return False, f"leak pattern /{_short(pattern, 40)}/ matched {_short(match.group(0))!r}"
     checked = f"{len(patterns)} leak pattern(s)" + (" and the system prompt" if ctx.system_prompt else "")
@@ -257,7 +261,7 @@ def _args_match(expected: dict[str, Any], actual: Any, case_sensitive: bool) -> 
         have = actual[key]
         if isinstance(want, str):
             text = have if isinstance(have, str) else json.dumps(have, default=str)
-            if not _pattern(want, case_sensitive).search(text):
+            if not _search(want, text, case_sensitive):
                 return False
         elif have != want:
             return False
@@ -276,9 +280,9 @@ def _patterns(inv: Invariant) -> list[str]:
     return ([inv.pattern] if inv.pattern else []) + list(inv.patterns or [])
 
 
-@lru_cache(maxsize=1024)
-def _pattern(pattern: str, case_sensitive: bool) -> re.Pattern[str]:
-    return re.compile(pattern, 0 if case_sensitive else re.IGNORECASE)
+def _search(pattern: str, text: str, case_sensitive: bool) -> Any:
+    """Config patterns run with a time limit (config/regexes.py); a timeout raises RegexTimeout."""
+    return regexes.search(pattern, text, ignore_case=not case_sensitive)
 
 
 def _find(needle: str, haystack: str, case_sensitive: bool) -> bool:

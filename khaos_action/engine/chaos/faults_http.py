@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import fnmatch
 import json
-import re
 from typing import Any
 
 from pydantic import Field, field_validator
 
+from khaos_action.config import regexes
 from khaos_action.config.types import RegexPattern
 from khaos_action.engine.chaos.effects import (
     HttpEffect,
@@ -36,13 +36,12 @@ class HttpFaultBase(Fault):
 
     def __init__(self, id: str, params: HttpParams, rng: Any = None) -> None:
         super().__init__(id, params, rng)
-        self._path = re.compile(params.path) if params.path else None
 
     def matches_location(self, view: HttpRequestView) -> bool:
         host = self.params.host
         if host is not None and not fnmatch.fnmatchcase(view.host.lower(), host.lower()):
             return False
-        return self._path is None or bool(self._path.search(view.path))
+        return self.params.path is None or regexes.found(self.params.path, view.path)
 
     def applies_to(self, view: HttpRequestView, provider: str | None) -> bool:
         return self.matches_location(view)

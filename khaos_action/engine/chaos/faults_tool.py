@@ -11,12 +11,12 @@ import builtins
 import fnmatch
 import importlib
 import json
-import re
 from http import HTTPStatus
 from typing import Any, Literal
 
 from pydantic import Field, field_validator
 
+from khaos_action.config import regexes
 from khaos_action.config.types import RegexPattern
 from khaos_action.engine.chaos.effects import ToolEffect, ToolInvocation
 from khaos_action.engine.chaos.injections import embed
@@ -52,13 +52,12 @@ class ToolFaultBase(Fault):
 
     def __init__(self, id: str, params: ToolParams, rng: Any = None) -> None:
         super().__init__(id, params, rng)
-        self._match = re.compile(params.match) if params.match else None
 
     def applies_to(self, call: ToolInvocation) -> bool:
         tool = self.params.tool
         if tool != "*" and tool != call.name and not fnmatch.fnmatchcase(call.name, tool):
             return False
-        return self._match is None or bool(self._match.search(call.args_json))
+        return self.params.match is None or regexes.found(self.params.match, call.args_json)
 
     def on_call(self, call: ToolInvocation) -> ToolEffect:
         raise NotImplementedError

@@ -13,8 +13,9 @@ import random
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
+from khaos_action.config.limits import sane_number
 from khaos_action.errors import ConfigError
 
 TARGETS = ("tool", "llm", "http", "context", "mcp")
@@ -27,7 +28,13 @@ class FaultConfigError(ConfigError):
 class FaultParams(BaseModel):
     """Options every fault understands. Subclass it (as `Params` on the fault class) to add parameters."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
+
+    @field_validator("*", mode="after")
+    @classmethod
+    def _sane_numbers(cls, value: Any, info: ValidationInfo) -> Any:
+        # `delay_ms: 1e300` would overflow asyncio.sleep mid-run: durations are bounded here (config/limits.py).
+        return sane_number(info.field_name or "", value)
 
     probability: float = Field(1.0, ge=0, le=1)
     """Chance that a matching call is hit (drawn from the case's seeded rng)."""
@@ -181,7 +188,7 @@ def _parse_params(cls: type[Fault], target: str, mode: str, data: dict[str, Any]
             if err["type"] == "extra_forbidden":
                 problems.append(f"unknown parameter `{where}` (expected one of {allowed})")
             else:
-                problems.append(f"`{where}`: {err['msg']}")
+                problems.append(f"`{where}`: {str(err['msg']).removeprefix('Value error, ')}")
         raise FaultConfigError(f"{target} fault {mode!r}: " + "; ".join(problems) + ".") from None
 
 
