@@ -1,0 +1,183 @@
+"""Hostile inputs through the real CLI: every one ends in bounded time and memory with its exit code, whole files
+(events.jsonl and manifest.json parse) and no traceback. Issue 16's cases and their siblings."""
+
+from __future__ import annotations
+
+import os
+import resource
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.fixtures.cli.harness import workspace
+
+MEMORY_LIMIT = 1536 * 1024 * 1024
+"""Address space for each khaos-action process: a blow-up dies instead of taking the machine."""
+
+
+@dataclass(repr=False)
+class Run:
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+    max_rss_mb: float
+
+    def __repr__(self) -> str:
+        return (f"exit {self.code} after {self.seconds:.1f}s, {self.max_rss_mb:.0f} MB\n--- stdout\n"
+                f"{self.stdout[-3000:]}\n--- stderr\n{self.stderr[-3000:]}")
+
+
+def _limit_memory() -> None:
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
+
+
+def cli(*args: str, cwd: Path, timeout: float = 60, env: dict[str, str] | None = None,
+        limit_memory: bool = True) -> Run:
+    """`python -m khaos_action.cli ARGS` with an address-space limit; its own peak RSS comes from wait4."""
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "CLI_AGENT_"))}
+    environ.update(env or {})
+    out, err = cwd / ".stdout", cwd / ".stderr"
+    started = time.perf_counter()
+    with out.open("wb") as o, err.open("wb") as e:
+        proc = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", *args], cwd=cwd, env=environ,
+                                stdout=o, stderr=e, preexec_fn=_limit_memory if limit_memory else None)
+        deadline = started + timeout
+        while True:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.perf_counter() > deadline:
+                proc.kill()
+                os.wait4(proc.pid, 0)
+                raise AssertionError(f"khaos-action {' '.join(args)} did not finish within {timeout}s")
+            time.sleep(0.05)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return Run(proc.returncode, out.read_text(errors="replace"), err.read_text(errors="replace"),
+               time.perf_counter() - started, usage.ru_maxrss / 1024)
+
+
+def assert_clean(run: Run, code: int, *, seconds: float = 30, rss_mb: float = 400) -> None:
+    assert run.code == code, run
+    assert "Traceback" not in run.stderr + run.stdout, run
+    assert run.seconds < seconds, run
+    assert run.max_rss_mb < rss_mb, run
+
+
+AGENT = "version: 1\nagent:\n  entry: agents.py:support\n"
+CONTRACT = """\
+golden_prompts: ["hi"]
+contract:
+  invariants:
+    - {id: answers, type: output_not_empty}
+chaos_matrix: [{name: calm}]
+"""
+
+
+def _bomb(levels: int) -> str:
+    lines = ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+    for i in range(1, levels + 1):
+        lines.append(f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]")
+    return AGENT + "\n".join(lines) + "\n" + CONTRACT
+
+
+BAD_CONFIGS = [
+    # (what, khaos.yaml text, fragments of the one error line)
+    ("alias bomb (552 bytes)", _bomb(8), ["khaos.yaml:", "expands to more than 200,000 values"]),
+    ("alias bomb, 9 levels", _bomb(9), ["khaos.yaml:", "expands to more than"]),
+    ("alias bomb in a mapping", AGENT + "x: &x {a: 1, b: 2, c: 3, d: 4, e: 5, f: 6, g: 7, h: 8, i: 9, j: 10}\n"
+     + "".join(f"y{i}: &y{i} {{" + ", ".join(f"k{j}: *{'x' if i == 0 else f'y{i - 1}'}" for j in range(10)) + "}\n"
+               for i in range(6)) + CONTRACT, ["expands to more than"]),
+    ("recursive alias", AGENT + "x: &a [1, *a]\n" + CONTRACT, ["khaos.yaml:4:", "refers to its own anchor"]),
+    ("5000-deep list", AGENT + "x: " + "[" * 5000 + "]" * 5000 + "\n" + CONTRACT,
+     ["khaos.yaml:4:", "nesting is deeper than 64 levels"]),
+    ("5000-deep block mapping", AGENT + "x:\n" + "".join("  " * i + f"k{i}:\n" for i in range(1, 200)) + CONTRACT,
+     ["nesting is deeper than 64 levels"]),
+    ("5000-deep flow mapping", AGENT + "x: " + "{a: " * 5000 + "1" + "}" * 5000 + "\n" + CONTRACT,
+     ["nesting is deeper than"]),
+    ("5000-digit int", AGENT + "seed: " + "9" * 5000 + "\n" + CONTRACT, ["khaos.yaml:4:7", "5,000 characters long"]),
+    ("5000-digit negative int", AGENT.replace("support\n", "support\n  timeout_s: -" + "1" * 5000 + "\n") + CONTRACT,
+     ["khaos.yaml:4:", "characters long"]),
+    ("huge float exponent", AGENT + "seed: 1" + "0" * 400 + ".5\n" + CONTRACT, ["characters long"]),
+    ("NUL byte", AGENT + CONTRACT.replace('"hi"', '"h\x00i"'), ["khaos.yaml:4:20", "NUL byte"]),
+    ("other control character", AGENT + CONTRACT.replace('"hi"', '"h\x07i"'), ["khaos.yaml:4:", "U+0007"]),
+    ("timeout_s: .inf", AGENT.replace("support\n", "support\n  timeout_s: .inf\n") + CONTRACT,
+     ["khaos.yaml:4:14", "agent.timeout_s", "finite"]),
+    ("timeout_s: .nan", AGENT.replace("support\n", "support\n  timeout_s: .nan\n") + CONTRACT, ["finite"]),
+    ("timeout_s: a week", AGENT.replace("support\n", "support\n  timeout_s: 604800\n") + CONTRACT,
+     ["agent.timeout_s", "more than a day"]),
+    ("ready_timeout_s: 1e300", AGENT.replace("support\n", "support\n  ready_timeout_s: 1e300\n") + CONTRACT,
+     ["agent.ready_timeout_s", "more than a day"]),
+    ("max_output_bytes past 64 bits", AGENT.replace("support\n", "support\n  max_output_bytes: 99999999999999999999\n")
+     + CONTRACT, ["max_output_bytes"]),
+    ("delay_ms: 1e300", AGENT + CONTRACT.replace("[{name: calm}]", "[{name: slow, tool_faults: "
+                                                  "[{tool: '*', mode: timeout, delay_ms: 1e300}]}]"),
+     ["khaos.yaml:8:", "delay_ms", "more than a day"]),
+    ("http fault latency .inf", AGENT + CONTRACT.replace("[{name: calm}]", "[{name: slow, http_faults: "
+                                                          "[{mode: latency, delay_ms: .inf}]}]"), ["finite"]),
+    ("fault probability NaN", AGENT + CONTRACT.replace("[{name: calm}]", "[{name: x, tool_faults: "
+                                                        "[{tool: '*', mode: error, probability: .nan}]}]"),
+     ["probability"]),
+    ("NaN gate", AGENT + CONTRACT + "gates: {min_overall: .nan}\n", ["gates.min_overall", "finite"]),
+    ("invalid regex", AGENT + CONTRACT.replace("{id: answers, type: output_not_empty}",
+                                               "{id: r, type: regex, pattern: '(a+'}"),
+     ["khaos.yaml:7:", "invalid regular expression"]),
+    ("50 MB config", AGENT + CONTRACT + "# " + "x" * 1000 + "\n", None),  # replaced below by a real 50 MB file
+    ("not UTF-8", None, ["is not UTF-8 text"]),
+]
+
+
+@pytest.mark.parametrize(("what", "config", "fragments"), BAD_CONFIGS, ids=[c[0] for c in BAD_CONFIGS])
+def test_hostile_configs_are_exit_2_with_a_position_fast_and_small(tmp_path, what, config, fragments) -> None:
+    ws = workspace(tmp_path)
+    path = ws / "khaos.yaml"
+    if what == "50 MB config":
+        with path.open("w") as handle:
+            handle.write(AGENT + CONTRACT + "extra:\n")
+            line = "  - " + "x" * 1000 + "\n"
+            for _ in range(50_000):
+                handle.write(line)
+        fragments = ["khaos.yaml: is 1,048,577 bytes or more; the limit is 1,048,576 bytes"]
+    elif config is None:
+        path.write_bytes((AGENT + CONTRACT).encode().replace(b'"hi"', b'"h\xff\xfei"'))
+    else:
+        path.write_text(config, encoding="utf-8")
+    run = cli("validate", cwd=ws)
+    assert_clean(run, 2, seconds=15, rss_mb=200)
+    message = run.stderr.strip()
+    assert message.startswith("error: ") and "\n" not in message, run
+    for fragment in fragments:
+        assert fragment in message, run
+
+
+def test_a_hostile_pack_file_is_bounded_the_same_way(tmp_path) -> None:
+    ws = workspace(tmp_path)
+    (ws / "bomb.yaml").write_text(_bomb(9).replace(AGENT, "name: bomb\n").replace(CONTRACT, ""), encoding="utf-8")
+    (ws / "khaos.yaml").write_text(AGENT + "packs: [./bomb.yaml]\n", encoding="utf-8")
+    run = cli("validate", cwd=ws)
+    assert_clean(run, 2, seconds=15, rss_mb=200)
+    assert "bomb.yaml:" in run.stderr and "expands to more than" in run.stderr
+
+
+def test_an_unknown_goal_metric_and_a_nan_threshold_are_config_errors(tmp_path) -> None:
+    ws = workspace(tmp_path)
+    pack = """\
+name: goals
+phases:
+  - name: base
+    type: baseline
+    inputs: ["hi"]
+    goals:
+      - {metric: task_completeness, operator: gte, threshold: 0.8}
+      - {metric: error_rate, operator: lte, threshold: .nan}
+"""
+    (ws / "goals.yaml").write_text(pack, encoding="utf-8")
+    (ws / "khaos.yaml").write_text(AGENT + "packs: [./goals.yaml]\n", encoding="utf-8")
+    run = cli("validate", cwd=ws)
+    assert_clean(run, 2, seconds=15)
+    assert "goals.yaml:7:" in run.stderr and "unknown goal metric 'task_completeness'" in run.stderr, run
+    assert "goals.yaml:8:" in run.stderr and "finite" in run.stderr, run
