@@ -94,7 +94,7 @@ def _main(log) -> int:  # type: ignore[no-untyped-def]
             return 3
 
     http = make_http_client(settings.GITHUB_API_URL, token) if token else None
-    github = GitHubClient(http) if http is not None else None
+    github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
     try:
         evaluate = load_evaluate()
         return run_action(settings, github=github, evaluate=evaluate, environ=os.environ, log=log)

@@ -1,7 +1,10 @@
 """A local stand-in for the GitHub REST API (a real HTTP server on 127.0.0.1) plus manifest factories for the tests.
 
-Serves what the action uses: issue comments (list with Link pagination, create, update), workflow artifacts (list,
-zip download answered with a 302 to a different origin, like GitHub's blob storage). Knobs inject failures; every
+Serves what the action uses: the token's user (GET /user: 403 for an installation token such as GITHUB_TOKEN,
+like GitHub, unless `viewer` names a personal token's user), issue comments with their authors (list with Link
+pagination, create, update), workflow artifacts (list, zip download answered with a 302 to a different origin, like
+GitHub's blob storage; 410 once expired). Knobs inject failures: any status with headers and body (rate limits,
+3xx, 5xx), optionally after the request was carried out (`after=True`: a POST stored, then answered 502). Every
 request is logged (method, path, query, headers, body) so tests can assert on what was sent and that the token
 never appears in a body.
 """
@@ -42,6 +45,8 @@ class Fault:
     body: Any = None
     times: int = 1
     """How many matching requests fail; later ones succeed."""
+    after: bool = False
+    """Carry the request out first (store the comment), then answer with this failure."""
 
 
 @dataclass
@@ -67,14 +72,19 @@ class GitHubState:
         self.port = 0
         self.blob_length = True
         """False: blobs are sent without content-length (only the streaming cap can stop a huge one)."""
+        self.viewer: str | None = None
+        """None: the token is an installation token (GITHUB_TOKEN); GET /user is refused and comments are written
+        by github-actions[bot]. A login: a personal token of that user."""
         self.lock = threading.Lock()
 
     # ---- test helpers ------------------------------------------------------------------------------------------
 
     def add_comment(self, number: int, body: str, user: str = "someone") -> int:
+        """A comment by `user`; a login ending in `[bot]` is a Bot, like GitHub's app users."""
         self.next_id += 1
         self.comments.setdefault(number, []).append(
-            {"id": self.next_id, "body": body, "user": {"login": user},
+            {"id": self.next_id, "body": body,
+             "user": {"login": user, "type": "Bot" if user.endswith("[bot]") else "User"},
              "html_url": f"https://github.example/pr/{number}#issuecomment-{self.next_id}"})
         return self.next_id
 
@@ -94,8 +104,19 @@ class GitHubState:
         return self.next_id
 
     def fail(self, method: str, path: str, status: int, *, times: int = 1, headers: dict[str, str] | None = None,
-             body: Any = None) -> None:
-        self.faults.append(Fault(method, path, status, headers or {}, body, times))
+             body: Any = None, after: bool = False) -> None:
+        self.faults.append(Fault(method, path, status, headers or {}, body, times, after))
+
+    def secondary_limit(self, method: str, path: str, *, status: int = 403, times: int = 1) -> None:
+        """GitHub's secondary rate limit as it may come: no rate-limit headers, only the message."""
+        self.fail(method, path, status, times=times, body={
+            "message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+            "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"})
+
+    @property
+    def author(self) -> str:
+        """Who the token comments as."""
+        return self.viewer or "github-actions[bot]"
 
     def requests(self, method: str | None = None, path: str = "") -> list[Logged]:
         return [r for r in self.log if (method is None or r.method == method) and re.search(path, r.path)]
@@ -115,8 +136,14 @@ class _Handler(BaseHTTPRequestHandler):
         length = int(self.headers.get("content-length") or 0)
         return self.rfile.read(length).decode("utf-8") if length else ""
 
+    _after: Fault | None = None
+
     def _send(self, status: int, payload: Any = None, headers: dict[str, str] | None = None,
               raw: bytes | None = None) -> None:
+        if self._after is not None:  # the request was carried out; now answer with the injected failure
+            fault, self._after = self._after, None
+            status, raw, headers = fault.status, None, fault.headers
+            payload = fault.body if fault.body is not None else {"message": f"injected {fault.status}"}
         data = raw if raw is not None else (b"" if payload is None else json.dumps(payload).encode())
         self.send_response(status)
         self.send_header("content-type", "application/zip" if raw is not None else "application/json")
@@ -138,6 +165,9 @@ class _Handler(BaseHTTPRequestHandler):
             for fault in state.faults:
                 if fault.times > 0 and fault.method == method and re.search(fault.path, path):
                     fault.times -= 1
+                    if fault.after:
+                        self._after = fault
+                        break
                     return self._send(fault.status, fault.body if fault.body is not None else
                                       {"message": f"injected {fault.status}"}, fault.headers)
         if path.startswith("/blob/"):
@@ -149,12 +179,17 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _route(self, method: str, path: str, query: dict[str, list[str]], body: str) -> None:
         state = self.state
+        if path == "/user" and method == "GET":
+            if state.viewer is None:
+                return self._send(403, {"message": "Resource not accessible by integration",
+                                        "documentation_url": "https://docs.github.com/rest/users/users"})
+            return self._send(200, {"login": state.viewer, "type": "User"})
         if m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/(\d+)/comments", path):
             number = int(m[3])
             if method == "GET":
                 return self._page(state.comments.get(number, []), query, path)
             if method == "POST":
-                new_id = state.add_comment(number, json.loads(body)["body"], user="github-actions[bot]")
+                new_id = state.add_comment(number, json.loads(body)["body"], user=state.author)
                 return self._send(201, state.comments[number][-1] | {"id": new_id})
         if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/issues/comments/(\d+)", path)) and method == "PATCH":
             for comments in state.comments.values():
@@ -170,6 +205,8 @@ class _Handler(BaseHTTPRequestHandler):
         if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/actions/artifacts/(\d+)/zip", path)) and method == "GET":
             if int(m[3]) not in state.blobs:
                 return self._send(404, {"message": "Not Found"})
+            if any(a["id"] == int(m[3]) and a["expired"] for a in state.artifacts):
+                return self._send(410, {"message": "Artifact has expired"})
             # Like GitHub: a redirect to another origin (here "localhost" instead of 127.0.0.1).
             return self._send(302, headers={"location": f"http://localhost:{state.port}/blob/{m[3]}"})
         self._send(404, {"message": "Not Found", "documentation_url": "https://docs.github.com/rest"})

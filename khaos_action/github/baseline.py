@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from khaos_action.github.client import GitHubClient, GitHubError
+from khaos_action.github.client import GitHubClient, GitHubError, GitHubGone
 from khaos_action.github.event import EventInfo
 from khaos_action.report.manifest import (
     Manifest,
@@ -107,6 +107,10 @@ def _from_artifact(
         return _none(none, f"baseline {source} is {size:,} bytes, over the {max_bytes:,} byte limit; not downloaded")
     try:
         data = github.download(f"repos/{repository}/actions/artifacts/{chosen['id']}/zip", max_bytes=max_bytes)
+    except GitHubGone:
+        # Listed as live a moment ago, but its retention period ran out before the download.
+        return _none(none, f"baseline {source} has expired (GitHub answered 410 Gone); re-run the default-branch "
+                           "workflow (or raise its retention-days) to create a new baseline")
     except GitHubError as exc:
         return _none(none, f"cannot download baseline {source}: {exc}")
     try:

@@ -17,6 +17,8 @@ class GitHubError(KhaosError):
     """A GitHub API call failed; the message is safe to show (no token, GitHub's message shortened)."""
 
     status: int | None = None
+    maybe_stored: bool = False
+    """A POST that failed after GitHub may have received it (5xx, connection lost): it may have been stored."""
 
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)
@@ -41,11 +43,22 @@ class GitHubUnprocessable(GitHubError):
 
 
 class GitHubServerError(GitHubError):
-    hint = "GitHub is having trouble; it was retried, try re-running the job later"
+    hint = "GitHub is having trouble; try re-running the job later"
+
+
+class GitHubGone(GitHubError):
+    hint = ("GitHub answered 410 Gone: it is deleted for good (an artifact past its retention period has expired; "
+            "issues may be disabled on the repository)")
+
+
+class GitHubRedirected(GitHubError):
+    hint = ("GitHub answered with a redirect that cannot be followed safely (only GETs are re-sent); the "
+            "repository may have been renamed or moved: check GITHUB_REPOSITORY and GITHUB_API_URL")
 
 
 class GitHubRateLimited(GitHubError):
-    hint = "the API rate limit is exhausted and the reset is too far away to wait for; re-run the job later"
+    hint = ("the API rate limit is exhausted and GitHub asks for a longer wait than the `github-max-wait` input "
+            "allows; re-run the job later or raise `github-max-wait`")
 
 
 class GitHubUnavailable(GitHubError):
@@ -57,7 +70,7 @@ class GitHubTooLarge(GitHubError):
 
 
 _BY_STATUS: dict[int, type[GitHubError]] = {
-    401: GitHubUnauthorized, 403: GitHubForbidden, 404: GitHubNotFound, 410: GitHubNotFound, 422: GitHubUnprocessable,
+    401: GitHubUnauthorized, 403: GitHubForbidden, 404: GitHubNotFound, 410: GitHubGone, 422: GitHubUnprocessable,
 }
 
 
@@ -78,11 +91,27 @@ def make_http_client(api_url: str, token: str | None, *, timeout_s: float = 30.0
     )
 
 
+DEFAULT_MAX_WAIT_S = 300.0
+"""Seconds the client may spend waiting on GitHub over a whole job (rate limits and retry backoff together)."""
+SECONDARY_LIMIT_WAIT_S = 60.0
+"""GitHub: with neither retry-after nor x-ratelimit-remaining: 0, "wait for at least one minute before retrying"."""
+
+
 class GitHubClient:
     """Wraps an httpx.Client (built by the caller, so tests give it a real local server).
 
-    Retries 5xx and connection errors with exponential backoff; on 403/429 it honours `retry-after` and
-    `x-ratelimit-reset` when the wait is at most `max_wait_s`. Every failure becomes a GitHubError subclass.
+    Follows GitHub's "Best practices for using the REST API"
+    (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api):
+    - rate limits ("Handle rate limit errors appropriately"): wait `retry-after` seconds when present; else when
+      `x-ratelimit-remaining` is 0 wait until `x-ratelimit-reset` (UTC epoch seconds); else (a secondary limit) wait
+      at least a minute, doubling on each repeat, and give up after `max_retries`. Every wait, rate limit or 5xx
+      backoff, comes out of one budget of `max_wait_s` for the client's life (the `github-max-wait` input): a wait
+      that does not fit fails at once instead of stalling the job.
+    - redirects ("Follow redirects"): a GET follows them (httpx drops the Authorization header when one leaves the
+      API's origin); any other method gets GitHubRedirected. A 3xx is never a success.
+    - a POST is never re-sent once it may have reached GitHub (5xx, or a connection lost after sending): it may
+      have been stored, so the error carries `maybe_stored` and the caller re-lists before creating again.
+    Every failure becomes a GitHubError subclass whose message carries no token.
     """
 
     def __init__(
@@ -93,7 +122,7 @@ class GitHubClient:
         clock: Callable[[], float] = time.time,
         max_retries: int = 3,
         backoff_s: float = 1.0,
-        max_wait_s: float = 60.0,
+        max_wait_s: float = DEFAULT_MAX_WAIT_S,
     ) -> None:
         self.http = http
         self.sleep = sleep
@@ -101,6 +130,8 @@ class GitHubClient:
         self.max_retries = max_retries
         self.backoff_s = backoff_s
         self.max_wait_s = max_wait_s
+        self.waited_s = 0.0
+        """Seconds waited so far, out of `max_wait_s`."""
         auth = http.headers.get("Authorization", "")
         self._secret = auth.split(" ", 1)[-1] if auth else ""
 
@@ -137,13 +168,12 @@ class GitHubClient:
     # ---- raw calls ---------------------------------------------------------------------------------------------
 
     def request(self, method: str, url: str, **kwargs: Any) -> httpx.Response:
-        response = self._send(method, url, stream=False, **kwargs)
-        return response
+        return self._send(method, url, stream=False, **kwargs)
 
     def download(self, url: str, *, max_bytes: int) -> bytes:
         """GET a binary body, following redirects (httpx drops the Authorization header when the redirect leaves
         the API's origin, as GitHub's artifact blob URLs do), refusing bodies over `max_bytes` while streaming."""
-        response = self._send("GET", url, stream=True, follow_redirects=True)
+        response = self._send("GET", url, stream=True)
         try:
             declared = response.headers.get("content-length")
             if declared and declared.isdigit() and int(declared) > max_bytes:
@@ -165,70 +195,100 @@ class GitHubClient:
 
     # ---- internals ---------------------------------------------------------------------------------------------
 
-    def _send(self, method: str, url: str, *, stream: bool, follow_redirects: bool = False,
-              **kwargs: Any) -> httpx.Response:
-        attempt = 0
+    def _send(self, method: str, url: str, *, stream: bool, **kwargs: Any) -> httpx.Response:
+        attempt = 0  # 5xx and connection retries so far
+        limited = 0  # rate-limit retries so far
         while True:
             request = self.http.build_request(method, url, **kwargs)
             try:
-                response = self.http.send(request, stream=stream, follow_redirects=follow_redirects)
+                response = self.http.send(request, stream=stream, follow_redirects=method == "GET")
+            except httpx.TooManyRedirects:
+                raise GitHubRedirected(f"GitHub API {method} {_path(request)}: too many redirects; "
+                                       f"{GitHubRedirected.hint}") from None
             except httpx.TransportError as exc:
-                if attempt >= self.max_retries:
-                    raise GitHubUnavailable(
-                        f"GitHub API {method} {_path(request)}: {type(exc).__name__} after {attempt + 1} attempts; "
-                        f"{GitHubUnavailable.hint}") from None
-                self.sleep(self.backoff_s * 2**attempt)
+                # Connect errors happen before anything is sent; any other error may come after GitHub got it.
+                maybe_stored = method == "POST" and not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+                wait = None if maybe_stored or attempt >= self.max_retries else self.backoff_s * 2**attempt
+                if wait is None or not self._fits(wait):
+                    error = GitHubUnavailable(
+                        f"GitHub API {method} {_path(request)}: {type(exc).__name__} after {attempt + 1} attempt"
+                        f"{'s' if attempt else ''}; {GitHubUnavailable.hint}")
+                    error.maybe_stored = maybe_stored
+                    raise error from None
+                self._wait(wait)
                 attempt += 1
                 continue
-            if response.status_code < 400:
+            if response.status_code < 300:
                 return response
-            wait = self._retry_wait(response, attempt)
             if stream:
                 response.read()
-            if wait is None:
-                raise self._error(response, attempts=attempt + 1)
             response.close()
-            self.sleep(wait)
-            attempt += 1
+            if response.status_code < 400:
+                # A GET has followed its redirects already; what is left (304, a POST answered 3xx) is no success.
+                raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRedirected)
+            if _is_rate_limit(response):
+                wait = self._rate_limit_wait(response, limited)
+                if wait is None:
+                    raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRateLimited)
+                if not self._fits(wait):
+                    raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRateLimited,
+                                      note=f"GitHub asks to wait {wait:.0f} s, and {self._left():.0f} s of the "
+                                           f"{self.max_wait_s:.0f} s `github-max-wait` budget are left")
+                self._wait(wait)
+                limited += 1
+                continue
+            if response.status_code >= 500:
+                if method == "POST":
+                    # The comment may have been stored before the error: never re-send blindly.
+                    error = self._error(response, attempts=attempt + limited + 1)
+                    error.maybe_stored = True
+                    raise error
+                wait = self.backoff_s * 2**attempt
+                if attempt < self.max_retries and self._fits(wait):
+                    self._wait(wait)
+                    attempt += 1
+                    continue
+            raise self._error(response, attempts=attempt + limited + 1)
 
-    def _retry_wait(self, response: httpx.Response, attempt: int) -> float | None:
-        """Seconds to wait before retrying, or None when the failure is final."""
-        if attempt >= self.max_retries:
+    def _rate_limit_wait(self, response: httpx.Response, limited: int) -> float | None:
+        """Seconds GitHub asks us to wait, or None once the retries are used up.
+
+        https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#handle-rate-limit-errors-appropriately
+        """
+        if limited >= self.max_retries:
             return None
-        status = response.status_code
         headers = response.headers
-        if status >= 500:
-            return self.backoff_s * 2**attempt
-        if status not in (403, 429):
-            return None
-        # https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#exceeding-the-rate-limit
-        wait: float | None = None
-        if headers.get("retry-after", "").strip().isdigit():
-            wait = float(headers["retry-after"].strip())
-        elif headers.get("x-ratelimit-remaining") == "0" and headers.get("x-ratelimit-reset", "").isdigit():
-            wait = max(0.0, float(headers["x-ratelimit-reset"]) - self.clock()) + 1.0
-        elif status == 429:
-            wait = self.backoff_s * 2**attempt
-        if wait is None or wait > self.max_wait_s:
-            return None  # a plain 403 is a permission problem; a far reset is not worth blocking the job for
-        return wait
+        retry_after = headers.get("retry-after", "").strip()
+        reset = headers.get("x-ratelimit-reset", "").strip()
+        if retry_after.isdigit():
+            return float(retry_after)
+        if headers.get("x-ratelimit-remaining", "").strip() == "0" and reset.isdigit():
+            return max(0.0, float(reset) - self.clock()) + 1.0
+        return SECONDARY_LIMIT_WAIT_S * 2**limited
 
-    def _error(self, response: httpx.Response, *, attempts: int) -> GitHubError:
+    def _fits(self, wait: float) -> bool:
+        return wait <= self._left()
+
+    def _left(self) -> float:
+        return max(0.0, self.max_wait_s - self.waited_s)
+
+    def _wait(self, seconds: float) -> None:
+        self.waited_s += seconds
+        self.sleep(seconds)
+
+    def _error(self, response: httpx.Response, *, attempts: int, cls: type[GitHubError] | None = None,
+               note: str = "") -> GitHubError:
         status = response.status_code
-        rate_limited = status == 429 or (status == 403 and (
-            "retry-after" in response.headers or response.headers.get("x-ratelimit-remaining") == "0"))
-        if rate_limited:
-            cls: type[GitHubError] = GitHubRateLimited
-        elif status >= 500:
-            cls = GitHubServerError
-        else:
-            cls = _BY_STATUS.get(status, GitHubError)
+        if cls is None:
+            cls = GitHubServerError if status >= 500 else _BY_STATUS.get(status, GitHubError)
         detail = self._redact(_github_message(response))
         hint = getattr(cls, "hint", "")
         tries = f" after {attempts} attempts" if attempts > 1 else ""
         message = f"GitHub API {response.request.method} {_path(response.request)} returned {status}{tries}"
         if detail:
             message += f": {detail}"
+        if note:
+            message += f"; {note}"
         if hint:
             message += f" — {hint}"
         return cls(message, status=status)
@@ -260,6 +320,19 @@ class GitHubClient:
 def _path(request: httpx.Request) -> str:
     # The path only: query strings may carry user data, and the token is never in a URL.
     return request.url.path
+
+
+def _is_rate_limit(response: httpx.Response) -> bool:
+    """429 always; 403 with the rate-limit headers, or with GitHub's secondary-limit message and no headers at all
+    (a plain 403 such as "Resource not accessible by integration" is a permission problem, not a limit)."""
+    status, headers = response.status_code, response.headers
+    if status == 429:
+        return True
+    if status != 403:
+        return False
+    if "retry-after" in headers or headers.get("x-ratelimit-remaining", "").strip() == "0":
+        return True
+    return "rate limit" in _github_message(response).lower()
 
 
 def _github_message(response: httpx.Response) -> str:

@@ -65,22 +65,75 @@ class CommentResult:
     file: Path | None = None
 
 
-def find_comment(github: GitHubClient, repository: str, number: int, marker_line: str) -> int | None:
+GITHUB_ACTIONS_BOT = "github-actions[bot]"
+"""Who comments with the workflow's GITHUB_TOKEN: "an installation access token for a GitHub App" that GitHub
+installs for Actions (https://docs.github.com/en/actions/security-for-github-actions/security-guides/automatic-token-authentication);
+its comments are authored by this bot (type "Bot"). Square brackets cannot occur in a user's login, so no person
+can take this name."""
+
+
+@dataclass(frozen=True)
+class Author:
+    login: str
+    bot: bool
+
+
+def token_author(github: GitHubClient) -> Author:
+    """The user the token comments as.
+
+    GET /user (https://docs.github.com/en/rest/users/users#get-the-authenticated-user) names a personal token's
+    user; installation tokens, GITHUB_TOKEN among them, are refused it with 403 "Resource not accessible by
+    integration", and then we are the Actions bot. Other failures (401, a rate limit) propagate.
+    """
+    try:
+        data = github.get("user")
+    except GitHubForbidden:
+        return Author(GITHUB_ACTIONS_BOT, bot=True)
+    login = data.get("login") if isinstance(data, dict) else None
+    if not isinstance(login, str) or not login:
+        raise GitHubError("GitHub API GET /user returned no login; cannot tell which comment is ours")
+    return Author(login, bot=data.get("type") == "Bot")
+
+
+def is_ours(comment: object, author: Author, marker_line: str) -> bool:
+    """Our sticky comment: written by the token's own user AND starting with our marker. Anyone can paste the
+    marker into a comment of theirs; that comment is never the one we edit."""
+    if not isinstance(comment, dict):
+        return False
+    user = comment.get("user") if isinstance(comment.get("user"), dict) else {}
+    if user.get("login") != author.login or (author.bot and user.get("type") != "Bot"):
+        return False
+    return str(comment.get("body") or "").startswith(marker_line)
+
+
+def find_comment(github: GitHubClient, repository: str, number: int, marker_line: str,
+                 author: Author | None = None) -> int | None:
     """Our comment's id among every page of the PR's comments (ours may well be on page 2+)."""
+    author = author or token_author(github)
     found = None
     for comment in github.paginate(f"repos/{repository}/issues/{number}/comments"):
-        if isinstance(comment, dict) and str(comment.get("body") or "").startswith(marker_line):
+        if is_ours(comment, author, marker_line):
             found = comment.get("id")  # keep the last one: it is the most recently created
     return found
 
 
 def upsert_comment(github: GitHubClient, repository: str, number: int, body: str, marker_line: str) -> CommentResult:
-    existing = find_comment(github, repository, number, marker_line)
-    if existing is not None:
-        data = github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
-        return CommentResult("updated", url=(data or {}).get("html_url"))
-    data = github.post(f"repos/{repository}/issues/{number}/comments", json={"body": body})
-    return CommentResult("created", url=(data or {}).get("html_url"))
+    author = token_author(github)
+    existing = find_comment(github, repository, number, marker_line, author)
+    if existing is None:
+        try:
+            data = github.post(f"repos/{repository}/issues/{number}/comments", json={"body": body})
+            return CommentResult("created", url=(data or {}).get("html_url"))
+        except GitHubError as exc:
+            if not exc.maybe_stored:
+                raise
+            # The POST failed after GitHub may have stored it: look before creating, so a retry never leaves two.
+            if find_comment(github, repository, number, marker_line, author) is not None:
+                return CommentResult("created", f"GitHub stored it despite answering an error ({exc.status})")
+            data = github.post(f"repos/{repository}/issues/{number}/comments", json={"body": body})
+            return CommentResult("created", "on the second attempt", url=(data or {}).get("html_url"))
+    data = github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
+    return CommentResult("updated", url=(data or {}).get("html_url"))
 
 
 def publish(

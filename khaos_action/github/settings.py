@@ -37,6 +37,7 @@ INPUTS: dict[str, str] = {
     "working-directory": "working_directory",
     "install": "install",
     "manifest": "manifest",
+    "github-max-wait": "github_max_wait",
 }
 
 RUNNER_ENV = (
@@ -69,6 +70,8 @@ class ActionSettings(BaseModel):
     """Shell command run in `working_directory` before the agent starts."""
     manifest: str | None = None
     """Report on this existing manifest (e.g. `khaos-action merge` output) instead of running the agent."""
+    github_max_wait: float = Field(300.0, ge=0, le=3600)
+    """Seconds of waiting on GitHub (rate limits, retries) allowed over the whole job."""
 
     GITHUB_API_URL: str = "https://api.github.com"
     GITHUB_REPOSITORY: str | None = None

@@ -52,7 +52,7 @@ def test_updates_ours_in_place_even_on_page_two(api, gh, tmp_path) -> None:
     api.page_size = 3
     for i in range(4):
         api.add_comment(7, f"chatter {i}")
-    ours = api.add_comment(7, f"{MARK}\nold")
+    ours = api.add_comment(7, f"{MARK}\nold", user="github-actions[bot]")
     api.add_comment(7, "more chatter")
     assert find_comment(gh, "o/r", 7, MARK) == ours
     result, _ = post(gh, api, tmp_path, body=f"{MARK}\nnew")
@@ -65,6 +65,72 @@ def test_a_quoted_marker_in_someone_elses_comment_is_not_ours(api, gh, tmp_path)
     api.add_comment(7, f"> {MARK}\nquoting the bot")
     result, _ = post(gh, api, tmp_path)
     assert result.action == "created" and api.comments[7][0]["body"].startswith("> ")
+
+
+def test_someone_elses_comment_starting_with_our_marker_is_never_patched(api, gh, tmp_path) -> None:
+    forged = api.add_comment(7, f"{MARK}\nall green, merge away", user="mallory")
+    result, warnings = post(gh, api, tmp_path, body=f"{MARK}\nFAILED")
+    assert result.action == "created" and warnings == []
+    assert not api.requests("PATCH") and api.comments[7][0]["body"].endswith("merge away")
+    assert [c["user"]["login"] for c in api.comments[7]] == ["mallory", "github-actions[bot]"]
+    assert api.comments[7][0]["id"] == forged
+    # The next run finds its own comment (by author and marker) and updates that one, not mallory's.
+    result, _ = post(gh, api, tmp_path, body=f"{MARK}\npassed now")
+    assert result.action == "updated" and api.requests("PATCH", f"/comments/{api.comments[7][1]['id']}$")
+    assert api.comments[7][0]["body"].endswith("merge away")
+
+
+def test_on_failure_never_patches_a_forged_comment_either(api, gh, tmp_path) -> None:
+    api.add_comment(7, f"{MARK}\nforged", user="mallory")
+    result, _ = post(gh, api, tmp_path, policy="on-failure", passed=True)
+    assert result.action == "skipped" and not api.requests("PATCH") and not api.requests("POST")
+
+
+def test_with_a_personal_token_ours_is_the_token_users(api, gh, tmp_path) -> None:
+    api.viewer = "octocat"  # GET /user answers for a personal token
+    api.add_comment(7, f"{MARK}\nby the actions bot", user="github-actions[bot]")
+    mine = api.add_comment(7, f"{MARK}\nby octocat", user="octocat")
+    result, _ = post(gh, api, tmp_path, body=f"{MARK}\nnew")
+    assert result.action == "updated" and api.requests("PATCH", f"/comments/{mine}$")
+    assert api.comments[7][0]["body"].endswith("by the actions bot")
+
+
+def test_a_user_named_like_the_bot_but_not_a_bot_is_not_us(api, gh, tmp_path) -> None:
+    api.add_comment(7, f"{MARK}\nspoof", user="github-actions[bot]")
+    api.comments[7][0]["user"]["type"] = "User"
+    result, _ = post(gh, api, tmp_path)
+    assert result.action == "created" and not api.requests("PATCH")
+
+
+def test_a_post_stored_then_answered_5xx_is_not_posted_twice(api, gh, tmp_path) -> None:
+    api.fail("POST", "/comments$", 502, after=True)
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "created" and warnings == [] and "stored it despite" in result.detail
+    assert len(api.requests("POST")) == 1 and len(api.comments[7]) == 1
+    # it re-listed before deciding: GET /user, list, POST, list again
+    assert [(r.method, r.path.rsplit("/", 1)[-1]) for r in api.log] == [
+        ("GET", "user"), ("GET", "comments"), ("POST", "comments"), ("GET", "comments")]
+
+
+def test_a_post_lost_before_storing_is_created_once_after_re_listing(api, gh, tmp_path) -> None:
+    api.fail("POST", "/comments$", 502)
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "created" and warnings == [] and result.detail == "on the second attempt"
+    assert len(api.requests("POST")) == 2 and len(api.comments[7]) == 1
+
+
+def test_a_post_answered_with_a_redirect_is_not_reported_as_created(api, gh, tmp_path) -> None:
+    api.fail("POST", "/comments$", 302, headers={"location": f"{api.api_url}/elsewhere"})
+    result, warnings = post(gh, api, tmp_path)
+    assert result.action == "skipped" and "returned 302" in warnings[0] and api.comments.get(7) is None
+
+
+def test_a_secondary_limit_on_the_post_is_waited_out_then_posted_once(api, tmp_path) -> None:
+    waits: list[float] = []
+    gh = GitHubClient(make_http_client(api.api_url, TOKEN), sleep=waits.append)
+    api.secondary_limit("POST", "/comments$")
+    result, _ = post(gh, api, tmp_path)
+    assert result.action == "created" and waits == [60.0] and len(api.comments[7]) == 1
 
 
 def test_on_failure_policy(api, gh, tmp_path) -> None:
@@ -147,6 +213,13 @@ def test_missing_baseline_is_a_warning_and_no_baseline(api, gh) -> None:
     found = baseline(gh, api)
     assert found.manifest is None and found.source == "no baseline yet"
     assert "no `khaos-baseline` artifact from a run on main yet (1 found on other branches)" in found.warnings[0]
+
+
+def test_baseline_that_expires_between_listing_and_download_says_expired(api, gh) -> None:
+    artifact = api.add_artifact()
+    api.fail("GET", f"/artifacts/{artifact}/zip$", 410, body={"message": "Artifact has expired"})
+    found = baseline(gh, api)
+    assert found.manifest is None and "has expired (GitHub answered 410 Gone)" in found.warnings[0]
 
 
 def test_expired_baseline(api, gh) -> None:

@@ -99,3 +99,10 @@ def test_run_url_uses_the_server_url_for_enterprise() -> None:
                                      "GITHUB_RUN_ID": "9", "GITHUB_API_URL": "https://ghe.corp/api/v3/"})
     assert s.run_url == "https://ghe.corp/o/r/actions/runs/9"
     assert s.GITHUB_API_URL == "https://ghe.corp/api/v3"
+
+
+def test_github_max_wait_defaults_to_five_minutes_and_is_bounded() -> None:
+    assert ActionSettings.from_environ(runner_env()).github_max_wait == 300.0
+    assert ActionSettings.from_environ(runner_env(**{"github-max-wait": "45"})).github_max_wait == 45.0
+    with pytest.raises(ConfigError, match="input `github-max-wait`"):
+        ActionSettings.from_environ(runner_env(**{"github-max-wait": "-1"}))
