@@ -51,19 +51,29 @@ def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-
 
 def main() -> int:
     from khaos_action.errors import guard
+    from khaos_action.github.finish import finish
     from khaos_action.github.workflow import WorkflowLog
 
     log = WorkflowLog()
+    # Read before set-up removes them from os.environ: where the summary, the outputs and the workspace are.
+    environ, cwd = dict(os.environ), os.getcwd()
+    handed_over: list[bool] = []
+
+    def on_exit(code: int, message: str | None) -> None:
+        if not handed_over:  # once run_action runs, its own boundary finishes the job
+            finish(code, message, workspace=environ.get("GITHUB_WORKSPACE") or cwd,
+                   summary_path=environ.get("GITHUB_STEP_SUMMARY"), output_path=environ.get("GITHUB_OUTPUT"))
+
     # The one boundary (khaos_action/errors.py) around set-up too: a bug here is exit 4 with a traceback, where
-    # workflow commands are stopped.
-    return guard(lambda: _main(log), say=log.error, show_traceback=log.untrusted)
+    # workflow commands are stopped; settings and install errors get a summary and outputs like any other exit.
+    return guard(lambda: _main(log, environ, handed_over), say=log.error, show_traceback=log.untrusted,
+                 on_exit=on_exit)
 
 
-def _main(log) -> int:  # type: ignore[no-untyped-def]
-    from khaos_action.errors import KhaosError
+def _main(log, environ: dict[str, str], handed_over: list[bool]) -> int:  # type: ignore[no-untyped-def]
+    from khaos_action.errors import AgentError, ConfigError, KhaosError
     from khaos_action.github.settings import ActionSettings
 
-    environ = dict(os.environ)
     try:
         settings = ActionSettings.from_environ(environ)
     except KhaosError:
@@ -85,18 +95,17 @@ def _main(log) -> int:  # type: ignore[no-untyped-def]
         os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
     if settings.install:
         if not os.path.isdir(workdir):
-            log.error(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-            return 2
+            raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
         code = run_install(settings.install, workdir, log)
         if code != 0:
-            log.error(f"the `install` command exited with {code}; the agent was not run. Fix the command "
-                      "(its output is above) or remove the `install` input")
-            return 3
+            raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the command "
+                             "(its output is above) or remove the `install` input")
 
     http = make_http_client(settings.GITHUB_API_URL, token) if token else None
     github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
     try:
         evaluate = load_evaluate()
+        handed_over.append(True)
         return run_action(settings, github=github, evaluate=evaluate, environ=os.environ, log=log)
     finally:
         if http is not None:

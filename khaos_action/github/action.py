@@ -19,6 +19,7 @@ from khaos_action.github import comment as comment_mod
 from khaos_action.github import gates
 from khaos_action.github.client import GitHubClient
 from khaos_action.github.event import EventInfo, read_event
+from khaos_action.github.finish import finish
 from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.github.settings import ActionSettings
 from khaos_action.github.workflow import (
@@ -56,11 +57,9 @@ def run_action(
     log = log or WorkflowLog()
     log.mask(settings.token)
     workspace = Path(settings.GITHUB_WORKSPACE or environ.get("PWD") or os.getcwd()).resolve()
-    cleanup: list[Path] = [workspace / ".khaos"]
 
     def body() -> int:
         workdir = _workdir(settings, workspace)
-        cleanup.append(workdir / ".khaos")
         event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
         if event.problem:
             log.warning(event.problem)
@@ -68,7 +67,9 @@ def run_action(
         return _report(settings, workspace, workdir, event, result, github, log, compare)
 
     def on_exit(code: int, message: str | None) -> None:
-        hand_back(workspace, cleanup)
+        # Every exit: the workspace back to its owner; without a verdict, a summary and outputs saying why.
+        finish(code, message, workspace=workspace, summary_path=settings.GITHUB_STEP_SUMMARY,
+               output_path=settings.GITHUB_OUTPUT, run_url=settings.run_url)
 
     # The one boundary (khaos_action/errors.py): same exit-code table as the CLI, tracebacks only for our bugs and
     # only where workflow commands are stopped (a traceback may quote agent text).
@@ -209,26 +210,6 @@ def _log_agent_output(manifest: Manifest, log: WorkflowLog) -> None:
     with log.group(f"Agent output of {min(len(failing), LOGGED_OUTPUTS)} failing case(s) (untrusted)"):
         log.untrusted("\n".join(f"--- {c.id} ({c.scenario or c.attack_id or c.phase})\n{c.output[:2000]}"
                                 for c in failing[:LOGGED_OUTPUTS]))
-
-
-def hand_back(workspace: Path, paths: list[Path]) -> None:
-    """The container runs as root: give files we wrote in the workspace to its owner, so later steps can clean up."""
-    if not hasattr(os, "geteuid") or os.geteuid() != 0:
-        return
-    try:
-        owner = workspace.stat()
-    except OSError:
-        return
-    if owner.st_uid == 0:
-        return
-    for root in {p.resolve() for p in paths}:
-        if not root.exists():
-            continue
-        for path in [root, *root.rglob("*")]:
-            try:
-                os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
-            except OSError:
-                pass  # best effort: a file we cannot chown is not worth failing the verdict for
 
 
 def _rel(path: Path, workspace: Path) -> str:

@@ -1,10 +1,14 @@
 """Make untrusted text (agent output, attack payloads, prompts) inert inside Markdown (DESIGN decision 8).
 
-`md_escape` is for inline text and table cells; `md_code` for showing text verbatim in a fenced block.
-Neither can end a table cell, open a link or an image, emit HTML, hide text in an HTML comment, @-mention a user,
-reference an issue, or start a GitHub workflow command (`::error::`, `::stop-commands::`, legacy `##[error]`) if
-the Markdown is ever printed to a job log. Invisible zero-width joiners are what break the mentions, references
-and commands: they render as nothing, so the text still reads the same.
+`md_escape` is for inline text and table cells; `md_span` for an inline code span (ids, names) and `md_code` for
+showing text verbatim in a fenced block. None of them can end a table cell, open a link or an image, become an
+autolink (GFM's `http://…`, `www.…`, `user@host` and `<…>`), emit HTML, hide text in an HTML comment, @-mention a
+user, reference an issue or pull request (`#1`, `GH-1`, `org/repo#1`), or start a GitHub workflow command
+(`::error::`, `::stop-commands::`, legacy `##[error]`) if the Markdown is ever printed to a job log. Invisible
+zero-width joiners are what break the autolinks, mentions, references and commands: they render as nothing, so the
+text still reads the same. Inside code spans and fences GitHub links nothing, so there the text stays as it is and
+no backslash escapes are needed (they would show).
+tests/unit/test_markdown_inert.py checks all of this against cmark-gfm, the renderer GitHub uses.
 """
 
 from __future__ import annotations
@@ -28,6 +32,11 @@ _ENTITIES = {"&": "&amp;", "<": "&lt;", ">": "&gt;"}
 _MENTION = re.compile(r"@(?=[A-Za-z0-9])")
 _ISSUE_REF = re.compile(r"#(?=[0-9A-Za-z])")
 _COLONS = re.compile(":(?=:)")  # lookahead, so ":::" is broken everywhere too
+# GFM extended autolinks: `scheme://` and `www.`; e-mail autolinks are already broken by the joiner after `@`.
+_SCHEME = re.compile(":(?=/)")
+_WWW = re.compile(r"(?i)(?<![A-Za-z0-9])(www)(?=\.)")
+# GitHub's `GH-12` issue references.
+_GH_REF = re.compile(r"(?i)(?<![A-Za-z0-9])(gh)(?=-[0-9])")
 
 
 def md_escape(text: object, limit: int | None = DEFAULT_LIMIT) -> str:
@@ -54,7 +63,37 @@ def md_escape(text: object, limit: int | None = DEFAULT_LIMIT) -> str:
     escaped = "".join(out)
     escaped = _MENTION.sub("@" + ZWJ, escaped)
     escaped = _ISSUE_REF.sub("#" + ZWJ, escaped)
+    escaped = _SCHEME.sub(":" + ZWJ, escaped)
+    escaped = _WWW.sub(r"\1" + ZWJ, escaped)
+    escaped = _GH_REF.sub(r"\1" + ZWJ, escaped)
     return _COLONS.sub(":" + ZWJ, escaped)
+
+
+def md_span(text: object, limit: int | None = DEFAULT_LIMIT, *, table: bool = True) -> str:
+    """An inline code span showing `text` on one line, exactly (no backslashes appear), cut to `limit` characters.
+
+    GitHub links, mentions and references nothing inside a code span, so only the span itself must hold: the fence
+    is longer than any backtick run inside, and in a table (`table=True`) `|` is written `\\|`, which GFM turns back
+    into `|` inside the cell, code spans included. Empty text gives an empty string.
+    """
+    raw = "" if text is None else str(text)
+    raw = _BIDI.sub("", raw)
+    raw = _NEWLINES.sub(" ", raw).replace("\t", " ")
+    raw = _CONTROLS.sub("", raw)
+    if limit is not None and len(raw) > limit:
+        raw = raw[: max(0, limit - 1)].rstrip() + "…"
+    if not raw.strip():
+        return ""
+    raw = raw.replace("<!--", "<!" + ZWJ + "--")
+    raw = _COLONS.sub(":" + ZWJ, raw)
+    if table:
+        raw = raw.replace("|", "\\|")
+    longest = max((len(run) for run in re.findall("`+", raw)), default=0)
+    fence = "`" * (longest + 1)
+    # CommonMark strips one space from each end when both are there: pad when the text starts or ends with a
+    # backtick (it would merge with the fence) or a space (it would be stripped).
+    pad = " " if raw[0] in "` " or raw[-1] in "` " else ""
+    return f"{fence}{pad}{raw}{pad}{fence}"
 
 
 def md_code(text: object, lang: str = "", limit: int | None = None) -> str:

@@ -169,6 +169,116 @@ def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_4(job) -> None:
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
 
 
+# ---- every exit leaves a usable job: summary, outputs, a workspace the runner's user owns ---------------------------
+
+RUNNER_UID = 23456  # the runner's user as the container sees the workspace owner (tests run as root, like the action)
+
+
+def owned_by_the_runner(job: Job) -> None:
+    """Make the workspace look like the runner's checkout: owned by RUNNER_UID, not root."""
+    for path in [job.ws, *job.ws.rglob("*")]:
+        os.chown(path, RUNNER_UID, RUNNER_UID, follow_symlinks=False)
+
+
+def foreign_entries(job: Job) -> list[str]:
+    return [str(p.relative_to(job.ws)) for p in job.ws.rglob("*") if p.lstat().st_uid != RUNNER_UID]
+
+
+def no_verdict_summary(job: Job, code: int) -> str:
+    summary = (job.files / "summary").read_text()
+    assert "no verdict" in summary and f"(exit {code})" in summary and "**What to fix:**" in summary
+    outputs = job.outputs()
+    assert outputs["passed"] == "false" and outputs["report-path"] == "" and outputs["manifest-path"] == ""
+    return summary
+
+
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="chown needs root, as the action's container has")
+
+
+@needs_root
+def test_exit_0_hands_back_what_the_action_and_the_agent_wrote(job) -> None:
+    job.agent("import os\n"
+              "def handle(prompt):\n"
+              "    os.makedirs('agent-cache/deep', exist_ok=True)\n"
+              "    open('agent-cache/deep/x.bin', 'w').write(prompt)\n"
+              "    return 'hi'\n")
+    owned_by_the_runner(job)
+    proc = job.run()
+    assert proc.returncode == 0, proc.stdout
+    assert (job.ws / "agent-cache/deep/x.bin").exists() and (job.ws / ".khaos/runs").exists()
+    assert foreign_entries(job) == []
+
+
+@needs_root
+def test_exit_1_hands_back_too(job) -> None:
+    job.agent("def handle(prompt):\n    open('leak.txt', 'w').write('x')\n    return 'sk-CANARY-42'\n")
+    owned_by_the_runner(job)
+    assert job.run().returncode == 1
+    assert foreign_entries(job) == [] and (job.ws / "leak.txt").exists()
+
+
+@needs_root
+def test_exit_3_failing_install_hands_back_its_files_and_writes_summary_and_outputs(job) -> None:
+    owned_by_the_runner(job)
+    proc = job.run(install="mkdir -p build/lib pkg.egg-info && touch build/lib/m.py && exit 7")
+    assert proc.returncode == 3
+    summary = no_verdict_summary(job, 3)
+    assert "the agent could not run" in summary and "exited with 7" in summary
+    assert (job.ws / "build/lib/m.py").exists() and foreign_entries(job) == []
+
+
+@needs_root
+def test_exit_2_bad_input_still_writes_summary_and_outputs(job) -> None:
+    owned_by_the_runner(job)
+    (job.ws / "stray-root-file").write_text("left by an earlier root step")
+    proc = job.run(**{"FAIL-ON": "sometimes"})
+    assert proc.returncode == 2
+    summary = no_verdict_summary(job, 2)
+    assert "input `fail-on`" in summary and "khaos-action validate" in summary
+    assert foreign_entries(job) == []
+
+
+@needs_root
+def test_exit_2_missing_config_is_summarised_and_handed_back(job) -> None:
+    owned_by_the_runner(job)
+    proc = job.run(config="nope.yaml")
+    assert proc.returncode == 2
+    assert "nope.yaml not found" in no_verdict_summary(job, 2)
+    assert foreign_entries(job) == []
+
+
+@needs_root
+def test_exit_4_crash_still_writes_summary_outputs_and_hands_back(job) -> None:
+    job.agent("def handle(prompt):\n    open('half-done', 'w').write('x')\n    raise RuntimeError('boom')\n")
+    owned_by_the_runner(job)
+    proc = job.run()
+    assert proc.returncode == 4
+    assert "bug in khaos-action" in no_verdict_summary(job, 4)
+    assert (job.ws / "half-done").exists() and foreign_entries(job) == []
+
+
+@needs_root
+def test_hand_back_never_follows_links_out_of_the_workspace(job, tmp_path) -> None:
+    outside = tmp_path / "outside.txt"
+    outside.write_text("root's file")
+    job.agent("import os\n"
+              f"def handle(prompt):\n"
+              f"    if not os.path.lexists('sym'): os.symlink({str(outside)!r}, 'sym')\n"
+              f"    if not os.path.exists('hard'): os.link({str(outside)!r}, 'hard')\n"
+              "    return 'hi'\n")
+    owned_by_the_runner(job)
+    assert job.run().returncode == 0
+    assert outside.stat().st_uid == 0  # neither the symlink nor the hard link re-owned the file outside
+    assert (job.ws / "sym").lstat().st_uid == RUNNER_UID and foreign_entries(job) == ["hard"]
+
+
+def test_agent_error_text_in_the_failure_summary_is_inert(job) -> None:
+    proc = job.run(install="exit 9", **{"working-directory": "[x](javascript:alert(1)) www.evil.example"})
+    assert proc.returncode == 2
+    summary = (job.files / "summary").read_text()
+    assert "javascript:alert" in summary and summary.count("```") == 2  # the message sits in a fenced block
+
+
 def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
     """No test seam: khaos_action.main.evaluate runs the demo agent; the action reports and comments on it."""
     import shutil

@@ -1,0 +1,96 @@
+"""What every exit of the action leaves behind: a workspace the runner's user owns, and a summary and outputs even
+when no verdict was reached (exit 2, 3, 4, an interrupt).
+
+Called from the error boundary's `on_exit` hook (khaos_action/errors.py `guard`), so it runs whatever happened.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+from khaos_action.errors import ExitCode
+from khaos_action.github.workflow import append_summary, set_outputs
+from khaos_action.report.escape import md_code
+
+EMPTY_OUTPUTS = ("score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
+                 "manifest-path", "comment-file")
+
+WHAT_TO_FIX = {
+    ExitCode.CONFIG: "the configuration or an action input: change what the message names (`khaos-action validate` "
+                     "checks a khaos.yaml locally) and re-run.",
+    ExitCode.AGENT: "the agent could not be run, or its results could not be written: check the `install` command, "
+                    "the agent's `entry`/`url`/`command` in khaos.yaml and free disk space; the job log has the "
+                    "details.",
+    ExitCode.INTERNAL: "nothing on your side: this is a bug in khaos-action. The traceback is in the job log; please "
+                       "report it.",
+    ExitCode.INTERRUPTED: "the job was cancelled or interrupted; re-run it.",
+}
+TITLES = {
+    ExitCode.CONFIG: "the configuration or an input is wrong",
+    ExitCode.AGENT: "the agent could not run",
+    ExitCode.INTERNAL: "internal error",
+    ExitCode.INTERRUPTED: "interrupted",
+}
+
+
+def finish(code: int, message: str | None, *, workspace: str | Path | None, summary_path: str | None,
+           output_path: str | None, run_url: str | None = None) -> None:
+    """On exit 0/1 the report already wrote summary and outputs; otherwise say why there is no verdict. Always hand
+    the workspace back to its owner."""
+    try:
+        if code not in (ExitCode.PASSED, ExitCode.GATE_FAILED):
+            append_summary(summary_path, failure_summary(code, message), link=run_url)
+            set_outputs(output_path, {"passed": "false", **dict.fromkeys(EMPTY_OUTPUTS, "")})
+    finally:
+        if workspace:
+            hand_back(Path(workspace))
+
+
+def failure_summary(code: int, message: str | None) -> str:
+    """Markdown for the step summary: the error (inert: it may quote agent output) and what to fix."""
+    try:
+        known = ExitCode(code)
+    except ValueError:
+        known = None
+    title = TITLES.get(known, "stopped") if known is not None else "stopped"
+    lines = [f"### ❌ khaos-action: no verdict, {title} (exit {code})", ""]
+    if message:
+        lines += [md_code(message, limit=4000), ""]
+    if known in WHAT_TO_FIX:
+        lines += [f"**What to fix:** {WHAT_TO_FIX[known]}", ""]
+    return "\n".join(lines) + "\n"
+
+
+def hand_back(workspace: Path) -> int:
+    """The container runs as root; whatever we, `install` or the agent left in the workspace must belong to the
+    workspace's owner (the runner's user), or later steps cannot clean it up. Returns how many entries changed.
+
+    Every entry not owned by the owner is given to it, without following symlinks (a link is re-owned, never its
+    target). A regular file with more than one hard link is left alone: it may be a link to a file outside the
+    workspace, and re-owning that inode would re-own the outside file too.
+    """
+    if not hasattr(os, "geteuid") or os.geteuid() != 0:
+        return 0  # not root: every file we created is already ours, and we could not chown anyway
+    try:
+        owner = workspace.stat()
+    except OSError:
+        return 0
+    if owner.st_uid == 0:
+        return 0
+    changed = 0
+    for root, dirs, files in os.walk(workspace, followlinks=False):
+        for name in [*dirs, *files]:
+            path = os.path.join(root, name)
+            try:
+                info = os.lstat(path)
+                if info.st_uid == owner.st_uid:
+                    continue
+                if stat.S_ISREG(info.st_mode) and info.st_nlink > 1:
+                    continue
+                os.chown(path, owner.st_uid, owner.st_gid, follow_symlinks=False)
+                changed += 1
+            except OSError:
+                pass  # best effort: a file we cannot re-own is not worth failing the verdict for
+    return changed
