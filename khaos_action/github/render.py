@@ -14,7 +14,7 @@ import jinja2
 
 from khaos_action.github.gates import GateDecision, _case_id, _get
 from khaos_action.github.workflow import Annotation
-from khaos_action.report.escape import md_code, md_escape
+from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.manifest import CaseResult, Manifest
 from khaos_action.report.markdown import SCORE_ORDER
 
@@ -29,7 +29,7 @@ def _template() -> jinja2.Template:
         loader=jinja2.PackageLoader("khaos_action.report", "templates"), autoescape=False,
         undefined=jinja2.StrictUndefined, trim_blocks=False,
     )
-    env.globals.update(esc=md_escape, code=md_code)
+    env.globals.update(esc=md_escape, code=md_code, span=md_span)
     return env.get_template("comment.md.j2")
 
 
@@ -183,7 +183,7 @@ def summary_markdown(sections: list[str], footer: str, *, report_md: str | None,
 def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
     case = by_id.get(case_id)
     if case is None:
-        return SimpleNamespace(id=md_escape(case_id, 40), phase="", where="", why="not in this run", output="")
+        return SimpleNamespace(id=case_id, phase="", where="", why="not in this run", output="")
     where = " / ".join(x for x in (case.scenario, case.attack_id, case.mutation) if x) or case.input
     failed = [inv.id for inv in case.invariants if inv.passed is False]
     if case.error:
@@ -194,7 +194,7 @@ def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
         why = "failed: " + ", ".join(failed)
     else:
         why = "failed"
-    return SimpleNamespace(id=md_escape(case.id, 40), phase=case.phase, where=where, why=why, output=case.output)
+    return SimpleNamespace(id=case.id, phase=case.phase, where=where, why=why, output=case.output)
 
 
 def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:

@@ -11,7 +11,7 @@ from typing import Any
 import jinja2
 
 from khaos_action.llm.telemetry import usage_line
-from khaos_action.report.escape import md_code, md_escape
+from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.manifest import CaseResult, Manifest
 
 SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
@@ -26,7 +26,7 @@ def _environment() -> jinja2.Environment:
         loader=jinja2.PackageLoader("khaos_action.report", "templates"), autoescape=False,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
     )
-    env.globals.update(esc=md_escape, code=lambda text, limit=None: md_code(text, limit=limit),
+    env.globals.update(esc=md_escape, code=lambda text, limit=None: md_code(text, limit=limit), span=md_span,
                        fmt_score=fmt_score, fmt_num=fmt_num, fmt_rate=fmt_rate, fmt_ci=fmt_ci,
                        usage_line=usage_line)
     return env

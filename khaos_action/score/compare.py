@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from khaos_action.report.escape import md_escape
+from khaos_action.report.escape import md_escape, md_span
 from khaos_action.report.manifest import CaseResult, Manifest
 from khaos_action.score.stats import mcnemar_exact, pass_rate, wilson_interval
 
@@ -274,7 +274,7 @@ def _case_table(changes: list[CaseChange], *, show_status: bool = False) -> list
     head = "| case | phase | where | input | failed checks |" + (" base | head |" if show_status else "")
     lines = [head, "|" + "---|" * (7 if show_status else 5)]
     for c in changes[:MAX_ROWS]:
-        row = (f"| `{md_escape(c.id, 40)}` | {md_escape(c.phase, 20)} | {md_escape(_where(c), 80)} | "
+        row = (f"| {md_span(c.id, 40)} | {md_escape(c.phase, 20)} | {md_escape(_where(c), 80)} | "
                f"{md_escape(c.input, 80)} | {md_escape(_why(c), 80)} |")
         if show_status:
             row += f" {c.base} {c.base_passes} | {c.head} {c.head_passes} |"
@@ -286,7 +286,7 @@ def _case_table(changes: list[CaseChange], *, show_status: bool = False) -> list
 
 def render_comparison_markdown(cmp: Comparison) -> str:
     """The comparison as Markdown; every value taken from a manifest is escaped (it may be agent or attack text)."""
-    out = [f"## khaos-action comparison: `{md_escape(cmp.base_run_id, 60)}` → `{md_escape(cmp.head_run_id, 60)}`", ""]
+    out = [f"## khaos-action comparison: {md_span(cmp.base_run_id, 60, table=False)} → {md_span(cmp.head_run_id, 60, table=False)}", ""]
     for warning in cmp.warnings:
         out += [f"> **Warning:** {md_escape(warning, None)}", ""]
     if cmp.regression:
@@ -329,7 +329,7 @@ def render_comparison_markdown(cmp: Comparison) -> str:
         out += [f"### Newly compromised attacks ({len(cmp.newly_compromised)})", "",
                 "| attack | severity | category | OWASP | input |", "|---|---|---|---|---|"]
         for c in cmp.newly_compromised[:MAX_ROWS]:
-            out.append(f"| `{md_escape(c.attack_id or c.id, 60)}` | {md_escape(c.severity or '', 12)} | "
+            out.append(f"| {md_span(c.attack_id or c.id, 60)} | {md_escape(c.severity or '', 12)} | "
                        f"{md_escape(c.category or '', 40)} | {md_escape(', '.join(c.owasp), 40)} | "
                        f"{md_escape(c.input, 80)} |")
         out.append("")

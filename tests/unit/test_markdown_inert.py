@@ -138,3 +138,13 @@ def test_the_comment_and_the_summary_render_no_agent_link() -> None:
 
 def test_the_markdown_report_renders_no_agent_link() -> None:
     assert_inert(render_markdown(hostile_manifest()))
+
+
+def test_ids_in_the_comment_show_exactly_inside_their_code_spans() -> None:
+    cases = [critical_invariant_case("my_case*1|x"),
+             make_case("atk_1", passed=False, attack_id="pi_[direct]_`v2`", outcome="COMPROMISED", severity="high",
+                       owasp=["LLM01"], channel="user")]
+    sections, _ = render_sections(make_manifest(cases), comparison=None, decision=GateDecision(exit_code=1),
+                                  baseline_source="no baseline yet", fail_on=["critical"])
+    codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", gfm("\n\n".join(sections)))]
+    assert "my_case*1|x" in codes and "pi_[direct]_`v2`" in codes
