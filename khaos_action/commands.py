@@ -58,9 +58,25 @@ def cmd_validate(args: argparse.Namespace) -> int:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
     print(f"  {len(plan.cases)} cases planned: " + ", ".join(f"{n} {p}" for p, n in by_phase.items()))
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
+    _check_framework_agent(config, prepared.loaded.base_dir)
     for note in [*prepared.warnings, *plan.notes]:
         print(f"  warning: {note}")
     return 0
+
+
+def _check_framework_agent(config, base_dir: Path) -> None:
+    """A framework agent object is imported, and its declared context (deps_type, context_schema,
+    RunContextWrapper[T]) checked against agent.context: a ConfigError naming the type when it is missing."""
+    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
+
+    agent = config.agent
+    if agent.type not in FRAMEWORK_TYPES:
+        return
+    from khaos_action.engine.transport.frameworks.base import check_agent_object
+
+    declared = check_agent_object(agent.type, agent.entry or "", base_dir, agent.context)
+    if declared:
+        print(f"  context: {declared}, made per case by agent.context {agent.context}")
 
 
 def cmd_contract(args: argparse.Namespace) -> int:

@@ -193,7 +193,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             warnings += state_warnings
             if config.judge is not None:
                 warnings += await consult_llm_judge(results, plan.cases, config.judge)
-            warnings += session.unreached(faults)
+            warnings += session.unreached(faults, results)
             ran = {invocation_key(r) for r in results}
             stopped = outcome(llm, [invocation_key(c) for c in plan.cases], ran)
             return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,

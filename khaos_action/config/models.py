@@ -163,6 +163,16 @@ class AgentConfig(Strict):
     with its role: `{ref: tools.py:get_guide, role: retriever}`."""
     tool_registry: str | None = None
     """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
+    context: str | None = None
+    """python / pydantic-ai / langgraph / openai-agents: a factory (`file.py:factory` or `module:factory`, a class
+    works) called once per case; its return value is the run's context object: pydantic-ai `deps`, openai-agents
+    `context`, LangGraph `context`, or the `context` keyword of a python function that accepts one."""
+    stream: bool = False
+    """pydantic-ai / langgraph / openai-agents: run the agent through its streaming API (`run_stream`, `astream`,
+    `Runner.run_streamed`), as an app that streams does."""
+    tracing: bool = False
+    """pydantic-ai / langgraph / openai-agents: leave the framework's trace export on during the run (off by
+    default: openai-agents and LangSmith would send every case's trace over the network)."""
     reset: str | None = None
     """python: a callable run before each isolation group to clear agent state. command: `line` (send the
     `{"type": "reset"}` line) or `restart` (restart the agent processes)."""
@@ -209,6 +219,9 @@ class AgentConfig(Strict):
                     "langgraph": "entry", "openai-agents": "entry"}[self.type]
         if not getattr(self, required):
             raise ValueError(f"agent.type {self.type!r} needs `{required}`")
+        if self.context is not None and self.type in ("http", "command", "mcp"):
+            raise ValueError(f"agent.context is passed to in-process agents (python and framework types); a "
+                             f"{self.type} agent builds its own state, so remove `context`")
         return self
 
 

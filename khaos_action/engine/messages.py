@@ -30,3 +30,5 @@ class ToolCall:
     error: str | None = None
     fault: str | None = None
     """The fault id that answered this call, if any."""
+    error_source: str | None = None
+    """Whose error `error` is: "fault" (injected as planned) or "tool" (the tool itself broke)."""

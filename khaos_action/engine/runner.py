@@ -174,7 +174,7 @@ class Engine:
             self.binder.contexts.pop(key, None)
         invocation.latency_ms = (time.perf_counter() - started) * 1000
         invocation.text = invocation.replies[-1] if invocation.replies else ""
-        invocation.tool_calls = ctx.tool_calls + invocation.tool_calls
+        invocation.tool_calls = merge_tool_calls(ctx.tool_calls, invocation.tool_calls)
         invocation.fault_hits = dict(ctx.hits)
         invocation.llm_calls = ctx.llm_calls
         invocation.notes += ctx.notes
@@ -225,6 +225,23 @@ class Engine:
         })
         if self.on_invocation is not None:
             self.on_invocation(invocation)
+
+
+def merge_tool_calls(recorded: Sequence[ToolCall], reported: Sequence[ToolCall]) -> list[ToolCall]:
+    """One list of the case's tool calls, each counted once: the calls the engine's wrappers recorded (with their
+    faults and errors) and the calls the agent reported in its reply (a python agent's `tool_calls`, a framework's
+    run items). A reported call that a wrapper also recorded is the same call (matched by name, in order); reported
+    calls no wrapper saw (handoffs, MCP and hosted tools) stay, in the order the agent reported them."""
+    left = list(recorded)
+    out: list[ToolCall] = []
+    for call in reported:
+        index = next((i for i, r in enumerate(left) if r.name == call.name), None)
+        if index is None:
+            out.append(call)
+        else:  # the wrapper's record, after any recorded calls the agent did not report (nested agents' tools)
+            out += left[:index + 1]
+            del left[:index + 1]
+    return out + left
 
 
 def case_rng(seed: int, key: str) -> random.Random:

@@ -36,6 +36,8 @@ class AgentSession:
     """Why cases run one at a time, when it is not the shared-server reason."""
     mcp: Any = None
     """The MCP proxy in front of agent.mcp_servers (khaos_action/mcp/wiring.py), if any."""
+    traffic: Any = None
+    """In-process agents: the HTTP clients intercepted and the requests cases made (chaos/intercept.py)."""
     notes: list[str] = field(default_factory=list)
 
     def check_reachable(self, fault_specs: Sequence[dict[str, Any]], agent_type: str) -> None:
@@ -52,21 +54,24 @@ class AgentSession:
                 f"agent.env and use http_faults, or run the agent as `type: python`.")
         check_tool_faults_reachable(self.patcher.tool_names, tool_faults)
 
-    def unreached(self, fault_specs: Sequence[dict[str, Any]]) -> list[str]:
-        """After the run: configured tools (and MCP servers) whose faults never had a call to fire on."""
+    def unreached(self, fault_specs: Sequence[dict[str, Any]], results: Sequence[Any] = ()) -> list[str]:
+        """After the run: configured tools (and MCP servers) whose faults never had a call to fire on, and
+        in-process http/llm faults that never fired, each with the reason the run shows."""
         from khaos_action.mcp.wiring import mcp_warnings
 
         missed = mcp_warnings(self.mcp, fault_specs)
         if self.patcher is None:
             return missed
         from khaos_action.engine.chaos.reach import (
+            http_faults_never_fired,
             never_reached_message,
             unreached_tools,
         )
 
         tool_faults = [f for f in fault_specs if f.get("target") == "tool"]
         names = unreached_tools(self.patcher.reached, self.patcher.tool_names, tool_faults)
-        return missed + ([never_reached_message(names)] if names else [])
+        missed += [never_reached_message(names, tool_faults, list(results))] if names else []
+        return missed + http_faults_never_fired(list(fault_specs), list(results), self.traffic)
 
 
 @asynccontextmanager
@@ -89,11 +94,11 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
 
             patcher = stack.enter_context(ToolPatcher(agent.tool_refs(), agent.tool_registry, base_dir,
                                                       callables=getattr(transport, "tool_callables", ())))
-            stack.enter_context(http_interception())
+            traffic = stack.enter_context(http_interception())
             hooks = with_mcp(ChaosHooks(), mcp)
             binder.chaos = hooks
             yield AgentSession(transport=transport, hooks=hooks, patcher=patcher, mcp=mcp, serial=mcp is not None,
-                               serial_note=SERIAL_NOTE if mcp is not None else None)
+                               serial_note=SERIAL_NOTE if mcp is not None else None, traffic=traffic)
             return
         from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 

@@ -54,7 +54,8 @@ def _tool_call(call) -> dict:
         result = repr(result)
     if isinstance(result, str) and len(result) > 1000:
         result = result[:1000] + "…"
-    return {"name": call.name, "args": call.args, "result": result, "error": call.error, "fault": call.fault}
+    return {"name": call.name, "args": call.args, "result": result, "error": call.error, "fault": call.fault,
+            **({"error_source": call.error_source} if call.error_source else {})}
 
 
 def exercised(invocation: Invocation) -> bool:

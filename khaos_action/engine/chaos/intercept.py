@@ -1,5 +1,6 @@
 """In-process HTTP interception: for a run, outbound calls made through httpx (and httpx2, which the current
-OpenAI SDK uses), sync and async, and through requests are answered by the current case's fault plan.
+OpenAI SDK uses), sync and async, through requests, and through aiohttp client sessions (intercept_aiohttp.py) are
+answered by the current case's fault plan. Each library is patched only when it is importable.
 
 We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
 `AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`), so an SDK's own client, retry
@@ -15,9 +16,11 @@ import asyncio
 import importlib
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass, field
 from typing import Any
 
 from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
@@ -38,6 +41,27 @@ _lock = threading.Lock()
 _depth = 0
 _restore: list[tuple[Any, str, Any]] = []
 
+_SEEN_KEYS = 200
+"""Distinct (client, method, host, path) kept for the report: enough to tell a wrong host from a missing client."""
+
+
+@dataclass
+class Traffic:
+    """What the interception saw in a run: which HTTP clients it patched and which requests cases made through
+    them, so an http_faults entry that never fired can be explained (wrong host/path vs. an unpatched client)."""
+
+    clients: list[str] = field(default_factory=list)
+    seen: Counter = field(default_factory=Counter)
+    """(client, method, host, path) -> requests made inside a case."""
+
+    def note(self, client: str, view: HttpRequestView) -> None:
+        key = (client, view.method, view.host, view.path)
+        if key in self.seen or len(self.seen) < _SEEN_KEYS:
+            self.seen[key] += 1
+
+
+TRAFFIC = Traffic()
+
 
 @contextmanager
 def no_interception() -> Iterator[None]:
@@ -50,15 +74,18 @@ def no_interception() -> Iterator[None]:
 
 
 @contextmanager
-def http_interception() -> Iterator[None]:
-    """Patch httpx / httpx2 / requests transports for the duration of the block. Re-entrant."""
+def http_interception() -> Iterator[Traffic]:
+    """Patch httpx / httpx2 / requests / aiohttp for the duration of the block. Re-entrant; yields the run's
+    Traffic (shared by nested blocks)."""
     global _depth
     with _lock:
         _depth += 1
         if _depth == 1:
+            TRAFFIC.clients.clear()
+            TRAFFIC.seen.clear()
             _install()
     try:
-        yield
+        yield TRAFFIC
     finally:
         with _lock:
             _depth -= 1
@@ -75,11 +102,23 @@ def _install() -> None:
         _patch(mod.HTTPTransport, "handle_request", _sync_httpx(mod, mod.HTTPTransport.handle_request))
         _patch(mod.AsyncHTTPTransport, "handle_async_request",
                _async_httpx(mod, mod.AsyncHTTPTransport.handle_async_request))
+        TRAFFIC.clients.append(name)
     try:
         adapters = importlib.import_module("requests.adapters")
     except ImportError:
+        pass
+    else:
+        _patch(adapters.HTTPAdapter, "send", _requests_send(adapters.HTTPAdapter.send))
+        TRAFFIC.clients.append("requests")
+    try:
+        aiohttp = importlib.import_module("aiohttp")
+    except ImportError:
         return
-    _patch(adapters.HTTPAdapter, "send", _requests_send(adapters.HTTPAdapter.send))
+    from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
+
+    session = aiohttp.ClientSession
+    _patch(session, "_request", patched_request(session._request, _bypass.get, TRAFFIC.note))
+    TRAFFIC.clients.append(CLIENT)
 
 
 def _patch(owner: Any, attr: str, replacement: Any) -> None:
@@ -120,11 +159,13 @@ def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
     return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
 
 
-def _decide(request: Any) -> HttpDecision | None:
+def _decide(request: Any, client: str = "httpx") -> HttpDecision | None:
     ctx = current_case.get()
     if ctx is None or _bypass.get():
         return None
-    return decide_http(ctx, _httpx_view(request))
+    view = _httpx_view(request)
+    TRAFFIC.note(client, view)
+    return decide_http(ctx, view)
 
 
 def _fault_answer(ctx: Any, decision: HttpDecision, call: Any, mod: Any, request: Any) -> Any:
@@ -154,7 +195,7 @@ def _transformed(ctx: Any, decision: HttpDecision, mod: Any, request: Any, respo
 
 def _sync_httpx(mod: Any, original: Any) -> Any:
     def handle_request(self: Any, request: Any) -> Any:
-        decision = _decide(request)
+        decision = _decide(request, mod.__name__)
         if decision is None:
             return original(self, request)
         ctx = current_case.get()
@@ -181,7 +222,7 @@ def _sync_httpx(mod: Any, original: Any) -> Any:
 
 def _async_httpx(mod: Any, original: Any) -> Any:
     async def handle_async_request(self: Any, request: Any) -> Any:
-        decision = _decide(request)
+        decision = _decide(request, mod.__name__)
         if decision is None:
             return await original(self, request)
         ctx = current_case.get()
@@ -221,6 +262,7 @@ def _requests_send(original: Any) -> Any:
         view = HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
                                path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
                                body=body)
+        TRAFFIC.note("requests", view)
         decision = decide_http(ctx, view)
         if decision is None:
             return original(self, request, **kwargs)

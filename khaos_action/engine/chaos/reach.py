@@ -51,7 +51,52 @@ def unreached_tools(reached: set[str], tool_names: list[str], fault_specs: list[
     return sorted(targeted - reached)
 
 
-def never_reached_message(names: list[str]) -> str:
-    return (f"Tool faults target {', '.join(names)}, but no call reached {'it' if len(names) == 1 else 'them'} "
-            f"through the engine's wrapper during the run: the agent may hold a copy the engine cannot patch "
-            f"(e.g. inside a tuple or functools.partial). To make the tool reachable, {HOW_TO_EXPOSE}.")
+def never_reached_message(names: list[str], fault_specs: list[Any] = (), results: list[Any] = ()) -> str:
+    """Why the targeted tools never went through a wrapper, from what the cases that carried their faults did:
+    the agent failed before calling anything, answered without a tool, or called a copy the engine cannot patch."""
+    lead = (f"Tool faults target {', '.join(names)}, but no call reached {'it' if len(names) == 1 else 'them'} "
+            f"through the engine's wrapper during the run")
+    ids = {str(_plain(f).get("id")) for f in fault_specs
+           if _plain(f).get("target") == "tool" and any(fnmatch.fnmatchcase(n, str(_plain(f).get("tool") or "*"))
+                                                      for n in names)}
+    cases = [r for r in results if ids & set(getattr(r, "fault_ids", ()) or ())]
+    called = {str(c.get("name")) for r in results for c in (getattr(r, "tool_calls", ()) or ()) if isinstance(c, dict)}
+    if cases and all(getattr(r, "error", None) and not getattr(r, "tool_calls", None) for r in cases):
+        first = str(cases[0].error)[:300]
+        return (f"{lead}: the agent failed before calling any tool in all {len(cases)} case(s) with these faults "
+                f"(first error: {first}). Fix that error (a missing `agent.context`, a model that cannot be "
+                f"reached) and the faults will have a call to fire on.")
+    if cases and not any(getattr(r, "tool_calls", None) for r in cases):
+        return (f"{lead}: the agent answered without calling any tool in the {len(cases)} case(s) with these "
+                f"faults; give the scenario an input that needs {names[0]}.")
+    if set(names) & called:
+        return (f"{lead}: the agent called {', '.join(sorted(set(names) & called))}, but through a copy the "
+                f"engine cannot patch (e.g. inside a tuple or functools.partial). To make the tool reachable, "
+                f"{HOW_TO_EXPOSE}.")
+    return (f"{lead}: the agent may hold a copy the engine cannot patch (e.g. inside a tuple or functools.partial), "
+            f"or took another path. To make the tool reachable, {HOW_TO_EXPOSE}.")
+
+
+def _plain(spec: Any) -> dict[str, Any]:
+    return spec.model_dump() if hasattr(spec, "model_dump") else dict(spec)
+
+
+def http_faults_never_fired(fault_specs: list[Any], results: list[Any], traffic: Any) -> list[str]:
+    """One warning per http/llm fault that was scheduled, ran, and never fired, saying which HTTP clients were
+    intercepted and which calls the cases made, so a wrong host/path can be told from an unsupported client."""
+    specs = {str(_plain(f).get("id")): _plain(f) for f in fault_specs if _plain(f).get("target") in ("http", "llm")}
+    warnings = []
+    for fault_id, spec in specs.items():
+        ran = [r for r in results if fault_id in (getattr(r, "fault_ids", ()) or ())]
+        if not ran or any((getattr(r, "fault_hits", {}) or {}).get(fault_id) for r in ran):
+            continue
+        where = ", ".join(f"{k} {spec[k]}" for k in ("host", "path") if spec.get(k)) or "any host"
+        clients = ", ".join(traffic.clients) if traffic is not None and traffic.clients else "none"
+        seen = traffic.seen.most_common(8) if traffic is not None else []
+        calls = "; ".join(f"{method} {host}{path} via {client} ×{n}" for (client, method, host, path), n in seen)
+        warnings.append(
+            f"{spec.get('target')} fault {fault_id} ({spec.get('mode')}, {where}) never fired in its {len(ran)} "
+            f"case(s). Intercepted HTTP clients: {clients}. Calls seen during cases: {calls or 'none'}. A call to "
+            f"another host or path means the fault's host/path does not match it; no call at all means the agent "
+            f"used a client that is not intercepted (urllib, a gRPC SDK, another process) or never made the call.")
+    return warnings

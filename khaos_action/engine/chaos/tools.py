@@ -218,11 +218,12 @@ class ToolPatcher:
             if effect.delay_s:
                 time.sleep(effect.delay_s)
             if effect.error is not None:
+                record.error_source = "fault"
                 raise effect.error
             result = effect.result if effect.result is not NO_RESULT else fn(*args, **kwargs)
             record.result = result = finish_tool(ctx, decision, result)
         except BaseException as exc:
-            record.error = f"{type(exc).__name__}: {exc}"
+            tool_failed(ctx, record, exc)
             raise
         return result
 
@@ -236,11 +237,12 @@ class ToolPatcher:
             if effect.delay_s:
                 await asyncio.sleep(effect.delay_s)
             if effect.error is not None:
+                record.error_source = "fault"
                 raise effect.error
             result = effect.result if effect.result is not NO_RESULT else await fn(*args, **kwargs)
             record.result = result = finish_tool(ctx, decision, result)
         except BaseException as exc:
-            record.error = f"{type(exc).__name__}: {exc}"
+            tool_failed(ctx, record, exc)
             raise
         return result
 
@@ -261,6 +263,22 @@ class ToolPatcher:
 
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
+
+def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
+    """Record a raising tool call. Frameworks hand a tool's exception to the model as text (the OpenAI Agents SDK,
+    LangGraph's ToolNode, pydantic-ai error hooks), so the run may look fine: an error the tool raised by itself
+    (no fault of ours) in a case without faults fails the case, naming the tool; under chaos it is a note, since
+    an injected HTTP or LLM fault may be what broke it."""
+    record.error = f"{type(exc).__name__}: {exc}"[:500]
+    if record.error_source == "fault" or not isinstance(exc, Exception):
+        return  # the planned fault, or a cancellation / timeout of the whole case
+    record.error_source = "tool"
+    message = f"tool {record.name!r} raised {record.error}"
+    if ctx.faults:
+        ctx.notes.append(f"{message} (the tool itself failed; no tool fault answered this call)")
+        return
+    failure = f"{message}: the tool itself broke on a call without any injected fault"
+    ctx.error = failure if ctx.error is None else f"{ctx.error}; {failure}"
 
 def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
     """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made

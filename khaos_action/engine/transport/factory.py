@@ -24,7 +24,8 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
         from khaos_action.engine.transport.python import PythonTransport
 
         assert agent.entry
-        return PythonTransport(agent.entry, base_dir=base_dir, reset=agent.reset, concurrency=concurrency)
+        return PythonTransport(agent.entry, base_dir=base_dir, reset=agent.reset, concurrency=concurrency,
+                               context=agent.context)
     if agent.type == "http":
         from khaos_action.engine.transport.http import HttpTransport
 
@@ -52,6 +53,7 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
         from khaos_action.engine.transport.frameworks.base import FrameworkTransport
 
         assert agent.entry
-        return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=base_dir, reset=agent.reset)
+        return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=base_dir, reset=agent.reset,
+                                  context=agent.context, stream=agent.stream, tracing=agent.tracing)
     raise ConfigError(f"agent.type {agent.type!r} is unknown: expected one of python, http, command, mcp, "
                       f"{', '.join(FRAMEWORK_TYPES)}.")

@@ -39,8 +39,11 @@ _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
 
 
 class PythonTransport:
-    def __init__(self, entry: str, *, base_dir: Path, reset: str | None = None, concurrency: int = 8) -> None:
+    def __init__(self, entry: str, *, base_dir: Path, reset: str | None = None, concurrency: int = 8,
+                 context: str | None = None) -> None:
         self.entry = entry
+        self.context_spec = context
+        self._context: Any = None
         self.base_dir = Path(base_dir)
         self.reset_spec = reset
         self.concurrency = concurrency
@@ -56,6 +59,13 @@ class PythonTransport:
             return
         fn = load_callable(self.entry, self.base_dir, what="agent.entry")
         self._call = call_style(fn, self.entry)
+        if self.context_spec:
+            from khaos_action.engine.transport.agent_context import ContextFactory
+
+            if not _accepts_keyword(fn, "context"):
+                raise AgentError(f"agent.context is set, but agent.entry {self.entry!r} has no `context` parameter "
+                                 "to receive it; add `context=None` to its signature or remove agent.context.")
+            self._context = ContextFactory(self.context_spec, self.base_dir)
         self._is_async = is_async_callable(fn)
         self._fn = fn
         if self.reset_spec:
@@ -68,6 +78,8 @@ class PythonTransport:
         assert self._fn is not None and self._call is not None
         payload = message.payload
         args, kwargs = self._call(payload)
+        if self._context is not None:
+            kwargs["context"] = await self._context.for_case(str(payload.get("session_id") or ""))
         try:
             if self._is_async:
                 value = await self._fn(*args, **kwargs)
@@ -245,6 +257,17 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
         return (arg,), kwargs
 
     return build
+
+
+def _accepts_keyword(fn: Callable[..., Any], name: str) -> bool:
+    try:
+        params = inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+    param = params.get(name)
+    if param is not None:
+        return param.kind is not inspect.Parameter.POSITIONAL_ONLY
+    return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
 
 
 def _annotation(fn: Callable[..., Any], param: inspect.Parameter) -> Any:

@@ -13,17 +13,15 @@ import asyncio
 import importlib
 import inspect
 import json
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
 from khaos_action.attacks.capabilities import ToolInfo
-from khaos_action.engine.context import current_case
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
-from khaos_action.errors import AgentError
+from khaos_action.errors import AgentError, ConfigError
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,6 +33,18 @@ class DiscoveredTool:
     name: str
     function: Callable[..., Any] | None
     info: ToolInfo
+
+
+@dataclass(frozen=True, slots=True)
+class RunOptions:
+    """How one turn is run, besides its input."""
+
+    context: Any = None
+    """The case's `agent.context` object (None without a factory)."""
+    stream: bool = False
+    """Through the framework's streaming API (`agent.stream`)."""
+    tracing: bool = False
+    """Leave the framework's trace export on (`agent.tracing`); off, no framework global is touched either."""
 
 
 class FrameworkAdapter(Protocol):
@@ -55,7 +65,12 @@ class FrameworkAdapter(Protocol):
     def discover(self, obj: Any) -> list[DiscoveredTool]:
         """The agent's tools, found on the object itself (the user does not list them)."""
 
-    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+    def context_type(self, obj: Any) -> str | None:
+        """What the agent declares it needs as context (pydantic-ai `deps_type`, LangGraph `context_schema`,
+        openai-agents `RunContextWrapper[T]`), as "<type> (<where it is declared>)"; None when it needs none."""
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str,
+                  options: RunOptions) -> dict[str, Any]:
         """One turn: `{"text": str, "tool_calls": [{"name", "args"}], "notes"?: [...]}`."""
 
 
@@ -118,17 +133,13 @@ def output_text(value: Any) -> str:
         return str(value)
 
 
-def unrecorded(reported: Sequence[dict[str, Any]], recorded_names: Sequence[str]) -> list[dict[str, Any]]:
-    """The framework's reported tool calls minus those the engine's wrappers already recorded (by name, one for
-    one), so a call is counted once; calls the wrappers could not see (e.g. MCP tools) stay."""
-    left = Counter(recorded_names)
-    out = []
-    for call in reported:
-        if left[call["name"]]:
-            left[call["name"]] -= 1
-        else:
-            out.append(call)
-    return out
+def type_name(value: Any) -> str | None:
+    """A declared context type's name; None for "no context" (None, NoneType, object, Any)."""
+    if value is None or value is type(None) or value is object or value is Any:
+        return None
+    if isinstance(value, str):
+        return value
+    return getattr(value, "__qualname__", None) or getattr(value, "__name__", None) or str(value)
 
 
 class FrameworkTransport:
@@ -136,15 +147,20 @@ class FrameworkTransport:
 
     `tool_callables` (after `start`) are the discovered tools, for the session's ToolPatcher."""
 
-    def __init__(self, adapter: FrameworkAdapter, entry: str, *, base_dir: Path, reset: str | None = None) -> None:
+    def __init__(self, adapter: FrameworkAdapter, entry: str, *, base_dir: Path, reset: str | None = None,
+                 context: str | None = None, stream: bool = False, tracing: bool = False) -> None:
         self.adapter = adapter
         self.entry = entry
         self.base_dir = Path(base_dir)
         self.reset_spec = reset
         self.has_reset = reset is not None
+        self.context_spec = context
+        self.stream = stream
+        self.tracing = tracing
         self.tools: list[DiscoveredTool] = []
         self._obj: Any = None
         self._reset_fn: Callable[[], Any] | None = None
+        self._contexts: Any = None
 
     @property
     def tool_callables(self) -> list[tuple[str, Callable[..., Any]]]:
@@ -154,7 +170,12 @@ class FrameworkTransport:
         if self._obj is not None:
             return
         obj = load_agent_object(self.adapter, self.entry, self.base_dir)
+        check_context(self.adapter, obj, self.entry, self.context_spec)
         self.tools = self.adapter.discover(obj)
+        if self.context_spec:
+            from khaos_action.engine.transport.agent_context import ContextFactory
+
+            self._contexts = ContextFactory(self.context_spec, self.base_dir)
         if self.reset_spec:
             from khaos_action.engine.transport.python import load_callable
 
@@ -165,17 +186,17 @@ class FrameworkTransport:
         if self._obj is None:
             await self.start()
         payload = message.payload
-        ctx = current_case.get()
-        before = len(ctx.tool_calls) if ctx is not None else 0
+        session_id = str(payload.get("session_id") or "")
+        context = await self._contexts.for_case(session_id) if self._contexts is not None else None
+        options = RunOptions(context=context, stream=self.stream, tracing=self.tracing)
         try:
             reply = await self.adapter.run(self._obj, str(payload.get("text", "")), list(payload.get("history") or []),
-                                           str(payload.get("session_id") or ""))
+                                           session_id, options)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
             raise AgentCallError(f"{self.adapter.agent_type} agent raised {type(exc).__name__}: {exc}") from exc
-        recorded = [call.name for call in ctx.tool_calls[before:]] if ctx is not None else []
-        reply["tool_calls"] = unrecorded(reply.get("tool_calls") or [], recorded)
+        # The engine merges these with the calls its tool wrappers recorded, so each call is counted once.
         return response(normalise_reply(reply), message)
 
     async def reset(self) -> None:
@@ -194,9 +215,31 @@ class FrameworkTransport:
         self._obj = None
 
 
+def check_context(adapter: FrameworkAdapter, obj: Any, entry: str, context_spec: str | None) -> None:
+    """A ConfigError naming the type when the agent declares a context and `agent.context` is not set: without
+    it every case would fail inside the agent (`'NoneType' object has no attribute ...`)."""
+    needed = adapter.context_type(obj)
+    if needed and not context_spec:
+        kind = needed.split(" (", 1)[0]
+        raise ConfigError(f"agent.entry {entry!r} needs a context object: {needed}, but agent.context is not set. "
+                          f"Add `context: file.py:factory` to the agent block, naming a function (or the class) "
+                          f"that returns a {kind}; it is called once per case.")
+
+
 def discover_tools(agent_type: str, entry: str, base_dir: Path) -> list[DiscoveredTool]:
     """The tools of the agent object `entry` names (imports it; for the capability profile)."""
     from khaos_action.engine.transport.frameworks import adapter_for
 
     adapter = adapter_for(agent_type)
     return adapter.discover(load_agent_object(adapter, entry, base_dir))
+
+
+def check_agent_object(agent_type: str, entry: str, base_dir: Path, context_spec: str | None) -> str | None:
+    """For `validate`: import the agent object and check it gets the context it declares; returns what it
+    declares (None: no context)."""
+    from khaos_action.engine.transport.frameworks import adapter_for
+
+    adapter = adapter_for(agent_type)
+    obj = load_agent_object(adapter, entry, base_dir)
+    check_context(adapter, obj, entry, context_spec)
+    return adapter.context_type(obj)

@@ -1,21 +1,25 @@
 """`type: langgraph`: `entry` names a compiled LangGraph graph over a `messages` state (a `StateGraph(...).compile()`
 or a `create_react_agent` / `langchain.agents.create_agent` result); its tools are found in its ToolNodes.
 
-A turn is `await graph.ainvoke({"messages": [*history, user message]})`. A graph compiled with a checkpointer gets
+A turn is `await graph.ainvoke({"messages": [*history, user message]}, context=<agent.context>)` (or `astream`
+with `agent.stream`). A graph compiled with a checkpointer gets
 a fresh `thread_id` per turn: the engine sends the whole history each time, and a remembered thread would repeat it
 (and carry one case's conversation into the next).
 """
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from typing import Any
 
 from khaos_action.engine.transport.frameworks.base import (
     DiscoveredTool,
+    RunOptions,
     output_text,
     plain_args,
     tool_info,
+    type_name,
 )
 from khaos_action.errors import AgentError
 
@@ -43,7 +47,12 @@ class LangGraphAdapter:
                         DiscoveredTool(str(name), None, info)]
         return found
 
-    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+    def context_type(self, obj: Any) -> str | None:
+        declared = type_name(getattr(obj, "context_schema", None))
+        return f"{declared} (context_schema of the graph)" if declared else None
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str,
+                  options: RunOptions) -> dict[str, Any]:
         if "messages" not in (getattr(obj, "channels", None) or {}):
             raise AgentError("the graph's state has no `messages` key; `type: langgraph` sends the conversation as "
                              "`{\"messages\": [...]}` (MessagesState). For another state shape, wrap the graph in a "
@@ -53,7 +62,14 @@ class LangGraphAdapter:
         config = None
         if getattr(obj, "checkpointer", None) is not None:
             config = {"configurable": {"thread_id": f"khaos-{session_id}-{uuid.uuid4().hex[:8]}"}}
-        state = await obj.ainvoke({"messages": sent}, config=config)
+        kwargs = {"config": config} if options.context is None else {"config": config, "context": options.context}
+        with _tracing(options.tracing):
+            if options.stream:
+                state: Any = None
+                async for state in obj.astream({"messages": sent}, stream_mode="values", **kwargs):
+                    pass  # each chunk is the whole state so far; the last is the final state
+            else:
+                state = await obj.ainvoke({"messages": sent}, **kwargs)
         messages = state.get("messages") if isinstance(state, dict) else None
         if not isinstance(messages, list):
             return {"text": output_text(state), "tool_calls": [],
@@ -63,6 +79,16 @@ class LangGraphAdapter:
                  for message in new for call in (getattr(message, "tool_calls", None) or ()) if call.get("name")]
         answers = [m for m in new if getattr(m, "type", None) == "ai"]
         return {"text": _text(answers[-1].content) if answers else "", "tool_calls": calls}
+
+
+def _tracing(enabled: bool) -> Any:
+    """LangSmith tracing (LANGSMITH_TRACING in the environment) off for this turn only, unless `agent.tracing`:
+    a context variable, so nothing of the user's process is changed after the run."""
+    try:
+        from langsmith.run_helpers import tracing_context
+    except ImportError:
+        return contextlib.nullcontext()
+    return contextlib.nullcontext() if enabled else tracing_context(enabled=False)
 
 
 def _graphs(obj: Any) -> list[Any]:

@@ -1,6 +1,6 @@
 """`type: pydantic-ai`: `entry` names a pydantic-ai `Agent`; its function tools are found in its toolsets.
 
-A turn is `await agent.run(text, message_history=...)`. pydantic-ai adds the agent's system prompt only to a run
+A turn is `await agent.run(text, message_history=..., deps=<agent.context>)` (`run_stream` with `agent.stream`). pydantic-ai adds the agent's system prompt only to a run
 without history, so a multi-turn case would lose it; the adapter puts the resolved system prompt parts in front of
 the history, as a real conversation (started without history, continued with `all_messages()`) would have it.
 LLM faults reach real models (OpenAI, Anthropic, ... over httpx) through the engine's HTTP interception.
@@ -12,9 +12,11 @@ from typing import Any
 
 from khaos_action.engine.transport.frameworks.base import (
     DiscoveredTool,
+    RunOptions,
     output_text,
     plain_args,
     tool_info,
+    type_name,
 )
 
 # pydantic-ai's output tools (structured output) are named `final_result` / `final_result_<Type>`: they are how the
@@ -47,16 +49,29 @@ class PydanticAiAdapter:
                 found.setdefault(name, DiscoveredTool(name, None, tool_info(name, "MCP server toolset", None)))
         return list(found.values())
 
-    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str) -> dict[str, Any]:
+    def context_type(self, obj: Any) -> str | None:
+        declared = type_name(getattr(obj, "deps_type", None))
+        return f"{declared} (deps_type of the pydantic-ai Agent)" if declared else None
+
+    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str,
+                  options: RunOptions) -> dict[str, Any]:
         from pydantic_ai.messages import ModelResponse, ToolCallPart
 
-        messages = await _history(obj, text, history)
-        result = await obj.run(text, message_history=messages or None)
+        messages = await _history(obj, text, history, options.context)
+        # infer_name=False: pydantic-ai names an unnamed agent after the caller's variable holding it, which here
+        # would rename the user's agent to `obj` for good.
+        kwargs = {"message_history": messages or None, "deps": options.context, "infer_name": False}
+        if options.stream:
+            async with obj.run_stream(text, **kwargs) as result:
+                output = await result.get_output()
+        else:
+            result = await obj.run(text, **kwargs)
+            output = result.output
         calls = [{"name": part.tool_name, "args": plain_args(part.args)}
                  for message in result.new_messages() if isinstance(message, ModelResponse)
                  for part in message.parts
                  if isinstance(part, ToolCallPart) and not part.tool_name.startswith(_OUTPUT_TOOL_PREFIX)]
-        return {"text": output_text(result.output), "tool_calls": calls}
+        return {"text": output_text(output), "tool_calls": calls}
 
 
 def _function_tools(toolset: Any, depth: int = 0) -> list[Any]:
@@ -79,7 +94,7 @@ def _is_mcp(toolset: Any) -> bool:
     return any("MCP" in klass.__name__ for klass in type(toolset).__mro__)
 
 
-async def _history(obj: Any, text: str, history: list[dict[str, str]]) -> list[Any]:
+async def _history(obj: Any, text: str, history: list[dict[str, str]], deps: Any) -> list[Any]:
     from pydantic_ai.messages import (
         ModelRequest,
         ModelResponse,
@@ -100,7 +115,7 @@ async def _history(obj: Any, text: str, history: list[dict[str, str]]) -> list[A
     resolve = getattr(obj, "system_prompt_parts", None)
     if messages and resolve is not None and not any(isinstance(m, ModelRequest) and any(
             isinstance(p, SystemPromptPart) for p in m.parts) for m in messages):
-        parts = await resolve(prompt=text)
+        parts = await resolve(deps=deps, prompt=text)
         if parts:
             messages.insert(0, ModelRequest(parts=list(parts)))
     return messages

@@ -1,0 +1,176 @@
+"""aiohttp interception (client sessions, as LangChain integrations such as Tavily search use): the same fault
+decisions and hit counting as httpx/requests (intercept.py), at `ClientSession._request`, the coroutine every
+`session.get/post/request(...)` and `async with session.get(...)` goes through.
+
+A fault's own answer (http_error, rate_limit, a cassette reply) is a real `ClientResponse` built from the reply, so
+`raise_for_status()`, `.json()` and `async with` behave as with a server; timeouts and resets raise aiohttp's own
+exceptions. Transforms (malformed_payload, truncation) read the whole real body and replace what `.read()`,
+`.text()` and `.json()` return; a caller iterating `response.content` chunk by chunk sees the real bytes.
+Imported only when aiohttp is importable: khaos-action does not depend on it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import inspect
+import json
+from typing import Any
+
+from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
+from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
+from khaos_action.engine.context import current_case
+from khaos_action.llm.calls import begin_call
+
+CLIENT = "aiohttp"
+
+
+def patched_request(original: Any, bypassed: Any, note: Any) -> Any:
+    """A replacement for `ClientSession._request`; `bypassed()` says the engine's own calls are running, `note`
+    records each request seen inside a case (for the "never fired" report)."""
+
+    async def _request(self: Any, method: str, str_or_url: Any, **kwargs: Any) -> Any:
+        ctx = current_case.get()
+        if ctx is None or bypassed():
+            return await original(self, method, str_or_url, **kwargs)
+        view = _view(self, method, str_or_url, kwargs)
+        note(CLIENT, view)
+        decision = decide_http(ctx, view)
+        if decision is None:
+            return await original(self, method, str_or_url, **kwargs)
+        if decision.new_body is not None:  # context attacks rewrote an LLM request body
+            kwargs = {k: v for k, v in kwargs.items() if k not in ("json", "data")}
+            kwargs["data"] = decision.new_body
+        call = begin_call(ctx, decision, view, decision.new_body)
+        effect = decision.effect
+        if effect is not None and effect.delay_s:
+            await asyncio.sleep(effect.delay_s)
+        if effect is not None and effect.error:
+            finish_http(ctx, decision, None)
+            call and call.finish(None, source="fault")
+            raise _error(effect.error)
+        if effect is not None and effect.reply is not None:
+            finish_http(ctx, decision, effect.reply)
+            call and call.finish(effect.reply, source="fault")
+            return response_from(self, method, view.url, effect.reply, kwargs)
+        replayed = call.replayed() if call is not None else None
+        if replayed is not None:
+            return response_from(self, method, view.url, replayed, kwargs)
+        try:
+            response = await original(self, method, str_or_url, **kwargs)
+        except BaseException:
+            call and call.finish(None, source="error")
+            raise
+        return await _finish(ctx, decision, call, response)
+
+    _request.__wrapped__ = original  # type: ignore[attr-defined]
+    return _request
+
+
+async def _finish(ctx: Any, decision: HttpDecision, call: Any, response: Any) -> Any:
+    effect = decision.effect
+    streamed = bool(decision.record and decision.record.get("stream"))
+    if effect is not None and effect.transform is not None:
+        body = await response.read()
+        replacement = finish_http(ctx, decision, Reply(response.status, _headers(response), body))
+        if replacement is not None:
+            response._body = replacement.body  # what read()/text()/json() return from now on
+        call and call.finish_live(response.status, _headers(response), body)
+        return response
+    finish_http(ctx, decision, None, status=response.status)
+    if call is not None:
+        # An LLM reply the agent streams itself is left unread (no usage); a whole reply is read once and cached.
+        call.finish_live(response.status, _headers(response), None if streamed else await response.read(),
+                         complete=not streamed)
+    return response
+
+
+def _view(session: Any, method: str, str_or_url: Any, kwargs: dict[str, Any]) -> HttpRequestView:
+    from yarl import URL
+
+    url = URL(str_or_url) if not isinstance(str_or_url, URL) else str_or_url
+    build = getattr(session, "_build_url", None)
+    if build is not None:
+        try:
+            url = build(str_or_url)  # a relative URL against the session's base_url
+        except Exception:  # noqa: BLE001 - an unusual URL: match on what was given
+            pass
+    headers = {str(k).lower(): str(v) for k, v in dict(getattr(session, "headers", None) or {}).items()}
+    headers.update({str(k).lower(): str(v) for k, v in dict(kwargs.get("headers") or {}).items()})
+    data = kwargs.get("data")
+    if kwargs.get("json") is not None:
+        body = json.dumps(kwargs["json"]).encode()
+        headers.setdefault("content-type", "application/json")
+    elif isinstance(data, (bytes, bytearray)):
+        body = bytes(data)
+    elif isinstance(data, str):
+        body = data.encode()
+    else:
+        body = b""  # form fields or a stream: faults decide on method, URL and headers
+    return HttpRequestView(method=method.upper(), url=str(url), host=url.host or "", path=url.path or "/",
+                           headers=headers, body=body)
+
+
+def _headers(response: Any) -> dict[str, str]:
+    return {k.lower(): v for k, v in response.headers.items()}
+
+
+def _error(kind: str) -> Exception:
+    import aiohttp
+
+    if kind == "timeout":
+        return aiohttp.ServerTimeoutError("Timeout on reading data from socket (injected)")
+    return aiohttp.ClientOSError(errno.ECONNRESET, "Connection reset by peer")
+
+
+def response_from(session: Any, method: str, url: str, reply: Reply, kwargs: dict[str, Any]) -> Any:
+    """A real `aiohttp.ClientResponse` holding `reply`, as if a server had sent it."""
+    from http import HTTPStatus
+
+    from aiohttp import ClientResponse, RequestInfo, StreamReader
+    from aiohttp.helpers import TimerNoop
+    from multidict import CIMultiDict, CIMultiDictProxy
+    from yarl import URL
+
+    loop = asyncio.get_running_loop()
+    target = URL(url)
+    request_headers = CIMultiDictProxy(CIMultiDict({str(k): str(v) for k, v in dict(kwargs.get("headers") or {}).items()}))
+    offered = {"writer": None, "continue100": None, "timer": TimerNoop(), "traces": [], "loop": loop,
+               "session": session, "stream_writer": _NoWriter(),
+               "request_info": RequestInfo(target, method.upper(), request_headers, target)}
+    accepted = inspect.signature(ClientResponse.__init__).parameters
+    response = ClientResponse(method.upper(), target, **{k: v for k, v in offered.items() if k in accepted})
+    headers = rebuilt_headers(reply.headers)
+    headers["content-length"] = str(len(reply.body))
+    response._headers = CIMultiDictProxy(CIMultiDict(headers))
+    response._raw_headers = tuple((k.encode(), v.encode()) for k, v in headers.items())
+    response.status = reply.status
+    try:
+        response.reason = HTTPStatus(reply.status).phrase
+    except ValueError:
+        response.reason = ""
+    content = StreamReader(_NoProtocol(), 2**16, loop=loop)
+    content.feed_data(reply.body)
+    content.feed_eof()
+    response.content = content
+    response._body = reply.body
+    return response
+
+
+class _NoWriter:
+    """The request writer a ClientResponse asks how much was sent; a canned reply sent nothing."""
+
+    output_size = 0
+    buffer_size = 0
+
+
+class _NoProtocol:
+    """The flow-control protocol a StreamReader pauses and resumes; a canned body has no socket behind it."""
+
+    _reading_paused = False
+
+    def pause_reading(self, *args: Any, **kwargs: Any) -> None:
+        pass
+
+    def resume_reading(self, *args: Any, **kwargs: Any) -> None:
+        pass

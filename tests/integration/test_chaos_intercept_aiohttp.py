@@ -1,0 +1,100 @@
+"""aiohttp client sessions meet the same faults as httpx/requests (a real server on 127.0.0.1, a real
+ClientSession), and the run's Traffic says which clients were patched and which calls were seen."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from test_chaos_fakes import FakeUpstream
+
+from khaos_action.engine.chaos.intercept import http_interception, no_interception
+from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.context import CaseContext
+
+aiohttp = pytest.importorskip("aiohttp")
+
+
+@pytest.fixture(scope="module")
+def upstream():
+    with FakeUpstream() as server:
+        yield server
+
+
+def make_ctx(*faults: dict) -> CaseContext:
+    rng = random.Random(7)
+    specs = [{"id": f.get("id", f"f{i}"), **f} for i, f in enumerate(faults)]
+    return CaseContext(case_id="case", rng=rng, faults=bind_faults(specs, rng))
+
+
+async def get_order(base: str, order: str = "1234") -> tuple[int, str]:
+    async with aiohttp.ClientSession(base_url=base) as session:
+        async with session.get(f"/api/orders/{order}") as response:
+            return response.status, await response.text()
+
+
+def run_in_case(ctx: CaseContext, coro_fn, *args):
+    async def inside():
+        with activate(ctx):
+            return await coro_fn(*args)
+    return asyncio.run(inside())
+
+
+def test_http_error_fault_answers_an_aiohttp_session_with_a_real_client_response(upstream):
+    ctx = make_ctx({"id": "down", "target": "http", "mode": "http_error", "status_code": 503, "path": "^/api/orders"})
+    before = len(upstream.requests)
+    with http_interception():
+        status, text = run_in_case(ctx, get_order, upstream.url)
+
+        async def raising():
+            async with aiohttp.ClientSession() as session:
+                async with session.get(upstream.url + "/api/orders/1") as response:
+                    response.raise_for_status()
+
+        with pytest.raises(aiohttp.ClientResponseError) as raised:
+            run_in_case(ctx, raising)
+    assert (status, text) == (503, '{"error": "Service Unavailable"}')
+    assert raised.value.status == 503
+    assert fault_hits(ctx) == {"down": 2} and len(upstream.requests) == before  # never reached the server
+
+
+def test_timeout_and_reset_raise_aiohttps_own_exceptions(upstream):
+    with http_interception():
+        with pytest.raises(asyncio.TimeoutError):  # aiohttp.ServerTimeoutError is one
+            run_in_case(make_ctx({"id": "t", "target": "http", "mode": "timeout", "delay_ms": 1}), get_order,
+                        upstream.url)
+        with pytest.raises(aiohttp.ClientOSError):
+            run_in_case(make_ctx({"id": "r", "target": "http", "mode": "connection_reset"}), get_order, upstream.url)
+
+
+def test_malformed_payload_cuts_the_real_body_and_counts_one_hit(upstream):
+    ctx = make_ctx({"id": "cut", "target": "http", "mode": "malformed_payload"})
+
+    async def as_json():
+        async with aiohttp.ClientSession() as session:
+            async with session.get(upstream.url + "/api/orders/77") as response:
+                return await response.json()
+
+    with http_interception():
+        with pytest.raises(ValueError):
+            run_in_case(ctx, as_json)
+    assert fault_hits(ctx) == {"cut": 1}
+
+
+def test_untouched_calls_pass_through_and_are_seen_with_their_client(upstream):
+    ctx = make_ctx({"id": "elsewhere", "target": "http", "mode": "http_error", "host": "api.tavily.com"})
+    with http_interception() as traffic:
+        assert run_in_case(ctx, get_order, upstream.url) == (200, '{"order_id": "1234", "status": "shipped"}')
+        with no_interception():
+            run_in_case(ctx, get_order, upstream.url)  # the engine's own calls are neither faulted nor counted
+    assert fault_hits(ctx) == {}
+    assert "aiohttp" in traffic.clients and "httpx" in traffic.clients
+    assert traffic.seen == {("aiohttp", "GET", "127.0.0.1", "/api/orders/1234"): 1}
+
+
+def test_outside_the_block_aiohttp_is_untouched():
+    original = aiohttp.ClientSession._request
+    with http_interception():
+        assert aiohttp.ClientSession._request is not original
+    assert aiohttp.ClientSession._request is original
