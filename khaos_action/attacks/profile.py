@@ -5,7 +5,13 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from khaos_action.attacks.capabilities import CapabilityProfile, ToolInfo, infer_capabilities, tool_info_from_callable
+from khaos_action.attacks.capabilities import (
+    CapabilityProfile,
+    Evidence,
+    ToolInfo,
+    infer_capabilities,
+    tool_info_from_callable,
+)
 from khaos_action.config.models import AgentConfig, tool_name
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 
@@ -41,4 +47,9 @@ def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> t
     """Infer the profile. With `import_code` (a run of a python agent, which imports it anyway) the tools'
     signatures and docstrings and the entry's `@khaosagent` metadata are read; otherwise only names are."""
     tools, metadata = agent_tools(agent, base_dir, import_code=import_code)
-    return infer_capabilities(agent=agent, tools=tools, metadata=metadata)  # type: ignore[arg-type]
+    evidence = []
+    if agent.type in FRAMEWORK_TYPES:
+        # The adapter sends every case's conversation history in the framework's own message types.
+        evidence.append(Evidence("has_multi_turn", True, f"framework:{agent.type} adapter sends the history"))
+    return infer_capabilities(agent=agent, tools=tools, metadata=metadata,  # type: ignore[arg-type]
+                              evidence=evidence)

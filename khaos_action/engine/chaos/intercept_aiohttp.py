@@ -134,7 +134,8 @@ def response_from(session: Any, method: str, url: str, reply: Reply, kwargs: dic
 
     loop = asyncio.get_running_loop()
     target = URL(url)
-    request_headers = CIMultiDictProxy(CIMultiDict({str(k): str(v) for k, v in dict(kwargs.get("headers") or {}).items()}))
+    sent = {str(k): str(v) for k, v in dict(kwargs.get("headers") or {}).items()}
+    request_headers = CIMultiDictProxy(CIMultiDict(sent))
     offered = {"writer": None, "continue100": None, "timer": TimerNoop(), "traces": [], "loop": loop,
                "session": session, "stream_writer": _NoWriter(),
                "request_info": RequestInfo(target, method.upper(), request_headers, target)}

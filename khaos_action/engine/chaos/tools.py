@@ -275,7 +275,9 @@ def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
     record.error_source = "tool"
     message = f"tool {record.name!r} raised {record.error}"
     if ctx.faults:
-        ctx.notes.append(f"{message} (the tool itself failed; no tool fault answered this call)")
+        fired = sorted(k for k, n in ctx.hits.items() if n and not str(k).startswith(("injection:", "replay:")))
+        cause = (f"after {', '.join(fired)} fired in this case" if fired else "with no fault fired yet")
+        ctx.notes.append(f"{message}: not a tool fault of ours, the tool itself raised, {cause}")
         return
     failure = f"{message}: the tool itself broke on a call without any injected fault"
     ctx.error = failure if ctx.error is None else f"{ctx.error}; {failure}"

@@ -98,15 +98,40 @@ def load_agent_object(adapter: FrameworkAdapter, entry: str, base_dir: Path) -> 
     return obj
 
 
-def tool_info(name: str, description: str | None, schema: Mapping[str, Any] | None) -> ToolInfo:
+def tool_info(name: str, description: str | None, schema: Mapping[str, Any] | None,
+              function: Callable[..., Any] | None = None) -> ToolInfo:
     """A ToolInfo from a framework's tool definition: parameter names from its JSON schema, and the parameters'
-    own descriptions appended to the tool's (a `url` parameter described as "the page to fetch" is evidence)."""
+    own descriptions appended to the tool's (a `url` parameter described as "the page to fetch" is evidence).
+    A tool whose code uses an HTTP client says so too: "Search for general web results" over aiohttp is network
+    access even though no word of its description proves it."""
     properties = (schema or {}).get("properties") or {}
     params = tuple(str(k) for k in properties) if isinstance(properties, Mapping) else ()
     notes = [str(p.get("description")) for p in properties.values()
              if isinstance(p, Mapping) and p.get("description")] if isinstance(properties, Mapping) else []
+    client = http_client_in(function) if function is not None else None
+    if client:
+        notes.append(f"(its code makes HTTP requests: {client})")
     text = " ".join([description or "", *notes]).strip()
     return ToolInfo(name=name, description=text, parameters=params)
+
+
+# Names in a tool's code that show it talks HTTP: client modules, their session classes, and response handling.
+_HTTP_NAMES = ("aiohttp", "httpx", "requests", "urllib", "urllib3", "urlopen", "ClientSession", "AsyncClient",
+               "raise_for_status")
+
+
+def http_client_in(function: Callable[..., Any]) -> str | None:
+    """The first HTTP-client name the function's code (nested functions included) refers to, or None."""
+    try:
+        code = inspect.unwrap(function).__code__
+    except (AttributeError, ValueError):
+        return None
+    stack, names = [code], set()
+    while stack:
+        current = stack.pop()
+        names.update(current.co_names)
+        stack += [c for c in current.co_consts if inspect.iscode(c)]
+    return next((name for name in _HTTP_NAMES if name in names), None)
 
 
 def plain_args(args: Any) -> dict[str, Any]:

@@ -42,8 +42,10 @@ class LangGraphAdapter:
             for node in (getattr(graph, "nodes", None) or {}).values():
                 tools = _tools_by_name(getattr(node, "bound", node))
                 for name, tool in tools.items():
-                    info = tool_info(str(name), getattr(tool, "description", ""), _schema(tool))
-                    found += [DiscoveredTool(str(name), fn, info) for fn in _functions(tool)] or [
+                    fns = _functions(tool)
+                    info = tool_info(str(name), getattr(tool, "description", ""), _schema(tool),
+                                     fns[0] if fns else None)
+                    found += [DiscoveredTool(str(name), fn, info) for fn in fns] or [
                         DiscoveredTool(str(name), None, info)]
         return found
 
@@ -66,8 +68,8 @@ class LangGraphAdapter:
         with _tracing(options.tracing):
             if options.stream:
                 state: Any = None
-                async for state in obj.astream({"messages": sent}, stream_mode="values", **kwargs):
-                    pass  # each chunk is the whole state so far; the last is the final state
+                async for chunk in obj.astream({"messages": sent}, stream_mode="values", **kwargs):
+                    state = chunk  # each chunk is the whole state so far; the last is the final state
             else:
                 state = await obj.ainvoke({"messages": sent}, **kwargs)
         messages = state.get("messages") if isinstance(state, dict) else None

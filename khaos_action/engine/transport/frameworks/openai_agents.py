@@ -44,8 +44,9 @@ class OpenAiAgentsAdapter:
             for tool in getattr(agent, "tools", None) or ():
                 name = str(getattr(tool, "name", type(tool).__name__))
                 if isinstance(tool, FunctionTool):
-                    info = tool_info(name, tool.description, tool.params_json_schema)
-                    found.append(DiscoveredTool(name, _user_function(tool), info))
+                    fn = _user_function(tool)
+                    info = tool_info(name, tool.description, tool.params_json_schema, fn)
+                    found.append(DiscoveredTool(name, fn, info))
                 else:  # hosted tools: the name says what they do (web_search, file_search, code_interpreter)
                     found.append(DiscoveredTool(name, None, tool_info(name, type(tool).__name__, None)))
             for server in getattr(agent, "mcp_servers", None) or ():

@@ -1,7 +1,8 @@
 """`type: pydantic-ai`: `entry` names a pydantic-ai `Agent`; its function tools are found in its toolsets.
 
-A turn is `await agent.run(text, message_history=..., deps=<agent.context>)` (`run_stream` with `agent.stream`). pydantic-ai adds the agent's system prompt only to a run
-without history, so a multi-turn case would lose it; the adapter puts the resolved system prompt parts in front of
+A turn is `await agent.run(text, message_history=..., deps=<agent.context>)` (`run_stream` with
+`agent.stream`). pydantic-ai adds the agent's system prompt only to a run without history, so a multi-turn case
+would lose it; the adapter puts the resolved system prompt parts in front of
 the history, as a real conversation (started without history, continued with `all_messages()`) would have it.
 LLM faults reach real models (OpenAI, Anthropic, ... over httpx) through the engine's HTTP interception.
 """
@@ -42,7 +43,8 @@ class PydanticAiAdapter:
             for tool in _function_tools(toolset):
                 schema = getattr(tool.function_schema, "json_schema", None)
                 found.setdefault(tool.name, DiscoveredTool(tool.name, tool.function,
-                                                           tool_info(tool.name, tool.description, schema)))
+                                                           tool_info(tool.name, tool.description, schema,
+                                                                     tool.function)))
             if _is_mcp(toolset):
                 # Tools behind an MCP server run in another process: no function to wrap, but evidence of MCP.
                 name = f"mcp:{getattr(toolset, 'id', None) or type(toolset).__name__}"
