@@ -266,3 +266,20 @@ def test_validate_cli_names_the_missing_context(servers, tmp_path: Path) -> None
                           capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     assert "SupportDependencies" in done.stdout + done.stderr and "agent.context" in done.stdout + done.stderr
+
+
+def test_validate_cli_accepts_each_app_with_its_context(servers) -> None:
+    import subprocess
+    import sys
+
+    for config in ("airline.khaos.yaml", "bank.khaos.yaml", "react.khaos.yaml"):
+        done = subprocess.run([sys.executable, "-m", "khaos_action.cli", "validate", "-c", str(APPS / config)],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "context: " in done.stdout and "made per case by agent.context" in done.stdout
+
+
+def test_a_file_entry_in_the_apps_package_is_the_same_graph(servers) -> None:
+    from khaos_action.engine.transport.python import load_object
+
+    assert load_object("react_agent/graph.py:graph", APPS) is load_object("react_agent.graph:graph", APPS)

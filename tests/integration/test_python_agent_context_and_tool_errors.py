@@ -138,3 +138,22 @@ def test_context_for_an_entry_without_a_context_parameter_says_what_to_add(tmp_p
     transport = PythonTransport("plain_agent.py:handle", base_dir=tmp_path, context="plain_agent.py:make")
     with pytest.raises(AgentError, match=r"has no `context` parameter.*add `context=None`"):
         asyncio.run(transport.start())
+
+
+def test_file_entry_inside_a_package_is_imported_as_the_packages_module(tmp_path: Path) -> None:
+    from khaos_action.engine.transport.python import load_callable
+
+    package = tmp_path / "src" / "support_pkg_for_entry_test"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "context.py").write_text("GREETING = 'hello'\n")
+    (package / "graph.py").write_text("from support_pkg_for_entry_test.context import GREETING\n"
+                                      "from .context import GREETING as SAME\n"
+                                      "def handle(text):\n    return f'{GREETING} {SAME} {text}'\n")
+    handle = load_callable("src/support_pkg_for_entry_test/graph.py:handle", tmp_path)
+    assert handle("x") == "hello hello x" and handle.__module__ == "support_pkg_for_entry_test.graph"
+    # A folder named like an installed package (the openai-agents SDK is `agents`) stays a file of its own.
+    (tmp_path / "agents").mkdir()
+    (tmp_path / "agents" / "__init__.py").write_text("")
+    (tmp_path / "agents" / "support.py").write_text("def handle(text):\n    return 'mine'\n")
+    assert load_callable("agents/support.py:handle", tmp_path)("x") == "mine"

@@ -163,6 +163,18 @@ def _import_file(target: str, base_dir: Path, spec: str, what: str) -> Any:
     loaded = find_loaded_module(path)
     if loaded is not None:  # imported already (e.g. the agent imported its tools): share the one module object
         return loaded
+    dotted, root = _package_name(path)
+    if dotted is not None and _package_is_free(dotted.split(".")[0], Path(root)):
+        # A file inside a package (`src/react_agent/graph.py` doing `from react_agent.context import Context` or
+        # `from .context import ...`) is imported as that package's module, with the package's parent on sys.path,
+        # as `python -m` or an installed package would have it.
+        for entry in (root, str(path.parent)):  # the folder too: sibling imports (`from tools import x`) still work
+            if entry not in sys.path:
+                sys.path.insert(0, entry)
+        try:
+            return importlib.import_module(dotted)
+        except BaseException as exc:
+            raise _import_failure(what, spec, exc) from exc
     folder = str(path.parent)
     if folder not in sys.path:
         sys.path.insert(0, folder)  # sibling imports (`from tools import lookup`) resolve like `python file.py`
@@ -178,6 +190,35 @@ def _import_file(target: str, base_dir: Path, spec: str, what: str) -> Any:
         sys.modules.pop(name, None)
         raise _import_failure(what, spec, exc) from exc
     return module
+
+
+def _package_name(path: Path) -> tuple[str | None, str]:
+    """`.../src/react_agent/graph.py` (react_agent has an __init__.py) -> ("react_agent.graph", ".../src")."""
+    parts = [path.stem]
+    folder = path.parent
+    while (folder / "__init__.py").is_file() and folder.name.isidentifier():
+        parts.insert(0, folder.name)
+        folder = folder.parent
+    if len(parts) == 1 or not path.stem.isidentifier():
+        return None, str(folder)
+    return ".".join(parts), str(folder)
+
+
+def _package_is_free(top: str, root: Path) -> bool:
+    """Whether `top` can be imported from `root`: not already a different package (a user folder named `agents`
+    must not be confused with the openai-agents SDK); if it is, the file is imported on its own instead."""
+    existing = sys.modules.get(top)
+    if existing is None:
+        try:
+            found = importlib.util.find_spec(top)
+        except (ImportError, ValueError):
+            found = None
+        if found is None:
+            return True
+        locations = list(found.submodule_search_locations or ())
+    else:
+        locations = list(getattr(existing, "__path__", None) or ())
+    return (root / top).resolve() in [Path(p).resolve() for p in locations]
 
 
 def _import_module(target: str, base_dir: Path, spec: str, what: str) -> Any:
