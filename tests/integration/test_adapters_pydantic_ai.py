@@ -154,3 +154,52 @@ def test_context_taking_tool_is_wrapped_and_recorded_with_the_models_arguments_o
     assert (call.name, call.args, call.fault) == ("refund", {"order_id": "1234", "amount": 20}, "refund-down")
     assert asyncio.run(transport.send(TransportMessage("invoke", {"text": "x"}))).payload["text"] == \
         "refunded 20 on 1234"  # outside the patcher the real tool runs again
+
+
+TOOLSETS_AGENT = '''
+from pydantic_ai import Agent
+from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+from pydantic_ai.models.function import FunctionModel
+from pydantic_ai.toolsets import FunctionToolset
+
+def script(messages, info):
+    returned = [p for p in messages[-1].parts if isinstance(p, ToolReturnPart)]
+    if returned:
+        return ModelResponse(parts=[TextPart(str(returned[0].content))])
+    return ModelResponse(parts=[ToolCallPart("crm_lookup", {"order_id": "1234"})])
+
+def lookup(order_id: str) -> str:
+    """Look up an order in the CRM."""
+    return f"order {order_id} shipped"
+
+def refund(order_id: str) -> str:
+    """Refund an order."""
+    return "refunded"
+
+crm = FunctionToolset([lookup]).prefixed("crm")
+agent = Agent(FunctionModel(script), toolsets=[crm, FunctionToolset([refund]).renamed({"give_back": "refund"})])
+'''
+
+
+def test_tools_in_prefixed_and_renamed_toolsets_are_found_by_the_names_the_model_calls(tmp_path: Path) -> None:
+    import random
+
+    from khaos_action.engine.chaos.plan import activate, bind_faults
+    from khaos_action.engine.chaos.tools import ToolPatcher
+    from khaos_action.engine.context import CaseContext
+
+    (tmp_path / "toolsets_agent.py").write_text(textwrap.dedent(TOOLSETS_AGENT))
+    transport = FrameworkTransport(adapter_for("pydantic-ai"), "toolsets_agent.py:agent", base_dir=tmp_path)
+    asyncio.run(transport.start())
+    assert sorted(t.name for t in transport.tools) == ["crm_lookup", "give_back"]
+    ctx = CaseContext(case_id="c1", rng=random.Random(1),
+                      faults=bind_faults([{"id": "crm-down", "target": "tool", "tool": "crm_lookup", "mode": "empty"}]))
+
+    async def one_call() -> dict:
+        with activate(ctx):
+            return (await transport.send(TransportMessage("invoke", {"text": "where is 1234?"}))).payload
+
+    with ToolPatcher([], callables=transport.tool_callables):
+        reply = asyncio.run(one_call())
+    assert ctx.hits["crm-down"] == 1 and "shipped" not in reply["text"]
+    assert [c.name for c in ctx.tool_calls] == ["crm_lookup"]

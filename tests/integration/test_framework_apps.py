@@ -283,3 +283,24 @@ def test_a_file_entry_in_the_apps_package_is_the_same_graph(servers) -> None:
     from khaos_action.engine.transport.python import load_object
 
     assert load_object("react_agent/graph.py:graph", APPS) is load_object("react_agent.graph:graph", APPS)
+
+
+def test_tool_fault_reaches_a_tool_node_inside_a_subgraph(servers) -> None:
+    from khaos_action.engine.chaos.tools import ToolPatcher
+
+    transport = FrameworkTransport(adapter_for("langgraph"), "react_agent.graph:app", base_dir=APPS,
+                                   context="react_agent.context:Context")
+    asyncio.run(transport.start())
+    ctx = CaseContext(case_id="c", rng=random.Random(1),
+                      faults=bind_faults([{"id": "search-empty", "target": "tool", "tool": "search", "mode": "empty"}]))
+
+    async def turn() -> str:
+        with activate(ctx):
+            message = TransportMessage("invoke", {"text": "Who won the 2022 world cup? Search for it.",
+                                                  "session_id": "s"})
+            return (await transport.send(message)).payload["text"]
+
+    with ToolPatcher([], callables=transport.tool_callables):
+        text = asyncio.run(turn())
+    assert ctx.hits["search-empty"] == 1 and "Argentina" not in text
+    assert [(c.name, c.fault) for c in ctx.tool_calls] == [("search", "search-empty")]

@@ -40,11 +40,10 @@ class PydanticAiAdapter:
     def discover(self, obj: Any) -> list[DiscoveredTool]:
         found: dict[str, DiscoveredTool] = {}
         for toolset in getattr(obj, "toolsets", ()) or ():
-            for tool in _function_tools(toolset):
+            for name, tool in _function_tools(toolset):
                 schema = getattr(tool.function_schema, "json_schema", None)
-                found.setdefault(tool.name, DiscoveredTool(tool.name, tool.function,
-                                                           tool_info(tool.name, tool.description, schema,
-                                                                     tool.function)))
+                found.setdefault(name, DiscoveredTool(name, tool.function,
+                                                      tool_info(name, tool.description, schema, tool.function)))
             if _is_mcp(toolset):
                 # Tools behind an MCP server run in another process: no function to wrap, but evidence of MCP.
                 name = f"mcp:{getattr(toolset, 'id', None) or type(toolset).__name__}"
@@ -76,19 +75,29 @@ class PydanticAiAdapter:
         return {"text": output_text(output), "tool_calls": calls}
 
 
-def _function_tools(toolset: Any, depth: int = 0) -> list[Any]:
-    """Function tools of a toolset, looking through combined and wrapper toolsets (prefixed, filtered, ...)."""
+def _function_tools(toolset: Any, depth: int = 0) -> list[tuple[str, Any]]:
+    """(name the model calls it by, tool) for the function tools of a toolset, looking through combined and wrapper
+    toolsets (filtered, prepared, ...); a prefixed toolset's tools are called `<prefix>_<name>`, a renamed one's by
+    their new names."""
     if depth > 8:
         return []
     tools = getattr(toolset, "tools", None)
     if isinstance(tools, dict):
-        return [t for t in tools.values() if callable(getattr(t, "function", None))]
-    out: list[Any] = []
+        return [(str(t.name), t) for t in tools.values() if callable(getattr(t, "function", None))]
+    out: list[tuple[str, Any]] = []
     for child in getattr(toolset, "toolsets", None) or ():
         out += _function_tools(child, depth + 1)
     wrapped = getattr(toolset, "wrapped", None)
     if wrapped is not None:
-        out += _function_tools(wrapped, depth + 1)
+        inner = _function_tools(wrapped, depth + 1)
+        prefix = getattr(toolset, "prefix", None)
+        renamed = getattr(toolset, "name_map", None)
+        if isinstance(prefix, str) and prefix:
+            inner = [(f"{prefix}_{name}", tool) for name, tool in inner]
+        elif isinstance(renamed, dict):  # new name -> original name
+            new_names = {original: new for new, original in renamed.items()}
+            inner = [(new_names.get(name, name), tool) for name, tool in inner]
+        out += inner
     return out
 
 
