@@ -165,7 +165,7 @@ from pydantic_ai.toolsets import FunctionToolset
 def script(messages, info):
     returned = [p for p in messages[-1].parts if isinstance(p, ToolReturnPart)]
     if returned:
-        return ModelResponse(parts=[TextPart(str(returned[0].content))])
+        return ModelResponse(parts=[TextPart(f"result: {returned[0].content!r}")])
     return ModelResponse(parts=[ToolCallPart("crm_lookup", {"order_id": "1234"})])
 
 def lookup(order_id: str) -> str:
