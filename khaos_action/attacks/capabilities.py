@@ -40,7 +40,7 @@ FLAG_LABELS: dict[str, str] = {
 # Stems end with "*"; keys with "_" match inside the joined name.
 _STRONG: dict[str, tuple[str, ...]] = {
     "has_network_access": ("http", "https", "url", "urls", "webhook", "smtp", "download*", "upload*", "curl",
-                           "browse*", "website", "api_call"),
+                           "browse*", "website", "api_call", "internet", "web_search", "web_result", "web_page"),
     "has_file_access": ("file", "files", "filename", "filepath", "filesystem", "directory", "folder"),
     "has_rag": ("retriev*", "vector*", "embedding*", "kb", "knowledge", "rag", "docs", "documents", "corpus"),
     "has_memory": ("memory", "memories", "remember*", "memorize", "memorise"),
