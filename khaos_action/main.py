@@ -356,13 +356,49 @@ def new_run_id() -> str:
 
 
 def git_info(cwd: Path | None = None) -> GitInfo:
+    """The commit and ref the run is of: GITHUB_SHA/GITHUB_REF (always set by Actions), else git, else .git/ read
+    directly (the container image has no git)."""
     sha = os.environ.get("GITHUB_SHA")
     ref = os.environ.get("GITHUB_REF")
-    if sha is None:
-        sha = _git(["rev-parse", "HEAD"], cwd)
-    if ref is None:
-        ref = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
+    if sha is None or ref is None:
+        head_sha, head_ref = _git_head(Path(cwd or Path.cwd()))
+        if sha is None:
+            sha = _git(["rev-parse", "HEAD"], cwd) or head_sha
+        if ref is None:
+            ref = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd) or head_ref
     return GitInfo(sha=sha, ref=ref)
+
+
+def _git_head(cwd: Path) -> tuple[str | None, str | None]:
+    """(sha, branch) of HEAD from the files under .git, without git: loose or packed refs, worktrees' `.git` files."""
+    for root in (cwd, *cwd.parents):
+        dot_git = root / ".git"
+        if dot_git.exists():
+            break
+    else:
+        return None, None
+    try:
+        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
+            dot_git = (root / dot_git.read_text().split(":", 1)[1].strip()).resolve()
+        common = dot_git
+        if (dot_git / "commondir").is_file():
+            common = (dot_git / (dot_git / "commondir").read_text().strip()).resolve()
+        head = (dot_git / "HEAD").read_text().strip()
+        if not head.startswith("ref: "):
+            return head or None, "HEAD"
+        ref = head[5:]
+        branch = ref.removeprefix("refs/heads/")
+        for base in (dot_git, common):
+            if (base / ref).is_file():
+                return (base / ref).read_text().strip() or None, branch
+        packed = common / "packed-refs"
+        if packed.is_file():
+            for line in packed.read_text().splitlines():
+                if line.endswith(" " + ref):
+                    return line.split(" ", 1)[0], branch
+        return None, branch  # a branch with no commit yet
+    except OSError:
+        return None, None
 
 
 def _git(args: list[str], cwd: Path | None) -> str | None:

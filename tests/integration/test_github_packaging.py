@@ -46,12 +46,22 @@ def test_dockerfile_passes_hadolint() -> None:
 
 def test_dockerfile_pins_the_base_and_uses_an_exec_form_entrypoint() -> None:
     text = (ROOT / "Dockerfile").read_text()
-    assert re.search(r"^FROM python:3\.12\.\d+-slim\S*@sha256:[0-9a-f]{64}$", text, re.MULTILINE)
-    assert 'ENTRYPOINT ["python", "/app/entrypoint.py"]' in text
-    assert "git config --system --add safe.directory '*'" in text
+    assert re.search(r"^ARG BASE_IMAGE=python:3\.12\.\d+-slim\S*@sha256:[0-9a-f]{64}$", text, re.MULTILINE)
+    assert re.findall(r"^FROM (\S+)", text, re.MULTILINE) == ["${BASE_IMAGE}", "${BASE_IMAGE}"]
+    # The action's own interpreter (a venv the user's `install` cannot touch), not the `python` on PATH.
+    assert 'ENTRYPOINT ["/opt/khaos-action/bin/python", "/opt/khaos-action/entrypoint.py"]' in text
 
 
-@pytest.mark.parametrize("needed", ["pyproject.toml", "README.md", "entrypoint.py", "khaos_action/", "packs/"])
+def test_dockerfile_installs_only_hash_pinned_requirements_and_no_git() -> None:
+    text = (ROOT / "Dockerfile").read_text()
+    installs = re.findall(r"pip (?:--python \S+ )?install ([^\n]*(?:\\\n[^\n]*)*)", text)
+    assert installs and all("--require-hashes" in i or "--no-index" in i for i in installs), installs
+    assert "apt-get install" not in text.split("ARG WITH_NODE")[0]  # no git, nothing from apt in the default image
+    assert re.search(r"^ENV [^#]*KHAOS_AGENT_USER=khaos-agent", text, re.MULTILINE | re.DOTALL)
+
+
+@pytest.mark.parametrize("needed", ["pyproject.toml", "requirements.lock", "requirements-build.lock", "README.md",
+                                    "entrypoint.py", "khaos_action/", "packs/"])
 def test_dockerignore_lets_the_build_inputs_through(needed: str) -> None:
     assert f"!{needed}" in (ROOT / ".dockerignore").read_text().split()
 
