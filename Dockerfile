@@ -15,6 +15,7 @@ ENV PIP_DISABLE_PIP_VERSION_CHECK=1 \
 COPY requirements.lock requirements-build.lock pyproject.toml README.md /src/
 COPY khaos_action /src/khaos_action
 COPY packs /src/packs
+COPY entrypoint.py /opt/khaos-action/entrypoint.py
 # The wheel is built with pinned setuptools/wheel (no unpinned build isolation); the venv gets no pip of its own
 # (pip from the build venv installs into it), and its bytecode is compiled once with hash-based invalidation so it
 # does not depend on file times: two builds of one commit give the same files, and the container starts warm.
@@ -42,7 +43,6 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 # process. Its uid is not the hosted runner's (1001), so it cannot write the mounted /github/file_commands.
 RUN useradd --uid 10001 --user-group --create-home --shell /bin/sh khaos-agent
 COPY --from=build /opt/khaos-action /opt/khaos-action
-COPY entrypoint.py /opt/khaos-action/entrypoint.py
 
 # The `-node` image (release tags `<version>-node`): Debian's Node.js for `command: node agent.js` agents. Costs
 # about 60 MB (measured by tests/container); any other runtime can come from the `install` input instead.

@@ -36,7 +36,12 @@ class EngineUnavailable(Exception):
     """No container engine can run here; the tests skip with this reason."""
 
 
+NOTES: list[str] = []
+"""Everything said, repeated in pytest's terminal summary (tests/container/conftest.py) so -q runs show it too."""
+
+
 def say(message: str) -> None:
+    NOTES.append(message)
     print(f"[container] {message}", file=sys.stderr, flush=True)
 
 
@@ -62,7 +67,8 @@ class Engine:
     log_path: Path | None = None
     created_images: list[str] = field(default_factory=list)
 
-    def __call__(self, *args: str, timeout: float = 600, check: bool = True, **kwargs) -> subprocess.CompletedProcess[str]:
+    def __call__(self, *args: str, timeout: float = 600, check: bool = True,
+                 **kwargs) -> subprocess.CompletedProcess[str]:
         return run([self.docker, *args], timeout=timeout, check=check, **kwargs)
 
     def has_image(self, ref: str) -> bool:
