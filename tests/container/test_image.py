@@ -186,6 +186,16 @@ def test_exit_3_when_install_fails(job, image) -> None:
     assert "the `install` command exited with 7" in proc.stdout
 
 
+def test_exit_4_on_an_internal_error(job, image) -> None:
+    """A real crash inside the action: the evaluate seam pointed at json.loads, which cannot take a request."""
+    job.demo()
+    job.extra_env["KHAOS_ACTION_EVALUATE"] = "json:loads"
+    proc = job.run(image)
+    assert proc.returncode == 4, proc.stdout[-4000:]
+    assert "TypeError" in proc.stdout and "Traceback" in proc.stdout
+    assert not_owned_by(job.workspace) == []
+
+
 def test_install_cannot_break_the_action(job, image) -> None:
     """The user's `install` goes to the base's python; the action runs from its own venv."""
     job.demo()
