@@ -45,7 +45,8 @@ ARG WITH_NODE=false
 # hadolint ignore=DL3008
 RUN useradd --uid 10001 --user-group --create-home --shell /bin/sh khaos-agent \
     && if [ "$WITH_NODE" = true ]; then \
-        apt-get update && apt-get install --yes --no-install-recommends nodejs && rm -rf /var/lib/apt/lists/*; \
+        apt-get update && apt-get install --yes --no-install-recommends nodejs \
+        && apt-get clean && rm -rf /var/lib/apt/lists/* /var/cache/apt/*.bin; \
     fi
 COPY --from=build /opt/khaos-action /opt/khaos-action
 

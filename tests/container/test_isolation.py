@@ -54,6 +54,7 @@ agent:
   timeout_s: 20
 concurrency: 1
 golden_prompts: ["probe", "leak", "exit0", "keyboard", "osexit", "signal", "probe again"]
+chaos_matrix: [{name: no-chaos}]
 contract:
   name: c
   invariants:
