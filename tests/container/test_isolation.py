@@ -163,7 +163,7 @@ if __name__ == "__main__":
 def test_a_hostile_agent_finds_no_token_changes_no_runner_file_and_cannot_change_the_exit_code(
         job, image, tmp_path) -> None:
     missing = isolation_missing()
-    if missing:
+    if missing and not os.environ.get("KHAOS_HOSTILE_ANYWAY"):  # set it to see what the hostile agent reaches today
         pytest.skip(missing)
     out = tmp_path / "hostile-out"
     out.mkdir()
