@@ -148,3 +148,33 @@ def test_ids_in_the_comment_show_exactly_inside_their_code_spans() -> None:
                                   baseline_source="no baseline yet", fail_on=["critical"])
     codes = [html.unescape(c) for c in re.findall(r"<code>(.*?)</code>", gfm("\n\n".join(sections)))]
     assert "my_case*1|x" in codes and "pi_[direct]_`v2`" in codes
+
+
+def every_field_hostile(text: str):
+    """A manifest as a pull request's job could write it (the `manifest` input, merged shards): every string is
+    hostile, not only the agent's output."""
+    case = make_case(
+        text, phase=text, pillar=text, input=text, scenario=text, attack_id=text, category=text, objective=text,
+        channel=text, severity=text, owasp=[text], mutation=text, fault_ids=[text], output=text, outcome=text,
+        evidence_tags=[text], passed=False, error=text, notes=[text],
+        invariants=[{"id": text, "severity": text, "passed": False, "detail": text}])
+    compromised = make_case(text + "2", phase=text, input=text, attack_id=text + "2", outcome="COMPROMISED",
+                            severity="critical", owasp=[text], channel=text, category=text, evidence_tags=[text],
+                            passed=False, output=text)
+    return make_manifest(
+        [case, compromised], run_id=text, tool_version=text, config_hash=text * 3, shard=text,
+        agent={"name": text, "type": text}, score_notes={"overall": text}, flaky=[text], warnings=[text],
+        verdict={"passed": False, "reasons": [text], "exit_code": 1},
+        goals=[{"phase": text, "metric": text, "operator": text, "threshold": 1.0, "value": 0.5, "met": False}],
+        skipped=[{"attack_id": text, "category": text, "channel": text, "owasp": [text], "reason": text}],
+        metrics={text: {"invocations": 1, "error_rate": 0.0}})
+
+
+@pytest.mark.parametrize("text", ["see https://evil.example/x and www.evil.example", "[x](javascript:alert(1))",
+                                  "cc @octocat fixes #1 GH-2 org/repo#3", '<img src="https://evil.example/p">'])
+def test_a_manifest_hostile_in_every_field_renders_inert(text: str) -> None:
+    manifest = every_field_hostile(text)
+    sections, footer = render_sections(manifest, comparison=None, decision=GateDecision(exit_code=1),
+                                       baseline_source=text, fail_on=["critical"], instance=text)
+    assert_inert("\n\n".join([*sections, footer]))
+    assert_inert(render_markdown(manifest))
