@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import subprocess
 import sys
 
@@ -49,6 +50,10 @@ def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-
     return completed.returncode
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def main() -> int:
     from khaos_action.errors import guard
     from khaos_action.github.finish import finish
@@ -64,6 +69,9 @@ def main() -> int:
             finish(code, message, workspace=environ.get("GITHUB_WORKSPACE") or cwd,
                    summary_path=environ.get("GITHUB_STEP_SUMMARY"), output_path=environ.get("GITHUB_OUTPUT"))
 
+    # A cancelled job's container is stopped with SIGTERM; as PID 1 without a handler we would not even notice, and
+    # the kill that follows leaves root-owned files and no summary. As an interrupt it goes through the boundary.
+    signal.signal(signal.SIGTERM, _interrupt)
     # The one boundary (khaos_action/errors.py) around set-up too: a bug here is exit 4 with a traceback, where
     # workflow commands are stopped; settings and install errors get a summary and outputs like any other exit.
     return guard(lambda: _main(log, environ, handed_over), say=log.error, show_traceback=log.untrusted,

@@ -9,8 +9,10 @@ from __future__ import annotations
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -270,6 +272,27 @@ def test_hand_back_never_follows_links_out_of_the_workspace(job, tmp_path) -> No
     assert job.run().returncode == 0
     assert outside.stat().st_uid == 0  # neither the symlink nor the hard link re-owned the file outside
     assert (job.ws / "sym").lstat().st_uid == RUNNER_UID and foreign_entries(job) == ["hard"]
+
+
+@needs_root
+def test_a_cancelled_job_sigterm_still_hands_back_and_summarises(job) -> None:
+    job.agent("import time\n"
+              "def handle(prompt):\n"
+              "    open('started', 'w').write('x')\n"
+              "    time.sleep(60)\n")
+    owned_by_the_runner(job)
+    env = {**job_env(job), "PATH": os.environ["PATH"],
+           "KHAOS_ACTION_EVALUATE": "tests.github_api:evaluate_golden_prompts"}
+    proc = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], env=env, cwd=job.ws, text=True,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 30
+    while not (job.ws / "started").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGTERM)
+    stdout, _ = proc.communicate(timeout=30)
+    assert proc.returncode == 130, stdout
+    assert "interrupted" in no_verdict_summary(job, 130)
+    assert foreign_entries(job) == []
 
 
 def test_agent_error_text_in_the_failure_summary_is_inert(job) -> None:
