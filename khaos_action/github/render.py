@@ -198,7 +198,8 @@ def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
 
 
 def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:
-    return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "", owasp=", ".join(case.owasp),
+    return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "",
+                           owasp=", ".join(case.owasp),
                            channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output,
                            new="🆕 " if new else "")
 

@@ -286,7 +286,8 @@ def _case_table(changes: list[CaseChange], *, show_status: bool = False) -> list
 
 def render_comparison_markdown(cmp: Comparison) -> str:
     """The comparison as Markdown; every value taken from a manifest is escaped (it may be agent or attack text)."""
-    out = [f"## khaos-action comparison: {md_span(cmp.base_run_id, 60, table=False)} → {md_span(cmp.head_run_id, 60, table=False)}", ""]
+    base, head = md_span(cmp.base_run_id, 60, table=False), md_span(cmp.head_run_id, 60, table=False)
+    out = [f"## khaos-action comparison: {base} → {head}", ""]
     for warning in cmp.warnings:
         out += [f"> **Warning:** {md_escape(warning, None)}", ""]
     if cmp.regression:
