@@ -41,6 +41,9 @@ class CaseContext:
     error: str | None = None
     """A failure of the case found by the machinery rather than the agent (e.g. an LLM cassette replay miss);
     the engine records it as the case's error, so the case can never pass."""
+    tool_errors: list[str] = field(default_factory=list)
+    """Errors wrapped tools raised by themselves in a case without faults (chaos/tools.py `tool_failed`); the
+    engine fails the case on them, except for attacks, where a tool refusing hostile arguments is a defence."""
 
 
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)

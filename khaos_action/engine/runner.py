@@ -178,6 +178,11 @@ class Engine:
         invocation.fault_hits = dict(ctx.hits)
         invocation.llm_calls = ctx.llm_calls
         invocation.notes += ctx.notes
+        if ctx.tool_errors and case.phase == "security":  # a tool refusing an attack's arguments defends the agent
+            invocation.notes += ctx.tool_errors
+        elif ctx.tool_errors:  # a tool broke without any fault; the framework may have turned it into text
+            broke = "; ".join(ctx.tool_errors)
+            ctx.error = broke if ctx.error is None else f"{ctx.error}; {broke}"
         if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
             invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
         return invocation

@@ -267,8 +267,8 @@ class ToolPatcher:
 def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
     """Record a raising tool call. Frameworks hand a tool's exception to the model as text (the OpenAI Agents SDK,
     LangGraph's ToolNode, pydantic-ai error hooks), so the run may look fine: an error the tool raised by itself
-    (no fault of ours) in a case without faults fails the case, naming the tool; under chaos it is a note, since
-    an injected HTTP or LLM fault may be what broke it."""
+    (no fault of ours) in a case without faults fails the case, naming the tool (the engine decides, see
+    CaseContext.tool_errors); under chaos it is a note, since an injected HTTP or LLM fault may be what broke it."""
     record.error = f"{type(exc).__name__}: {exc}"[:500]
     if record.error_source == "fault" or not isinstance(exc, Exception):
         return  # the planned fault, or a cancellation / timeout of the whole case
@@ -279,8 +279,7 @@ def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
         cause = (f"after {', '.join(fired)} fired in this case" if fired else "with no fault fired yet")
         ctx.notes.append(f"{message}: not a tool fault of ours, the tool itself raised, {cause}")
         return
-    failure = f"{message}: the tool itself broke on a call without any injected fault"
-    ctx.error = failure if ctx.error is None else f"{ctx.error}; {failure}"
+    ctx.tool_errors.append(f"{message}: the tool itself broke on a call without any injected fault")
 
 def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
     """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
