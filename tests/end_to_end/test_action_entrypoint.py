@@ -171,6 +171,23 @@ def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_4(job) -> None:
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
 
 
+def test_github_max_wait_bounds_rate_limit_waits_and_never_changes_the_verdict(job) -> None:
+    job.api.secondary_limit("POST", "/comments$", times=5)  # GitHub would ask for a minute, then two...
+    started = time.monotonic()
+    proc = job.run(**{"github-max-wait": "0"})
+    assert proc.returncode == 0 and time.monotonic() - started < 30  # ...nothing was waited for
+    assert "::warning::could not post the PR comment" in proc.stdout and "`github-max-wait` budget" in proc.stdout
+    assert len(job.api.requests("POST")) == 1 and job.outputs()["passed"] == "true"
+
+
+def test_a_forged_sticky_comment_is_left_alone_end_to_end(job) -> None:
+    job.api.add_comment(3, "<!-- khaos-action:khaos.yaml -->\nAll green, merge away", user="mallory")
+    assert job.run().returncode == 0
+    forged, ours = job.api.comments[3]
+    assert forged["body"].endswith("merge away") and ours["user"]["login"] == "github-actions[bot]"
+    assert not job.api.requests("PATCH")
+
+
 # ---- every exit leaves a usable job: summary, outputs, a workspace the runner's user owns ---------------------------
 
 RUNNER_UID = 23456  # the runner's user as the container sees the workspace owner (tests run as root, like the action)
