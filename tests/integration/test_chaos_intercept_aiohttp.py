@@ -98,3 +98,24 @@ def test_outside_the_block_aiohttp_is_untouched():
     with http_interception():
         assert aiohttp.ClientSession._request is not original
     assert aiohttp.ClientSession._request is original
+
+
+async def chat(base: str) -> tuple[int, dict]:
+    body = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Where is 1234?"}]}
+    async with aiohttp.ClientSession() as session:
+        async with session.post(f"{base}/v1/chat/completions", json=body,
+                                headers={"authorization": "Bearer sk-test"}) as response:
+            return response.status, await response.json()
+
+
+def test_llm_calls_over_aiohttp_are_recorded_and_meet_llm_faults(upstream):
+    clean = make_ctx()
+    limited = make_ctx({"id": "429", "target": "llm", "mode": "rate_limit", "retry_after_s": 1})
+    with http_interception():
+        status, answer = run_in_case(clean, chat, upstream.url)
+        limited_status, error = run_in_case(limited, chat, upstream.url)
+    assert status == 200 and answer["choices"][0]["message"]["content"]
+    [call] = clean.llm_calls
+    assert (call["status"], call["fault"], call["source"]) == (200, None, "live") and call["output_tokens"] > 0
+    assert limited_status == 429 and "rate limit" in str(error).lower()
+    assert fault_hits(limited) == {"429": 1} and limited.llm_calls[0]["status"] == 429
