@@ -138,11 +138,11 @@ def test_tracing_stays_off_during_the_run_and_the_sdk_is_left_as_it_was(servers)
     try:
         transport = FrameworkTransport(adapter_for("openai-agents"), "airline.py:triage_agent", base_dir=APPS,
                                        context="airline.py:new_context")
-        reply = asyncio.run(transport.send(TransportMessage("invoke", {"text": "How many bags can I bring?",
-                                                                       "session_id": "s1"})))
+        replies = [asyncio.run(transport.send(TransportMessage("invoke", {"text": text, "session_id": "s1"})))
+                   for text in ("How many bags can I bring?", "Please say hello in Spanish.")]  # also a nested run
     finally:
         set_trace_processors([])
-    assert "carry-on" in reply.payload["text"]
+    assert "carry-on" in replies[0].payload["text"] and "Hola" in replies[1].payload["text"]
     assert started == [] and getattr(provider, "_disabled", None) == disabled_before
 
 
