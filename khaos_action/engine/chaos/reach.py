@@ -92,11 +92,12 @@ def http_faults_never_fired(fault_specs: list[Any], results: list[Any], traffic:
             continue
         where = ", ".join(f"{k} {spec[k]}" for k in ("host", "path") if spec.get(k)) or "any host"
         clients = ", ".join(traffic.clients) if traffic is not None and traffic.clients else "none"
-        seen = traffic.seen.most_common(8) if traffic is not None else []
+        seen = traffic.seen.most_common(5) if traffic is not None else []
         calls = "; ".join(f"{method} {host}{path} via {client} ×{n}" for (client, method, host, path), n in seen)
+        # What tells the cause comes first (reports cut long warnings): the calls seen, then how to read them.
         warnings.append(
             f"{spec.get('target')} fault {fault_id} ({spec.get('mode')}, {where}) never fired in its {len(ran)} "
-            f"case(s). Intercepted HTTP clients: {clients}. Calls seen during cases: {calls or 'none'}. A call to "
-            f"another host or path means the fault's host/path does not match it; no call at all means the agent "
-            f"used a client that is not intercepted (urllib, a gRPC SDK, another process) or never made the call.")
+            f"case(s). Calls seen: {calls or 'none'}. Intercepted clients: {clients}. Another host/path: fix the "
+            f"fault's host/path; no call: the agent used an unintercepted client (urllib, gRPC, a subprocess) or "
+            f"never made it.")
     return warnings
