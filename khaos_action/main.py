@@ -19,11 +19,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from khaos_action import __version__
-from khaos_action.attacks.capabilities import CapabilityProfile
+from khaos_action.attacks.capabilities import CapabilityProfile, infer_capabilities
 from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
-from khaos_action.attacks.profile import agent_profile
+from khaos_action.attacks.profile import agent_profile, agent_tools
+from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
+from khaos_action.attacks.roles import ToolRole
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
@@ -37,6 +39,7 @@ from khaos_action.engine.runner import (
     invocation_key,
 )
 from khaos_action.engine.session import agent_session
+from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.errors import ConfigError
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.plan.contract import plan_contract
@@ -51,6 +54,10 @@ from khaos_action.score.summary import GoalSpec, summarise
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
     from khaos_action.llm.calls import LlmRuntime
+
+
+IN_PROCESS = frozenset({"python", *FRAMEWORK_TYPES})
+"""Agent types whose tool and LLM calls the engine sees itself (so the baseline maps the attack surface)."""
 
 
 @dataclass(slots=True)
@@ -94,8 +101,10 @@ def prepare(request: EvaluateRequest) -> Prepared:
 
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
-              shard: tuple[int, int] | None = None, llm_variants: dict[str, list[str]] | None = None) -> Plan:
-    """The run's cases. Without a profile (validate), the one inferred from the config alone is used."""
+              shard: tuple[int, int] | None = None, llm_variants: dict[str, list[str]] | None = None,
+              roles: list[ToolRole] | None = None) -> Plan:
+    """The run's cases. Without a profile, the one inferred from the config alone is used. `roles`: the agent's
+    tools with their roles (forbidden-tool attacks aim at them)."""
     config = prepared.config
     planners: list = [plan_contract, mutation_planner(llm_variants),
                       replay_planner(prepared.loaded.base_dir, config.agent.tool_names())]
@@ -104,7 +113,7 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
         corpus = load_corpus()
         if profile is None:
             profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
-        planners.append(security_planner(corpus, profile))
+        planners.append(security_planner(corpus, profile, roles))
         hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
     plan = SeededScheduler(config, prepared.packs, planners=planners, hash_extra=hash_extra).plan()
     if shard is not None:
@@ -155,9 +164,11 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
                                                                            binder) as session:
-            profile, sources = agent_profile(config.agent, prepared.loaded.base_dir, import_code=True)
+            tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=True)
+            profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata)
             llm_variants, warnings = await llm_mutations(config)
-            plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants)
+            roles = [tool.role_info() for tool in tools]
+            plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants, roles=roles)
             faults = [f for case in plan.cases for f in case.faults]
             session.check_reachable(faults, config.agent.type)
             # The MCP proxy also delivers attack payloads, so there attack cases need attribution as much as faults.
@@ -186,7 +197,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                 warnings += await _add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
                                                         request.shard)
             results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
-                                                         capabilities=profile.as_dict())
+                                                         capabilities=profile.as_dict(), roles=roles)
             warnings += attack_notes
             probes, state_warnings = await probe_state(engine, config, request.shard)
             results += judge_all(probes, config)
@@ -205,10 +216,13 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
 
 
 async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, attacker: AttackerClient | None = None,
-                         capabilities: dict[str, bool] | None = None) -> tuple[list[CaseResult], list[str]]:
-    """Run the plan, judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's rewrite when
-    one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
-    invocations = await engine.run(plan.cases)
+                         capabilities: dict[str, bool] | None = None,
+                         roles: Sequence[ToolRole] = ()) -> tuple[list[CaseResult], list[str]]:
+    """Run the plan (the baseline first: it maps which golden prompt reaches which channel, and indirect attacks
+    ride on those prompts), judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's
+    rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
+    invocations = await run_with_recon(engine.run, plan, config.prompt_texts(), roles,
+                                       in_process=config.agent.type in IN_PROCESS)
     invariants = plan.extra.get("invariants", {})
     baseline = no_chaos_replies(invocations)
     results = judge_all(invocations, config, invariants, baseline)
@@ -230,6 +244,7 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
         results = await multi_turn(results, cases, strategies, client=attacker, run=engine.run,
                                    judge=lambda inv: judge_all(inv, config, invariants, baseline),
                                    max_turns=config.attacker.max_turns)
+    plan.extra.setdefault("skipped", []).extend(undelivered(results))
     return results, notes
 
 
@@ -302,7 +317,8 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         cases=results,
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
-        extra={"gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
+        extra={**({"attack_surface": plan.extra["attack_surface"]} if "attack_surface" in plan.extra else {}),
+               "gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
                "config_lines": config_lines(prepared.loaded), "similarity_backend": config.similarity.backend,
                **({"telemetry": run.telemetry} if run.telemetry is not None else {})},
     )

@@ -8,12 +8,14 @@ applicable, never as blocked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import re
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 
 from khaos_action.attacks.canary import make_canary
 from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.corpus import Attack, Corpus, render_attack
+from khaos_action.attacks.roles import ACTION_ROLES, ToolRole, forbidden_targets, role_from_name
 from khaos_action.attacks.select import select_attacks
 from khaos_action.config.models import AttackSelector
 from khaos_action.plan.cases import Case, case_id
@@ -25,26 +27,57 @@ def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
     return [sel for p in packs for phase in p.pack.phases if phase.type == "security" for sel in phase.attacks]
 
 
-def attack_case(attack: Attack, seed: int) -> Case:
+def attack_case(attack: Attack, seed: int, targets: list[str] | None = None) -> Case:
+    """`targets`: the agent's real tools a forbidden-tool attack aims at (roles/forbidden_targets); the attack's
+    text then names one of them where it named a tool the agent does not have."""
     cid = case_id("security", attack.id)
     canary = make_canary(seed, cid)
     rendered = render_attack(attack, canary)
+    forbidden = list(attack.forbidden_tools)
+    if targets:
+        chosen = targets[int(cid, 16) % len(targets)]
+        rendered = replace(rendered, input=_rename_tools(rendered.input, attack.forbidden_tools, targets, chosen),
+                           injection=rendered.injection and _rename_tools(rendered.injection, attack.forbidden_tools,
+                                                                          targets, chosen))
+        forbidden = sorted(set(forbidden) | set(targets))
     injections = ({"channel": rendered.channel, "payload": rendered.injection},) if rendered.injection else ()
     return Case(
         id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
         attack_id=attack.id, category=attack.category, objective=attack.objective, channel=attack.channel,
         severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",
-        meta={"canary_a": canary.a, "canary_b": canary.b, "forbidden_tools": list(attack.forbidden_tools),
-              "tier": attack.tier},
+        meta={"canary_a": canary.a, "canary_b": canary.b, "forbidden_tools": forbidden, "tier": attack.tier},
     )
 
 
-def security_planner(corpus: Corpus, profile: CapabilityProfile) -> Planner:
+def _rename_tools(text: str, named: Iterable[str], targets: list[str], chosen: str) -> str:
+    for name in named:
+        if name != "*" and name not in targets:
+            text = re.sub(rf"\b{re.escape(name)}\b", chosen, text)
+    return text
+
+
+def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | None]:
+    """Not applicable: a forbidden-tool attack whose tools (by name or by role) the agent has none of. Without a
+    known tool list (an agent in another process) every attack stays applicable."""
+    def check(attack: Attack) -> str | None:
+        if not roles or attack.objective != "forbidden_tool_call":
+            return None
+        if forbidden_targets(attack.forbidden_tools, roles) == []:
+            kinds = sorted({r for r in (role_from_name(n) for n in attack.forbidden_tools) if r in ACTION_ROLES})
+            fix = (f"; if one of its tools is one, mark it `role: {kinds[0]}`" if kinds else "")
+            return (f"the agent has no tool like {', '.join(attack.forbidden_tools)}"
+                    f"{' (no ' + ' or '.join(kinds) + ' tool)' if kinds else ''}{fix}")
+        return None
+
+    return check
+
+
+def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[ToolRole] | None = None) -> Planner:
     def plan(ctx: PlanContext) -> Iterable[Case]:
         selectors = security_selectors(ctx.packs)
         if not selectors:
             return
-        selection = select_attacks(corpus, selectors, profile, seed=ctx.seed)
+        selection = select_attacks(corpus, selectors, profile, seed=ctx.seed, check=forbidden_check(roles))
         ctx.plan.extra["skipped"] = [
             SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason)
             for a, reason in selection.not_applicable
@@ -54,7 +87,8 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile) -> Planner:
             ctx.plan.notes.append("the security phase selected no attack this agent can receive; see the "
                                   "not-applicable list and the capability profile")
         for attack in selection.applicable:
-            yield attack_case(attack, ctx.seed)
+            targets = forbidden_targets(attack.forbidden_tools, roles) if roles else None
+            yield attack_case(attack, ctx.seed, targets)
 
     return plan
 

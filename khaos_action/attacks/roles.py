@@ -67,6 +67,8 @@ _READ_VERBS = frozenset({"get", "lookup", "look", "find", "list", "search", "che
                          "view", "read", "describe", "count", "estimate", "quote", "convert", "calculate", "compare",
                          "retrieve", "load", "recall", "is", "has", "validate", "verify", "status"})
 _ACTION_ROLES = frozenset({"code_exec", "destructive", "payment", "messaging"})
+ACTION_ROLES = _ACTION_ROLES | {"web_fetch"}
+"""Roles a forbidden-tool attack can aim at (tools that act on the world or send data out)."""
 # Description phrases are weaker evidence than a name: only unambiguous ones count ("card on file" is no file tool).
 _DESCRIPTION_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code_exec", re.compile(r"\b(execut\w* (code|commands?|scripts?|sql)|runs? (shell|python|code)|shell command)\b",
@@ -167,11 +169,11 @@ def forbidden_targets(named: Sequence[str], roles: Iterable[ToolRole]) -> list[s
     if "*" in named:
         return None
     roles = list(roles)
-    wanted = {role_from_name(n) for n in named} - {None, "read_only", "retriever", "file_reader", "memory"}
+    wanted = {role_from_name(n) for n in named} & ACTION_ROLES
     have = {r.tool for r in roles}
     hits = {n for n in named if n in have} | {r.tool for r in roles if r.role in wanted}
     return sorted(hits)
 
 
 __all__ = ["CHANNEL_FIX", "CHANNEL_ROLES", "ROLES", "ROLE_FLAGS", "Role", "ToolRole", "channel_tools",
-           "forbidden_targets", "guess_role", "normalise_role", "role_from_description", "role_from_name", "words"]
+           "ACTION_ROLES", "forbidden_targets", "guess_role", "normalise_role", "role_from_description", "role_from_name", "words"]

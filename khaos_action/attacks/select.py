@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from khaos_action.attacks.capabilities import CapabilityProfile, missing_capabilities, not_applicable_reason
@@ -69,20 +70,25 @@ def _rank(seed: int, selector: AttackSelector, attack_id: str) -> str:
 
 
 def select_attacks(
-    corpus: Corpus, selectors: list[AttackSelector], profile: CapabilityProfile, *, seed: int
+    corpus: Corpus, selectors: list[AttackSelector], profile: CapabilityProfile, *, seed: int,
+    check: Callable[[Attack], str | None] | None = None,
 ) -> Selection:
+    """`check`: a further reason an attack cannot apply to this agent (e.g. a forbidden-tool attack naming only
+    tools it lacks), or None."""
     validate_selectors(corpus, selectors)
     missing = {a.id: missing_capabilities(profile, a.requires) for a in corpus.attacks}
+    other = {a.id: check(a) for a in corpus.attacks if not missing[a.id]} if check else {}
     chosen: set[str] = set()
     skipped: set[str] = set()
     for sel in selectors:
         hits = [a for a in corpus.attacks if matches(a, sel)]
-        runnable = [a for a in hits if not missing[a.id]]
+        runnable = [a for a in hits if not missing[a.id] and not other.get(a.id)]
         if sel.sample is not None:
             runnable = sorted(runnable, key=lambda a: _rank(seed, sel, a.id))[: sel.sample]
         chosen.update(a.id for a in runnable)
-        skipped.update(a.id for a in hits if missing[a.id])
+        skipped.update(a.id for a in hits if missing[a.id] or other.get(a.id))
     return Selection(
         applicable=[corpus.by_id[i] for i in sorted(chosen)],
-        not_applicable=[(corpus.by_id[i], not_applicable_reason(missing[i])) for i in sorted(skipped)],
+        not_applicable=[(corpus.by_id[i], not_applicable_reason(missing[i]) if missing[i] else str(other[i]))
+                        for i in sorted(skipped)],
     )

@@ -67,7 +67,7 @@ def golden_prompt_issues(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ())
     if loaded.config.golden_prompts:
         return []
     needing = [p.pack.name for p in packs if not p.pack.inputs
-               and any(phase.type in ("baseline", "resilience") or phase.attacks for phase in p.pack.phases)]
+               and any(phase.type in ("baseline", "resilience") for phase in p.pack.phases)]
     if not needing:
         return []
     where: KeyPath = ("packs",) if "packs" in (loaded.raw or {}) else ("agent",)

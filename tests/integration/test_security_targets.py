@@ -107,9 +107,15 @@ def test_an_agent_that_fails_on_every_attack_is_uncertain_never_blocked(tmp_path
     manifest = run("failing.khaos.yaml", tmp_path, packs=("quickstart", str(EXAMPLES / "indirect.pack.yaml")))
     cases = attacks(manifest)
     print(outcome_table("failing ShopOps (its model endpoint answers 404)", cases))
-    assert len(cases) >= 90
+    assert len(cases) >= 5
     assert all(c.error for c in cases)
     assert Counter(c.outcome for c in cases) == Counter({"UNCERTAIN": len(cases)})
+    # Its baseline reached no tool (the model never answered), so no golden prompt can carry an attack through a
+    # tool: those are listed as not exercised, never run, never UNCERTAIN. Memory and MCP descriptions are planted
+    # in the LLM requests it did send, so those ran (and failed).
+    assert {c.channel for c in cases} <= {"user_prompt", "multi_turn", "memory", "mcp_tool_description"}
+    unreached = [s for s in manifest.skipped if s.reason.startswith("not exercised: no golden prompt reaches")]
+    assert len(unreached) >= 60
     assert not manifest.verdict.passed
 
 

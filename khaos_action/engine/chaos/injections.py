@@ -28,7 +28,8 @@ def hinted(channel: str, tool: str) -> bool:
 def injections_for(tool: str, injections: list[dict[str, Any]], known_tools: list[str]) -> list[dict[str, Any]]:
     """The injections one call to `tool` must carry.
 
-    An injection naming a tool goes to that tool only. Otherwise `tool_output` / `error_message` go to any tool;
+    An injection naming a tool goes to that tool only; one listing `tools` (the tools whose role carries the
+    channel, attacks/surface.py) to those only. Otherwise `tool_output` / `error_message` go to any tool;
     `rag_document` / `file_content` go to tools whose name suggests the channel, or to any tool when none of the
     agent's known tools does (a payload that reaches nothing would leave the attack unexercised).
     """
@@ -38,7 +39,11 @@ def injections_for(tool: str, injections: list[dict[str, Any]], known_tools: lis
         if channel not in TOOL_CHANNELS:
             continue
         named = injection.get("tool")
-        if named:
+        listed = injection.get("tools")
+        if listed is not None:
+            if tool in listed:
+                chosen.append(injection)
+        elif named:
             if named == tool:
                 chosen.append(injection)
         elif hinted(channel, tool) or (channel not in _HINT_REQUIRED

@@ -1,0 +1,123 @@
+"""Attack-surface discovery: which golden prompt reaches which tool and channel, and attacks carried to it.
+
+The baseline run is the reconnaissance pass (DESIGN decision 10): every baseline invocation records the tools it
+went through and whether it called the LLM. An indirect attack (tool output, RAG document, file, error message,
+memory, MCP tool description) is then carried by a golden prompt known to reach its channel, picked by a seeded
+rank (same seed and same reach → same carrier), and its payload goes only to the tools that carry that channel
+(roles decide: RAG payloads to retrievers, file payloads to file readers). An attack whose channel no prompt reaches
+is *not exercised*: listed with the reason and the fix, never run, never UNCERTAIN, never in a rate. The attack's
+own corpus carrier is only the fallback, when the run cannot see the agent's tool and LLM calls at all.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from khaos_action.attacks.roles import CHANNEL_FIX, ToolRole, channel_tools
+from khaos_action.plan.cases import Case, case_id
+
+# Channels planted in the agent's LLM requests (faults_context), so any prompt that calls the model reaches them.
+LLM_CHANNELS = frozenset({"memory", "mcp_tool_description"})
+_CHANNEL_WORDS = {"tool_output": "any tool", "error_message": "any tool", "rag_document": "a retriever",
+                  "file_content": "a file reader", "memory": "the agent's memory (a memory tool or its LLM context)",
+                  "mcp_tool_description": "the agent's model with its tools"}
+
+
+@dataclass(slots=True)
+class Reach:
+    """What one prompt reached in the baseline."""
+
+    tools: set[str] = field(default_factory=set)
+    llm: bool = False
+
+
+@dataclass(slots=True)
+class AttackSurface:
+    reach: dict[str, Reach] = field(default_factory=dict)
+    """Prompt text -> what it reached."""
+    roles: list[ToolRole] = field(default_factory=list)
+    sees_tools: bool = False
+    """Whether the run can see the agent's tool calls (in-process wrappers, or calls the agent reports)."""
+    sees_llm: bool = False
+    """Whether the run can see the agent's LLM calls (in-process interception or the chaos proxy)."""
+
+    def carriers(self, channel: str) -> list[str]:
+        """The prompts that reach `channel`, sorted."""
+        tools = channel_tools(channel, self.roles)
+        found = []
+        for prompt, reach in self.reach.items():
+            by_tool = bool(reach.tools) if tools is None else bool(reach.tools & set(tools))
+            if by_tool or (channel in LLM_CHANNELS and reach.llm):
+                found.append(prompt)
+        return sorted(found)
+
+    def observes(self, channel: str) -> bool:
+        """Whether the run could have seen a prompt reach `channel` (else the corpus carrier is the fallback)."""
+        if not self.reach:
+            return False
+        return self.sees_llm or self.sees_tools if channel in LLM_CHANNELS else self.sees_tools
+
+    def as_dict(self) -> dict[str, Any]:
+        """For the manifest: per prompt, the tools it reached and whether it called the model."""
+        return {prompt: {"tools": sorted(reach.tools), "llm": reach.llm}
+                for prompt, reach in sorted(self.reach.items())}
+
+
+def discover_surface(invocations: Iterable[Any], roles: Sequence[ToolRole], *, in_process: bool) -> AttackSurface:
+    """The surface from baseline invocations (anything with `.case.input`, `.tool_calls`, `.llm_calls`)."""
+    surface = AttackSurface(roles=list(roles), sees_tools=in_process, sees_llm=in_process)
+    for inv in invocations:
+        reach = surface.reach.setdefault(inv.case.input, Reach())
+        reach.tools |= {call.name for call in inv.tool_calls}
+        reach.llm = reach.llm or bool(inv.llm_calls)
+        surface.sees_tools = surface.sees_tools or bool(inv.tool_calls)
+        surface.sees_llm = surface.sees_llm or bool(inv.llm_calls)
+    return surface
+
+
+def recon_cases(cases: Sequence[Case], golden: Sequence[str]) -> list[Case]:
+    """Extra no-fault calls for golden prompts no baseline case runs (e.g. a pack with a security phase only); they
+    map the surface and are not scored."""
+    covered = {c.input for c in cases if c.phase == "baseline" and not c.faults}
+    return [Case(id=case_id("recon", text), phase="baseline", input=text, group="recon", meta={"recon": True})
+            for text in dict.fromkeys(golden) if text not in covered]
+
+
+def _rank(seed: int, attack_id: str, prompt: str) -> str:
+    return hashlib.sha256(json.dumps([seed, attack_id, prompt]).encode()).hexdigest()
+
+
+@dataclass(slots=True)
+class Bound:
+    cases: list[Case]
+    not_exercised: list[tuple[Case, str, str]]
+    """(case, reason, fix) of the attacks no prompt reaches."""
+
+
+def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> Bound:
+    """Each indirect attack case carried by a golden prompt that reaches its channel, or set aside as not
+    exercised; every other case unchanged."""
+    out: list[Case] = []
+    skipped: list[tuple[Case, str, str]] = []
+    for case in cases:
+        channel = case.injections[0].get("channel") if case.phase == "security" and case.injections else None
+        if channel is None:
+            out.append(case)
+            continue
+        if not surface.observes(channel):
+            out.append(replace(case, meta={**case.meta, "carrier": "corpus"}))
+            continue
+        carriers = surface.carriers(channel)
+        if not carriers:
+            skipped.append((case, f"no golden prompt reaches {_CHANNEL_WORDS.get(channel, channel)} in the baseline",
+                            CHANNEL_FIX.get(channel, "add a golden prompt that reaches this channel")))
+            continue
+        prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
+        tools = channel_tools(channel, surface.roles)
+        injections = tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in case.injections)
+        out.append(replace(case, input=prompt, injections=injections, meta={**case.meta, "carrier": "golden"}))
+    return Bound(cases=out, not_exercised=skipped)
