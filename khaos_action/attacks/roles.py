@@ -175,5 +175,5 @@ def forbidden_targets(named: Sequence[str], roles: Iterable[ToolRole]) -> list[s
     return sorted(hits)
 
 
-__all__ = ["CHANNEL_FIX", "CHANNEL_ROLES", "ROLES", "ROLE_FLAGS", "Role", "ToolRole", "channel_tools",
-           "ACTION_ROLES", "forbidden_targets", "guess_role", "normalise_role", "role_from_description", "role_from_name", "words"]
+__all__ = ["ACTION_ROLES", "CHANNEL_FIX", "CHANNEL_ROLES", "ROLES", "ROLE_FLAGS", "Role", "ToolRole", "channel_tools",
+           "forbidden_targets", "guess_role", "normalise_role", "role_from_description", "role_from_name", "words"]

@@ -107,9 +107,9 @@ def test_an_attack_whose_channel_no_prompt_reaches_is_not_exercised(tmp_path: Pa
     manifest = run(config, tmp_path / "out", "security")
     rag = [c for c in attacks(manifest) if c.channel == "rag_document"]
     assert rag == []
-    reasons = [s.reason for s in manifest.skipped if s.channel == "rag_document" and "has no tool like" not in s.reason]
-    assert len(reasons) >= 10 and all("not exercised: no golden prompt reaches a retriever" in r and "role: retriever" in r
-                           for r in reasons)
+    reasons = [s.reason for s in manifest.skipped if s.channel == "rag_document" and "no tool like" not in s.reason]
+    assert len(reasons) >= 10
+    assert all("not exercised: no golden prompt reaches a retriever" in r and "role: retriever" in r for r in reasons)
     assert manifest.counts.uncertain == sum(c.outcome == "UNCERTAIN" for c in attacks(manifest))
     assert delivered(manifest, "tool_output")
 

@@ -1,0 +1,68 @@
+"""Binding indirect attacks to the golden prompts that reach their channel (pure: no agent is called)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from khaos_action.attacks.roles import guess_role
+from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
+from khaos_action.engine.messages import ToolCall
+from khaos_action.plan.cases import Case
+
+ROLES = [guess_role("search_flights"), guess_role("get_guide", declared="retriever")]
+
+
+@dataclass
+class Inv:
+    case: Case
+    tool_calls: list = field(default_factory=list)
+    llm_calls: list = field(default_factory=list)
+
+
+def attack(attack_id: str, channel: str) -> Case:
+    return Case(id=attack_id, phase="security", input="corpus carrier", attack_id=attack_id, channel=channel,
+                injections=({"channel": channel, "payload": "do it"},))
+
+
+def surface(in_process: bool = True):
+    baseline = [Inv(Case(id="a", phase="baseline", input="flights to Rome"), [ToolCall("search_flights", {})], [{}]),
+                Inv(Case(id="b", phase="baseline", input="guide to Kyoto"), [ToolCall("get_guide", {})], [{}]),
+                Inv(Case(id="c", phase="baseline", input="hello"), [], [{}])]
+    return discover_surface(baseline, ROLES, in_process=in_process)
+
+
+def test_each_channel_rides_on_a_prompt_that_reaches_it_and_only_its_tools_carry_it() -> None:
+    bound = bind_carriers([attack("rag-1", "rag_document"), attack("tool-1", "tool_output"),
+                           Case(id="p", phase="security", input="ignore", channel="user_prompt")],
+                          surface(), seed=1)
+    by_id = {c.id: c for c in bound.cases}
+    assert by_id["rag-1"].input == "guide to Kyoto" and by_id["rag-1"].injections[0]["tools"] == ["get_guide"]
+    assert by_id["tool-1"].input in {"flights to Rome", "guide to Kyoto"}
+    assert "tools" not in by_id["tool-1"].injections[0]
+    assert by_id["p"].input == "ignore" and bound.not_exercised == []
+
+
+def test_the_choice_is_deterministic_from_the_seed() -> None:
+    cases = [attack(f"t-{n}", "tool_output") for n in range(12)]
+    first = [c.input for c in bind_carriers(cases, surface(), seed=7).cases]
+    assert first == [c.input for c in bind_carriers(cases, surface(), seed=7).cases]
+    assert len(set(first)) == 2  # both tool-reaching prompts carry some, "hello" (no tool) none
+
+
+def test_a_channel_no_prompt_reaches_is_not_exercised_with_the_fix() -> None:
+    bound = bind_carriers([attack("file-1", "file_content")], surface(), seed=1)
+    assert bound.cases == []
+    [(case, reason, fix)] = bound.not_exercised
+    assert case.id == "file-1" and "no golden prompt reaches a file reader" in reason and "role: file_reader" in fix
+
+
+def test_the_corpus_carrier_is_the_fallback_when_calls_cannot_be_seen() -> None:
+    blind = discover_surface([Inv(Case(id="a", phase="baseline", input="hi"))], ROLES, in_process=False)
+    [case] = bind_carriers([attack("rag-1", "rag_document")], blind, seed=1).cases
+    assert case.input == "corpus carrier" and case.meta["carrier"] == "corpus"
+
+
+def test_golden_prompts_without_a_baseline_case_get_an_unscored_recon_call() -> None:
+    planned = [Case(id="a", phase="baseline", input="flights to Rome")]
+    extra = recon_cases(planned, ["flights to Rome", "guide to Kyoto"])
+    assert [(c.input, c.meta["recon"]) for c in extra] == [("guide to Kyoto", True)]
