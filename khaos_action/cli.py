@@ -31,6 +31,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--debug", action="store_true", help="show tracebacks for errors")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    init = sub.add_parser("init", help="inspect an agent and write a starter khaos.yaml (the first command)")
+    init.add_argument("path", type=Path, nargs="?", default=Path("."), help="where to look for @khaosagent")
+    init.add_argument("--entry", default=None, help="the agent: path/to/agent.py:handle (or an agent object)")
+    init.add_argument("-o", "--output", type=Path, default=Path("khaos.yaml"))
+    init.add_argument("--force", action="store_true", help="overwrite an existing file")
+
     run = sub.add_parser("run", help="evaluate the agent described by khaos.yaml")
     _run_options(run)
 

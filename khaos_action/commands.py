@@ -31,6 +31,19 @@ def cmd_run(args: argparse.Namespace) -> int:
     return result.manifest.verdict.exit_code
 
 
+def cmd_init(args: argparse.Namespace) -> int:
+    from khaos_action.init import init_config
+
+    path, found = init_config(args.output, entry=args.entry, search=args.path, force=args.force)
+    print(f"wrote {path}: agent {found.entry} ({found.agent_type}), {len(found.tools)} tools")
+    for _, role in found.tools:
+        print(f"  tool {role.label()}")
+    for note in found.notes:
+        print(f"  note: {note}")
+    print(f"next: replace the TODO golden prompts in {path}, check the roles, then `khaos-action validate -c {path}`")
+    return 0
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     from khaos_action.demo import demo_config_path
     from khaos_action.main import evaluate, new_run_id
@@ -45,11 +58,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from khaos_action.main import make_plan, prepare
+    from khaos_action.attacks.capabilities import describe_source, infer_capabilities
+    from khaos_action.attacks.profile import agent_tools
+    from khaos_action.main import IN_PROCESS, make_plan, prepare
 
-    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")))
-    plan = make_plan(prepared)
+    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")), import_agent=True)
     config = prepared.config
+    # The profile `run` will use: the entry and tools imported (never called), declared roles first.
+    tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=config.agent.type in IN_PROCESS)
+    profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata)
+    roles = [tool.role_info() for tool in tools]
+    plan = make_plan(prepared, profile=profile, roles=roles)
     print(f"{args.config}: valid")
     print(f"  agent {config.agent.name} ({config.agent.type}); packs: "
           f"{', '.join(p.pack.name for p in prepared.packs) or 'none'}")
@@ -57,8 +76,18 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for case in plan.cases:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
     print(f"  {len(plan.cases)} cases planned: " + ", ".join(f"{n} {p}" for p, n in by_phase.items()))
+    indirect = sum(1 for case in plan.cases if case.phase == "security" and case.injections)
+    if by_phase.get("security"):
+        print(f"  attacks: {by_phase['security']} selected ({indirect} indirect: each rides on a golden prompt the "
+              f"baseline shows reaching its channel, else it is listed as not exercised), "
+              f"{len(plan.extra.get('skipped', []))} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
     _check_framework_agent(config, prepared.loaded.base_dir)
+    if roles:
+        print("  tools: " + "; ".join(role.label() for role in roles))
+    print("  capabilities:")
+    for flag, value in profile.as_dict().items():
+        print(f"    {flag:<20}{'yes' if value else 'no':<5}from {describe_source(sources[flag])}")
     for note in [*prepared.warnings, *plan.notes]:
         print(f"  warning: {note}")
     return 0

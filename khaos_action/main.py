@@ -26,6 +26,7 @@ from khaos_action.attacks.profile import agent_profile, agent_tools
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
 from khaos_action.attacks.roles import ToolRole
+from khaos_action.config.agent_code import check_agent_code
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
@@ -69,8 +70,9 @@ class Prepared:
     """Semantic findings that do not stop a run (printed by `validate`, kept in the manifest)."""
 
 
-def prepare(request: EvaluateRequest) -> Prepared:
-    """Load and check everything that can be checked without calling the agent."""
+def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared:
+    """Load and check everything that can be checked without calling the agent; with `import_agent` (validate),
+    also import its entry and tools and check their signatures (config/agent_code.py)."""
     loaded = load_config(request.config_path)
     config = loaded.config
     updates: dict = {}
@@ -85,7 +87,9 @@ def prepare(request: EvaluateRequest) -> Prepared:
     config = config.model_copy(update=updates)
     refs = [] if request.contract_only else list(request.packs) or list(config.packs)
     loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded) if refs else []
-    issues = check_semantics(loaded, loaded_packs)
+    code = check_agent_code(loaded) if import_agent else None
+    issues = [*(code.issues if code else []),
+              *check_semantics(loaded, loaded_packs, code.broken_tools if code else ())]
     if issues:
         raise ConfigFileError(issues)
     if config.similarity.backend != "lexical":  # the semantic extra is optional: say how to install it, up front

@@ -11,7 +11,7 @@ from __future__ import annotations
 import difflib
 import fnmatch
 import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.errors import ConfigIssue, KeyPath
@@ -38,10 +38,13 @@ _WHEN_REACHABLE = {
 }
 
 
-def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ()) -> list[ConfigIssue]:
-    """Every semantic error in the config and its packs (empty when there is none)."""
+def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = (),
+                    broken_tools: Collection[str] = ()) -> list[ConfigIssue]:
+    """Every semantic error in the config and its packs (empty when there is none). `broken_tools`: `agent.tools`
+    entries that did not import (reported on their own line); while there are any, fault tool names are not
+    compared with the declared ones, so a typo there never makes the correct names look wrong."""
     config = loaded.config
-    declared = declared_tools(config)
+    declared = None if broken_tools else declared_tools(config)
     issues: list[ConfigIssue] = []
     for path, target, spec in scenario_fault_entries(config.chaos_matrix):
         issues += _fault_issues(loaded.issue, loaded.positions, path, target, spec, declared)
@@ -64,8 +67,12 @@ GOLDEN_PROMPTS_HINT = (
 
 def golden_prompt_issues(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ()) -> list[ConfigIssue]:
     """A pack without inputs of its own (every built-in pack) runs the config's golden prompts: none is an error."""
+    placeholders = [loaded.issue(("golden_prompts", index), f"golden prompt {index + 1} is still a placeholder "
+                                 f"written by `khaos-action init`", "Replace it with a request your agent handles "
+                                 "every day (one that makes it use the tool it names)")
+                    for index, prompt in enumerate(loaded.config.golden_prompts) if prompt.text.startswith("TODO:")]
     if loaded.config.golden_prompts:
-        return []
+        return placeholders
     needing = [p.pack.name for p in packs if not p.pack.inputs
                and any(phase.type in ("baseline", "resilience") for phase in p.pack.phases)]
     if not needing:

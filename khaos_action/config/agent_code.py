@@ -1,0 +1,103 @@
+"""What `run` would trip on in the agent's code, found by `validate` without calling the agent: the entry and every
+`agent.tools` callable are imported (module top-level code runs, the agent does not) and their signatures checked.
+
+A tool reference that does not resolve is reported at its own line, with the real functions of its module as the
+suggestion, and its name is kept out of every other check: a typo in `agent.tools` must not make the fault checks
+blame the correct `tool:` names of the chaos matrix (and suggest copying the typo).
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from khaos_action.config.errors import ConfigIssue
+from khaos_action.config.models import tool_name
+from khaos_action.errors import KhaosError
+
+if TYPE_CHECKING:
+    from khaos_action.config.loader import LoadedConfig
+
+
+@dataclass(slots=True)
+class AgentCode:
+    issues: list[ConfigIssue] = field(default_factory=list)
+    broken_tools: set[str] = field(default_factory=set)
+    """Names of `agent.tools` entries that did not resolve."""
+
+
+def check_agent_code(loaded: LoadedConfig) -> AgentCode:
+    """Import the python entry and tools of `loaded` (framework entries too) and check what can be checked."""
+    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
+    from khaos_action.engine.transport.python import load_object
+
+    agent = loaded.config.agent
+    found = AgentCode()
+    if agent.type != "python" and agent.type not in FRAMEWORK_TYPES:
+        return found
+    base = loaded.base_dir
+    if agent.entry:
+        try:
+            entry = load_object(agent.entry, base, what="agent.entry")
+        except KhaosError as exc:
+            found.issues.append(loaded.issue(("agent", "entry"), str(exc).rstrip(".")))
+        else:
+            if agent.type == "python":
+                problem = _entry_signature_problem(entry)
+                if problem:
+                    found.issues.append(loaded.issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",
+                                                     "The entry is called as `entry(message)` or "
+                                                     "`entry(message, history)`"))
+    for index, ref in enumerate(agent.tool_refs()):
+        try:
+            tool = load_object(ref, base, what="agent.tools")
+        except KhaosError as exc:
+            found.broken_tools.add(tool_name(ref))
+            found.issues.append(loaded.issue(("agent", "tools", index), _first_line(exc), _did_you_mean(ref, base)))
+            continue
+        if not callable(tool):
+            found.broken_tools.add(tool_name(ref))
+            found.issues.append(loaded.issue(("agent", "tools", index),
+                                             f"agent.tools {ref!r} is a {type(tool).__name__}, not a function"))
+    return found
+
+
+def _entry_signature_problem(fn: Callable[..., Any]) -> str | None:
+    if not callable(fn):
+        return f"is a {type(fn).__name__}, not a function"
+    try:
+        params = list(inspect.signature(fn).parameters.values())
+    except (TypeError, ValueError):
+        return None  # builtins and C callables: nothing to check
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if any(p.kind == p.VAR_POSITIONAL for p in params) or positional:
+        required = [p for p in positional if p.default is p.empty]
+        if len(required) > 2:
+            return f"requires {len(required)} arguments ({', '.join(p.name for p in required)}); it gets the message " \
+                   f"and at most the history"
+        return None
+    return "takes no positional argument, but it is called with the user's message"
+
+
+def _first_line(exc: Exception) -> str:
+    return str(exc).split(". Callables it defines")[0].rstrip(".")
+
+
+def _did_you_mean(ref: str, base: Any) -> str | None:
+    """The closest function the referenced module really defines (never a name from the config itself)."""
+    from khaos_action.engine.transport.python import load_object, split_entry
+
+    target, attr = split_entry(ref)
+    try:
+        module = load_object(f"{target}:__name__", base, what="agent.tools")  # imports the module, if it exists
+    except KhaosError:
+        return None
+    import sys
+
+    mod = sys.modules.get(module) if isinstance(module, str) else None
+    names = [n for n, v in vars(mod).items() if callable(v) and not n.startswith("_")] if mod else []
+    close = difflib.get_close_matches(attr, names, n=1, cutoff=0.6)
+    return f"Did you mean `{target}:{close[0]}`?" if close else None
