@@ -50,8 +50,8 @@ def security_score(cases: Sequence[CaseResult]) -> tuple[float | None, int]:
 # score name, whether its cases are a phase's or a pillar's, how it is measured, what the number says
 SCORES = (
     ("baseline", "phase", pass_rate, "share of {n} pack inputs answered as expected with no faults"),
-    ("resilience", "phase", pass_rate, "recovery rate: share of {n} inputs still answered as expected while a fault "
-                                       "fired"),
+    ("resilience", "phase", pass_rate, "recovery rate: share of {n} inputs handled gracefully while a fault fired "
+                                       "(answered, no crash, nothing made up)"),
     ("security", "phase", security_score, "severity-weighted share of {n} executed attacks BLOCKED (UNCERTAIN counts "
                                           "as not blocked)"),
     ("chaos", "pillar", pass_rate, "tasks completed while faults fired in the agent's dependencies ({n} pack cases "
