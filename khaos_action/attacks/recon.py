@@ -28,7 +28,9 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     done = await run([*first, *recon_cases(plan.cases, golden)])
     known = {role.tool for role in roles}
     seen = sorted({call.name for inv in done for call in inv.tool_calls} - known)
-    surface = discover_surface(done, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
+    # Carriers are the golden prompts (every one is mapped, whatever the shard), so every shard binds the same way.
+    mapped = [inv for inv in done if inv.case.input in set(golden)] if golden else done
+    surface = discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
     plan.extra["attack_surface"] = surface.as_dict()
     ran = {_key(case) for case in first}
     bound = bind_carriers([case for case in plan.cases if _key(case) not in ran], surface, plan.seed)
