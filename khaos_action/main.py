@@ -25,7 +25,7 @@ from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile, agent_tools
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
-from khaos_action.attacks.roles import ToolRole
+from khaos_action.attacks.roles import ToolRole, guess_role
 from khaos_action.config.agent_code import check_agent_code
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
@@ -172,6 +172,9 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata)
             llm_variants, warnings = await llm_mutations(config)
             roles = [tool.role_info() for tool in tools]
+            # Tools only the wrappers know (a tool_registry's entries, framework toolsets): roles guessed by name.
+            wrapped = session.patcher.tool_names if session.patcher is not None else []
+            roles += [guess_role(name) for name in wrapped if name not in {r.tool for r in roles}]
             plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants, roles=roles)
             faults = [f for case in plan.cases for f in case.faults]
             session.check_reachable(faults, config.agent.type)
