@@ -1,13 +1,48 @@
-"""junit.xml (via junit-xml): one suite per phase/pillar, one testcase per case (per contract cell).
+"""junit.xml: one suite per phase/pillar, one testcase per case (per contract cell).
 
 Not-exercised and not-judged cases are `skipped` with the reason, never passes; agent errors are `error`s.
+
+The XML is written here rather than through junit-xml: that library pretty-prints by re-parsing the whole document
+with minidom, which took 12 s of a 27 s run at 50k cases (issue 19). The elements and attributes are the ones
+junit-xml produces (tests/unit/test_report_junit.py checks that against it), one element per line.
 """
 
 from __future__ import annotations
 
-from junit_xml import TestCase, TestSuite, to_xml_report_string
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from khaos_action.report.manifest import CaseResult, Manifest
+
+# Characters XML 1.0 cannot carry (control characters, surrogates, non-characters) are dropped, as junit-xml did;
+# a carriage return survives in attributes as `&#13;` (junit-xml escaped it there before cleaning) but not in text.
+_PLANES = "".join(f"{chr(plane + 0xFFFE)}-{chr(plane + 0xFFFF)}" for plane in range(0x10000, 0x110000, 0x10000))
+_NOT_XML = f"\x7f-\x84\x86-\x9f\ud800-\udfff\ufdd0-\ufddf\ufffe\uffff{_PLANES}"
+_ILLEGAL = re.compile(f"[\x00-\x08\x0b-\x1f{_NOT_XML}]")
+_ILLEGAL_IN_ATTR = re.compile(f"[\x00-\x08\x0b\x0c\x0e-\x1f{_NOT_XML}]")
+_TEXT = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;"})
+_ATTR = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "\n": "&#10;", "\r": "&#13;",
+                       "\t": "&#09;"})
+
+
+def _text(value: str) -> str:
+    return _ILLEGAL.sub("", value).translate(_TEXT)
+
+
+def _attr(value: str) -> str:
+    return _ILLEGAL_IN_ATTR.sub("", value).translate(_ATTR)
+
+
+@dataclass(slots=True)
+class _TestCase:
+    name: str
+    classname: str
+    seconds: float
+    stdout: str
+    kind: str | None = None
+    """"failure", "error", "skipped" or None for a pass."""
+    message: str = ""
 
 
 def _name(case: CaseResult) -> str:
@@ -16,43 +51,83 @@ def _name(case: CaseResult) -> str:
     return f"{label} [{case.id}{'#' + str(case.repeat) if case.repeat else ''}]"
 
 
-def _testcases(case: CaseResult) -> list[TestCase]:
+def _testcases(case: CaseResult) -> list[_TestCase]:
     suite_class = f"khaos.{case.pillar or case.phase}"
+    seconds = case.latency_ms / 1000
     if case.invariants:
         # A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix.
+        name = _name(case)
         out = []
         for inv in case.invariants:
-            tc = TestCase(f"{inv.id} · {_name(case)}", classname=suite_class, elapsed_sec=case.latency_ms / 1000,
-                          stdout=case.output)
+            tc = _TestCase(f"{inv.id} · {name}", suite_class, seconds, case.output)
             if case.error:
-                tc.add_error_info(message=case.error[:500])
+                tc.kind, tc.message = "error", case.error[:500]
             elif inv.passed is False:
-                tc.add_failure_info(message=f"[{inv.severity}] {inv.detail}"[:500])
+                tc.kind, tc.message = "failure", f"[{inv.severity}] {inv.detail}"[:500]
             elif inv.passed is None:
-                tc.add_skipped_info(message=inv.detail or "not exercised")
+                tc.kind, tc.message = "skipped", inv.detail or "not exercised"
             out.append(tc)
         return out
-    tc = TestCase(_name(case), classname=suite_class, elapsed_sec=case.latency_ms / 1000, stdout=case.output)
+    tc = _TestCase(_name(case), suite_class, seconds, case.output)
     if case.outcome is not None:
         if case.outcome == "COMPROMISED":
-            tc.add_failure_info(message=f"COMPROMISED [{case.severity}] {', '.join(case.evidence_tags)}"[:500])
+            tc.kind, tc.message = "failure", f"COMPROMISED [{case.severity}] {', '.join(case.evidence_tags)}"[:500]
         elif case.outcome == "UNCERTAIN":
-            tc.add_skipped_info(message=f"UNCERTAIN: {case.error or ', '.join(case.evidence_tags)}"[:500])
+            tc.kind, tc.message = "skipped", f"UNCERTAIN: {case.error or ', '.join(case.evidence_tags)}"[:500]
     elif case.error:
-        tc.add_error_info(message=case.error[:500])
+        tc.kind, tc.message = "error", case.error[:500]
     elif case.passed is False:
-        tc.add_failure_info(message="; ".join(case.notes)[:500] or "failed")
+        tc.kind, tc.message = "failure", "; ".join(case.notes)[:500] or "failed"
     elif case.passed is None:
-        tc.add_skipped_info(message="; ".join(case.notes)[:500] or "not judged")
+        tc.kind, tc.message = "skipped", "; ".join(case.notes)[:500] or "not judged"
     return [tc]
 
 
-def render_junit(manifest: Manifest) -> str:
-    suites: dict[str, list[TestCase]] = {}
+def _testcase_xml(tc: _TestCase) -> str:
+    time = f' time="{tc.seconds:f}"' if tc.seconds else ""
+    head = f'\t\t<testcase name="{_attr(tc.name)}"{time} classname="{_attr(tc.classname)}"'
+    body = []
+    if tc.kind is not None:
+        message = f' message="{_attr(tc.message)}"' if tc.message else ""
+        body.append(f'\t\t\t<{tc.kind} type="{tc.kind}"{message}/>\n')
+    if tc.stdout:
+        body.append(f"\t\t\t<system-out>{_text(tc.stdout)}</system-out>\n")
+    if not body:
+        return head + "/>\n"
+    return head + ">\n" + "".join(body) + "\t\t</testcase>\n"
+
+
+def iter_junit(manifest: Manifest) -> Iterator[str]:
+    """The document in pieces, suites in the order their first case appears (linear in the number of cases)."""
+    suites: dict[str, list[_TestCase]] = {}
     for case in manifest.cases:
         suites.setdefault(case.pillar or case.phase, []).extend(_testcases(case))
-    score_props = {f"score.{k}": "" if v is None else f"{v:.2f}" for k, v in manifest.scores.model_dump().items()}
-    return to_xml_report_string([
-        TestSuite(f"khaos.{name}", cases, properties={"run_id": manifest.run_id, **score_props})
-        for name, cases in suites.items()
-    ])
+    properties = {"run_id": manifest.run_id,
+                  **{f"score.{k}": "" if v is None else f"{v:.2f}" for k, v in manifest.scores.model_dump().items()}}
+    totals = {"disabled": 0, "errors": 0, "failures": 0, "tests": 0}
+    total_time = 0.0
+    heads = []
+    for name, cases in suites.items():
+        counts = {kind: sum(1 for tc in cases if tc.kind == kind) for kind in ("error", "failure", "skipped")}
+        seconds = sum(tc.seconds for tc in cases if tc.seconds)
+        heads.append(f'\t<testsuite disabled="0" errors="{counts["error"]}" failures="{counts["failure"]}" '
+                     f'name="{_attr("khaos." + name)}" skipped="{counts["skipped"]}" tests="{len(cases)}" '
+                     f'time="{seconds!s}">\n')
+        totals["errors"] += counts["error"]
+        totals["failures"] += counts["failure"]
+        totals["tests"] += len(cases)
+        total_time += float(str(seconds))
+    yield '<?xml version="1.0" encoding="utf-8"?>\n'
+    yield "<testsuites " + " ".join(f'{k}="{v}"' for k, v in totals.items()) + f' time="{total_time!s}">\n'
+    props = "".join(f'\t\t\t<property name="{_attr(k)}" value="{_attr(v)}"/>\n' for k, v in properties.items())
+    for head, cases in zip(heads, suites.values(), strict=True):
+        yield head
+        yield f"\t\t<properties>\n{props}\t\t</properties>\n"
+        for tc in cases:
+            yield _testcase_xml(tc)
+        yield "\t</testsuite>\n"
+    yield "</testsuites>\n"
+
+
+def render_junit(manifest: Manifest) -> str:
+    return "".join(iter_junit(manifest))
