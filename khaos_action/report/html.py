@@ -54,6 +54,8 @@ def environment() -> Environment:
 def render_html(manifest: Manifest, comparison: ComparisonLike | None = None) -> str:
     """The whole report as one HTML document: no external resources, no scripts."""
     by_category, by_owasp = attack_breakdown(manifest.cases)
+    groups = case_groups(manifest.cases)
+    shown = {view.case.id for group in groups for view in group.cases}
     context = {
         "m": manifest,
         "phase_bars": score_bars(manifest, PHASE_SCORES),
@@ -62,7 +64,7 @@ def render_html(manifest: Manifest, comparison: ComparisonLike | None = None) ->
         "by_category": by_category,
         "by_owasp": by_owasp,
         "faults": fault_firing(manifest.cases),
-        "groups": case_groups(manifest.cases),
-        "comparison": comparison_view(comparison, manifest) if comparison is not None else None,
+        "groups": groups,
+        "comparison": comparison_view(comparison, manifest, shown) if comparison is not None else None,
     }
     return environment().get_template("report.html.j2").render(**context)

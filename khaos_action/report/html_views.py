@@ -304,30 +304,40 @@ def case_view(case: CaseResult) -> CaseView:
     )
 
 
+DRILL_DOWN_LIMIT = 500
+"""Cases drilled down per phase, problems first. A 50k-case run drilled down in full made a 78 MB page that took
+longer to write than the run took to execute (issue 19); the rest are counted, and every case stays in
+manifest.json and junit.xml."""
+
+
 @dataclass(slots=True)
 class CaseGroup:
     phase: str
     cases: list[CaseView]
     statuses: dict[str, int]
+    not_shown: int = 0
+    """Cases of the phase past DRILL_DOWN_LIMIT, counted in `statuses` but not drilled down."""
 
     @property
     def problems(self) -> int:
         return sum(n for s, n in self.statuses.items() if s in PROBLEM_STATUSES)
 
 
-def case_groups(cases: Iterable[CaseResult]) -> list[CaseGroup]:
-    """Cases by phase in pipeline order; inside a phase, problems first, then the manifest's order."""
-    grouped: dict[str, list[CaseView]] = {}
+def case_groups(cases: Iterable[CaseResult], limit: int = DRILL_DOWN_LIMIT) -> list[CaseGroup]:
+    """Cases by phase in pipeline order; inside a phase, problems first, then the manifest's order, at most `limit`
+    drilled down."""
+    grouped: dict[str, list[tuple[str, CaseResult]]] = {}
     for case in cases:
-        grouped.setdefault(case.phase, []).append(case_view(case))
+        grouped.setdefault(case.phase, []).append((case_status(case), case))
     order = [p for p in PHASES if p in grouped] + sorted(p for p in grouped if p not in PHASES)
     groups = []
     for phase in order:
-        views = sorted(grouped[phase], key=lambda v: v.status not in PROBLEM_STATUSES)
+        rows = sorted(grouped[phase], key=lambda row: row[0] not in PROBLEM_STATUSES)
         statuses: dict[str, int] = {}
-        for view in views:
-            statuses[view.status] = statuses.get(view.status, 0) + 1
-        groups.append(CaseGroup(phase, views, statuses))
+        for status, _ in rows:
+            statuses[status] = statuses.get(status, 0) + 1
+        groups.append(CaseGroup(phase, [case_view(case) for _, case in rows[:limit]], statuses,
+                                not_shown=max(0, len(rows) - limit)))
     return groups
 
 
@@ -346,7 +356,7 @@ class ChangedCase:
     """Judged repeats that passed, "base → head" (e.g. "2/2 → 0/2"), when the comparison says."""
 
 
-def _changed(items: Iterable[Any], known: dict[str, CaseResult]) -> list[ChangedCase]:
+def _changed(items: Iterable[Any], known: dict[str, CaseResult], shown: set[str] | None) -> list[ChangedCase]:
     """Changed cases as the comparison lists them (ids or CaseChange-like objects), enriched from the head run."""
     changed = []
     for item in items:
@@ -358,7 +368,7 @@ def _changed(items: Iterable[Any], known: dict[str, CaseResult]) -> list[Changed
             id=case_id,
             where=" · ".join(str(part) for part in where if part),
             input=one_line(getattr(source, "input", ""), 80),
-            anchor=case_id in known,
+            anchor=case_id in known and (shown is None or case_id in shown),
             failed=list(getattr(item, "failed_invariants", None) or []),
             passes=f"{base_passes} → {head_passes}" if base_passes and head_passes else "",
         ))
@@ -376,11 +386,13 @@ def _score_row(row: ScoreRowLike) -> dict[str, Any]:
     }
 
 
-def comparison_view(comparison: ComparisonLike, manifest: Manifest) -> dict[str, Any]:
-    """What the comparison section shows; attributes beyond ComparisonLike are optional (shown when present)."""
+def comparison_view(comparison: ComparisonLike, manifest: Manifest,
+                    shown: set[str] | None = None) -> dict[str, Any]:
+    """What the comparison section shows; attributes beyond ComparisonLike are optional (shown when present).
+    Entries link to the drill-down of the cases in `shown` (default: every case of the manifest)."""
     known = {case.id: case for case in manifest.cases}
     lists = ("newly_failing", "fixed", "newly_compromised", "flaky", "still_failing")
-    view: dict[str, Any] = {name: _changed(getattr(comparison, name, None) or [], known) for name in lists}
+    view: dict[str, Any] = {name: _changed(getattr(comparison, name, None) or [], known, shown) for name in lists}
     view["scores"] = [_score_row(row) for row in comparison.scores]
     view["warnings"] = list(getattr(comparison, "warnings", None) or [])
     view["base_run"] = getattr(comparison, "base_run_id", None)

@@ -159,6 +159,17 @@ def test_case_groups_follow_the_pipeline_and_put_problems_first() -> None:
     assert groups[0].statuses == {"fail": 1, "error": 1, "pass": 1} and groups[0].problems == 2
 
 
+def test_case_groups_drill_down_at_most_the_limit_problems_first_and_count_the_rest() -> None:
+    cases = [make_case(id=f"p{i}", phase="baseline", passed=True) for i in range(5)]
+    cases.insert(3, make_case(id="f1", phase="baseline", passed=False))
+    (group,) = case_groups(cases, limit=3)
+    assert [v.case.id for v in group.cases] == ["f1", "p0", "p1"]
+    assert group.not_shown == 3 and group.statuses == {"fail": 1, "pass": 5}
+    manifest = make_manifest(cases)
+    view = comparison_view(StandInComparison(fixed=["p0", "p4"]), manifest, {v.case.id for v in group.cases})
+    assert [(c.id, c.anchor) for c in view["fixed"]] == [("p0", True), ("p4", False)]  # p4 has no drill-down
+
+
 @dataclass
 class StandInRow:
     name: str
