@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from khaos_action import collector
 from khaos_action.config.models import Gates, Weights
 from khaos_action.report.manifest import Manifest, ManifestError, load_manifest
 from khaos_action.report.writers import write_all
@@ -20,8 +21,9 @@ from khaos_action.score.summary import GoalSpec, summarise
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
                     formats: Sequence[str] = ("md", "junit", "sarif", "json")) -> EvaluateResult:
     manifests = [load_manifest(p) for p in paths]
-    merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
-    reports = write_all(merged, out_dir, formats)
+    with collector.bulk():
+        merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
+        reports = write_all(merged, out_dir, formats)
     return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
 
 

@@ -273,3 +273,54 @@ def test_issues_found_after_validation_point_at_the_config_line() -> None:
     error = ConfigFileError([issue])
     assert str(error) == f"{FIXTURES / 'valid.yaml'}:27:9: chaos_matrix[1].tool_faults[0]: tool `lookup_order` " \
                          "is not declared"
+
+
+# ---- libyaml ---------------------------------------------------------------------------------------------------
+
+ANCHORS = """version: 1
+defaults: &d {timeout_s: 5, name: "bot"}
+agent:
+  <<: *d
+  type: python
+  entry: "a.py:f"
+golden_prompts:
+  - "one"
+  - >-
+    folded
+    text
+  - |
+    literal
+  - {nested: [1, 2, {deep: "x"}]}
+"""
+
+
+@pytest.mark.parametrize("name", ["valid.yaml", "weights.yaml", "pack_custom.yaml", "duplicate_key.yaml",
+                                  "unknown_key.yaml", "anchors"])
+def test_libyaml_gives_the_data_positions_and_duplicates_of_the_pure_python_parser(name: str) -> None:
+    from khaos_action.config import loader
+
+    if loader._FastPositionLoader is None:
+        pytest.skip("PyYAML without libyaml")
+    text = ANCHORS if name == "anchors" else (FIXTURES / name).read_text(encoding="utf-8")
+    fast = loader._FastPositionLoader(text, file=name)
+    pure = loader._PositionLoader(text, file=name)
+    for side in (fast, pure):
+        node = side.get_single_node()
+        side.record(node, ())
+        side.data = side.construct_document(node)
+    assert fast.data == pure.data
+    assert fast.positions == pure.positions and fast.value_positions == pure.value_positions
+    assert [str(i) for i in fast.duplicates] == [str(i) for i in pure.duplicates]
+
+
+@pytest.mark.parametrize("name", ["syntax_error.yaml", "tabs.yaml"])
+def test_a_file_libyaml_rejects_is_explained_in_the_pure_python_parsers_words(name: str, monkeypatch) -> None:
+    from khaos_action.config import loader
+
+    text = (FIXTURES / name).read_text(encoding="utf-8")
+    with pytest.raises(ConfigFileError) as fast:
+        parse_yaml(text, file=name)
+    monkeypatch.setattr(loader, "_FastPositionLoader", None)
+    with pytest.raises(ConfigFileError) as pure:
+        parse_yaml(text, file=name)
+    assert str(fast.value) == str(pure.value) and "YAML syntax error" in str(fast.value)
