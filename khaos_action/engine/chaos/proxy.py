@@ -200,8 +200,8 @@ class ChaosProxy:
         transform = decision is not None and decision.effect is not None and decision.effect.transform is not None
         try:
             # A reply a fault rewrites is read decoded (Reply holds decoded content); all others pass through raw.
-            response = await self._session.request(request.method, URL(url, encoded=True), headers=outgoing, data=body or None,
-                                                   allow_redirects=False, auto_decompress=transform)
+            response = await self._session.request(request.method, URL(url, encoded=True), headers=outgoing,
+                                                   data=body or None, allow_redirects=False, auto_decompress=transform)
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
             if call is not None:
                 call.finish(None, source="error")
