@@ -106,12 +106,19 @@ class Comparison(BaseModel):
 class _Aggregate:
     """All repeats of one case id on one side."""
 
+    __slots__ = ("rows", "first", "passes", "judged", "compromised", "status")
+
     def __init__(self, rows: list[CaseResult]):
         self.rows = rows
-        self.first = rows[0]
-        judged = [v for v in (_judged(r) for r in rows) if v is not None]
+        self.first = first = rows[0]
+        if len(rows) == 1:  # the common case, without the generator machinery (compare at 50k cases, issue 19)
+            verdict = _judged(first)
+            judged = [] if verdict is None else [verdict]
+            self.compromised = first.outcome == "COMPROMISED"
+        else:
+            judged = [v for v in (_judged(r) for r in rows) if v is not None]
+            self.compromised = any(r.outcome == "COMPROMISED" for r in rows)
         self.passes, self.judged = sum(judged), len(judged)
-        self.compromised = any(r.outcome == "COMPROMISED" for r in rows)
         if not judged:
             self.status: Status = "unjudged"
         elif any(r.flaky for r in rows) or 0 < self.passes < self.judged:
@@ -139,7 +146,8 @@ def aggregate(cases: Iterable[CaseResult]) -> dict[str, _Aggregate]:
     grouped: dict[str, list[CaseResult]] = {}
     for case in cases:
         grouped.setdefault(case.id, []).append(case)
-    return {cid: _Aggregate(sorted(rows, key=lambda r: r.repeat)) for cid, rows in grouped.items()}
+    return {cid: _Aggregate(rows if len(rows) == 1 else sorted(rows, key=lambda r: r.repeat))
+            for cid, rows in grouped.items()}
 
 
 def _change(cid: str, base: _Aggregate, head: _Aggregate, *, invariants_from: _Aggregate) -> CaseChange:
@@ -155,19 +163,29 @@ def _change(cid: str, base: _Aggregate, head: _Aggregate, *, invariants_from: _A
     )
 
 
-def _belongs(case: CaseResult, score: str) -> bool:
-    return score == "overall" or case.phase == score or case.pillar == score
+def _by_score(pairs: list[tuple[_Aggregate, _Aggregate]]) -> dict[str, list[tuple[_Aggregate, _Aggregate]]]:
+    """The pairs behind each score: all of them for `overall`, else the head case's phase or pillar (one pass)."""
+    groups: dict[str, list[tuple[_Aggregate, _Aggregate]]] = {name: [] for name in SCORE_NAMES}
+    groups["overall"] = list(pairs)
+    for pair in pairs:
+        case = pair[1].first
+        for name in {case.phase, case.pillar}:
+            if name in groups and name != "overall":
+                groups[name].append(pair)
+    return groups
 
 
-def _score_row(name: str, base_m: Manifest, head_m: Manifest, pairs: list[tuple[_Aggregate, _Aggregate]],
+def _score_row(name: str, base_m: Manifest, head_m: Manifest, mine: list[tuple[_Aggregate, _Aggregate]],
                alpha: float) -> ScoreRow:
     base_score, head_score = getattr(base_m.scores, name), getattr(head_m.scores, name)
-    mine = [(b, h) for b, h in pairs if _belongs(h.first, name)]
-    broke = sum(1 for b, h in mine if b.status == "pass" and h.status != "pass")
-    fixed = sum(1 for b, h in mine if b.status != "pass" and h.status == "pass")
+    broke = fixed = base_passes = head_passes = 0
+    for b, h in mine:
+        base_pass, head_pass = b.status == "pass", h.status == "pass"
+        base_passes += base_pass
+        head_passes += head_pass
+        broke += base_pass and not head_pass
+        fixed += head_pass and not base_pass
     n = len(mine)
-    base_passes = sum(1 for b, _ in mine if b.status == "pass")
-    head_passes = sum(1 for _, h in mine if h.status == "pass")
     p_value = mcnemar_exact(broke, fixed) if n else None
     return ScoreRow(
         name=name, base=base_score, head=head_score,
@@ -208,8 +226,9 @@ def compare_manifests(base: Manifest, head: Manifest, *, alpha: float = 0.05) ->
         elif b.status == "fail" and h.status == "fail":
             cmp.still_failing.append(_change(cid, b, h, invariants_from=h))
     cmp.paired = len(pairs)
+    by_score = _by_score(pairs)
     cmp.scores = [
-        row for row in (_score_row(name, base, head, pairs, alpha) for name in SCORE_NAMES)
+        row for row in (_score_row(name, base, head, by_score[name], alpha) for name in SCORE_NAMES)
         if row.base is not None or row.head is not None or row.pairs
     ]
     cmp.new_failures = len(cmp.newly_failing)
