@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.chaos.faults_context import apply_context_attacks
 from khaos_action.engine.chaos.plan import bind_faults
-from khaos_action.engine.chaos.proxy import ChaosProxy
 from khaos_action.engine.context import CaseContext
+
+if TYPE_CHECKING:  # in-process agents never start the proxy
+    from khaos_action.engine.chaos.proxy import ChaosProxy
 
 
 class ChaosHooks:
