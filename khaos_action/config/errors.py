@@ -6,9 +6,13 @@ into a `ConfigIssue` and raises them together as one `ConfigFileError`.
 
 from __future__ import annotations
 
+import ast
 import datetime
 import difflib
+import functools
+import inspect
 import json
+import textwrap
 import types
 import typing
 from collections.abc import Callable
@@ -357,9 +361,30 @@ def _field_doc(model: type[BaseModel], path: KeyPath) -> str | None:
     parent = annotation_at(model, path[:-1])
     for member in _union_args(parent) or (parent,):
         if _is_model(member) and path[-1] in member.model_fields:
-            description = member.model_fields[path[-1]].description
+            description = member.model_fields[path[-1]].description or attribute_docs(member).get(path[-1])
             return description.rstrip(".") if description else None
     return None
+
+
+@functools.cache
+def attribute_docs(model: type) -> dict[str, str]:
+    """The docstrings under a model's fields (`name: type = ...` then a string), its bases' included, read from
+    the source when an error needs one. pydantic's `use_attribute_docstrings` parses the source of every class as
+    it is defined: half of the time to import config.models, paid by every run (issue 19)."""
+    docs: dict[str, str] = {}
+    for klass in reversed(model.__mro__):
+        if klass is object or klass.__module__.startswith("pydantic"):
+            continue
+        try:
+            body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body
+        except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
+            continue
+        for stmt, after in zip(body, body[1:]):
+            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                    and isinstance(after.value.value, str)):
+                docs[stmt.target.id] = inspect.cleandoc(after.value.value)
+    return docs
 
 
 def _literal_choices(tp: Any) -> list[Any]:

@@ -93,7 +93,8 @@ class EventBudget:
                 self.open_anchors.discard(anchor)
             self.stack[-1][0] += size + 1
         elif isinstance(event, yaml.ScalarEvent):
-            if event.style is None and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
+            # A plain scalar: style None from PyYAML's parser, '' from libyaml's.
+            if not event.style and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
                 _fail(self.file, event, f"a number {len(event.value):,} characters long",
                       f"Numbers may have at most {MAX_NUMBER_CHARS} characters; quote it if it is text")
             if event.anchor:

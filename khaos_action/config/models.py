@@ -28,7 +28,9 @@ SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low"
 class Strict(BaseModel):
     """Base for every config model: unknown keys are errors, docstrings describe fields."""
 
-    model_config = ConfigDict(extra="forbid", use_attribute_docstrings=True, validate_default=True,
+    # No use_attribute_docstrings: it parsed this module's source per class at import; errors read the field
+    # docstrings when they need one (config.errors.attribute_docs).
+    model_config = ConfigDict(extra="forbid", validate_default=True,
                               allow_inf_nan=False)
 
     @field_validator("*", mode="after")

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 
-from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
+from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined, select_autoescape
 
 from khaos_action.report import svg
 from khaos_action.report.html_views import (
@@ -43,6 +43,9 @@ def environment() -> Environment:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        # Compiling the templates cost more than rendering a small run's page; jinja2 keeps the compiled code in
+        # a per-user folder under the temp directory and recompiles when a template changes.
+        bytecode_cache=FileSystemBytecodeCache(),
     )
     env.filters.update(
         score=svg.format_score, band=svg.score_band, delta=format_delta, metric=format_metric, pvalue=format_p

@@ -25,6 +25,7 @@ def _environment() -> jinja2.Environment:
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("khaos_action.report", "templates"), autoescape=False,
         undefined=jinja2.StrictUndefined, keep_trailing_newline=True,
+        bytecode_cache=jinja2.FileSystemBytecodeCache(),  # compiled templates kept across runs (see report/html.py)
     )
     env.globals.update(esc=md_escape, code=lambda text, limit=None: md_code(text, limit=limit), span=md_span,
                        fmt_score=fmt_score, fmt_num=fmt_num, fmt_rate=fmt_rate, fmt_ci=fmt_ci,

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from khaos_action.config.limits import MAX_YAML_BYTES
 from tests.fixtures.cli.harness import workspace
 
 MEMORY_LIMIT = 1536 * 1024 * 1024
@@ -141,7 +142,7 @@ def test_hostile_configs_are_exit_2_with_a_position_fast_and_small(tmp_path, wha
             line = "  - " + "x" * 1000 + "\n"
             for _ in range(50_000):
                 handle.write(line)
-        fragments = ["khaos.yaml: is 1,048,577 bytes or more; the limit is 1,048,576 bytes"]
+        fragments = [f"khaos.yaml: is {MAX_YAML_BYTES + 1:,} bytes or more; the limit is {MAX_YAML_BYTES:,} bytes"]
     elif config is None:
         path.write_bytes((AGENT + CONTRACT).encode().replace(b'"hi"', b'"h\xff\xfei"'))
     else:

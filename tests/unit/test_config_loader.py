@@ -324,3 +324,12 @@ def test_a_file_libyaml_rejects_is_explained_in_the_pure_python_parsers_words(na
     with pytest.raises(ConfigFileError) as pure:
         parse_yaml(text, file=name)
     assert str(fast.value) == str(pure.value) and "YAML syntax error" in str(fast.value)
+
+
+def test_a_missing_key_is_explained_with_its_field_docstring(tmp_path: Path) -> None:
+    # The docstrings are read from the source only when an error needs one (not at import: issue 19).
+    path = _write(tmp_path, 'version: 1\nagent: {type: python, entry: "a.py:f"}\ngolden_prompts: [x]\nreplay: {}\n')
+    with pytest.raises(ConfigFileError) as info:
+        load_config(path)
+    assert "replay.sessions: missing required key `sessions`" in str(info.value)
+    assert "Add `sessions:` (path of the sessions JSONL file (relative to the config file))" in str(info.value)

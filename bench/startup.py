@@ -1,0 +1,63 @@
+"""Fixed costs (issue 19): `khaos-action --help` (target ≤ 50 ms) and `import khaos_action.main` (what every run pays
+before its first case), as repeated fresh processes the way hyperfine measures a command: warm-up runs, then N
+timed runs, median and range. The bare interpreter (`python -c pass`) is measured the same way beside them: on
+this machine it includes the site-packages start-up hooks of the sandbox (a `.pth` that imports certifi), which
+the Docker image does not have; the difference is what khaos-action itself costs.
+
+Run: `python bench/startup.py [--runs 30]`
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+COMMANDS = {
+    "python -c pass": ["-c", "pass"],
+    "khaos-action --help": ["-c", "import sys; from khaos_action.cli import main; sys.exit(main())", "--help"],
+    "import khaos_action.main": ["-c", "import khaos_action.main"],
+}
+
+
+def timed(args: list[str], env: dict[str, str]) -> float:
+    started = time.perf_counter()
+    proc = subprocess.run([sys.executable, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    elapsed = time.perf_counter() - started
+    assert proc.returncode in (0, 2), proc.stderr.decode()[-2000:]
+    return elapsed
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument("--warmup", type=int, default=3)
+    args = parser.parse_args()
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
+    print(f"{args.runs} runs each after {args.warmup} warm-up runs, interleaved; load average "
+          f"{os.getloadavg()[0]:.2f} at start")
+    samples: dict[str, list[float]] = {name: [] for name in COMMANDS}
+    for _ in range(args.warmup):
+        for argv in COMMANDS.values():
+            timed(argv, env)
+    for _ in range(args.runs):
+        for name, argv in COMMANDS.items():
+            samples[name].append(timed(argv, env))
+    bare = statistics.median(samples["python -c pass"])
+    for name, values in samples.items():
+        median = statistics.median(values)
+        extra = "" if name == "python -c pass" else f"   (+{(median - bare) * 1000:.0f} ms over the bare interpreter)"
+        target = "   target ≤ 50 ms" if name.endswith("--help") else ""
+        print(f"  {name:26s} median {median * 1000:6.1f} ms  min {min(values) * 1000:6.1f}  "
+              f"max {max(values) * 1000:6.1f}{extra}{target}")
+    print(f"load average at end {os.getloadavg()[0]:.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
