@@ -5,6 +5,9 @@ Measured at 50k cases (issue 19): building reports, loading a manifest and `comp
 from 24 to 79 µs per case between 1k and 50k cases) and flat at ~19 µs with the objects frozen. So what is built
 in bulk is built with the collector paused and then frozen (moved out of its generations, never scanned again),
 instead of tuning thresholds that would also delay the collection of real garbage during the run.
+
+Frozen objects are invisible to `gc.get_referrers`: the tool patcher (engine/chaos/tools.py), which finds every
+reference to a tool function that way, unfreezes first.
 """
 
 from __future__ import annotations

@@ -124,6 +124,7 @@ class ToolPatcher:
                                                                     id(self._wrappers)}
         ours |= {id(cell) for w in self._wrappers.values() for cell in (w.__closure__ or ())}
         fns = tuple(fn for _, fn in originals.values())
+        gc.unfreeze()  # frozen objects (khaos_action.collector) are invisible to gc.get_referrers
         referrers = gc.get_referrers(*fns) if self.deep else [vars(m) for m in list(sys.modules.values())
                                                                 if hasattr(m, "__dict__")]
         for container in referrers:
