@@ -39,6 +39,12 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict
         if kind == "json":
             continue
         path = out_dir / FILES[kind]
-        path.write_text(render(kind, manifest), encoding="utf-8")
+        if kind == "junit":  # streamed: it is the one report that grows with every case (36 MB at 50k cases)
+            from khaos_action.report.junit import iter_junit
+
+            with path.open("w", encoding="utf-8") as out:
+                out.writelines(iter_junit(manifest))
+        else:
+            path.write_text(render(kind, manifest), encoding="utf-8")
         written[kind] = path
     return written
