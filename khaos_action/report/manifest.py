@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from khaos_action import collector
 from khaos_action.errors import KhaosError
@@ -192,9 +192,18 @@ class Manifest(Model):
     """Sections added by later stages (coverage, stats, telemetry) keyed by name."""
 
     def write(self, path: Path) -> None:
-        # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it).
-        # Bytes straight from pydantic's serializer: no str copy of a 65 MB document.
-        path.write_bytes(type(self).__pydantic_serializer__.to_json(self))
+        # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
+        # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
+        head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})
+        with path.open("wb") as out:
+            out.write(head[:-1] + b',"cases":[')
+            for start in range(0, len(self.cases), 1000):
+                out.write(b"," if start else b"")
+                out.write(_CASES.dump_json(self.cases[start:start + 1000])[1:-1])
+            out.write(b"]}")
+
+
+_CASES = TypeAdapter(list[CaseResult])
 
 
 def load_manifest(path: str | Path) -> Manifest:

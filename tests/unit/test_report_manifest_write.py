@@ -1,0 +1,30 @@
+"""manifest.json is written compact and streamed (cases a thousand at a time, issue 19): the same document as one
+serialisation, across batch boundaries, with and without cases, readable by load_manifest."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, load_manifest
+
+
+def manifest(n: int) -> Manifest:
+    cases = [CaseResult(id=f"c{i}", phase="contract", input=f"prompt {i} ✓ \"quoted\"", output="x" * (i % 7),
+                        invariants=[InvariantResult(id="inv", passed=i % 3 != 0)]) for i in range(n)]
+    return Manifest(run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
+                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
+                    extra={"cases": []})  # a nested "cases" key must not confuse anything
+
+
+@pytest.mark.parametrize("n", [0, 1, 999, 1000, 1001, 2500])
+def test_the_streamed_manifest_is_the_one_document(tmp_path: Path, n: int) -> None:
+    original = manifest(n)
+    path = tmp_path / "manifest.json"
+    original.write(path)
+    text = path.read_text(encoding="utf-8")
+    assert "\n" not in text  # compact
+    assert json.loads(text) == json.loads(original.model_dump_json())
+    assert load_manifest(path) == original
