@@ -86,8 +86,10 @@ class Engine:
     def close(self) -> None:
         for ref in self.created_images:
             self.remove_image(ref)
-        self("image", "prune", "--force", check=False, timeout=300)  # dangling build stages
         if self.started is not None:
+            # Our own daemon: also the build stages the classic builder leaves untagged. On a shared daemon they
+            # stay (a prune could take another session's build in progress).
+            self("image", "prune", "--force", check=False, timeout=300)
             say(f"stopping the dockerd this test session started (pid {self.started.pid})")
             self.started.terminate()
             try:
