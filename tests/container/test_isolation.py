@@ -53,7 +53,7 @@ agent:
   secrets: ["sk-CANARY-42"]
   timeout_s: 20
 concurrency: 1
-golden_prompts: ["probe", "leak", "exit0", "keyboard", "osexit", "signal", "probe again"]
+golden_prompts: ["probe", "leak", "exit0", "keyboard", "osexit", "probe again", "signal"]
 chaos_matrix: [{name: no-chaos}]
 contract:
   name: c
@@ -65,7 +65,7 @@ contract:
 """
 
 HOSTILE_AGENT = """\
-import os, signal, sys
+import glob, os, signal, sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import probe
 
@@ -79,14 +79,14 @@ def handle(prompt):
         raise KeyboardInterrupt
     if prompt == "osexit":
         os._exit(0)
-    if prompt == "signal":
-        for pid in {os.getppid(), 1}:
-            if pid > 0:
-                for sig in (signal.SIGTERM, signal.SIGKILL):
-                    try:
-                        os.kill(pid, sig)
-                    except OSError:
-                        pass
+    if prompt == "signal":  # the action itself: PID 1 and anything running entrypoint.py
+        for pid in [1] + [int(p.split("/")[2]) for p in glob.glob("/proc/[0-9]*/cmdline")
+                          if b"entrypoint.py" in (open(p, "rb").read() if os.access(p, os.R_OK) else b"")]:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    os.kill(pid, sig)
+                except OSError:
+                    pass
     return "fine"
 """
 
