@@ -73,7 +73,13 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
     flaky = sorted({c.id for c in manifest.cases if c.flaky} |
                    {_case_id(i) for i in (getattr(comparison, "flaky", None) or [])})
     owasp = owasp_rows(manifest)
+    from khaos_action.report.headline import headline_markdown
+
+    first = sorted(decision.failing, key=lambda f: not f.is_critical)
+    reason = (first[0].text + (f" (+{len(first) - 1} more)" if len(first) > 1 else "")) if first else ""
     return {
+        "alerts": list(manifest.alerts),
+        "headline": headline_markdown(manifest, passed=decision.passed, reason=reason),
         "passed": decision.passed, "agent": manifest.agent.name, "instance": instance,
         "fail_on": list(fail_on), "shard": manifest.shard,
         "failing": decision.failing, "ignored": decision.ignored,
@@ -201,6 +207,7 @@ def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:
     return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "",
                            owasp=", ".join(case.owasp),
                            channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output,
+                           span=case.evidence or "",
                            new="🆕 " if new else "")
 
 
