@@ -3,8 +3,9 @@
 Shared rules, applied here once rather than in every checker:
 - `exercised=False` → passed None, detail "not exercised" (DESIGN decision 3: nothing passes untested).
 - `negate` flips every type's verdict; the detail still says what was found, marked "(negated)".
-- A reply with no output because the agent failed (error or timeout) fails every check that reads the output, and
-  `negate` does not turn that into a pass: "must not contain X" is not shown by a crash.
+- Errors are not content: when the call failed (error or timeout) every check except `completes` is "not
+  evaluated" (passed None, shown with the error): a crash neither passes "must not contain X", "latency ≤ N" or
+  "tool X not called", nor fails a content check. `completes` is the check that fails on it.
 """
 
 from __future__ import annotations
@@ -39,10 +40,6 @@ DEFAULT_LEAK_PATTERNS = (
 _Verdict = tuple[bool, str]
 _Checker = Callable[[Invariant, Reply, "_Context"], _Verdict]
 CHECKERS: dict[str, _Checker] = {}
-_READS_OUTPUT = {
-    "contains", "contains_any", "regex", "excludes_pattern", "valid_json", "similarity", "excludes_pii",
-    "refusal_check", "output_not_empty", "behavior_unchanged", "system_prompt_leak_probe",
-}
 
 
 class _Context:
@@ -81,9 +78,11 @@ def check_invariant(
 
     if not exercised:
         return result(None, "not exercised")
-    if inv.type in _READS_OUTPUT and (reply.error or reply.timed_out) and not (reply.text or "").strip():
+    # A timeout is the one failure `latency` can judge: no answer within the limit of the run.
+    if inv.type not in ("completes", "latency") and (reply.error or reply.timed_out) or (
+            inv.type == "latency" and reply.error and not reply.timed_out):
         why = "timed out" if reply.timed_out else f"agent error: {_short(reply.error or '', 120)}"
-        return result(False, f"no output to check ({why})")
+        return result(None, f"not evaluated: the call failed ({why})")
     try:
         passed, detail = CHECKERS[inv.type](inv, reply, _Context(baseline_text, system_prompt))
     except _NotExercised as exc:
