@@ -214,7 +214,8 @@ def summary(result: EvaluateResult) -> str:
         lines.append(f"  {name:<11}{shown:>8}   {note}")
     c = m.counts
     lines.append("")
-    lines.append(f"  {c.invocations} invocations, {c.errors} errors; faults fired {c.faults_fired}/"
+    lines.append(f"  {c.invocations} invocations, {c.errors} errors, {c.not_exercised} not exercised; faults fired "
+                 f"{c.faults_fired}/"
                  f"{c.faults_configured}; attacks: {c.attacks_executed} executed ({c.blocked} blocked, "
                  f"{c.compromised} compromised, {c.uncertain} uncertain), {c.attacks_skipped} not applicable")
     for warning in m.warnings:

@@ -347,6 +347,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict,
         counts=summary.counts.model_copy(update={"not_run": len(run.not_run)}), not_run=run.not_run,
         metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
+        alerts=summary.alerts,
         cases=results,
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.errors import ConfigError, KhaosError, guard
+from khaos_action.findings import ordered
 from khaos_action.github import annotations as annotations_mod
 from khaos_action.github import baseline as baseline_mod
 from khaos_action.github import comment as comment_mod
@@ -196,7 +197,7 @@ def _log_verdict(decision: gates.GateDecision, manifest: Manifest, log: Workflow
     security = _score(manifest.scores.security) or "not run"
     for alert in manifest.alerts:
         log.untrusted(f"WARNING: {alert}")  # may quote the agent's error: inert
-    first = sorted(decision.failing, key=lambda f: not f.is_critical)
+    first = ordered(decision.failing)
     why = f": {first[0].text}" if first else ""
     log.untrusted(f"khaos-action: {'passed' if decision.passed else 'FAILED'}{why} · overall {score} · "
                   f"security {security}")

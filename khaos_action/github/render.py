@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from khaos_action.findings import ordered
 from khaos_action.github.gates import GateDecision, _case_id, _get
 from khaos_action.github.workflow import Annotation
 from khaos_action.report.escape import md_code, md_escape, md_span
@@ -75,7 +76,7 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
     owasp = owasp_rows(manifest)
     from khaos_action.report.headline import headline_markdown
 
-    first = sorted(decision.failing, key=lambda f: not f.is_critical)
+    first = ordered(decision.failing)
     reason = (first[0].text + (f" (+{len(first) - 1} more)" if len(first) > 1 else "")) if first else ""
     return {
         "alerts": list(manifest.alerts),

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from khaos_action.findings import ordered
 from khaos_action.report.escape import md_escape
 
 
@@ -19,8 +20,7 @@ def score_text(value: float | None) -> str:
 def why(manifest: Any) -> str:
     """The first reason the run failed (critical findings first), with how many more there are."""
     findings = list(getattr(manifest.verdict, "findings", []) or [])
-    ordered = sorted(findings, key=lambda f: not f.is_critical)
-    texts = [f.text for f in ordered] or list(manifest.verdict.reasons)
+    texts = [f.text for f in ordered(findings)] or list(manifest.verdict.reasons)
     if not texts:
         return ""
     more = f" (+{len(texts) - 1} more)" if len(texts) > 1 else ""

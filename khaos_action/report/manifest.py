@@ -144,6 +144,8 @@ class Counts(Model):
     uncertain: int = 0
     faults_configured: int = 0
     faults_fired: int = 0
+    not_exercised: int = 0
+    """Cases that ran but tested nothing (the agent's model never answered, ...): no outcome, no pass/fail."""
     not_run: int = 0
     """Planned cases that never started (a budget was exhausted); listed in `Manifest.not_run`."""
 
