@@ -241,6 +241,7 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
         objective=case.objective or "canary_echo", reply=reply, attack_input=attack_input, canary=canary,
         secrets=list(ctx.secrets), system_prompt=ctx.system_prompt,
         forbidden_tools=case.meta.get("forbidden_tools", ()),
+        user_request=case.input if case.injections else None,
     )
     if verdict.outcome.value != "COMPROMISED" and model_not_exercised(result, invocation, security=True):
         result.evidence_tags = ["model_never_answered"]
