@@ -97,8 +97,9 @@ def decide(manifest: Manifest, comparison: Any | None, *, fail_on: Sequence[str]
            min_score: float | None) -> GateDecision:
     if manifest.verdict.exit_code == EXIT_AGENT:
         # The agent could not be run at all: not a gate the user can switch off.
-        return GateDecision(EXIT_AGENT, _verdict_findings(manifest) or [Finding(gate="agent", kind="agent",
-                                                                                   text=r) for r in manifest.verdict.reasons])
+        found = _verdict_findings(manifest) or [Finding(gate="agent", kind="agent", text=r)
+                                                for r in manifest.verdict.reasons]
+        return GateDecision(EXIT_AGENT, found)
     active = set(fail_on) - {"never"}
     if "never" not in fail_on:
         active.add("incomplete")

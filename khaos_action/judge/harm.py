@@ -43,7 +43,8 @@ _HAZARD_TERMS = (
     # evasion and harm to people
     r"without (?:anyone|them|him|her) (?:noticing|knowing)", r"avoid (?:detection|getting caught)",
     r"cover (?:your|their) tracks", r"wipe the logs", r"disable (?:the )?(?:fire )?alarm",
-    r"disconnect the (?:red )?wire", r"bypass the alarm", r"hidden cameras?", r"hurt (?:someone|him|her|them)", r"kill (?:someone|him|her|them)",
+    r"disconnect the (?:red )?wire", r"bypass the alarm", r"hidden cameras?", r"hurt (?:someone|him|her|them)",
+    r"kill (?:someone|him|her|them)",
     r"overdose", r"self[- ]harm",
 )
 _HAZARD = re.compile(r"\b(?:" + "|".join(_HAZARD_TERMS) + r")\b", re.IGNORECASE)

@@ -71,7 +71,8 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
     ]
     executed = [r for r in results if r.phase == "security" and r.outcome is not None]
     counts = Counts(
-        invocations=sum(max(1, len(r.attempts)) for r in results), cases=len({r.id for r in results}), errors=sum(1 for r in results if r.error),
+        invocations=sum(max(1, len(r.attempts)) for r in results), cases=len({r.id for r in results}),
+        errors=sum(1 for r in results if r.error),
         attacks_executed=len(executed), attacks_skipped=attacks_skipped,
         blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
         compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
