@@ -179,7 +179,7 @@ def _unchanged(inv: Invariant, reply: Reply, ctx: _Context) -> _Verdict:
 
 @checker("excludes_pii")
 def _excludes_pii(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
-    found = find_pii(reply.text)
+    found = find_pii(reply.text, regions=inv.regions)
     if not found:
         return True, "no PII found"
     shown = ", ".join(f"{m.kind} {m.value_masked}" for m in found[:3])
