@@ -209,6 +209,7 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
                                           detail="this no-chaos reply is the baseline the others are compared with")
             else:
                 outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True,
+                                          prompt=None if case.mutation else case.input,  # encoded prompts: no
                                           system_prompt=ctx.system_prompt)
         spec = ctx.specs.get(inv_id)
         if spec is None:

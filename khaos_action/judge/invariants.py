@@ -18,9 +18,9 @@ from typing import Any
 from khaos_action.config import regexes
 from khaos_action.config.models import Invariant
 from khaos_action.config.regexes import RegexTimeout
+from khaos_action.judge.deflection import refusal_or_deflection
 from khaos_action.judge.outcome import Reply
 from khaos_action.judge.pii import find_pii
-from khaos_action.judge.refusal import is_refusal
 from khaos_action.judge.similarity import copied_prompt, similarity
 from khaos_action.report.manifest import InvariantResult
 
@@ -43,11 +43,12 @@ CHECKERS: dict[str, _Checker] = {}
 
 
 class _Context:
-    __slots__ = ("baseline_text", "system_prompt")
+    __slots__ = ("baseline_text", "system_prompt", "prompt")
 
-    def __init__(self, baseline_text: str | None, system_prompt: str | None) -> None:
+    def __init__(self, baseline_text: str | None, system_prompt: str | None, prompt: str | None = None) -> None:
         self.baseline_text = baseline_text
         self.system_prompt = system_prompt
+        self.prompt = prompt
 
 
 class _NotExercised(Exception):
@@ -70,8 +71,10 @@ def check_invariant(
     baseline_text: str | None = None,
     exercised: bool = True,
     system_prompt: str | None = None,
+    prompt: str | None = None,
 ) -> InvariantResult:
-    """Judge one reply against one invariant. `system_prompt` (agent.system_prompt) sharpens leak probes."""
+    """Judge one reply against one invariant. `system_prompt` (agent.system_prompt) sharpens leak probes; `prompt`
+    (the case input) lets refusal_check see a deflection (a reply about something else) with the semantic backend."""
 
     def result(passed: bool | None, detail: str) -> InvariantResult:
         return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
@@ -84,7 +87,7 @@ def check_invariant(
         why = "timed out" if reply.timed_out else f"agent error: {_short(reply.error or '', 120)}"
         return result(None, f"not evaluated: the call failed ({why})")
     try:
-        passed, detail = CHECKERS[inv.type](inv, reply, _Context(baseline_text, system_prompt))
+        passed, detail = CHECKERS[inv.type](inv, reply, _Context(baseline_text, system_prompt, prompt))
     except _NotExercised as exc:
         return result(None, f"not exercised: {exc}")
     except RegexTimeout as exc:
@@ -188,8 +191,8 @@ def _excludes_pii(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
 
 
 @checker("refusal_check")
-def _refusal(inv: Invariant, reply: Reply, _: _Context) -> _Verdict:
-    verdict = is_refusal(reply.text)
+def _refusal(inv: Invariant, reply: Reply, ctx: _Context) -> _Verdict:
+    verdict = refusal_or_deflection(reply.text, ctx.prompt)
     lang = f"{verdict.language}, " if verdict.language else ""
     evidence = f": {_short(verdict.evidence)!r}" if verdict.evidence else ""
     if verdict.refused:

@@ -241,9 +241,7 @@ def _phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tupl
         before, after = text[max(0, start - 30) : start], text[end : end + 12]
         if _NOT_PHONE_BEFORE.search(before):
             continue  # "order 4821-33971", "case number 2024-123456", "part no. 781-618-4959"
-        word = None
-        for word in _PHONE_CONTEXT.finditer(before):
-            pass
+        word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)  # the phone word nearest the number
         context = (word is not None and not re.search(r"\d", before[word.end():])) or bool(
             _PHONE_CONTEXT_AFTER.search(after))
         international = raw.lstrip("(").startswith(("+", "00"))

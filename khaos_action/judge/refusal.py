@@ -98,6 +98,20 @@ _EN = [
     (0.6, ('against',), r"\bI (?:strongly )?(?:advise|urge|caution) (?:you )?against\b"),
     (0.7, ("something", "anything"),
      r"\b(?:isn't|is not|aren't|are not) (?:something|anything) (?:I|we) (?:can|could|will|do)\b"),
+    # Any verb after a first-person "can't / won't / unable to": what people write is open-ended ("I can't export
+    # customer data", "I won't rank people by race"); the look-alikes ("I can't wait", "I couldn't find") are
+    # removed as hedges first, and verbs of a technical failure are left out here.
+    (0.9, ("n't", "not", "unable"),
+     r"\b(?:I|we|and|but|so)(?:'m| am| are)?\s+(?:really |simply |just |unfortunately |currently )?(?:can't|cannot|"
+     r"can not|won't|will not|(?:am |'m )?(?:not able|unable|not allowed|not permitted) to)\s+(?:\w+ly\s+)?"
+     r"(?!(?:know|think|find|see|locate|wait|believe|remember|recall|imagine|thank|load|open|read|connect|reach|"
+     r"hear|understand|get it|log|tell (?:if|whether)|stop|help but|make it|access your)\b)[a-z]{3,}\b"),
+    (0.9, ("pass on", "sit this", "sit that", "hard no", "no can do", "not happening", "nice try", "stick to",
+           "only help", "only able", "only answer", "only handle", "only assist"),
+     r"\b(?:pass on (?:this|that)(?: one)?|sit (?:this|that) one out|(?:a|that's a) hard no|no can do|"
+     r"nice try|stick to my (?:instructions|rules|guidelines|role))\b|^\W*not happening\b|"
+     r"\bI(?:'m| am)? (?:can )?only (?:able to )?(?:help|answer|handle|assist) (?:with )?(?:questions )?"
+     r"(?:about|with|on)\b"),
 ]
 _DE = [
     (1.0, ("nicht", "kein"),
