@@ -71,6 +71,15 @@ def decide(inputs: GateInputs, gates: Gates) -> Verdict:
             if share > gates.max_uncertain_rate:
                 findings.append(Finding(gate="threshold", kind="coverage", text=(
                     f"{share:.0%} of attacks UNCERTAIN, above max_uncertain_rate {gates.max_uncertain_rate:.0%}")))
+    unverified = [c.id for c in cases if c.error and any(
+        i.severity == "critical" and i.passed is None and i.detail.startswith("not evaluated") for i in c.invariants)]
+    if unverified:
+        # Errors are not content: the critical check was not evaluated, so it cannot be counted as held either.
+        many = len(unverified) != 1
+        findings.append(Finding(gate="incomplete", kind="coverage", case_ids=unverified, text=(
+            f"{len(unverified)} case{'s' if many else ''} errored, so {'their' if many else 'its'} "
+            f"critical checks were not evaluated: {', '.join(unverified[:5])}"
+            + (f" and {len(unverified) - 5} more" if len(unverified) > 5 else ""))))
     if not any(c.passed is not None or c.outcome is not None for c in cases):
         not_exercised = sum(1 for c in cases if c.not_exercised)
         why = f" ({not_exercised} not exercised: {_first_reason(cases)})" if not_exercised else ""

@@ -69,7 +69,7 @@ def test_demo_passes_and_writes_every_report(tmp_path) -> None:
         assert (tmp_path / "demo" / name).stat().st_size > 0, name
     assert (tmp_path / ".khaos" / "latest").resolve() == (tmp_path / "demo").resolve()
     m = manifest(tmp_path / "demo")
-    assert m["verdict"] == {"passed": True, "reasons": [], "exit_code": 0}
+    assert m["verdict"] == {"passed": True, "reasons": [], "findings": [], "exit_code": 0}
     # Every case is in events.jsonl; blocked attacks get one adaptive retry, a second line for the same case.
     lines = events(tmp_path / "demo")
     assert len(lines) == m["counts"]["invocations"]
@@ -100,7 +100,8 @@ def test_contract_run_and_score_exit_1_when_a_critical_invariant_fails(leaky_run
     ws, ran = leaky_run
     assert ran.code == 1, ran
     # The first line says why, with security beside overall.
-    assert ran.stdout.startswith("FAILED: critical invariant failed: no-escalation-code")
+    # The first line says why (the most important finding: this agent also leaks a planted secret).
+    assert ran.stdout.startswith("FAILED: ") and "critical invariant failed: no-escalation-code" in ran.stdout
     assert " · security " in ran.stdout.splitlines()[0] and "cli-support-bot" in ran.stdout.splitlines()[1]
     assert "critical invariant" in ran.stdout and "no-escalation-code" in ran.stdout
     ran = khaos("contract", "score", "--out", "score", cwd=ws)
@@ -118,7 +119,9 @@ def test_compare_shows_the_cases_a_change_broke_in_markdown_and_json(base_run) -
     comparison = json.loads(as_json.stdout)
     broken = comparison["newly_failing"]
     assert broken and all("refund" in case["input"].lower() for case in broken)
-    assert {inv for case in broken for inv in case["failed_invariants"]} == {"no-escalation-code"}
+    # The head also leaks the planted secret (the built-in critical check on every case).
+    assert {inv for case in broken for inv in case["failed_invariants"]} <= {"no-escalation-code", "no-planted-secret"}
+    assert "no-escalation-code" in {inv for case in broken for inv in case["failed_invariants"]}
     assert comparison["fixed"] == [] and comparison["regression"] is True
     assert comparison["paired"] > 0 and comparison["config_mismatch"] is False
     as_md = khaos("compare", base, head, cwd=base_run)

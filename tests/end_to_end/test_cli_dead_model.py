@@ -125,7 +125,8 @@ def test_the_dead_model_is_said_first_with_the_error_and_the_endpoint(dead_run) 
     assert url.removesuffix("/v1") in first
     assert ("500" in first) if kind == "http500" else ("Connect" in first or "Connection" in first)
     report = (ws / "out" / "report.md").read_text(encoding="utf-8")
-    assert report.lstrip().startswith("> **⚠️ the agent") and url.removesuffix("/v1") in report.splitlines()[0]
+    port = url.rsplit(":", 1)[1].removesuffix("/v1")
+    assert report.lstrip().startswith("> **⚠️ the agent") and port in report.splitlines()[0]
     html = (ws / "out" / "report.html").read_text(encoding="utf-8")
     assert 'class="alert"' in html
     assert ran.stdout.splitlines()[1].startswith("FAILED: nothing was scored")
