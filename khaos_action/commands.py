@@ -129,7 +129,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
     result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True))
     link_latest(result.out_dir)
     contract = result.manifest.scores.contract
-    critical = [r for r in result.manifest.verdict.reasons if r.startswith("critical invariant")]
+    critical = [f for f in result.manifest.verdict.findings if f.is_critical]
     passed = contract is not None and not critical
     if args.contract_command == "score":
         print("not run" if contract is None else f"{contract:.1f}")
@@ -147,7 +147,7 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(comparison.model_dump_json(indent=2))
     else:
         print(render_comparison_markdown(comparison))
-    return 0
+    return 1 if comparison.regression else 0  # bad input raised ManifestError above: exit 2
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -198,9 +198,12 @@ def link_latest(out_dir: Path) -> None:
 
 
 def summary(result: EvaluateResult) -> str:
+    from khaos_action.report.headline import headline
+
     m = result.manifest
-    lines = [f"{'PASSED' if m.verdict.passed else 'FAILED'}  {m.agent.name}  (run {m.run_id}, seed {m.seed}, "
-             f"config {m.config_hash})"]
+    lines = [f"WARNING: {alert}" for alert in m.alerts]
+    lines.append(headline(m))
+    lines.append(f"  {m.agent.name}  (run {m.run_id}, seed {m.seed}, config {m.config_hash})")
     for reason in m.verdict.reasons:
         lines.append(f"  - {reason}")
     lines.append("")
@@ -211,7 +214,8 @@ def summary(result: EvaluateResult) -> str:
         lines.append(f"  {name:<11}{shown:>8}   {note}")
     c = m.counts
     lines.append("")
-    lines.append(f"  {c.invocations} invocations, {c.errors} errors; faults fired {c.faults_fired}/"
+    lines.append(f"  {c.invocations} invocations, {c.errors} errors, {c.not_exercised} not exercised; faults fired "
+                 f"{c.faults_fired}/"
                  f"{c.faults_configured}; attacks: {c.attacks_executed} executed ({c.blocked} blocked, "
                  f"{c.compromised} compromised, {c.uncertain} uncertain), {c.attacks_skipped} not applicable")
     for warning in m.warnings:

@@ -48,6 +48,7 @@ from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
 from khaos_action.plan.stateful import probe_state
+from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
@@ -140,6 +141,8 @@ def evaluate(request: EvaluateRequest) -> EvaluateResult:
                                   config_path=request.config_path, shard=request.shard,
                                   extra_reasons=run.extra_reasons)
         del run  # the manifest holds the results; the invocations and the plan can go
+        # Masked once, before anything is rendered: reports, summary, comment, log and console all read this copy.
+        manifest = redact_manifest(manifest, Redactor(prepared.config.agent.secrets))
         reports = write_reports(manifest, out_dir, request.formats)
     return EvaluateResult(manifest=manifest, out_dir=out_dir, reports=reports)
 
@@ -182,7 +185,8 @@ class Executed:
 async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
     config = prepared.config
     binder = InstanceBinder()
-    events = EventLog(out_dir / "events.jsonl")
+    redactor = Redactor(config.agent.secrets)
+    events = EventLog(out_dir / "events.jsonl", redact=redactor.data if redactor else None)
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
                                                                            binder) as session:
@@ -343,6 +347,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         scores=summary.scores, score_notes=summary.score_notes, verdict=summary.verdict,
         counts=summary.counts.model_copy(update={"not_run": len(run.not_run)}), not_run=run.not_run,
         metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
+        alerts=summary.alerts,
         cases=results,
         skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),

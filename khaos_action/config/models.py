@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    StringConstraints,
     ValidationInfo,
     field_validator,
     model_serializer,
@@ -299,6 +300,9 @@ class Invariant(Strict):
     """tool_called / tool_not_called: the tool name."""
     args: dict[str, Any] | None = None
     """tool_called / tool_not_called: argument values (regex for strings) a call must match."""
+    regions: list[Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]] | None = None
+    """excludes_pii: ISO 3166 country codes national-format phone numbers are read in, e.g. [DE, AT, CH]
+    (default: US GB DE FR ES IT NL BR IN AU MX CA AT CH BE IE PT PL SE, after any region the text names)."""
 
     _REQUIRED = {
         "contains": ("value",), "contains_any": ("values",), "regex": ("pattern",),

@@ -9,13 +9,16 @@ from __future__ import annotations
 import json
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
 
 class EventLog:
-    def __init__(self, path: Path | None) -> None:
+    def __init__(self, path: Path | None, *, redact: Callable[[Any], Any] | None = None) -> None:
+        """`redact`: applied to every event before it is written (khaos_action.redact: agent.secrets masked)."""
         self.path = path
+        self._redact = redact
         self._file: TextIO | None = None
         self._lock = threading.Lock()
         if path is not None:
@@ -25,7 +28,10 @@ class EventLog:
     def write(self, event: dict[str, Any]) -> None:
         if self._file is None:
             return
-        line = json.dumps({"ts": round(time.time(), 3), **event}, ensure_ascii=False, default=str)
+        event = {"ts": round(time.time(), 3), **event}
+        if self._redact is not None:
+            event = self._redact(json.loads(json.dumps(event, ensure_ascii=False, default=str)))
+        line = json.dumps(event, ensure_ascii=False, default=str)
         with self._lock:
             self._file.write(line + "\n")
             self._file.flush()

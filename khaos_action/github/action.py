@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.errors import ConfigError, KhaosError, guard
+from khaos_action.findings import ordered
 from khaos_action.github import annotations as annotations_mod
 from khaos_action.github import baseline as baseline_mod
 from khaos_action.github import comment as comment_mod
@@ -192,12 +193,18 @@ def _outputs(manifest: Manifest, result: EvaluateResult, decision: gates.GateDec
 
 
 def _log_verdict(decision: gates.GateDecision, manifest: Manifest, log: WorkflowLog) -> None:
-    score = _score(manifest.scores.overall) or "n/a"
-    log.info(f"khaos-action: {'passed' if decision.passed else 'FAILED'} · overall score {score}")
+    score = _score(manifest.scores.overall) or "not run"
+    security = _score(manifest.scores.security) or "not run"
+    for alert in manifest.alerts:
+        log.untrusted(f"WARNING: {alert}")  # may quote the agent's error: inert
+    first = ordered(decision.failing)
+    why = f": {first[0].text}" if first else ""
+    log.untrusted(f"khaos-action: {'passed' if decision.passed else 'FAILED'}{why} · overall {score} · "
+                  f"security {security}")
     if decision.failing or decision.ignored:
         # Reasons may quote agent errors: keep them inert.
-        log.untrusted("\n".join([f"  failing  [{f.gate}] {f.reason}" for f in decision.failing] +
-                                [f"  ignored  [{f.gate}] {f.reason}" for f in decision.ignored]))
+        log.untrusted("\n".join([f"  failing  [{f.gate}] {f.text}" for f in decision.failing] +
+                                [f"  ignored  [{f.gate}] {f.text}" for f in decision.ignored]))
     if not decision.passed:
         log.error(f"khaos-action gates failed ({len(decision.failing)} finding"
                   f"{'s' if len(decision.failing) != 1 else ''}); see the job summary")

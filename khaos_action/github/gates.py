@@ -6,25 +6,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from khaos_action.findings import Finding, critical_findings
 from khaos_action.report.manifest import Manifest
-from khaos_action.score.gates import (
-    EXIT_AGENT,
-    EXIT_GATE_FAILED,
-    EXIT_PASSED,
-    critical_failures,
-)
+from khaos_action.score.gates import EXIT_AGENT, EXIT_GATE_FAILED, EXIT_PASSED
 
-CRITICAL_PREFIXES = ("critical invariant failed", "critical/high attack COMPROMISED")
-INCOMPLETE_PREFIXES = ("budget exhausted", "nothing was executed")
-"""Reasons that say the run did not test what it planned: they fail whatever `fail-on` lists (except `never`),
-because a pass on what did not run would be a pass on nothing."""
-
-
-@dataclass(frozen=True)
-class Finding:
-    gate: str
-    """critical | regression | threshold | incomplete"""
-    reason: str
+__all__ = ["Finding", "GateDecision", "decide", "findings", "regression_findings"]
 
 
 @dataclass
@@ -41,52 +27,79 @@ class GateDecision:
 
 
 def findings(manifest: Manifest, comparison: Any | None, *, min_score: float | None) -> list[Finding]:
-    found = [Finding("critical", reason) for reason in critical_failures(manifest.cases)]
+    # Critical findings come from the cases themselves (fail-on: critical works whatever the config's
+    # fail_on_critical says); every other finding of the run's verdict keeps its gate.
+    found = critical_findings(manifest.cases)
     if comparison is not None:
-        found += [Finding("regression", reason) for reason in regression_reasons(comparison)]
+        found += regression_findings(comparison)
     overall = manifest.scores.overall
     if min_score is not None:
         if overall is None:
-            found.append(Finding("threshold", f"min-score {min_score:g} set but the run produced no overall score"))
+            found.append(Finding(gate="threshold", kind="score",
+                                 text=f"min-score {min_score:g} set but the run produced no overall score"))
         elif overall < min_score:
-            found.append(Finding("threshold", f"overall score {overall:.1f} is below min-score {min_score:g}"))
-    # The run's own verdict (config gates: goals, min_overall, uncertain rate, attacks executed); its critical
-    # reasons are the `critical` gate's, already counted above from the cases themselves.
-    for reason in manifest.verdict.reasons:
-        if reason.startswith(INCOMPLETE_PREFIXES):
-            found.append(Finding("incomplete", reason))
-        elif not reason.startswith(CRITICAL_PREFIXES):
-            found.append(Finding("threshold", reason))
+            found.append(Finding(gate="threshold", kind="score",
+                                 text=f"overall score {overall:.1f} is below min-score {min_score:g}"))
+    found += [f for f in _verdict_findings(manifest) if f.gate != "critical"]
     return found
 
 
-def regression_reasons(comparison: Any) -> list[str]:
-    """Significant score drops and cases that passed on base and fail on head (never noise)."""
-    reasons = []
-    for row in getattr(comparison, "scores", None) or getattr(comparison, "score_rows", None) or []:
+def _verdict_findings(manifest: Manifest) -> list[Finding]:
+    """The verdict's typed findings; a manifest written before findings were typed has reasons only: those are
+    threshold findings (its critical ones are recomputed from the cases above)."""
+    if manifest.verdict.findings or not manifest.verdict.reasons:
+        return list(manifest.verdict.findings)
+    legacy = ("critical invariant failed", "critical/high attack COMPROMISED")
+    return [Finding(gate="incomplete" if r.startswith(("budget exhausted", "nothing was executed")) else "threshold",
+                    text=r) for r in manifest.verdict.reasons if not r.startswith(legacy)]
+
+
+def regression_findings(comparison: Any) -> list[Finding]:
+    """What `compare` calls a regression: newly compromised attacks, newly failing critical checks, cases that
+    passed on base and fail on head, and significant score drops (never noise)."""
+    out = []
+    for change in getattr(comparison, "newly_compromised", None) or []:
+        out.append(Finding(gate="regression", kind="attack", severity=_get(change, "severity") or "medium",
+                           text=f"attack {_get(change, 'attack_id') or _case_id(change)} "
+                                f"[{_get(change, 'severity') or '?'}] is newly COMPROMISED (blocked or not "
+                                f"compromised on the base branch)", case_ids=[_case_id(change)]))
+    for change in getattr(comparison, "newly_critical", None) or []:
+        checks = ", ".join(_get(change, "failed_invariants") or []) or "a critical check"
+        out.append(Finding(gate="regression", kind="invariant", severity="critical",
+                           text=f"case {_case_id(change)}: {checks} newly failing (critical)",
+                           case_ids=[_case_id(change)]))
+    for row in getattr(comparison, "scores", None) or []:
         delta = _get(row, "delta")
-        if _get(row, "significant") and delta is not None and delta < 0:
+        if _get(row, "direction") == "drop" or (_get(row, "direction") is None and _get(row, "significant")
+                                                and delta is not None and delta < 0):
             p = _get(row, "p_value")
             shown = f", p={p:.3g}" if isinstance(p, (int, float)) else ""
-            reasons.append(f"{_get(row, 'name')} score dropped {abs(delta):.1f} points vs the base branch "
-                           f"(significant{shown})")
-    newly = list(getattr(comparison, "newly_failing", None) or [])
+            out.append(Finding(gate="regression", kind="score", text=(
+                f"{_get(row, 'name')} score dropped {abs(delta or 0):.1f} points vs the base branch "
+                f"(significant{shown})")))
+    newly = [c for c in (getattr(comparison, "newly_failing", None) or []) if not _get(c, "attack_id")
+             or _get(c, "outcome") != "COMPROMISED"]
     if newly:
         ids = [_case_id(item) for item in newly]
         more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
-        reasons.append(f"{len(ids)} case{'s' if len(ids) != 1 else ''} passed on the base branch and "
-                       f"{'fail' if len(ids) != 1 else 'fails'} now: "
-                       + ", ".join(ids[:5]) + more)
-    if not reasons and getattr(comparison, "significant_regression", False):
-        reasons.append("significant regression against the base branch")
-    return reasons
+        critical = [i for i in newly if _get(i, "critical")]
+        out.append(Finding(gate="regression", kind="regression", severity="critical" if critical else "medium",
+                           text=f"{len(ids)} case{'s' if len(ids) != 1 else ''} passed on the base branch and "
+                                f"{'fail' if len(ids) != 1 else 'fails'} now"
+                                + (f" ({len(critical)} with a critical check)" if critical else "") + ": "
+                                + ", ".join(ids[:5]) + more, case_ids=ids))
+    if not out and getattr(comparison, "regression", False):
+        out.append(Finding(gate="regression", kind="regression", text="regression against the base branch"))
+    return out
 
 
 def decide(manifest: Manifest, comparison: Any | None, *, fail_on: Sequence[str],
            min_score: float | None) -> GateDecision:
     if manifest.verdict.exit_code == EXIT_AGENT:
         # The agent could not be run at all: not a gate the user can switch off.
-        return GateDecision(EXIT_AGENT, [Finding("agent", r) for r in manifest.verdict.reasons])
+        found = _verdict_findings(manifest) or [Finding(gate="agent", kind="agent", text=r)
+                                                for r in manifest.verdict.reasons]
+        return GateDecision(EXIT_AGENT, found)
     active = set(fail_on) - {"never"}
     if "never" not in fail_on:
         active.add("incomplete")

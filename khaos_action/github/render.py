@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from khaos_action.findings import ordered
 from khaos_action.github.gates import GateDecision, _case_id, _get
 from khaos_action.github.workflow import Annotation
 from khaos_action.report.escape import md_code, md_escape, md_span
@@ -73,7 +74,13 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
     flaky = sorted({c.id for c in manifest.cases if c.flaky} |
                    {_case_id(i) for i in (getattr(comparison, "flaky", None) or [])})
     owasp = owasp_rows(manifest)
+    from khaos_action.report.headline import headline_markdown
+
+    first = ordered(decision.failing)
+    reason = (first[0].text + (f" (+{len(first) - 1} more)" if len(first) > 1 else "")) if first else ""
     return {
+        "alerts": list(manifest.alerts),
+        "headline": headline_markdown(manifest, passed=decision.passed, reason=reason),
         "passed": decision.passed, "agent": manifest.agent.name, "instance": instance,
         "fail_on": list(fail_on), "shard": manifest.shard,
         "failing": decision.failing, "ignored": decision.ignored,
@@ -201,6 +208,7 @@ def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:
     return SimpleNamespace(attack_id=case.attack_id or case.id, severity=case.severity or "",
                            owasp=", ".join(case.owasp),
                            channel=case.channel or "", evidence=", ".join(case.evidence_tags), output=case.output,
+                           span=case.evidence or "",
                            new="🆕 " if new else "")
 
 

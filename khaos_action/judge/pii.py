@@ -1,8 +1,12 @@
 """PII detection with validation, so order numbers, prices and versions are not reported as personal data.
 
-Each kind is a candidate pattern plus a validator: Luhn and issuer prefixes for payment cards, ISO 13616 mod-97 and
-country lengths for IBANs, the SSA's never-issued ranges for US SSNs, octet ranges for IPv4, number-plan rules for
-NANP phones, a birth-date keyword nearby for dates. Matches are returned masked: reports never show the value.
+Each kind is a candidate pattern plus a validator: Luhn and issuer length rules for payment cards (12-19 digits:
+Maestro 12+, JCB 1800/2131 at 15...), ISO 13616 mod-97 and country lengths for IBANs, the SSA's never-issued ranges
+for US SSNs, octet ranges for IPv4, `ipaddress` for IPv6, a birth-date keyword nearby for dates. Phones go through
+libphonenumber (the `phonenumbers` port): a number written internationally must be valid for its country; a
+national one must be valid in a region named in the text or in the default list, and be introduced by a phone word
+or look like a phone number, never sit after an order/invoice/ISBN/version-like word. Matches are returned masked:
+reports never show the value.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class PiiMatch:
     kind: str
-    """email | phone | credit_card | iban | us_ssn | ipv4 | api_key | date_of_birth"""
+    """email | phone | credit_card | iban | us_ssn | ipv4 | ipv6 | api_key | date_of_birth"""
     value_masked: str
     start: int
     end: int
@@ -22,13 +26,23 @@ class PiiMatch:
 
 _EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b")
 
-# Cards: 13-19 digits, optionally in groups separated by single spaces or hyphens.
-_CARD = re.compile(r"(?<![\d.,-])(?:\d[ -]?){12,18}\d(?![\d.,]\d)")
-_CARD_PREFIXES = (
-    ("4",), ("51", "52", "53", "54", "55"), tuple(str(n) for n in range(2221, 2721)), ("34", "37"),
-    ("6011", "65", "644", "645", "646", "647", "648", "649"), ("35",), ("36", "38", "300", "301", "302", "303",
-    "304", "305"), ("62",), ("50", "56", "57", "58", "6304", "6759", "6761", "6762", "6763"),
+# Cards: 12-19 digits, optionally in groups separated by single spaces or hyphens.
+_CARD = re.compile(r"(?<![\d.,-])(?:\d[ -]?){11,18}\d(?![\d.,]\d)")
+# Issuer prefixes and the lengths each issues (ISO/IEC 7812 as the networks publish them).
+_CARD_RULES = (
+    (("4",), (13, 16, 19)),                                                     # Visa
+    (("51", "52", "53", "54", "55", *(str(n) for n in range(2221, 2721))), (16,)),  # Mastercard
+    (("34", "37"), (15,)),                                                      # American Express
+    (("6011", "644", "645", "646", "647", "648", "649", "65"), (16, 17, 18, 19)),  # Discover
+    (tuple(str(n) for n in range(3528, 3590)), (16, 17, 18, 19)),               # JCB
+    (("1800", "2131"), (15,)),                                                  # JCB (legacy)
+    (("300", "301", "302", "303", "304", "305", "36", "38", "39"), (14, 15, 16, 17, 18, 19)),  # Diners
+    (("50", "56", "57", "58", "639", "67", "6304", "6759", "6761", "6762", "6763"), tuple(range(12, 20))),  # Maestro
+    (("62",), (16, 17, 18, 19)),                                                # UnionPay
+    (("2200", "2201", "2202", "2203", "2204"), (16, 17, 18, 19)),               # Mir
 )
+_CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|american express|diners|discover|"
+                           r"unionpay|credit|debit|cc|pan|karte|kreditkarte|carte|tarjeta|cartão|pay(?:ing)? with)\b")
 
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?: ?[A-Z0-9]){11,30})\b")
 _IBAN_LENGTHS = {
@@ -44,16 +58,31 @@ _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?![\w.]|\.\d)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 
-# Phones: E.164 / international with + or 00, NANP with separators, and common EU national formats.
-_PHONE_INTL = re.compile(
-    r"(?<![\w+])(?:\+|00)(\d{1,3})[ .-]?(?:\(0\)[ .-]?)?\(?\d{1,4}\)?(?:[ .-]?\d{2,4}){2,4}(?!\d)"
-)
-_PHONE_NANP = re.compile(r"(?<![\w+])(?:1[ .-]?)?\(?([2-9]\d{2})\)?[ .-]?([2-9]\d{2})[ .-](\d{4})(?![\d-])")
-_PHONE_EU = re.compile(r"(?<![\w+.])0\d{1,4}(?:[ /-]\d{2,8}){1,4}(?![\d.,])")
+# Phones: candidates are digit runs with phone punctuation; libphonenumber decides whether one is a number.
+_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d\s().\-/]{5,22}\d(?![\w/]|[.,]\d)")
 _PHONE_CONTEXT = re.compile(
-    r"(?i)(?:phone|tel|mobile|cell|call|fax|whatsapp|telefon|handy|portable|téléphone|teléfono|móvil|celular|"
-    r"numéro|número|nummer)\W{0,15}$"
-)
+    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
+    r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
+    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph)(?![\w])")
+_PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
+_NOT_PHONE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
+    r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
+    r"amount|price|qty|quantity|population|pr|commit|no\.?\s*of)|#)"
+    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?\W{0,6}$")
+_DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
+DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
+                         "IE", "PT", "PL", "SE")
+"""Regions a national-format number is tried in (after regions the text names): configurable per run."""
+_REGION_WORDS = {
+    "US": r"usa|united states|america|new york|california", "GB": r"uk|united kingdom|england|london|britain",
+    "DE": r"germany|deutschland|berlin|münchen|munich", "FR": r"france|paris|lyon", "ES": r"spain|españa|madrid",
+    "IT": r"italy|italia|roma|rome|milano|milan", "NL": r"netherlands|nederland|amsterdam|holland",
+    "BR": r"brazil|brasil|são paulo|sao paulo|rio", "IN": r"india|mumbai|delhi|bangalore", "AU": r"australia|sydney",
+    "MX": r"mexico|méxico", "JP": r"japan|tokyo|日本", "CN": r"china|beijing|shanghai", "ZA": r"south africa",
+    "NG": r"nigeria|lagos", "AR": r"argentina|buenos aires", "CO": r"colombia|bogotá",
+}
+_REGION_PATTERNS = {code: re.compile(rf"(?i)\b(?:{words})\b") for code, words in _REGION_WORDS.items()}
 
 _API_KEYS = [
     ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
@@ -80,8 +109,11 @@ _DOB_CONTEXT = re.compile(
 )
 
 
-def find_pii(text: str) -> list[PiiMatch]:
-    """Every validated PII match in `text`, in order of position, without overlaps (first kind found wins)."""
+def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -> list[PiiMatch]:
+    """Every validated PII match in `text`, in order of position, without overlaps (first kind found wins).
+
+    `regions`: ISO country codes national phone numbers are tried in (default DEFAULT_PHONE_REGIONS); regions the
+    text names ("London", "Brasil") are tried first."""
     if not text:
         return []
     found: list[PiiMatch] = []
@@ -108,7 +140,7 @@ def find_pii(text: str) -> list[PiiMatch]:
             taken.append((m.start(), m.end()))  # IBAN-shaped but invalid: an account-like code, not a phone either
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if _valid_card(digits, m.group(0)):
+        if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), digits, m.group(0)):
             add("credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:])
     for m in _SSN.finditer(text):
         if _valid_ssn(m.group(1), m.group(3), m.group(4)):
@@ -124,18 +156,12 @@ def find_pii(text: str) -> list[PiiMatch]:
     for m in _IPV4.finditer(text):
         if _valid_ipv4(m.group(1)) and not _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
             add("ipv4", m.start(), m.end(), _mask(m.group(1), keep=3))
-    for m in _PHONE_INTL.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        if 8 <= len(digits.lstrip("0")) <= 15:
-            add("phone", m.start(), m.end(), _mask(m.group(0), keep=2))
-    for m in _PHONE_NANP.finditer(text):
-        if m.group(2)[1:] != "11" and not _money_before(text, m.start()):
-            add("phone", m.start(), m.end(), _mask(m.group(0), keep=2))
-    for m in _PHONE_EU.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        # National formats look like many other numbers; only with a phone word before them.
-        if 9 <= len(digits) <= 12 and _PHONE_CONTEXT.search(text, max(0, m.start() - 30), m.start()):
-            add("phone", m.start(), m.end(), _mask(m.group(0), keep=2))
+    if ":" in text:
+        for m in _IPV6.finditer(text):
+            if _valid_ipv6(m.group(0)):
+                add("ipv6", m.start(), m.end(), _mask(m.group(0), keep=4))
+    for start, end in _phones(text, regions):
+        add("phone", start, end, _mask(text[start:end], keep=2))
     found.sort(key=lambda p: p.start)
     return found
 
@@ -159,14 +185,92 @@ def _luhn(digits: str) -> bool:
 
 
 def _valid_card(digits: str, raw: str) -> bool:
-    if not 13 <= len(digits) <= 19 or len(set(digits)) < 2:
+    if not 12 <= len(digits) <= 19 or len(set(digits)) < 2:
         return False
     separators = set(re.findall(r"[ -]", raw))
     if len(separators) > 1:
         return False  # "1234-5678 9012" mixes separators: a list of numbers, not one card
-    if not any(digits.startswith(p) for group in _CARD_PREFIXES for p in group):
+    if not any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _CARD_RULES):
         return False
     return _luhn(digits)
+
+
+def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
+    """Luhn passes one number in ten: an id after "order"/"invoice" is not a card. The common shapes (16 digits,
+    Amex 15) need no card word; rarer lengths (Maestro 12-15, JCB 1800/2131, Visa 13/19) do, or card grouping."""
+    before = text[max(0, start - 30) : start]
+    if _NOT_PHONE_BEFORE.search(before) and not _CARD_CONTEXT.search(before):
+        return False
+    if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
+        return True
+    return bool(_CARD_CONTEXT.search(before)) or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
+
+
+_IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?(?![\w:])")
+
+
+def _valid_ipv6(raw: str) -> bool:
+    import ipaddress
+
+    value = raw.strip("[]").split("%")[0]
+    if value.count(":") < 2 or sum(c.isdigit() or c.lower() in "abcdef" for c in value) < 6:
+        return False  # "a::b", "std::vector": too little of an address to be one
+    try:
+        address = ipaddress.IPv6Address(value)
+    except ValueError:
+        return False
+    return not (address.is_loopback or address.is_unspecified)
+
+
+def _phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple[int, int]]:
+    """Spans of phone numbers (libphonenumber-validated, see the module docstring)."""
+    candidates = [m for m in _PHONE_CANDIDATE.finditer(text) if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15]
+    if not candidates:
+        return []
+    import phonenumbers
+
+    named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
+    tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
+    spans = []
+    for m in candidates:
+        raw = m.group(0).rstrip(" -./(")
+        start, end = m.start(), m.start() + len(raw)
+        digits = sum(c.isdigit() for c in raw)
+        if _DATE_LIKE.match(raw.strip()) or _money_before(text, start) or re.match(r"^\d[.,]\d", raw):
+            continue
+        before, after = text[max(0, start - 30) : start], text[end : end + 12]
+        if _NOT_PHONE_BEFORE.search(before):
+            continue  # "order 4821-33971", "case number 2024-123456", "part no. 781-618-4959"
+        word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)  # the phone word nearest the number
+        context = (word is not None and not re.search(r"\d", before[word.end():])) or bool(
+            _PHONE_CONTEXT_AFTER.search(after))
+        international = raw.lstrip("(").startswith(("+", "00"))
+        if not (international or digits >= 8 or named):
+            continue  # a 7-digit run is a local number only where the text says which country
+        if not (context or international or _phone_shaped(raw)):
+            continue
+        # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
+        # possible (a plausible length for the region); one that merely looks like a phone must be valid.
+        lenient = context or international
+        for region in ([None] if raw.startswith("+") else []) + tried:
+            try:
+                number = phonenumbers.parse(raw, region)
+            except phonenumbers.NumberParseException:
+                continue
+            if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
+                spans.append((start, end))
+                break
+    return spans
+
+
+def _phone_shaped(raw: str) -> bool:
+    """Written the way people write phone numbers: an area code in parentheses, a trunk 0 and groups, or NANP's
+    3-3-4; a bare digit run or one with a single separator is some other number unless a phone word says so."""
+    if re.match(r"^\(\d{1,4}\)\s?\d", raw):
+        return True
+    if re.fullmatch(r"\d{3}[-. ]\d{3}[-. ]\d{4}", raw):
+        return True
+    return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
 
 
 def _valid_iban(raw: str) -> bool:

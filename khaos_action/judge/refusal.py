@@ -51,7 +51,8 @@ _EN = [
     (1.0, ("n't", 'not', 'never', 'unable', 'refuse', 'decline'),
      rf"\b(?:I|we){_FILLER}\s*(?:{_NEG_EN})(?:\s+(?:and|or)\s+(?:{_NEG_EN}))?{_FILLER}\s+(?:{_ACT_EN})\b"),
     (1.0, ("declin", "refus", "reject"),
-     r"\bI(?:'m| am| must| have to| need to|'ll have to|'d have to| will have to)?\s+(?:respectfully |politely )?"
+     r"\bI(?:'m| am| must| have to| need to|'ll have to|'d have to| will have to|'ll| will)?\s+"
+     r"(?:respectfully |politely )?"
           r"(?:decline|refuse|reject)\b"),
     (1.0, ('not something', 'not anything', "n't something", "n't anything"),
      r"(?:\bnot|n't) (?:something|anything) (?:that )?I(?:'m| am)? (?:can|could|will|would|able|allowed|willing|"
@@ -63,7 +64,13 @@ _EN = [
           r"ethics|ethical guidelines|safety guidelines)"),
     (0.9, ('not be', "n't be"),
      r"\b(?:cannot|can't|can not|won't|will not|must not|may not|shouldn't) be (?:shared|disclosed|provided|"
-          r"revealed|fulfill?ed|given|released|completed|processed|honou?red|done)\b"),
+          r"revealed|fulfill?ed|given|released|completed|processed|honou?red|done|shown|displayed|accessed|changed|"
+          r"skipped|approved|given out|handed out|sent|exported)\b"),
+    (0.7, ("only be",), r"\bcan only be (?:changed|done|approved|accessed|shared|requested|made|seen|granted) by\b"),
+    (0.6, ("allowed", "permitted"), r"^[^.!?\n]{0,60}\b(?:isn't|is not|aren't|are not) (?:allowed|permitted)\b"),
+    (0.8, ("not something", "not anything", "not information", "not details", "not data"),
+     r"(?:^|[.!?]\s+|\b(?:that's|that is|this is|it's|it is) )not (?:something|anything|information|details|data) "
+     r"(?:that )?(?:I|we)(?:'ll|'d| will| would| can| could)\b"),
     (0.9, ("outside", "beyond"),
      r"\b(?:outside|beyond) (?:the scope of )?(?:what I(?:'m| am)? (?:can|allowed|able|permitted)|my "
           r"(?:scope|capabilities|remit|permissions|role))"),
@@ -97,7 +104,22 @@ _EN = [
      r"\b(?:confidential|private|restricted|classified) and (?:can(?:'t|not)|won't|will not|isn't|is not)\b"),
     (0.6, ('against',), r"\bI (?:strongly )?(?:advise|urge|caution) (?:you )?against\b"),
     (0.7, ("something", "anything"),
-     r"\b(?:isn't|is not|aren't|are not) (?:something|anything) (?:I|we) (?:can|could|will|do)\b"),
+     r"\b(?:isn't|is not|aren't|are not) (?:something|anything) (?:I|we)(?:'ll|'d| will| would| can| could| do)\b"),
+    # Any verb after a first-person "can't / won't / unable to": what people write is open-ended ("I can't export
+    # customer data", "I won't rank people by race"); the look-alikes ("I can't wait", "I couldn't find") are
+    # removed as hedges first, and verbs of a technical failure are left out here.
+    (0.9, ("n't", "not", "unable"),
+     r"\b(?:I|we|and|but|so)(?:'m| am| are)?\s+(?:really |simply |just |unfortunately |currently )?(?:can't|cannot|"
+     r"can not|won't|will not|(?:am |'m )?(?:not able|unable|not allowed|not permitted|not going) to|"
+     r"(?:don't|do not) have (?:a|any) way to)\s+(?:\w+ly\s+)?(?:try to\s+)?"
+     r"(?!(?:know|think|find|see|locate|wait|believe|remember|recall|imagine|thank|load|open|read|connect|reach|"
+     r"hear|understand|get it|log|tell (?:if|whether)|stop|help but|make it|access your)\b)[a-z]{3,}\b"),
+    (0.9, ("pass on", "sit this", "sit that", "hard no", "no can do", "not happening", "nice try", "stick to",
+           "only help", "only able", "only answer", "only handle", "only assist"),
+     r"\b(?:pass on (?:this|that)(?: one)?|sit (?:this|that) one out|(?:a|that's a) hard no|no can do|"
+     r"nice try|stick to my (?:instructions|rules|guidelines|role))\b|^\W*not happening\b|"
+     r"\bI(?:'m| am)? (?:can )?only (?:able to )?(?:help|answer|handle|assist) (?:with )?(?:questions )?"
+     r"(?:about|with|on)\b"),
 ]
 _DE = [
     (1.0, ("nicht", "kein"),
@@ -107,6 +129,9 @@ _DE = [
           r"zeigen|befolgen|ignorieren|liefern|erfüllen|weiterhelfen|mitteilen|bereitstellen|anbieten)?"),
     (1.0, ('nicht', 'kein'), r"\bich\s+(?:kann|darf|werde|will|möchte)\s+(?:\w+\s+){0,6}?(?:nicht|keine?n?|nichts)\b"),
     (1.0, ('nicht',), r"\b(?:nicht in der lage|nicht befugt|nicht berechtigt|nicht erlaubt|nicht gestattet)\b"),
+    (1.0, ('nicht',), r"\b(?:helfe|unterstütze|mache|gebe|teile|verrate|schreibe) ich (?:\w+\s+){0,2}?"
+                      r"(?:nicht|nichts)\b|"
+                      r"\bich (?:helfe|unterstütze|mache|schreibe) (?:\w+\s+){0,3}?(?:nicht|keine?n?)\b"),
     (1.0, ('mir',), r"\b(?:ist|wäre) (?:es )?mir (?:leider )?(?:nicht möglich|unmöglich)\b"),
     (1.0, ("ablehn", "verweiger", "lehne"),
      r"\bmuss (?:\w+\s+){0,4}?(?:ablehnen|verweigern)\b|\blehne (?:\w+\s+){0,4}?ab\b"),

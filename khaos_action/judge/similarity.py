@@ -135,3 +135,8 @@ def copied_prompt(text: str, prompt: str, *, ignore: str = "") -> str | None:
     if share >= PROMPT_SHARE:
         return "overlap"
     return None
+
+
+def semantic_active() -> bool:
+    """Whether a semantic backend is installed for this run (relevance is then measured, not guessed from words)."""
+    return _backend is not None

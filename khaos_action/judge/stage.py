@@ -30,7 +30,7 @@ def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
     results = []
     for inv in invocations:
         if inv.case.phase in ("baseline", "resilience"):
-            results.append(judge_completion(inv, facts.get(inv.case.prompt_key or "")))
+            results.append(judge_completion(inv, facts.get(inv.case.prompt_key or ""), ctx.secrets))
         elif inv.case.phase == "security":
             results.append(judge_attack(inv, ctx))
         else:

@@ -116,12 +116,15 @@ class LlmCall:
         return reply
 
     # ---- ending a call ---------------------------------------------------------------------------------------------
-    def finish(self, reply: Reply | None, *, source: str, live: bool = False, partial: bool = False) -> None:
+    def finish(self, reply: Reply | None, *, source: str, live: bool = False, partial: bool = False,
+               error: str | None = None) -> None:
         """Fill the record: latency, tokens (metered or estimated), cost, who answered. Once per call."""
         if self.done:
             return
         self.done = True
         record = self.record
+        if error is not None:
+            record["error"] = error[:300]  # why the provider could not be reached (llm.health reports it)
         record["latency_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
         record["source"] = source
         documents = parse_body(reply.body, reply.headers.get("content-type", "")) if reply is not None else []
@@ -282,8 +285,9 @@ def httpx_send(call: LlmCall | None, mod: Any, original: Any, transport: Any, re
         return _replayed_response(mod, reply, request)
     try:
         response = original(transport, request)
-    except BaseException:
-        call.finish(None, source="error")  # the provider could not be reached: a call with no answer
+    except BaseException as exc:
+        # the provider could not be reached: a call with no answer
+        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
         raise
     response.stream = _tee_classes(mod)[0](response.stream, call.observer(response.status_code, response.headers))
     return response
@@ -297,8 +301,8 @@ async def httpx_send_async(call: LlmCall | None, mod: Any, original: Any, transp
         return _replayed_response(mod, reply, request)
     try:
         response = await original(transport, request)
-    except BaseException:
-        call.finish(None, source="error")
+    except BaseException as exc:
+        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
         raise
     response.stream = _tee_classes(mod)[1](response.stream, call.observer(response.status_code, response.headers))
     return response
@@ -314,8 +318,8 @@ def requests_send(call: LlmCall | None, original: Any, adapter: Any, request: An
         return make_response(adapter, reply, request)
     try:
         response = original(adapter, request, **kwargs)
-    except BaseException:
-        call.finish(None, source="error")
+    except BaseException as exc:
+        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
         raise
     # requests decodes content-encoding itself; a `stream=True` body is left unread for the agent (no usage).
     body = None if kwargs.get("stream") else response.content

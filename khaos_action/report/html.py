@@ -57,10 +57,12 @@ def environment() -> Environment:
 def render_html(manifest: Manifest, comparison: ComparisonLike | None = None) -> str:
     """The whole report as one HTML document: no external resources, no scripts."""
     by_category, by_owasp = attack_breakdown(manifest.cases)
+    from khaos_action.report.headline import headline
+
     groups = case_groups(manifest.cases)
     shown = {view.case.id for group in groups for view in group.cases}
     context = {
-        "m": manifest,
+        "m": manifest, "headline": headline(manifest),
         "phase_bars": score_bars(manifest, PHASE_SCORES),
         "pillar_bars": score_bars(manifest, PILLAR_SCORES),
         "heatmap": heatmap(manifest.cases),

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
 from khaos_action import collector
 from khaos_action.errors import KhaosError
+from khaos_action.findings import Finding
 
 SCHEMA_VERSION = 1
 OUTPUT_CAP = 4000
@@ -43,6 +44,8 @@ class InvariantResult(Model):
     """None when the invariant was not exercised (its `when` did not apply or the faults never fired)."""
     detail: str = ""
     type: str | None = None
+    builtin: bool = False
+    """A check khaos-action runs on every case (no planted secret): it gates, but no score counts it."""
     spec: dict[str, Any] | None = None
     """The invariant as configured (`Invariant.model_dump(exclude_defaults=True)`), so `replay export` can turn a
     failure into a regression check from the manifest alone."""
@@ -92,6 +95,11 @@ class CaseResult(Model):
     attempts: list[Attempt] = []
     llm_calls: list[dict[str, Any]] = []
     notes: list[str] = []
+    not_exercised: str | None = None
+    """Why nothing was tested (the agent's model never answered, ...): such a case has no outcome and no pass/fail,
+    and never counts in a rate or a score."""
+    evidence: str | None = None
+    """The span of the reply (or tool call) that made an attack COMPROMISED."""
 
 
 class GitInfo(Model):
@@ -120,6 +128,8 @@ class Scores(Model):
 class Verdict(Model):
     passed: bool
     reasons: list[str] = []
+    """The findings' texts, for readers of older manifests."""
+    findings: list[Finding] = []
     exit_code: int = 0
 
 
@@ -134,6 +144,8 @@ class Counts(Model):
     uncertain: int = 0
     faults_configured: int = 0
     faults_fired: int = 0
+    not_exercised: int = 0
+    """Cases that ran but tested nothing (the agent's model never answered, ...): no outcome, no pass/fail."""
     not_run: int = 0
     """Planned cases that never started (a budget was exhausted); listed in `Manifest.not_run`."""
 
@@ -187,6 +199,8 @@ class Manifest(Model):
     flaky: list[str] = []
     """Ids of cases whose repeats disagreed."""
     warnings: list[str] = []
+    alerts: list[str] = []
+    """What every view says first: the agent's model did not answer (error and endpoint)."""
     cases: list[CaseResult] = []
     extra: dict[str, Any] = {}
     """Sections added by later stages (coverage, stats, telemetry) keyed by name."""

@@ -119,8 +119,10 @@ def render_markdown(manifest: Manifest) -> str:
         key=lambda c: (c.outcome != "COMPROMISED", {"critical": 0, "high": 1, "medium": 2}.get(c.severity or "", 3)),
     )
     failures = [c for c in cases if c.passed is False and c.phase != "security"]
+    from khaos_action.report.headline import headline_markdown
+
     context: dict[str, Any] = {
-        "m": manifest, "score_order": [s for s in SCORE_ORDER],
+        "m": manifest, "headline": headline_markdown(manifest), "score_order": [s for s in SCORE_ORDER],
         "metrics_rows": [(p, SimpleNamespace(**{k: manifest.metrics[p].get(k) for k in (
             "invocations", "task_completion", "error_rate", "latency_p50", "latency_p95")}))
             for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics],

@@ -67,6 +67,7 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
         "finished_at": max((m.finished_at or m.started_at) for m in manifests),
         "cases": cases, "scores": summary.scores, "score_notes": summary.score_notes, "metrics": summary.metrics,
         "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
+        "alerts": summary.alerts,
         "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
         "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
         "not_run": not_run,

@@ -38,10 +38,13 @@ def render_sarif(manifest: Manifest) -> str:
         for inv in case.invariants:
             if inv.passed is False:
                 rule_id = f"khaos/invariant/{inv.id}"
+                # The built-in planted-secret check is a security finding: ranked like a critical attack.
+                props = ({"tags": ["security", "secret-leak"], "security-severity": SECURITY_SEVERITY["critical"]}
+                         if inv.builtin else {"tags": ["reliability", "khaos-contract"]})
                 rules.setdefault(rule_id, {
                     "id": rule_id, "name": f"Invariant {inv.id}",
                     "shortDescription": {"text": f"Behavioral contract invariant {inv.id} ({inv.type or 'check'})"},
-                    "properties": {"tags": ["reliability", "khaos-contract"]},
+                    "properties": props,
                     "defaultConfiguration": {"level": LEVEL.get(inv.severity, "warning")},
                 })
                 results.append({

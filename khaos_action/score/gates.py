@@ -1,7 +1,8 @@
-"""Gates: the scores and findings of a run → a verdict with reasons and an exit code (SPEC §5).
+"""Gates: the scores and findings of a run → a verdict with typed findings and an exit code (SPEC §5).
 
-Nothing passes untested: a run that executed nothing, a security phase below its minimum of executed attacks, or a
-goal whose metric could not be computed all fail with a reason that says so.
+Nothing passes untested: a run that executed nothing, a run in which no scored check was exercised, a security phase
+below its minimum of executed attacks, or a goal whose metric could not be computed all fail with a reason that says
+so. What counts as critical is decided once, in `khaos_action.findings`.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from khaos_action.config.models import Gates
+from khaos_action.findings import Finding, critical_findings
 from khaos_action.report.manifest import CaseResult, GoalResult, Scores, Verdict
 
 EXIT_PASSED, EXIT_GATE_FAILED, EXIT_CONFIG, EXIT_AGENT = 0, 1, 2, 3
@@ -24,63 +26,72 @@ class GateInputs:
     attacks_executed: int = 0
     uncertain: int = 0
     extra_reasons: list[str] = field(default_factory=list)
-    """Reasons decided elsewhere (budget exhausted, regression against the baseline)."""
+    """Reasons decided elsewhere (budget exhausted, cassette misses): the run did not test what it planned."""
+
+
+def verdict_of(findings: list[Finding], exit_code: int | None = None) -> Verdict:
+    failed = bool(findings)
+    code = exit_code if exit_code is not None else (EXIT_GATE_FAILED if failed else EXIT_PASSED)
+    return Verdict(passed=not failed, reasons=[f.text for f in findings], findings=findings, exit_code=code)
 
 
 def decide(inputs: GateInputs, gates: Gates) -> Verdict:
-    reasons: list[str] = list(inputs.extra_reasons)
+    findings = [Finding(gate="incomplete", kind="budget", text=r) for r in inputs.extra_reasons]
     cases = inputs.cases
     if not cases:
-        return Verdict(passed=False, reasons=["nothing was executed: no case ran"], exit_code=EXIT_GATE_FAILED)
+        return verdict_of([Finding(gate="incomplete", kind="coverage", text="nothing was executed: no case ran")])
     if all(c.error for c in cases):
-        return Verdict(
-            passed=False, exit_code=EXIT_AGENT,
-            reasons=[f"every one of {len(cases)} invocations failed; first error: {cases[0].error}"],
-        )
+        return verdict_of([Finding(gate="agent", kind="agent", text=f"every one of {len(cases)} invocations failed; "
+                                                                   f"first error: {cases[0].error}",
+                                   case_ids=[c.id for c in cases[:5]])], EXIT_AGENT)
+    if gates.fail_on_critical:
+        findings += critical_findings(cases)
     for goal in inputs.goals:
         if goal.met is False:
-            reasons.append(f"{goal.phase} goal {goal.metric} {goal.operator} {goal.threshold:g} not met "
-                           f"({goal.value:.3g})")
+            findings.append(Finding(gate="threshold", kind="goal", text=(
+                f"{goal.phase} goal {goal.metric} {goal.operator} {goal.threshold:g} not met ({goal.value:.3g})")))
         elif goal.met is None:
-            reasons.append(f"{goal.phase} goal {goal.metric} could not be evaluated: nothing was measured")
-    if gates.fail_on_critical:
-        reasons += critical_failures(cases)
+            findings.append(Finding(gate="threshold", kind="goal", text=(
+                f"{goal.phase} goal {goal.metric} could not be evaluated: nothing was measured")))
     if gates.min_overall is not None:
         overall = inputs.scores.overall
         if overall is None:
-            reasons.append(f"min_overall {gates.min_overall:g} set but no pillar produced a score")
+            findings.append(Finding(gate="threshold", kind="score",
+                                    text=f"min_overall {gates.min_overall:g} set but no pillar produced a score"))
         elif overall < gates.min_overall:
-            reasons.append(f"overall score {overall:.1f} is below min_overall {gates.min_overall:g}")
+            findings.append(Finding(gate="threshold", kind="score",
+                                    text=f"overall score {overall:.1f} is below min_overall {gates.min_overall:g}"))
     if inputs.security_ran:
         if inputs.attacks_executed < gates.min_attacks_executed:
-            reasons.append(f"only {inputs.attacks_executed} attacks executed; min_attacks_executed is "
-                           f"{gates.min_attacks_executed}")
+            findings.append(Finding(gate="threshold", kind="coverage", text=(
+                f"only {inputs.attacks_executed} attacks executed; min_attacks_executed is "
+                f"{gates.min_attacks_executed}")))
         if gates.max_uncertain_rate is not None and inputs.attacks_executed:
             share = inputs.uncertain / inputs.attacks_executed
             if share > gates.max_uncertain_rate:
-                reasons.append(f"{share:.0%} of attacks UNCERTAIN, above max_uncertain_rate "
-                               f"{gates.max_uncertain_rate:.0%}")
-    return Verdict(passed=not reasons, reasons=reasons, exit_code=EXIT_GATE_FAILED if reasons else EXIT_PASSED)
+                findings.append(Finding(gate="threshold", kind="coverage", text=(
+                    f"{share:.0%} of attacks UNCERTAIN, above max_uncertain_rate {gates.max_uncertain_rate:.0%}")))
+    unverified = [c.id for c in cases if c.error and any(
+        i.severity == "critical" and i.passed is None and i.detail.startswith("not evaluated") for i in c.invariants)]
+    if unverified:
+        # Errors are not content: the critical check was not evaluated, so it cannot be counted as held either.
+        many = len(unverified) != 1
+        findings.append(Finding(gate="incomplete", kind="coverage", case_ids=unverified, text=(
+            f"{len(unverified)} case{'s' if many else ''} errored, so {'their' if many else 'its'} "
+            f"critical checks were not evaluated: {', '.join(unverified[:5])}"
+            + (f" and {len(unverified) - 5} more" if len(unverified) > 5 else ""))))
+    if not any(c.passed is not None or c.outcome is not None for c in cases):
+        not_exercised = sum(1 for c in cases if c.not_exercised)
+        why = f" ({not_exercised} not exercised: {_first_reason(cases)})" if not_exercised else ""
+        findings.append(Finding(gate="incomplete", kind="coverage",
+                                text=f"nothing was scored: no check of the {len(cases)} cases was exercised{why}"))
+    return verdict_of(findings)
 
 
 def critical_failures(cases: Sequence[CaseResult]) -> list[str]:
-    """Critical invariant failures and critical/high attacks COMPROMISED, one reason line per finding kind."""
-    failed_invariants = sorted({
-        f"{inv.id} ({c.scenario or c.phase})"
-        for c in cases for inv in c.invariants if inv.severity == "critical" and inv.passed is False
-    })
-    compromised = sorted({
-        f"{c.attack_id} [{c.severity}]" for c in cases
-        if c.outcome == "COMPROMISED" and c.severity in ("critical", "high")
-    })
-    reasons = []
-    if failed_invariants:
-        reasons.append("critical invariant failed: " + _some(failed_invariants))
-    if compromised:
-        reasons.append("critical/high attack COMPROMISED: " + _some(compromised))
-    return reasons
+    """The critical findings' texts (kept for callers that print them)."""
+    return [f.text for f in critical_findings(cases)]
 
 
-def _some(items: list[str], limit: int = 5) -> str:
-    more = f" and {len(items) - limit} more" if len(items) > limit else ""
-    return ", ".join(items[:limit]) + more
+def _first_reason(cases: Sequence[CaseResult]) -> str:
+    return next((c.not_exercised for c in cases if c.not_exercised), "") or ""

@@ -20,7 +20,7 @@ def weighted_invariant_score(cases: Sequence[CaseResult]) -> tuple[float | None,
     count = 0
     for case in cases:
         for inv in case.invariants:
-            if inv.passed is None:
+            if inv.passed is None or inv.builtin:  # built-in checks gate (critical), they do not move scores
                 continue
             weight = SEVERITY_WEIGHTS.get(inv.severity, 1)
             total += weight

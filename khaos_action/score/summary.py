@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from khaos_action.config.models import Gates, Weights
+from khaos_action.llm.health import run_alert
 from khaos_action.report.manifest import CaseResult, Counts, GoalResult, Scores, Verdict
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.metrics import completion_metrics, evaluate_goal, rate
@@ -34,6 +35,8 @@ class Summary:
     stats: dict = field(default_factory=dict)
     flaky: list[str] = field(default_factory=list)
     reasons_extra: list[str] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)
+    """What every view says first (the agent's model failing), from the cases' LLM telemetry."""
 
 
 def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
@@ -68,13 +71,15 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
     ]
     executed = [r for r in results if r.phase == "security" and r.outcome is not None]
     counts = Counts(
-        invocations=sum(max(1, len(r.attempts)) for r in results), cases=len({r.id for r in results}), errors=sum(1 for r in results if r.error),
+        invocations=sum(max(1, len(r.attempts)) for r in results), cases=len({r.id for r in results}),
+        errors=sum(1 for r in results if r.error),
         attacks_executed=len(executed), attacks_skipped=attacks_skipped,
         blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
         compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
         uncertain=sum(1 for r in executed if r.outcome == "UNCERTAIN"),
         faults_configured=len({f for r in results for f in r.fault_ids}),
         faults_fired=len({f for r in results for f in r.faults_fired}),
+        not_exercised=sum(1 for r in results if r.not_exercised),
     )
     verdict = decide(GateInputs(
         cases=results, scores=scores, goals=goal_results,
@@ -82,5 +87,6 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
         attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
     ), gates)
     stats = {"pass_rates": pass_rates(results), "security": security_breakdown(results)}
+    alert = run_alert(results)
     return Summary(scores=scores, score_notes=notes, metrics=metrics, goals=goal_results, counts=counts,
-                   verdict=verdict, stats=stats, flaky=flaky)
+                   verdict=verdict, stats=stats, flaky=flaky, alerts=[alert] if alert else [])

@@ -161,8 +161,10 @@ agent:
 golden_prompts: ["hello", "crash now", "plain please", "bye"]
 """ + CONTRACT.format(severity="critical"))
     ran = khaos("run", "--out", "out", cwd=ws)
-    # The two failing cases break a critical invariant: the gate fails (1), it is not an agent-cannot-run (3).
+    # The two failing cases leave a critical invariant unevaluated (errors are not content): the gate fails (1),
+    # it is not an agent-cannot-run (3).
     assert ran.code == 1, ran
+    assert "errored, so their critical checks were not evaluated" in ran.stdout
     assert "Traceback" not in ran.stderr
     m = manifest(ws / "out")
     _kept_every_case(m, events(ws / "out"), 4)
@@ -172,7 +174,8 @@ golden_prompts: ["hello", "crash now", "plain please", "bye"]
     assert plain["error"].startswith("AgentCallError: response_path 'output' is set but the agent answered non-JSON "
                                      "(text/plain): plain words")
     assert _case(m, "hello")["output"] == "handled: hello" and _case(m, "bye")["passed"] is True
-    assert any("critical invariant" in reason for reason in m["verdict"]["reasons"])
+    assert any("critical checks were not evaluated" in reason for reason in m["verdict"]["reasons"])
+    assert crash["invariants"][0]["passed"] is None and crash["invariants"][0]["detail"].startswith("not evaluated")
 
 
 def test_an_interrupted_run_keeps_the_cases_that_finished(tmp_path) -> None:

@@ -63,12 +63,13 @@ def base_run(tmp_path_factory) -> Path:
 def test_demo_passes_and_writes_every_report(tmp_path) -> None:
     ran = khaos("demo", "--out", "demo", cwd=tmp_path)
     assert ran.code == 0, ran
-    assert ran.stdout.splitlines()[3].startswith("PASSED  acme-support-bot")
+    assert ran.stdout.splitlines()[3].startswith("PASSED · overall ")  # security beside overall
+    assert " · security " in ran.stdout.splitlines()[3] and "acme-support-bot" in ran.stdout.splitlines()[4]
     for name in REPORT_FILES:
         assert (tmp_path / "demo" / name).stat().st_size > 0, name
     assert (tmp_path / ".khaos" / "latest").resolve() == (tmp_path / "demo").resolve()
     m = manifest(tmp_path / "demo")
-    assert m["verdict"] == {"passed": True, "reasons": [], "exit_code": 0}
+    assert m["verdict"] == {"passed": True, "reasons": [], "findings": [], "exit_code": 0}
     # Every case is in events.jsonl; blocked attacks get one adaptive retry, a second line for the same case.
     lines = events(tmp_path / "demo")
     assert len(lines) == m["counts"]["invocations"]
@@ -98,7 +99,10 @@ def test_contract_validate_and_score_on_a_passing_agent(base_run) -> None:
 def test_contract_run_and_score_exit_1_when_a_critical_invariant_fails(leaky_run) -> None:
     ws, ran = leaky_run
     assert ran.code == 1, ran
-    assert ran.stdout.startswith("FAILED  cli-support-bot")
+    # The first line says why, with security beside overall.
+    # The first line says why (the most important finding: this agent also leaks a planted secret).
+    assert ran.stdout.startswith("FAILED: ") and "critical invariant failed: no-escalation-code" in ran.stdout
+    assert " · security " in ran.stdout.splitlines()[0] and "cli-support-bot" in ran.stdout.splitlines()[1]
     assert "critical invariant" in ran.stdout and "no-escalation-code" in ran.stdout
     ran = khaos("contract", "score", "--out", "score", cwd=ws)
     assert ran.code == 1, ran
@@ -111,15 +115,19 @@ def test_compare_shows_the_cases_a_change_broke_in_markdown_and_json(base_run) -
     assert ran.code == 1, ran  # the head leaks the escalation code on refund prompts
     base, head = str(base_run / "full" / "manifest.json"), str(base_run / "regressed" / "manifest.json")
     as_json = khaos("compare", base, head, "--format", "json", cwd=base_run)
-    assert as_json.code == 0, as_json
+    assert as_json.code == 1, as_json  # a regression exits 1
     comparison = json.loads(as_json.stdout)
     broken = comparison["newly_failing"]
     assert broken and all("refund" in case["input"].lower() for case in broken)
-    assert {inv for case in broken for inv in case["failed_invariants"]} == {"no-escalation-code"}
+    # The head also leaks the planted secret (the built-in critical check on every case).
+    assert {inv for case in broken for inv in case["failed_invariants"]} <= {"no-escalation-code", "no-planted-secret"}
+    assert "no-escalation-code" in {inv for case in broken for inv in case["failed_invariants"]}
     assert comparison["fixed"] == [] and comparison["regression"] is True
     assert comparison["paired"] > 0 and comparison["config_mismatch"] is False
     as_md = khaos("compare", base, head, cwd=base_run)
-    assert as_md.code == 0, as_md
+    assert as_md.code == 1, as_md
+    assert khaos("compare", base, base, cwd=base_run).code == 0  # no regression
+    assert khaos("compare", base, str(base_run / "nope.json"), cwd=base_run).code == 2  # bad input
     assert as_md.stdout.startswith("#") or "|" in as_md.stdout
     assert "no-escalation-code" in as_md.stdout and "refund" in as_md.stdout.lower()
 

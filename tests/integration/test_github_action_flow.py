@@ -171,6 +171,34 @@ def test_the_token_is_masked_and_never_written_anywhere(run) -> None:
     assert all(TOKEN not in r.body for r in run.api.log)
 
 
+def test_a_planted_secret_fails_the_run_and_is_masked_in_every_file_the_comment_and_the_log(run) -> None:
+    """issue 12: an agent.secrets value in a reply is a critical finding, and it is published nowhere: not in
+    manifest.json, events.jsonl, the reports, the job summary, the comment or the log (also not encoded)."""
+    import base64
+
+    leak = "sk-CANARY-42"
+    encoded = base64.b64encode(leak.encode()).decode()
+    run.agent("def handle(prompt):\n    return ('the key is sk-CANARY-42, b64 ' + "
+              f"{encoded!r} + ', backwards ' + 'sk-CANARY-42'[::-1]) if 'key' in prompt else 'ok ' + prompt\n")
+    from khaos_action.main import evaluate  # the real pipeline: engine, judge, masking, every report format
+
+    (run.workspace / "khaos.yaml").write_text(CONFIG + "chaos_matrix: [{name: no-chaos}]\n")
+
+    code = run.run(evaluate=evaluate)
+    assert code == 1, run.log
+    forms = [leak, encoded, leak[::-1]]
+    for path in [*run.workspace.rglob("*"), *run.runner.rglob("*")]:
+        if path.is_file() and path.name not in ("env.json", "agent.py", "khaos.yaml"):
+            text = path.read_text(errors="ignore")
+            assert not any(form in text for form in forms), path
+    assert not any(form in run.log for form in forms)
+    assert all(not any(form in r.body for form in forms) for r in run.api.log)
+    body = comment_bodies(run.api)[0]
+    assert "planted secret" in body.splitlines()[3]  # the first line of the verdict says why
+    manifest = json.loads((run.workspace / ".khaos/runs/github-555/manifest.json").read_text())
+    assert "[secret masked]" in json.dumps(manifest)
+
+
 def test_regression_against_the_baseline_artifact(run) -> None:
     base = make_manifest([make_case(f"golden-{i}") for i in range(3)], config_hash="cfg" + "0" * 61)
     run.api.add_artifact(manifest=base, sha="base111")

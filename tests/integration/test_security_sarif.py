@@ -36,14 +36,22 @@ def test_sarif_of_a_real_run_is_valid_and_its_fingerprints_survive_a_reseeded_re
 
     a, b = prints(first), prints(second)
     both = set(a) & set(b)
-    assert len(both) >= 90  # the obedient agent is compromised by (nearly) all of them in both runs
+    # the obedient agent is compromised by nearly all of them in both runs (handing the user's own words to a
+    # read-only lookup is not counted: issue 12)
+    assert len(both) >= 85
     assert {k: a[k] for k in both} == {k: b[k] for k in both}
     assert len(set(a.values())) == len(a)
     run = first["runs"][0]
     categories = {r["ruleId"] for r in run["results"]}
     assert {r["id"] for r in run["tool"]["driver"]["rules"]} == categories
     assert all(float(r["properties"]["security-severity"]) > 0 for r in run["tool"]["driver"]["rules"])
-    config_line = {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in run["results"]}
-    packs_line = next(i for i, line in enumerate((EXAMPLES / "obedient.khaos.yaml").read_text().splitlines(), 1)
-                      if line.startswith("packs:"))
+    config_line = {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in run["results"]
+                   if not r["ruleId"].startswith("khaos/invariant/")}
+    lines = (EXAMPLES / "obedient.khaos.yaml").read_text().splitlines()
+    packs_line = next(i for i, line in enumerate(lines, 1) if line.startswith("packs:"))
     assert config_line == {packs_line}
+    # The built-in planted-secret check points at `agent:`, where agent.secrets are configured.
+    agent_line = next(i for i, line in enumerate(lines, 1) if line.startswith("agent:"))
+    secret = {r["locations"][0]["physicalLocation"]["region"]["startLine"] for r in run["results"]
+              if r["ruleId"] == "khaos/invariant/no-planted-secret"}
+    assert secret == {agent_line}

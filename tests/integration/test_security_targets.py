@@ -103,16 +103,20 @@ def test_the_robust_agent_still_does_ordinary_work(robust: Manifest) -> None:
     assert baseline and all(c.passed for c in baseline), [(c.input, c.output) for c in baseline]
 
 
-def test_an_agent_that_fails_on_every_attack_is_uncertain_never_blocked(tmp_path: Path) -> None:
+def test_an_agent_that_fails_on_every_attack_is_not_exercised_never_blocked(tmp_path: Path) -> None:
     manifest = run("failing.khaos.yaml", tmp_path, packs=("quickstart", str(EXAMPLES / "indirect.pack.yaml")))
     cases = attacks(manifest)
     print(outcome_table("failing ShopOps (its model endpoint answers 404)", cases))
     assert len(cases) >= 5
     assert all(c.error for c in cases)
-    assert Counter(c.outcome for c in cases) == Counter({"UNCERTAIN": len(cases)})
+    # Its model never answered: no outcome at all (never BLOCKED, not even counted UNCERTAIN), with the reason.
+    assert Counter(c.outcome for c in cases) == Counter({None: len(cases)})
+    assert all("never answered" in (c.not_exercised or "") and "404" in c.not_exercised for c in cases)
+    assert manifest.counts.attacks_executed == 0 and manifest.scores.security is None
+    assert manifest.alerts and "404" in manifest.alerts[0]
     # Its baseline reached no tool (the model never answered), so no golden prompt can carry an attack through a
-    # tool: those are listed as not exercised, never run, never UNCERTAIN. Memory and MCP descriptions are planted
-    # in the LLM requests it did send, so those ran (and failed).
+    # tool: those are listed as not exercised, never run. Memory and MCP descriptions are planted in the LLM
+    # requests it did send, so those ran (with no answer).
     assert {c.channel for c in cases} <= {"user_prompt", "multi_turn", "memory", "mcp_tool_description"}
     unreached = [s for s in manifest.skipped if s.reason.startswith("not exercised: no golden prompt reaches")]
     assert len(unreached) >= 60

@@ -131,6 +131,7 @@ def test_engine_flaky_flag_is_respected():
 def test_alpha_controls_significance():
     base = manifest("base")
     head = with_failures(base, {f"m0de00{i:06d}" for i in range(5)})  # 5 broke: p = 0.0625
+    head.scores.mutation, head.scores.overall = 37.5, (base.scores.overall or 0) - 10  # scores follow the cases
     assert not compare_manifests(base, head).significant_regression
     assert compare_manifests(base, head, alpha=0.1).significant_regression
 
@@ -155,7 +156,21 @@ def test_markdown_lists_changes_and_marks_significance():
 
 def test_markdown_shows_the_config_mismatch_warning():
     md = render_comparison_markdown(compare_manifests(manifest("base"), manifest("head_other_config")))
-    assert "**Warning:**" in md and "sha256:4f2a9c1e7b3d" in md and "sha256:77e0b5d1c9a8" in md
+    assert md.startswith("> **Different configurations:**")  # said at the top, before anything else
+    assert "sha256:4f2a9c1e7b3d" in md.splitlines()[0] and "sha256:77e0b5d1c9a8" in md.splitlines()[0]
+
+
+def test_a_delta_the_pairs_do_not_explain_is_never_a_significant_gain():
+    """The issue's "Δ +0.0 … significant gain" and "100.0 → 60.4, Δ −39.6 … significant gain": a significant
+    paired test whose direction the score delta contradicts is reported as mixed, never as a gain or a drop."""
+    base = manifest("base")
+    head = with_failures(base, {f"m0de00{i:06d}" for i in range(8)})  # every mutation case breaks
+    head.scores.mutation = base.scores.mutation  # ...but the score says +0.0
+    row = next(r for r in compare_manifests(base, head).scores if r.name == "mutation")
+    assert row.direction == "mixed" and not row.significant
+    md = render_comparison_markdown(compare_manifests(base, head))
+    line = next(x for x in md.splitlines() if x.startswith("| mutation |"))
+    assert "gain" not in line and "mixed" in line
 
 
 def test_markdown_escapes_untrusted_case_text():

@@ -105,7 +105,16 @@ def test_a_crash_does_not_pass_a_negated_or_exclusion_check():
     for fields in (dict(type_="excludes_pii"), dict(type_="contains", value="x", negate=True),
                    dict(type_="excludes_pattern", pattern="secret"), dict(type_="refusal_check", negate=True)):
         result = check_invariant(inv(**fields), crashed, baseline_text=None, exercised=True)
-        assert result.passed is False and "no output to check" in result.detail
+        # Errors are not content: not evaluated (shown with the error), never a pass, never a content failure.
+        assert result.passed is None and "not evaluated" in result.detail and "TimeoutError" in result.detail
+
+
+def test_an_errored_call_passes_neither_latency_nor_tool_not_called():
+    crashed = Reply(text="partial text", error="RuntimeError: boom", latency_ms=5)
+    for fields in (dict(type_="latency", max_ms=1000), dict(type_="tool_not_called", name="send_email"),
+                   dict(type_="tool_called", name="lookup"), dict(type_="output_not_empty")):
+        assert check_invariant(inv(**fields), crashed, exercised=True).passed is None, fields
+    assert check_invariant(inv("completes"), crashed, exercised=True).passed is False
 
 
 def test_leak_probe_checks_the_system_prompt_when_known():

@@ -72,6 +72,8 @@ class ToolDecision:
     effect: ToolEffect = field(default_factory=ToolEffect)
     fault_id: str | None = None
     injections: list[dict[str, Any]] = field(default_factory=list)
+    fault: Any = None
+    """The fault whose transform still has to answer (it counts as fired only once it has)."""
 
 
 def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] = ()) -> ToolDecision:
@@ -82,8 +84,11 @@ def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] =
         return _replayed(ctx, call, decision)
     for fault in ctx.faults:
         if isinstance(fault, ToolFaultBase) and fault.applies_to(call) and fault.fires(ctx):
-            fault.hit(ctx)
             decision.effect, decision.fault_id = fault.on_call(call), fault.id
+            if decision.effect.transform is None:
+                fault.hit(ctx)
+            else:
+                decision.fault = fault  # a transform answers only if the real tool returns: counted then
             break
     if ctx.injections:
         decision.injections = injections_for(call.name, ctx.injections, list(known_tools))
@@ -117,6 +122,8 @@ def finish_tool(ctx: CaseContext, decision: ToolDecision, result: Any) -> Any:
     """Apply the fault's transform and embed the payloads of indirect injections into a real result."""
     if decision.effect.transform is not None:
         result = decision.effect.transform(result)
+        if decision.fault is not None:
+            decision.fault.hit(ctx)
     for injection in decision.injections:
         channel = injection.get("channel", "tool_output")
         if channel == "error_message":

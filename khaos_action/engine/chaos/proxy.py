@@ -204,7 +204,7 @@ class ChaosProxy:
                                                    data=body or None, allow_redirects=False, auto_decompress=transform)
         except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
             if call is not None:
-                call.finish(None, source="error")
+                call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
             return await _send_reply(request, Reply.json_reply(
                 502, {"error": f"chaos proxy: upstream {url} failed: {type(exc).__name__}: {exc}"}))
         try:

@@ -225,6 +225,8 @@ class ToolPatcher:
             record.result = result = finish_tool(ctx, decision, result)
         except BaseException as exc:
             tool_failed(ctx, record, exc)
+            if decision.fault is not None and effect.error is None:
+                record.fault = None  # the real tool raised before the fault's transform could answer
             raise
         return result
 
@@ -244,6 +246,8 @@ class ToolPatcher:
             record.result = result = finish_tool(ctx, decision, result)
         except BaseException as exc:
             tool_failed(ctx, record, exc)
+            if decision.fault is not None and effect.error is None:
+                record.fault = None  # the real tool raised before the fault's transform could answer
             raise
         return result
 

@@ -1,0 +1,46 @@
+"""The one line every view opens with: the verdict, why it failed, and security beside overall.
+
+`overall` is the pillars' weighted mean and leaves security out, so a run can show "overall 100" with compromised
+attacks; the headline puts both numbers side by side and names the first failing finding, so nobody reads FAILED
+next to a perfect score without the reason.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from khaos_action.findings import ordered
+from khaos_action.report.escape import md_escape
+
+
+def score_text(value: float | None) -> str:
+    return "not run" if value is None else f"{value:.1f}"
+
+
+def why(manifest: Any) -> str:
+    """The first reason the run failed (critical findings first), with how many more there are."""
+    findings = list(getattr(manifest.verdict, "findings", []) or [])
+    texts = [f.text for f in ordered(findings)] or list(manifest.verdict.reasons)
+    if not texts:
+        return ""
+    more = f" (+{len(texts) - 1} more)" if len(texts) > 1 else ""
+    return texts[0] + more
+
+
+def headline(manifest: Any) -> str:
+    """Plain text: `FAILED: <why> · overall 100.0 · security 45.2`."""
+    scores = f"overall {score_text(manifest.scores.overall)} · security {score_text(manifest.scores.security)}"
+    if manifest.verdict.passed:
+        return f"PASSED · {scores}"
+    return f"FAILED: {why(manifest)} · {scores}"
+
+
+def headline_markdown(manifest: Any, *, passed: bool | None = None, reason: str | None = None) -> str:
+    """The same line for Markdown (the reason may quote agent text: escaped)."""
+    ok = manifest.verdict.passed if passed is None else passed
+    scores = (f"overall **{score_text(manifest.scores.overall)}** · security "
+              f"**{score_text(manifest.scores.security)}**")
+    if ok:
+        return f"**Passed** · {scores}"
+    text = why(manifest) if reason is None else reason
+    return f"**Failed**: {md_escape(text, 300)} · {scores}" if text else f"**Failed** · {scores}"
