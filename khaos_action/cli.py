@@ -18,6 +18,7 @@ from khaos_action.errors import ExitCode, UsageError, guard
 
 FORMATS = ("md", "junit", "sarif", "json", "html")
 DEFAULT_FORMATS = "md,junit,sarif,json,html"
+FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +43,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", help="run the quickstart against the bundled example agent (offline, no key)")
     demo.add_argument("--out", type=Path, help="output directory (default .khaos/runs/<run_id>)")
+    demo.add_argument("--force", action="store_true", help=FORCE_HELP)
 
     validate = sub.add_parser("validate", help="check khaos.yaml and its packs without calling the agent")
     validate.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
@@ -54,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
         if name != "validate":
             p.add_argument("--out", type=Path, help="output directory")
+            p.add_argument("--force", action="store_true", help=FORCE_HELP)
 
     compare = sub.add_parser("compare", help="compare two run manifests case by case")
     compare.add_argument("base", type=Path)
@@ -83,6 +86,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--seed", type=int, default=None)
     p.add_argument("--concurrency", type=int, default=None)
     p.add_argument("--out", type=Path, default=None, help="output directory (default .khaos/runs/<run_id>)")
+    p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
     p.add_argument("--format", default=DEFAULT_FORMATS, help=f"comma list of {', '.join(FORMATS)}")
     p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")

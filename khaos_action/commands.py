@@ -23,7 +23,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     request = EvaluateRequest(
         config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(), packs=tuple(args.pack),
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
-        min_score=args.min_score, formats=formats,
+        min_score=args.min_score, formats=formats, force=args.force,
     )
     result = evaluate(request)
     link_latest(result.out_dir)
@@ -51,7 +51,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     out = args.out or RUNS_DIR / new_run_id()
     print("khaos-action demo: the quickstart pack and a behavioral contract against the bundled support agent\n"
           f"(agent and config: {demo_config_path().parent})\n")
-    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out))
+    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out, force=args.force))
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
@@ -126,7 +126,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
             print(f"  warning: {note}")
         return 0
     out = args.out or RUNS_DIR / new_run_id()
-    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True))
+    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force))
     link_latest(result.out_dir)
     contract = result.manifest.scores.contract
     critical = [f for f in result.manifest.verdict.findings if f.is_critical]
@@ -175,7 +175,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     exported = export_report(load_manifest(args.manifest))
     lines = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in exported.sessions)
     if args.output:
-        args.output.write_text(lines, encoding="utf-8")
+        from khaos_action.report.atomic import write_atomic
+
+        write_atomic(args.output, lines)
         print(f"wrote {len(exported.sessions)} sessions to {args.output}", file=sys.stderr)
     else:
         sys.stdout.write(lines)

@@ -41,7 +41,7 @@ from khaos_action.engine.runner import (
 )
 from khaos_action.engine.session import agent_session
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
-from khaos_action.errors import ConfigError
+from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
@@ -132,7 +132,7 @@ def evaluate(request: EvaluateRequest) -> EvaluateResult:
     with collector.bulk():
         prepared = prepare(request)
     out_dir = request.out_dir
-    out_dir.mkdir(parents=True, exist_ok=True)
+    claim_out_dir(out_dir, force=request.force)
     started = _now()
     with _similarity_backend(prepared.config):
         run = run_async(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
@@ -399,6 +399,26 @@ def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> 
     from khaos_action.report import writers
 
     return writers.write_all(manifest, out_dir, formats)
+
+
+RUN_FILES = ("events.jsonl", "manifest.json", "report.md", "junit.xml", "results.sarif", "report.html")
+
+
+def claim_out_dir(out_dir: Path, *, force: bool) -> None:
+    """A run directory holds one run: refuse one that already has a run's files unless `force`, which removes
+    them first (only them: `--out .` must never delete anything else). Two runs never share an events.jsonl."""
+    if out_dir.exists() and not out_dir.is_dir():
+        raise UsageError(f"--out {out_dir} is a file, not a directory; choose a directory")
+    present = [name for name in RUN_FILES if (out_dir / name).exists()]
+    if present and not force:
+        raise UsageError(f"--out {out_dir} already holds a run ({', '.join(present)}); choose a new directory, "
+                         "or pass --force to replace that run")
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+        for name in present:
+            (out_dir / name).unlink()
+    except OSError as exc:
+        raise output_error(out_dir, exc) from None
 
 
 def new_run_id() -> str:

@@ -33,6 +33,8 @@ class EvaluateRequest:
     """Which reports to write (manifest.json is always written)."""
     contract_only: bool = False
     """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
+    force: bool = False
+    """`out_dir` may already hold a run: replace its files (without it, that is a usage error: runs never mix)."""
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from khaos_action.errors import output_error
+
 
 class EventLog:
     def __init__(self, path: Path | None, *, redact: Callable[[Any], Any] | None = None) -> None:
@@ -23,7 +25,9 @@ class EventLog:
         self._lock = threading.Lock()
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._file = path.open("a", encoding="utf-8")
+            # "w": the run directory was claimed for this run (main.claim_out_dir), so nothing is appended to another
+            # run's lines; errors="replace" so a lone surrogate that slipped past the runner cannot stop the log.
+            self._file = path.open("w", encoding="utf-8", errors="replace")
 
     def write(self, event: dict[str, Any]) -> None:
         if self._file is None:
@@ -33,8 +37,11 @@ class EventLog:
             event = self._redact(json.loads(json.dumps(event, ensure_ascii=False, default=str)))
         line = json.dumps(event, ensure_ascii=False, default=str)
         with self._lock:
-            self._file.write(line + "\n")
-            self._file.flush()
+            try:
+                self._file.write(line + "\n")
+                self._file.flush()
+            except OSError as exc:
+                raise output_error(self.path, exc, kept="events.jsonl holds every case before this one") from None
 
     def close(self) -> None:
         if self._file is not None:

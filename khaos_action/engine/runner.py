@@ -17,8 +17,10 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Any, Protocol, TypeVar
 
+from khaos_action.engine import textsafe
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.messages import ToolCall, TransportMessage
@@ -48,6 +50,8 @@ class Invocation:
     latency_ms: float = 0.0
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
+    notes_dropped: int = 0
+    """Notes beyond textsafe.MAX_NOTES, only counted (see `seal`)."""
     fault_hits: dict[str, int] = field(default_factory=dict)
     llm_calls: list[dict[str, Any]] = field(default_factory=list)
 
@@ -192,7 +196,7 @@ class Engine:
             ctx.error = broke if ctx.error is None else f"{ctx.error}; {broke}"
         if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
             invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
-        return invocation
+        return seal(invocation)
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
         message = TransportMessage("invoke", payload, {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id})
@@ -206,19 +210,27 @@ class Engine:
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - any agent failure is data about the agent, never a crash of ours
-            invocation.error = f"{type(exc).__name__}: {exc}"[:2000]
+            invocation.error = textsafe.safe_str(f"{type(exc).__name__}: {textsafe.safe_str(exc)}",
+                                                 textsafe.MAX_ERROR_CHARS)
             return None
         body = response.payload
         text = body.get("text")
-        text = "" if text is None else text if isinstance(text, str) else str(text)
-        invocation.notes += [str(n) for n in body.get("notes", ())]
-        for call in body.get("tool_calls") or ():
+        text = "" if text is None else text if isinstance(text, str) else textsafe.safe_str(text, 1 << 62)
+        text, replaced = textsafe.valid_text(text)
+        if replaced:
+            invocation.notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
+        notes, more = textsafe.take_notes(body.get("notes"), textsafe.MAX_NOTES + 1 - len(invocation.notes))
+        invocation.notes += notes
+        invocation.notes_dropped += more
+        calls = body.get("tool_calls") or ()
+        for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
             if isinstance(call, dict) and call.get("name"):
-                invocation.tool_calls.append(ToolCall(name=str(call["name"]), args=dict(call.get("args") or {})))
+                invocation.tool_calls.append(ToolCall(name=textsafe.safe_str(call["name"], 200),
+                                                      args=_args(call.get("args"))))
         if body.get("error"):
-            invocation.error = str(body["error"])[:2000]
+            invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
         cap = self.settings.max_output_bytes
-        encoded = text.encode("utf-8", "replace")
+        encoded = text.encode("utf-8")
         if len(encoded) > cap:
             text = encoded[:cap].decode("utf-8", "ignore")
             invocation.truncated = True
@@ -230,7 +242,8 @@ class Engine:
         case = invocation.case
         self.events.write({
             "case_id": case.id, "repeat": case.repeat, "phase": case.phase, "scenario": case.scenario,
-            "attack_id": case.attack_id, "input": case.input[:2000], "output": invocation.text[:4000],
+            "attack_id": case.attack_id, "input": textsafe.safe_str(case.input, 2000),
+            "output": invocation.text[:4000],
             "latency_ms": round(invocation.latency_ms, 3), "error": invocation.error,
             "timed_out": invocation.timed_out, "fault_hits": invocation.fault_hits,
             "tool_calls": [{"name": c.name, "fault": c.fault} for c in invocation.tool_calls],
@@ -263,6 +276,46 @@ async def _within(awaitable: Awaitable[T], timeout: float) -> T:
         return await asyncio.wait_for(awaitable, timeout)
     async with asyncio.timeout(timeout):
         return await awaitable
+
+
+def seal(invocation: Invocation) -> Invocation:
+    """Make everything the agent produced storable (engine/textsafe.py): valid text, JSON-safe tool calls and LLM
+    records, and the per-case caps on notes and tool calls. Runs once per invocation, before anything is written."""
+    notes: list[str] = []
+    replies: list[str] = []
+    fixed = False
+    for reply in invocation.replies:
+        text, changed = textsafe.valid_text(reply)
+        replies.append(text)
+        fixed = fixed or changed
+    if fixed and not any("invalid Unicode" in n for n in invocation.notes):
+        notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
+    invocation.replies = replies
+    invocation.text = replies[-1] if replies else ""
+    if invocation.error is not None:
+        invocation.error = textsafe.safe_str(invocation.error, textsafe.MAX_ERROR_CHARS)
+    calls = invocation.tool_calls
+    if len(calls) > textsafe.MAX_TOOL_CALLS:
+        notes.append(f"{len(calls) - textsafe.MAX_TOOL_CALLS:,} more tool calls dropped (at most "
+                     f"{textsafe.MAX_TOOL_CALLS} are kept per case)")
+        calls = calls[: textsafe.MAX_TOOL_CALLS]
+    for call in calls:
+        call.name = textsafe.safe_str(call.name, 200)
+        call.args = _args(call.args)
+        if call.result is not None:
+            call.result = textsafe.json_safe(call.result)
+        if call.error is not None:
+            call.error = textsafe.safe_str(call.error, textsafe.MAX_ERROR_CHARS)
+    invocation.tool_calls = calls
+    invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
+    invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
+    invocation.notes_dropped = 0
+    return invocation
+
+
+def _args(value: Any) -> dict[str, Any]:
+    safe = textsafe.json_safe(value if value is not None else {})
+    return safe if isinstance(safe, dict) else {"value": safe}
 
 
 def case_rng(seed: int, key: str) -> random.Random:

@@ -106,6 +106,7 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path,
     request = EvaluateRequest(
         config_path=config_path, out_dir=workdir / ".khaos" / "runs" / run_name, packs=tuple(settings.packs),
         seed=settings.seed, concurrency=settings.concurrency, shard=settings.shard, min_score=settings.min_score,
+        force=True,  # a re-run attempt of the same workflow run replaces its own earlier run, never mixes with it
     )
     log.info(f"khaos-action: evaluating {_rel(config_path, workspace)}")
     # Whatever the agent prints while it runs is untrusted (pull-request code): it must not issue workflow commands.

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import io
 import json
-import shutil
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -171,5 +170,7 @@ def write_baseline(manifest_path: Path, workspace: Path) -> Path:
     """Copy this run's manifest to where the default-branch workflow uploads the baseline artifact from."""
     target = workspace / BASELINE_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(manifest_path, target)
+    from khaos_action.report.atomic import write_atomic
+
+    write_atomic(target, Path(manifest_path).read_bytes())  # whole or absent: the next PR run reads it
     return target

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from khaos_action.errors import output_error
+from khaos_action.report.atomic import atomic_file, write_atomic
 from khaos_action.report.manifest import Manifest
 
 FILES = {"json": "manifest.json", "md": "report.md", "junit": "junit.xml", "sarif": "results.sarif",
@@ -32,19 +34,32 @@ def render(kind: str, manifest: Manifest) -> str:
 
 
 def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:
-    out_dir.mkdir(parents=True, exist_ok=True)
+    """manifest.json first (every report can be rebuilt from it), then each report; each file whole or absent.
+    A write that fails (disk full, `ulimit -f`, permission) is an OutputError (exit 3) saying which files were kept."""
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise output_error(out_dir, exc) from None
     written = {"json": out_dir / FILES["json"]}
-    manifest.write(written["json"])
+    manifest.write(written["json"], kept=_kept(out_dir, []))
     for kind in formats:
         if kind == "json":
             continue
         path = out_dir / FILES[kind]
+        kept = _kept(out_dir, list(written.values()))
         if kind == "junit":  # streamed: it is the one report that grows with every case (36 MB at 50k cases)
             from khaos_action.report.junit import iter_junit
 
-            with path.open("w", encoding="utf-8") as out:
-                out.writelines(iter_junit(manifest))
+            with atomic_file(path, kept=kept) as out:
+                for chunk in iter_junit(manifest):
+                    out.write(chunk.encode("utf-8", "replace"))
         else:
-            path.write_text(render(kind, manifest), encoding="utf-8")
+            write_atomic(path, render(kind, manifest), kept=kept)
         written[kind] = path
     return written
+
+
+def _kept(out_dir: Path, written: list[Path]) -> str:
+    names = ["events.jsonl"] if (out_dir / "events.jsonl").exists() else []
+    names += [p.name for p in written]
+    return f"kept whole in {out_dir}: {', '.join(names)}" if names else "nothing was written"

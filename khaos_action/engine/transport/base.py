@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.textsafe import MAX_NOTES, MAX_STRING_CHARS, MAX_TOOL_CALLS, safe_str, take_notes
 
 BindInstance = Callable[[int, "str | None"], None]
 """Told `(instance_index, case_id)` when an out-of-process instance starts serving a case, `(index, None)` after."""
@@ -67,7 +68,8 @@ def normalise_reply(value: Any) -> dict[str, Any]:
         return {"text": bytes(value).decode("utf-8", "replace"), "tool_calls": [], "notes": notes}
     if isinstance(value, Mapping):
         reply = {str(k): v for k, v in value.items()}
-        notes += [str(n) for n in _as_list(reply.pop("notes", None))]
+        taken, more = take_notes(reply.pop("notes", None), MAX_NOTES)  # 100k notes must not cost 100k strings
+        notes += taken + ([f"… {more:,} more notes dropped (at most {MAX_NOTES} are kept per case)"] if more else [])
         tool_calls = normalise_tool_calls(reply.pop("tool_calls", None))
         text_key = next((k for k in TEXT_KEYS if k in reply), None)
         if text_key is None:
@@ -84,26 +86,31 @@ def normalise_reply(value: Any) -> dict[str, Any]:
         if isinstance(inner, str):
             return {"text": inner, "tool_calls": [], "notes": [f"agent returned {type(value).__name__}; used .{attr}"]}
     notes.append(f"agent returned {type(value).__name__}; converted with str()")
-    return {"text": str(value), "tool_calls": [], "notes": notes}
+    return {"text": safe_str(value, 1 << 62), "tool_calls": [], "notes": notes}
 
 
 def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
     """Tool calls an agent reports -> `[{"name", "args"}]` (dicts, OpenAI-style `function` dicts or objects)."""
     calls: list[dict[str, Any]] = []
-    for item in _as_list(value):
-        if isinstance(item, Mapping):
-            function = item.get("function") if isinstance(item.get("function"), Mapping) else item
-            name = function.get("name")
-            args = function.get("args", function.get("arguments", {}))
-        else:
-            name, args = getattr(item, "name", None), getattr(item, "args", {})
-        if isinstance(args, str):  # OpenAI sends arguments as a JSON string
-            try:
-                args = json.loads(args)
-            except ValueError:
-                args = {"raw": args}
-        if name:
-            calls.append({"name": str(name), "args": dict(args) if isinstance(args, Mapping) else {"value": args}})
+    for item in _as_list(value)[: MAX_TOOL_CALLS + 1]:  # one past the cap, so the runner can say some were dropped
+        try:
+            if isinstance(item, Mapping):
+                function = item.get("function") if isinstance(item.get("function"), Mapping) else item
+                name = function.get("name")
+                args = function.get("args", function.get("arguments", {}))
+            else:
+                name, args = getattr(item, "name", None), getattr(item, "args", {})
+            if isinstance(args, str):  # OpenAI sends arguments as a JSON string
+                try:
+                    args = json.loads(args) if len(args) <= MAX_STRING_CHARS * 10 else {"raw": args}
+                except (ValueError, RecursionError):
+                    args = {"raw": args}
+            if name:
+                # Arguments stay as given here; the runner makes them JSON-safe (an `object()` becomes its str()).
+                calls.append({"name": safe_str(name, 200),
+                              "args": dict(args) if isinstance(args, Mapping) else {"value": args}})
+        except Exception as exc:  # noqa: BLE001 - a hostile tool-call object is recorded, not fatal
+            calls.append({"name": "<unreadable tool call>", "args": {"error": safe_str(exc, 200)}})
     return calls
 
 
