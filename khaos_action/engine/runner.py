@@ -222,6 +222,9 @@ class Engine:
         notes, more = textsafe.take_notes(body.get("notes"), textsafe.MAX_NOTES + 1 - len(invocation.notes))
         invocation.notes += notes
         invocation.notes_dropped += more
+        already = body.get("_notes_dropped")  # counted by transport.base.normalise_reply
+        if isinstance(already, int) and not isinstance(already, bool) and 0 < already < 2**63:
+            invocation.notes_dropped += already
         calls = body.get("tool_calls") or ()
         for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
             if isinstance(call, dict) and call.get("name"):

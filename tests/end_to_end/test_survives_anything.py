@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import resource
 import subprocess
@@ -182,3 +183,166 @@ phases:
     assert_clean(run, 2, seconds=15)
     assert "goals.yaml:7:" in run.stderr and "unknown goal metric 'task_completeness'" in run.stderr, run
     assert "goals.yaml:8:" in run.stderr and "finite" in run.stderr, run
+
+
+# ---- agents that send back what used to break the writers ---------------------------------------------------------
+
+ROBUST = Path(__file__).resolve().parents[1] / "fixtures" / "robust"
+
+
+def robust_workspace(root: Path, config: str) -> Path:
+    import shutil
+
+    root.mkdir(parents=True, exist_ok=True)
+    for path in ROBUST.glob("*.py"):
+        shutil.copy(path, root / path.name)
+    (root / "khaos.yaml").write_text(config, encoding="utf-8")
+    return root
+
+
+def whole_run(out: Path) -> tuple[dict, list[dict]]:
+    """manifest.json and every events.jsonl line parse (files whole), one line per case."""
+    manifest = json.loads((out / "manifest.json").read_text(encoding="utf-8"))
+    lines = (out / "events.jsonl").read_text(encoding="utf-8").splitlines()
+    events = [json.loads(line) for line in lines]
+    assert {e["case_id"] for e in events} == {c["id"] for c in manifest["cases"]}
+    assert len(events) == len(manifest["cases"])
+    assert not list(out.glob(".*.tmp")), "a temp file was left behind"
+    return manifest, events
+
+
+def by_input(manifest: dict) -> dict[str, dict]:
+    return {c["input"]: c for c in manifest["cases"] if c["pillar"] == "contract"}
+
+
+HOSTILE_PY = """\
+version: 1
+agent:
+  entry: agents.py:hostile
+  timeout_s: 20
+concurrency: 2
+golden_prompts: ["surrogate", "surrogate error", "object args", "many notes", "many calls", "unprintable",
+                 "aaaa", "hello"]
+contract:
+  invariants:
+    - {id: answers, type: output_not_empty}
+    - {id: nested-plus, type: regex, pattern: "(a+)+$"}
+    - {id: alternation, type: regex, pattern: "(a|aa)+$"}
+    - {id: no-lookup-x, type: tool_not_called, name: lookup, args: {x: "(a|aa)+$"}}
+chaos_matrix: [{name: calm}]
+"""
+
+
+@pytest.fixture(scope="module")
+def hostile_python(tmp_path_factory):
+    ws = robust_workspace(tmp_path_factory.mktemp("hostile-py"), HOSTILE_PY)
+    run = cli("run", "--out", "out", cwd=ws, timeout=120)
+    return ws, run
+
+
+def test_hostile_python_replies_are_stored_and_the_run_finishes(hostile_python) -> None:
+    ws, run = hostile_python
+    assert_clean(run, 0, seconds=90, rss_mb=700)
+    manifest, _ = whole_run(ws / "out")
+    assert (ws / "out" / "manifest.json").stat().st_size < 5_000_000
+    assert (ws / "out" / "report.html").stat().st_size < 10_000_000
+
+
+def test_lone_surrogates_are_replaced_and_noted(hostile_python) -> None:
+    ws, _ = hostile_python
+    cases = by_input(whole_run(ws / "out")[0])
+    reply = cases["surrogate"]
+    assert reply["output"] == "half a pair: \ufffd and a whole one: \U0001F600"
+    assert any("invalid Unicode" in note for note in reply["notes"])
+    assert "\ufffd" in cases["surrogate error"]["error"] and "bad" in cases["surrogate error"]["error"]
+
+
+def test_tool_call_arguments_that_are_not_json_are_stringified(hostile_python) -> None:
+    ws, _ = hostile_python
+    calls = {c["name"]: c for c in by_input(whole_run(ws / "out")[0])["object args"]["tool_calls"]}
+    args = calls["lookup"]["args"]
+    assert args["x"].startswith("<object object at") and args["nan"] == "nan"
+    assert args["raw"] == "\ufffd\ufffd" and args["bad"] == "\ufffd" and args["self"] == "<unprintable Unprintable>"
+    assert "<unprintable int>" in args
+    assert calls["oai"]["args"] == {"raw": "{not json"}
+    assert "too deep or too large" in json.dumps(calls["nested"]["args"])
+
+
+def test_notes_and_tool_calls_are_capped_per_case(hostile_python) -> None:
+    ws, _ = hostile_python
+    cases = by_input(whole_run(ws / "out")[0])
+    notes = cases["many notes"]["notes"]
+    assert len(notes) <= 100 and "99,901 more notes dropped" in " ".join(notes)
+    busy = cases["many calls"]
+    assert len(busy["tool_calls"]) == 200 and any("more tool calls dropped" in n for n in busy["notes"])
+    assert cases["unprintable"]["output"] == "<unprintable Unprintable>"
+
+
+def test_a_catastrophic_regex_is_an_error_on_that_check_not_a_hang(hostile_python) -> None:
+    ws, run = hostile_python
+    case = by_input(whole_run(ws / "out")[0])["aaaa"]
+    assert case["output"] == "a" * 40 + "!"
+    checks = {i["id"]: i for i in case["invariants"]}
+    assert checks["alternation"]["passed"] is False and "timed out" in checks["alternation"]["detail"]
+    assert checks["alternation"]["detail"].startswith("check error:")
+    assert checks["nested-plus"]["passed"] is not None  # answered (no match), in time
+    assert run.seconds < 90
+
+
+def test_a_rerun_into_the_same_out_is_refused_and_force_replaces_it(hostile_python, tmp_path) -> None:
+    ws, _ = hostile_python
+    config = "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT
+    ws = robust_workspace(tmp_path / "rerun", config)
+    assert_clean(cli("run", "--out", "out", cwd=ws), 0)
+    manifest, events = whole_run(ws / "out")
+    count, started = len(events), manifest["started_at"]
+    again = cli("run", "--out", "out", cwd=ws)
+    assert_clean(again, 2)
+    assert "already holds a run" in again.stderr and "--force" in again.stderr
+    assert len(whole_run(ws / "out")[1]) == count
+    time.sleep(1.1)  # started_at has one-second resolution
+    forced = cli("run", "--out", "out", "--force", cwd=ws)
+    assert_clean(forced, 0)
+    manifest, events = whole_run(ws / "out")
+    assert len(events) == count and manifest["started_at"] != started  # replaced, not appended
+
+
+def test_out_under_a_file_is_exit_3_with_one_message(tmp_path) -> None:
+    ws = robust_workspace(tmp_path, "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT)
+    (ws / "blocker").write_text("a file")
+    run = cli("run", "--out", "blocker/out", cwd=ws)
+    assert_clean(run, 3)
+    assert run.stderr.startswith("error: cannot write blocker/out:"), run
+
+
+def test_a_file_size_limit_during_the_reports_is_exit_3_and_keeps_whole_files(tmp_path) -> None:
+    """`ulimit -f`: SIGXFSZ is ignored so the write fails with EFBIG; every file left is whole."""
+    ws = robust_workspace(tmp_path, "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT)
+    limit = 12 * 1024  # events.jsonl, manifest.json and report.md fit; report.html (~20 KB) does not
+
+    def small_files() -> None:
+        _limit_memory()
+        resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
+    done = subprocess.run([sys.executable, "-m", "khaos_action.cli", "run", "--out", "out"], cwd=ws, env=environ,
+                          capture_output=True, text=True, timeout=60, preexec_fn=small_files, check=False)
+    assert done.returncode == 3, done.stderr
+    assert "Traceback" not in done.stderr
+    assert "file size limit" in done.stderr and "report.html" in done.stderr and "manifest.json" in done.stderr
+    whole_run(ws / "out")
+    assert not (ws / "out" / "report.html").exists()
+
+
+def test_a_closed_output_pipe_is_quiet(tmp_path) -> None:
+    ws = robust_workspace(tmp_path, "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT)
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
+    proc = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", "validate"], cwd=ws, env=environ,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()  # the reader is gone before anything is printed, as with `| head -0`
+    stderr = proc.stderr.read().decode()
+    assert proc.wait(timeout=60) == 141
+    assert stderr == ""
+    shell = subprocess.run(f"{sys.executable} -m khaos_action.cli validate | head -1", shell=True, cwd=ws, env=environ,
+                           capture_output=True, text=True, timeout=60, check=False)
+    assert shell.stdout.startswith("khaos.yaml: valid") and shell.stderr == ""

@@ -28,6 +28,7 @@ EnvForInstance = Callable[[int], Mapping[str, str]]
 """Extra environment for agent instance `index` (e.g. its own chaos-proxy listener URLs)."""
 
 TEXT_KEYS = ("text", "output", "response", "content")
+NOTES_DROPPED = "_notes_dropped"
 
 
 class AgentCallError(Exception):
@@ -69,7 +70,9 @@ def normalise_reply(value: Any) -> dict[str, Any]:
     if isinstance(value, Mapping):
         reply = {str(k): v for k, v in value.items()}
         taken, more = take_notes(reply.pop("notes", None), MAX_NOTES)  # 100k notes must not cost 100k strings
-        notes += taken + ([f"… {more:,} more notes dropped (at most {MAX_NOTES} are kept per case)"] if more else [])
+        notes += taken
+        if more:
+            reply[NOTES_DROPPED] = more  # counted into the case's "… N more notes dropped" by the runner
         tool_calls = normalise_tool_calls(reply.pop("tool_calls", None))
         text_key = next((k for k in TEXT_KEYS if k in reply), None)
         if text_key is None:

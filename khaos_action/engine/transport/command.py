@@ -24,6 +24,7 @@ from typing import Any
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
     AgentCallError,
     BindInstance,
@@ -42,7 +43,13 @@ from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
 
 LINE_LIMIT = 256 * 1024 * 1024
-"""StreamReader limit: a reply line of several MB must fit (the engine caps the text, not the transport)."""
+"""The most a reply line may ever be; the actual limit is `line_limit(agent.max_output_bytes)`."""
+
+
+def line_limit(max_output_bytes: int) -> int:
+    """Bytes one reply line may take while it is read: the output cap plus room for JSON escapes and the envelope.
+    A longer line fails its case and the process is replaced, so memory stays bounded whatever the agent prints."""
+    return min(LINE_LIMIT, max_output_bytes * 6 + 64 * 1024)
 RESET_MODES = ("line", "restart")
 _MAX_STRAY = 20
 
@@ -62,6 +69,10 @@ class _Instance:
         self.stale: str | None = None
         """Why the process must be replaced before its next call (it hung past the engine's timeout)."""
         self.restarts: list[str] = []
+        self.served = 0
+        """Calls answered since this process started."""
+        self.last_case: str | None = None
+        """The case this process last answered (named if it exits between calls)."""
 
     @property
     def alive(self) -> bool:
@@ -118,11 +129,12 @@ class CommandTransport:
         command = self.agent.command or ""
         try:
             inst.process = await spawn(command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                                       stderr=asyncio.subprocess.PIPE, cwd=self.cwd, env=env, limit=LINE_LIMIT)
+                                       stderr=asyncio.subprocess.PIPE, cwd=self.cwd, env=env,
+                                       limit=line_limit(self.agent.max_output_bytes))
         except OSError as exc:
             raise AgentError(f"the agent command `{command}` could not be started in {self.cwd}: {exc}. "
                              "Check the program name and that it is installed.") from exc
-        inst.eof, inst.stale = False, None
+        inst.eof, inst.stale, inst.served, inst.last_case = False, None, 0, None
         inst.stderr = tail = OutputTail()
         drain = asyncio.create_task(tail.drain(inst.process.stderr))
         inst.tasks = [drain, asyncio.create_task(self._read(inst, inst.process, drain, tail))]
@@ -134,8 +146,10 @@ class CommandTransport:
         while True:
             try:
                 line = await process.stdout.readline()
-            except ValueError:  # a line beyond LINE_LIMIT: the stream can no longer be trusted
-                failure = f"the agent wrote a line longer than {LINE_LIMIT // 2**20} MiB"
+            except ValueError:  # a line beyond the limit: the stream can no longer be trusted
+                limit = line_limit(self.agent.max_output_bytes)
+                failure = (f"the agent wrote a line longer than {limit:,} bytes (agent.max_output_bytes × 6); "
+                           "the process is replaced")
                 break
             if not line:
                 break
@@ -153,10 +167,13 @@ class CommandTransport:
     def _dispatch(self, inst: _Instance, line: bytes) -> None:
         stripped = line.strip()
         if stripped.startswith(b"{"):
+            text, invalid = decode_bytes(stripped)
             try:
-                data = json.loads(stripped)
-            except ValueError:
+                data = json.loads(text)
+            except (ValueError, RecursionError):
                 data = None
+            if invalid and isinstance(data, dict):
+                data["_invalid_utf8"] = True
             if isinstance(data, dict) and inst.future is not None and not inst.future.done():
                 if data.get("id") is not None and str(data["id"]) == inst.waiting_id:
                     inst.future.set_result(data)
@@ -179,6 +196,7 @@ class CommandTransport:
                        "history": list(payload.get("history") or []),
                        "session_id": str(payload.get("session_id") or case_id)}
             reply = await self._exchange(inst, request)
+            inst.last_case = case_id
             # Collected while the instance is still ours, so another case's lines never land on this one.
             stray, inst.stray = inst.stray, []
             restarts, inst.restarts = inst.restarts, []
@@ -188,17 +206,40 @@ class CommandTransport:
         if reply.get("tool_calls"):
             body["tool_calls"] = body["tool_calls"] + normalise_tool_calls(reply["tool_calls"])
         body["notes"] += restarts
+        if reply.get("_invalid_utf8"):
+            body["notes"].append("reply line was not valid UTF-8; invalid bytes replaced with U+FFFD")
         if stray:
             body["notes"].append(f"agent printed {len(stray)} non-protocol line(s) to stdout: " +
                                  " | ".join(stray)[:1000])
         return response(body, message)
 
     async def _exchange(self, inst: _Instance, request: dict[str, Any]) -> dict[str, Any]:
+        """One request/reply. A process that had already answered and then exited (some agents exit after each
+        reply) is restarted and asked again once: the exit belongs to the case it last answered, not to this one.
+        A process that dies on this request twice, on a fresh start too, fails this case."""
+        try:
+            return await self._exchange_once(inst, request)
+        except AgentCallError:
+            process = inst.process
+            if inst.served == 0 or process is None or process.returncode is None or inst.stale:
+                raise
+            note = self._restart_note(inst)
+            await self._restart(inst)
+            answer = await self._exchange_once(inst, request)
+            inst.restarts.append(note)  # only when the fresh process answered: otherwise this case is to blame
+            return answer
+
+    def _restart_note(self, inst: _Instance) -> str:
+        assert inst.process is not None
+        why = inst.stale or ("it " + describe_exit(inst.process.returncode, inst.stderr)
+                             if inst.process.returncode is not None else "its output stream broke")
+        after = f" after answering case {inst.last_case}" if inst.last_case and not inst.stale else ""
+        return f"agent process {inst.index} was restarted before this call ({why[:300]}{after})"
+
+    async def _exchange_once(self, inst: _Instance, request: dict[str, Any]) -> dict[str, Any]:
         if not inst.alive:
             if inst.process is not None:
-                why = inst.stale or ("it " + describe_exit(inst.process.returncode, inst.stderr)
-                                     if inst.process.returncode is not None else "its output stream broke")
-                inst.restarts.append(f"agent process {inst.index} was restarted before this call ({why[:300]})")
+                inst.restarts.append(self._restart_note(inst))
             await self._restart(inst)
         assert inst.process is not None and inst.process.stdin is not None
         loop = asyncio.get_running_loop()
@@ -210,7 +251,9 @@ class CommandTransport:
         except (BrokenPipeError, ConnectionResetError):
             pass  # the reader sees EOF and fails the future with the exit code and stderr tail
         try:
-            return await inst.future
+            answer = await inst.future
+            inst.served += 1
+            return answer
         except asyncio.CancelledError:
             # The engine timed out. A sequential agent still busy with this input would make the next case wait
             # behind it, so the process is replaced before its next call.

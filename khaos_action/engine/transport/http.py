@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -32,6 +31,7 @@ import httpx
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
     AgentCallError,
@@ -51,6 +51,7 @@ from khaos_action.engine.transport.base import (
     trace_id,
 )
 from khaos_action.engine.transport.pool import InstancePool
+from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
 from khaos_action.errors import AgentError, ConfigError
 
 DEFAULT_REQUEST = {"input": "{{input}}"}
@@ -102,12 +103,8 @@ class HttpTransport:
             self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.agent.timeout_s + 30, connect=10),
                                              limits=httpx.Limits(max_connections=None, max_keepalive_connections=64),
                                              trust_env=False)
-        ports = [free_port() for _ in range(self.instance_count)] if self.exclusive else [None]
-        a = self.agent
-        self._instances = [
-            _Instance(i, _port(a.url, p), _port(a.ready_url, p), _port(a.reset_endpoint, p), _port(a.start, p), p)
-            for i, p in enumerate(ports)
-        ]
+        ports: list[int | None] = list(reserve_ports(self.instance_count)) if self.exclusive else [None]
+        self._instances = [self._instance(i, p) for i, p in enumerate(ports)]
         try:
             await asyncio.gather(*(self._launch(inst) for inst in self._instances))
         except BaseException:
@@ -115,7 +112,29 @@ class HttpTransport:
             raise
         self._pool = InstancePool(self._instances, self.bind_instance)
 
+    def _instance(self, index: int, port: int | None) -> _Instance:
+        a = self.agent
+        return _Instance(index, _port(a.url, port), _port(a.ready_url, port), _port(a.reset_endpoint, port),
+                         _port(a.start, port), port)
+
     async def _launch(self, inst: _Instance) -> None:
+        """Start one server; one that exits because its port was taken meanwhile is retried on a fresh port."""
+        for attempt in range(1, BIND_RETRIES + 1):
+            try:
+                return await self._launch_once(inst)
+            except AgentError as exc:
+                if inst.port is None or attempt == BIND_RETRIES or not says_port_in_use(
+                        f"{exc} {inst.stderr.text()} {inst.stdout.text()}"):
+                    raise
+            await terminate(inst.process)
+            for task in inst.drains:
+                task.cancel()
+            fresh = self._instance(inst.index, reserve_ports(1)[0])
+            inst.url, inst.ready_url, inst.reset_url, inst.start, inst.port = (
+                fresh.url, fresh.ready_url, fresh.reset_url, fresh.start, fresh.port)
+            inst.process, inst.stderr, inst.stdout, inst.drains = None, OutputTail(), OutputTail(), []
+
+    async def _launch_once(self, inst: _Instance) -> None:
         if inst.start:
             extra = self.env_for_instance(inst.index) if self.env_for_instance else None
             env = process_env(self.agent.env, self.env, extra, port=inst.port)
@@ -175,24 +194,52 @@ class HttpTransport:
                       payload.get("history") or [])
         headers = {**self._headers, "traceparent": f"00-{trace_id(case_id)}-{trace_id(case_id)[:16]}-01"}
         method = self.agent.method.upper()
+        if method in ("GET", "DELETE", "HEAD"):
+            params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in body.items()} \
+                if isinstance(body, dict) else None
+            request = self._client.build_request(method, inst.url, params=params, headers=headers)
+        elif isinstance(body, str):
+            request = self._client.build_request(method, inst.url, content=body.encode(), headers=headers)
+        else:
+            request = self._client.build_request(method, inst.url, json=body, headers=headers)
+        limit = body_limit(self.agent.max_output_bytes)
         try:
-            if method in ("GET", "DELETE", "HEAD"):
-                params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in body.items()} \
-                    if isinstance(body, dict) else None
-                answer = await self._client.request(method, inst.url, params=params, headers=headers)
-            elif isinstance(body, str):
-                answer = await self._client.request(method, inst.url, content=body.encode(), headers=headers)
-            else:
-                answer = await self._client.request(method, inst.url, json=body, headers=headers)
+            answer = await self._client.send(request, stream=True)
+            try:
+                raw, cut = await read_capped(answer, limit)
+            finally:
+                await answer.aclose()
         except httpx.HTTPError as exc:
             died = ""
             if inst.process is not None and inst.process.returncode is not None:
                 died = f"; the agent server {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}"
             raise AgentCallError(f"{method} {inst.url} failed: {type(exc).__name__}: {exc}{died}") from exc
-        if answer.status_code >= 400:
-            raise AgentCallError(f"{method} {inst.url} answered HTTP {answer.status_code}: {_excerpt(answer.text)}")
-        return response(extract_reply(answer.text, answer.headers.get("content-type", ""), self.agent.response_path),
-                        message)
+        text, invalid = decode_bytes(raw)
+        status = answer.status_code
+        if status >= 400:
+            raise AgentCallError(f"{method} {inst.url} answered HTTP {status}: {_excerpt(text)}")
+        if 300 <= status < 400:
+            # Not a reply: a 301's "<html>Moved</html>" must not be judged as the agent's answer (redirects are
+            # not followed, so a redirect loop cannot spin either).
+            where = answer.headers.get("location")
+            raise AgentCallError(f"{method} {inst.url} answered HTTP {status} (a redirect"
+                                 f"{f' to {where}' if where else ''}), not a reply; point agent.url at the final "
+                                 "address")
+        if status in (204, 205) or status < 200:
+            raise AgentCallError(f"{method} {inst.url} answered HTTP {status} with no reply body")
+        content_type = answer.headers.get("content-type", "")
+        if cut:
+            if _looks_json(text, content_type):
+                raise AgentCallError(f"{method} {inst.url} answered more than {limit:,} bytes of JSON; reading "
+                                     "stopped there (agent.max_output_bytes)")
+            reply = normalise_reply(text)
+            reply["notes"].append(f"reply body longer than {limit:,} bytes; reading stopped there "
+                                  "(agent.max_output_bytes)")
+        else:
+            reply = extract_reply(text, content_type, self.agent.response_path)
+        if invalid:
+            reply["notes"].append("reply body was not valid UTF-8; invalid bytes replaced with U+FFFD")
+        return response(reply, message)
 
     async def reset(self) -> None:
         if not self.has_reset:
@@ -279,9 +326,32 @@ def dig(data: Any, path: str) -> Any:
 
 
 def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """One free port outside the ephemeral range (tests and callers that need a single port)."""
+    return reserve_ports(1)[0]
+
+
+def body_limit(max_output_bytes: int) -> int:
+    """Bytes read from a reply body: the output cap plus room for a JSON envelope and escapes (\\uXXXX is 6 bytes
+    per character); a body past this is not read further, so a 1 GB reply costs at most this much memory."""
+    return max_output_bytes * 6 + 64 * 1024
+
+
+async def read_capped(answer: httpx.Response, limit: int) -> tuple[bytes, bool]:
+    """The body, read as it streams, stopping at `limit` bytes: (bytes, whether it was cut)."""
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in answer.aiter_bytes():  # decompressed as it streams: a gzip bomb is capped too
+        room = limit - size
+        if len(chunk) >= room + 1:
+            chunks.append(chunk[:room])
+            return b"".join(chunks), True
+        chunks.append(chunk)
+        size += len(chunk)
+    return b"".join(chunks), False
+
+
+def _looks_json(text: str, content_type: str) -> bool:
+    return "json" in content_type.lower() or text.lstrip()[:1] in ("{", "[")
 
 
 def _port(text: str | None, port: int | None) -> str | None:
