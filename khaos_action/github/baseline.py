@@ -6,7 +6,6 @@ Every way of not having a usable baseline is a warning and "no baseline yet": re
 from __future__ import annotations
 
 import io
-import json
 import zipfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +17,7 @@ from khaos_action.report.manifest import (
     Manifest,
     ManifestError,
     load_manifest,
+    loads_json,
     parse_manifest,
 )
 
@@ -160,10 +160,10 @@ def manifest_from_zip(data: bytes, *, source: str) -> Manifest:
         if len(raw) > MAX_MANIFEST_BYTES:
             raise ManifestError(f"{source}: manifest.json inflates past the {MAX_MANIFEST_BYTES:,} byte limit")
     try:
-        parsed = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
         raise ManifestError(f"{source}: manifest.json is not valid JSON ({exc})") from None
-    return parse_manifest(parsed, source=source)
+    return parse_manifest(loads_json(text, source=source), source=source)
 
 
 def write_baseline(manifest_path: Path, workspace: Path) -> Path:

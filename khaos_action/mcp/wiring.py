@@ -77,13 +77,15 @@ def mcp_warnings(proxy: Any, fault_specs: Sequence[dict[str, Any]]) -> list[str]
         return []
     import fnmatch
 
+    incidents = list(getattr(proxy, "incidents", []))  # a server the agent uses died mid-run: always reported
+
     targeted = {name for name in proxy.servers for spec in fault_specs if spec.get("target") == "mcp"
                 and fnmatch.fnmatchcase(name, str(spec.get("server") or "*"))}
     missed = sorted(targeted & set(proxy.unreached()))
     if not missed:
-        return []
+        return incidents
     variables = ", ".join(proxy.servers[name].env_var for name in missed)
     message = (f"MCP faults target {', '.join(missed)}, but the agent never reached "
                f"{'it' if len(missed) == 1 else 'them'} through the MCP proxy: make the agent read its server "
                f"address from {variables} (set by khaos-action for the run).")
-    return [message]
+    return [*incidents, message]

@@ -223,17 +223,48 @@ class Manifest(Model):
 _CASES = TypeAdapter(list[CaseResult])
 
 
+MAX_DEPTH = 100
+"""Nesting a manifest may have: ours is ~30 deep at most (tool arguments are cut at 20 levels when written)."""
+
+
 def load_manifest(path: str | Path) -> Manifest:
     """Read and validate a manifest file; errors name the file and what is wrong."""
     path = Path(path)
     with collector.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.collector
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ManifestError(f"{path}: no such manifest file") from None
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
-        return parse_manifest(data, source=str(path))
+        return parse_manifest(loads_json(text, source=str(path)), source=str(path))
+
+
+def loads_json(text: str | bytes, *, source: str) -> Any:
+    """json.loads for files we did not write ourselves (a baseline from an artifact, a path given on the command
+    line): a file nested 200,000 deep is a ManifestError (exit 2), never a RecursionError."""
+    try:
+        data = json.loads(text)
+    except RecursionError:
+        raise ManifestError(f"{source}: nested too deeply to be a manifest (more than {MAX_DEPTH} levels)") from None
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ManifestError(f"{source}: not a readable JSON manifest ({exc})") from None
+    if _depth_over(data, MAX_DEPTH):
+        raise ManifestError(f"{source}: nested too deeply to be a manifest (more than {MAX_DEPTH} levels)")
+    return data
+
+
+def _depth_over(data: Any, limit: int) -> bool:
+    """Iterative, so checking depth cannot itself recurse too deep."""
+    stack = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, (dict, list)):
+            if depth > limit:
+                return True
+            children = value.values() if isinstance(value, dict) else value
+            stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
 
 
 def parse_manifest(data: Any, source: str = "manifest") -> Manifest:

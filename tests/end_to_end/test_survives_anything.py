@@ -346,3 +346,171 @@ def test_a_closed_output_pipe_is_quiet(tmp_path) -> None:
     shell = subprocess.run(f"{sys.executable} -m khaos_action.cli validate | head -1", shell=True, cwd=ws, env=environ,
                            capture_output=True, text=True, timeout=60, check=False)
     assert shell.stdout.startswith("khaos.yaml: valid") and shell.stderr == ""
+
+
+# ---- processes: dead agents restarted, the right case blamed ------------------------------------------------------
+
+def _contract(prompts: list[str]) -> str:
+    return (f"golden_prompts: {json.dumps(prompts)}\ncontract:\n  invariants:\n"
+            "    - {id: answers, type: output_not_empty}\nchaos_matrix: [{name: calm}]\nconcurrency: 1\n")
+
+
+@pytest.mark.parametrize("instances", [1, 2])
+def test_a_command_agent_that_exits_after_each_reply_never_fails_the_next_case(tmp_path, instances) -> None:
+    prompts = [f"question {i}" for i in range(6)]
+    config = (f"version: 1\nagent:\n  type: command\n  command: {sys.executable} cmd_agent.py exit-after-reply\n"
+              f"  instances: {instances}\n  timeout_s: 10\n" + _contract(prompts))
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=120)
+    assert_clean(run, 0, seconds=90)
+    manifest, _ = whole_run(ws / "out")
+    cases = by_input(manifest)
+    for prompt in prompts:
+        assert cases[prompt]["error"] is None and cases[prompt]["output"] == f"handled: {prompt}", cases[prompt]
+    notes = [n for c in manifest["cases"] for n in c["notes"] if "restarted" in n]
+    assert notes and all("after answering case" in n for n in notes), notes
+
+
+def test_a_command_agent_that_dies_on_one_input_is_blamed_on_that_input_only(tmp_path) -> None:
+    config = (f"version: 1\nagent:\n  type: command\n  command: {sys.executable} cmd_agent.py\n  timeout_s: 10\n"
+              + _contract(["first", "please die", "after", "surrogate", "bad utf8", "huge", "last"])
+              + "  \n").replace("concurrency: 1\n", "concurrency: 1\n")
+    config = config.replace("  timeout_s: 10\n", "  timeout_s: 10\n  max_output_bytes: 100000\n")
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=120)
+    assert_clean(run, 0, seconds=90, rss_mb=500)
+    cases = by_input(whole_run(ws / "out")[0])
+    assert cases["please die"]["error"].startswith("AgentCallError: agent process exited with code 9")
+    assert "dying on purpose" in cases["please die"]["error"]
+    for ok in ("first", "after", "last"):
+        assert cases[ok]["error"] is None and cases[ok]["output"] == f"handled: {ok}", cases[ok]
+    assert cases["surrogate"]["output"] == "lone \ufffd escape"
+    assert any("invalid Unicode" in n for n in cases["surrogate"]["notes"])
+    assert cases["bad utf8"]["output"] == "bytes \ufffd\ufffd\ufffd here"
+    assert any("not valid UTF-8" in n for n in cases["bad utf8"]["notes"])
+    assert "longer than" in cases["huge"]["error"] and "max_output_bytes" in cases["huge"]["error"]
+
+
+HTTP_PROMPTS = ["hello", "surrogate", "bad utf8", "huge json", "huge text", "redirect", "loop", "nothing", "bye"]
+
+
+@pytest.fixture(scope="module")
+def hostile_http(tmp_path_factory):
+    config = (f"version: 1\nagent:\n  type: http\n  start: {sys.executable} http_agent.py {{{{port}}}}\n"
+              "  url: http://127.0.0.1:{{port}}/chat\n  ready_url: http://127.0.0.1:{{port}}/health\n"
+              "  timeout_s: 30\n  max_output_bytes: 100000\n" + _contract(HTTP_PROMPTS))
+    ws = robust_workspace(tmp_path_factory.mktemp("hostile-http"), config)
+    return ws, cli("run", "--out", "out", cwd=ws, timeout=120)
+
+
+def test_hostile_http_replies_are_bounded_and_not_mistaken_for_answers(hostile_http) -> None:
+    ws, run = hostile_http
+    assert_clean(run, 0, seconds=90, rss_mb=400)  # a 1 GB reply used to peak at 6.5 GB
+    cases = by_input(whole_run(ws / "out")[0])
+    assert cases["hello"]["output"] == "handled: hello" and cases["bye"]["output"] == "handled: bye"
+    assert cases["surrogate"]["output"] == "lone \ufffd escape"
+    assert cases["bad utf8"]["output"] == "bytes \ufffd\ufffd here"
+    assert any("not valid UTF-8" in n for n in cases["bad utf8"]["notes"])
+    assert "more than 665,536 bytes of JSON" in cases["huge json"]["error"]
+    text = cases["huge text"]
+    assert text["error"] is None and text["output_truncated"] and set(text["output"]) == {"y"}
+    assert any("reading stopped" in n for n in text["notes"])
+    assert "HTTP 301 (a redirect to /moved), not a reply" in cases["redirect"]["error"]
+    assert "Moved" not in cases["redirect"]["output"]
+    assert "HTTP 302" in cases["loop"]["error"]
+    assert "HTTP 204 with no reply body" in cases["nothing"]["error"]
+
+
+def test_64_http_instances_all_start_without_port_clashes(tmp_path) -> None:
+    config = (f"version: 1\nagent:\n  type: http\n  start: {sys.executable} http_agent.py {{{{port}}}}\n"
+              "  url: http://127.0.0.1:{{port}}/chat\n  ready_url: http://127.0.0.1:{{port}}/health\n"
+              "  instances: 64\n  ready_timeout_s: 60\n" + _contract([f"q{i}" for i in range(64)])
+              ).replace("concurrency: 1\n", "concurrency: 64\n")
+    ws = robust_workspace(tmp_path, config)
+    for attempt in range(2):
+        run = cli("run", "--out", f"out{attempt}", cwd=ws, timeout=240, limit_memory=False)
+        assert_clean(run, 0, seconds=200, rss_mb=1500)
+        manifest, _ = whole_run(ws / f"out{attempt}")
+        assert all(c["error"] is None for c in manifest["cases"])
+
+
+def test_reserved_ports_are_distinct_and_outside_the_ephemeral_range() -> None:
+    from khaos_action.engine.transport.ports import ephemeral_range, reserve_ports
+
+    ports = reserve_ports(64)
+    low, high = ephemeral_range()
+    assert len(set(ports)) == 64
+    assert all(not low <= p <= high for p in ports)
+
+
+MCP_AGENT = """\
+version: 1
+agent:
+  type: mcp
+  mcp: {{command: "{python} mcp_agent_server.py {extra}"}}
+  instances: {instances}
+  timeout_s: 20
+"""
+
+
+@pytest.mark.parametrize("instances", [1, 2])
+def test_an_mcp_agent_server_that_dies_is_restarted_and_the_right_case_blamed(tmp_path, instances) -> None:
+    pytest.importorskip("mcp")
+    config = MCP_AGENT.format(python=sys.executable, extra="", instances=instances) + _contract(
+        ["first", "please die", "after", "last"])
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=180, limit_memory=False)
+    assert_clean(run, 0, seconds=150, rss_mb=800)
+    cases = by_input(whole_run(ws / "out")[0])
+    assert cases["please die"]["error"] and "failed" in cases["please die"]["error"]
+    for ok in ("first", "after", "last"):
+        assert cases[ok]["error"] is None and cases[ok]["output"] == f"answered: {ok}", cases[ok]
+
+
+def test_an_mcp_agent_server_that_exits_after_each_reply_is_restarted_each_time(tmp_path) -> None:
+    pytest.importorskip("mcp")
+    prompts = ["one", "two", "three"]
+    config = MCP_AGENT.format(python=sys.executable, extra="exit-after-reply", instances=1) + _contract(prompts)
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=180, limit_memory=False)
+    assert_clean(run, 0, seconds=150, rss_mb=800)
+    manifest, _ = whole_run(ws / "out")
+    cases = by_input(manifest)
+    for prompt in prompts:
+        assert cases[prompt]["error"] is None and cases[prompt]["output"] == f"answered: {prompt}", cases[prompt]
+    assert any("after answering case" in n for c in manifest["cases"] for n in c["notes"])
+
+
+def test_a_used_mcp_server_that_dies_during_no_chaos_is_reported_and_restarted(tmp_path) -> None:
+    pytest.importorskip("mcp")
+    config = (f"version: 1\nagent:\n  entry: agents.py:shop\n  timeout_s: 20\n  mcp_servers:\n"
+              f"    - {{name: shop, command: \"{sys.executable} mcp_shop_server.py\", env_var: SHOP_MCP_URL}}\n"
+              + _contract(["order 1234", "order 0000", "order 5678"]))
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=180, limit_memory=False)
+    assert_clean(run, 0, seconds=150, rss_mb=800)
+    manifest, _ = whole_run(ws / "out")
+    cases = by_input(manifest)
+    assert "failed" in cases["order 0000"]["output"]  # the agent saw a tool error, not a hang
+    deaths = [w for w in manifest["warnings"] if "MCP server `shop`" in w and "died during this call" in w]
+    assert len(deaths) == 1, manifest["warnings"]
+    assert cases["order 5678"]["output"] == "Order 5678: shipped."  # restarted for the next call
+
+
+def test_a_used_mcp_server_dying_is_a_note_on_the_case_it_served(tmp_path) -> None:
+    """Out-of-process agents are attributed per instance, so the death lands on the case that caused it."""
+    pytest.importorskip("mcp")
+    config = (f"version: 1\nagent:\n  type: command\n  command: {sys.executable} mcp_cmd_agent.py\n  timeout_s: 20\n"
+              f"  mcp_servers:\n"
+              f"    - {{name: shop, command: \"{sys.executable} mcp_shop_server.py\", env_var: SHOP_MCP_URL}}\n"
+              + _contract(["order 1234", "order 0000", "order 5678"]))
+    ws = robust_workspace(tmp_path, config)
+    run = cli("run", "--out", "out", cwd=ws, timeout=180, limit_memory=False)
+    assert_clean(run, 0, seconds=150, rss_mb=800)
+    manifest, _ = whole_run(ws / "out")
+    cases = by_input(manifest)
+    died = cases["order 0000"]
+    assert any("MCP server `shop`" in n and f"case {died['id']}; no chaos was active" in n
+               for n in died["notes"]), died["notes"]
+    assert any("MCP server `shop`" in w and "died" in w for w in manifest["warnings"])
+    assert cases["order 5678"]["output"] == "Order 5678: shipped."

@@ -68,6 +68,9 @@ class McpProxy:
         self.calls: dict[str, int] = {name: 0 for name in self.servers}
         """server -> MCP requests seen (a server the agent never reached is reported after the run)."""
         self._bound: dict[int, CaseContext | None] = {}
+        self.incidents: list[str] = []
+        """Upstream servers that died during the run (reported as warnings; the server is restarted)."""
+        self._revive: dict[str, asyncio.Lock] = {}
         self._socket: socket.socket | None = None
         self._server: Any = None
         self._task: asyncio.Task[None] | None = None
@@ -88,12 +91,9 @@ class McpProxy:
         from mcp.server.transport_security import TransportSecuritySettings
 
         try:
-            for name, spec in self.servers.items():
-                connection = McpConnection(command=spec.command, url=spec.url,
-                                           cwd=self.base_dir / spec.cwd if spec.cwd else self.base_dir,
-                                           what=f"MCP server `{name}`")
-                self.upstreams[name] = connection
-                await connection.start(self.connect_timeout_s)
+            for name in self.servers:
+                self.upstreams[name] = self._connection(name)
+                await self.upstreams[name].start(self.connect_timeout_s)
         except McpConnectError as exc:
             await self.stop()
             raise McpProxyError(f"agent.mcp_servers: {exc}. Check its `command` / `url`.") from exc
@@ -135,6 +135,11 @@ class McpProxy:
         if self._socket is not None:
             self._socket.close()
         self._server = self._task = self._manager = self._manager_cm = self._socket = None
+
+    def _connection(self, name: str) -> McpConnection:
+        spec = self.servers[name]
+        return McpConnection(command=spec.command, url=spec.url,
+                             cwd=self.base_dir / spec.cwd if spec.cwd else self.base_dir, what=f"MCP server `{name}`")
 
     # ---- addresses and attribution ----------------------------------------------------------------------------------
     def url_for(self, server: str, instance: int = 0) -> str:
@@ -187,8 +192,12 @@ class McpProxy:
         import mcp_types as types
 
         ctx, name = self._route(request_ctx)
-        upstream = self._client(name)
-        listed = await upstream.list_tools(cursor=getattr(params, "cursor", None) if params else None)
+        upstream = await self._client(name, ctx)
+        try:
+            listed = await upstream.list_tools(cursor=getattr(params, "cursor", None) if params else None)
+        except Exception:
+            self._died_during(name, ctx)
+            raise
         tools = list(listed.tools)
         self.known_tools[name] = sorted({*self.known_tools.get(name, []), *(t.name for t in tools)})
         if ctx is not None:
@@ -199,11 +208,23 @@ class McpProxy:
         return types.ListToolsResult(tools=tools, next_cursor=listed.next_cursor, ttl_ms=0, cache_scope="private")
 
     async def _call_tool(self, request_ctx: Any, params: Any) -> Any:
+
         import mcp_types as types
 
         ctx, name = self._route(request_ctx)
-        upstream = self._client(name)
         arguments = dict(params.arguments or {})
+        try:
+            upstream = await self._client(name, ctx)
+            return await self._forward(upstream, ctx, name, params, arguments)
+        except Exception as exc:  # noqa: BLE001 - the agent gets a tool error, the run a report (no SDK traceback)
+            self._died_during(name, ctx)
+            text = f"MCP server {name!r} failed: {describe_error(exc)}"
+            return types.CallToolResult(content=[types.TextContent(type="text", text=text)], is_error=True)
+
+    async def _forward(self, upstream: Any, ctx: CaseContext | None, name: str, params: Any,
+                       arguments: dict[str, Any]) -> Any:
+        import mcp_types as types
+
         if ctx is None:
             return await upstream.call_tool(params.name, arguments)
         decision = decide_call(ctx, McpCall(server=name, tool=params.name, args=arguments),
@@ -224,12 +245,45 @@ class McpProxy:
         return types.CallToolResult(content=[types.TextContent(type="text", text=t) for t in texts] + blocks,
                                     structured_content=structured, is_error=result.is_error)
 
-    def _client(self, name: str) -> Any:
+    async def _client(self, name: str, ctx: CaseContext | None) -> Any:
+        """The upstream's client; a server that died is reported and restarted (once at a time) for this call."""
         connection = self.upstreams[name]
-        if not connection.alive:
-            raise RuntimeError(f"the MCP server {name!r} (`{connection.target}`) is no longer connected"
-                               f"{connection.stderr_tail()}")
-        return connection.client
+        if connection.alive and not getattr(connection, "_suspect", False):
+            return connection.client
+        async with self._revive.setdefault(name, asyncio.Lock()):
+            connection = self.upstreams[name]
+            if connection.alive and not getattr(connection, "_suspect", False):
+                return connection.client
+            self._report_death(name, connection, ctx, "before this call")
+            await connection.close()
+            fresh = self._connection(name)
+            try:
+                await fresh.start(self.connect_timeout_s)
+            except McpConnectError as exc:
+                raise RuntimeError(f"the MCP server {name!r} died and could not be restarted: {exc}") from exc
+            self.upstreams[name] = fresh
+            return fresh.client
+
+    def _died_during(self, name: str, ctx: CaseContext | None) -> None:
+        """A call failed below the protocol (tool errors come back as results): the server or its connection is
+        gone, even if the SDK has not noticed yet. An incident of this case; the server is restarted on next use."""
+        connection = self.upstreams[name]
+        connection._suspect = True  # type: ignore[attr-defined]
+        self._report_death(name, connection, ctx, "during this call")
+
+    def _report_death(self, name: str, connection: McpConnection, ctx: CaseContext | None, when: str) -> None:
+        if getattr(connection, "_reported", False):
+            return
+        connection._reported = True  # type: ignore[attr-defined]
+        if ctx is None:
+            where = "not attributed to a case"
+        else:
+            where = f"case {ctx.case_id}; {'no chaos was active' if not ctx.faults else 'faults were active'}"
+        note = (f"the MCP server `{name}` (`{connection.target}`) the agent uses died {when} ({where}); "
+                f"khaos-action restarts it for the next call{connection.stderr_tail(300)}")[:1500]
+        self.incidents.append(note)
+        if ctx is not None:
+            ctx.notes.append(note)
 
 
 async def _json(send: Any, status: int, payload: dict[str, Any]) -> None:

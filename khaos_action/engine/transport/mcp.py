@@ -53,6 +53,11 @@ class _Instance:
         self.index = index
         self.connection: McpConnection | None = None
         self.restarts: list[str] = []
+        self.served = 0
+        """Calls answered since this connection (and its server) started."""
+        self.broken = False
+        """A call failed below the protocol (connection closed, timed out): replace the server before the next."""
+        self.last_case: str | None = None
 
 
 class McpTransport:
@@ -76,6 +81,7 @@ class McpTransport:
         self._server_log = OutputTail()
         self._drains: list[asyncio.Task[None]] = []
         self._started = False
+        self._revive = asyncio.Lock()
 
     # ---- lifecycle --------------------------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -106,6 +112,7 @@ class McpTransport:
         except McpConnectError as exc:
             raise AgentError(f"{exc}. Check agent.mcp.command (run it by hand: it must speak MCP on stdio).") from exc
         inst.connection = connection
+        inst.served, inst.last_case, inst.broken = 0, None, False
 
     async def _start_url_server(self) -> None:
         inst = self._instances[0]
@@ -128,6 +135,7 @@ class McpTransport:
             try:
                 await connection.start(max(1.0, deadline - time.monotonic()))
                 inst.connection = connection
+                inst.served, inst.last_case, inst.broken = 0, None, False
                 return
             except McpConnectError as exc:
                 if time.monotonic() >= deadline:
@@ -190,6 +198,8 @@ class McpTransport:
 
     async def _call(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
         result = await self._call_tool(inst, self.tool, self._arguments(message.payload, case_id))
+        inst.served += 1
+        inst.last_case = case_id
         texts = result_texts(result)
         if result.is_error:
             raise AgentCallError(f"the agent's tool {self.tool!r} returned an error: {' '.join(texts)[:2000]}")
@@ -203,26 +213,72 @@ class McpTransport:
         return response(body, message)
 
     async def _call_tool(self, inst: _Instance, tool: str, arguments: dict[str, Any]) -> Any:
-        if inst.connection is None or not inst.connection.alive:
-            if not self.exclusive:
-                raise AgentCallError(f"the agent's MCP server at {self.spec.url} is no longer connected")
-            dead = inst.connection
-            inst.restarts.append(f"the agent's MCP server {inst.index} was restarted before this call"
-                                 + (dead.stderr_tail(300) if dead else ""))
+        """One tool call. A server that died is restarted first (the note names the case it last answered); one
+        that dies on a call after having answered before is restarted and asked once more, so its exit is blamed on
+        this case only if a fresh server dies on it too."""
+        try:
+            return await self._call_once(inst, tool, arguments)
+        except AgentCallError:
+            if inst.served == 0 or self._alive(inst):
+                raise
+            note = self._dead_note(inst)
+            await self._revive_server(inst)
+            result = await self._call_once(inst, tool, arguments)
+            inst.restarts.append(note)
+            return result
+
+    def _alive(self, inst: _Instance) -> bool:
+        server_dead = not self.exclusive and self._server is not None and self._server.returncode is not None
+        return inst.connection is not None and inst.connection.alive and not server_dead and not inst.broken
+
+    def _dead_note(self, inst: _Instance) -> str:
+        dead = inst.connection
+        if not self.exclusive and self._server is not None and self._server.returncode is not None:
+            why = f"; it {describe_exit(self._server.returncode, self._server_log)}"
+        elif inst.broken and dead is not None and dead.alive:
+            why = " (its last call failed or timed out)"
+        else:
+            why = dead.stderr_tail(300) if dead else ""
+        after = f" after answering case {inst.last_case}" if inst.last_case else ""
+        return f"the agent's MCP server {inst.index} died{after} and was restarted before this call{why}"[:1500]
+
+    async def _revive_server(self, inst: _Instance) -> None:
+        async with self._revive:  # URL mode: concurrent calls restart the one shared server once
+            if self._alive(inst):
+                return
+            dead, inst.connection = inst.connection, None
             if dead is not None:
                 await dead.close()
             try:
-                await self._connect(inst)
+                if self.exclusive:
+                    await self._connect(inst)
+                else:
+                    if self._server is not None:
+                        await terminate(self._server, grace_s=1.0)
+                        for task in self._drains:
+                            task.cancel()
+                        self._server, self._drains, self._server_log = None, [], OutputTail()
+                    await self._start_url_server()
             except AgentError as exc:
                 raise AgentCallError(f"could not restart the agent's MCP server: {exc}") from exc
+
+    async def _call_once(self, inst: _Instance, tool: str, arguments: dict[str, Any]) -> Any:
+        if not self._alive(inst):
+            if inst.connection is not None or self.exclusive:
+                inst.restarts.append(self._dead_note(inst))
+            await self._revive_server(inst)
         assert inst.connection is not None
         try:
             return await inst.connection.client.call_tool(tool, arguments)
         except asyncio.CancelledError:
+            inst.broken = True  # timed out: a server still busy with it would hold up the next case
             raise
         except Exception as exc:
+            # Errors the tool reports come back as results; an exception means the connection or the server is
+            # gone (the SDK may not have noticed yet), so the next call starts on a fresh one.
+            inst.broken = True
             raise AgentCallError(f"calling the agent's MCP tool {tool!r} failed: {describe_error(exc)}"
-                                 f"{inst.connection.stderr_tail(1000)}") from exc
+                                 f"{inst.connection.stderr_tail(1000) if inst.connection else ''}") from exc
 
     async def reset(self) -> None:
         if not self.has_reset:
