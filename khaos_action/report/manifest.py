@@ -248,7 +248,7 @@ def loads_json(text: str | bytes, *, source: str) -> Any:
     except RecursionError:
         raise ManifestError(f"{source}: nested too deeply to be a manifest (more than {MAX_DEPTH} levels)") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise ManifestError(f"{source}: not a readable JSON manifest ({exc})") from None
+        raise ManifestError(f"{source}: not a readable JSON manifest, not valid JSON ({exc})") from None
     if _depth_over(data, MAX_DEPTH):
         raise ManifestError(f"{source}: nested too deeply to be a manifest (more than {MAX_DEPTH} levels)")
     return data

@@ -514,3 +514,59 @@ def test_a_used_mcp_server_dying_is_a_note_on_the_case_it_served(tmp_path) -> No
                for n in died["notes"]), died["notes"]
     assert any("MCP server `shop`" in w and "died" in w for w in manifest["warnings"])
     assert cases["order 5678"]["output"] == "Order 5678: shipped."
+
+
+# ---- huge and deep manifests ------------------------------------------------------------------------------------------
+
+def _deep_manifest(path: Path, levels: int = 200_000) -> None:
+    path.write_text('{"run_id": "r", "extra": ' + "[" * levels + "]" * levels + "}", encoding="utf-8")
+
+
+def test_compare_with_a_manifest_nested_200000_deep_is_exit_2(tmp_path) -> None:
+    ws = robust_workspace(tmp_path, "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT)
+    assert_clean(cli("run", "--out", "out", cwd=ws), 0)
+    _deep_manifest(ws / "deep.json")
+    for args in (("deep.json", "out/manifest.json"), ("out/manifest.json", "deep.json")):
+        run = cli("compare", *args, cwd=ws)
+        assert_clean(run, 2, seconds=20)
+        assert "deep.json: nested too deeply to be a manifest" in run.stderr, run
+    merged = cli("merge", "out/manifest.json", "deep.json", "--out", "merged", cwd=ws)
+    assert_clean(merged, 2, seconds=20)
+    exported = cli("replay", "export", "deep.json", cwd=ws)
+    assert_clean(exported, 2, seconds=20)
+
+
+def test_a_deep_baseline_artifact_is_a_warning_and_the_action_still_comments(tmp_path) -> None:
+    import io
+    import zipfile
+
+    from tests.github_api import TOKEN, serve
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("manifest.json", '{"run_id": "r", "extra": ' + "[" * 200_000 + "]" * 200_000 + "}")
+    ws = robust_workspace(tmp_path / "ws", "version: 1\nagent:\n  entry: agents.py:hostile\n" + CONTRACT)
+    runner = tmp_path / "runner"
+    runner.mkdir()
+    event = {"pull_request": {"number": 5, "base": {"ref": "main", "sha": "b1", "repo": {"full_name": "o/r"}},
+                              "head": {"ref": "f", "sha": "h1", "repo": {"full_name": "o/r"}}},
+             "repository": {"full_name": "o/r", "default_branch": "main"}}
+    (runner / "event.json").write_text(json.dumps(event))
+    with serve() as api:
+        api.add_artifact(content=buffer.getvalue(), sha="b1")
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
+               "PYTHONPATH": os.environ.get("PYTHONPATH", ""), "GITHUB_API_URL": api.api_url,
+               "GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_NAME": "pull_request",
+               "GITHUB_EVENT_PATH": str(runner / "event.json"), "GITHUB_RUN_ID": "9", "GITHUB_SHA": "h1",
+               "GITHUB_REF": "refs/pull/5/merge", "GITHUB_WORKSPACE": str(ws), "GITHUB_ACTIONS": "true",
+               "GITHUB_OUTPUT": str(runner / "output"), "GITHUB_STEP_SUMMARY": str(runner / "summary"),
+               "INPUT_GITHUB-TOKEN": TOKEN, "INPUT_CONFIG": "khaos.yaml", "INPUT_COMMENT": "always",
+               "INPUT_FAIL-ON": "critical", "INPUT_BASELINE": "artifact"}
+        started = time.perf_counter()
+        done = subprocess.run([sys.executable, str(Path(__file__).resolve().parents[2] / "entrypoint.py")],
+                              cwd=ws, env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert time.perf_counter() - started < 90
+        assert done.returncode == 0, done.stdout + done.stderr
+        assert "Traceback" not in done.stdout + done.stderr and "RecursionError" not in done.stdout
+        assert "nested too deeply" in done.stdout
+        assert api.comments.get(5), "the action did not post its comment"
