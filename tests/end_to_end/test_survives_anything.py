@@ -516,7 +516,7 @@ def test_a_used_mcp_server_dying_is_a_note_on_the_case_it_served(tmp_path) -> No
     assert cases["order 5678"]["output"] == "Order 5678: shipped."
 
 
-# ---- huge and deep manifests ------------------------------------------------------------------------------------------
+# ---- huge and deep manifests ---------------------------------------------------------------------------------------
 
 def _deep_manifest(path: Path, levels: int = 200_000) -> None:
     path.write_text('{"run_id": "r", "extra": ' + "[" * levels + "]" * levels + "}", encoding="utf-8")
