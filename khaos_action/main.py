@@ -22,7 +22,7 @@ from khaos_action import __version__, collector
 from khaos_action.attacks.capabilities import CapabilityProfile, infer_capabilities
 from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
-from khaos_action.attacks.profile import agent_profile, agent_tools
+from khaos_action.attacks.profile import adapter_evidence, agent_profile, agent_tools
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
 from khaos_action.attacks.roles import ToolRole, guess_role
@@ -191,7 +191,8 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
                                                                            binder) as session:
             tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=True)
-            profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata)
+            profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata,
+                                                  evidence=adapter_evidence(config.agent))
             llm_variants, warnings = await llm_mutations(config)
             roles = [tool.role_info() for tool in tools]
             # Tools only the wrappers know (a tool_registry's entries, framework toolsets): roles guessed by name.

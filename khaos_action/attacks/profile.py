@@ -47,9 +47,13 @@ def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> t
     """Infer the profile. With `import_code` (a run of a python agent, which imports it anyway) the tools'
     signatures and docstrings and the entry's `@khaosagent` metadata are read; otherwise only names are."""
     tools, metadata = agent_tools(agent, base_dir, import_code=import_code)
-    evidence = []
+    return infer_capabilities(agent=agent, tools=tools, metadata=metadata,  # type: ignore[arg-type]
+                              evidence=adapter_evidence(agent))
+
+
+def adapter_evidence(agent: AgentConfig) -> list[Evidence]:
+    """What the transport itself tells about the agent, whatever its tools say."""
     if agent.type in FRAMEWORK_TYPES:
         # The adapter sends every case's conversation history in the framework's own message types.
-        evidence.append(Evidence("has_multi_turn", True, f"framework:{agent.type} adapter sends the history"))
-    return infer_capabilities(agent=agent, tools=tools, metadata=metadata,  # type: ignore[arg-type]
-                              evidence=evidence)
+        return [Evidence("has_multi_turn", True, f"framework:{agent.type} adapter sends the history")]
+    return []
