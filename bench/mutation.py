@@ -17,7 +17,8 @@ PROMPTS = [
     "Summarize invoice INV-2024-0042 in two sentences.",
     "If my package is late, can I get a refund? My email is jane.doe@example.com.",
     "How do I reset my password?",
-    "My order 4410 arrived damaged, the screen is cracked, and I want a replacement before Friday because it is a gift.",
+    "My order 4410 arrived damaged, the screen is cracked, and I want a replacement before Friday because it is "
+    "a gift.",
 ]
 TYPES = list(MUTATORS)[:14]
 

@@ -138,7 +138,8 @@ _client = httpx.Client(timeout=2.0)  # one pooled client: a new client per call 
 def polish(draft: str) -> str:
     """Ask the model to polish the draft; any model failure falls back to the draft itself."""
     body = {"model": "demo-model", "messages": [{"role": "system", "content": SYSTEM_PROMPT},
-                                                 {"role": "user", "content": f"Polish for the customer. DRAFT:\n{draft}"}]}
+                                                 {"role": "user",
+                                                  "content": f"Polish for the customer. DRAFT:\n{draft}"}]}
     for attempt in range(2):
         try:
             response = _client.post(f"{model_url()}/chat/completions", json=body)

@@ -85,8 +85,12 @@ def read_event(event_path: str | None, event_name: str | None, ref: str | None =
     try:
         raw: Any = json.loads(Path(event_path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-        return EventInfo(name=event_name, ref=ref, problem=f"cannot read the event file {event_path}: "
-                                                           f"{type(exc).__name__}; no PR comment and no base-branch diff")
+        return EventInfo(
+            name=event_name,
+            ref=ref,
+            problem=f"cannot read the event file {event_path}: "
+            f"{type(exc).__name__}; no PR comment and no base-branch diff",
+        )
     return parse_event(raw, event_name, ref)
 
 
@@ -102,7 +106,10 @@ def parse_event(raw: Any, event_name: str | None, ref: str | None = None) -> Eve
     if event.pull_request is not None and event_name in PR_EVENTS:
         p = event.pull_request
         pr = PullRequest(
-            number=p.number, base_ref=p.base.ref, base_sha=p.base.sha, head_sha=p.head.sha,
+            number=p.number,
+            base_ref=p.base.ref,
+            base_sha=p.base.sha,
+            head_sha=p.head.sha,
             base_repo=p.base.repo.full_name if p.base.repo else None,
             head_repo=p.head.repo.full_name if p.head.repo else None,
         )

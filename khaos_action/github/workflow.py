@@ -55,7 +55,9 @@ def fit_summary(text: str, *, already: int = 0, limit: int = SUMMARY_LIMIT, link
     data = text.encode("utf-8")
     if already + len(data) <= limit:
         return text
-    where = f" The full report is in the run's artifacts: {link}" if link else " The full report is in the `.khaos` folder."
+    where = (
+        f" The full report is in the run's artifacts: {link}" if link else " The full report is in the `.khaos` folder."
+    )
     note = f"\n\n> **Summary truncated** at GitHub's 1 MiB step-summary limit.{where}\n"
     room = limit - already - len(note.encode("utf-8"))
     if room <= 0:
@@ -88,8 +90,9 @@ class Annotation:
         return format_command(self.level, self.message, file=self.file, line=self.line, title=self.title)
 
 
-def cap_annotations(annotations: Sequence[Annotation], cap: int = ANNOTATION_CAP) -> tuple[list[Annotation],
-                                                                                           list[Annotation]]:
+def cap_annotations(
+    annotations: Sequence[Annotation], cap: int = ANNOTATION_CAP
+) -> tuple[list[Annotation], list[Annotation]]:
     """(shown, overflow): at most `cap` per level are shown, in order; the overflow belongs in the summary."""
     shown, overflow, counts = [], [], {}
     for annotation in annotations:

@@ -62,7 +62,8 @@ class LlmRuntime:
 _DEFAULT = LlmRuntime()
 
 
-def begin_call(ctx: CaseContext | None, decision: Any, view: HttpRequestView, sent_body: bytes | None = None) -> LlmCall | None:
+def begin_call(ctx: CaseContext | None, decision: Any, view: HttpRequestView,
+               sent_body: bytes | None = None) -> LlmCall | None:
     """An LlmCall when `decision` recorded an LLM request for `ctx`, else None (nothing to observe)."""
     if ctx is None or decision is None or decision.record is None:
         return None

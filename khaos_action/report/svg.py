@@ -159,7 +159,8 @@ def shift(base: float | None, head: float | None, width: int = 160, height: int 
     if base is not None and head is not None and abs(head - base) >= 0.05:
         direction = "up" if head > base else "down"
         parts.append(
-            f'<line class="move {direction}" x1="{x(base):.1f}" y1="{height / 2}" x2="{x(head):.1f}" y2="{height / 2}"/>'
+            f'<line class="move {direction}" x1="{x(base):.1f}" y1="{height / 2}" '
+            f'x2="{x(head):.1f}" y2="{height / 2}"/>'
         )
     if base is not None:
         parts.append(f'<circle class="base-dot" cx="{x(base):.1f}" cy="{height / 2}" r="5"/>')

@@ -35,7 +35,9 @@ def test_an_agent_that_remembers_gets_the_warning_and_still_passes(tmp_path) -> 
     m = manifest(out)
     assert m["warnings"].count(STATE_WARNING) == 1
     probes = [c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO]
-    assert [(c["phase"], c["pillar"], c["passed"], c["invariants"]) for c in probes] == [("contract", None, None, [])] * 2
+    assert [(c["phase"], c["pillar"], c["passed"], c["invariants"]) for c in probes] == [
+        ("contract", None, None, [])
+    ] * 2
     assert [c["input"] for c in probes] == ["order 1234", "order 1234"]
     # One after the other, after every scored cell: the counter saw them as calls 5 and 6.
     assert [c["output"].split(":")[0] for c in probes] == ["call #5", "call #6"]

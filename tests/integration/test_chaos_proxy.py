@@ -171,9 +171,12 @@ def test_traceparent_attributes_a_request_to_its_case_over_the_instance(upstream
         base = proxy.url_for(upstream.url, instance=5)
         async with httpx.AsyncClient() as http:
             hit = await http.get(base + "/api/orders/1", headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
-            other = await http.get(base + "/api/orders/1", headers={"traceparent": f"00-{'1' * 32}-00f067aa0ba902b7-01"})
+            traceparent = f"00-{'1' * 32}-00f067aa0ba902b7-01"
+            other = await http.get(base + "/api/orders/1", headers={"traceparent": traceparent})
             proxy.bind_trace(trace_id, None)
-            after = await http.get(base + "/api/orders/1", headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
+            after = await http.get(
+                base + "/api/orders/1", headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"}
+            )
             unknown = await http.get(f"{proxy.base_url}/i/0/nope/x")
         return hit, other, after, unknown
 
@@ -185,13 +188,20 @@ def test_traceparent_attributes_a_request_to_its_case_over_the_instance(upstream
 
 def test_render_env_rewires_base_urls_per_instance_and_keeps_other_values():
     proxy = ChaosProxy()
-    env = {"OPENAI_BASE_URL": "{{ llm_proxy }}", "TOOLS_URL": "{{ proxy('https://api.example.com/v2') }}",
-           "PLAIN": "x", "PORT_URL": "http://127.0.0.1:{{port}}/", "KEY": "${OPENAI_KEY}"}
+    env = {
+        "OPENAI_BASE_URL": "{{ llm_proxy }}",
+        "TOOLS_URL": "{{ proxy('https://api.example.com/v2') }}",
+        "PLAIN": "x",
+        "PORT_URL": "http://127.0.0.1:{{port}}/",
+        "KEY": "${OPENAI_KEY}",
+    }
     first = render_env(env, proxy, 0, "https://api.openai.com/v1")
     second = render_env(env, proxy, 1, "https://api.openai.com/v1")
     assert first["OPENAI_BASE_URL"] != second["OPENAI_BASE_URL"]
     assert first["TOOLS_URL"].startswith(proxy.base_url + "/i/0/")
-    assert first["PLAIN"] == "x" and first["PORT_URL"] == "http://127.0.0.1:{{port}}/" and first["KEY"] == "${OPENAI_KEY}"
+    assert (
+        first["PLAIN"] == "x" and first["PORT_URL"] == "http://127.0.0.1:{{port}}/" and first["KEY"] == "${OPENAI_KEY}"
+    )
     bare = render_env(env, None, 0, "https://api.openai.com/v1")
     assert bare["OPENAI_BASE_URL"] == "https://api.openai.com/v1"
     assert bare["TOOLS_URL"] == "https://api.example.com/v2"

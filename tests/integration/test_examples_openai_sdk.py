@@ -54,7 +54,9 @@ def test_a_completion_cut_for_length_is_replaced_by_the_tool_facts(run):
 
 def test_a_tool_fault_reaches_the_function_held_in_the_agents_tool_dict(run):
     down = contract_case(run.manifest, "order-api-down", WHERE)
-    assert [(c["name"], c["error"]) for c in down.tool_calls] == [("lookup_order", "ToolFaultError: 503 Service Unavailable")]
+    assert [(c["name"], c["error"]) for c in down.tool_calls] == [
+        ("lookup_order", "ToolFaultError: 503 Service Unavailable")
+    ]
     assert "not responding" in down.output and "DH48213377" not in down.output
     assert invariant(down, "no-made-up-tracking-when-orders-fail") is True
     untouched = contract_case(run.manifest, "order-api-down", RETURNS)

@@ -96,7 +96,9 @@ class Browser:
 
     def open(self, url: str, dark: bool = False) -> None:
         scheme = "dark" if dark else "light"
-        self.call("Emulation.setEmulatedMedia", session=True, features=[{"name": "prefers-color-scheme", "value": scheme}])
+        self.call(
+            "Emulation.setEmulatedMedia", session=True, features=[{"name": "prefers-color-scheme", "value": scheme}]
+        )
         self.events.clear()
         self.call("Page.navigate", session=True, url=url)
         self.wait_for("Page.loadEventFired")
@@ -104,7 +106,9 @@ class Browser:
         self.evaluate("new Promise(r => setTimeout(r, 150))")
 
     def evaluate(self, expression: str) -> Any:
-        result = self.call("Runtime.evaluate", session=True, expression=expression, awaitPromise=True, returnByValue=True)
+        result = self.call(
+            "Runtime.evaluate", session=True, expression=expression, awaitPromise=True, returnByValue=True
+        )
         if "exceptionDetails" in result:
             raise RuntimeError(f"{expression}: {result['exceptionDetails']}")
         return result["result"].get("value")

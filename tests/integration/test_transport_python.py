@@ -56,7 +56,8 @@ def test_agent_taking_the_message_dict_gets_the_payload_and_may_return_tool_call
 
 
 def test_parameter_named_payload_gets_the_dict_with_history():
-    reply = call("named_payload", "hi", history=[{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}])
+    history = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
+    reply = call("named_payload", "hi", history=history)
     assert reply["text"] == "hi" and reply["turns"] == 2
 
 
@@ -190,7 +191,8 @@ def test_module_entry_with_relative_import():
     ("missing_file.py:handle", r"file .*missing_file\.py does not exist"),
     ("py_agents.py:nope", r"has no attribute 'nope'.*echo"),
     ("py_agents.py:NOT_CALLABLE", "not a function"),
-    ("broken_import.py:handle", r"could not be imported: ModuleNotFoundError.*definitely_not_installed_khaos_dep.*Hint: install"),
+    ("broken_import.py:handle",
+     r"could not be imported: ModuleNotFoundError.*definitely_not_installed_khaos_dep.*Hint: install"),
     ("no_such_pkg_khaos.agent:handle", r"'no_such_pkg_khaos.agent:handle' could not be imported.*Hint"),
     ("py_agents.py:two_required", "requires more than one argument"),
     ("py_agents.py:no_args", "takes no positional argument"),

@@ -72,7 +72,8 @@ def test_cut_words_keeps_the_first_words(text, limit, kept):
 
 
 @pytest.mark.parametrize("path, reply, read", [
-    ("/v1/chat/completions", OPENAI, lambda b: (b["choices"][0]["message"]["content"], b["choices"][0]["finish_reason"])),
+    ("/v1/chat/completions", OPENAI,
+     lambda b: (b["choices"][0]["message"]["content"], b["choices"][0]["finish_reason"])),
     ("/v1/messages", ANTHROPIC, lambda b: (b["content"][0]["text"], b["stop_reason"])),
     ("/v1/responses", RESPONSES, lambda b: (b["output"][0]["content"][0]["text"], b["incomplete_details"]["reason"])),
 ])
@@ -130,7 +131,8 @@ def test_llm_failures_use_the_openai_error_shape(fault, status, check):
 def test_llm_failures_use_the_anthropic_error_shape():
     out, _ = run({"target": "llm", "mode": "rate_limit"}, view("/v1/messages", "api.anthropic.com"))
     assert json.loads(out.body) == {"type": "error", "error": {"type": "rate_limit_error",
-                                                               "message": "Rate limit reached for gpt-x. Please try again in 1s."}}
+                                                               "message": "Rate limit reached for gpt-x. "
+                                                                          "Please try again in 1s."}}
 
 
 def test_garbage_is_not_json_and_llm_faults_ignore_other_requests():
@@ -216,7 +218,8 @@ def test_indirect_injection_without_tool_results_lands_in_the_user_turn_as_a_doc
 @pytest.mark.parametrize("result, channel, expected", [
     ("text", "tool_output", "text\nP"),
     ({"a": 1}, "file_content", {"a": 1, "content": "P"}),
-    ({"results": [{"id": 1, "text": "t"}]}, "rag_document", {"results": [{"id": 1, "text": "t"}, {"id": 1, "text": "P"}]}),
+    ({"results": [{"id": 1, "text": "t"}]}, "rag_document",
+     {"results": [{"id": 1, "text": "t"}, {"id": 1, "text": "P"}]}),
     ([1, 2], "tool_output", [1, 2, "P"]),
     (None, "tool_output", "P"),
     ({"note": "x"}, "tool_output", {"note": "x", "note_": "P"}),

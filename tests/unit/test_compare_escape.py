@@ -58,8 +58,17 @@ def test_issue_references_are_neutralised():
     assert re.search(r"#\d", out.replace("\\", "")) is None
 
 
-@pytest.mark.parametrize("text", ["::error::pwned", "::stop-commands::token", "  ::set-output name=x::1", "::add-mask::x",
-                                  ":::warning:::x", "a::::b"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "::error::pwned",
+        "::stop-commands::token",
+        "  ::set-output name=x::1",
+        "::add-mask::x",
+        ":::warning:::x",
+        "a::::b",
+    ],
+)
 def test_workflow_commands_cannot_start(text):
     out = md_escape(text)
     assert "::" not in out

@@ -25,7 +25,9 @@ def with_failures(base: Manifest, ids: set[str], run_id: str = "head") -> Manife
     for case in data["cases"]:
         if case["id"] in ids:
             case["passed"] = False
-            case["invariants"] = [dict(i, passed=False) if i["severity"] != "critical" else i for i in case["invariants"]]
+            case["invariants"] = [
+                dict(i, passed=False) if i["severity"] != "critical" else i for i in case["invariants"]
+            ]
     return Manifest.model_validate(data)
 
 

@@ -138,7 +138,8 @@ def test_faults_without_fault_machinery_are_noted_not_silently_passed():
     async def agent(text):
         return {"text": "fine"}
 
-    case = Case(id="f", phase="resilience", input="x", faults=({"id": "tool:error", "target": "tool", "mode": "error"},))
+    fault = {"id": "tool:error", "target": "tool", "mode": "error"}
+    case = Case(id="f", phase="resilience", input="x", faults=(fault,))
     [result] = run(FunctionTransport(agent), [case])
     assert result.fault_hits == {}
     assert any("no fault machinery" in n for n in result.notes)
@@ -155,5 +156,6 @@ def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
     engine = Engine(BadReset(agent, has_reset=True), settings=EngineSettings())
     results = asyncio.run(engine.run(cases(["a", "b"], group="g")))
     assert len(results) == 2
-    assert engine.warnings == ["reset hook failed (RuntimeError: reset endpoint returned 500); cases after it may "
-                               "share state"]
+    assert engine.warnings == [
+        "reset hook failed (RuntimeError: reset endpoint returned 500); cases after it may share state"
+    ]

@@ -113,7 +113,9 @@ def test_injection_suffix_keeps_the_question_first():
     for prompt in PROMPTS:
         (variant,) = mutate(prompt, types=["injection_suffix"], per_prompt=1, seed=5)
         assert variant.text.startswith(prompt)
-        assert "ignore" in variant.text.lower() or "disregard" in variant.text.lower() or "system" in variant.text.lower()
+        assert (
+            "ignore" in variant.text.lower() or "disregard" in variant.text.lower() or "system" in variant.text.lower()
+        )
 
 
 def test_same_arguments_give_the_same_list():
@@ -134,7 +136,9 @@ def test_determinism_holds_across_processes_with_different_hash_seeds():
     outputs = set()
     for hash_seed in ("0", "1", "12345"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        outputs.add(subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout)
+        outputs.add(
+            subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+        )
     assert len(outputs) == 1
 
 
@@ -177,7 +181,12 @@ def test_empty_types_and_zero_per_prompt_are_config_errors():
 def test_rng_streams_depend_on_every_part_of_the_key():
     draws = {
         tuple(rng_for(*key).random() for _ in range(3))
-        for key in [(1, "p", "typos", 0), (2, "p", "typos", 0), (1, "q", "typos", 0), (1, "p", "casing", 0),
-                    (1, "p", "typos", 1)]
+        for key in [
+            (1, "p", "typos", 0),
+            (2, "p", "typos", 0),
+            (1, "q", "typos", 0),
+            (1, "p", "casing", 0),
+            (1, "p", "typos", 1),
+        ]
     }
     assert len(draws) == 5

@@ -17,7 +17,11 @@ PROMPT = "Where is my order 1234?"
 
 
 def _completion(content: str) -> dict:
-    return {"id": "x", "object": "chat.completion", "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}]}
+    return {
+        "id": "x",
+        "object": "chat.completion",
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}}],
+    }
 
 
 def _run(handler, endpoint: LlmEndpoint | None = None, n: int = 3, environ=None):
@@ -36,7 +40,9 @@ def test_rewrites_come_from_a_json_array_and_the_request_is_openai_shaped():
     def handler(request: httpx.Request) -> httpx.Response:
         seen["url"] = str(request.url)
         seen["body"] = json.loads(request.content)
-        return httpx.Response(200, json=_completion(json.dumps(["where's order 1234??", "Order 1234 status pls", PROMPT])))
+        return httpx.Response(
+            200, json=_completion(json.dumps(["where's order 1234??", "Order 1234 status pls", PROMPT]))
+        )
 
     out = _run(handler)
     assert out == ["where's order 1234??", "Order 1234 status pls"]  # the unchanged prompt is not a rewrite

@@ -26,7 +26,9 @@ def test_score_band(value: float | None, band: str) -> None:
     assert score_band(value) == band
 
 
-@pytest.mark.parametrize(("value", "text"), [(None, "not run"), (0.0, "0"), (72.0, "72"), (72.46, "72.5"), (100, "100")])
+@pytest.mark.parametrize(
+    ("value", "text"), [(None, "not run"), (0.0, "0"), (72.0, "72"), (72.46, "72.5"), (100, "100")]
+)
 def test_format_score(value: float | None, text: str) -> None:
     assert format_score(value) == text
 

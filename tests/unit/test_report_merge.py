@@ -49,7 +49,8 @@ def test_the_same_case_twice_is_refused():
 def test_coverage_executed_counts_add_up_across_shards():
     def table(executed):
         row = {"selected": 4, "executed": executed, "not_executed": 3 - executed, "not_applicable": 1}
-        return {"totals": row, "categories": {"jailbreak": row}, "owasp": {"ASI01": row, "ASI02": dict(row, executed=0)},
+        return {"totals": row, "categories": {"jailbreak": row},
+                "owasp": {"ASI01": row, "ASI02": dict(row, executed=0)},
                 "not_applicable_reasons": {}, "uncovered_owasp": []}
 
     merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2", coverage=table(1)),

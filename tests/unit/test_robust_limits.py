@@ -47,7 +47,8 @@ def test_the_alias_bomb_is_refused_in_linear_time() -> None:
 
 
 @pytest.mark.parametrize(("text", "words"), [
-    ("a: b\x00", "NUL byte"), ("a: b\x1b", "U+001B"), ("a: \ud800", "U+D800"), ("x" * (limits.MAX_YAML_BYTES + 1), "limit"),
+    ("a: b\x00", "NUL byte"), ("a: b\x1b", "U+001B"), ("a: \ud800", "U+D800"),
+    ("x" * (limits.MAX_YAML_BYTES + 1), "limit"),
 ])
 def test_text_checks(text: str, words: str) -> None:
     with pytest.raises(ConfigFileError) as raised:

@@ -81,7 +81,9 @@ def _binomial_reference(b: int, c: int) -> float:
     return float(min(Fraction(1), sum(p for p in probs if p <= observed)))
 
 
-@pytest.mark.parametrize("b, c, expected", [(0, 6, 0.03125), (6, 0, 0.03125), (1, 1, 1.0), (0, 0, 1.0), (0, 1, 1.0), (0, 5, 0.0625)])
+@pytest.mark.parametrize(
+    "b, c, expected", [(0, 6, 0.03125), (6, 0, 0.03125), (1, 1, 1.0), (0, 0, 1.0), (0, 1, 1.0), (0, 5, 0.0625)]
+)
 def test_mcnemar_known_values(b, c, expected):
     assert mcnemar_exact(b, c) == pytest.approx(expected)
 
@@ -103,8 +105,19 @@ def test_mcnemar_rejects_negative_counts():
 
 
 def test_flaky_ids_are_those_with_mixed_results():
-    results = [("a", True), ("a", True), ("b", True), ("b", False), ("c", False), ("c", False), ("d", None),
-               ("d", True), ("e", False), ("e", None), ("e", True)]
+    results = [
+        ("a", True),
+        ("a", True),
+        ("b", True),
+        ("b", False),
+        ("c", False),
+        ("c", False),
+        ("d", None),
+        ("d", True),
+        ("e", False),
+        ("e", None),
+        ("e", True),
+    ]
     assert flaky_ids(results) == {"b", "e"}
 
 

@@ -187,7 +187,7 @@ class McpProxy:
         instance, name = request_ctx.request.scope[_SCOPE_KEY]
         return self._bound.get(instance), name
 
-    # ---- MCP handlers -------------------------------------------------------------------------------------------------
+    # ---- MCP handlers ------------------------------------------------------------------------------------------------
     async def _list_tools(self, request_ctx: Any, params: Any) -> Any:
         import mcp_types as types
 

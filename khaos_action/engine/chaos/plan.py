@@ -179,7 +179,8 @@ def _context_body(ctx: CaseContext, view: HttpRequestView) -> bytes | None:
     return None if mutated is view.json else json.dumps(mutated).encode()
 
 
-def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None, status: int | None = None) -> Reply | None:
+def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
+                status: int | None = None) -> Reply | None:
     """Run the fault's transform over the real reply (counting the hit if it changed anything) and record the
     status. Returns the replacement reply, or None to keep the real one untouched."""
     replacement = None

@@ -198,7 +198,8 @@ class ToolPatcher:
         self._wrappers[id(fn)] = wrapper
         return wrapper
 
-    def _begin(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
+    def _begin(self, name: str, fn: Callable[..., Any], args: tuple,
+               kwargs: dict) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
         self.reached.add(name)
         ctx = current_case.get()
         if ctx is None:
@@ -269,6 +270,7 @@ class ToolPatcher:
 
 # ---- helpers ---------------------------------------------------------------------------------------------------------
 
+
 def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
     """Record a raising tool call. Frameworks hand a tool's exception to the model as text (the OpenAI Agents SDK,
     LangGraph's ToolNode, pydantic-ai error hooks), so the run may look fine: an error the tool raised by itself
@@ -281,10 +283,11 @@ def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
     message = f"tool {record.name!r} raised {record.error}"
     if ctx.faults:
         fired = sorted(k for k, n in ctx.hits.items() if n and not str(k).startswith(("injection:", "replay:")))
-        cause = (f"after {', '.join(fired)} fired in this case" if fired else "with no fault fired yet")
+        cause = f"after {', '.join(fired)} fired in this case" if fired else "with no fault fired yet"
         ctx.notes.append(f"{message}: not a tool fault of ours, the tool itself raised, {cause}")
         return
     ctx.tool_errors.append(f"{message}: the tool itself broke on a call without any injected fault")
+
 
 def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
     """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
@@ -367,8 +370,10 @@ def _registry_mapping(obj: Any) -> MutableMapping[Any, Any]:
         value = getattr(obj, attr, None)
         if isinstance(value, MutableMapping):
             return value
-    raise ConfigError(f"agent.tool_registry points at a {type(obj).__name__}, which is not a dict of name -> "
-                      "callable and has no `tools` dict; point it at the dict itself.")
+    raise ConfigError(
+        f"agent.tool_registry points at a {type(obj).__name__}, which is not a dict of name -> "
+        "callable and has no `tools` dict; point it at the dict itself."
+    )
 
 
 def _owning_class(namespace: dict[Any, Any]) -> type | None:
@@ -376,8 +381,10 @@ def _owning_class(namespace: dict[Any, Any]) -> type | None:
     if "__module__" not in namespace:
         return None
     for referrer in gc.get_referrers(namespace):
-        if isinstance(referrer, type) and len(referrer.__dict__) == len(namespace) and all(
-            referrer.__dict__.get(k) is v for k, v in namespace.items()
+        if (
+            isinstance(referrer, type)
+            and len(referrer.__dict__) == len(namespace)
+            and all(referrer.__dict__.get(k) is v for k, v in namespace.items())
         ):
             return referrer
     return None
