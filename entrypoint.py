@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib
 import os
 import signal
-import subprocess
 import sys
 
 SCRUBBED = (
@@ -43,11 +42,21 @@ def load_evaluate():  # type: ignore[no-untyped-def]
     return evaluate
 
 
-def run_install(command: str, cwd: str, log) -> int:  # type: ignore[no-untyped-def]
-    log.info(f"khaos-action: running the `install` command in {cwd}")
+def run_install(command: str, cwd: str, log):  # type: ignore[no-untyped-def]
+    """The `install` command in its own venv (the agent worker then uses it): (exit code, its last lines)."""
+    import tempfile
+    from pathlib import Path
+
+    from khaos_action.engine.install import run_install as install
+    from khaos_action.engine.transport.worker import PYTHON_ENV
+
+    log.info(f"khaos-action: running the `install` command in {cwd} (in a venv of its own)")
+    venv = Path(tempfile.gettempdir()) / f"khaos-agent-venv-{os.getpid()}"
     with log.group("install"), log.commands_stopped():
-        completed = subprocess.run(command, shell=True, cwd=cwd, check=False)
-    return completed.returncode
+        done = install(command, cwd, venv=venv, echo=print)
+    if done.python:
+        os.environ[PYTHON_ENV] = done.python  # the python agent worker runs with the user's packages
+    return done.code, done.tail
 
 
 def _interrupt(signum: int, frame: object) -> None:
@@ -104,10 +113,11 @@ def _main(log, environ: dict[str, str], handed_over: list[bool]) -> int:  # type
     if settings.install:
         if not os.path.isdir(workdir):
             raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-        code = run_install(settings.install, workdir, log)
+        code, tail = run_install(settings.install, workdir, log)
         if code != 0:
+            last = "\n".join(tail[-10:])
             raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the command "
-                             "(its output is above) or remove the `install` input")
+                             f"or remove the `install` input. Its last lines:\n{last}")
 
     http = make_http_client(settings.GITHUB_API_URL, token) if token else None
     github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
@@ -121,4 +131,8 @@ def _main(log, environ: dict[str, str], handed_over: list[bool]) -> int:  # type
 
 
 if __name__ == "__main__":
+    from khaos_action.engine.sandbox import hide_runner_secrets
+
+    # The token must not stay in our exec-time environment (/proc/1/environ in the container): exec again without it.
+    hide_runner_secrets([os.path.abspath(__file__)])
     sys.exit(main())

@@ -14,6 +14,7 @@ from pathlib import Path
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.factory import build_transport
+from khaos_action.engine.transport.worker import WorkerTransport
 
 NOOP_PY = '''
 def sync_noop(text: str) -> str:
@@ -33,8 +34,11 @@ for line in sys.stdin:
 '''
 
 
-async def measure(agent: AgentConfig, base_dir: Path, calls: int) -> list[float]:
-    transport = build_transport(agent, base_dir=base_dir)
+async def measure(agent: AgentConfig, base_dir: Path, calls: int, worker: bool = False) -> list[float]:
+    # worker=True: what a run uses for python agents (a worker process, JSON frames over pipes); False: the
+    # in-process transport the worker hosts.
+    transport = WorkerTransport(agent, base_dir=base_dir, concurrency=1) if worker else build_transport(
+        agent, base_dir=base_dir)
     await transport.start()
     samples = []
     try:
@@ -58,13 +62,16 @@ def main() -> None:
         (base / "noop.py").write_text(textwrap.dedent(NOOP_PY))
         (base / "noop_cmd.py").write_text(textwrap.dedent(NOOP_CMD))
         cases = [
-            ("python sync (thread pool)", AgentConfig(type="python", entry="noop.py:sync_noop"), 0.5),
-            ("python async", AgentConfig(type="python", entry="noop.py:async_noop"), 0.5),
-            ("command (JSON lines)", AgentConfig(type="command", command=f"{sys.executable} noop_cmd.py"), 2.0),
+            ("python worker, sync agent", AgentConfig(type="python", entry="noop.py:sync_noop"), 0.5, True),
+            ("python worker, async agent", AgentConfig(type="python", entry="noop.py:async_noop"), 0.5, True),
+            ("in-worker transport, sync", AgentConfig(type="python", entry="noop.py:sync_noop"), 0.5, False),
+            ("in-worker transport, async", AgentConfig(type="python", entry="noop.py:async_noop"), 0.5, False),
+            ("command (JSON lines)", AgentConfig(type="command", command=f"{sys.executable} noop_cmd.py"), 2.0,
+             False),
         ]
         print(f"per-invocation overhead, median of {calls} calls against a no-op agent")
-        for label, agent, target in cases:
-            samples = asyncio.run(measure(agent, base, calls))
+        for label, agent, target, worker in cases:
+            samples = asyncio.run(measure(agent, base, calls, worker))
             median = statistics.median(samples)
             p95 = statistics.quantiles(samples, n=20)[-1]
             verdict = "ok" if median <= target else "OVER TARGET"

@@ -101,6 +101,10 @@ def parse_formats(text: str) -> tuple[str, ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:  # a real process (not a test calling main): keep the runner's secrets out of /proc/PID/environ
+        from khaos_action.engine.sandbox import hide_runner_secrets
+
+        hide_runner_secrets(["-m", "khaos_action.cli", *sys.argv[1:]])
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

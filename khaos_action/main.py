@@ -190,7 +190,10 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
                                                                            binder) as session:
-            tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=True)
+            # What the python worker found when it imported the agent: pull-request code never runs in this process.
+            seen = getattr(session.transport, "seen", None)
+            tools, metadata = seen if seen is not None else agent_tools(config.agent, prepared.loaded.base_dir,
+                                                                        import_code=False)
             profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata,
                                                   evidence=adapter_evidence(config.agent))
             llm_variants, warnings = await llm_mutations(config)

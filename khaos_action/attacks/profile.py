@@ -43,10 +43,13 @@ def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tup
     return [replace(t, role=declared.get(t.name, t.role)) for t in tools], metadata
 
 
-def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[CapabilityProfile, dict[str, str]]:
-    """Infer the profile. With `import_code` (a run of a python agent, which imports it anyway) the tools'
-    signatures and docstrings and the entry's `@khaosagent` metadata are read; otherwise only names are."""
-    tools, metadata = agent_tools(agent, base_dir, import_code=import_code)
+def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool,
+                  seen: tuple[list[ToolInfo], object | None] | None = None) -> tuple[CapabilityProfile, dict[str, str]]:
+    """Infer the profile. `seen`: what the python worker found when it imported the agent (`agent_tools` run in
+    the worker, engine/worker_child.py), so a run never imports pull-request code in this process. Otherwise, with
+    `import_code` the tools' signatures and docstrings and the entry's `@khaosagent` metadata are read here (this
+    runs the agent's module code); without it only names are."""
+    tools, metadata = seen if seen is not None else agent_tools(agent, base_dir, import_code=import_code)
     return infer_capabilities(agent=agent, tools=tools, metadata=metadata,  # type: ignore[arg-type]
                               evidence=adapter_evidence(agent))
 

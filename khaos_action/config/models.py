@@ -132,6 +132,15 @@ class ToolRef(Strict):
         return self.ref if self.role is None else handler(self)
 
 
+class AgentLimits(Strict):
+    memory_mb: int | None = Field(4096, gt=0)
+    """Address space (RLIMIT_AS); a runaway allocation fails in the agent, not on the runner. null: no limit."""
+    open_files: int | None = Field(1024, gt=0)
+    """RLIMIT_NOFILE."""
+    file_size_mb: int | None = Field(1024, gt=0)
+    """The largest file an agent process may write (RLIMIT_FSIZE)."""
+
+
 class AgentConfig(Strict):
     name: str = "agent"
     """A name for reports."""
@@ -203,6 +212,15 @@ class AgentConfig(Strict):
     """mcp: how to reach the agent's MCP server and which tool takes the input."""
     mcp_servers: list[McpServer] = []
     """MCP servers the agent uses, reached through khaos-action's MCP proxy (for `mcp_faults` and MCP attacks)."""
+    python: str | None = None
+    """python / framework agents: the interpreter their worker process runs with (e.g. `.venv/bin/python`);
+    default: the venv the action's `install` populated, else khaos-action's own interpreter."""
+    pass_env: list[str] = []
+    """Names of variables passed from khaos-action's environment to the agent (e.g. `OPENAI_API_KEY`). Agents
+    start with a clean environment (PATH, HOME, locale, TZ, TMPDIR + agent.env + these); the runner's tokens and
+    command files are never passed."""
+    limits: AgentLimits = AgentLimits()
+    """rlimits of every agent process (python worker, command/http/mcp agents)."""
 
     def tool_refs(self) -> list[str]:
         """The `agent.tools` callables as `file.py:func` / `module:func` strings (roles left out)."""

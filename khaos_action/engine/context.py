@@ -38,6 +38,11 @@ class CaseContext:
     llm: Any = None
     """The run's LLM services (khaos_action.llm.calls.LlmRuntime: cassette, prices, budget meter), set by the
     engine's `activate` hook; None: LLM calls are still measured, with built-in prices and no cassette."""
+    seed: int = 0
+    fault_specs: list[dict[str, Any]] = field(default_factory=list)
+    tool_responses: list[dict[str, Any]] = field(default_factory=list)
+    """The run seed and the case's unbound fault specs and recorded tool responses: what a python worker process
+    needs to rebuild this context on its side (engine.wire.case_setup)."""
     error: str | None = None
     """A failure of the case found by the machinery rather than the agent (e.g. an LLM cassette replay miss);
     the engine records it as the case's error, so the case can never pass."""

@@ -151,7 +151,9 @@ class Engine:
 
     async def invoke(self, case: Case) -> Invocation:
         key = invocation_key(case)
-        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections))
+        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections),
+                          seed=self.settings.seed, fault_specs=list(case.faults),
+                          tool_responses=list(case.meta.get("tool_responses") or ()))
         invocation = Invocation(case=case)
         if case.meta.get("tool_responses"):
             from khaos_action.replay.sessions import RecordedTools, ToolResponse
@@ -166,18 +168,12 @@ class Engine:
         if self.settings.bind_serially:
             self.binder(0, key)
         token = current_case.set(ctx)
-        history: list[dict[str, str]] = [dict(turn) for turn in case.history]
         started = time.perf_counter()
+        scope = getattr(self.transport, "case_scope", None)  # a worker process held for all of the case's turns
         try:
             with self.activate(ctx) if self.activate else nullcontext():
-                for turn in (case.input, *case.turns):
-                    payload: dict[str, Any] = {"text": turn, "history": list(history), "session_id": key}
-                    if self.chaos is not None and ctx.faults:
-                        payload = self.chaos.transform_payload(payload, ctx)
-                    reply = await self._send(payload, case, key, invocation)
-                    if reply is None:
-                        break
-                    history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
+                async with scope(ctx) if scope is not None else nullcontext():
+                    await self._turns(case, key, ctx, invocation)
         finally:
             current_case.reset(token)
             if self.settings.bind_serially:
@@ -197,6 +193,17 @@ class Engine:
         if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
             invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
         return seal(invocation)
+
+    async def _turns(self, case: Case, key: str, ctx: CaseContext, invocation: Invocation) -> None:
+        history: list[dict[str, str]] = [dict(turn) for turn in case.history]
+        for turn in (case.input, *case.turns):
+            payload: dict[str, Any] = {"text": turn, "history": list(history), "session_id": key}
+            if self.chaos is not None and ctx.faults:
+                payload = self.chaos.transform_payload(payload, ctx)
+            reply = await self._send(payload, case, key, invocation)
+            if reply is None:
+                break
+            history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
         message = TransportMessage("invoke", payload, {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id})

@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import AsyncIterator, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -74,6 +75,15 @@ class AgentSession:
         return missed + http_faults_never_fired(list(fault_specs), list(results), self.traffic)
 
 
+def python_agent_env(agent: Any) -> dict[str, str]:
+    """agent.env for a python worker: `${VAR}` expanded from our environment (no chaos-proxy templates: the
+    worker's HTTP is intercepted in-process)."""
+    from khaos_action.engine.sandbox import visible_environ
+    from khaos_action.engine.transport.base import expand_vars
+
+    return {k: expand_vars(str(v), visible_environ(), where=f"agent.env.{k}") for k, v in agent.env.items()}
+
+
 @asynccontextmanager
 async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder) -> AsyncIterator[AgentSession]:
     from khaos_action.engine.transport.factory import build_transport
@@ -83,22 +93,25 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
     async with AsyncExitStack() as stack:
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
 
-        mcp = await start_mcp_proxy(stack, agent, base_dir, in_process=agent.type not in ("http", "command", "mcp"))
+        mcp = await start_mcp_proxy(stack, agent, base_dir, in_process=False)
         if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
-            transport = build_transport(agent, base_dir=base_dir, concurrency=config.concurrency,
-                                        bind_instance=binder)
+            from khaos_action.engine import sandbox
+            from khaos_action.engine.transport.worker import WorkerTransport, worker_python
+            from khaos_action.llm.run import worker_llm_setup
+
+            transport = WorkerTransport(
+                agent, base_dir=base_dir, concurrency=config.concurrency, python=worker_python(agent),
+                env={**python_agent_env(agent), **(mcp.env_for(0) if mcp is not None else {})},
+                llm=worker_llm_setup(config, base_dir, os.environ), limits=sandbox.limits_from(agent.limits),
+                identity=sandbox.agent_identity())
             stack.push_async_callback(transport.close)
             await transport.start()
-            from khaos_action.engine.chaos.intercept import http_interception
-            from khaos_action.engine.chaos.tools import ToolPatcher
-
-            patcher = stack.enter_context(ToolPatcher(agent.tool_refs(), agent.tool_registry, base_dir,
-                                                      callables=getattr(transport, "tool_callables", ())))
-            traffic = stack.enter_context(http_interception())
             hooks = with_mcp(ChaosHooks(), mcp)
             binder.chaos = hooks
-            yield AgentSession(transport=transport, hooks=hooks, patcher=patcher, mcp=mcp, serial=mcp is not None,
-                               serial_note=SERIAL_NOTE if mcp is not None else None, traffic=traffic)
+            # The worker wraps the tools; the transport reports their names, which ones were reached, and the
+            # HTTP traffic its interception saw.
+            yield AgentSession(transport=transport, hooks=hooks, patcher=transport, mcp=mcp, serial=mcp is not None,
+                               serial_note=SERIAL_NOTE if mcp is not None else None, traffic=transport.traffic)
             return
         from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 

@@ -45,6 +45,15 @@ def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str
     return LlmRuntime(cassette=cassette, meter=Meter(limits) if limits.any else None, prices=prices)
 
 
+def worker_llm_setup(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> dict[str, Any]:
+    """What a python agent's worker process needs to answer LLM calls as `build_runtime` would: the cassette
+    (folder, mode) and the prices. The budget meter stays in the engine, fed from the records replies carry."""
+    mode = cache_mode(config, environ)
+    path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
+    return {"cassette": [str((base_dir / path).resolve()), mode] if mode is not None else None,
+            "prices": {name: [p.input, p.output] for name, p in config.pricing.items()}}
+
+
 @dataclass(slots=True)
 class BudgetOutcome:
     not_run: list[str] = field(default_factory=list)

@@ -76,9 +76,12 @@ class McpConnection:
         from mcp.client.stdio import stdio_client
 
         if self.command:
-            parts = shlex.split(self.command)
-            params = StdioServerParameters(command=parts[0], args=parts[1:], env=dict(self.env or {}) or None,
-                                           cwd=str(self.cwd) if self.cwd else None)
+            from khaos_action.engine import sandbox
+
+            # The SDK starts the server: the sandbox's launcher drops it to the agent user; a clean environment.
+            parts = sandbox.wrap_argv(shlex.split(self.command), identity=sandbox.agent_identity())
+            params = StdioServerParameters(command=parts[0], args=parts[1:], env=dict(self.env or {}) or
+                                           sandbox.clean_env(), cwd=str(self.cwd) if self.cwd else None)
             server: Any = stdio_client(params, errlog=self._stderr)
         else:
             server = self.url

@@ -138,13 +138,15 @@ def test_install_runs_first_without_the_token_and_its_output_is_inert(job) -> No
     assert proc.returncode == 0, proc.stdout
     env_seen = (job.ws / "install-env.txt").read_text()
     assert TOKEN not in env_seen and "INPUT_" not in env_seen and "runtime-secret" not in env_seen
+    assert "VIRTUAL_ENV=" in env_seen and "khaos-agent-venv" in env_seen  # the user's venv, not the action's
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "from-install" in line]
 
 
 def test_failing_install_is_exit_3_and_the_agent_is_not_run(job) -> None:
     proc = job.run(install="echo broken; exit 7")
     assert proc.returncode == 3
-    assert "::error::the `install` command exited with 7" in proc.stdout
+    error = next(line for line in proc.stdout.splitlines() if line.startswith("::error::the `install` command"))
+    assert "exited with 7" in error and "broken" in error  # its last lines, with the error
     assert not (job.ws / ".khaos/runs").exists() and not job.api.log
 
 

@@ -63,9 +63,7 @@ def test_mutation_and_replay_pillars_score_on_the_langgraph_agent(run):
     assert_scores_reported(run, ("overall", "mutation", "chaos", "contract", "replay"))
 
 
-def test_the_langchain_tools_hold_the_original_functions_again_after_the_run(run):
-    agent = find_loaded_module((EXAMPLES / "langgraph_support" / "agent.py").resolve())
-    assert agent is not None
-    assert [t.func for t in agent.TOOLS] == [agent.lookup_order, agent.search_docs]
-    assert not any(hasattr(t.func, "__khaos_tool_wrapper__") for t in agent.TOOLS)
-    assert "DH48213377" in agent.handle(WHERE)
+def test_the_agent_ran_in_its_worker_and_never_in_the_actions_own_process(run):
+    # The tools were wrapped (and faulted) inside the worker; our process never imported the agent. Restoring
+    # wrapped references is the ToolPatcher's own promise (tests/integration/test_chaos_tools.py).
+    assert find_loaded_module((EXAMPLES / "langgraph_support" / "agent.py").resolve()) is None

@@ -85,13 +85,10 @@ def test_all_four_pillars_are_scored_in_manifest_report_and_junit(run):
     assert run.manifest.verdict.passed
 
 
-def test_the_tools_are_restored_after_the_run(run):
-    agent = find_loaded_module((EXAMPLES / "pydantic_ai_support" / "agent.py").resolve())
-    assert agent is not None
-    assert not hasattr(agent.lookup_order, "__khaos_tool_wrapper__")
-    assert "DH48213377" in agent.handle(WHERE)
-    tools = [t.function for t in agent.support_agent._function_toolset.tools.values()]
-    assert all(not hasattr(fn, "__khaos_tool_wrapper__") for fn in tools)
+def test_the_agent_ran_in_its_worker_and_never_in_the_actions_own_process(run):
+    # The tools were wrapped (and faulted: see above) inside the worker; our process never imported the agent.
+    # Restoring wrapped references is the ToolPatcher's own promise (tests/integration/test_chaos_tools.py).
+    assert find_loaded_module((EXAMPLES / "pydantic_ai_support" / "agent.py").resolve()) is None
 
 
 def test_the_example_files_are_complete():

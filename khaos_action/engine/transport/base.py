@@ -15,7 +15,7 @@ import re
 import shlex
 import signal
 from collections import deque
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
@@ -162,23 +162,27 @@ def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
 
 
 def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, extra: Mapping[str, str] | None,
-                *, port: int | None = None) -> dict[str, str]:
-    """os.environ + agent.env (with `{{port}}` and `${VAR}` expanded) + the engine's env + the instance's env.
+                *, port: int | None = None, pass_env: Sequence[str] = ()) -> dict[str, str]:
+    """The sandbox's clean environment (allowlist + `pass_env` names, engine/sandbox.py) + agent.env (with
+    `{{port}}` and `${VAR}` expanded from our environment minus the runner's secrets) + the engine's env + the
+    instance's env.
 
     A value still holding a `{{ ... }}` template after that (e.g. `{{ llm_proxy }}` with no chaos proxy running)
     would reach the agent as a literal base URL, so it is an error that says what to do.
     """
+    from khaos_action.engine import sandbox
     from khaos_action.errors import AgentError
 
-    env = dict(os.environ)
+    env = sandbox.clean_env(pass_env=pass_env)
     env.update(base or {})
+    lookup = {**sandbox.visible_environ(), **(base or {})}
     rendered: dict[str, str] = {}
     for key, value in agent_env.items():
         value = str(value)
         if port is not None:
             value = substitute_port(value, port)
-        rendered[key] = expand_vars(value, env, where=f"agent.env.{key}")
-    env.update(rendered)
+        rendered[key] = expand_vars(value, lookup, where=f"agent.env.{key}")
+    env.update({k: v for k, v in rendered.items() if not sandbox.never_passed(k)})
     env.update(base or {})
     env.update(extra or {})
     for key in agent_env:
@@ -249,12 +253,18 @@ def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail
 _SHELL_CHARS = frozenset("|&;<>()$`\\\"'*?[]#~=%{}\n")
 
 
-async def spawn(command: str, **kwargs: Any) -> asyncio.subprocess.Process:
-    """Start `command` in its own process group; through a shell only when it uses shell syntax.
+async def spawn(command: str, *, limits: Any = None, **kwargs: Any) -> asyncio.subprocess.Process:
+    """Start `command` through the sandbox (its own process group, so terminate() reaches everything it spawns;
+    `limits`; the agent user when configured); through a shell only when it uses shell syntax.
 
     Without a shell a missing program fails here with a clear OSError, and the agent is our direct child.
     """
-    kwargs["start_new_session"] = True  # its own group: terminate() reaches everything it spawns
+    from khaos_action.engine import sandbox
+
+    identity = sandbox.agent_identity()
+    kwargs.update(sandbox.spawn_kwargs(limits=limits, identity=identity))
+    if "env" in kwargs:
+        kwargs["env"] = sandbox.env_for(dict(kwargs["env"]), identity)
     if _SHELL_CHARS.isdisjoint(command):
         return await asyncio.create_subprocess_exec(*shlex.split(command), **kwargs)
     return await asyncio.create_subprocess_shell(command, **kwargs)

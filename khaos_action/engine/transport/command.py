@@ -24,6 +24,7 @@ from typing import Any
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
     AgentCallError,
@@ -125,12 +126,13 @@ class CommandTransport:
 
     async def _launch(self, inst: _Instance) -> None:
         extra = self.env_for_instance(inst.index) if self.env_for_instance else None
-        env = process_env(self.agent.env, self.env, extra)
+        env = process_env(self.agent.env, self.env, extra, pass_env=self.agent.pass_env)
         command = self.agent.command or ""
         try:
             inst.process = await spawn(command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                                        stderr=asyncio.subprocess.PIPE, cwd=self.cwd, env=env,
-                                       limit=line_limit(self.agent.max_output_bytes))
+                                       limit=line_limit(self.agent.max_output_bytes),
+                                       limits=limits_from(self.agent.limits))
         except OSError as exc:
             raise AgentError(f"the agent command `{command}` could not be started in {self.cwd}: {exc}. "
                              "Check the program name and that it is installed.") from exc

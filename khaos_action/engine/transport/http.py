@@ -1,8 +1,8 @@
 """The `http` transport: POST each input to the agent's server (which we may start and stop ourselves).
 
-`start` (a shell command) is launched in `cwd` (default: the config folder) with os.environ + agent.env + the
-engine's env, then `ready_url` is polled until it answers 2xx (or, without ready_url, until `url` accepts TCP
-connections). If the server dies or never becomes ready, the AgentError carries its exit code and stderr tail.
+`start` (a shell command) is launched in `cwd` (default: the config folder) with a clean environment
+(engine/sandbox.py) + agent.env + the engine's env, then `ready_url` is polled until it answers 2xx (or, without
+ready_url, until `url` accepts TCP connections). If the server dies or never becomes ready, the AgentError carries its exit code and stderr tail.
 
 Request body: `agent.request` (default `{"input": "{{input}}"}`) with `{{input}}`, `{{session_id}}`, `{{case_id}}`
 substituted in every string (a string that is exactly `{{history}}` becomes the history list). Reply text:
@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +30,7 @@ import httpx
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.sandbox import limits_from, visible_environ
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
@@ -96,7 +96,7 @@ class HttpTransport:
         if self._started:
             return
         self._started = True
-        environ = {**os.environ, **self.env}
+        environ = {**visible_environ(), **self.env}  # `${GITHUB_TOKEN}` in a PR's config finds nothing
         self._headers = {k: expand_vars(v, environ, where=f"agent.headers.{k}") for k, v in self.agent.headers.items()}
         if self._client is None:
             # The engine's wait_for owns the timeout; this one only stops a leaked request from living forever.
@@ -137,10 +137,12 @@ class HttpTransport:
     async def _launch_once(self, inst: _Instance) -> None:
         if inst.start:
             extra = self.env_for_instance(inst.index) if self.env_for_instance else None
-            env = process_env(self.agent.env, self.env, extra, port=inst.port)
+            env = process_env(self.agent.env, self.env, extra, port=inst.port,
+                              pass_env=self.agent.pass_env)
             try:
                 inst.process = await spawn(inst.start, cwd=self.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
-                                           stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+                                           stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+                                           limits=limits_from(self.agent.limits))
             except OSError as exc:
                 raise AgentError(f"agent.start {inst.start!r} could not be launched in {self.cwd}: {exc}") from exc
             inst.drains = [asyncio.create_task(inst.stderr.drain(inst.process.stderr)),

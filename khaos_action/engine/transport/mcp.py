@@ -23,6 +23,7 @@ from typing import Any
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
     AgentCallError,
@@ -102,7 +103,7 @@ class McpTransport:
 
     def _instance_env(self, index: int) -> dict[str, str]:
         extra = self.env_for_instance(index) if self.env_for_instance else None
-        return process_env(self.agent.env, self.env, extra)
+        return process_env(self.agent.env, self.env, extra, pass_env=self.agent.pass_env)
 
     async def _connect(self, inst: _Instance) -> None:
         connection = McpConnection(command=self.spec.command, cwd=self.cwd, env=self._instance_env(inst.index),
@@ -119,6 +120,7 @@ class McpTransport:
         if self.agent.start:
             try:
                 self._server = await spawn(self.agent.start, cwd=self.cwd, env=self._instance_env(0),
+                                           limits=limits_from(self.agent.limits),
                                            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                                            stderr=asyncio.subprocess.PIPE)
             except OSError as exc:

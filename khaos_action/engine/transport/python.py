@@ -93,6 +93,24 @@ class PythonTransport:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
         return response(normalise_reply(value), message)
 
+    @property
+    def calls_sync(self) -> bool:
+        """A started sync agent: the worker process calls it with `send_sync` on its main thread, outside any event
+        loop (no thread hop per call; the agent may run its own loop, e.g. pydantic-ai's `run_sync`)."""
+        return self._fn is not None and not self._is_async
+
+    def send_sync(self, message: TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+        """`send` for a sync agent on the calling thread; `run(awaitable)` finishes a coroutine it returns."""
+        assert self._fn is not None and self._call is not None
+        args, kwargs = self._call(message.payload)
+        try:
+            value = self._fn(*args, **kwargs)
+            if inspect.isawaitable(value):  # a sync wrapper around a coroutine function
+                value = run(value)
+        except Exception as exc:
+            raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
+        return response(normalise_reply(value), message)
+
     async def reset(self) -> None:
         if self._reset_fn is None:
             if self.reset_spec and self._fn is None:

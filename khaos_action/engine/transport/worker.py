@@ -1,0 +1,347 @@
+"""The python transport as the engine sees it: `type: python` and framework agents run in worker processes
+(engine/worker_child.py), never in the action's own process.
+
+Each worker serves one case at a time, for all of the case's turns (the engine enters `case_scope` around them),
+so a hung call or a crash is attributed to exactly one case. Workers start lazily up to `concurrency`; an idle
+worker is reused most-recently-used first, so cases that run one after another see the same agent state, as they
+did in-process. A worker that dies (os._exit, a segfault, an rlimit) or has to be killed (the engine's timeout
+cancelled a call) fails only its case, with the exit and the last lines of its stderr; the next case gets a new
+worker. Replies are JSON frames (engine/wire.py); the case's observations they carry are merged into the engine's
+CaseContext when the case ends, and LLM records are added to the run's runtime (meter, telemetry, cassette stats).
+
+Nothing the agent prints reaches our stdout: the worker's stdout and stderr are drained into a bounded tail that
+error messages quote (inert text, never a workflow command).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import contextvars
+import json
+import os
+import signal
+import sys
+from collections.abc import AsyncIterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import khaos_action
+from khaos_action.attacks.capabilities import ToolInfo
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine import sandbox
+from khaos_action.engine.chaos.intercept import Traffic
+from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.messages import TransportMessage
+from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
+from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
+from khaos_action.errors import AgentError, ConfigError
+
+PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
+BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
+PYTHON_ENV = "KHAOS_AGENT_PYTHON"
+"""The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
+`install` command populated)."""
+
+
+class WorkerDied(AgentCallError):
+    """The worker process ended (or was killed) during a request."""
+
+
+class WorkerProcess:
+    """One started worker: its process, the two pipe ends we hold, and the tail of what it printed."""
+
+    def __init__(self, process: asyncio.subprocess.Process, reader: asyncio.StreamReader,
+                 writer: asyncio.WriteTransport, drains: list[asyncio.Task[None]], output: OutputTail) -> None:
+        self.process, self.reader, self.writer = process, reader, writer
+        self.drains, self.output = drains, output
+        self.case: str | None = None
+        """The case whose context the worker holds (its setup is sent with the case's first request)."""
+        self.cassette: dict[str, Any] = {}
+        self.traffic: dict[tuple[str, ...], int] = {}
+        self.dead = False
+
+    async def request(self, obj: dict[str, Any]) -> dict[str, Any]:
+        if self.dead:
+            raise WorkerDied("the agent worker is gone")
+        try:
+            self.writer.write(encode(obj))
+            header = await self.reader.readexactly(4)
+            return decode(await self.reader.readexactly(frame_length(header)))
+        except asyncio.CancelledError:
+            self.kill()  # the engine's timeout: a hung call can only be stopped with its process
+            raise
+        except (asyncio.IncompleteReadError, ConnectionError, BrokenPipeError, WireError) as exc:
+            self.dead = True
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self.process.wait(), 2.0)
+            if self.process.returncode is None:
+                self.kill()
+            await settle(self.drains)
+            what = _inert(describe_exit(self.process.returncode, self.output))
+            if isinstance(exc, WireError):
+                what = f"sent a bad frame ({exc})"
+            raise WorkerDied(f"the agent's worker process {what}") from None
+
+    def kill(self) -> None:
+        self.dead = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.process.pid, signal.SIGKILL)
+        self.writer.close()
+
+    async def close(self) -> None:
+        self.writer.close()  # end of file: the worker returns from its loop
+        try:
+            await asyncio.wait_for(self.process.wait(), 2.0)
+        except asyncio.TimeoutError:
+            self.kill()
+            await self.process.wait()
+        await settle(self.drains)
+
+
+class Lease:
+    """A worker held by one case, and what its replies said about the case so far."""
+
+    def __init__(self, worker: WorkerProcess) -> None:
+        self.worker = worker
+        self.state: dict[str, Any] | None = None
+
+
+class WorkerTransport:
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, concurrency: int = 8, python: str | None = None,
+                 env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
+                 limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None) -> None:
+        self.agent = agent
+        self.base_dir = Path(base_dir)
+        self.concurrency = max(1, concurrency)
+        self.python = python or sys.executable
+        self.env = dict(env or {})
+        self.llm = llm or {}
+        self.limits = limits
+        self.identity = identity
+        self.has_reset = agent.reset is not None
+        self.tool_names: list[str] = []
+        self.reached: set[str] = set()
+        self.traffic = Traffic()
+        """The HTTP clients the workers' interception patched and the requests cases made through them."""
+        self.seen: tuple[list[ToolInfo], dict | None] | None = None
+        """What the first worker found when it imported the agent: its tools and `@khaosagent` metadata."""
+        self.started = 0
+        self._idle: list[WorkerProcess] = []
+        self._slots = asyncio.Semaphore(self.concurrency)
+        """One per case in flight; idle workers hold none, so at most `concurrency` workers ever live."""
+        self._closing: set[asyncio.Task[None]] = set()
+        self._lease: contextvars.ContextVar[Lease | None] = contextvars.ContextVar("khaos_worker_lease",
+                                                                                   default=None)
+        self._setup = {"agent": agent.model_dump(mode="json"), "base_dir": str(self.base_dir), "llm": self.llm}
+
+    # ---- the transport protocol -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        if self.seen is None:
+            self._release(await self._acquire())
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        lease = self._lease.get()
+        if lease is not None:
+            return await self._invoke(lease, message)
+        async with self._held(current_case.get()) as held:  # outside a case scope: one request, one worker
+            return await self._invoke(held, message)
+
+    async def reset(self) -> None:
+        """Reset every live worker (the engine resets between isolation groups, when no case is in flight)."""
+        workers, self._idle = self._idle, []
+        errors = []
+        for worker in workers:
+            try:
+                answer = await worker.request({"op": "reset"})
+            except WorkerDied:
+                self._gone(worker)
+                continue
+            self._idle.append(worker)
+            if answer.get("error"):
+                errors.append(str(answer["error"]))
+        if errors:
+            raise AgentCallError(errors[0])
+
+    async def close(self) -> None:
+        workers, self._idle = self._idle, []
+        await asyncio.gather(*(w.close() for w in workers), *self._closing, return_exceptions=True)
+
+    @contextlib.asynccontextmanager
+    async def case_scope(self, ctx: CaseContext) -> AsyncIterator[None]:
+        async with self._held(ctx) as lease:
+            token = self._lease.set(lease)
+            try:
+                yield
+            finally:
+                self._lease.reset(token)
+
+    # ---- workers ----------------------------------------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def _held(self, ctx: CaseContext | None) -> AsyncIterator[Lease]:
+        lease = Lease(await self._acquire())
+        try:
+            yield lease
+        finally:
+            if ctx is not None and lease.state is not None:
+                for record in merge_state(ctx, lease.state):
+                    _meter(ctx, record)
+            self._release(lease.worker)
+
+    async def _acquire(self) -> WorkerProcess:
+        await self._slots.acquire()
+        if self._idle:
+            return self._idle.pop()  # most recently used: sequential cases keep seeing the same agent state
+        try:
+            return await self._spawn()
+        except BaseException:
+            self._slots.release()
+            raise
+
+    def _release(self, worker: WorkerProcess) -> None:
+        if worker.dead:
+            self._gone(worker)
+        else:
+            self._idle.append(worker)
+        self._slots.release()
+
+    def _gone(self, worker: WorkerProcess) -> None:
+        task = asyncio.get_running_loop().create_task(worker.close())
+        self._closing.add(task)
+        task.add_done_callback(self._closing.discard)
+
+    async def _spawn(self) -> WorkerProcess:
+        child_read, parent_write = os.pipe()
+        parent_read, child_write = os.pipe()
+        env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        paths = {"front": [PACKAGE_ROOT], "back": _our_site_packages() if self.python != sys.executable else []}
+        try:
+            process = await asyncio.create_subprocess_exec(
+                self.python, BOOT, str(child_read), str(child_write), json.dumps(paths),
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                pass_fds=(child_read, child_write), env=env, cwd=str(self.base_dir),
+                **sandbox.spawn_kwargs(limits=self.limits, identity=self.identity))
+        except OSError as exc:
+            for fd in (child_read, parent_write, parent_read, child_write):
+                os.close(fd)
+            raise AgentError(f"cannot start the python agent worker with {self.python!r}: {exc}. Set agent.python "
+                             "to an existing interpreter") from None
+        finally:
+            with contextlib.suppress(OSError):
+                os.close(child_read)
+            with contextlib.suppress(OSError):
+                os.close(child_write)
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader(limit=2**26)
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(parent_read, "rb", 0))
+        writer, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(parent_write, "wb", 0))
+        output = OutputTail()
+        drains = [asyncio.create_task(output.drain(process.stdout))]
+        worker = WorkerProcess(process, reader, writer, drains, output)
+        self.started += 1
+        try:
+            ready = await worker.request(self._setup)
+        except WorkerDied as exc:
+            raise AgentError(f"the python agent could not start: {exc}") from None
+        if ready.get("op") != "ready":
+            await worker.close()
+            error = str(ready.get("error") or "the worker did not say why")
+            raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error)
+        self._note_tools(ready)
+        if self.seen is None:
+            tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
+                              parameters=tuple(t.get("parameters") or ())) for t in ready.get("tools") or ()]
+            metadata = ready.get("metadata")
+            self.seen = (tools, metadata if isinstance(metadata, dict) else None)
+        return worker
+
+    async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
+        worker = lease.worker
+        if worker.dead:  # died during an earlier turn of this case: the case goes on with a new worker
+            self._gone(worker)
+            worker = lease.worker = await self._spawn()
+        ctx = current_case.get()
+        request: dict[str, Any] = {"op": "invoke", "payload": message.payload, "meta": message.metadata,
+                                   "case": ctx.case_id if ctx is not None else None}
+        if ctx is not None and worker.case != ctx.case_id:
+            request["setup"] = case_setup(ctx)
+        worker.case = ctx.case_id if ctx is not None else None
+        answer = await worker.request(request)
+        self._note_tools(answer)
+        if isinstance(answer.get("traffic"), dict):
+            _note_traffic(self.traffic, worker, answer["traffic"])
+        if isinstance(answer.get("state"), dict):
+            lease.state = answer["state"]
+        if isinstance(answer.get("cassette"), dict):
+            _cassette_delta(ctx, worker, answer["cassette"])
+        if answer.get("error"):
+            raise AgentCallError(str(answer["error"]))
+        payload = answer.get("payload")
+        if not isinstance(payload, dict):
+            raise AgentCallError("the agent worker sent no reply")
+        return TransportMessage("response", payload, dict(message.metadata))
+
+    def _note_tools(self, answer: dict[str, Any]) -> None:
+        for name in answer.get("tool_names") or ():
+            if isinstance(name, str) and name not in self.tool_names:
+                self.tool_names.append(name)
+        self.reached.update(n for n in answer.get("reached") or () if isinstance(n, str))
+
+
+def _inert(text: str) -> str:
+    """The agent's output quoted so no line of it can start a workflow command (`::error ...`) where shown."""
+    head, *rest = text.splitlines() or [""]
+    return "\n".join([head, *(f"> {line}" for line in rest)])
+
+
+def _meter(ctx: CaseContext, record: dict[str, Any]) -> None:
+    """Count one of the worker's LLM calls in the run's runtime (telemetry, budget meter)."""
+    finished = getattr(ctx.llm, "finished", None)
+    if finished is None:
+        return
+    live = record.get("source") == "live"
+    tokens = int(record.get("input_tokens") or 0) + int(record.get("output_tokens") or 0)
+    cost = record.get("cost_usd")
+    finished(record, tokens if live else None, cost if isinstance(cost, (int, float)) else None)
+
+
+def _note_traffic(traffic: Traffic, worker: WorkerProcess, seen: dict[str, Any]) -> None:
+    """Add what the worker's interception counted since its last reply to the run's Traffic."""
+    for client in seen.get("clients") or ():
+        if isinstance(client, str) and client not in traffic.clients:
+            traffic.clients.append(client)
+    for row in seen.get("seen") or ():
+        if not isinstance(row, list) or len(row) != 5:
+            continue
+        key, count = tuple(str(part) for part in row[:4]), int(row[4])
+        delta = count - worker.traffic.get(key, 0)
+        worker.traffic[key] = count
+        if delta > 0 and (key in traffic.seen or len(traffic.seen) < 200):
+            traffic.seen[key] += delta
+
+
+def _cassette_delta(ctx: CaseContext | None, worker: WorkerProcess, stats: dict[str, Any]) -> None:
+    """Add what the worker's cassette counted since its last reply to the run's cassette."""
+    cassette = getattr(getattr(ctx, "llm", None), "cassette", None)
+    before, worker.cassette = worker.cassette, stats
+    if cassette is None:
+        return
+    for name in ("hits", "misses", "recorded"):
+        delta = int(stats.get(name) or 0) - int(before.get(name) or 0)
+        if delta > 0:
+            setattr(cassette, name, getattr(cassette, name) + delta)
+    for missed in list(stats.get("missed") or ())[len(before.get("missed") or ()):]:
+        if len(cassette.missed) < 50:
+            cassette.missed.append(str(missed))
+
+
+def _our_site_packages() -> list[str]:
+    """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
+    return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
+
+
+def worker_python(agent: AgentConfig, environ: Mapping[str, str] | None = None) -> str | None:
+    """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON, else ours (None)."""
+    chosen = agent.python or (os.environ if environ is None else environ).get(PYTHON_ENV, "").strip() or None
+    return chosen

@@ -1,0 +1,130 @@
+"""What crosses the pipe between the engine and the python agent worker: length-prefixed JSON frames, and the
+case context in both directions.
+
+JSON, not pickle: the worker runs untrusted code, and unpickling what it sends would run its code in our process.
+A frame is a 4-byte big-endian length and a UTF-8 JSON object; frames above `MAX_FRAME` are refused (a hostile
+worker must not make us allocate without bound). Measured: encoding and decoding a typical invoke/reply pair costs
+a few tens of microseconds (bench/transport_overhead.py, `python-worker`).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from collections import Counter
+from typing import Any
+
+from khaos_action.engine.context import CaseContext
+from khaos_action.engine.messages import ToolCall
+
+MAX_FRAME = 64 * 1024 * 1024
+_HEADER = struct.Struct(">I")
+
+
+class WireError(Exception):
+    """The other side sent something that is not a frame (or closed the pipe mid-frame)."""
+
+
+def encode(obj: dict[str, Any]) -> bytes:
+    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_fallback).encode("utf-8")
+    if len(body) > MAX_FRAME:
+        raise WireError(f"a frame of {len(body):,} bytes is over the {MAX_FRAME:,}-byte limit")
+    return _HEADER.pack(len(body)) + body
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    try:
+        obj = json.loads(body)
+    except ValueError as exc:
+        raise WireError(f"not JSON: {exc}") from None
+    if not isinstance(obj, dict):
+        raise WireError("a frame must hold a JSON object")
+    return obj
+
+
+def frame_length(header: bytes) -> int:
+    (length,) = _HEADER.unpack(header)
+    if length > MAX_FRAME:
+        raise WireError(f"a frame of {length:,} bytes is over the {MAX_FRAME:,}-byte limit")
+    return length
+
+
+def read_frame(fd: int) -> dict[str, Any] | None:
+    """Blocking read of one frame from `fd` (the worker side); None at end of file."""
+    header = _read_exactly(fd, _HEADER.size)
+    if header is None:
+        return None
+    body = _read_exactly(fd, frame_length(header))
+    if body is None:
+        raise WireError("the pipe closed in the middle of a frame")
+    return decode(body)
+
+
+def write_frame(fd: int, obj: dict[str, Any]) -> None:
+    data = memoryview(encode(obj))
+    while data:
+        written = os.write(fd, data)
+        data = data[written:]
+
+
+def _read_exactly(fd: int, size: int) -> bytes | None:
+    chunks: list[bytes] = []
+    left = size
+    while left:
+        chunk = os.read(fd, min(left, 1 << 20))
+        if not chunk:
+            if left == size:
+                return None
+            raise WireError("the pipe closed in the middle of a frame")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def _fallback(value: Any) -> Any:
+    if isinstance(value, (set, frozenset, tuple)):
+        return list(value)
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if hasattr(value, "model_dump"):
+        try:
+            return value.model_dump(mode="json")
+        except Exception:  # noqa: BLE001 - a record must never break a reply
+            pass
+    return repr(value)[:2000]
+
+
+# ---- the case context ---------------------------------------------------------------------------------------------
+
+def case_setup(ctx: CaseContext) -> dict[str, Any]:
+    """What the worker needs to rebuild `ctx` (its faults are bound again there from the same specs and seed)."""
+    return {"case_id": ctx.case_id, "seed": ctx.seed, "faults": ctx.fault_specs, "injections": ctx.injections,
+            "tool_responses": ctx.tool_responses}
+
+
+def case_state(ctx: CaseContext) -> dict[str, Any]:
+    """What the worker's tool wrappers and interceptors observed during the case, to merge into the engine's."""
+    return {"hits": dict(ctx.hits), "calls": dict(ctx.calls), "notes": list(ctx.notes), "error": ctx.error,
+            "llm_calls": ctx.llm_calls, "tool_errors": list(ctx.tool_errors),
+            "tool_calls": [{"name": c.name, "args": c.args, "result": c.result, "error": c.error, "fault": c.fault,
+                            "error_source": c.error_source} for c in ctx.tool_calls]}
+
+
+def merge_state(ctx: CaseContext, state: dict[str, Any]) -> list[dict[str, Any]]:
+    """Add the worker's observations to the engine's context; returns the LLM call records (for the run's meter)."""
+    ctx.hits.update(Counter({str(k): int(v) for k, v in (state.get("hits") or {}).items()}))
+    ctx.calls.update(Counter({str(k): int(v) for k, v in (state.get("calls") or {}).items()}))
+    ctx.notes += [str(n) for n in state.get("notes") or ()]
+    for call in state.get("tool_calls") or ():
+        if isinstance(call, dict) and call.get("name"):
+            ctx.tool_calls.append(ToolCall(name=str(call["name"]), args=dict(call.get("args") or {}),
+                                           result=call.get("result"), error=call.get("error"),
+                                           fault=call.get("fault"), error_source=call.get("error_source")))
+    ctx.tool_errors += [str(e) for e in state.get("tool_errors") or ()]
+    records = [r for r in state.get("llm_calls") or () if isinstance(r, dict)]
+    ctx.llm_calls += records
+    error = state.get("error")
+    if error and ctx.error is None:
+        ctx.error = str(error)[:2000]
+    return records

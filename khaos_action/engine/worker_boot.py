@@ -1,0 +1,32 @@
+"""Started as `python worker_boot.py READ_FD WRITE_FD PATHS_JSON` by engine/transport/worker.py, with any Python
+interpreter (the agent's own venv's included): standard library only until our package is on sys.path.
+
+PATHS_JSON is {"front": [...], "back": [...]}: "front" holds the folder our package is imported from (and, for an
+interpreter that is not ours, the site-packages our package needs), put first while the worker's own modules are
+imported; then those site-packages move to the end of sys.path, so the agent's own packages win for everything
+the worker did not import itself.
+"""
+
+import json
+import sys
+
+
+def boot() -> int:
+    read_fd, write_fd, paths = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+    here = sys.path[0]  # this script's folder (khaos_action/engine): its modules must not shadow the agent's
+    if here and here.rstrip("/").endswith("engine"):
+        del sys.path[0]
+    front, back = list(paths.get("front") or ()), list(paths.get("back") or ())
+    sys.path[:0] = [p for p in front + back if p not in sys.path]
+    sys.argv = sys.argv[:1]
+    from khaos_action.engine import worker_child
+
+    for path in back:  # our dependencies yield to the agent's from here on
+        while path in sys.path:
+            sys.path.remove(path)
+        sys.path.append(path)
+    return worker_child.main(read_fd, write_fd)
+
+
+if __name__ == "__main__":
+    sys.exit(boot())

@@ -1,0 +1,70 @@
+"""`install` runs in a venv of its own and the python agent's worker runs with that venv's interpreter: what the
+user installs (here a `pydantic==1.10.13` stand-in that cannot even be imported) changes the agent's environment,
+never the action's, and the run still reaches its verdict."""
+
+from __future__ import annotations
+
+import subprocess
+import zipfile
+from pathlib import Path
+
+import pydantic
+
+from khaos_action.engine.install import run_install
+from khaos_action.engine.transport.worker import PYTHON_ENV
+from tests.fixtures.cli.harness import khaos, manifest
+
+HOSTILE = Path(__file__).resolve().parent.parent / "fixtures" / "hostile"
+STAND_IN = '''raise ImportError("the user's pydantic==1.10.13 stand-in: the action must never import it")\n'''
+
+
+def stand_in_wheel(folder: Path) -> Path:
+    """A wheel named pydantic 1.10.13 whose module cannot be imported (built by hand: no index, no build step)."""
+    path = folder / "pydantic-1.10.13-py3-none-any.whl"
+    info = "pydantic-1.10.13.dist-info"
+    files = {"pydantic/__init__.py": STAND_IN,
+             f"{info}/METADATA": "Metadata-Version: 2.1\nName: pydantic\nVersion: 1.10.13\n",
+             f"{info}/WHEEL": "Wheel-Version: 1.0\nGenerator: khaos-test\nRoot-Is-Purelib: true\nTag: py3-none-any\n"}
+    files[f"{info}/RECORD"] = "".join(f"{name},,\n" for name in [*files, f"{info}/RECORD"])
+    with zipfile.ZipFile(path, "w") as wheel:
+        for name, text in files.items():
+            wheel.writestr(name, text)
+    return path
+
+
+CONFIG = """\
+version: 1
+agent: {name: venv-agent, entry: venv_agent.py:handle}
+golden_prompts: ["hello"]
+contract:
+  name: venv-contract
+  invariants: [{id: answers, type: output_not_empty, severity: critical}]
+chaos_matrix: [{name: no-chaos}]
+"""
+
+
+def test_install_goes_to_the_agents_venv_and_the_agent_runs_there_on_the_actions_own_packages(tmp_path: Path) -> None:
+    lines: list[str] = []
+    venv = tmp_path / "venv"
+    done = run_install(f"pip install --no-index {stand_in_wheel(tmp_path)}", str(tmp_path), venv=venv,
+                       echo=lines.append)
+    assert done.code == 0, "\n".join(lines)
+    assert done.python == str(venv / "bin" / "python")
+    installed = subprocess.run([done.python, "-c", "import importlib.metadata as m; print(m.version('pydantic'))"],
+                               capture_output=True, text=True, check=True)
+    assert installed.stdout.strip() == "1.10.13"
+    assert pydantic.VERSION.startswith("2")  # the action's interpreter is untouched
+
+    (tmp_path / "venv_agent.py").write_text((HOSTILE / "venv_agent.py").read_text(), encoding="utf-8")
+    (tmp_path / "khaos.yaml").write_text(CONFIG, encoding="utf-8")
+    ran = khaos("contract", "run", "--out", "out", cwd=tmp_path, env={PYTHON_ENV: done.python}, timeout=120)
+    assert ran.code == 0, ran
+    cases = manifest(tmp_path / "out")["cases"]
+    assert cases and all(case["output"] == f"prefix={venv}" for case in cases), cases
+
+
+def test_a_failing_install_returns_its_exit_code_and_last_lines(tmp_path: Path) -> None:
+    command = "for i in $(seq 1 30); do echo line-$i; done; echo oops >&2; exit 7"
+    done = run_install(command, str(tmp_path), venv=tmp_path / "venv")
+    assert done.code == 7
+    assert done.tail[-3:] == ["line-29", "line-30", "oops"] and len(done.tail) == 20
