@@ -173,6 +173,7 @@ class Engine:
         try:
             with self.activate(ctx) if self.activate else nullcontext():
                 async with scope(ctx) if scope is not None else nullcontext():
+                    started = time.perf_counter()  # the agent's latency, not the wait for (or start of) a worker
                     await self._turns(case, key, ctx, invocation)
         finally:
             current_case.reset(token)

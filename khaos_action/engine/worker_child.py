@@ -160,7 +160,10 @@ def main(read_fd: int, write_fd: int) -> int:
         from khaos_action.errors import KhaosError
 
         message = str(exc) if isinstance(exc, KhaosError) else f"{type(exc).__name__}: {exc}"
-        write_frame(write_fd, {"op": "failed", "error": message, "kind": type(exc).__name__})
+        import traceback
+
+        write_frame(write_fd, {"op": "failed", "error": message, "kind": type(exc).__name__,
+                               "traceback": traceback.format_exc()[-20000:]})
         return 1
     write_frame(write_fd, ready)
     while (request := read_frame(read_fd)) is not None:

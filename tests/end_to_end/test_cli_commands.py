@@ -18,6 +18,7 @@ agent:
   name: cli-support-bot
   entry: agents.py:{entry}
   secrets: ["ESC-7731"]
+  pass_env: [CLI_AGENT_REGRESS]
 concurrency: 4
 packs: [tiny_pack.yaml]
 golden_prompts:

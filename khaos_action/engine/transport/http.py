@@ -2,7 +2,8 @@
 
 `start` (a shell command) is launched in `cwd` (default: the config folder) with a clean environment
 (engine/sandbox.py) + agent.env + the engine's env, then `ready_url` is polled until it answers 2xx (or, without
-ready_url, until `url` accepts TCP connections). If the server dies or never becomes ready, the AgentError carries its exit code and stderr tail.
+ready_url, until `url` accepts TCP connections). If the server dies or never becomes ready, the AgentError carries
+its exit code and stderr tail.
 
 Request body: `agent.request` (default `{"input": "{{input}}"}`) with `{{input}}`, `{{session_id}}`, `{{case_id}}`
 substituted in every string (a string that is exactly `{{history}}` becomes the history list). Reply text:

@@ -44,6 +44,10 @@ PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 `install` command populated)."""
 
 
+class WorkerTraceback(Exception):
+    """The traceback of a failure inside the worker, as text (chained to the error it explains)."""
+
+
 class WorkerDied(AgentCallError):
     """The worker process ended (or was killed) during a request."""
 
@@ -247,7 +251,9 @@ class WorkerTransport:
         if ready.get("op") != "ready":
             await worker.close()
             error = str(ready.get("error") or "the worker did not say why")
-            raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error)
+            # Chained, so `--debug` shows where the agent's import failed (quoted: it is the agent's text).
+            remote = WorkerTraceback(_inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
+            raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error) from remote
         self._note_tools(ready)
         if self.seen is None:
             tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
