@@ -1,5 +1,6 @@
-"""Started as `python worker_boot.py READ_FD WRITE_FD PATHS_JSON` by engine/transport/worker.py, with any Python
-interpreter (the agent's own venv's included): standard library only until our package is on sys.path.
+"""Started as `python worker_boot.py READ_FD WRITE_FD PATHS_JSON` (or `zygote CTL_FD PATHS_JSON`) by
+engine/transport/worker.py, with any Python interpreter (the agent's own venv's included): standard library only
+until our package is on sys.path.
 
 PATHS_JSON is {"front": [...], "back": [...]}: "front" holds the folder our package is imported from (and, for an
 interpreter that is not ours, the site-packages our package needs), put first while the worker's own modules are
@@ -12,7 +13,9 @@ import sys
 
 
 def boot() -> int:
-    read_fd, write_fd, paths = int(sys.argv[1]), int(sys.argv[2]), json.loads(sys.argv[3])
+    """`READ_FD WRITE_FD PATHS`: be one worker. `zygote CTL_FD PATHS`: import once, then fork workers on request
+    (engine/worker_child.py `zygote`), so each new worker skips the imports."""
+    first, second, paths = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
     here = sys.path[0]  # this script's folder (khaos_action/engine): its modules must not shadow the agent's
     if here and here.rstrip("/").endswith("engine"):
         del sys.path[0]
@@ -25,7 +28,9 @@ def boot() -> int:
         while path in sys.path:
             sys.path.remove(path)
         sys.path.append(path)
-    return worker_child.main(read_fd, write_fd)
+    if first == "zygote":
+        return worker_child.zygote(second)
+    return worker_child.main(int(first), second)
 
 
 if __name__ == "__main__":

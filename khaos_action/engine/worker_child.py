@@ -14,6 +14,7 @@ error on the case and starts a new worker. Started by engine/worker_boot.py; nev
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -169,6 +170,53 @@ def main(read_fd: int, write_fd: int) -> int:
     while (request := read_frame(read_fd)) is not None:
         write_frame(write_fd, worker.handle(request))
     return 0
+
+
+def zygote(ctl_fd: int) -> int:
+    """Fork workers on request: the engine sends `fork` with three descriptors (request pipe, reply pipe, output)
+    over a SOCK_SEQPACKET socket; we answer `pid N` and, when a worker ends, `exit N STATUS`. Our modules are
+    imported once here, before any agent code, and shared copy-on-write by every worker; we hold no threads and
+    no event loop, so forking is safe."""
+    import select
+    import socket
+
+    ctl = socket.socket(fileno=ctl_fd)
+    children: set[int] = set()
+    while True:
+        readable, _, _ = select.select([ctl], [], [], 0.05)
+        if readable:
+            message, fds, _, _ = socket.recv_fds(ctl, 64, 3)
+            if not message:
+                break  # the engine closed the socket: its run is over
+            if message == b"fork" and len(fds) == 3:
+                pid = _fork_worker(ctl, *fds)
+                children.add(pid)
+                ctl.send(f"pid {pid}".encode())
+            for fd in fds:
+                os.close(fd)
+        for pid in list(children):
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                children.discard(pid)
+                ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
+    return 0
+
+
+def _fork_worker(ctl: Any, read_fd: int, write_fd: int, output_fd: int) -> int:
+    sys.stdout.flush()
+    sys.stderr.flush()
+    pid = os.fork()
+    if pid:
+        return pid
+    code = 1
+    try:  # the worker: its own session (the engine kills its process group), its own output pipe
+        ctl.close()
+        os.setsid()
+        os.dup2(output_fd, 1)
+        os.dup2(output_fd, 2)
+        code = main(read_fd, write_fd)
+    finally:
+        os._exit(code)
 
 
 if __name__ == "__main__":

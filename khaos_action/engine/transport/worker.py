@@ -34,6 +34,7 @@ from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
+from khaos_action.engine.transport.zygote import Zygote
 from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
 from khaos_action.errors import AgentError, ConfigError
 
@@ -89,8 +90,13 @@ class WorkerProcess:
 
     def kill(self) -> None:
         self.dead = True
-        with contextlib.suppress(ProcessLookupError, PermissionError):
+        try:
             os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # a forked worker killed before its setsid: no group of its own yet
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.process.pid, signal.SIGKILL)
+        except PermissionError:
+            pass
         self.writer.close()
 
     async def close(self) -> None:
@@ -114,7 +120,8 @@ class Lease:
 class WorkerTransport:
     def __init__(self, agent: AgentConfig, *, base_dir: Path, concurrency: int = 8, python: str | None = None,
                  env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
-                 limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None) -> None:
+                 limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,
+                 zygote: bool = True) -> None:
         self.agent = agent
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
@@ -135,6 +142,9 @@ class WorkerTransport:
         self._slots = asyncio.Semaphore(self.concurrency)
         """One per case in flight; idle workers hold none, so at most `concurrency` workers ever live."""
         self._closing: set[asyncio.Task[None]] = set()
+        self.zygote = zygote
+        """Fork workers from a template process (the imports paid once); False: a fresh interpreter each."""
+        self._zygote: Zygote | None = None
         self._lease: contextvars.ContextVar[Lease | None] = contextvars.ContextVar("khaos_worker_lease",
                                                                                    default=None)
         self._setup = {"agent": agent.model_dump(mode="json"), "base_dir": str(self.base_dir), "llm": self.llm}
@@ -170,6 +180,9 @@ class WorkerTransport:
     async def close(self) -> None:
         workers, self._idle = self._idle, []
         await asyncio.gather(*(w.close() for w in workers), *self._closing, return_exceptions=True)
+        zygote, self._zygote = self._zygote, None
+        if zygote is not None:
+            await zygote.close()
 
     @contextlib.asynccontextmanager
     async def case_scope(self, ctx: CaseContext) -> AsyncIterator[None]:
@@ -215,27 +228,7 @@ class WorkerTransport:
         task.add_done_callback(self._closing.discard)
 
     async def _spawn(self) -> WorkerProcess:
-        child_read, parent_write = os.pipe()
-        parent_read, child_write = os.pipe()
-        env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        paths = {"front": [PACKAGE_ROOT], "back": _our_site_packages() if self.python != sys.executable else []}
-        try:
-            process = await asyncio.create_subprocess_exec(
-                self.python, BOOT, str(child_read), str(child_write), json.dumps(paths),
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                pass_fds=(child_read, child_write), env=env, cwd=str(self.base_dir),
-                **sandbox.spawn_kwargs(limits=self.limits, identity=self.identity))
-        except OSError as exc:
-            for fd in (child_read, parent_write, parent_read, child_write):
-                os.close(fd)
-            raise AgentError(f"cannot start the python agent worker with {self.python!r}: {exc}. Set agent.python "
-                             "to an existing interpreter") from None
-        finally:
-            with contextlib.suppress(OSError):
-                os.close(child_read)
-            with contextlib.suppress(OSError):
-                os.close(child_write)
+        process, parent_read, parent_write = await self._fork() or await self._exec()
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader(limit=2**26)
         await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(parent_read, "rb", 0))
@@ -257,10 +250,57 @@ class WorkerTransport:
         self._note_tools(ready)
         if self.seen is None:
             tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
-                              parameters=tuple(t.get("parameters") or ())) for t in ready.get("tools") or ()]
+                              parameters=tuple(t.get("parameters") or ()),
+                              role=t.get("role") if isinstance(t.get("role"), str) else None)
+                     for t in ready.get("tools") or ()]
             metadata = ready.get("metadata")
             self.seen = (tools, metadata if isinstance(metadata, dict) else None)
         return worker
+
+    def _command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
+        """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
+        env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        paths = {"front": [PACKAGE_ROOT], "back": _our_site_packages() if self.python != sys.executable else []}
+        return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
+                                                                                  identity=self.identity)
+
+    async def _fork(self) -> tuple[Any, int, int] | None:
+        """A worker forked by the zygote (started on first use); None when there is none to fork from."""
+        if self._zygote is None and self.zygote:
+            self.zygote = False  # one attempt per run
+            (python, boot, paths), env, spawn = self._command()
+            try:
+                self._zygote = await Zygote.start([python, boot, "zygote", "{ctl}", paths], env=env,
+                                                  cwd=str(self.base_dir), **spawn)
+            except OSError:
+                return None
+        if self._zygote is None or not self._zygote.alive:
+            return None
+        try:
+            return await self._zygote.fork()
+        except (OSError, asyncio.TimeoutError):
+            return None
+
+    async def _exec(self) -> tuple[Any, int, int]:
+        """A worker started as a fresh interpreter."""
+        child_read, parent_write = os.pipe()
+        parent_read, child_write = os.pipe()
+        (python, boot, paths), env, spawn = self._command()
+        try:
+            process = await asyncio.create_subprocess_exec(
+                python, boot, str(child_read), str(child_write), paths,
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                pass_fds=(child_read, child_write), env=env, cwd=str(self.base_dir), **spawn)
+        except OSError as exc:
+            for fd in (parent_write, parent_read):
+                os.close(fd)
+            raise AgentError(f"cannot start the python agent worker with {self.python!r}: {exc}. Set agent.python "
+                             "to an existing interpreter") from None
+        finally:
+            os.close(child_read)
+            os.close(child_write)
+        return process, parent_read, parent_write
 
     async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
         worker = lease.worker
