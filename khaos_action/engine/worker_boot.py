@@ -29,6 +29,11 @@ def boot() -> int:
             sys.path.remove(path)
         sys.path.append(path)
     if first == "zygote":
+        for name in paths.get("preload") or ():  # libraries every worker imports anyway (the HTTP interception)
+            try:
+                __import__(name)
+            except Exception:  # noqa: BLE001 - absent or broken: the worker imports it (or not) itself
+                pass
         return worker_child.zygote(second)
     return worker_child.main(int(first), second)
 

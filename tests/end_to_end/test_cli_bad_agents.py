@@ -74,8 +74,9 @@ def test_an_agent_that_hangs_is_a_timeout_and_does_not_hold_the_run(unruly) -> N
     case = _case(m, "hang forever")
     assert case["error"] == "timed out after 0.5s" and case["passed"] is False
     assert next(line for line in lines if line["case_id"] == case["id"])["timed_out"] is True
-    # The agent sleeps 60 s in a thread Python cannot kill; the process must still end right after the report.
-    assert ran.seconds < 10, ran
+    # The agent sleeps 60 s; its worker process is killed at the timeout, so the run ends long before that (the
+    # bound leaves room for starting workers on a loaded machine, not for the sleep).
+    assert ran.seconds < 30, ran
 
 
 def test_none_bytes_and_huge_replies_are_recorded_with_a_note(unruly) -> None:

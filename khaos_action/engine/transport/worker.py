@@ -40,6 +40,8 @@ from khaos_action.errors import AgentError, ConfigError
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
 BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
+PRELOAD = ("httpx", "httpx2", "requests.adapters")
+"""Imported once in the zygote: the HTTP interception patches them in every worker."""
 PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 """The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
 `install` command populated)."""
@@ -261,7 +263,9 @@ class WorkerTransport:
         """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
         env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
-        paths = {"front": [PACKAGE_ROOT], "back": _our_site_packages() if self.python != sys.executable else []}
+        ours = self.python == sys.executable
+        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
+                 "preload": list(PRELOAD) if ours else []}  # another interpreter's libraries are the agent's
         return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
                                                                                   identity=self.identity)
 
