@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from khaos_action import __version__, collector
-from khaos_action.attacks.capabilities import CapabilityProfile
+from khaos_action.attacks.capabilities import CapabilityProfile, infer_capabilities
 from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import adapter_evidence, agent_profile, agent_tools
