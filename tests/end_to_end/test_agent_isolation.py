@@ -40,13 +40,14 @@ def test_a_hostile_agent_finds_no_token_steers_nothing_and_every_ending_is_its_c
     github_env.write_text("", encoding="utf-8")
     github_output.write_text("", encoding="utf-8")
 
-    ran = khaos("contract", "run", "--out", "out", cwd=tmp_path, timeout=120, env={
+    ran = khaos("run", "--out", "out", cwd=tmp_path, timeout=120, env={
         "GITHUB_TOKEN": token, "INPUT_GITHUB-TOKEN": token, "ACTIONS_RUNTIME_TOKEN": token,
         "GITHUB_ENV": str(github_env), "GITHUB_OUTPUT": str(github_output)})
 
-    # The verdict is ours: the cases that could not answer fail the critical invariant (exit 1), not 0/42/130.
-    assert ran.code == 1, ran
-    cases = {c["input"]: c for c in manifest(tmp_path / "out")["cases"]}
+    # The verdict is ours: the run fails on the cases that could not answer, with our exit code (not 0/42/130).
+    verdict = manifest(tmp_path / "out")["verdict"]
+    assert verdict["passed"] is False and ran.code == verdict["exit_code"] and ran.code not in (0, 42, 130), ran
+    cases = {c["input"]: c for c in manifest(tmp_path / "out")["cases"] if c["pillar"] == "contract"}
     assert cases["hello"]["output"] == "fine: hello" and not cases["hello"].get("error")
     errors = {text: cases[text].get("error") or "" for text in ENDINGS[:-1]}
     assert "SystemExit" in errors["exit"], errors
