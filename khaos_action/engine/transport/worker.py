@@ -263,6 +263,7 @@ class WorkerTransport:
         """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
         env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
         ours = self.python == sys.executable
         paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
                  "preload": list(PRELOAD) if ours else []}  # another interpreter's libraries are the agent's
