@@ -58,15 +58,15 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
-    from khaos_action.attacks.capabilities import describe_source, infer_capabilities
-    from khaos_action.attacks.profile import agent_tools
+    from khaos_action.attacks.capabilities import describe_source
+    from khaos_action.attacks.profile import agent_tools, profile_of
     from khaos_action.main import IN_PROCESS, make_plan, prepare
 
     prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")), import_agent=True)
     config = prepared.config
     # The profile `run` will use: the entry and tools imported (never called), declared roles first.
     tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=config.agent.type in IN_PROCESS)
-    profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata)
+    profile, sources = profile_of(config.agent, tools, metadata)
     roles = [tool.role_info() for tool in tools]
     plan = make_plan(prepared, profile=profile, roles=roles)
     print(f"{args.config}: valid")

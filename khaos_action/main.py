@@ -19,10 +19,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from khaos_action import __version__, collector
-from khaos_action.attacks.capabilities import CapabilityProfile, infer_capabilities
+from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
-from khaos_action.attacks.profile import adapter_evidence, agent_profile, agent_tools
+from khaos_action.attacks.profile import agent_profile, agent_tools, profile_of
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
 from khaos_action.attacks.roles import ToolRole, guess_role
@@ -194,8 +194,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             seen = getattr(session.transport, "seen", None)
             tools, metadata = seen if seen is not None else agent_tools(config.agent, prepared.loaded.base_dir,
                                                                         import_code=False)
-            profile, sources = infer_capabilities(agent=config.agent, tools=tools, metadata=metadata,
-                                                  evidence=adapter_evidence(config.agent))
+            profile, sources = profile_of(config.agent, tools, metadata)
             llm_variants, warnings = await llm_mutations(config)
             roles = [tool.role_info() for tool in tools]
             # Tools only the wrappers know (a tool_registry's entries, framework toolsets): roles guessed by name.

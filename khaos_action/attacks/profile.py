@@ -50,6 +50,12 @@ def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool,
     `import_code` the tools' signatures and docstrings and the entry's `@khaosagent` metadata are read here (this
     runs the agent's module code); without it only names are."""
     tools, metadata = seen if seen is not None else agent_tools(agent, base_dir, import_code=import_code)
+    return profile_of(agent, tools, metadata)
+
+
+def profile_of(agent: AgentConfig, tools: list[ToolInfo], metadata: object | None
+               ) -> tuple[CapabilityProfile, dict[str, str]]:
+    """The one profile `validate` prints and `run` uses: the tools' evidence plus what the adapter tells."""
     return infer_capabilities(agent=agent, tools=tools, metadata=metadata,  # type: ignore[arg-type]
                               evidence=adapter_evidence(agent))
 

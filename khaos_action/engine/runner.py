@@ -207,7 +207,8 @@ class Engine:
             history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
-        message = TransportMessage("invoke", payload, {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id})
+        meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
+        message = TransportMessage("invoke", payload, meta)
         timeout = self.settings.timeout_s
         try:
             response = await _within(self.transport.send(message), timeout)

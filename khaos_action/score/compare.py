@@ -310,7 +310,8 @@ def _p(row: ScoreRow) -> str:
 
 def _verdict(row: ScoreRow) -> str:
     if row.direction == "mixed":
-        moved = "fell" if (row.delta or 0) < 0 else "rose"
+        delta = round(row.delta or 0.0, 1)  # as printed: a +0.0 did not rise
+        moved = "fell" if delta < 0 else "rose" if delta > 0 else "did not move"
         return (f"score {moved} through cases not judged on both sides ({row.broke} broke / {row.fixed} fixed)"
                 if row.broke == row.fixed else
                 f"mixed: {row.broke} broke / {row.fixed} fixed but the score {moved}")

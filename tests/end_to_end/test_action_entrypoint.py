@@ -169,7 +169,8 @@ def test_crash_in_evaluate_is_reported_as_a_bug_with_exit_4(job) -> None:
     job.agent("def handle(prompt):\n    raise RuntimeError('::error::boom')\n")
     proc = job.run()
     assert proc.returncode == 4
-    assert "a bug in khaos-action" in proc.stdout and "please report it" in proc.stdout and "RuntimeError" in proc.stdout
+    assert "a bug in khaos-action" in proc.stdout and "please report it" in proc.stdout
+    assert "RuntimeError" in proc.stdout
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "boom" in line]
 
 
@@ -331,7 +332,8 @@ def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
             shutil.copy(path, job.ws / path.name)
     env_seam = "KHAOS_ACTION_EVALUATE"
     proc = subprocess.run(
-        [sys.executable, str(ROOT / "entrypoint.py")], cwd=job.ws, text=True, capture_output=True, timeout=120, check=False,
+        [sys.executable, str(ROOT / "entrypoint.py")], cwd=job.ws, text=True, capture_output=True, timeout=120,
+        check=False,
         env={k: v for k, v in {**os.environ, **job_env(job)}.items() if k != env_seam})
     assert proc.returncode in (0, 1), proc.stdout[-3000:] + proc.stderr[-3000:]
     outputs = job.outputs()

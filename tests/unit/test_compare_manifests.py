@@ -173,6 +173,7 @@ def test_a_delta_the_pairs_do_not_explain_is_never_a_significant_gain():
     md = render_comparison_markdown(compare_manifests(base, head))
     line = next(x for x in md.splitlines() if x.startswith("| mutation |"))
     assert "gain" not in line and "mixed" in line
+    assert "did not move" in line and "rose" not in line  # Δ +0.0 is no rise
 
 
 def test_markdown_escapes_untrusted_case_text():

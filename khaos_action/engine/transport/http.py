@@ -159,7 +159,8 @@ class HttpTransport:
         while True:
             if inst.process is not None and inst.process.returncode is not None:
                 await settle(inst.drains)
-                raise AgentError(f"the agent server (`{inst.start}`) {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}")
+                exited = describe_exit(inst.process.returncode, inst.stderr, inst.stdout)
+                raise AgentError(f"the agent server (`{inst.start}`) {exited}")
             try:
                 if inst.ready_url:
                     answer = await self._client.get(inst.ready_url, timeout=2)

@@ -124,7 +124,8 @@ class McpTransport:
                                            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                                            stderr=asyncio.subprocess.PIPE)
             except OSError as exc:
-                raise AgentError(f"agent.start {self.agent.start!r} could not be launched in {self.cwd}: {exc}") from exc
+                raise AgentError(f"agent.start {self.agent.start!r} could not be launched in {self.cwd}: "
+                                 f"{exc}") from exc
             self._drains = [asyncio.create_task(self._server_log.drain(self._server.stderr)),
                             asyncio.create_task(OutputTail().drain(self._server.stdout))]
         deadline = time.monotonic() + (self.agent.ready_timeout_s if self.agent.start else self.connect_timeout_s)

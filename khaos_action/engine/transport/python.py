@@ -283,7 +283,10 @@ def is_async_callable(fn: Any) -> bool:
     return inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None))  # noqa: B004
 
 
-def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]], tuple[tuple[Any, ...], dict[str, Any]]]:
+CallArgs = tuple[tuple[Any, ...], dict[str, Any]]
+
+
+def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]], CallArgs]:
     """How to call `fn` with a payload: returns payload -> (args, kwargs), decided once from the signature."""
     try:
         signature = inspect.signature(fn)
@@ -305,7 +308,8 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
               and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY]
     required_rest = [p for p in positional[1:] if p.default is p.empty and p.name not in extras]
     if required_rest:
-        raise AgentError(f"agent.entry {entry!r} requires more than one argument ({', '.join(p.name for p in params)}); "
+        names = ", ".join(p.name for p in params)
+        raise AgentError(f"agent.entry {entry!r} requires more than one argument ({names}); "
                          "give it one input parameter (str or the message dict) and defaults for the rest.")
 
     def build(payload: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
