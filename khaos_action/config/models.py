@@ -215,10 +215,11 @@ class AgentConfig(Strict):
     python: str | None = None
     """python / framework agents: the interpreter their worker process runs with (e.g. `.venv/bin/python`);
     default: the venv the action's `install` populated, else khaos-action's own interpreter."""
-    pass_env: list[str] = []
-    """Names of variables passed from khaos-action's environment to the agent (e.g. `OPENAI_API_KEY`). Agents
-    start with a clean environment (PATH, HOME, locale, TZ, TMPDIR + agent.env + these); the runner's tokens and
-    command files are never passed."""
+    pass_env: Literal["*"] | list[str] = "*"
+    """Which of khaos-action's environment variables the agent gets. `*` (default): all of them except the
+    runner's context (`GITHUB_*`, `RUNNER_*`, `ACTIONS_*`, `INPUT_*`) and khaos-action's own `KHAOS_*`. A list
+    (e.g. `[OPENAI_API_KEY]`): only PATH, HOME, locale, TZ, TMPDIR and those names. `agent.env` is added either
+    way; the runner's tokens and command files are never passed, even when named."""
     limits: AgentLimits = AgentLimits()
     """rlimits of every agent process (python worker, command/http/mcp agents)."""
 

@@ -42,13 +42,14 @@ def create_venv(directory: Path, identity: sandbox.Identity | None) -> str:
     return str(directory / "bin" / "python")
 
 
-def run_install(command: str, cwd: str, *, venv: Path, echo: Any = None, pass_env: list[str] | None = None,
+def run_install(command: str, cwd: str, *, venv: Path, echo: Any = None,
+                pass_env: list[str] | str | None = None,
                 limits: sandbox.Limits | None = None) -> Installed:
     """Run `command` in `cwd` with the venv activated; its output is echoed line by line through `echo` (the
     caller makes it inert) and its last lines kept."""
     identity = sandbox.agent_identity()
     python = create_venv(venv, identity)
-    env = sandbox.env_for(sandbox.clean_env(pass_env=pass_env or ()), identity)
+    env = sandbox.env_for(sandbox.clean_env(pass_env=sandbox.INHERIT if pass_env is None else pass_env), identity)
     env["VIRTUAL_ENV"] = str(venv)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', os.defpath)}"
     env.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")

@@ -2,9 +2,11 @@
 agents and servers, and `install`.
 
 Pull-request code is untrusted. Three things keep it away from the action's secrets and the runner:
-- a clean environment: an allowlist (PATH, HOME, locale, TZ, TMPDIR, VIRTUAL_ENV), plus what the user configured
-  for the agent (`agent.env`, the variables named in `agent.pass_env`). Nothing else of ours is inherited, and the
-  runner's secrets and command files are refused even when the user names them (`NEVER_PASSED`);
+- a clean environment: by default the user's own variables (their API keys, base URLs) without the runner's
+  context (every `GITHUB_*`, `RUNNER_*`, `ACTIONS_*`, `INPUT_*` variable) and without ours (`KHAOS_*`); with
+  `agent.pass_env: [names]`, only an allowlist (PATH, HOME, locale, TZ, TMPDIR, VIRTUAL_ENV) and those names. Then
+  what the user configured (`agent.env`). The runner's secrets and command files are refused even when the user
+  names them (`never_passed`);
 - its own session (process group), so a terminate reaches everything it spawned, and no controlling terminal;
 - when we run as root and `KHAOS_AGENT_USER` names an existing user, the child drops to that user's uid/gid (and
   its groups) before exec: it cannot read our /proc/<pid>/environ (root-owned, mode 0400) nor write root-owned
@@ -36,12 +38,23 @@ def never_passed(name: str) -> bool:
     return bool(_NEVER.match(name))
 
 
-def clean_env(*, configured: Mapping[str, str] | None = None, pass_env: Iterable[str] = (),
+_RUNNER_CONTEXT = re.compile(r"^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|KHAOS_)", re.IGNORECASE)
+INHERIT = "*"
+"""`agent.pass_env`'s default: inherit the user's environment, less the runner's context and ours."""
+
+
+def clean_env(*, configured: Mapping[str, str] | None = None, pass_env: Iterable[str] | str = INHERIT,
               environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment of an agent process: the allowlist and `pass_env` names from `environ` (default: ours),
-    then `configured` (agent.env, rendered; proxy addresses). Forbidden names are dropped from both."""
+    """The environment of an agent process from `environ` (default: ours): everything but the runner's context
+    (`pass_env="*"`), or the allowlist and the `pass_env` names; then `configured` (agent.env, rendered; proxy
+    addresses). Forbidden names are dropped from both."""
     source = os.environ if environ is None else environ
-    env = {name: source[name] for name in (*ALLOWED, *pass_env) if name in source and not never_passed(name)}
+    if isinstance(pass_env, str):
+        names: Iterable[str] = [k for k in source if not _RUNNER_CONTEXT.match(k)] if pass_env == INHERIT \
+            else (*ALLOWED, pass_env)
+    else:
+        names = (*ALLOWED, *pass_env)
+    env = {name: source[name] for name in names if name in source and not never_passed(name)}
     env.update({k: str(v) for k, v in (configured or {}).items() if not never_passed(k)})
     return env
 

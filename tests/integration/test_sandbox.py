@@ -22,6 +22,14 @@ RUNNER = {"GITHUB_TOKEN": "t0k", "INPUT_GITHUB-TOKEN": "t0k", "ACTIONS_RUNTIME_T
           "LANG": "C.UTF-8", "OPENAI_API_KEY": "sk-1", "UNRELATED": "u"}
 
 
+def test_by_default_the_agent_gets_the_users_variables_but_nothing_of_the_runner() -> None:
+    runner = {**RUNNER, "GITHUB_REPOSITORY": "o/r", "RUNNER_TEMP": "/t", "KHAOS_LLM_CACHE": "replay",
+              "OPENAI_BASE_URL": "http://127.0.0.1:9/v1"}
+    env = sandbox.clean_env(configured={"MODE": "test", "INPUT_X": "from-config"}, environ=runner)
+    assert env == {"PATH": "/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "OPENAI_API_KEY": "sk-1",
+                   "UNRELATED": "u", "OPENAI_BASE_URL": "http://127.0.0.1:9/v1", "MODE": "test"}
+
+
 def test_the_clean_environment_is_the_allowlist_the_declared_names_and_the_agents_env() -> None:
     env = sandbox.clean_env(configured={"MODE": "test", "GITHUB_TOKEN": "from-config"},
                             pass_env=["OPENAI_API_KEY", "GITHUB_TOKEN", "INPUT_GITHUB-TOKEN"], environ=RUNNER)

@@ -162,8 +162,8 @@ def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
 
 
 def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, extra: Mapping[str, str] | None,
-                *, port: int | None = None, pass_env: Sequence[str] = ()) -> dict[str, str]:
-    """The sandbox's clean environment (allowlist + `pass_env` names, engine/sandbox.py) + agent.env (with
+                *, port: int | None = None, pass_env: Sequence[str] | str = "*") -> dict[str, str]:
+    """The sandbox's clean environment (`pass_env`, engine/sandbox.py) + agent.env (with
     `{{port}}` and `${VAR}` expanded from our environment minus the runner's secrets) + the engine's env + the
     instance's env.
 
