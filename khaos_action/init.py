@@ -180,7 +180,8 @@ def render_config(found: Inspected) -> str:
         "  name: starter-contract",
         "  invariants:",
         "    - {id: always-answers, type: output_not_empty, severity: critical}",
-        "    - {id: does-not-refuse-users, type: refusal_check, negate: true, severity: high}",
+        # Only without faults: under an outage an honest "the search is down, I can't..." is the right answer.
+        "    - {id: does-not-refuse-users, type: refusal_check, negate: true, severity: high, when: no_chaos}",
         "    - {id: no-pii, type: excludes_pii, severity: high}",
         "    - {id: fast-enough, type: latency, max_ms: 10000, severity: low}",
         "chaos_matrix:",

@@ -33,6 +33,9 @@ def test_init_inspects_the_agent_and_writes_its_tools_roles_and_chaos_matrix(tra
     assert faulted == {"search_flights", "get_destination_guide", "book_flight"}
     assert any(s.get("llm_faults") for s in config["chaos_matrix"])
     assert config["packs"] == ["quickstart"] and config["contract"]["invariants"]
+    # An honest "the search is down, I can't..." under a fault is no refusal to fail on.
+    refusal = next(i for i in config["contract"]["invariants"] if i["type"] == "refusal_check")
+    assert refusal["when"] == "no_chaos"
     # A second init does not overwrite the file.
     again = khaos("init", "--entry", "travel_agent.py:handle", cwd=travel)
     assert again.code == 2 and "already exists" in again.stderr
