@@ -38,6 +38,19 @@ def never_passed(name: str) -> bool:
     return bool(_NEVER.match(name))
 
 
+_MIN_SECRET = 8  # shorter values ("1", "true") would drop unrelated variables that happen to be equal
+
+
+def secret_values(environ: Mapping[str, str]) -> frozenset[str]:
+    """The values of the runner's credentials: a copy under another name (`GH_TOKEN: ${{ github.token }}`)
+    is as secret as the original."""
+    return frozenset(v for k, v in environ.items() if never_passed(k) and len(v) >= _MIN_SECRET)
+
+
+def hidden(name: str, value: str, secrets: frozenset[str]) -> bool:
+    return never_passed(name) or value in secrets
+
+
 _RUNNER_CONTEXT = re.compile(r"^(GITHUB_|RUNNER_|ACTIONS_|INPUT_|KHAOS_)", re.IGNORECASE)
 INHERIT = "*"
 """`agent.pass_env`'s default: inherit the user's environment, less the runner's context and ours."""
@@ -49,13 +62,14 @@ def clean_env(*, configured: Mapping[str, str] | None = None, pass_env: Iterable
     (`pass_env="*"`), or the allowlist and the `pass_env` names; then `configured` (agent.env, rendered; proxy
     addresses). Forbidden names are dropped from both."""
     source = os.environ if environ is None else environ
+    secrets = secret_values(source)
     if isinstance(pass_env, str):
         names: Iterable[str] = [k for k in source if not _RUNNER_CONTEXT.match(k)] if pass_env == INHERIT \
             else (*ALLOWED, pass_env)
     else:
         names = (*ALLOWED, *pass_env)
-    env = {name: source[name] for name in names if name in source and not never_passed(name)}
-    env.update({k: str(v) for k, v in (configured or {}).items() if not never_passed(k)})
+    env = {name: source[name] for name in names if name in source and not hidden(name, source[name], secrets)}
+    env.update({k: str(v) for k, v in (configured or {}).items() if not hidden(k, str(v), secrets)})
     return env
 
 
@@ -167,13 +181,14 @@ def hide_runner_secrets(argv: list[str]) -> None:
         with os.fdopen(int(fd), "rb") as pipe:
             os.environ.update(json.loads(pipe.read() or b"{}"))
         return
-    hidden = {k: v for k, v in os.environ.items() if never_passed(k)}
-    if not hidden:
+    secrets = secret_values(os.environ)
+    hidden_vars = {k: v for k, v in os.environ.items() if hidden(k, v, secrets)}
+    if not hidden_vars:
         return
     import json
     import sys
 
-    data = json.dumps(hidden).encode()
+    data = json.dumps(hidden_vars).encode()
     read, write = os.pipe()
     if len(data) >= 65536:  # the pipe must hold it all before exec (nobody reads until then)
         os.close(read)
@@ -182,7 +197,7 @@ def hide_runner_secrets(argv: list[str]) -> None:
     os.write(write, data)
     os.close(write)
     os.set_inheritable(read, True)
-    env = {k: v for k, v in os.environ.items() if k not in hidden}
+    env = {k: v for k, v in os.environ.items() if k not in hidden_vars}
     env[SECRETS_FD] = str(read)
     os.execve(sys.executable, [sys.executable, *argv], env)
 
@@ -222,4 +237,6 @@ def wrap_argv(argv: list[str], *, limits: Limits | None = None,
 def visible_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
     """Our environment minus what no agent may get: where `${VAR}` in agent.env / agent.headers is looked up (the
     config comes from the pull request too, so `${GITHUB_TOKEN}` must find nothing)."""
-    return {k: v for k, v in (os.environ if environ is None else environ).items() if not never_passed(k)}
+    source = os.environ if environ is None else environ
+    secrets = secret_values(source)
+    return {k: v for k, v in source.items() if not hidden(k, v, secrets)}

@@ -27,7 +27,10 @@ class WireError(Exception):
 
 
 def encode(obj: dict[str, Any]) -> bytes:
-    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_fallback).encode("utf-8")
+    # surrogatepass: a reply may hold a lone surrogate ("\ud800"); it crosses as is and the engine's textsafe
+    # step replaces it (noted on the case) like any other text it receives, instead of killing the worker here.
+    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_fallback).encode("utf-8",
+                                                                                               "surrogatepass")
     if len(body) > MAX_FRAME:
         raise WireError(f"a frame of {len(body):,} bytes is over the {MAX_FRAME:,}-byte limit")
     return _HEADER.pack(len(body)) + body
@@ -35,7 +38,7 @@ def encode(obj: dict[str, Any]) -> bytes:
 
 def decode(body: bytes) -> dict[str, Any]:
     try:
-        obj = json.loads(body)
+        obj = json.loads(body.decode("utf-8", "surrogatepass"))
     except ValueError as exc:
         raise WireError(f"not JSON: {exc}") from None
     if not isinstance(obj, dict):

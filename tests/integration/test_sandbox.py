@@ -50,6 +50,30 @@ def test_limits_apply_in_the_child_before_it_runs() -> None:
         assert Path(folder, "big").stat().st_size <= 4096
 
 
+def test_a_copy_of_the_token_under_another_name_is_as_secret_as_the_token() -> None:
+    token = "ghs_0123456789abcdef"
+    runner = {**RUNNER, "GITHUB_TOKEN": token, "GH_TOKEN": token, "MY_COPY": token, "SHORT": "t0k"}
+    for env in (sandbox.clean_env(environ=runner), sandbox.clean_env(pass_env=["GH_TOKEN"], environ=runner),
+                sandbox.visible_environ(runner)):
+        assert token not in env.values()
+    assert sandbox.clean_env(environ=runner)["UNRELATED"] == "u"
+
+
+def test_copies_of_the_token_leave_our_exec_time_environment_too(tmp_path: Path) -> None:
+    script = tmp_path / "reexec.py"
+    script.write_text(
+        "import os, sys\n"
+        f"sys.path.insert(0, {str(Path(__file__).resolve().parents[2])!r})\n"
+        "from khaos_action.engine.sandbox import hide_runner_secrets\n"
+        "hide_runner_secrets([__file__])\n"
+        "print(open('/proc/self/environ', 'rb').read().count(b'ghs_0123456789'), os.environ.get('MY_COPY'))\n",
+        encoding="utf-8")
+    env = {**RUNNER, "GITHUB_TOKEN": "ghs_0123456789abcdef", "MY_COPY": "ghs_0123456789abcdef",
+           "PATH": os.environ["PATH"]}
+    done = subprocess.run([sys.executable, str(script)], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.split() == ["0", "ghs_0123456789abcdef"]
+
+
 def test_the_runner_secrets_stay_out_of_our_exec_time_environment_after_the_re_exec(tmp_path: Path) -> None:
     script = tmp_path / "reexec.py"
     script.write_text(
