@@ -198,6 +198,12 @@ def test_a_hostile_agent_finds_no_token_changes_no_runner_file_and_cannot_change
     assert sorted(p.name for p in job.file_commands.iterdir()) == sorted(
         f"{kind}_{job.suffix}" for kind in FILE_COMMANDS)
     for path in job.file_commands.iterdir():
+        if path.name.startswith("step_summary"):
+            # The summary is Markdown the runner renders, never executes: it may quote the agent's reply, inert
+            # (tests/unit/test_markdown_inert.py); what it must not hold is a live command or link.
+            summary = path.read_text()
+            assert "::add-path::" not in summary and "::set-env" not in summary, summary[-2000:]
+            continue
         assert "LD_PRELOAD" not in path.read_text() and "/tmp/evil" not in path.read_text(), path.name
     assert (job.workflow / "event.json").read_text() == event_before
     active = commands_outside_stop_blocks(proc.stdout)
