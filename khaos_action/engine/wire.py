@@ -29,8 +29,16 @@ class WireError(Exception):
 def encode(obj: dict[str, Any]) -> bytes:
     # surrogatepass: a reply may hold a lone surrogate ("\ud800"); it crosses as is and the engine's textsafe
     # step replaces it (noted on the case) like any other text it receives, instead of killing the worker here.
-    body = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_fallback).encode("utf-8",
-                                                                                               "surrogatepass")
+    try:
+        text = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=_fallback)
+    except Exception:  # noqa: BLE001 - whatever the agent's objects raise while being encoded
+        # What the agent returned is not JSON-able as is (a 5000-digit dict key, a cycle, 5000 levels): send the
+        # JSON-safe copy the engine would keep anyway (engine/textsafe.py) rather than lose the worker.
+        from khaos_action.engine.textsafe import json_safe
+
+        safe = json_safe(obj, depth=64, items=1_000_000, chars=MAX_FRAME)
+        text = json.dumps(safe, ensure_ascii=False, separators=(",", ":"), default=_fallback)
+    body = text.encode("utf-8", "surrogatepass")
     if len(body) > MAX_FRAME:
         raise WireError(f"a frame of {len(body):,} bytes is over the {MAX_FRAME:,}-byte limit")
     return _HEADER.pack(len(body)) + body
@@ -95,7 +103,12 @@ def _fallback(value: Any) -> Any:
             return value.model_dump(mode="json")
         except Exception:  # noqa: BLE001 - a record must never break a reply
             pass
-    return repr(value)[:2000]
+    try:
+        return repr(value)[:2000]
+    except Exception:  # noqa: BLE001 - an agent's object whose __repr__ raises is still recorded
+        from khaos_action.engine.textsafe import safe_str
+
+        return safe_str(value, 2000)
 
 
 # ---- the case context ---------------------------------------------------------------------------------------------

@@ -215,6 +215,11 @@ def _fork_worker(ctl: Any, read_fd: int, write_fd: int, output_fd: int) -> int:
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
         code = main(read_fd, write_fd)
+    except BaseException:  # noqa: BLE001 - a bug of ours in the worker: say what, on the worker's stderr
+        import traceback
+
+        traceback.print_exc()
+        sys.stderr.flush()
     finally:
         os._exit(code)
 
