@@ -13,7 +13,7 @@ import httpx
 from khaos_action.config.models import AttackerConfig
 from khaos_action.errors import KhaosError
 from khaos_action.llm.calls import LlmRuntime
-from khaos_action.llm.cassette import Recorded, cassette_request
+from khaos_action.llm.cassette import Recorded, cassette_request, credentials
 from khaos_action.llm.pricing import cost_usd, price_for
 from khaos_action.llm.usage import call_usage, parse_body
 
@@ -40,8 +40,6 @@ class AttackerClient:
                 raise AttackerUnavailable(f"attacker.api_key_env names {config.api_key_env!r} but that environment "
                                           "variable is not set; set it, or remove `api_key_env` for a local endpoint")
             self._headers["authorization"] = f"Bearer {key}"
-        self._key = self._headers.get("authorization", "").removeprefix("Bearer ")
-        self.calls = 0
 
     async def chat(self, messages: list[dict[str, str]]) -> str:
         """The attacker model's answer to `messages` (cassette first, then live); AttackerUnavailable otherwise."""
@@ -64,7 +62,7 @@ class AttackerClient:
                                           f"{cassette.directory}; record the attacker's calls on the default branch")
             found, source, live = await self._live(raw, record, started, body), "live", True
             if cassette is not None and cassette.wants(found.status):
-                cassette.store(request, found, [self._key] if self._key else [])
+                cassette.store(request, found, credentials(self._headers, ""))
         self._finish(record, started, found, source, live=live, body=body)
         if found.status >= 400:
             raise AttackerUnavailable(f"attacker endpoint {self.url} answered HTTP {found.status}: "
@@ -84,7 +82,6 @@ class AttackerClient:
 
     def _finish(self, record: dict[str, Any], started: float, reply: Recorded | None, source: str, *, live: bool,
                 body: dict[str, Any]) -> None:
-        self.calls += 1
         tokens_in = tokens_out = 0
         estimated = False
         if reply is not None and reply.status < 400:
