@@ -12,7 +12,7 @@ import os
 import secrets as pysecrets
 import subprocess
 import time
-from collections.abc import AsyncIterator, Coroutine, Sequence
+from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -55,7 +55,6 @@ from khaos_action.score.summary import GoalSpec, summarise
 
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
-    from khaos_action.llm.calls import LlmRuntime
 
 T = TypeVar("T")
 
@@ -226,9 +225,12 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                                         max_output_bytes=config.agent.max_output_bytes, seed=plan.seed,
                                         run_id=run_id),
             )
-            attacker = await stack.enter_async_context(attacker_session(config, llm)) if config.attacker else None
-            if attacker is not None:
-                warnings += await _add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
+            attacker = None
+            if config.attacker is not None:
+                from khaos_action.attacker.stage import add_tailored_attacks, attacker_session
+
+                attacker = await stack.enter_async_context(attacker_session(config, llm, os.environ))
+                warnings += await add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
                                                         request.shard)
             results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
                                                          capabilities=profile.as_dict(), roles=roles)
@@ -282,34 +284,6 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
                                    max_turns=config.attacker.max_turns)
     plan.extra.setdefault("skipped", []).extend(undelivered(results))
     return results, notes
-
-
-@contextlib.asynccontextmanager
-async def attacker_session(config: KhaosConfig, llm: LlmRuntime) -> AsyncIterator[AttackerClient]:
-    """The attacker model's client for this run (its own HTTP client, the run's cassette and budget)."""
-    import httpx
-
-    from khaos_action.attacker.client import AttackerClient
-
-    assert config.attacker is not None
-    async with httpx.AsyncClient() as http:
-        yield AttackerClient(config.attacker, http, llm, os.environ)
-
-
-async def _add_tailored_attacks(plan: Plan, config: KhaosConfig, attacker: AttackerClient, tools: Sequence[str],
-                                shard: tuple[int, int] | None) -> list[str]:
-    """The attacker's attacks for this agent, appended to the plan (the same shard rule as every case)."""
-    selection = plan.extra.get("selection")
-    if config.attacker is None or not config.attacker.tailored_per_category or selection is None:
-        return []
-    from khaos_action.attacker.tailored import tailored_cases
-
-    purpose = config.agent.purpose or config.agent.system_prompt
-    names = list(dict.fromkeys([*config.agent.tool_names(), *tools]))
-    cases, notes = await tailored_cases(attacker, selection.applicable, per_category=config.attacker.
-                                        tailored_per_category, seed=plan.seed, purpose=purpose, tools=names)
-    plan.cases.extend(select_shard(cases, *shard) if shard is not None else cases)
-    return notes
 
 
 async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list[str]]:
