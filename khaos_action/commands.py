@@ -139,7 +139,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from khaos_action.report.manifest import load_manifest
+    from khaos_action.manifest import load_manifest
     from khaos_action.score.compare import compare_manifests, render_comparison_markdown
 
     comparison = compare_manifests(load_manifest(args.base), load_manifest(args.head))
@@ -169,13 +169,13 @@ def cmd_discover(args: argparse.Namespace) -> int:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
+    from khaos_action.manifest import load_manifest
     from khaos_action.replay.export import export_report
-    from khaos_action.report.manifest import load_manifest
 
     exported = export_report(load_manifest(args.manifest))
     lines = "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in exported.sessions)
     if args.output:
-        from khaos_action.report.atomic import write_atomic
+        from khaos_action.atomic import write_atomic
 
         write_atomic(args.output, lines)
         print(f"wrote {len(exported.sessions)} sessions to {args.output}", file=sys.stderr)

@@ -43,13 +43,13 @@ from khaos_action.engine.session import agent_session
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
+from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
 from khaos_action.plan.stateful import probe_state
 from khaos_action.redact import Redactor, redact_manifest
-from khaos_action.report.manifest import AgentInfo, CaseResult, GitInfo, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from khaos_action.report.manifest import Manifest
+from khaos_action.manifest import Manifest
 
 REPORT_KINDS = ("md", "junit", "sarif", "html", "json")
 

@@ -23,7 +23,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from khaos_action.report.manifest import (
+from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
     InvariantResult,

@@ -9,8 +9,8 @@ from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacker.prompts import OBJECTIVES, REWRITE, brief
 from khaos_action.attacks.planner import retry_case
 from khaos_action.attacks.retry import make_retry
+from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
-from khaos_action.report.manifest import CaseResult
 
 MUTATION = "attacker_rewrite"
 

@@ -8,8 +8,8 @@ from typing import Any
 
 from khaos_action.attacks.roles import ToolRole, guess_role
 from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
+from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case
-from khaos_action.report.manifest import SkippedAttack
 
 
 def _key(case: Any) -> str:

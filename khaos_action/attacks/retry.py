@@ -11,9 +11,9 @@ import hashlib
 import random
 
 from khaos_action.attacks.planner import retry_case
+from khaos_action.manifest import Attempt, CaseResult
 from khaos_action.mutation import MUTATORS
 from khaos_action.plan.cases import Case
-from khaos_action.report.manifest import Attempt, CaseResult
 
 RETRY_MUTATIONS = ("base64_wrap", "roleplay_frame", "format_json", "language_mix")
 

@@ -29,7 +29,7 @@ from khaos_action.github.workflow import (
     cap_annotations,
     set_outputs,
 )
-from khaos_action.report.manifest import Manifest, load_manifest
+from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
 OUTPUTS = ("passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",

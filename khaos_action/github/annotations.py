@@ -8,7 +8,7 @@ import yaml
 
 from khaos_action.findings import case_hits, is_critical
 from khaos_action.github.workflow import Annotation
-from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest
 
 
 @dataclass(frozen=True)

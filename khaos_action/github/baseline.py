@@ -13,7 +13,7 @@ from typing import Any
 
 from khaos_action.github.client import GitHubClient, GitHubError, GitHubGone
 from khaos_action.github.event import EventInfo
-from khaos_action.report.manifest import (
+from khaos_action.manifest import (
     Manifest,
     ManifestError,
     load_manifest,
@@ -170,7 +170,7 @@ def write_baseline(manifest_path: Path, workspace: Path) -> Path:
     """Copy this run's manifest to where the default-branch workflow uploads the baseline artifact from."""
     target = workspace / BASELINE_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
-    from khaos_action.report.atomic import write_atomic
+    from khaos_action.atomic import write_atomic
 
     write_atomic(target, Path(manifest_path).read_bytes())  # whole or absent: the next PR run reads it
     return target

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from khaos_action.findings import Finding, critical_findings
-from khaos_action.report.manifest import Manifest
+from khaos_action.manifest import Manifest
 from khaos_action.score.gates import EXIT_AGENT, EXIT_GATE_FAILED, EXIT_PASSED
 
 __all__ = ["Finding", "GateDecision", "decide", "findings", "regression_findings"]

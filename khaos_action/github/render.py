@@ -15,8 +15,8 @@ import jinja2
 from khaos_action.findings import ordered
 from khaos_action.github.gates import GateDecision, _case_id, _get
 from khaos_action.github.workflow import Annotation
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
-from khaos_action.report.manifest import CaseResult, Manifest
 from khaos_action.report.markdown import SCORE_ORDER
 
 SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky", "llm")

@@ -15,7 +15,7 @@ from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE
 from khaos_action.judge.encodings import find_leak
 from khaos_action.judge.expect import check_expect
 from khaos_action.llm.health import case_model
-from khaos_action.report.manifest import OUTPUT_CAP, CaseResult, InvariantResult
+from khaos_action.manifest import OUTPUT_CAP, CaseResult, InvariantResult
 
 TOOL, LLM = "tool", "llm"
 

@@ -22,7 +22,7 @@ from khaos_action.judge.deflection import refusal_or_deflection
 from khaos_action.judge.outcome import Reply
 from khaos_action.judge.pii import find_pii
 from khaos_action.judge.similarity import copied_prompt, similarity
-from khaos_action.report.manifest import InvariantResult
+from khaos_action.manifest import InvariantResult
 
 __all__ = ["Reply", "check_invariant", "CHECKERS", "DEFAULT_LEAK_PATTERNS"]
 

@@ -13,8 +13,8 @@ from khaos_action.judge.cases import (
     judge_completion,
     judge_invariants,
 )
+from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
-from khaos_action.report.manifest import CaseResult
 
 
 def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,

@@ -21,8 +21,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from khaos_action.config.models import Invariant
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.replay.sessions import Session
-from khaos_action.report.manifest import CaseResult, Manifest
 
 
 @dataclass(slots=True)

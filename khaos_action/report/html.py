@@ -15,6 +15,7 @@ import functools
 
 from jinja2 import Environment, FileSystemBytecodeCache, PackageLoader, StrictUndefined, select_autoescape
 
+from khaos_action.manifest import Manifest
 from khaos_action.report import svg
 from khaos_action.report.html_views import (
     OWASP_TITLES,
@@ -31,7 +32,6 @@ from khaos_action.report.html_views import (
     heatmap,
     score_bars,
 )
-from khaos_action.report.manifest import Manifest
 
 
 @functools.cache

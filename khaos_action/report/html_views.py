@@ -8,8 +8,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
 from khaos_action.report import svg
-from khaos_action.report.manifest import OUTPUT_CAP, CaseResult, Manifest
 
 PHASES = ("baseline", "resilience", "security", "contract", "mutation", "replay")
 PHASE_SCORES = ("baseline", "resilience", "security")

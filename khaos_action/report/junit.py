@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest
 
 # Characters XML 1.0 cannot carry (control characters, surrogates, non-characters) are dropped, as junit-xml did;
 # a carriage return survives in attributes as `&#13;` (junit-xml escaped it there before cleaning) but not in text.

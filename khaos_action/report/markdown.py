@@ -11,8 +11,8 @@ from typing import Any
 import jinja2
 
 from khaos_action.llm.telemetry import usage_line
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
-from khaos_action.report.manifest import CaseResult, Manifest
 
 SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
 MAX_FAILURES = 25

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from khaos_action import collector
 from khaos_action.config.models import Gates, Weights
-from khaos_action.report.manifest import Manifest, ManifestError, load_manifest
+from khaos_action.manifest import Manifest, ManifestError, load_manifest
 from khaos_action.report.writers import write_all
 from khaos_action.run_api import EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise

@@ -11,7 +11,7 @@ import hashlib
 import json
 from typing import Any
 
-from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "3.0"}

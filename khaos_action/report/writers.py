@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+from khaos_action.atomic import atomic_file, write_atomic
 from khaos_action.errors import output_error
-from khaos_action.report.atomic import atomic_file, write_atomic
-from khaos_action.report.manifest import Manifest
+from khaos_action.manifest import Manifest
 
 FILES = {"json": "manifest.json", "md": "report.md", "junit": "junit.xml", "sarif": "results.sarif",
          "html": "report.html"}

@@ -22,8 +22,8 @@ from typing import Literal
 from pydantic import BaseModel
 
 from khaos_action.findings import case_is_critical
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_escape, md_span
-from khaos_action.report.manifest import CaseResult, Manifest
 from khaos_action.score.stats import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]

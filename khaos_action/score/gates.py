@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from khaos_action.config.models import Gates
 from khaos_action.findings import Finding, critical_findings
-from khaos_action.report.manifest import CaseResult, GoalResult, Scores, Verdict
+from khaos_action.manifest import CaseResult, GoalResult, Scores, Verdict
 
 EXIT_PASSED, EXIT_GATE_FAILED, EXIT_CONFIG, EXIT_AGENT = 0, 1, 2, 3
 

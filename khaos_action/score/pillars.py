@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from khaos_action.config.models import SEVERITY_WEIGHTS, Weights
-from khaos_action.report.manifest import CaseResult, Scores
+from khaos_action.manifest import CaseResult, Scores
 
 PILLARS = ("mutation", "chaos", "contract", "replay")
 

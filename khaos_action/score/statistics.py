@@ -7,7 +7,7 @@ from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from khaos_action.report.manifest import CaseResult
+from khaos_action.manifest import CaseResult
 from khaos_action.score.stats import flaky_ids, wilson_interval
 
 

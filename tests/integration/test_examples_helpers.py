@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from khaos_action.main import evaluate
-from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"

@@ -16,8 +16,8 @@ from khaos_action.engine.chaos.reach import never_reached_message
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.transport.python import PythonTransport
+from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
-from khaos_action.report.manifest import CaseResult
 
 AGENT = '''
 import itertools

@@ -21,9 +21,9 @@ from typing import Any
 
 import pytest
 
+from khaos_action.manifest import load_manifest
 from khaos_action.report.html import render_html
 from khaos_action.report.html_views import DRILL_DOWN_LIMIT
-from khaos_action.report.manifest import load_manifest
 
 CHROMIUM = Path("/usr/bin/chromium")
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "report"
@@ -269,7 +269,7 @@ def test_two_thousand_case_report_loads_quickly_and_filters_to_problems(browser:
         {**template[i % len(template)], "id": f"{i:012x}", "output": "Order <b>1234</b> & more; " * 160}
         for i in range(2000)
     ]
-    from khaos_action.report.manifest import parse_manifest
+    from khaos_action.manifest import parse_manifest
 
     page = tmp_path / "big.html"
     page.write_text(render_html(parse_manifest(data)), encoding="utf-8")

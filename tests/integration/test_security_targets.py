@@ -16,7 +16,7 @@ import pytest
 
 from khaos_action.attacks.corpus import CHANNEL_REQUIRES
 from khaos_action.main import evaluate
-from khaos_action.report.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.run_api import EvaluateRequest
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"

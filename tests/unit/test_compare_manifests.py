@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.report.manifest import Manifest, load_manifest
+from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.score.compare import Comparison, compare_manifests, render_comparison_markdown
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "manifests"

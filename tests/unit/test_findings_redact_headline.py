@@ -6,9 +6,7 @@ import base64
 import codecs
 
 from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE, critical_findings, is_critical
-from khaos_action.redact import MASK, Redactor
-from khaos_action.report.headline import headline
-from khaos_action.report.manifest import (
+from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
     InvariantResult,
@@ -16,6 +14,8 @@ from khaos_action.report.manifest import (
     Scores,
     Verdict,
 )
+from khaos_action.redact import MASK, Redactor
+from khaos_action.report.headline import headline
 from khaos_action.score.compare import compare_manifests, render_comparison_markdown
 from khaos_action.score.gates import verdict_of
 

@@ -8,7 +8,7 @@ from khaos_action.github import gates
 from khaos_action.github.comment import BODY_LIMIT, fit_body, instance_id, marker
 from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.github.workflow import Annotation
-from khaos_action.report.manifest import Scores, SkippedAttack, Verdict
+from khaos_action.manifest import Scores, SkippedAttack, Verdict
 from khaos_action.score.compare import compare_manifests
 from tests.github_api import critical_invariant_case, make_case, make_manifest
 

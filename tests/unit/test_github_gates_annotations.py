@@ -10,7 +10,7 @@ from khaos_action.github.annotations import (
     config_lines,
     lines_from_manifest,
 )
-from khaos_action.report.manifest import Scores, Verdict
+from khaos_action.manifest import Scores, Verdict
 from khaos_action.score.compare import compare_manifests
 from tests.github_api import critical_invariant_case, make_case, make_manifest
 

@@ -6,9 +6,9 @@ import json
 from pathlib import Path
 
 from khaos_action.config.models import Invariant
+from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.replay.export import export_report, export_sessions
 from khaos_action.replay.sessions import load_sessions, parse_sessions
-from khaos_action.report.manifest import Manifest, load_manifest
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "manifests"
 CONTRACT = [

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
+from khaos_action.manifest import OUTPUT_CAP, Manifest, load_manifest, parse_manifest
 from khaos_action.report.html import render_html
-from khaos_action.report.manifest import OUTPUT_CAP, Manifest, load_manifest, parse_manifest
 from khaos_action.score.compare import compare_manifests
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "report"

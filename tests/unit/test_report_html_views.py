@@ -7,6 +7,12 @@ from typing import Any
 
 import pytest
 
+from khaos_action.manifest import (
+    OUTPUT_CAP,
+    CaseResult,
+    Manifest,
+    parse_manifest,
+)
 from khaos_action.report.html_views import (
     attack_breakdown,
     case_groups,
@@ -18,12 +24,6 @@ from khaos_action.report.html_views import (
     format_metric,
     format_p,
     heatmap,
-)
-from khaos_action.report.manifest import (
-    OUTPUT_CAP,
-    CaseResult,
-    Manifest,
-    parse_manifest,
 )
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from khaos_action.manifest import CaseResult, InvariantResult, Manifest, Scores, load_manifest
 from khaos_action.report.junit import render_junit
-from khaos_action.report.manifest import CaseResult, InvariantResult, Manifest, Scores, load_manifest
 
 junit_xml = pytest.importorskip("junit_xml")  # the reference implementation (test extra)
 

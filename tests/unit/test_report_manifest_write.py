@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, load_manifest
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, load_manifest
 
 
 def manifest(n: int) -> Manifest:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.report.manifest import (
+from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
     InvariantResult,

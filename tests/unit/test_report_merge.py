@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from khaos_action.config.models import Gates, Weights
-from khaos_action.report.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
 from khaos_action.report.merge import merge
 
 

@@ -9,7 +9,7 @@ from importlib import resources
 import jsonschema
 import pytest
 
-from khaos_action.report.manifest import (
+from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
     InvariantResult,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.report.manifest import CaseResult
+from khaos_action.manifest import CaseResult
 from khaos_action.score.statistics import mark_flaky, pass_rates, rate_entry, security_breakdown
 
 

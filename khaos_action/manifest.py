@@ -208,8 +208,8 @@ class Manifest(Model):
     def write(self, path: Path, *, kept: str = "") -> None:
         # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
         # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
-        # Atomic (report/atomic.py): a kill or a full disk leaves the previous file or none, never half of one.
-        from khaos_action.report.atomic import atomic_file
+        # Atomic (khaos_action/atomic.py): a kill or a full disk leaves the previous file or none, never half of one.
+        from khaos_action.atomic import atomic_file
 
         head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})
         with atomic_file(path, kept=kept) as out:
