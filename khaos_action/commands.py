@@ -140,7 +140,8 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 def cmd_compare(args: argparse.Namespace) -> int:
     from khaos_action.manifest import load_manifest
-    from khaos_action.score.compare import compare_manifests, render_comparison_markdown
+    from khaos_action.report.comparison import render_comparison_markdown
+    from khaos_action.score.compare import compare_manifests
 
     comparison = compare_manifests(load_manifest(args.base), load_manifest(args.head))
     if args.format == "json":

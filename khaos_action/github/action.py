@@ -10,7 +10,6 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from khaos_action.errors import ConfigError, KhaosError, guard
 from khaos_action.findings import ordered
@@ -31,19 +30,14 @@ from khaos_action.github.workflow import (
 )
 from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
+from khaos_action.score.compare import Comparison, compare_manifests
 
 OUTPUTS = ("passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
            "manifest-path", "comment-file")
 LOGGED_OUTPUTS = 10
 """Failing cases whose (untrusted) agent output is printed to the log."""
 
-Compare = Callable[[Manifest, Manifest], Any]
-
-
-def default_compare(base: Manifest, head: Manifest) -> Any:
-    from khaos_action.score.compare import compare_manifests
-
-    return compare_manifests(base, head)
+Compare = Callable[[Manifest, Manifest], Comparison]
 
 
 def run_action(
@@ -53,7 +47,7 @@ def run_action(
     evaluate: Callable[[EvaluateRequest], EvaluateResult],
     environ: Mapping[str, str],
     log: WorkflowLog | None = None,
-    compare: Compare = default_compare,
+    compare: Compare = compare_manifests,
 ) -> int:
     log = log or WorkflowLog()
     log.mask(settings.token)

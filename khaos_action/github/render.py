@@ -13,11 +13,12 @@ from typing import Any
 import jinja2
 
 from khaos_action.findings import ordered
-from khaos_action.github.gates import GateDecision, _case_id, _get
+from khaos_action.github.gates import GateDecision
 from khaos_action.github.workflow import Annotation
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.markdown import SCORE_ORDER
+from khaos_action.score.compare import Comparison
 
 SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky", "llm")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
@@ -37,7 +38,7 @@ def _template() -> jinja2.Template:
 def render_sections(
     manifest: Manifest,
     *,
-    comparison: Any | None,
+    comparison: Comparison | None,
     decision: GateDecision,
     baseline_source: str,
     fail_on: list[str],
@@ -58,13 +59,13 @@ def render_sections(
     return sections, block("footer")
 
 
-def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateDecision, baseline_source: str,
+def build_context(manifest: Manifest, *, comparison: Comparison | None, decision: GateDecision, baseline_source: str,
                   fail_on: list[str], instance: str, run_url: str | None, head_sha: str | None,
                   base: Manifest | None = None) -> dict[str, Any]:
     by_id = {case.id: case for case in manifest.cases}
     has_baseline = comparison is not None
-    newly = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "newly_failing", None) or [])]
-    fixed = [_case_view(_case_id(i), by_id) for i in (getattr(comparison, "fixed", None) or [])]
+    newly = [_case_view(c.id, by_id) for c in comparison.newly_failing] if comparison is not None else []
+    fixed = [_case_view(c.id, by_id) for c in comparison.fixed] if comparison is not None else []
     failing = [] if has_baseline else [_case_view(c.id, by_id) for c in manifest.cases
                                        if c.passed is False and c.outcome != "COMPROMISED"]
     # Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there).
@@ -72,7 +73,7 @@ def build_context(manifest: Manifest, *, comparison: Any | None, decision: GateD
     base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
     compromised = _dedupe_attacks(compromised)
     flaky = sorted({c.id for c in manifest.cases if c.flaky} |
-                   {_case_id(i) for i in (getattr(comparison, "flaky", None) or [])})
+                   {c.id for c in (comparison.flaky if comparison is not None else [])})
     owasp = owasp_rows(manifest)
     from khaos_action.report.headline import headline_markdown
 
@@ -115,22 +116,21 @@ def llm_view(manifest: Manifest) -> SimpleNamespace | None:
                            not_run=manifest.counts.not_run)
 
 
-def score_rows(manifest: Manifest, comparison: Any | None) -> list[SimpleNamespace]:
-    rows = getattr(comparison, "scores", None) or getattr(comparison, "score_rows", None) or []
+def score_rows(manifest: Manifest, comparison: Comparison | None) -> list[SimpleNamespace]:
+    rows = comparison.scores if comparison is not None else []
     if rows:
         out = []
         for row in rows:
-            base, head, delta = _get(row, "base"), _get(row, "head"), _get(row, "delta")
-            if base is None and head is None:
+            if row.base is None and row.head is None:
                 continue
-            if delta is None or not delta:
+            if not row.delta:
                 note = ""
-            elif _get(row, "significant"):
-                note = "significant ↓" if delta < 0 else "significant ↑"
+            elif row.significant:
+                note = "significant ↓" if row.delta < 0 else "significant ↑"
             else:
                 note = "noise"
-            out.append(SimpleNamespace(name=md_escape(_get(row, "name")), base=_fmt(base), head=_fmt(head),
-                                       delta=_fmt_delta(delta), note=note))
+            out.append(SimpleNamespace(name=md_escape(row.name), base=_fmt(row.base), head=_fmt(row.head),
+                                       delta=_fmt_delta(row.delta), note=note))
         return out
     scores = manifest.scores.model_dump()
     return [SimpleNamespace(name=name, base="—", head=_fmt(scores[name]), delta="", note="")

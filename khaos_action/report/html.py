@@ -21,7 +21,6 @@ from khaos_action.report.html_views import (
     OWASP_TITLES,
     PHASE_SCORES,
     PILLAR_SCORES,
-    ComparisonLike,
     attack_breakdown,
     case_groups,
     comparison_view,
@@ -32,6 +31,7 @@ from khaos_action.report.html_views import (
     heatmap,
     score_bars,
 )
+from khaos_action.score.compare import Comparison
 
 
 @functools.cache
@@ -54,7 +54,7 @@ def environment() -> Environment:
     return env
 
 
-def render_html(manifest: Manifest, comparison: ComparisonLike | None = None) -> str:
+def render_html(manifest: Manifest, comparison: Comparison | None = None) -> str:
     """The whole report as one HTML document: no external resources, no scripts."""
     by_category, by_owasp = attack_breakdown(manifest.cases)
     from khaos_action.report.headline import headline

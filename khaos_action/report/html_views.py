@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
 from khaos_action.report import svg
+from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
 PHASES = ("baseline", "resilience", "security", "contract", "mutation", "replay")
 PHASE_SCORES = ("baseline", "resilience", "security")
@@ -30,22 +31,6 @@ OWASP_TITLES = {
     "LLM08:2025": "Vector and Embedding Weaknesses", "LLM09:2025": "Misinformation",
     "LLM10:2025": "Unbounded Consumption",
 }
-
-
-class ScoreRowLike(Protocol):
-    name: str
-    base: float | None
-    head: float | None
-    delta: float | None
-    significant: bool
-
-
-class ComparisonLike(Protocol):
-    """What the report reads from `khaos_action.score.compare.Comparison` (duck-typed: any object with these)."""
-
-    newly_failing: Sequence[Any]
-    fixed: Sequence[Any]
-    scores: Sequence[ScoreRowLike]
 
 
 # ---------------------------------------------------------------- helpers
@@ -356,49 +341,46 @@ class ChangedCase:
     """Judged repeats that passed, "base → head" (e.g. "2/2 → 0/2"), when the comparison says."""
 
 
-def _changed(items: Iterable[Any], known: dict[str, CaseResult], shown: set[str] | None) -> list[ChangedCase]:
-    """Changed cases as the comparison lists them (ids or CaseChange-like objects), enriched from the head run."""
+def _changed(changes: Iterable[CaseChange], known: dict[str, CaseResult], shown: set[str] | None) -> list[ChangedCase]:
+    """The comparison's changed cases; those in the head run link to their drill-down."""
     changed = []
-    for item in items:
-        case_id = item if isinstance(item, str) else str(item.id)
-        source = known.get(case_id) if isinstance(item, str) else item
-        where = [getattr(source, key, None) for key in ("phase", "scenario", "attack_id", "mutation")]
-        base_passes, head_passes = getattr(item, "base_passes", ""), getattr(item, "head_passes", "")
+    for change in changes:
+        where = (change.phase, change.scenario, change.attack_id, change.mutation)
         changed.append(ChangedCase(
-            id=case_id,
-            where=" · ".join(str(part) for part in where if part),
-            input=one_line(getattr(source, "input", ""), 80),
-            anchor=case_id in known and (shown is None or case_id in shown),
-            failed=list(getattr(item, "failed_invariants", None) or []),
-            passes=f"{base_passes} → {head_passes}" if base_passes and head_passes else "",
+            id=change.id,
+            where=" · ".join(part for part in where if part),
+            input=one_line(change.input, 80),
+            anchor=change.id in known and (shown is None or change.id in shown),
+            failed=list(change.failed_invariants),
+            passes=(f"{change.base_passes} → {change.head_passes}"
+                    if change.base_passes and change.head_passes else ""),
         ))
     return changed
 
 
-def _score_row(row: ScoreRowLike) -> dict[str, Any]:
-    broke, fixed = getattr(row, "broke", None), getattr(row, "fixed", None)
-    # A significant change is a drop when more pairs broke than were fixed (the McNemar direction), else by sign.
-    worse = broke > fixed if broke is not None and fixed is not None else (row.delta or 0) < 0
+def _score_row(row: ScoreRow) -> dict[str, Any]:
+    # A significant change is a drop when more pairs broke than were fixed (the McNemar direction).
     return {
-        "name": row.name, "base": row.base, "head": row.head, "delta": row.delta, "significant": bool(row.significant),
-        "worse": worse, "pairs": getattr(row, "pairs", None), "broke": broke, "fixed": fixed,
-        "p_value": getattr(row, "p_value", None), "chart": svg.shift(row.base, row.head),
+        "name": row.name, "base": row.base, "head": row.head, "delta": row.delta, "significant": row.significant,
+        "worse": row.broke > row.fixed, "pairs": row.pairs, "broke": row.broke, "fixed": row.fixed,
+        "p_value": row.p_value, "chart": svg.shift(row.base, row.head),
     }
 
 
-def comparison_view(comparison: ComparisonLike, manifest: Manifest,
-                    shown: set[str] | None = None) -> dict[str, Any]:
-    """What the comparison section shows; attributes beyond ComparisonLike are optional (shown when present).
-    Entries link to the drill-down of the cases in `shown` (default: every case of the manifest)."""
+def comparison_view(comparison: Comparison, manifest: Manifest, shown: set[str] | None = None) -> dict[str, Any]:
+    """What the comparison section shows. Entries link to the drill-down of the cases in `shown` (default: every
+    case of the manifest)."""
     known = {case.id: case for case in manifest.cases}
-    lists = ("newly_failing", "fixed", "newly_compromised", "flaky", "still_failing")
-    view: dict[str, Any] = {name: _changed(getattr(comparison, name, None) or [], known, shown) for name in lists}
+    lists = {"newly_failing": comparison.newly_failing, "fixed": comparison.fixed,
+             "newly_compromised": comparison.newly_compromised, "flaky": comparison.flaky,
+             "still_failing": comparison.still_failing}
+    view: dict[str, Any] = {name: _changed(changes, known, shown) for name, changes in lists.items()}
     view["scores"] = [_score_row(row) for row in comparison.scores]
-    view["warnings"] = list(getattr(comparison, "warnings", None) or [])
-    view["base_run"] = getattr(comparison, "base_run_id", None)
-    view["alpha"] = getattr(comparison, "alpha", None)
-    counts = ("paired", "unjudged", "only_in_base", "only_in_head")
-    view["counts"] = {name: getattr(comparison, name) for name in counts if hasattr(comparison, name)}
+    view["warnings"] = list(comparison.warnings)
+    view["base_run"] = comparison.base_run_id
+    view["alpha"] = comparison.alpha
+    view["counts"] = {"paired": comparison.paired, "unjudged": comparison.unjudged,
+                      "only_in_base": comparison.only_in_base, "only_in_head": comparison.only_in_head}
     return view
 
 

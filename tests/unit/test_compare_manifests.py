@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from khaos_action.manifest import Manifest, load_manifest
-from khaos_action.score.compare import Comparison, compare_manifests, render_comparison_markdown
+from khaos_action.report.comparison import render_comparison_markdown
+from khaos_action.score.compare import Comparison, compare_manifests
 
 FIXTURES = Path(__file__).parent.parent / "fixtures" / "manifests"
 

@@ -15,8 +15,9 @@ from khaos_action.manifest import (
     Verdict,
 )
 from khaos_action.redact import MASK, Redactor
+from khaos_action.report.comparison import render_comparison_markdown
 from khaos_action.report.headline import headline
-from khaos_action.score.compare import compare_manifests, render_comparison_markdown
+from khaos_action.score.compare import compare_manifests
 from khaos_action.score.gates import verdict_of
 
 SECRET = "sk-live-PLANTED-9431"

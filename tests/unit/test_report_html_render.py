@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import re
 import time
-from dataclasses import dataclass, field
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,7 @@ import pytest
 
 from khaos_action.manifest import OUTPUT_CAP, Manifest, load_manifest, parse_manifest
 from khaos_action.report.html import render_html
-from khaos_action.score.compare import compare_manifests
+from khaos_action.score.compare import CaseChange, Comparison, ScoreRow, compare_manifests
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "report"
 HOSTILE = [
@@ -199,28 +198,13 @@ def test_two_thousand_cases_render_fast_and_output_size_is_bounded_by_the_cap() 
     assert "(truncated)" in over_cap and "(truncated)" not in at_cap.split('id="cases"')[1].split("<details")[1]
 
 
-@dataclass
-class StandInRow:
-    name: str
-    base: float | None
-    head: float | None
-    delta: float | None
-    significant: bool
-
-
-@dataclass
-class StandInComparison:
-    newly_failing: list[Any] = field(default_factory=list)
-    fixed: list[Any] = field(default_factory=list)
-    scores: list[StandInRow] = field(default_factory=list)
-
-
-def test_comparison_section_from_a_minimal_stand_in() -> None:
-    comparison = StandInComparison(
-        newly_failing=["c0ffee000003", HOSTILE[0]],
-        fixed=[],
-        scores=[StandInRow("overall", 74.0, 68.4, -5.6, True), StandInRow("replay", None, None, None, False)],
-    )
+def test_comparison_section_from_a_typed_comparison_built_by_hand() -> None:
+    changes = [CaseChange(id="c0ffee000003", phase="contract", base="pass", head="fail"),
+               CaseChange(id=HOSTILE[0], phase="baseline", input=HOSTILE[0], base="pass", head="fail")]
+    scores = [ScoreRow(name="overall", base=74.0, head=68.4, delta=-5.6, pairs=20, broke=6, fixed=0, p_value=0.03125,
+                       significant=True, direction="drop"), ScoreRow(name="replay")]
+    comparison = Comparison(base_run_id="base-run-0", head_run_id="head-run-0", base_config_hash="cfg",
+                            head_config_hash="cfg", newly_failing=changes, scores=scores)
     html = render_html(fixture("mixed_run.json"), comparison)
     page = Page(html)
     assert not page.tags("script")

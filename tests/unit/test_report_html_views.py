@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 import pytest
@@ -25,6 +24,7 @@ from khaos_action.report.html_views import (
     format_p,
     heatmap,
 )
+from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
 
 def make_case(**overrides: Any) -> CaseResult:
@@ -166,40 +166,32 @@ def test_case_groups_drill_down_at_most_the_limit_problems_first_and_count_the_r
     assert [v.case.id for v in group.cases] == ["f1", "p0", "p1"]
     assert group.not_shown == 3 and group.statuses == {"fail": 1, "pass": 5}
     manifest = make_manifest(cases)
-    view = comparison_view(StandInComparison(fixed=["p0", "p4"]), manifest, {v.case.id for v in group.cases})
+    view = comparison_view(comparison(fixed=[change("p0"), change("p4")]), manifest, {v.case.id for v in group.cases})
     assert [(c.id, c.anchor) for c in view["fixed"]] == [("p0", True), ("p4", False)]  # p4 has no drill-down
 
 
-@dataclass
-class StandInRow:
-    name: str
-    base: float | None
-    head: float | None
-    delta: float | None
-    significant: bool
+def comparison(**fields: Any) -> Comparison:
+    return Comparison(base_run_id="base-1", head_run_id="head-1", base_config_hash="cfg", head_config_hash="cfg",
+                      **fields)
 
 
-@dataclass
-class StandInComparison:
-    """The minimal shape the report accepts: ids and score rows only."""
-
-    newly_failing: list[Any] = field(default_factory=list)
-    fixed: list[Any] = field(default_factory=list)
-    scores: list[StandInRow] = field(default_factory=list)
+def change(case_id: str, phase: str = "baseline", **fields: Any) -> CaseChange:
+    return CaseChange(id=case_id, phase=phase, base="pass", head="fail", **fields)
 
 
-def test_comparison_view_accepts_the_minimal_shape_and_links_known_cases() -> None:
+def test_comparison_view_takes_the_typed_comparison_and_links_known_cases() -> None:
     manifest = make_manifest([make_case(id="k1", phase="contract", scenario="tool-down", input="Where is 1234?")])
-    view = comparison_view(
-        StandInComparison(newly_failing=["k1", "gone"], scores=[StandInRow("overall", 80, 70, -10, True)]),
-        manifest,
-    )
+    drop = ScoreRow(name="overall", base=80, head=70, delta=-10, pairs=12, broke=6, fixed=0, p_value=0.03125,
+                    significant=True, direction="drop")
+    newly = [change("k1", "contract", scenario="tool-down", input="Where is 1234?"), change("gone", "security")]
+    view = comparison_view(comparison(newly_failing=newly, scores=[drop], paired=12), manifest)
     first, second = view["newly_failing"]
     assert (first.id, first.where, first.input, first.anchor) == ("k1", "contract · tool-down", "Where is 1234?", True)
-    assert (second.id, second.anchor, second.where) == ("gone", False, "")
+    assert (second.id, second.anchor, second.where) == ("gone", False, "security")  # not in the head run: no link
     row = view["scores"][0]
-    assert row["worse"] and row["significant"] and row["p_value"] is None
-    assert view["flaky"] == [] and view["counts"] == {} and view["warnings"] == []
+    assert row["worse"] and row["significant"] and row["p_value"] == 0.03125 and (row["broke"], row["fixed"]) == (6, 0)
+    assert view["flaky"] == [] and view["warnings"] == []
+    assert view["counts"] == {"paired": 12, "unjudged": 0, "only_in_base": 0, "only_in_head": 0}
 
 
 @pytest.mark.parametrize(
