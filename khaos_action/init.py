@@ -3,7 +3,7 @@
 The agent is found the way `discover` finds it (a `@khaosagent` function) or named with `--entry`; its module is
 imported (never called) to find its tools: a framework agent object's own tools (pydantic-ai, LangGraph, OpenAI
 Agents), `@khaos_action.sdk.tool` functions, and the functions of a tool dict or a `*tools*.py` module beside it.
-Each tool gets a guessed role (attacks/roles.py), said to be a guess. The file has golden-prompt placeholders that
+Each tool gets a guessed role (roles.py), said to be a guess. The file has golden-prompt placeholders that
 `validate` refuses until they are replaced, a contract skeleton, and a chaos matrix over the real tools and the LLM.
 """
 
@@ -16,8 +16,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from khaos_action.attacks.roles import ToolRole, guess_role
 from khaos_action.errors import UsageError
+from khaos_action.roles import ToolRole, guess_role
 
 PLACEHOLDER = "TODO: "
 """Golden prompts `init` writes start with this; `validate` asks for them to be replaced."""

@@ -25,7 +25,6 @@ from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile, agent_tools, profile_of
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
-from khaos_action.attacks.roles import ToolRole, guess_role
 from khaos_action.config.agent_code import check_agent_code
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
@@ -40,6 +39,7 @@ from khaos_action.engine.runner import (
     invocation_key,
 )
 from khaos_action.engine.session import agent_session
+from khaos_action.engine.state_probe import probe_state
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
@@ -48,8 +48,8 @@ from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
-from khaos_action.plan.stateful import probe_state
 from khaos_action.redact import Redactor, redact_manifest
+from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
 

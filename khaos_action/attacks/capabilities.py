@@ -19,9 +19,9 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from khaos_action.attacks.roles import ROLE_FLAGS, ToolRole, guess_role, normalise_role
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError
+from khaos_action.roles import ROLE_FLAGS, ToolRole, guess_role, normalise_role
 
 FLAGS: tuple[str, ...] = (
     "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",

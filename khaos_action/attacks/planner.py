@@ -15,12 +15,12 @@ from dataclasses import replace
 from khaos_action.attacks.canary import make_canary
 from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.corpus import Attack, Corpus, render_attack
-from khaos_action.attacks.roles import ACTION_ROLES, ToolRole, forbidden_targets, role_from_name
 from khaos_action.attacks.select import select_attacks
 from khaos_action.config.models import AttackSelector
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PackSource, PlanContext, Planner
+from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, role_from_name
 
 
 def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from khaos_action.attacks.roles import ToolRole, guess_role
 from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case
+from khaos_action.roles import ToolRole, guess_role
 
 
 def _key(case: Any) -> str:

@@ -17,8 +17,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from khaos_action.attacks.roles import CHANNEL_FIX, ToolRole, channel_tools
 from khaos_action.plan.cases import Case, case_id
+from khaos_action.roles import CHANNEL_FIX, ToolRole, channel_tools
 
 # Channels planted in the agent's LLM requests (faults_context), so any prompt that calls the model reaches them.
 LLM_CHANNELS = frozenset({"memory", "mcp_tool_description"})

@@ -10,35 +10,17 @@ from pydantic import (
     ConfigDict,
     Field,
     StringConstraints,
-    ValidationInfo,
     field_validator,
     model_serializer,
     model_validator,
 )
 
-from khaos_action.config.limits import sane_number
-from khaos_action.config.types import RegexPattern
+from khaos_action.fields import RegexPattern, Severity, Strict
 
-Severity = Literal["critical", "high", "medium", "low"]
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 AgentType = Literal["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
 
 SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
-
-
-class Strict(BaseModel):
-    """Base for every config model: unknown keys are errors, docstrings describe fields."""
-
-    # No use_attribute_docstrings: it parsed this module's source per class at import; errors read the field
-    # docstrings when they need one (config.errors.attribute_docs).
-    model_config = ConfigDict(extra="forbid", validate_default=True,
-                              allow_inf_nan=False)
-
-    @field_validator("*", mode="after")
-    @classmethod
-    def _sane_numbers(cls, value: Any, info: ValidationInfo) -> Any:
-        # `timeout_s: .inf` would let a hung agent hang the run, `delay_ms: 1e300` overflow later: bounded here.
-        return sane_number(info.field_name or "", value)
 
 
 class CapabilityOverrides(Strict):
@@ -122,7 +104,7 @@ class ToolRef(Strict):
     @field_validator("role")
     @classmethod
     def _known_role(cls, value: str | None) -> str | None:
-        from khaos_action.attacks.roles import normalise_role
+        from khaos_action.roles import normalise_role
 
         return None if value is None else normalise_role(value)
 
@@ -591,7 +573,7 @@ class Goal(Strict):
     @classmethod
     def _known_metric(cls, value: str) -> str:
         # An unknown metric would never be computed, so the goal could never be met or failed honestly.
-        from khaos_action.score.metrics import METRICS
+        from khaos_action.metrics import METRICS
 
         if value not in METRICS:
             raise ValueError(f"unknown goal metric {value!r}; expected one of {', '.join(METRICS)}")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from khaos_action.config import regexes
-from khaos_action.config.regexes import RegexTimeout
+from khaos_action import regexes
+from khaos_action.regexes import RegexTimeout
 
 
 def check_expect(expect: dict[str, Any] | None, text: str) -> tuple[bool, str]:

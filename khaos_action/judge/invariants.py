@@ -15,14 +15,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from khaos_action.config import regexes
+from khaos_action import regexes
 from khaos_action.config.models import Invariant
-from khaos_action.config.regexes import RegexTimeout
 from khaos_action.judge.deflection import refusal_or_deflection
 from khaos_action.judge.outcome import Reply
 from khaos_action.judge.pii import find_pii
 from khaos_action.judge.similarity import copied_prompt, similarity
 from khaos_action.manifest import InvariantResult
+from khaos_action.regexes import RegexTimeout
 
 __all__ = ["Reply", "check_invariant", "CHECKERS", "DEFAULT_LEAK_PATTERNS"]
 
@@ -283,7 +283,7 @@ def _patterns(inv: Invariant) -> list[str]:
 
 
 def _search(pattern: str, text: str, case_sensitive: bool) -> Any:
-    """Config patterns run with a time limit (config/regexes.py); a timeout raises RegexTimeout."""
+    """Config patterns run with a time limit (khaos_action/regexes.py); a timeout raises RegexTimeout."""
     return regexes.search(pattern, text, ignore_case=not case_sensitive)
 
 

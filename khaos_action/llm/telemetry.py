@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from khaos_action.score.metrics import percentile
+from khaos_action.metrics import percentile
 
 SOURCES = ("live", "cassette", "fault", "error", "cassette_miss")
 

@@ -3,7 +3,7 @@ different replies warn (Flakestorm's exact words) without failing the run, and t
 
 from __future__ import annotations
 
-from khaos_action.plan.stateful import PROBE_SCENARIO, STATE_WARNING
+from khaos_action.engine.state_probe import PROBE_SCENARIO, STATE_WARNING
 from tests.fixtures.cli.harness import events, khaos, manifest, workspace
 
 CONFIG = """\

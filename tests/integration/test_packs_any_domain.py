@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from khaos_action.attacks.corpus import load_corpus
-from khaos_action.attacks.roles import forbidden_targets, guess_role
 from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.roles import forbidden_targets, guess_role
 from khaos_action.run_api import EvaluateRequest
 
 DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"

@@ -11,9 +11,9 @@ from khaos_action.attacks.capabilities import (
     profile_from_evidence,
     tool_info_from_callable,
 )
-from khaos_action.attacks.roles import channel_tools, forbidden_targets, guess_role, role_from_name
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError
+from khaos_action.roles import channel_tools, forbidden_targets, guess_role, role_from_name
 from khaos_action.sdk import tool
 
 

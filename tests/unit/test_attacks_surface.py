@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from khaos_action.attacks.roles import guess_role
 from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
 from khaos_action.engine.messages import ToolCall
 from khaos_action.plan.cases import Case
+from khaos_action.roles import guess_role
 
 ROLES = [guess_role("search_flights"), guess_role("get_guide", declared="retriever")]
 

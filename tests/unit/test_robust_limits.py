@@ -9,7 +9,8 @@ import time
 import pytest
 import yaml
 
-from khaos_action.config import limits, regexes
+from khaos_action import bounds, regexes
+from khaos_action.config import limits
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.engine import textsafe
 
@@ -63,10 +64,10 @@ def test_text_checks(text: str, words: str) -> None:
 ])
 def test_sane_numbers(name: str, value: object, ok: bool) -> None:
     if ok:
-        assert limits.sane_number(name, value) == value
+        assert bounds.sane_number(name, value) == value
     else:
         with pytest.raises(ValueError):
-            limits.sane_number(name, value)
+            bounds.sane_number(name, value)
 
 
 def test_valid_text_replaces_lone_surrogates_and_joins_pairs() -> None:

@@ -9,8 +9,7 @@ from typing import Any
 
 from pydantic import Field, field_validator
 
-from khaos_action.config import regexes
-from khaos_action.config.types import RegexPattern
+from khaos_action import regexes
 from khaos_action.engine.chaos.effects import (
     HttpEffect,
     HttpRequestView,
@@ -18,6 +17,7 @@ from khaos_action.engine.chaos.effects import (
     rebuilt_headers,
 )
 from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
+from khaos_action.fields import RegexPattern
 
 
 class HttpParams(FaultParams):

@@ -15,7 +15,7 @@ from typing import Any, ClassVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
-from khaos_action.config.limits import sane_number
+from khaos_action.bounds import sane_number
 from khaos_action.errors import ConfigError
 
 TARGETS = ("tool", "llm", "http", "context", "mcp")

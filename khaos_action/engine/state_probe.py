@@ -6,7 +6,8 @@ result depend on another's. The probe sends the first golden prompt twice, one c
 when the replies differ. It never fails a run: an agent may legitimately vary (sampling), and the user decides.
 
 The two probe cases are kept in the manifest (phase "contract", pillar None, so no score counts them; passed None).
-They run after the plan, so they cannot disturb the scored cells themselves.
+They run after the plan, so they cannot disturb the scored cells themselves. It lives in the engine, not plan/: it runs
+cases and reads their invocations (plan/ is below the engine and never imports it).
 """
 
 from __future__ import annotations
