@@ -1,0 +1,252 @@
+"""The package's layers (issue 11): no package imports a package that imports it, and every import points down.
+
+The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `main`, ...). An
+edge is any `import` of one node by a module of another: at module level or inside a function (an import in a
+function is still a dependency, only a later one); imports under `if TYPE_CHECKING:` do not count (they never run).
+Dynamic imports (`importlib.import_module(name)`) are not seen. docs/architecture.md "Layers" is LAYERS in prose.
+"""
+
+from __future__ import annotations
+
+import ast
+import textwrap
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+
+import khaos_action
+
+ROOT = Path(khaos_action.__file__).parent
+
+Edges = Mapping[tuple[str, str], list[str]]
+"""(importing node, imported node) -> where: ["khaos_action/config/models.py:18", ...]."""
+
+LAYERS: tuple[tuple[str, ...], ...] = (
+    # bottom: shared types and helpers every stage may import; they import only each other
+    ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
+     "sdk", "packs"),
+    ("config", "run_api"),
+    ("mutation", "replay"),
+    ("plan", "llm"),
+    ("engine",),
+    ("mcp",),
+    ("attacks",),
+    ("judge",),
+    ("redact", "score"),
+    ("report",),
+    ("github", "attacker", "discover", "demo", "init"),
+    ("main",),
+    ("commands",),
+    ("cli",),
+)
+"""Bottom -> top. A node may import nodes of its own layer or below, never above (and never in a cycle)."""
+
+BOTTOM = LAYERS[0]
+
+PENDING: dict[tuple[str, str], str] = {
+    # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
+    ("config", "engine"): "config/agent_code.py imports the agent's code, config/semantic.py asks the fault registry",
+    ("config", "plan"): "config/semantic.py targets pack faults as the scheduler does",
+    ("config", "mutation"): "config/semantic.py checks mutation types against the mutator registry",
+    ("llm", "engine"): "llm/calls.py records on the engine's CaseContext and answers with chaos effects' Reply",
+    ("engine", "attacks"): "frameworks/worker read attacks.capabilities.ToolInfo; worker_child asks attacks.profile",
+    ("engine", "mcp"): "engine/session.py wires the MCP proxy; chaos/registry.py loads the MCP faults",
+    ("commands", "cli"): "commands.py parses --format with cli.parse_formats",
+}
+
+
+def nodes_of(root: Path) -> list[str]:
+    """Top-level subpackages (directories with Python files) and modules of the package at `root`."""
+    found = {path.stem for path in root.glob("*.py") if path.stem != "__init__"}
+    found |= {path.name for path in root.iterdir() if path.is_dir() and any(path.rglob("*.py"))}
+    return sorted(found)
+
+
+def import_graph(root: Path) -> dict[tuple[str, str], list[str]]:
+    """Every edge between the nodes of the package at `root` (its directory name is the package name)."""
+    package, nodes = root.name, set(nodes_of(root))
+    edges: dict[tuple[str, str], set[str]] = defaultdict(set)
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root).with_suffix("").parts
+        if len(parts) == 1 and parts[0] == "__init__":
+            continue
+        importer = parts[0]
+        module = [package, *parts]
+        is_package = parts[-1] == "__init__"
+        if is_package:
+            module.pop()
+        where = f"{package}/{path.relative_to(root)}"
+        for name, line in _imports(ast.parse(path.read_text(encoding="utf-8")), module, is_package):
+            target = name.split(".")
+            if target[0] != package or len(target) < 2 or target[1] not in nodes or target[1] == importer:
+                continue
+            edges[(importer, target[1])].add(f"{where}:{line}")
+    return {edge: sorted(where, key=_by_line) for edge, where in edges.items()}
+
+
+def _by_line(where: str) -> tuple[str, int]:
+    path, line = where.rsplit(":", 1)
+    return path, int(line)
+
+
+def _imports(tree: ast.AST, module: list[str], is_package: bool) -> Iterable[tuple[str, int]]:
+    """(absolute dotted name, line) of every import in `tree` outside `if TYPE_CHECKING:` blocks."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            yield from ((alias.name, node.lineno) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = module if is_package else module[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join([*base, node.module] if node.module else base)
+            else:
+                source = node.module or ""
+            yield source, node.lineno
+            # `from khaos_action import config` names the node in the alias, not in the module.
+            yield from ((f"{source}.{alias.name}", node.lineno) for alias in node.names)
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def _is_type_checking(test: ast.expr) -> bool:
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def cycles(edges: Edges) -> list[list[str]]:
+    """The strongly connected components with more than one node (Tarjan, iterative), each sorted."""
+    graph: dict[str, set[str]] = defaultdict(set)
+    for a, b in edges:
+        graph[a].add(b)
+        graph.setdefault(b, set())
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
+    found: list[list[str]] = []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    found.append(sorted(component))
+    return sorted(found)
+
+
+def describe(component: list[str], edges: Edges) -> str:
+    """A cycle as its edges, each with the importing module:line (at most three per edge)."""
+    lines = [f"import cycle between {', '.join(component)}:"]
+    for (a, b), where in sorted(edges.items()):
+        if a in component and b in component:
+            more = f" (+{len(where) - 3} more)" if len(where) > 3 else ""
+            shown = ", ".join(where[:3]) + more
+            lines.append(f"  {a} -> {b}: {shown}")
+    return "\n".join(lines)
+
+
+def _checked(edges: Edges) -> dict[tuple[str, str], list[str]]:
+    return {edge: where for edge, where in edges.items() if edge not in PENDING}
+
+
+# ---------------------------------------------------------------- the graph functions themselves
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text), encoding="utf-8")
+
+
+def test_the_graph_finds_a_cycle_through_a_function_level_import_and_names_the_line(tmp_path: Path) -> None:
+    root = tmp_path / "toy"
+    _write(root, {
+        "__init__.py": "",
+        "low.py": "X = 1\n",
+        "alpha/__init__.py": "from toy.beta import thing\n",
+        "beta/__init__.py": "",
+        "beta/thing.py": "import toy.low\n\n\ndef later():\n    from ..alpha import x  # relative, in a function\n",
+        "gamma.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from toy import alpha\nelse:\n"
+                    "    from toy import low\n",
+        "alpha/x.py": "from toy import gamma\n",
+    })
+    edges = import_graph(root)
+    assert nodes_of(root) == ["alpha", "beta", "gamma", "low"]
+    assert edges[("beta", "alpha")] == ["toy/beta/thing.py:5"]
+    assert ("gamma", "alpha") not in edges, "an import under TYPE_CHECKING is no dependency"
+    assert ("gamma", "low") in edges, "the else branch of `if TYPE_CHECKING` runs"
+    assert cycles(edges) == [["alpha", "beta"]]
+    text = describe(["alpha", "beta"], edges)
+    assert "alpha -> beta: toy/alpha/__init__.py:1" in text and "beta -> alpha: toy/beta/thing.py:5" in text
+
+
+def test_the_graph_finds_a_longer_cycle_and_none_in_a_layered_package(tmp_path: Path) -> None:
+    root = tmp_path / "toy"
+    _write(root, {"__init__.py": "", "a.py": "import toy.b\n", "b.py": "from toy import c\n", "c.py": "X = 1\n"})
+    assert cycles(import_graph(root)) == []
+    (root / "c.py").write_text("def f():\n    import toy.a\n", encoding="utf-8")
+    assert cycles(import_graph(root)) == [["a", "b", "c"]]
+
+
+# ---------------------------------------------------------------- khaos_action
+
+
+def test_no_package_imports_a_package_that_imports_it() -> None:
+    edges = _checked(import_graph(ROOT))
+    found = cycles(edges)
+    assert not found, "\n\n".join(describe(component, edges) for component in found)
+
+
+def test_every_node_has_a_layer_and_every_import_points_down() -> None:
+    nodes = nodes_of(ROOT)
+    layer = {node: level for level, members in enumerate(LAYERS) for node in members}
+    missing = [node for node in nodes if node not in layer]
+    assert not missing, (f"{', '.join(missing)}: give each a layer in LAYERS (tests/unit/test_import_graph.py) and "
+                         f"in docs/architecture.md 'Layers'")
+    assert not [node for node in layer if node not in nodes], "LAYERS names a node that no longer exists"
+    upward = [f"{a} (layer {layer[a]}) imports {b} (layer {layer[b]}): {', '.join(where[:3])}"
+              for (a, b), where in sorted(_checked(import_graph(ROOT)).items()) if layer[b] > layer[a]]
+    assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
+
+
+def test_the_bottom_layer_imports_only_the_bottom_layer() -> None:
+    edges = import_graph(ROOT)
+    above = [f"{a} imports {b}: {', '.join(where)}" for (a, b), where in sorted(edges.items())
+             if a in BOTTOM and b not in BOTTOM]
+    assert not above, "\n".join(above)
+
+
+def test_every_pending_upward_import_still_exists() -> None:
+    edges = import_graph(ROOT)
+    gone = [f"{a} -> {b}" for (a, b) in PENDING if (a, b) not in edges]
+    assert not gone, f"no longer imported, delete from PENDING: {', '.join(gone)}"
