@@ -25,12 +25,10 @@ from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile, agent_tools, profile_of
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
-from khaos_action.config.agent_code import check_agent_code
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
 from khaos_action.config.packs import load_packs
-from khaos_action.config.semantic import check_semantics, semantic_warnings
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.runner import (
     Engine,
@@ -48,6 +46,8 @@ from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
+from khaos_action.preflight.agent_code import check_agent_code
+from khaos_action.preflight.semantic import check_semantics, semantic_warnings
 from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
@@ -74,7 +74,7 @@ class Prepared:
 
 def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared:
     """Load and check everything that can be checked without calling the agent; with `import_agent` (validate),
-    also import its entry and tools and check their signatures (config/agent_code.py)."""
+    also import its entry and tools and check their signatures (preflight/agent_code.py)."""
     loaded = load_config(request.config_path)
     config = loaded.config
     updates: dict = {}

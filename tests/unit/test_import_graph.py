@@ -34,7 +34,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge",),
     ("redact", "score"),
     ("report",),
-    ("github", "attacker", "discover", "demo", "init"),
+    ("github", "attacker", "discover", "demo", "init", "preflight"),
     ("main",),
     ("commands",),
     ("cli",),
@@ -45,9 +45,6 @@ BOTTOM = LAYERS[0]
 
 PENDING: dict[tuple[str, str], str] = {
     # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
-    ("config", "engine"): "config/agent_code.py imports the agent's code, config/semantic.py asks the fault registry",
-    ("config", "plan"): "config/semantic.py targets pack faults as the scheduler does",
-    ("config", "mutation"): "config/semantic.py checks mutation types against the mutator registry",
     ("llm", "engine"): "llm/calls.py records on the engine's CaseContext and answers with chaos effects' Reply",
     ("engine", "attacks"): "frameworks/worker read attacks.capabilities.ToolInfo; worker_child asks attacks.profile",
     ("engine", "mcp"): "engine/session.py wires the MCP proxy; chaos/registry.py loads the MCP faults",
