@@ -11,9 +11,8 @@ checkpointer"), so another inference (a framework adapter) plugs in by handing `
 
 from __future__ import annotations
 
-import inspect
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,7 +20,8 @@ from pydantic import BaseModel, ConfigDict
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError
-from khaos_action.roles import ROLE_FLAGS, ToolRole, guess_role, normalise_role
+from khaos_action.roles import ROLE_FLAGS
+from khaos_action.tool_info import ToolInfo
 
 FLAGS: tuple[str, ...] = (
     "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",
@@ -106,50 +106,6 @@ def profile_from_evidence(evidence: Iterable[Evidence]) -> tuple[CapabilityProfi
     values = {flag: best[flag].value if flag in best else False for flag in FLAGS}
     sources = {flag: best[flag].source if flag in best else "default" for flag in FLAGS}
     return CapabilityProfile(**values), sources
-
-
-@dataclass(frozen=True, slots=True)
-class ToolInfo:
-    """What we can learn about one tool without calling it."""
-
-    name: str
-    description: str = ""
-    parameters: tuple[str, ...] = ()
-    role: str | None = None
-    """The declared role (config `role:` or `@tool(role=...)`), None when undeclared."""
-
-    def role_info(self) -> ToolRole:
-        """Its role, declared or guessed, with the source."""
-        return guess_role(self.name, self.description, self.role)
-
-
-def tool_info_from_callable(fn: Any) -> ToolInfo:
-    """A ToolInfo from a plain function, or a framework tool object exposing `name` / `description` (LangChain,
-    pydantic-ai and MCP tool objects all do); parameters come from the signature or an `args` schema."""
-    name = getattr(fn, "name", None)
-    if not isinstance(name, str):
-        name = getattr(fn, "__name__", None) or type(fn).__name__
-    description = getattr(fn, "description", None)
-    if not isinstance(description, str):
-        description = inspect.getdoc(fn) or ""
-    params: list[str] = []
-    args = getattr(fn, "args", None)
-    if isinstance(args, dict):
-        params = [str(k) for k in args]
-    else:
-        target: Callable[..., Any] | None = getattr(fn, "func", None) or (fn if callable(fn) else None)
-        if target is not None:
-            try:
-                params = [p for p in inspect.signature(target).parameters if p not in ("self", "cls")]
-            except (TypeError, ValueError):  # builtins and some C callables have no signature
-                params = []
-    role = getattr(fn, "__khaos_tool_role__", None)
-    if role is not None:
-        try:
-            role = normalise_role(role)
-        except ValueError as exc:
-            raise ConfigError(f"@tool(role=...) on {name}: {exc}") from None
-    return ToolInfo(name=name, description=description, parameters=tuple(params), role=role)
 
 
 def _words(text: str) -> list[str]:

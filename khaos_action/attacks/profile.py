@@ -5,15 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from khaos_action.attacks.capabilities import (
-    CapabilityProfile,
-    Evidence,
-    ToolInfo,
-    infer_capabilities,
-    tool_info_from_callable,
-)
+from khaos_action.attacks.capabilities import CapabilityProfile, Evidence, infer_capabilities
 from khaos_action.config.models import AgentConfig, tool_name
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
+from khaos_action.tool_info import ToolInfo, tool_info_from_callable
 
 
 def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[list[ToolInfo], object | None]:

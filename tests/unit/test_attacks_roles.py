@@ -4,17 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.attacks.capabilities import (
-    Evidence,
-    ToolInfo,
-    infer_capabilities,
-    profile_from_evidence,
-    tool_info_from_callable,
-)
+from khaos_action.attacks.capabilities import Evidence, infer_capabilities, profile_from_evidence
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError
 from khaos_action.roles import channel_tools, forbidden_targets, guess_role, role_from_name
 from khaos_action.sdk import tool
+from khaos_action.tool_info import ToolInfo, tool_info_from_callable
 
 
 @pytest.mark.parametrize("name, role", [

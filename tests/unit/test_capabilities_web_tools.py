@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.attacks.capabilities import ToolInfo, flags_from_tool
+from khaos_action.attacks.capabilities import flags_from_tool
 from khaos_action.engine.transport.frameworks.base import http_client_in, tool_info
+from khaos_action.tool_info import ToolInfo
 
 
 @pytest.mark.parametrize("description", ["Search for general web results.", "Run a web search for the query.",

@@ -24,7 +24,7 @@ Edges = Mapping[tuple[str, str], list[str]]
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
-     "sdk", "packs"),
+     "tool_info", "sdk", "packs"),
     ("config", "run_api"),
     ("mutation", "replay"),
     ("plan", "llm"),
@@ -46,7 +46,7 @@ BOTTOM = LAYERS[0]
 PENDING: dict[tuple[str, str], str] = {
     # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
     ("llm", "engine"): "llm/calls.py records on the engine's CaseContext and answers with chaos effects' Reply",
-    ("engine", "attacks"): "frameworks/worker read attacks.capabilities.ToolInfo; worker_child asks attacks.profile",
+    ("engine", "attacks"): "engine/worker_child.py lists the agent's tools with attacks.profile.agent_tools",
     ("engine", "mcp"): "engine/session.py wires the MCP proxy; chaos/registry.py loads the MCP faults",
     ("commands", "cli"): "commands.py parses --format with cli.parse_formats",
 }

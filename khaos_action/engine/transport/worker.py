@@ -27,7 +27,6 @@ from pathlib import Path
 from typing import Any
 
 import khaos_action
-from khaos_action.attacks.capabilities import ToolInfo
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
@@ -37,6 +36,7 @@ from khaos_action.engine.transport.base import AgentCallError, OutputTail, descr
 from khaos_action.engine.transport.zygote import Zygote
 from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.tool_info import ToolInfo
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
 BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
