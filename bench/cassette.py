@@ -27,7 +27,7 @@ from khaos_action.demo.model import model_url
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.context import CaseContext
-from khaos_action.llm.calls import LlmRuntime
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.cassette import Cassette
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
@@ -71,7 +71,7 @@ def _replay_path(folder: Path, n: int) -> float:
     import httpx2
 
     from khaos_action.engine.chaos.plan import decide_http
-    from khaos_action.llm.calls import begin_call, httpx_send
+    from khaos_action.engine.llm_calls import begin_call, httpx_send
 
     runtime = LlmRuntime(cassette=Cassette(folder, "replay"))
     body = json.dumps({"messages": MESSAGES, "model": "demo-model"}).encode()

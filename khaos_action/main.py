@@ -175,7 +175,7 @@ class Executed:
     profile_sources: dict[str, str]
     warnings: list[str]
     telemetry: dict | None = None
-    """LLM usage of the run (khaos_action.llm.run.telemetry_section)."""
+    """LLM usage of the run (khaos_action.engine.llm_runtime.telemetry_section)."""
     not_run: list[str] = field(default_factory=list)
     extra_reasons: list[str] = field(default_factory=list)
     """Verdict reasons decided by the run itself (budget exhausted, cassette misses)."""
@@ -213,7 +213,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                 warnings.append("the agent is one shared server, so cases ran one at a time to attribute each "
                                 "dependency call to its case; put `{{port}}` in agent.start to run "
                                 "agent.instances servers in parallel")
-            from khaos_action.llm.run import build_runtime, outcome, telemetry_section
+            from khaos_action.engine.llm_runtime import build_runtime, outcome, telemetry_section
 
             llm = build_runtime(config, prepared.loaded.base_dir, os.environ)  # cassette, prices, budget meter
             meter = llm.meter

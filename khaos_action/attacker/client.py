@@ -11,8 +11,8 @@ from urllib.parse import urlsplit
 import httpx
 
 from khaos_action.config.models import AttackerConfig
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.errors import KhaosError
-from khaos_action.llm.calls import LlmRuntime
 from khaos_action.llm.cassette import Recorded, cassette_request, credentials
 from khaos_action.llm.pricing import cost_usd, price_for
 from khaos_action.llm.usage import call_usage, parse_body

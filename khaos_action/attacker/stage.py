@@ -7,7 +7,7 @@ from collections.abc import AsyncIterator, Mapping, Sequence
 
 from khaos_action.attacker.client import AttackerClient
 from khaos_action.config.models import KhaosConfig
-from khaos_action.llm.calls import LlmRuntime
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.plan.scheduler import Plan, select_shard
 
 

@@ -36,7 +36,7 @@ class CaseContext:
     """Replay cases: the session's recorded tool responses (replay.sessions.RecordedTools), served instead of
     calling the real tools."""
     llm: Any = None
-    """The run's LLM services (khaos_action.llm.calls.LlmRuntime: cassette, prices, budget meter), set by the
+    """The run's LLM services (khaos_action.engine.llm_calls.LlmRuntime: cassette, prices, budget meter), set by the
     engine's `activate` hook; None: LLM calls are still measured, with built-in prices and no cassette."""
     seed: int = 0
     fault_specs: list[dict[str, Any]] = field(default_factory=list)

@@ -96,8 +96,8 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         mcp = await start_mcp_proxy(stack, agent, base_dir, in_process=False)
         if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
             from khaos_action.engine import sandbox
+            from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport, worker_python
-            from khaos_action.llm.run import worker_llm_setup
 
             transport = WorkerTransport(
                 agent, base_dir=base_dir, concurrency=config.concurrency, python=worker_python(agent),

@@ -1,5 +1,6 @@
-"""LLM economics for a run: telemetry of every intercepted LLM call, a record/replay cassette, prices and budgets.
+"""LLM economics for a run: usage parsing, pricing, the record/replay cassette, budgets, telemetry and health.
 
-The chaos interception (engine.chaos.intercept, engine.chaos.proxy) sees each call; `calls.LlmRuntime` is what it
-hands the call to. Everything else here is pure: usage parsing, pricing, cassette keys, budget checks, summaries.
+All pure, below the engine: the engine's interception (engine/chaos/intercept.py, engine/chaos/proxy.py) hands each
+LLM call to `engine.llm_calls.LlmRuntime`, which records it on the case with these; engine/llm_runtime.py builds
+that runtime from the config.
 """

@@ -20,8 +20,8 @@ import yaml
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacks.retry import RETRY_MUTATIONS
 from khaos_action.config.models import AttackerConfig
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.budget import Limits, Meter
-from khaos_action.llm.calls import LlmRuntime
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
 from tests.asgi_server import AsgiServer

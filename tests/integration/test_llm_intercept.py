@@ -18,8 +18,8 @@ from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
 from khaos_action.engine.chaos.proxy import ChaosProxy
 from khaos_action.engine.context import CaseContext
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.budget import Limits, Meter
-from khaos_action.llm.calls import LlmRuntime
 from khaos_action.llm.cassette import Cassette
 
 ASK = [{"role": "user", "content": "where is my order"}]

@@ -45,7 +45,6 @@ BOTTOM = LAYERS[0]
 
 PENDING: dict[tuple[str, str], str] = {
     # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
-    ("llm", "engine"): "llm/calls.py records on the engine's CaseContext and answers with chaos effects' Reply",
     ("engine", "attacks"): "engine/worker_child.py lists the agent's tools with attacks.profile.agent_tools",
     ("engine", "mcp"): "engine/session.py wires the MCP proxy; chaos/registry.py loads the MCP faults",
     ("commands", "cli"): "commands.py parses --format with cli.parse_formats",

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.models import AgentConfig, KhaosConfig, LlmCache
+from khaos_action.engine.llm_runtime import cache_mode
 from khaos_action.errors import ConfigError
 from khaos_action.llm.cassette import (
     Cassette,
@@ -18,7 +19,6 @@ from khaos_action.llm.cassette import (
     endpoint_of,
     redact,
 )
-from khaos_action.llm.run import cache_mode
 
 BODY = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "hi"}], "temperature": 0}
 

@@ -26,7 +26,7 @@ from typing import Any
 from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
-from khaos_action.llm.calls import (
+from khaos_action.engine.llm_calls import (
     begin_call,
     httpx_send,
     httpx_send_async,

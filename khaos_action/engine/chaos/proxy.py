@@ -38,8 +38,8 @@ from khaos_action.engine.chaos.effects import (
 from khaos_action.engine.chaos.faults_llm import error_reply
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.llm_calls import LlmCall, begin_call
 from khaos_action.errors import ConfigError
-from khaos_action.llm.calls import LlmCall, begin_call
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(/[^?]*)?(?:\?(.*))?$", re.S)
 _TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.config.models import KhaosConfig
+from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.errors import ConfigError
 from khaos_action.llm.budget import Limits, Meter
-from khaos_action.llm.calls import LlmRuntime
 from khaos_action.llm.cassette import MODES, Cassette
 from khaos_action.llm.pricing import Price
 from khaos_action.llm.telemetry import summarise_calls
