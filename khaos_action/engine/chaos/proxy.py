@@ -23,6 +23,7 @@ HTTP in C on both sides and keeps a keep-alive pool without that scan.
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import re
 import socket
@@ -218,7 +219,11 @@ class ChaosProxy:
                                                                        reply.body))
             if decision is not None:
                 finish_http(ctx, decision, None, status=response.status)
-            out = web.StreamResponse(status=response.status, reason=response.reason)
+            # A reply of known length leaves in one write with its first bytes (aiohttp's own web.Response does
+            # this): a separate send of the headers cost a third of the proxy's time per request on loopback (issue
+            # 19). A stream (no length: server-sent events) gets its headers at once, before any event.
+            sized = response.headers.get("content-length") is not None
+            out = (_sized_response() if sized else web.StreamResponse)(status=response.status, reason=response.reason)
             out.headers.clear()  # exactly upstream's headers (no Content-Type/Server/Date of our own)
             for k, v in response.raw_headers:
                 name = k.decode("latin-1")
@@ -241,6 +246,18 @@ class ChaosProxy:
             if call is not None and not call.done:
                 call.finish_live(response.status, {}, None)  # the agent went away mid-reply
             response.release()
+
+
+@functools.cache
+def _sized_response() -> Any:
+    """StreamResponse that sends its headers with the first body bytes (built on first use: aiohttp is imported only
+    when a proxy runs)."""
+    from aiohttp import web
+
+    class SizedResponse(web.StreamResponse):
+        _send_headers_immediately = False
+
+    return SizedResponse
 
 
 async def _reset(request: Any) -> Any:
