@@ -40,8 +40,11 @@ from khaos_action.tool_info import ToolInfo
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
 BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
-PRELOAD = ("httpx", "httpx2", "requests.adapters")
-"""Imported once in the zygote: the HTTP interception patches them in every worker."""
+PRELOAD = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_aiohttp",
+           "khaos_action.engine.transport.python")
+"""Imported once in the zygote: the HTTP interception patches them in every worker, and every python worker builds
+its transport. aiohttp's import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32
+workers ~0.3 s of CPU at every run's start when each imported it itself (issue 19)."""
 PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 """The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
 `install` command populated)."""
