@@ -25,10 +25,10 @@ from khaos_action.engine.runner import (
     InstanceBinder,
     Invocation,
 )
-from khaos_action.engine.session import agent_session
 from khaos_action.judge.cases import JudgeContext, judge_attack
 from khaos_action.main import make_plan, prepare
 from khaos_action.run_api import EvaluateRequest
+from khaos_action.session import agent_session
 
 CONFIG = ROOT / "examples" / "security" / "robust.khaos.yaml"
 ROUNDS = 20

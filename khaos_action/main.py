@@ -36,7 +36,6 @@ from khaos_action.engine.runner import (
     InstanceBinder,
     invocation_key,
 )
-from khaos_action.engine.session import agent_session
 from khaos_action.engine.state_probe import probe_state
 from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.errors import ConfigError, UsageError, output_error
@@ -52,6 +51,7 @@ from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
+from khaos_action.session import agent_session
 
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient

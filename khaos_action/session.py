@@ -8,6 +8,8 @@
   (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`), one route per agent instance. When the agent is one shared
   server (no `{{port}}` in `start`), the proxy cannot tell concurrent cases apart, so cases with faults run one at
   a time and the report says so.
+
+Above the engine and mcp/ (it assembles both), below main: not in engine/, which mcp/ builds on.
 """
 
 from __future__ import annotations
