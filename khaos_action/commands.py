@@ -59,7 +59,8 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 def cmd_validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
-    from khaos_action.attacks.profile import agent_tools, profile_of
+    from khaos_action.attacks.profile import profile_of
+    from khaos_action.engine.agent_tools import agent_tools
     from khaos_action.main import IN_PROCESS, make_plan, prepare
 
     prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")), import_agent=True)

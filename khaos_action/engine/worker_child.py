@@ -21,8 +21,8 @@ from pathlib import Path
 from typing import Any
 
 # Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours.
-from khaos_action.attacks.profile import agent_tools
 from khaos_action.config.models import AgentConfig
+from khaos_action.engine.agent_tools import agent_tools
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.chaos.tools import ToolPatcher

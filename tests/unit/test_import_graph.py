@@ -45,7 +45,6 @@ BOTTOM = LAYERS[0]
 
 PENDING: dict[tuple[str, str], str] = {
     # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
-    ("engine", "attacks"): "engine/worker_child.py lists the agent's tools with attacks.profile.agent_tools",
     ("engine", "mcp"): "chaos/registry.py loads mcp/faults.py; chaos/mcp_proxy.py and transport/mcp.py (MCP's proxy "
                        "and transport, moving into mcp/) and transport/factory.py use mcp/",
     ("commands", "cli"): "commands.py parses --format with cli.parse_formats",
