@@ -140,11 +140,11 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from khaos_action.manifest import load_manifest
+    from khaos_action.manifest import Outcomes, load_manifest
     from khaos_action.report.comparison import render_comparison_markdown
     from khaos_action.score.compare import compare_manifests
 
-    comparison = compare_manifests(load_manifest(args.base), load_manifest(args.head))
+    comparison = compare_manifests(load_manifest(args.base, Outcomes), load_manifest(args.head, Outcomes))
     if args.format == "json":
         print(comparison.model_dump_json(indent=2))
     else:

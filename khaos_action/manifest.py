@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
 from pydantic_core import from_json
 
 from khaos_action import collector
@@ -224,13 +224,34 @@ class Manifest(Model):
 _CASES = TypeAdapter(list[CaseResult])
 
 
+# ---- what `compare` reads -------------------------------------------------------------------------------------------
+
+def _part(model: type[Model], name: str, fields: tuple[str, ...], **nested: Any) -> type[Model]:
+    """A model of some of `model`'s fields, declared by that model (same types, defaults and checks)."""
+    own = {f: (model.model_fields[f].annotation, model.model_fields[f]) for f in fields}
+    return create_model(name, __base__=Model, __module__=__name__, **own, **nested)
+
+
+InvariantOutcome = _part(InvariantResult, "InvariantOutcome", ("id", "severity", "passed", "type"))
+CaseOutcome = _part(CaseResult, "CaseOutcome", (
+    "id", "phase", "pillar", "input", "scenario", "attack_id", "category", "owasp", "mutation", "severity",
+    "outcome", "passed", "error", "repeat", "flaky"), invariants=(list[InvariantOutcome], []))  # type: ignore[valid-type]
+Outcomes = _part(Manifest, "Outcomes", ("schema_version", "run_id", "config_hash", "scores"),
+                 cases=(list[CaseOutcome], []))  # type: ignore[valid-type]
+"""A manifest as `compare` reads it: the run, its scores and what each case did, without the outputs, tool calls and
+the rest (validating two 50k-case manifests whole was 2 of compare's 3 s, issue 19). A Manifest reads the same."""
+
+M = TypeVar("M", bound=Model)
+
+
 MAX_DEPTH = 200
 """Nesting a manifest may have: ours is ~30 deep at most (tool arguments are cut at 20 levels when written). It is
 the depth pydantic-core's JSON parser accepts (a dict holding 200 nested lists), so both readers below agree."""
 
 
-def load_manifest(path: str | Path) -> Manifest:
-    """Read and validate a manifest file; errors name the file and what is wrong."""
+def load_manifest(path: str | Path, model: type[M] = Manifest) -> M:  # type: ignore[assignment]
+    """Read and validate a manifest file; errors name the file and what is wrong. `model` is Manifest, or a model
+    of the part one reader needs (`Outcomes` for compare)."""
     path = Path(path)
     with collector.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.collector
         try:
@@ -239,7 +260,7 @@ def load_manifest(path: str | Path) -> Manifest:
             raise ManifestError(f"{path}: no such manifest file") from None
         except (OSError, UnicodeDecodeError) as exc:
             raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
-        return parse_manifest(loads_json(text, source=str(path)), source=str(path))
+        return parse_manifest(loads_json(text, source=str(path)), source=str(path), model=model)
 
 
 def loads_json(text: str | bytes, *, source: str) -> Any:
@@ -276,7 +297,7 @@ def _depth_over(data: Any, limit: int) -> bool:
     return False
 
 
-def parse_manifest(data: Any, source: str = "manifest") -> Manifest:
+def parse_manifest(data: Any, source: str = "manifest", model: type[M] = Manifest) -> M:  # type: ignore[assignment]
     if not isinstance(data, dict) or "run_id" not in data:
         raise ManifestError(f"{source}: not a khaos-action manifest (no run_id)")
     if data.get("schema_version", SCHEMA_VERSION) > SCHEMA_VERSION:
@@ -285,7 +306,7 @@ def parse_manifest(data: Any, source: str = "manifest") -> Manifest:
             f"({SCHEMA_VERSION}); upgrade khaos-action"
         )
     try:
-        return Manifest.model_validate(data)
+        return model.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -25,7 +25,7 @@ from typing import Literal
 from pydantic import BaseModel
 
 from khaos_action.findings import case_is_critical
-from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest, Outcomes
 from khaos_action.score.stats import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]
@@ -232,7 +232,7 @@ def _direction(broke: int, fixed: int, delta: float | None) -> str:
     return "gain" if pairs > 0 else "drop"
 
 
-def compare_manifests(base: Manifest, head: Manifest, *, alpha: float = 0.05) -> Comparison:
+def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, alpha: float = 0.05) -> Comparison:
     """Pair `base` and `head` case by case and report changes, flaky cases and per-score significance."""
     base_cases, head_cases = aggregate(base.cases), aggregate(head.cases)
     common = [cid for cid in head_cases if cid in base_cases]  # head order: the order the head report shows

@@ -191,3 +191,32 @@ def test_markdown_escapes_untrusted_case_text():
     assert re.search(r"(?<!\\)\]\(", row) is None  # no link can form
     assert len(re.findall(r"(?<!\\)\|", row)) == 6  # 5 cells: the `|` inside the text is escaped
     assert "\n# heading" not in md
+
+
+@pytest.mark.parametrize("base_name, head_name", [
+    ("base", "base"), ("base", "head_regressed"), ("base", "head_other_config"), ("repeats_base", "repeats_head"),
+    ("head_regressed", "base"),
+])
+def test_compare_reads_only_the_outcomes_and_says_the_same(base_name: str, head_name: str):
+    """`khaos-action compare` loads `Outcomes` (what each case did, not its output or tool calls: issue 19); the
+    comparison must be the one the whole manifests give."""
+    from khaos_action.manifest import CaseOutcome, CaseResult, Outcomes
+
+    whole = compare_manifests(manifest(base_name), manifest(head_name))
+    light = compare_manifests(load_manifest(FIXTURES / f"{base_name}.json", Outcomes),
+                              load_manifest(FIXTURES / f"{head_name}.json", Outcomes))
+    assert light == whole and (whole.newly_failing or whole.fixed or whole.still_failing)
+    for name, field in CaseOutcome.model_fields.items():  # declared by CaseResult: same types and defaults
+        if name != "invariants":
+            assert (field.annotation, field.default) == (CaseResult.model_fields[name].annotation,
+                                                        CaseResult.model_fields[name].default), name
+
+
+def test_a_malformed_outcome_is_still_a_manifest_error(tmp_path: Path):
+    from khaos_action.manifest import ManifestError, Outcomes
+
+    data = json.loads((FIXTURES / "base.json").read_text())
+    data["cases"][1]["passed"] = "maybe"
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(ManifestError, match=r"bad.json: invalid manifest at cases\.1\.passed"):
+        load_manifest(tmp_path / "bad.json", Outcomes)
