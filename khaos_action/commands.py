@@ -8,7 +8,7 @@ import os
 import sys
 from pathlib import Path
 
-from khaos_action.errors import ConfigError
+from khaos_action.errors import ConfigError, ExitCode
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
 RUNS_DIR = Path(".khaos") / "runs"
@@ -136,7 +136,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
         print("not run" if contract is None else f"{contract:.1f}")
     else:
         print(summary(result))
-    return 0 if passed else 1
+    return ExitCode.PASSED if passed else ExitCode.GATE_FAILED
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
@@ -149,7 +149,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
         print(comparison.model_dump_json(indent=2))
     else:
         print(render_comparison_markdown(comparison))
-    return 1 if comparison.regression else 0  # bad input raised ManifestError above: exit 2
+    # Bad input raised ManifestError above (exit 2).
+    return ExitCode.GATE_FAILED if comparison.regression else ExitCode.PASSED
 
 
 def cmd_merge(args: argparse.Namespace) -> int:

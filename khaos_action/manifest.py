@@ -13,7 +13,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create
 from pydantic_core import from_json
 
 from khaos_action import collector
-from khaos_action.errors import KhaosError
+from khaos_action.errors import ExitCode, KhaosError
 from khaos_action.findings import Finding
 
 SCHEMA_VERSION = 1
@@ -22,7 +22,7 @@ OUTPUT_CAP = 4000
 
 
 class ManifestError(KhaosError):
-    exit_code = 2
+    exit_code = ExitCode.CONFIG
 
 
 class Model(BaseModel):

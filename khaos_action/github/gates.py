@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import Manifest
 from khaos_action.score.compare import Comparison
-from khaos_action.score.gates import EXIT_AGENT, EXIT_GATE_FAILED, EXIT_PASSED
 
 __all__ = ["Finding", "GateDecision", "decide", "findings", "regression_findings"]
 
@@ -23,7 +23,7 @@ class GateDecision:
 
     @property
     def passed(self) -> bool:
-        return self.exit_code == EXIT_PASSED
+        return self.exit_code == ExitCode.PASSED
 
 
 def findings(manifest: Manifest, comparison: Comparison | None, *, min_score: float | None) -> list[Finding]:
@@ -89,15 +89,15 @@ def regression_findings(comparison: Comparison) -> list[Finding]:
 
 def decide(manifest: Manifest, comparison: Comparison | None, *, fail_on: Sequence[str],
            min_score: float | None) -> GateDecision:
-    if manifest.verdict.exit_code == EXIT_AGENT:
+    if manifest.verdict.exit_code == ExitCode.AGENT:
         # The agent could not be run at all: not a gate the user can switch off.
         found = _verdict_findings(manifest) or [Finding(gate="agent", kind="agent", text=r)
                                                 for r in manifest.verdict.reasons]
-        return GateDecision(EXIT_AGENT, found)
+        return GateDecision(ExitCode.AGENT, found)
     active = set(fail_on) - {"never"}
     if "never" not in fail_on:
         active.add("incomplete")
     all_findings = findings(manifest, comparison, min_score=min_score)
     failing = [f for f in all_findings if f.gate in active]
     ignored = [f for f in all_findings if f.gate not in active]
-    return GateDecision(EXIT_GATE_FAILED if failing else EXIT_PASSED, failing, ignored)
+    return GateDecision(ExitCode.GATE_FAILED if failing else ExitCode.PASSED, failing, ignored)

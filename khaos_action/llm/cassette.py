@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
-from khaos_action.errors import KhaosError
+from khaos_action.errors import ExitCode, KhaosError
 
 Mode = Literal["record", "replay", "auto"]
 MODES: tuple[str, ...] = ("record", "replay", "auto")
@@ -47,7 +47,7 @@ _NOT_RECORDED = frozenset({408, 429})
 
 
 class CassetteError(KhaosError):
-    exit_code = 2
+    exit_code = ExitCode.CONFIG
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,7 +15,7 @@ from typing import Any
 import httpx
 
 from khaos_action.config.models import LlmEndpoint
-from khaos_action.errors import KhaosError
+from khaos_action.errors import ExitCode, KhaosError
 
 _SYSTEM = (
     "You rewrite a user's message to a customer-facing AI assistant the way different real users would type the "
@@ -27,7 +27,7 @@ _SYSTEM = (
 class MutationLlmError(KhaosError):
     """The LLM rewrite endpoint could not produce rewrites; the built-in mutations still run."""
 
-    exit_code = 2
+    exit_code = ExitCode.CONFIG
 
 
 async def llm_rewrite(

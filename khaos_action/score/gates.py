@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from khaos_action.config.models import Gates
+from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import CaseResult, GoalResult, Scores, Verdict
-
-EXIT_PASSED, EXIT_GATE_FAILED, EXIT_CONFIG, EXIT_AGENT = 0, 1, 2, 3
 
 
 @dataclass(slots=True)
@@ -31,7 +30,7 @@ class GateInputs:
 
 def verdict_of(findings: list[Finding], exit_code: int | None = None) -> Verdict:
     failed = bool(findings)
-    code = exit_code if exit_code is not None else (EXIT_GATE_FAILED if failed else EXIT_PASSED)
+    code = exit_code if exit_code is not None else (ExitCode.GATE_FAILED if failed else ExitCode.PASSED)
     return Verdict(passed=not failed, reasons=[f.text for f in findings], findings=findings, exit_code=code)
 
 
@@ -43,7 +42,7 @@ def decide(inputs: GateInputs, gates: Gates) -> Verdict:
     if all(c.error for c in cases):
         return verdict_of([Finding(gate="agent", kind="agent", text=f"every one of {len(cases)} invocations failed; "
                                                                    f"first error: {cases[0].error}",
-                                   case_ids=[c.id for c in cases[:5]])], EXIT_AGENT)
+                                   case_ids=[c.id for c in cases[:5]])], ExitCode.AGENT)
     if gates.fail_on_critical:
         findings += critical_findings(cases)
     for goal in inputs.goals:
