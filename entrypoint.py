@@ -59,7 +59,7 @@ def run_install(command: str, cwd: str, log):  # type: ignore[no-untyped-def]
     return done.code, done.tail
 
 
-def _interrupt(signum: int, frame: object) -> None:
+def _interrupt(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 

@@ -71,14 +71,14 @@ def inspect_agent(entry: str, base_dir: Path) -> Inspected:
         raise UsageError(f"{entry}: {attr} is a {type(obj).__name__}, neither a function nor a supported framework "
                          f"agent object")
     module = sys.modules.get(getattr(obj, "__module__", "") or "")
-    result.tools = _python_tools(module, Path(target), base_dir)
+    result.tools = _python_tools(module, base_dir)
     if not result.tools:
         result.notes.append("no tool found: list the agent's tool functions under agent.tools (with `role:`), or "
                             "decorate them with @khaos_action.sdk.tool")
     return result
 
 
-def _python_tools(module: Any, entry_file: Path, base_dir: Path) -> list[tuple[str, ToolRole]]:
+def _python_tools(module: Any, base_dir: Path) -> list[tuple[str, ToolRole]]:
     """Tools of a python agent: @tool functions and tool dicts in its module, or the public functions of a
     sibling `*tools*.py` module it imported."""
     if module is None:

@@ -1,10 +1,10 @@
-"""Masking `agent.secrets` in everything we write: one function per shape (text, JSON-like data, a manifest).
+"""Masking `agent.secrets` in everything we write: `Redactor.text` / `Redactor.data` and `redact_manifest`.
 
 A planted secret that the agent leaked is the finding, not something to publish: manifest.json, the reports,
 events.jsonl, the job summary, the PR comment and the log all go through `Redactor`. The forms masked are the ones
 the judge detects (judge.encodings): verbatim, case-folded, base64 (any alignment), hex, reversed, ROT13,
-URL-encoded and spaced out. Writers call `redact_text` / `redact_data` at their boundary; `redact_manifest` masks
-the manifest once, before any report is rendered from it.
+URL-encoded and spaced out. The event log masks each event with `Redactor.data`; `redact_manifest` masks the
+manifest once, before any report is rendered from it.
 """
 
 from __future__ import annotations
@@ -79,14 +79,6 @@ def _walk(value: Any, fn: Any) -> Any:
     if isinstance(value, (list, tuple)):
         return type(value)(_walk(v, fn) for v in value)
     return value
-
-
-def redact_text(text: str, secrets: Iterable[str]) -> str:
-    return Redactor(secrets).text(text)
-
-
-def redact_data(value: T, secrets: Iterable[str]) -> T:
-    return Redactor(secrets).data(value)
 
 
 def redact_manifest(manifest: T, redactor: Redactor) -> T:

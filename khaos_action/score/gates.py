@@ -87,10 +87,5 @@ def decide(inputs: GateInputs, gates: Gates) -> Verdict:
     return verdict_of(findings)
 
 
-def critical_failures(cases: Sequence[CaseResult]) -> list[str]:
-    """The critical findings' texts (kept for callers that print them)."""
-    return [f.text for f in critical_findings(cases)]
-
-
 def _first_reason(cases: Sequence[CaseResult]) -> str:
     return next((c.not_exercised for c in cases if c.not_exercised), "") or ""

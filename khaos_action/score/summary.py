@@ -34,7 +34,6 @@ class Summary:
     verdict: Verdict
     stats: dict = field(default_factory=dict)
     flaky: list[str] = field(default_factory=list)
-    reasons_extra: list[str] = field(default_factory=list)
     alerts: list[str] = field(default_factory=list)
     """What every view says first (the agent's model failing), from the cases' LLM telemetry."""
 

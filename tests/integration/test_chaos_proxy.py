@@ -162,28 +162,23 @@ def test_sdk_through_the_proxy_sees_truncation_timeouts_and_resets(upstream):
     assert fault_hits(reset_ctx) == {"r": 1}
 
 
-def test_traceparent_attributes_a_request_to_its_case_over_the_instance(upstream):
-    traced = make_ctx({"id": "down", "target": "http", "mode": "http_error", "status_code": 502}, case_id="traced")
-    trace_id = "4bf92f3577b34da6a3ce929d0e0e4736"
+def test_the_instance_route_names_the_case_and_an_unknown_upstream_is_404(upstream):
+    down = make_ctx({"id": "down", "target": "http", "mode": "http_error", "status_code": 502}, case_id="down")
 
     async def body(proxy: ChaosProxy):
-        proxy.bind_trace(trace_id, traced)
-        base = proxy.url_for(upstream.url, instance=5)
+        proxy.bind(5, down)
         async with httpx.AsyncClient() as http:
-            hit = await http.get(base + "/api/orders/1", headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"})
-            traceparent = f"00-{'1' * 32}-00f067aa0ba902b7-01"
-            other = await http.get(base + "/api/orders/1", headers={"traceparent": traceparent})
-            proxy.bind_trace(trace_id, None)
-            after = await http.get(
-                base + "/api/orders/1", headers={"traceparent": f"00-{trace_id}-00f067aa0ba902b7-01"}
-            )
+            hit = await http.get(proxy.url_for(upstream.url, instance=5) + "/api/orders/1")
+            other = await http.get(proxy.url_for(upstream.url, instance=6) + "/api/orders/1")
+            proxy.bind(5, None)
+            after = await http.get(proxy.url_for(upstream.url, instance=5) + "/api/orders/1")
             unknown = await http.get(f"{proxy.base_url}/i/0/nope/x")
         return hit, other, after, unknown
 
     hit, other, after, unknown = asyncio.run(with_proxy(body))
     assert (hit.status_code, other.status_code, after.status_code) == (502, 200, 200)
     assert unknown.status_code == 404 and "llm_proxy" in unknown.json()["error"]
-    assert fault_hits(traced) == {"down": 1}
+    assert fault_hits(down) == {"down": 1}
 
 
 def test_render_env_rewires_base_urls_per_instance_and_keeps_other_values():

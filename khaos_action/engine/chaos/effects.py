@@ -60,11 +60,6 @@ class HttpRequestView:
         except (ValueError, UnicodeDecodeError):
             return None
 
-    @cached_property
-    def streaming(self) -> bool:
-        body = self.json
-        return isinstance(body, dict) and bool(body.get("stream"))
-
 
 @dataclass
 class Reply:

@@ -196,7 +196,3 @@ def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
         decision.record["status"] = final.status if final is not None else status
     return replacement
 
-
-def needs_reply(decision: HttpDecision) -> bool:
-    """Whether the caller must buffer the real reply (a transform will read it)."""
-    return decision.effect is not None and decision.effect.transform is not None

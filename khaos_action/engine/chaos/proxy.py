@@ -6,9 +6,8 @@ time. Every instance gets its own routes: `url_for(upstream, instance)` returns
 `http://127.0.0.1:<port>/i/<instance>/<upstream key>`, and `agent.env` templates (`{{ llm_proxy }}`,
 `{{ proxy('https://api.example.com') }}`) are rendered per instance by `render_env`. So the path names the instance,
 and `bind(instance, ctx)` (called by the engine when an instance starts and finishes a case) names the case.
-A request carrying a W3C `traceparent` whose trace id was registered with `bind_trace` is attributed to that
-case first: OpenTelemetry-instrumented agents propagate it, which also separates concurrent cases that share one
-agent process. A request whose instance serves no case is forwarded untouched.
+A request whose instance serves no case is forwarded untouched. (One shared agent process has one instance, so
+the engine runs its cases with faults one at a time.)
 
 No fault → the request is forwarded as is and the upstream reply streams back unchanged (status, headers, raw
 body bytes, server-sent events as they arrive). Faults: errors and failures are answered by the proxy; `timeout`
@@ -43,7 +42,6 @@ from khaos_action.engine.llm_calls import LlmCall, begin_call
 from khaos_action.errors import ConfigError
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(/[^?]*)?(?:\?(.*))?$", re.S)
-_TRACEPARENT = re.compile(r"^[0-9a-f]{2}-([0-9a-f]{32})-[0-9a-f]{16}-[0-9a-f]{2}$")
 _DROP_REQUEST = FRAMING_HEADERS | {"host"}
 _DROP_RESPONSE = FRAMING_HEADERS - {"content-length", "content-encoding"}
 # What aiohttp's client would add on its own: the agent's request goes out with the agent's headers only.
@@ -61,12 +59,9 @@ class ChaosProxy:
         self._socket: socket.socket | None = None
         self._upstreams: dict[str, str] = {}
         self._bound: dict[int, CaseContext | None] = {}
-        self._traces: dict[str, CaseContext] = {}
         self._timeout = upstream_timeout_s
         self._runner: Any = None
         self._session: Any = None
-        self.requests = 0
-        """Requests served (forwarded or faulted)."""
 
     # ---- lifecycle ------------------------------------------------------------------------------------------------
     def _listening_socket(self) -> socket.socket:
@@ -125,24 +120,9 @@ class ChaosProxy:
         """Instance `instance` now serves `ctx` (None: between cases; its requests pass through)."""
         self._bound[instance] = ctx
 
-    def bind_trace(self, trace_id: str, ctx: CaseContext | None) -> None:
-        """Requests whose `traceparent` carries `trace_id` belong to `ctx` (None removes the mapping)."""
-        if ctx is None:
-            self._traces.pop(trace_id, None)
-        else:
-            self._traces[trace_id] = ctx
-
-    def _case_for(self, instance: int, headers: dict[str, str]) -> CaseContext | None:
-        if self._traces:
-            match = _TRACEPARENT.match(headers.get("traceparent", "").strip().lower())
-            if match and match.group(1) in self._traces:
-                return self._traces[match.group(1)]
-        return self._bound.get(instance)
-
     # ---- the request handler -------------------------------------------------------------------------------------
     async def _handle(self, request: Any) -> Any:
         current_case.set(None)  # this task's own upstream calls must never be intercepted in-process
-        self.requests += 1
         route = _ROUTE.match(request.raw_path)
         if route is None or route.group(2) not in self._upstreams:
             return await _send_reply(request, Reply.json_reply(
@@ -154,7 +134,7 @@ class ChaosProxy:
         body = await request.read()
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.raw_headers]
         lower = {k.lower(): v for k, v in headers}
-        ctx = self._case_for(instance, lower)
+        ctx = self._bound.get(instance)
         decision = None
         if ctx is not None:
             target = urlsplit(url)

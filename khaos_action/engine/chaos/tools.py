@@ -57,7 +57,6 @@ class ToolPatcher:
         self._undo: list[Callable[[], None]] = []
         self._wrappers: dict[int, Callable[..., Any]] = {}
         self._previous_hook: Any = None
-        self._sdk: Any = None
 
     # ---- entering and leaving -------------------------------------------------------------------------------------
     def __enter__(self) -> ToolPatcher:
@@ -102,9 +101,7 @@ class ToolPatcher:
         return [(getattr(fn, "__khaos_tool__", None) or name, fn) for fn in found]
 
     def _wrap_registry(self, spec: str) -> list[tuple[str, Any]]:
-        from khaos_action.engine.transport.python import load_callable
-
-        registry = _registry_mapping(load_callable_or_object(spec, self.base_dir, load_callable))
+        registry = _registry_mapping(load_callable_or_object(spec, self.base_dir))
         out = []
         for key, fn in list(registry.items()):
             if callable(fn) and not hasattr(fn, "__khaos_tool__"):
@@ -256,7 +253,6 @@ class ToolPatcher:
     def _install_sdk_hook(self) -> None:
         from khaos_action import sdk
 
-        self._sdk = sdk
         self._previous_hook = sdk.set_tool_hook(self._sdk_hook)
         self._undo.append(lambda: sdk.set_tool_hook(self._previous_hook))
 
@@ -345,7 +341,7 @@ def _getattr_path(obj: Any, dotted: str) -> Any:
     return obj
 
 
-def load_callable_or_object(spec: str, base_dir: Path, load_callable: Callable[..., Any]) -> Any:
+def load_callable_or_object(spec: str, base_dir: Path) -> Any:
     """`module:attr` -> the object (a registry need not be callable)."""
     from khaos_action.engine.transport.python import (
         _import_file,

@@ -48,6 +48,3 @@ class ContextFactory:
                 self._by_case.popitem(last=False)
         return value
 
-
-def load_context_factory(spec: str | None, base_dir: Path) -> ContextFactory | None:
-    return ContextFactory(spec, base_dir) if spec else None

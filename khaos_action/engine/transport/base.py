@@ -135,8 +135,8 @@ def response(payload: dict[str, Any], request: TransportMessage) -> TransportMes
 
 
 def trace_id(case_id: str) -> str:
-    """A W3C trace id derived from the case id, sent as `traceparent` so OpenTelemetry-instrumented agents carry the
-    case into their outgoing calls (DESIGN: the chaos proxy's second way to attribute a request)."""
+    """A W3C trace id derived from the case id, sent as `traceparent` so an OpenTelemetry-instrumented agent's
+    traces name the case (the chaos proxy attributes by instance route, not by this header)."""
     return hashlib.sha256(case_id.encode()).hexdigest()[:32]
 
 
