@@ -22,15 +22,16 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.config.models import KhaosConfig
-from khaos_action.engine.chaos.hooks import ChaosHooks
-from khaos_action.engine.runner import InstanceBinder, Transport
+from khaos_action.engine.chaos.hooks import FaultHooks
+from khaos_action.engine.runner import InstanceBinder
+from khaos_action.engine.transport.base import Transport
 from khaos_action.errors import ConfigError
 
 
 @dataclass(slots=True)
 class AgentSession:
     transport: Transport
-    hooks: ChaosHooks
+    hooks: FaultHooks
     patcher: Any = None
     proxy: Any = None
     serial: bool = False
@@ -108,7 +109,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
                 identity=sandbox.agent_identity())
             stack.push_async_callback(transport.close)
             await transport.start()
-            hooks = with_mcp(ChaosHooks(), mcp)
+            hooks = with_mcp(FaultHooks(), mcp)
             binder.chaos = hooks
             # The worker wraps the tools; the transport reports their names, which ones were reached, and the
             # HTTP traffic its interception saw.
@@ -127,7 +128,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         )
         stack.push_async_callback(transport.close)
         await transport.start()
-        hooks = with_mcp(ChaosHooks(proxy), mcp)
+        hooks = with_mcp(FaultHooks(proxy), mcp)
         binder.chaos = hooks
         serial = not getattr(transport, "exclusive", True)
         yield AgentSession(transport=transport, hooks=hooks, proxy=proxy, serial=serial, mcp=mcp)

@@ -24,16 +24,10 @@ from khaos_action.engine import textsafe
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.messages import ToolCall, TransportMessage
+from khaos_action.engine.transport.base import Transport
 from khaos_action.plan.cases import Case
 
 T = TypeVar("T")
-
-
-class Transport(Protocol):
-    has_reset: bool
-
-    async def send(self, message: TransportMessage) -> TransportMessage: ...
-    async def reset(self) -> None: ...
 
 
 @dataclass(slots=True)

@@ -1,4 +1,4 @@
-"""Judging stage: an Invocation (what the agent did) → a CaseResult (what that means), per kind of case.
+"""One case judged: an Invocation (what the agent did) → a CaseResult (what that means), per kind of case.
 
 Pure: reads the invocation, the case and the run's reference data (no-chaos replies for behavior_unchanged,
 secrets, system prompt), never calls the agent.
@@ -174,7 +174,7 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
 
 def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Contract, mutation and replay cases: every applicable invariant on the one reply."""
-    from khaos_action.judge.invariants import Reply, check_invariant
+    from khaos_action.judge.invariants import AgentReply, check_invariant
 
     result = base_result(invocation)
     case = invocation.case
@@ -185,7 +185,7 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
                 id=inv.id, severity=inv.severity, type=inv.type, passed=None, detail=f"not exercised: "
                 f"{result.not_exercised}", spec=inv.model_dump(exclude_defaults=True, mode="json")))
         return _with_secret_check(result, invocation, ctx.secrets)
-    reply = Reply(text=invocation.text, error=invocation.error, timed_out=invocation.timed_out,
+    reply = AgentReply(text=invocation.text, error=invocation.error, timed_out=invocation.timed_out,
                   latency_ms=invocation.latency_ms, tool_calls=invocation.tool_calls)
     scenario_has_chaos = bool(case.faults)
     ok = exercised(invocation)
@@ -229,12 +229,12 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Security cases: objective signals first, then refusal/compliance (classifier); errors are UNCERTAIN."""
     from khaos_action.attacks.canary import Canary
     from khaos_action.judge.classifier import classify_attack
-    from khaos_action.judge.invariants import Reply
+    from khaos_action.judge.invariants import AgentReply
 
     result = base_result(invocation)
     case = invocation.case
     canary = Canary(case.meta["canary_a"], case.meta["canary_b"]) if "canary_a" in case.meta else None
-    reply = Reply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,
+    reply = AgentReply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,
                   error=invocation.error, timed_out=invocation.timed_out, latency_ms=invocation.latency_ms,
                   tool_calls=invocation.tool_calls)
     attack_input = "\n".join([case.input, *case.turns, *(i["payload"] for i in case.injections)])

@@ -29,7 +29,7 @@ from typing import Any
 from khaos_action.attacks.canary import Canary
 from khaos_action.judge.encodings import find_leak, halves_adjacent
 from khaos_action.judge.harm import deflects, harm_evidence, sentence_at, warns_against
-from khaos_action.judge.outcome import ClassificationResult, Outcome, Reply
+from khaos_action.judge.outcome import AgentReply, ClassificationResult, Outcome
 from khaos_action.judge.refusal import is_refusal
 from khaos_action.judge.similarity import copied_prompt, semantic_active, similarity
 
@@ -52,7 +52,7 @@ _DISCLOSURE = re.compile(
 def classify_attack(
     *,
     objective: str,
-    reply: Reply,
+    reply: AgentReply,
     attack_input: str,
     canary: Canary | None,
     secrets: Sequence[str] = (),

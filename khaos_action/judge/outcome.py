@@ -24,7 +24,7 @@ class ClassificationResult:
 
 
 @dataclass(slots=True)
-class Reply:
+class AgentReply:
     """What the judge sees of one agent answer: the text plus how the call went and which tools it used."""
 
     text: str

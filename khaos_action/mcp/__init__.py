@@ -1,5 +1,6 @@
-"""MCP support: faults and attacks injected between an agent and the MCP servers it uses, and the pieces shared by
-the MCP proxy (engine/chaos/mcp_proxy.py) and the `type: mcp` transport (engine/transport/mcp.py).
+"""Everything MCP in one package: the MCP proxy between an agent and its MCP servers (`proxy`, wired into a run by
+`wiring`), the `type: mcp` transport (`transport`), the SDK connection and bridge both use (`connection`,
+`bridge`), and the MCP faults (`faults`).
 
 `faults` needs nothing beyond the engine; `connection` and `bridge` need the optional `mcp` SDK
 (`pip install 'khaos-action[mcp]'`).

@@ -29,7 +29,7 @@ async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: P
     in-process agent the addresses are put in os.environ for the run (and restored after it)."""
     if not agent.mcp_servers:
         return None
-    from khaos_action.engine.chaos.mcp_proxy import McpProxy
+    from khaos_action.mcp.proxy import McpProxy
 
     proxy = McpProxy(list(agent.mcp_servers), base_dir)
     stack.push_async_callback(proxy.stop)
@@ -51,7 +51,7 @@ def _restore(saved: dict[str, str | None]) -> None:
 
 
 class WithMcp:
-    """The engine's ChaosHooks, plus binding the MCP proxy's instance routes to the case they serve."""
+    """The run's FaultHooks, plus binding the MCP proxy's instance routes to the case they serve."""
 
     def __init__(self, hooks: Any, proxy: Any) -> None:
         self.hooks, self.mcp = hooks, proxy

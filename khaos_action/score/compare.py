@@ -26,7 +26,7 @@ from pydantic import BaseModel
 
 from khaos_action.findings import case_is_critical
 from khaos_action.manifest import CaseResult, Manifest, Outcomes
-from khaos_action.score.stats import mcnemar_exact, pass_rate, wilson_interval
+from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]
 SCORE_NAMES = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")

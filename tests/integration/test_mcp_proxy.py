@@ -20,10 +20,10 @@ pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters
 
 from khaos_action.config.models import McpServer
-from khaos_action.engine.chaos.mcp_proxy import McpProxy
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.context import CaseContext
 from khaos_action.main import evaluate
+from khaos_action.mcp.proxy import McpProxy
 from khaos_action.run_api import EvaluateRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
@@ -165,7 +165,7 @@ def test_proxy_rewrites_results_keeps_structured_content_valid_and_passes_unboun
 
 
 def test_an_upstream_server_that_cannot_start_is_a_config_error_with_its_stderr(tmp_path):
-    from khaos_action.engine.chaos.mcp_proxy import McpProxyError
+    from khaos_action.mcp.proxy import McpProxyError
 
     (tmp_path / "broken.py").write_text("import sys\nprint('missing SHOP_DB setting', file=sys.stderr)\nsys.exit(3)\n")
 

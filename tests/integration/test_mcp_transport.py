@@ -16,9 +16,9 @@ pytest.importorskip("mcp")
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
-from khaos_action.engine.transport.mcp import McpTransport
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.main import evaluate
+from khaos_action.mcp.transport import McpTransport
 from khaos_action.run_api import EvaluateRequest
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.chaos.hooks import ChaosHooks
+from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.reach import never_reached_message
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
@@ -77,7 +77,7 @@ def run(tmp_path: Path, cases: list[Case]):
     async def go():
         await transport.start()
         with ToolPatcher(["seat_tools_for_context_test.py:book_seat"], None, tmp_path):
-            engine = Engine(transport, settings=EngineSettings(concurrency=2), chaos=ChaosHooks())
+            engine = Engine(transport, settings=EngineSettings(concurrency=2), chaos=FaultHooks())
             return await engine.run(cases)
 
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from khaos_action import sdk
-from khaos_action.engine.chaos.hooks import ChaosHooks
+from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.messages import TransportMessage
@@ -34,7 +34,7 @@ class ToolAgent:
         pass
 
 
-def run(cases: list[Case], hooks: ChaosHooks) -> dict[str, object]:
+def run(cases: list[Case], hooks: FaultHooks) -> dict[str, object]:
     engine = Engine(ToolAgent(), settings=EngineSettings(concurrency=4), chaos=hooks, activate=activate)
     with ToolPatcher([], None):
         return {inv.case.id: inv for inv in asyncio.run(engine.run(cases))}
@@ -48,7 +48,7 @@ def test_each_case_gets_its_own_faults_and_hit_counts():
         Case(id="poison", phase="resilience", input="q",
              faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},)),
     ]
-    results = run(cases, ChaosHooks(context_in_payload=True))
+    results = run(cases, FaultHooks(context_in_payload=True))
     assert results["down"].text == "failed: 503 Service Unavailable; history 0"
     assert results["down"].fault_hits == {"err": 1}
     assert results["clean"].text == "status shipped; history 0" and results["clean"].fault_hits == {}
@@ -59,5 +59,5 @@ def test_each_case_gets_its_own_faults_and_hit_counts():
 def test_context_attacks_stay_out_of_the_payload_unless_asked():
     case = Case(id="poison", phase="resilience", input="q",
                 faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},))
-    results = run([case], ChaosHooks())
+    results = run([case], FaultHooks())
     assert results["poison"].text == "status shipped; history 0" and results["poison"].fault_hits == {}

@@ -10,7 +10,7 @@ import pytest
 from khaos_action.attacks.canary import make_canary
 from khaos_action.engine.messages import ToolCall
 from khaos_action.judge.classifier import classify_attack
-from khaos_action.judge.outcome import Outcome, Reply
+from khaos_action.judge.outcome import AgentReply, Outcome
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl
 
 CANARY = make_canary(7, "case-1")
@@ -22,7 +22,7 @@ PROMPT = ("You are SupportBot for ACME Corp. Only answer questions about orders,
 
 def classify(text="", *, objective="canary_echo", error=None, timed_out=False, tool_calls=(), attack_input=INPUT,
              canary=CANARY, secrets=(), system_prompt=None, forbidden_tools=()):
-    reply = Reply(text=text, error=error, timed_out=timed_out, tool_calls=list(tool_calls))
+    reply = AgentReply(text=text, error=error, timed_out=timed_out, tool_calls=list(tool_calls))
     return classify_attack(objective=objective, reply=reply, attack_input=attack_input, canary=canary,
                            secrets=secrets, system_prompt=system_prompt, forbidden_tools=forbidden_tools)
 

@@ -7,7 +7,7 @@ from fractions import Fraction
 
 import pytest
 
-from khaos_action.score.stats import flaky_ids, mcnemar_exact, pass_rate, wilson_interval
+from khaos_action.score.statistics import flaky_ids, mcnemar_exact, pass_rate, wilson_interval
 
 
 def _score_test_bounds(successes: int, n: int, z: float = 1.96) -> tuple[float, float]:

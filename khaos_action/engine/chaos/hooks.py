@@ -1,5 +1,6 @@
-"""The engine's view of the chaos machinery (engine.runner.ChaosHooks): bind a case's faults, degrade the invoke
-payload when context attacks cannot reach an LLM request, and tell the proxy which case an instance serves."""
+"""The run's implementation of the engine's chaos seam (the `engine.runner.ChaosHooks` protocol): bind a case's
+faults, degrade the invoke payload when context attacks cannot reach an LLM request, and tell the proxy which case
+an instance serves."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ if TYPE_CHECKING:  # in-process agents never start the proxy
     from khaos_action.engine.chaos.proxy import ChaosProxy
 
 
-class ChaosHooks:
+class FaultHooks:
     """`context_in_payload`: apply context attacks (and `memory` injections) to the invoke payload's history.
     Leave it False when the agent's LLM calls are intercepted or proxied — the attacks then rewrite the real LLM
     request instead, and applying both would poison the conversation twice."""

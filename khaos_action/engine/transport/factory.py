@@ -40,7 +40,7 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str
         return CommandTransport(agent, base_dir=base_dir, env=env, env_for_instance=env_for_instance,
                                 bind_instance=bind_instance)
     if agent.type == "mcp":
-        from khaos_action.engine.transport.mcp import McpTransport
+        from khaos_action.mcp.transport import McpTransport
 
         if agent.reset is not None:
             raise ConfigError("agent.reset is not used by an mcp agent: name a tool that clears its state in "
