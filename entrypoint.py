@@ -2,15 +2,15 @@
 
 Thin on purpose (the flow lives in khaos_action.github.action). Order matters: settings are read and every
 secret-bearing variable is removed from os.environ BEFORE the `install` command runs or the evaluation imports the
-agent, because both execute code from the pull request.
+agent, because both execute code from the pull request. This is a shell: it reads os.environ and builds the run's
+`Services` (khaos_action/services.py) and the GitHub HTTP client; nothing below it does.
 
-Test seam: KHAOS_ACTION_EVALUATE=module:function replaces `khaos_action.main.evaluate` (end-to-end tests use it to
-run the entrypoint with a small, real evaluate function).
+Which function evaluates is `main(evaluate=...)`'s parameter (default `khaos_action.main.evaluate`), never the
+environment's choice; tests run the entrypoint with another one through tests/action_launcher.py.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import signal
 import sys
@@ -32,38 +32,27 @@ def scrub_environment(environ: dict[str, str] | os._Environ[str], token: str | N
     return removed
 
 
-def load_evaluate():  # type: ignore[no-untyped-def]
-    seam = os.environ.get("KHAOS_ACTION_EVALUATE", "").strip()
-    if seam:
-        module, _, name = seam.partition(":")
-        return getattr(importlib.import_module(module), name or "evaluate")
-    from khaos_action.main import evaluate
-
-    return evaluate
-
-
-def run_install(command: str, cwd: str, log):  # type: ignore[no-untyped-def]
-    """The `install` command in its own venv (the agent worker then uses it): (exit code, its last lines)."""
+def run_install(command: str, cwd: str, log, environ):  # type: ignore[no-untyped-def]
+    """The `install` command in its own venv (the agent worker then uses it): (exit code, its last lines, the
+    venv's python)."""
     import tempfile
     from pathlib import Path
 
     from khaos_action.engine.install import run_install as install
-    from khaos_action.engine.transport.worker import PYTHON_ENV
 
     log.info(f"khaos-action: running the `install` command in {cwd} (in a venv of its own)")
     venv = Path(tempfile.gettempdir()) / f"khaos-agent-venv-{os.getpid()}"
     with log.group("install"), log.commands_stopped():
-        done = install(command, cwd, venv=venv, echo=print)
-    if done.python:
-        os.environ[PYTHON_ENV] = done.python  # the python agent worker runs with the user's packages
-    return done.code, done.tail
+        done = install(command, cwd, venv=venv, echo=print, environ=environ)
+    return done.code, done.tail, done.python
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
     raise KeyboardInterrupt
 
 
-def main() -> int:
+def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
+    """The action. `evaluate(request, *, services)` runs the evaluation (default: khaos_action.main.evaluate)."""
     from khaos_action.errors import guard
     from khaos_action.github.finish import finish
     from khaos_action.github.workflow import WorkflowLog
@@ -83,11 +72,11 @@ def main() -> int:
     signal.signal(signal.SIGTERM, _interrupt)
     # The one boundary (khaos_action/errors.py) around set-up too: a bug here is exit 4 with a traceback, where
     # workflow commands are stopped; settings and install errors get a summary and outputs like any other exit.
-    return guard(lambda: _main(log, environ, handed_over), say=log.error, show_traceback=log.untrusted,
+    return guard(lambda: _main(log, environ, handed_over, evaluate), say=log.error, show_traceback=log.untrusted,
                  on_exit=on_exit)
 
 
-def _main(log, environ: dict[str, str], handed_over: list[bool]) -> int:  # type: ignore[no-untyped-def]
+def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
     from khaos_action.errors import AgentError, ConfigError, KhaosError
     from khaos_action.github.settings import ActionSettings
 
@@ -110,29 +99,47 @@ def _main(log, environ: dict[str, str], handed_over: list[bool]) -> int:  # type
     workdir = os.path.join(workspace, settings.working_directory)
     if os.path.isdir(workdir):
         os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
+    # The run's environment: ours once the secrets are gone (the agent's processes get a clean copy of it).
+    run_environ = dict(os.environ)
     if settings.install:
         if not os.path.isdir(workdir):
             raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-        code, tail = run_install(settings.install, workdir, log)
+        code, tail, python = run_install(settings.install, workdir, log, run_environ)
         if code != 0:
             last = "\n".join(tail[-10:])
             raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the command "
                              f"or remove the `install` input. Its last lines:\n{last}")
+        if python:
+            from khaos_action.engine.transport.worker import PYTHON_ENV
 
-    http = make_http_client(settings.GITHUB_API_URL, token) if token else None
+            run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
+
+    from khaos_action.services import Services
+
+    services = Services(environ=run_environ)
+    if evaluate is None:
+        from khaos_action.main import evaluate
+    run = evaluate
+
+    http = make_http_client(settings.GITHUB_API_URL, token, factory=services.http) if token else None
     github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
     try:
-        evaluate = load_evaluate()
         handed_over.append(True)
-        return run_action(settings, github=github, evaluate=evaluate, environ=os.environ, log=log)
+        return run_action(settings, github=github, evaluate=lambda request: run(request, services=services),
+                          environ=run_environ, log=log)
     finally:
         if http is not None:
             http.close()
 
 
-if __name__ == "__main__":
+def launch(argv: list[str], evaluate=None) -> int:  # type: ignore[no-untyped-def]
+    """What `python entrypoint.py` does: exec `argv` again without the runner's secrets, then `main`."""
     from khaos_action.engine.sandbox import hide_runner_secrets
 
     # The token must not stay in our exec-time environment (/proc/1/environ in the container): exec again without it.
-    hide_runner_secrets([os.path.abspath(__file__)])
-    sys.exit(main())
+    hide_runner_secrets(argv)
+    return main(evaluate)
+
+
+if __name__ == "__main__":
+    sys.exit(launch([os.path.abspath(__file__)]))

@@ -2,8 +2,9 @@
 
 Runs entrypoint.py as the runner would (INPUT_* from action.yml defaults, a pull_request event, output and summary
 files) on the bundled demo agent with the real engine, with a baseline artifact to download and compare. The
-evaluation is timed inside the process (through the KHAOS_ACTION_EVALUATE seam, wrapping the real evaluate), so the
-action's own share is total minus evaluation. Target (issue 6): ≤ 10 s excluding the agent's time.
+evaluation is timed inside the process (this file, run with --as-action, starts the entrypoint with
+`evaluate=timed_evaluate`, the real evaluate wrapped), so the action's own share is total minus evaluation.
+Target (issue 6): ≤ 10 s excluding the agent's time.
 
     python bench/action.py [--runs 3]
 """
@@ -24,13 +25,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def timed_evaluate(request):  # type: ignore[no-untyped-def]
-    """The real evaluate, timed; the entrypoint imports this through KHAOS_ACTION_EVALUATE=action:timed_evaluate."""
+def timed_evaluate(request, *, services):  # type: ignore[no-untyped-def]
+    """The real evaluate, timed; `python bench/action.py --as-action` hands it to the entrypoint."""
     from khaos_action.main import evaluate
 
     started = time.perf_counter()
-    result = evaluate(request)
-    Path(os.environ["KHAOS_BENCH_TIMING"]).write_text(str(time.perf_counter() - started))
+    result = evaluate(request, services=services)
+    Path(services.environ["KHAOS_BENCH_TIMING"]).write_text(str(time.perf_counter() - started))
     return result
 
 
@@ -53,12 +54,11 @@ def one_run(api, workdir: Path) -> dict[str, float]:
            "GITHUB_API_URL": api.api_url, "GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_NAME": "pull_request",
            "GITHUB_EVENT_PATH": str(workdir / "event.json"), "GITHUB_RUN_ID": "1", "GITHUB_SHA": "h",
            "GITHUB_WORKSPACE": str(ws), "GITHUB_OUTPUT": str(workdir / "out"),
-           "GITHUB_STEP_SUMMARY": str(workdir / "summary"), "KHAOS_ACTION_EVALUATE": "action:timed_evaluate",
-           "KHAOS_BENCH_TIMING": str(timing)}
+           "GITHUB_STEP_SUMMARY": str(workdir / "summary"), "KHAOS_BENCH_TIMING": str(timing)}
     api.log.clear()
     api.comments.clear()
     started = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], env=env, cwd=ws,
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve()), "--as-action"], env=env, cwd=ws,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     posted = None
     while proc.poll() is None or posted is None:
@@ -102,4 +102,8 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["--as-action"]:  # the entrypoint, as the runner starts it, with the timed evaluate
+        import entrypoint
+
+        sys.exit(entrypoint.launch([str(Path(__file__).resolve()), "--as-action"], timed_evaluate))
     main()

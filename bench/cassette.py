@@ -12,6 +12,7 @@ time as one against a zero-latency LLM). Run: `python bench/cassette.py [CALLS] 
 from __future__ import annotations
 
 import json
+import os
 import random
 import shutil
 import statistics
@@ -31,6 +32,7 @@ from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.cassette import Cassette
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from khaos_action.services import Services
 
 MESSAGES = [{"role": "system", "content": "You are Acme's support assistant."},
             {"role": "user", "content": "Polish for the customer. DRAFT:\nYour order 1234 has shipped."}]
@@ -107,7 +109,7 @@ def demo_runs(runs: int, folder: Path) -> None:
             config.write_text(plain + extra)
             start = time.perf_counter()
             manifest = evaluate(EvaluateRequest(config_path=config, out_dir=folder / f"run-{label[:6]}-{index}",
-                                                formats=("md",))).manifest
+                                                formats=("md",)), services=Services(environ=dict(os.environ))).manifest
             times[label].append(time.perf_counter() - start)
             telemetry = manifest.extra["telemetry"]
             calls[label] = telemetry["calls"]

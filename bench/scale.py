@@ -57,6 +57,7 @@ t0 = time.perf_counter()
 import khaos_action.main as main
 from khaos_action.engine.runner import Engine
 from khaos_action.run_api import EvaluateRequest
+from khaos_action.services import Services
 phases = {"startup": time.perf_counter() - t0 + float(sys.argv[3])}
 
 def timed(name, fn):
@@ -82,7 +83,8 @@ main.write_reports = timed("reports", main.write_reports)
 real_asyncio_run = asyncio.run
 main.asyncio.run = timed("async", real_asyncio_run)
 result = main.evaluate(EvaluateRequest(config_path=__import__("pathlib").Path(sys.argv[1]),
-                                       out_dir=__import__("pathlib").Path(sys.argv[2])))
+                                       out_dir=__import__("pathlib").Path(sys.argv[2])),
+                       services=Services(environ=dict(os.environ)))
 phases["judge"] = phases.pop("async") - phases["execute"]
 times = os.times()
 print(json.dumps({"phases": phases, "cpu": times.user + times.system,

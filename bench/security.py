@@ -9,6 +9,7 @@ Run: python bench/security.py
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -28,6 +29,7 @@ from khaos_action.engine.runner import (
 from khaos_action.judge.cases import JudgeContext, judge_attack
 from khaos_action.main import make_plan, prepare
 from khaos_action.run_api import EvaluateRequest
+from khaos_action.services import Services
 from khaos_action.session import agent_session
 
 CONFIG = ROOT / "examples" / "security" / "robust.khaos.yaml"
@@ -38,7 +40,7 @@ async def replies(request: EvaluateRequest) -> tuple[list[Invocation], JudgeCont
     prepared = prepare(request)
     config, base_dir = prepared.config, prepared.loaded.base_dir
     binder = InstanceBinder()
-    async with agent_session(config, base_dir, binder) as session:
+    async with agent_session(config, base_dir, binder, Services(environ=dict(os.environ))) as session:
         profile, _ = agent_profile(config.agent, base_dir, import_code=True)
         plan = make_plan(prepared, profile=profile)
         engine = Engine(session.transport, binder=binder, chaos=session.hooks,

@@ -7,11 +7,22 @@ import json
 import os
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from khaos_action.errors import ConfigError, ExitCode
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
+if TYPE_CHECKING:
+    from khaos_action.services import Services
+
 RUNS_DIR = Path(".khaos") / "runs"
+
+
+def services() -> Services:
+    """The run's view of this process (the CLI is a shell: the one place that reads os.environ for a run)."""
+    from khaos_action.services import Services
+
+    return Services(environ=dict(os.environ))
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -20,12 +31,13 @@ def cmd_run(args: argparse.Namespace) -> int:
     from khaos_action.plan.scheduler import parse_shard
 
     formats = parse_formats(args.format)
+    run = services()
     request = EvaluateRequest(
-        config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(), packs=tuple(args.pack),
+        config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(run.clock()), packs=tuple(args.pack),
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
         min_score=args.min_score, formats=formats, force=args.force,
     )
-    result = evaluate(request)
+    result = evaluate(request, services=run)
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
@@ -48,10 +60,11 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from khaos_action.demo import demo_config_path
     from khaos_action.main import evaluate, new_run_id
 
-    out = args.out or RUNS_DIR / new_run_id()
+    run = services()
+    out = args.out or RUNS_DIR / new_run_id(run.clock())
     print("khaos-action demo: the quickstart pack and a behavioral contract against the bundled support agent\n"
           f"(agent and config: {demo_config_path().parent})\n")
-    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out, force=args.force))
+    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out, force=args.force), services=run)
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
@@ -126,8 +139,10 @@ def cmd_contract(args: argparse.Namespace) -> int:
         for note in prepared.warnings:
             print(f"  warning: {note}")
         return 0
-    out = args.out or RUNS_DIR / new_run_id()
-    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force))
+    run = services()
+    out = args.out or RUNS_DIR / new_run_id(run.clock())
+    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force),
+                      services=run)
     link_latest(result.out_dir)
     contract = result.manifest.scores.contract
     critical = [f for f in result.manifest.verdict.findings if f.is_critical]

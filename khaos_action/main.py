@@ -1,17 +1,15 @@
 """One evaluation, start to finish: config → plan → engine → judge → score → manifest → reports.
 
-The CLI and entrypoint.py are thin shells over `evaluate`; this module wires the real parts together once and hands
-them down (STYLE: wire real things once, pass them in).
+The CLI and entrypoint.py are thin shells over `evaluate`: they build the run's `Services` (environment, HTTP
+clients, clock, git) and this module hands them down with the parts it wires together (STYLE: wire real things
+once, pass them in). Nothing here reads os.environ or builds an HTTP client itself.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import secrets as pysecrets
-import subprocess
-import time
 from collections.abc import Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -52,6 +50,7 @@ from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
+from khaos_action.services import Services
 from khaos_action.session import agent_session
 
 if TYPE_CHECKING:
@@ -128,18 +127,19 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
     return plan
 
 
-def evaluate(request: EvaluateRequest) -> EvaluateResult:
+def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
+    """One run of `request`; `services` is what it takes from the world (built by the shell that calls it)."""
     with collector.bulk():
         prepared = prepare(request)
     out_dir = request.out_dir
     claim_out_dir(out_dir, force=request.force)
-    started = _now()
+    started = _timestamp(services.clock())
     with _similarity_backend(prepared.config):
-        run = run_async(_execute(prepared, request, out_dir=out_dir, run_id=out_dir.name))
+        run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name))
     with collector.bulk():
         manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
                                   config_path=request.config_path, shard=request.shard,
-                                  extra_reasons=run.extra_reasons)
+                                  extra_reasons=run.extra_reasons, services=services)
         del run  # the manifest holds the results; the invocations and the plan can go
         # Masked once, before anything is rendered: reports, summary, comment, log and console all read this copy.
         manifest = redact_manifest(manifest, Redactor(prepared.config.agent.secrets))
@@ -182,20 +182,21 @@ class Executed:
     """Verdict reasons decided by the run itself (budget exhausted, cassette misses)."""
 
 
-async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Path, run_id: str) -> Executed:
+async def _execute(prepared: Prepared, request: EvaluateRequest, services: Services, *, out_dir: Path,
+                   run_id: str) -> Executed:
     config = prepared.config
     binder = InstanceBinder()
     redactor = Redactor(config.agent.secrets)
     events = EventLog(out_dir / "events.jsonl", redact=redactor.data if redactor else None)
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
-                                                                           binder) as session:
+                                                                           binder, services) as session:
             # What the python worker found when it imported the agent: pull-request code never runs in this process.
             seen = getattr(session.transport, "seen", None)
             tools, metadata = seen if seen is not None else agent_tools(config.agent, prepared.loaded.base_dir,
                                                                         import_code=False)
             profile, sources = profile_of(config.agent, tools, metadata)
-            llm_variants, warnings = await llm_mutations(config)
+            llm_variants, warnings = await llm_mutations(config, services)
             roles = [tool.role_info() for tool in tools]
             # Tools only the wrappers know (a tool_registry's entries, framework toolsets): roles guessed by name.
             wrapped = session.patcher.tool_names if session.patcher is not None else []
@@ -216,7 +217,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
                                 "agent.instances servers in parallel")
             from khaos_action.engine.llm_runtime import build_runtime, outcome, telemetry_section
 
-            llm = build_runtime(config, prepared.loaded.base_dir, os.environ)  # cassette, prices, budget meter
+            llm = build_runtime(config, prepared.loaded.base_dir, services.environ)  # cassette, prices, budget meter
             meter = llm.meter
             engine = Engine(
                 session.transport, events=events, binder=binder, chaos=session.hooks, activate=llm.activate,
@@ -230,7 +231,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             if config.attacker is not None:
                 from khaos_action.attacker.stage import add_tailored_attacks, attacker_session
 
-                attacker = await stack.enter_async_context(attacker_session(config, llm, os.environ))
+                attacker = await stack.enter_async_context(attacker_session(config, llm, services))
                 warnings += await add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
                                                         request.shard)
             results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
@@ -240,7 +241,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, *, out_dir: Pat
             results += judge_all(probes, config)
             warnings += state_warnings
             if config.judge is not None:
-                warnings += await consult_llm_judge(results, plan.cases, config.judge)
+                warnings += await consult_llm_judge(results, plan.cases, config.judge, services)
             warnings += session.unreached(faults, results)
             ran = {invocation_key(r) for r in results}
             stopped = outcome(llm, [invocation_key(c) for c in plan.cases], ran)
@@ -287,27 +288,26 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     return results, notes
 
 
-async def llm_mutations(config: KhaosConfig) -> tuple[dict[str, list[str]], list[str]]:
+async def llm_mutations(config: KhaosConfig, services: Services) -> tuple[dict[str, list[str]], list[str]]:
     """Optional LLM rewrites of the golden prompts; a failing endpoint is reported, never scored as 0."""
     settings = config.mutation
     if settings is None or not settings.enabled or settings.llm is None:
         return {}, []
-    import httpx
-
     from khaos_action.mutation.llm import MutationLlmError, llm_rewrite
 
     variants: dict[str, list[str]] = {}
-    async with httpx.AsyncClient(timeout=settings.llm.timeout_s) as client:
+    async with services.async_http(timeout=settings.llm.timeout_s) as client:
         for prompt in config.prompt_texts():
             try:
-                variants[prompt] = await llm_rewrite(settings.llm, client, prompt, 3)
+                variants[prompt] = await llm_rewrite(settings.llm, client, prompt, 3, environ=services.environ)
             except MutationLlmError as exc:
                 return {}, [f"mutation: LLM rewriting failed, only rule-based mutations ran: {exc}"]
     return variants, []
 
 
 def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at: str, config_path: Path,
-                   shard: tuple[int, int] | None = None, extra_reasons: Sequence[str] = ()) -> Manifest:
+                   services: Services, shard: tuple[int, int] | None = None,
+                   extra_reasons: Sequence[str] = ()) -> Manifest:
     config = prepared.config
     plan = run.plan
     results = run.results
@@ -318,7 +318,8 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
     )
     return Manifest(
         run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,
-        config_path=display_path(config_path), started_at=started_at, finished_at=_now(), git=git_info(),
+        config_path=display_path(config_path), started_at=started_at, finished_at=_timestamp(services.clock()),
+        git=_git_info(services),
         agent=AgentInfo(name=config.agent.name, type=config.agent.type, capabilities=run.profile.as_dict(),
                         capability_sources=run.profile_sources),
         packs=[p.pack.name for p in prepared.packs], shard=f"{shard[0]}/{shard[1]}" if shard else None,
@@ -399,63 +400,15 @@ def claim_out_dir(out_dir: Path, *, force: bool) -> None:
         raise output_error(out_dir, exc) from None
 
 
-def new_run_id() -> str:
-    return time.strftime("%Y%m%dT%H%M%SZ", time.gmtime()) + "-" + pysecrets.token_hex(3)
+def new_run_id(now: datetime) -> str:
+    """A run directory's name: the UTC time the shell started it, and 6 random hex digits."""
+    return now.astimezone(timezone.utc).strftime("%Y%m%dT%H%M%SZ") + "-" + pysecrets.token_hex(3)
 
 
-def git_info(cwd: Path | None = None) -> GitInfo:
-    """The commit and ref the run is of: GITHUB_SHA/GITHUB_REF (always set by Actions), else git, else .git/ read
-    directly (the container image has no git)."""
-    sha = os.environ.get("GITHUB_SHA")
-    ref = os.environ.get("GITHUB_REF")
-    if sha is None or ref is None:
-        head_sha, head_ref = _git_head(Path(cwd or Path.cwd()))
-        if sha is None:
-            sha = _git(["rev-parse", "HEAD"], cwd) or head_sha
-        if ref is None:
-            ref = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd) or head_ref
+def _git_info(services: Services) -> GitInfo:
+    sha, ref = services.git_head()
     return GitInfo(sha=sha, ref=ref)
 
 
-def _git_head(cwd: Path) -> tuple[str | None, str | None]:
-    """(sha, branch) of HEAD from the files under .git, without git: loose or packed refs, worktrees' `.git` files."""
-    for root in (cwd, *cwd.parents):
-        dot_git = root / ".git"
-        if dot_git.exists():
-            break
-    else:
-        return None, None
-    try:
-        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            dot_git = (root / dot_git.read_text().split(":", 1)[1].strip()).resolve()
-        common = dot_git
-        if (dot_git / "commondir").is_file():
-            common = (dot_git / (dot_git / "commondir").read_text().strip()).resolve()
-        head = (dot_git / "HEAD").read_text().strip()
-        if not head.startswith("ref: "):
-            return head or None, "HEAD"
-        ref = head[5:]
-        branch = ref.removeprefix("refs/heads/")
-        for base in (dot_git, common):
-            if (base / ref).is_file():
-                return (base / ref).read_text().strip() or None, branch
-        packed = common / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text().splitlines():
-                if line.endswith(" " + ref):
-                    return line.split(" ", 1)[0], branch
-        return None, branch  # a branch with no commit yet
-    except OSError:
-        return None, None
-
-
-def _git(args: list[str], cwd: Path | None) -> str | None:
-    try:
-        out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return out.stdout.strip() or None if out.returncode == 0 else None
-
-
-def _now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+def _timestamp(now: datetime) -> str:
+    return now.astimezone(timezone.utc).isoformat(timespec="seconds")

@@ -1,9 +1,9 @@
 """One agent session for a run: the transport, and the chaos machinery that reaches this kind of agent.
 
-- python agents run in-process: their tools are wrapped (ToolPatcher, entered after the agent is imported so it
-  wraps the very function objects the agent calls) and httpx/requests are intercepted for the run. Framework agents
-  (pydantic-ai, langgraph, openai-agents) run the same way; the tools their adapter found on the agent object are
-  wrapped too.
+- python agents run in worker processes (engine/transport/worker.py): there their tools are wrapped (ToolPatcher,
+  entered after the agent is imported so it wraps the very function objects the agent calls) and httpx/requests
+  are intercepted. Framework agents (pydantic-ai, langgraph, openai-agents) run the same way; the tools their
+  adapter found on the agent object are wrapped too.
 - http/command agents run out of process: a chaos proxy on 127.0.0.1 sits between them and their dependencies
   (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`), one route per agent instance. When the agent is one shared
   server (no `{{port}}` in `start`), the proxy cannot tell concurrent cases apart, so cases with faults run one at
@@ -14,8 +14,7 @@ Above the engine and mcp/ (it assembles both), below main: not in engine/, which
 
 from __future__ import annotations
 
-import os
-from collections.abc import AsyncIterator, Sequence
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +25,7 @@ from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.base import Transport
 from khaos_action.errors import ConfigError
+from khaos_action.services import Services
 
 
 @dataclass(slots=True)
@@ -78,17 +78,21 @@ class AgentSession:
         return missed + http_faults_never_fired(list(fault_specs), list(results), self.traffic)
 
 
-def python_agent_env(agent: Any) -> dict[str, str]:
-    """agent.env for a python worker: `${VAR}` expanded from our environment (no chaos-proxy templates: the
-    worker's HTTP is intercepted in-process)."""
+def python_agent_env(agent: Any, environ: Mapping[str, str]) -> dict[str, str]:
+    """agent.env for a python worker: `${VAR}` expanded from the run's environment less the runner's secrets (no
+    chaos-proxy templates: the worker's HTTP is intercepted in-process)."""
     from khaos_action.engine.sandbox import visible_environ
     from khaos_action.engine.transport.base import expand_vars
 
-    return {k: expand_vars(str(v), visible_environ(), where=f"agent.env.{k}") for k, v in agent.env.items()}
+    visible = visible_environ(environ)
+    return {k: expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}
 
 
 @asynccontextmanager
-async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder) -> AsyncIterator[AgentSession]:
+async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder,
+                        services: Services) -> AsyncIterator[AgentSession]:
+    """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
+    are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from."""
     from khaos_action.engine.transport.factory import build_transport
     from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 
@@ -96,17 +100,18 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
     async with AsyncExitStack() as stack:
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
 
-        mcp = await start_mcp_proxy(stack, agent, base_dir, in_process=False)
+        mcp = await start_mcp_proxy(stack, agent, base_dir)
         if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
             from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport, worker_python
 
             transport = WorkerTransport(
-                agent, base_dir=base_dir, concurrency=config.concurrency, python=worker_python(agent),
-                env={**python_agent_env(agent), **(mcp.env_for(0) if mcp is not None else {})},
-                llm=worker_llm_setup(config, base_dir, os.environ), limits=sandbox.limits_from(agent.limits),
-                identity=sandbox.agent_identity())
+                agent, base_dir=base_dir, concurrency=config.concurrency,
+                python=worker_python(agent, services.environ),
+                env={**python_agent_env(agent, services.environ), **(mcp.env_for(0) if mcp is not None else {})},
+                llm=worker_llm_setup(config, base_dir, services.environ), limits=sandbox.limits_from(agent.limits),
+                identity=sandbox.agent_identity(services.environ))
             stack.push_async_callback(transport.close)
             await transport.start()
             hooks = with_mcp(FaultHooks(), mcp)

@@ -282,9 +282,9 @@ def critical_invariant_case(case_id: str, invariant: str = "no-pii", output: str
         InvariantResult(id=invariant, severity="critical", passed=False, detail="found an email address")])
 
 
-# ---- a small real evaluate function (the entrypoint's KHAOS_ACTION_EVALUATE test seam) -----------------------------
+# ---- a small real evaluate function (entrypoint.main(evaluate=...), through tests/action_launcher.py) -------------
 
-def evaluate_golden_prompts(request: Any) -> Any:
+def evaluate_golden_prompts(request: Any, *, services: Any) -> Any:
     """Runs the config's python agent on its golden prompts; a reply containing any `agent.secrets` entry fails the
     critical invariant `no-secret`. Prints each reply to stdout as a chatty agent would, and records the environment
     it ran in (`env.json`) so tests can check what the agent could see."""

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import AsyncIterator, Sequence
 
 from khaos_action.attacker.client import AttackerClient
 from khaos_action.config.models import KhaosConfig
 from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.plan.scheduler import Plan, select_shard
+from khaos_action.services import Services
 
 
 @contextlib.asynccontextmanager
 async def attacker_session(config: KhaosConfig, llm: LlmRuntime,
-                           environ: Mapping[str, str]) -> AsyncIterator[AttackerClient]:
-    """The attacker model's client for this run (its own HTTP client, the run's cassette and budget)."""
-    import httpx
-
+                           services: Services) -> AsyncIterator[AttackerClient]:
+    """The attacker model's client for this run (its own HTTP client, the run's cassette and budget; its key is
+    `attacker.api_key_env` in `services.environ`)."""
     assert config.attacker is not None
-    async with httpx.AsyncClient() as http:
-        yield AttackerClient(config.attacker, http, llm, environ)
+    async with services.async_http() as http:
+        yield AttackerClient(config.attacker, http, llm, services.environ)
 
 
 async def add_tailored_attacks(plan: Plan, config: KhaosConfig, attacker: AttackerClient, tools: Sequence[str],

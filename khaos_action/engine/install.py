@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 from collections import deque
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,11 +31,11 @@ class Installed:
     """The venv's interpreter, for the python agent worker."""
 
 
-def create_venv(directory: Path, identity: sandbox.Identity | None) -> str:
+def create_venv(directory: Path, identity: sandbox.Identity | None, environ: Mapping[str, str]) -> str:
     """A fresh venv at `directory` (owned by the agent user when there is one); returns its python."""
     base = getattr(sys, "_base_executable", None) or sys.executable
     subprocess.run([base, "-m", "venv", str(directory)], check=True, capture_output=True, text=True,
-                   env=sandbox.clean_env())
+                   env=sandbox.clean_env(environ=environ))
     if identity is not None:
         for root, dirs, files in os.walk(directory):
             for name in (root, *(os.path.join(root, n) for n in dirs + files)):
@@ -42,14 +43,16 @@ def create_venv(directory: Path, identity: sandbox.Identity | None) -> str:
     return str(directory / "bin" / "python")
 
 
-def run_install(command: str, cwd: str, *, venv: Path, echo: Any = None,
+def run_install(command: str, cwd: str, *, venv: Path, environ: Mapping[str, str], echo: Any = None,
                 pass_env: list[str] | str | None = None,
                 limits: sandbox.Limits | None = None) -> Installed:
     """Run `command` in `cwd` with the venv activated; its output is echoed line by line through `echo` (the
-    caller makes it inert) and its last lines kept."""
-    identity = sandbox.agent_identity()
-    python = create_venv(venv, identity)
-    env = sandbox.env_for(sandbox.clean_env(pass_env=sandbox.INHERIT if pass_env is None else pass_env), identity)
+    caller makes it inert) and its last lines kept. `environ` (the shell's, secrets already removed) is what the
+    command's clean environment and the agent user come from."""
+    identity = sandbox.agent_identity(environ)
+    python = create_venv(venv, identity, environ)
+    env = sandbox.env_for(sandbox.clean_env(pass_env=sandbox.INHERIT if pass_env is None else pass_env,
+                                            environ=environ), identity)
     env["VIRTUAL_ENV"] = str(venv)
     env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', os.defpath)}"
     env.setdefault("PIP_DISABLE_PIP_VERSION_CHECK", "1")

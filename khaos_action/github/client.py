@@ -9,6 +9,7 @@ from typing import Any
 import httpx
 
 from khaos_action.errors import KhaosError
+from khaos_action.services import http_client
 
 API_VERSION = "2022-11-28"
 
@@ -74,8 +75,10 @@ _BY_STATUS: dict[int, type[GitHubError]] = {
 }
 
 
-def make_http_client(api_url: str, token: str | None, *, timeout_s: float = 30.0) -> httpx.Client:
-    """The httpx.Client for GitHub; only the entrypoint (and tests) build one. GHES: pass its GITHUB_API_URL."""
+def make_http_client(api_url: str, token: str | None, *, timeout_s: float = 30.0,
+                     factory: Callable[..., httpx.Client] = http_client) -> httpx.Client:
+    """The httpx.Client for GitHub, built by `factory` (the entrypoint passes its `Services.http`); only the
+    entrypoint (and tests) build one. GHES: pass its GITHUB_API_URL."""
     from khaos_action import __version__
 
     headers = {
@@ -85,7 +88,7 @@ def make_http_client(api_url: str, token: str | None, *, timeout_s: float = 30.0
     }
     if token:
         headers["Authorization"] = f"Bearer {token}"
-    return httpx.Client(
+    return factory(
         base_url=api_url.rstrip("/") + "/", headers=headers,
         timeout=httpx.Timeout(timeout_s, connect=10.0),
     )

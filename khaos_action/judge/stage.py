@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Mapping, Sequence
 
 from khaos_action.config.models import Invariant, KhaosConfig, LlmEndpoint
@@ -15,6 +14,7 @@ from khaos_action.judge.cases import (
 )
 from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
+from khaos_action.services import Services
 
 
 def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
@@ -62,17 +62,16 @@ def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
     return texts
 
 
-async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: LlmEndpoint) -> list[str]:
+async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: LlmEndpoint,
+                            services: Services) -> list[str]:
     """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge leaves them
-    UNCERTAIN (never BLOCKED) and is reported once."""
-    import httpx
-
+    UNCERTAIN (never BLOCKED) and is reported once. The key is `endpoint.api_key_env` in `services.environ`."""
     from khaos_action.judge.llm_judge import judge_uncertain
 
     by_id = {case.id: case for case in cases}
-    api_key = os.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
+    api_key = services.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
     consulted = failed = 0
-    async with httpx.AsyncClient(timeout=endpoint.timeout_s) as client:
+    async with services.async_http(timeout=endpoint.timeout_s) as client:
         for index, result in enumerate(results):
             if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
                 continue

@@ -1,14 +1,14 @@
 """How a run reaches the MCP servers an agent uses (`agent.mcp_servers`): start the MCP proxy, hand its addresses
-to the agent (its own process environment, or os.environ for an in-process agent), and bind it alongside the chaos
-proxy when an agent instance starts or finishes a case.
+to the agent (`env_for(instance)`, added to the agent process's environment: the python worker's or each
+out-of-process instance's; never our own os.environ), and bind it alongside the chaos proxy when an agent instance
+starts or finishes a case.
 
-An in-process (python / framework) agent has one set of addresses for all its concurrent cases, so the proxy could
-not tell them apart: such runs go one case at a time whenever a case carries faults or payloads (the run says so).
+A python / framework agent's worker processes all get instance 0's addresses, so the proxy could not tell their
+concurrent cases apart: such runs go one case at a time whenever a case carries faults or payloads (the run says so).
 """
 
 from __future__ import annotations
 
-import os
 import random
 from collections.abc import Sequence
 from contextlib import AsyncExitStack
@@ -23,10 +23,9 @@ SERIAL_NOTE = ("the agent runs in-process and reaches its MCP servers at one add
                "`instances: N` to run cases in parallel")
 
 
-async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: Path, *,
-                          in_process: bool) -> Any:
-    """The started McpProxy (stopped by `stack`), or None when the agent declares no MCP servers. For an
-    in-process agent the addresses are put in os.environ for the run (and restored after it)."""
+async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: Path) -> Any:
+    """The started McpProxy (stopped by `stack`), or None when the agent declares no MCP servers. The caller puts
+    `proxy.env_for(instance)` in the agent's environment."""
     if not agent.mcp_servers:
         return None
     from khaos_action.mcp.proxy import McpProxy
@@ -34,20 +33,7 @@ async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: P
     proxy = McpProxy(list(agent.mcp_servers), base_dir)
     stack.push_async_callback(proxy.stop)
     await proxy.start()
-    if in_process:
-        env = proxy.env_for(0)
-        saved = {key: os.environ.get(key) for key in env}
-        os.environ.update(env)
-        stack.callback(_restore, saved)
     return proxy
-
-
-def _restore(saved: dict[str, str | None]) -> None:
-    for key, value in saved.items():
-        if value is None:
-            os.environ.pop(key, None)
-        else:
-            os.environ[key] = value
 
 
 class WithMcp:

@@ -7,7 +7,6 @@ built-in mutations (a broken rewriter must never turn into a mutation score of 0
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -36,18 +35,18 @@ async def llm_rewrite(
     prompt: str,
     n: int,
     *,
-    environ: Mapping[str, str] | None = None,
+    environ: Mapping[str, str],
 ) -> list[str]:
     """Up to `n` distinct rewrites of `prompt` (none equal to it); MutationLlmError with the cause otherwise.
 
-    `environ` is where `endpoint.api_key_env` is looked up (default: the process environment).
+    `environ` is where `endpoint.api_key_env` is looked up (the run's `Services.environ`).
     """
     if n < 1:
         return []
     url = endpoint.base_url.rstrip("/") + "/chat/completions"
     headers = {"content-type": "application/json"}
     if endpoint.api_key_env:
-        key = (os.environ if environ is None else environ).get(endpoint.api_key_env)
+        key = environ.get(endpoint.api_key_env)
         if not key:
             raise MutationLlmError(
                 f"mutation.llm.api_key_env names {endpoint.api_key_env!r} but that environment variable is not set; "

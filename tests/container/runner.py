@@ -98,6 +98,9 @@ class RunnerJob:
         self.sha = "head1111"
         self.extra_mounts: list[str] = []
         self.extra_env: dict[str, str] = {}
+        self.evaluate: str | None = None
+        """`module:function` run as the action's evaluate through tests/action_launcher.py (mounted next to
+        entrypoint.py in the image); None runs the image's own entrypoint."""
 
     def demo(self) -> None:
         """The bundled demo project (agent, tools, replay sessions, khaos.yaml) as the repository."""
@@ -145,8 +148,14 @@ class RunnerJob:
             args += ["-v", mount]
         for key in env:  # `-e NAME` takes the value from docker's own environment, as the runner passes them
             args += ["-e", key]
+        command: list[str] = []
+        if self.evaluate is not None:
+            launcher = "/opt/khaos-action/action_launcher.py"
+            args += ["-v", f"{ROOT / 'tests' / 'action_launcher.py'}:{launcher}:ro",
+                     "--entrypoint", "/opt/khaos-action/bin/python"]
+            command = [launcher, self.evaluate]
         self.started = time.monotonic()
-        proc = self.engine(*args, image, timeout=timeout, check=False, env={**os.environ, **env})
+        proc = self.engine(*args, image, *command, timeout=timeout, check=False, env={**os.environ, **env})
         self.seconds = time.monotonic() - self.started
         self.engine("rm", "--force", name, check=False, timeout=60)
         return proc

@@ -189,9 +189,10 @@ def test_exit_3_when_install_fails(job, image) -> None:
 
 
 def test_exit_4_on_an_internal_error(job, image) -> None:
-    """A real crash inside the action: the evaluate seam pointed at json.loads, which cannot take a request."""
+    """A real crash inside the action: the entrypoint run (tests/action_launcher.py) with json.loads as its
+    evaluate, which cannot take a request."""
     job.demo()
-    job.extra_env["KHAOS_ACTION_EVALUATE"] = "json:loads"
+    job.evaluate = "json:loads"
     proc = job.run(image)
     assert proc.returncode == 4, proc.stdout[-4000:]
     assert "TypeError" in proc.stdout and "Traceback" in proc.stdout

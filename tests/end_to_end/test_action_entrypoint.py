@@ -1,7 +1,7 @@
 """entrypoint.py as the runner starts it: INPUT_* from action.yml defaults, a pull_request event, real files.
 
-Uses the KHAOS_ACTION_EVALUATE seam to run a small real evaluate function (tests.github_api) and the local GitHub
-stand-in reached through GITHUB_API_URL.
+Runs entrypoint.py through tests/action_launcher.py with a small real evaluate function (tests.github_api), and the
+local GitHub stand-in reached through GITHUB_API_URL; one test runs entrypoint.py itself on the real engine.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ import yaml
 from tests.github_api import TOKEN, serve
 
 ROOT = Path(__file__).resolve().parents[2]
+LAUNCH = [sys.executable, str(ROOT / "tests" / "action_launcher.py"), "tests.github_api:evaluate_golden_prompts"]
 EVIL = "::error::pwned @octocat <!-- khaos-action:khaos.yaml --> | x | <b>hi</b>"
 CONFIG = """\
 version: 1
@@ -64,11 +65,9 @@ class Job:
             **job_env(self), "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
             "GITHUB_REF": "refs/pull/3/merge", "GITHUB_ENV": str(self.files / "env"),
             "ACTIONS_RUNTIME_TOKEN": "runtime-secret",
-            "KHAOS_ACTION_EVALUATE": "tests.github_api:evaluate_golden_prompts",
             **runner_inputs(**inputs),
         }
-        return subprocess.run([sys.executable, str(ROOT / "entrypoint.py")], env=env, cwd=self.ws, text=True,
-                              capture_output=True, timeout=60, check=False)
+        return subprocess.run(LAUNCH, env=env, cwd=self.ws, text=True, capture_output=True, timeout=60, check=False)
 
     def outputs(self) -> dict[str, str]:
         text = (self.files / "output").read_text()
@@ -301,10 +300,8 @@ def test_a_cancelled_job_sigterm_still_hands_back_and_summarises(job) -> None:
               "    open('started', 'w').write('x')\n"
               "    time.sleep(60)\n")
     owned_by_the_runner(job)
-    env = {**job_env(job), "PATH": os.environ["PATH"],
-           "KHAOS_ACTION_EVALUATE": "tests.github_api:evaluate_golden_prompts"}
-    proc = subprocess.Popen([sys.executable, str(ROOT / "entrypoint.py")], env=env, cwd=job.ws, text=True,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    env = {**job_env(job), "PATH": os.environ["PATH"]}
+    proc = subprocess.Popen(LAUNCH, env=env, cwd=job.ws, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     deadline = time.monotonic() + 30
     while not (job.ws / "started").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -323,18 +320,16 @@ def test_agent_error_text_in_the_failure_summary_is_inert(job) -> None:
 
 
 def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
-    """No test seam: khaos_action.main.evaluate runs the demo agent; the action reports and comments on it."""
+    """entrypoint.py itself: khaos_action.main.evaluate runs the demo agent; the action reports and comments on it."""
     import shutil
 
     demo = ROOT / "khaos_action" / "demo"
     for path in demo.iterdir():  # the demo's files, whatever they are (agent, tools, config, replay sessions)
         if path.is_file() and path.name != "__init__.py":
             shutil.copy(path, job.ws / path.name)
-    env_seam = "KHAOS_ACTION_EVALUATE"
     proc = subprocess.run(
         [sys.executable, str(ROOT / "entrypoint.py")], cwd=job.ws, text=True, capture_output=True, timeout=120,
-        check=False,
-        env={k: v for k, v in {**os.environ, **job_env(job)}.items() if k != env_seam})
+        check=False, env={**os.environ, **job_env(job)})
     assert proc.returncode in (0, 1), proc.stdout[-3000:] + proc.stderr[-3000:]
     outputs = job.outputs()
     manifest = json.loads((job.ws / outputs["manifest-path"]).read_text())

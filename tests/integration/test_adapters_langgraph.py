@@ -15,6 +15,7 @@ from khaos_action.engine.transport.frameworks.base import FrameworkTransport
 from khaos_action.errors import AgentError
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 pytest.importorskip("langgraph")
 
@@ -24,7 +25,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "langg
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("run")
-    return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",))).manifest
+    return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",)),
+                    services=shell.services()).manifest
 
 
 def cases(manifest, **where):

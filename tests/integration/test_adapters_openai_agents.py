@@ -14,6 +14,7 @@ from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import discover_tools
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 pytest.importorskip("agents")
 
@@ -26,7 +27,8 @@ def manifest(tmp_path_factory: pytest.TempPathFactory):
         env.delenv("OPENAI_API_KEY", raising=False)  # the example then starts its offline stand-in model server
         env.delenv("KHAOS_EXAMPLE_BASE_URL", raising=False)
         out = tmp_path_factory.mktemp("run")
-        return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",))).manifest
+        return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",)),
+                        services=shell.services()).manifest
 
 
 def cases(manifest, **where):

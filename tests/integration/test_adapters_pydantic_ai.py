@@ -19,6 +19,7 @@ from khaos_action.engine.transport.frameworks.base import (
 from khaos_action.errors import AgentError
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 pytest.importorskip("pydantic_ai")
 
@@ -28,7 +29,8 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "pydan
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("run")
-    return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",))).manifest
+    return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",)),
+                    services=shell.services()).manifest
 
 
 def cases(manifest, **where):

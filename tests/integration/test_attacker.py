@@ -24,6 +24,7 @@ from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.budget import Limits, Meter
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 from tests.asgi_server import AsgiServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "attacker"
@@ -90,7 +91,8 @@ def project(tmp: Path, attacker_url: str, **attacker: Any) -> Path:
 
 
 def run(config: Path, out: str) -> dict[str, Any]:
-    result = evaluate(EvaluateRequest(config_path=config, out_dir=config.parent / out, formats=("json", "md")))
+    result = evaluate(EvaluateRequest(config_path=config, out_dir=config.parent / out, formats=("json", "md")),
+                      services=shell.services())
     return json.loads(result.manifest_path.read_text(encoding="utf-8"))
 
 

@@ -22,6 +22,7 @@ from khaos_action.engine.transport.frameworks.base import FrameworkTransport, ch
 from khaos_action.errors import ConfigError
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 from tests.fixtures.frameworks.api_server import ToolApis
 from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
 
@@ -53,7 +54,7 @@ def run(servers, tmp_path_factory: pytest.TempPathFactory):
         if config not in manifests:
             out = tmp_path_factory.mktemp(config.split(".")[0])
             manifests[config] = evaluate(EvaluateRequest(config_path=APPS / config, out_dir=out,
-                                                         formats=("json", "md"))).manifest
+                                                         formats=("json", "md")), services=shell.services()).manifest
         return manifests[config]
 
     return evaluated

@@ -4,6 +4,7 @@ never the action's, and the run still reaches its verdict."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import zipfile
 from pathlib import Path
@@ -47,7 +48,7 @@ def test_install_goes_to_the_agents_venv_and_the_agent_runs_there_on_the_actions
     lines: list[str] = []
     venv = tmp_path / "venv"
     done = run_install(f"pip install --no-index {stand_in_wheel(tmp_path)}", str(tmp_path), venv=venv,
-                       echo=lines.append)
+                       environ=dict(os.environ), echo=lines.append)
     assert done.code == 0, "\n".join(lines)
     assert done.python == str(venv / "bin" / "python")
     installed = subprocess.run([done.python, "-c", "import importlib.metadata as m; print(m.version('pydantic'))"],
@@ -65,6 +66,6 @@ def test_install_goes_to_the_agents_venv_and_the_agent_runs_there_on_the_actions
 
 def test_a_failing_install_returns_its_exit_code_and_last_lines(tmp_path: Path) -> None:
     command = "for i in $(seq 1 30); do echo line-$i; done; echo oops >&2; exit 7"
-    done = run_install(command, str(tmp_path), venv=tmp_path / "venv")
+    done = run_install(command, str(tmp_path), venv=tmp_path / "venv", environ=dict(os.environ))
     assert done.code == 7
     assert done.tail[-3:] == ["line-29", "line-30", "oops"] and len(done.tail) == 20

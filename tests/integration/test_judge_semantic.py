@@ -15,6 +15,7 @@ from khaos_action.judge import semantic
 from khaos_action.judge.similarity import lexical_similarity, similarity
 from khaos_action.main import evaluate, prepare
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 try:
     semantic.model_files()
@@ -143,7 +144,8 @@ def write_project(folder: Path, backend: str) -> Path:
 
 def verdicts(tmp_path: Path, backend: str) -> dict[str, tuple[bool | None, str]]:
     config = write_project(tmp_path, backend)
-    manifest = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / f"run-{backend}", formats=())).manifest
+    manifest = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / f"run-{backend}", formats=()),
+                        services=shell.services()).manifest
     return {c.scenario: (c.invariants[0].passed, c.output) for c in manifest.cases
             if c.scenario != "no-chaos" and c.invariants}
 

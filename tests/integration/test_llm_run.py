@@ -11,6 +11,7 @@ from test_llm_fakes import LlmServer
 
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 AGENT = '''
 import openai
@@ -53,7 +54,8 @@ def write_project(folder: Path, base: str, **extra: object) -> Path:
 
 
 def run(config: Path, out: Path):
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=("md",))).manifest
+    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=("md",)),
+                    services=shell.services()).manifest
 
 
 def outcomes(manifest) -> list[tuple]:

@@ -13,6 +13,7 @@ from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.roles import forbidden_targets, guess_role
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"
 TRAVEL_TOOLS = ["search_flights", "get_destination_guide", "book_flight"]
@@ -22,7 +23,8 @@ GOLDEN = {"Search flights to Lisbon for next Friday", "Which flights go to Rome 
 
 
 def run(config: Path, out: Path, *packs: str) -> Manifest:
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, packs=packs, formats=("json", "md"))).manifest
+    return evaluate(EvaluateRequest(config_path=config, out_dir=out, packs=packs, formats=("json", "md")),
+                    services=shell.services()).manifest
 
 
 def attacks(manifest: Manifest) -> list[CaseResult]:

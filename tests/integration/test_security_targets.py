@@ -18,6 +18,7 @@ from khaos_action.attacks.corpus import CHANNEL_REQUIRES
 from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"
 OUTCOMES = ("COMPROMISED", "BLOCKED", "UNCERTAIN")
@@ -26,7 +27,7 @@ OUTCOMES = ("COMPROMISED", "BLOCKED", "UNCERTAIN")
 def run(config: str, out: Path, **overrides) -> Manifest:
     request = EvaluateRequest(config_path=EXAMPLES / config, out_dir=out, formats=("json", "sarif", "md"),
                               **overrides)
-    return evaluate(request).manifest
+    return evaluate(request, services=shell.services()).manifest
 
 
 def attacks(manifest: Manifest) -> list[CaseResult]:

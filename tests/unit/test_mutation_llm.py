@@ -29,7 +29,7 @@ def _run(handler, endpoint: LlmEndpoint | None = None, n: int = 3, environ=None)
 
     async def go():
         async with httpx.AsyncClient(transport=httpx.MockTransport(handler)) as client:
-            return await llm_rewrite(endpoint, client, PROMPT, n, environ=environ)
+            return await llm_rewrite(endpoint, client, PROMPT, n, environ=environ or {})
 
     return asyncio.run(go())
 
@@ -106,7 +106,7 @@ def test_unreachable_endpoint_on_a_closed_local_port_is_reported():
 
     async def go():
         async with httpx.AsyncClient() as client:
-            return await llm_rewrite(endpoint, client, PROMPT, 2)
+            return await llm_rewrite(endpoint, client, PROMPT, 2, environ={})
 
     with pytest.raises(MutationLlmError, match=rf"127\.0\.0\.1:{port}.*could not be reached.*base_url"):
         asyncio.run(go())

@@ -395,7 +395,8 @@ def _our_site_packages() -> list[str]:
     return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
 
 
-def worker_python(agent: AgentConfig, environ: Mapping[str, str] | None = None) -> str | None:
-    """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON, else ours (None)."""
-    chosen = agent.python or (os.environ if environ is None else environ).get(PYTHON_ENV, "").strip() or None
+def worker_python(agent: AgentConfig, environ: Mapping[str, str]) -> str | None:
+    """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON in the run's environment (the action's
+    `install` venv), else ours (None)."""
+    chosen = agent.python or environ.get(PYTHON_ENV, "").strip() or None
     return chosen
