@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.main import _git_head
+from khaos_action.services import git_head_files
 
 pytestmark = pytest.mark.skipif(not shutil.which("git"), reason="git is needed to make the reference repositories")
 
@@ -32,19 +32,19 @@ def repo(tmp_path) -> Path:
 
 
 def test_loose_ref_from_a_subdirectory(repo) -> None:
-    assert _git_head(repo / "sub") == (git(repo, "rev-parse", "HEAD"), "main")
+    assert git_head_files(repo / "sub") == (git(repo, "rev-parse", "HEAD"), "main")
 
 
 def test_packed_ref(repo) -> None:
     git(repo, "pack-refs", "--all")
     assert not (repo / ".git/refs/heads/main").exists()
-    assert _git_head(repo) == (git(repo, "rev-parse", "HEAD"), "main")
+    assert git_head_files(repo) == (git(repo, "rev-parse", "HEAD"), "main")
 
 
 def test_detached_head(repo) -> None:
     sha = git(repo, "rev-parse", "HEAD")
     git(repo, "checkout", "-q", "--detach")
-    assert _git_head(repo) == (sha, "HEAD")
+    assert git_head_files(repo) == (sha, "HEAD")
 
 
 def test_worktree_reads_its_own_head(repo, tmp_path) -> None:
@@ -54,12 +54,12 @@ def test_worktree_reads_its_own_head(repo, tmp_path) -> None:
     git(repo, "checkout", "-q", "main")
     git(repo, "pack-refs", "--all")
     git(repo, "worktree", "add", "-q", str(tmp_path / "wt"), "other")
-    assert _git_head(tmp_path / "wt") == (git(tmp_path / "wt", "rev-parse", "HEAD"), "other")
-    assert _git_head(tmp_path / "wt")[0] != _git_head(repo)[0]
+    assert git_head_files(tmp_path / "wt") == (git(tmp_path / "wt", "rev-parse", "HEAD"), "other")
+    assert git_head_files(tmp_path / "wt")[0] != git_head_files(repo)[0]
 
 
 def test_no_repository_and_an_unborn_branch(tmp_path) -> None:
-    assert _git_head(tmp_path) == (None, None)
+    assert git_head_files(tmp_path) == (None, None)
     (tmp_path / "new").mkdir()
     git(tmp_path / "new", "init", "-q", "-b", "fresh")
-    assert _git_head(tmp_path / "new") == (None, "fresh")
+    assert git_head_files(tmp_path / "new") == (None, "fresh")
