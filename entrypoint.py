@@ -119,14 +119,12 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
     services = Services(environ=run_environ)
     if evaluate is None:
         from khaos_action.main import evaluate
-    run = evaluate
 
     http = make_http_client(settings.GITHUB_API_URL, token, factory=services.http) if token else None
     github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
     try:
         handed_over.append(True)
-        return run_action(settings, github=github, evaluate=lambda request: run(request, services=services),
-                          environ=run_environ, log=log)
+        return run_action(settings, github=github, evaluate=evaluate, services=services, log=log)
     finally:
         if http is not None:
             http.close()

@@ -1,14 +1,14 @@
 """The action's whole flow after set-up: evaluate, compare with the base branch, gate, and report back to GitHub.
 
-Everything real is passed in (settings, GitHub client, the evaluate function), so tests run it against a local
-GitHub stand-in and a real evaluate function. Comment and baseline failures are warnings: they never change the exit
-code, which only the gates decide (SPEC §5).
+Everything real is passed in (settings, GitHub client, the evaluate function and the run's `Services`, built by
+entrypoint.py), so tests run it against a local GitHub stand-in and a real evaluate function. Comment and baseline
+failures are warnings: they never change the exit code, which only the gates decide (SPEC §5).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from pathlib import Path
 
 from khaos_action.errors import ConfigError, KhaosError, guard
@@ -31,6 +31,7 @@ from khaos_action.github.workflow import (
 from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests
+from khaos_action.services import Services
 
 OUTPUTS = ("passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
            "manifest-path", "comment-file")
@@ -38,27 +39,29 @@ LOGGED_OUTPUTS = 10
 """Failing cases whose (untrusted) agent output is printed to the log."""
 
 Compare = Callable[[Manifest, Manifest], Comparison]
+Evaluate = Callable[..., EvaluateResult]
+"""`evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult` (khaos_action.main.evaluate)."""
 
 
 def run_action(
     settings: ActionSettings,
     *,
     github: GitHubClient | None,
-    evaluate: Callable[[EvaluateRequest], EvaluateResult],
-    environ: Mapping[str, str],
+    evaluate: Evaluate,
+    services: Services,
     log: WorkflowLog | None = None,
     compare: Compare = compare_manifests,
 ) -> int:
     log = log or WorkflowLog()
     log.mask(settings.token)
-    workspace = Path(settings.GITHUB_WORKSPACE or environ.get("PWD") or os.getcwd()).resolve()
+    workspace = Path(settings.GITHUB_WORKSPACE or services.environ.get("PWD") or os.getcwd()).resolve()
 
     def body() -> int:
         workdir = _workdir(settings, workspace)
         event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
         if event.problem:
             log.warning(event.problem)
-        result = _evaluate(settings, workdir, workspace, evaluate, log)
+        result = _evaluate(settings, workdir, workspace, evaluate, services, log)
         return _report(settings, workspace, workdir, event, result, github, log, compare)
 
     def on_exit(code: int, message: str | None) -> None:
@@ -79,8 +82,8 @@ def _workdir(settings: ActionSettings, workspace: Path) -> Path:
     return workdir
 
 
-def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path,
-              evaluate: Callable[[EvaluateRequest], EvaluateResult], log: WorkflowLog) -> EvaluateResult:
+def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate: Evaluate, services: Services,
+              log: WorkflowLog) -> EvaluateResult:
     if settings.manifest:
         path = (workdir / settings.manifest).resolve()
         manifest = load_manifest(path)
@@ -105,7 +108,7 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path,
     log.info(f"khaos-action: evaluating {_rel(config_path, workspace)}")
     # Whatever the agent prints while it runs is untrusted (pull-request code): it must not issue workflow commands.
     with log.commands_stopped():
-        result = evaluate(request)
+        result = evaluate(request, services=services)
     return result
 
 

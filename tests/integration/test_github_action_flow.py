@@ -16,6 +16,7 @@ from khaos_action.github.action import OUTPUTS, run_action
 from khaos_action.github.client import GitHubClient, make_http_client
 from khaos_action.github.settings import ActionSettings
 from khaos_action.github.workflow import WorkflowLog
+from khaos_action.services import Services
 from tests.github_api import (
     TOKEN,
     evaluate_golden_prompts,
@@ -92,7 +93,8 @@ class Runner:
             env.pop("INPUT_GITHUB-TOKEN")
         settings = ActionSettings.from_environ(env)
         github = GitHubClient(make_http_client(self.api.api_url, token), sleep=lambda s: None) if token else None
-        return run_action(settings, github=github, evaluate=evaluate, environ=env, log=WorkflowLog(self.stream))
+        return run_action(settings, github=github, evaluate=evaluate, services=Services(environ={**os.environ, **env}),
+                          log=WorkflowLog(self.stream))
 
     @property
     def log(self) -> str:
@@ -272,7 +274,7 @@ def test_missing_config_is_exit_2(run) -> None:
 
 
 def test_agent_that_cannot_start_is_exit_3(run) -> None:
-    def broken(request):
+    def broken(request, *, services):
         raise AgentError("agent.py:handle could not be imported: SyntaxError; fix the agent")
 
     assert run.run(evaluate=broken) == 3
@@ -296,7 +298,7 @@ def test_shard_runs_do_not_comment_and_report_only_mode_does(run) -> None:
     manifest = run.outputs["manifest-path"]
     assert "shard-1-of-2" in manifest
 
-    def must_not_run(request):
+    def must_not_run(request, *, services):
         raise AssertionError("report-only mode must not evaluate")
 
     assert run.run(evaluate=must_not_run, manifest=manifest) == 0
