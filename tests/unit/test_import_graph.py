@@ -24,7 +24,7 @@ Edges = Mapping[tuple[str, str], list[str]]
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
-     "tool_info", "sdk", "packs"),
+     "tool_info", "sdk", "packs", "services"),
     ("config", "run_api"),
     ("mutation", "replay"),
     ("plan", "llm"),
