@@ -4,6 +4,7 @@ engine, command <= 2 ms). Run: `python bench/transport_overhead.py [CALLS]`."""
 from __future__ import annotations
 
 import asyncio
+import os
 import statistics
 import sys
 import tempfile
@@ -15,6 +16,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.services import Services
 
 NOOP_PY = '''
 def sync_noop(text: str) -> str:
@@ -37,8 +39,9 @@ for line in sys.stdin:
 async def measure(agent: AgentConfig, base_dir: Path, calls: int, worker: bool = False) -> list[float]:
     # worker=True: what a run uses for python agents (a worker process, JSON frames over pipes); False: the
     # in-process transport the worker hosts.
-    transport = WorkerTransport(agent, base_dir=base_dir, concurrency=1) if worker else build_transport(
-        agent, base_dir=base_dir)
+    environ = dict(os.environ)
+    transport = WorkerTransport(agent, base_dir=base_dir, environ=environ, concurrency=1) if worker else \
+        build_transport(agent, base_dir=base_dir, services=Services(environ=environ))
     await transport.start()
     samples = []
     try:

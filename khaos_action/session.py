@@ -100,14 +100,14 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
     async with AsyncExitStack() as stack:
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
 
-        mcp = await start_mcp_proxy(stack, agent, base_dir)
+        mcp = await start_mcp_proxy(stack, agent, base_dir, services.environ)
         if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
             from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport, worker_python
 
             transport = WorkerTransport(
-                agent, base_dir=base_dir, concurrency=config.concurrency,
+                agent, base_dir=base_dir, environ=services.environ, concurrency=config.concurrency,
                 python=worker_python(agent, services.environ),
                 env={**python_agent_env(agent, services.environ), **(mcp.env_for(0) if mcp is not None else {})},
                 llm=worker_llm_setup(config, base_dir, services.environ), limits=sandbox.limits_from(agent.limits),
@@ -127,7 +127,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         await proxy.start()
         stack.push_async_callback(proxy.stop)
         transport = build_transport(
-            agent, base_dir=base_dir, concurrency=config.concurrency, bind_instance=binder,
+            agent, base_dir=base_dir, services=services, concurrency=config.concurrency, bind_instance=binder,
             env_for_instance=lambda i: {**render_env(agent.env, proxy, i, agent.llm_upstream),
                                         **(mcp.env_for(i) if mcp is not None else {})},
         )

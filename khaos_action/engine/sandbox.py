@@ -56,12 +56,13 @@ INHERIT = "*"
 """`agent.pass_env`'s default: inherit the user's environment, less the runner's context and ours."""
 
 
-def clean_env(*, configured: Mapping[str, str] | None = None, pass_env: Iterable[str] | str = INHERIT,
-              environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The environment of an agent process from `environ` (default: ours): everything but the runner's context
+def clean_env(*, environ: Mapping[str, str], configured: Mapping[str, str] | None = None,
+              pass_env: Iterable[str] | str = INHERIT) -> dict[str, str]:
+    """The environment of an agent process from `environ` (the run's `Services.environ`; never read from the process
+    here): everything but the runner's context
     (`pass_env="*"`), or the allowlist and the `pass_env` names; then `configured` (agent.env, rendered; proxy
     addresses). Forbidden names are dropped from both."""
-    source = os.environ if environ is None else environ
+    source = environ
     secrets = secret_values(source)
     if isinstance(pass_env, str):
         names: Iterable[str] = [k for k in source if not _RUNNER_CONTEXT.match(k)] if pass_env == INHERIT \
@@ -93,9 +94,10 @@ class Identity:
     home: str
 
 
-def agent_identity(environ: Mapping[str, str] | None = None) -> Identity | None:
-    """The user to drop to: only when we are root and KHAOS_AGENT_USER names an existing user."""
-    name = (os.environ if environ is None else environ).get(USER_ENV, "").strip()
+def agent_identity(environ: Mapping[str, str]) -> Identity | None:
+    """The user to drop to: only when we are root and KHAOS_AGENT_USER (in the run's environment) names an existing
+    user."""
+    name = environ.get(USER_ENV, "").strip()
     if not name or os.geteuid() != 0:
         return None
     import grp
@@ -234,9 +236,8 @@ def wrap_argv(argv: list[str], *, limits: Limits | None = None,
     return [sys.executable, "-I", "-c", _LAUNCHER, json.dumps(spec), *argv]
 
 
-def visible_environ(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """Our environment minus what no agent may get: where `${VAR}` in agent.env / agent.headers is looked up (the
-    config comes from the pull request too, so `${GITHUB_TOKEN}` must find nothing)."""
-    source = os.environ if environ is None else environ
-    secrets = secret_values(source)
-    return {k: v for k, v in source.items() if not hidden(k, v, secrets)}
+def visible_environ(environ: Mapping[str, str]) -> dict[str, str]:
+    """The run's environment minus what no agent may get: where `${VAR}` in agent.env / agent.headers is looked up
+    (the config comes from the pull request too, so `${GITHUB_TOKEN}` must find nothing)."""
+    secrets = secret_values(environ)
+    return {k: v for k, v in environ.items() if not hidden(k, v, secrets)}

@@ -37,10 +37,13 @@ class McpConnectError(Exception):
 
 
 class McpConnection:
-    def __init__(self, *, command: str | None = None, url: str | None = None, cwd: Path | None = None,
-                 env: Mapping[str, str] | None = None, what: str = "MCP server") -> None:
+    def __init__(self, *, environ: Mapping[str, str], command: str | None = None, url: str | None = None,
+                 cwd: Path | None = None, env: Mapping[str, str] | None = None, what: str = "MCP server") -> None:
+        """`environ`: the run's environment (the server's clean environment and the agent user come from it);
+        `env`: the server's whole environment instead of that clean copy."""
         assert bool(command) != bool(url), "exactly one of command / url"
         self.command, self.url, self.cwd, self.env, self.what = command, url, cwd, env, what
+        self.environ = environ
         self.client: Any = None
         self._task: asyncio.Task[None] | None = None
         self._ready = asyncio.Event()
@@ -79,9 +82,10 @@ class McpConnection:
             from khaos_action.engine import sandbox
 
             # The SDK starts the server: the sandbox's launcher drops it to the agent user; a clean environment.
-            parts = sandbox.wrap_argv(shlex.split(self.command), identity=sandbox.agent_identity())
+            parts = sandbox.wrap_argv(shlex.split(self.command), identity=sandbox.agent_identity(self.environ))
             params = StdioServerParameters(command=parts[0], args=parts[1:], env=dict(self.env or {}) or
-                                           sandbox.clean_env(), cwd=str(self.cwd) if self.cwd else None)
+                                           sandbox.clean_env(environ=self.environ),
+                                           cwd=str(self.cwd) if self.cwd else None)
             server: Any = stdio_client(params, errlog=self._stderr)
         else:
             server = self.url

@@ -22,6 +22,7 @@ import re
 import shlex
 import socket
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,9 @@ class McpProxyError(ConfigError):
 
 
 class McpProxy:
-    def __init__(self, servers: list[McpServer], base_dir: Path, *, host: str = "127.0.0.1",
-                 connect_timeout_s: float = 30.0) -> None:
+    def __init__(self, servers: list[McpServer], base_dir: Path, *, environ: Mapping[str, str],
+                 host: str = "127.0.0.1", connect_timeout_s: float = 30.0) -> None:
+        """`environ`: the run's environment, which the servers it starts get a clean copy of."""
         names = [s.name for s in servers]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -61,6 +63,7 @@ class McpProxy:
                               "own `name` (mcp_faults select servers by name).")
         self.servers = {s.name: s for s in servers}
         self.base_dir = Path(base_dir)
+        self.environ = environ
         self.host = host
         self.connect_timeout_s = connect_timeout_s
         self.upstreams: dict[str, McpConnection] = {}
@@ -138,7 +141,7 @@ class McpProxy:
 
     def _connection(self, name: str) -> McpConnection:
         spec = self.servers[name]
-        return McpConnection(command=spec.command, url=spec.url,
+        return McpConnection(command=spec.command, url=spec.url, environ=self.environ,
                              cwd=self.base_dir / spec.cwd if spec.cwd else self.base_dir, what=f"MCP server `{name}`")
 
     # ---- addresses and attribution ----------------------------------------------------------------------------------

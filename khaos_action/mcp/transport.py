@@ -47,6 +47,7 @@ from khaos_action.mcp.connection import (
     require_sdk,
     result_texts,
 )
+from khaos_action.services import Services
 
 
 class _Instance:
@@ -62,11 +63,12 @@ class _Instance:
 
 
 class McpTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+                 env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  connect_timeout_s: float = 30.0) -> None:
         assert agent.mcp is not None, "mcp agents need `mcp` (checked by the config model)"
-        self.agent, self.spec = agent, agent.mcp
+        self.agent, self.spec, self.environ = agent, agent.mcp, services.environ
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
         self.has_reset = self.spec.reset_tool is not None
@@ -103,10 +105,11 @@ class McpTransport:
 
     def _instance_env(self, index: int) -> dict[str, str]:
         extra = self.env_for_instance(index) if self.env_for_instance else None
-        return process_env(self.agent.env, self.env, extra, pass_env=self.agent.pass_env)
+        return process_env(self.agent.env, self.env, extra, environ=self.environ, pass_env=self.agent.pass_env)
 
     async def _connect(self, inst: _Instance) -> None:
         connection = McpConnection(command=self.spec.command, cwd=self.cwd, env=self._instance_env(inst.index),
+                                   environ=self.environ,
                                    what="agent's MCP server")
         try:
             await connection.start(self.connect_timeout_s)
@@ -119,7 +122,8 @@ class McpTransport:
         inst = self._instances[0]
         if self.agent.start:
             try:
-                self._server = await spawn(self.agent.start, cwd=self.cwd, env=self._instance_env(0),
+                self._server = await spawn(self.agent.start, environ=self.environ, cwd=self.cwd,
+                                           env=self._instance_env(0),
                                            limits=limits_from(self.agent.limits),
                                            stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
                                            stderr=asyncio.subprocess.PIPE)
@@ -134,7 +138,7 @@ class McpTransport:
                 await settle(self._drains)
                 raise AgentError(f"the agent's MCP server (`{self.agent.start}`) "
                                  f"{describe_exit(self._server.returncode, self._server_log)}")
-            connection = McpConnection(url=self.spec.url, what="agent's MCP server")
+            connection = McpConnection(url=self.spec.url, environ=self.environ, what="agent's MCP server")
             try:
                 await connection.start(max(1.0, deadline - time.monotonic()))
                 inst.connection = connection

@@ -10,7 +10,7 @@ concurrent cases apart: such runs go one case at a time whenever a case carries 
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AsyncExitStack
 from pathlib import Path
 from typing import Any
@@ -23,14 +23,15 @@ SERIAL_NOTE = ("the agent runs in-process and reaches its MCP servers at one add
                "`instances: N` to run cases in parallel")
 
 
-async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: Path) -> Any:
+async def start_mcp_proxy(stack: AsyncExitStack, agent: AgentConfig, base_dir: Path,
+                          environ: Mapping[str, str]) -> Any:
     """The started McpProxy (stopped by `stack`), or None when the agent declares no MCP servers. The caller puts
     `proxy.env_for(instance)` in the agent's environment."""
     if not agent.mcp_servers:
         return None
     from khaos_action.mcp.proxy import McpProxy
 
-    proxy = McpProxy(list(agent.mcp_servers), base_dir)
+    proxy = McpProxy(list(agent.mcp_servers), base_dir, environ=environ)
     stack.push_async_callback(proxy.stop)
     await proxy.start()
     return proxy

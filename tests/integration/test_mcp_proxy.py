@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import random
 import shutil
 import sys
@@ -131,7 +132,7 @@ def test_out_of_process_instances_are_attributed_per_route_through_the_stdio_bri
 
 def test_proxy_rewrites_results_keeps_structured_content_valid_and_passes_unbound_requests(tmp_path):
     async def scenario() -> None:
-        proxy = McpProxy([McpServer(name="shop", command=SHOP, env_var="X")], EXAMPLE)
+        proxy = McpProxy([McpServer(name="shop", command=SHOP, env_var="X")], EXAMPLE, environ=dict(os.environ))
         await proxy.start()
         try:
             url = proxy.url_for("shop", 3)
@@ -172,6 +173,7 @@ def test_an_upstream_server_that_cannot_start_is_a_config_error_with_its_stderr(
 
     async def scenario() -> None:
         proxy = McpProxy([McpServer(name="shop", command=f"{sys.executable} broken.py", env_var="X")], tmp_path,
+                         environ=dict(os.environ),
                          connect_timeout_s=10)
         await proxy.start()
 

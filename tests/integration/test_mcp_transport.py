@@ -76,7 +76,7 @@ def test_tool_and_argument_are_checked_against_the_servers_listing(tmp_path):
 
     async def start(**mcp) -> McpTransport:
         agent = AgentConfig(type="mcp", mcp={"command": f"{sys.executable} shop_server.py", **mcp})
-        transport = McpTransport(agent, base_dir=folder)
+        transport = McpTransport(agent, base_dir=folder, services=shell.services())
         await transport.start()
         return transport
 
@@ -102,7 +102,7 @@ def test_a_server_command_that_dies_at_start_is_an_agent_error_with_its_stderr(t
     agent = AgentConfig(type="mcp", mcp={"command": f"{sys.executable} server.py"})
 
     async def scenario() -> None:
-        transport = McpTransport(agent, base_dir=tmp_path, connect_timeout_s=10)
+        transport = McpTransport(agent, base_dir=tmp_path, services=shell.services(), connect_timeout_s=10)
         await transport.start()
 
     with pytest.raises(AgentError, match="(?s)agent's MCP server.*no module named shopdb"):

@@ -16,6 +16,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine import sandbox
 from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.command import CommandTransport
+from tests import shell
 
 RUNNER = {"GITHUB_TOKEN": "t0k", "INPUT_GITHUB-TOKEN": "t0k", "ACTIONS_RUNTIME_TOKEN": "t0k", "GITHUB_ENV": "/x",
           "GITHUB_OUTPUT": "/y", "RUNNER_TRACKING_TOKEN": "t0k", "PATH": "/usr/bin:/bin", "HOME": "/root",
@@ -44,7 +45,7 @@ def test_limits_apply_in_the_child_before_it_runs() -> None:
             "open('big', 'wb').write(b'x' * 10000)")
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run([sys.executable, "-c", code], cwd=folder, capture_output=True, text=True,
-                              env=sandbox.clean_env(), **sandbox.spawn_kwargs(limits=limits))
+                              env=sandbox.clean_env(environ=os.environ), **sandbox.spawn_kwargs(limits=limits))
         assert done.stdout.split()[:2] == ["64", str(512 * 1024 * 1024)]
         assert done.returncode != 0  # SIGXFSZ (or EFBIG): the 10 kB file is over the 4 kB limit
         assert Path(folder, "big").stat().st_size <= 4096
@@ -100,7 +101,8 @@ def test_as_root_a_command_agent_runs_as_the_agent_user_and_cannot_read_our_envi
     try:
         folder.chmod(0o755)  # the agent user must be able to enter its working directory
         (folder / "agent.sh").write_text(agent_sh, encoding="utf-8")
-        transport = CommandTransport(AgentConfig(type="command", command="sh agent.sh"), base_dir=folder)
+        transport = CommandTransport(AgentConfig(type="command", command="sh agent.sh"), base_dir=folder,
+                                     services=shell.services())
 
         async def one() -> str:
             await transport.start()

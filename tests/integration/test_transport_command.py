@@ -15,6 +15,7 @@ from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.command import CommandTransport
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.errors import AgentError, ConfigError
+from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 COMMAND = f"{sys.executable} {AGENTS / 'cmd_agent.py'}"
@@ -27,7 +28,7 @@ def invoke(text: str, case_id: str = "case-1", history: list | None = None) -> T
 
 def transport(command: str = COMMAND, grace: float = 0, **fields) -> CommandTransport:
     return CommandTransport(AgentConfig(type="command", command=command, **fields), base_dir=AGENTS,
-                            startup_grace_s=grace)
+                            services=shell.services(), startup_grace_s=grace)
 
 
 async def texts(t: CommandTransport, *inputs: str) -> list[str]:
@@ -125,7 +126,8 @@ def test_reset_restart_replaces_the_process():
 
 def test_unknown_reset_mode_is_a_config_error():
     with pytest.raises(ConfigError, match="expected one of line, restart"):
-        build_transport(AgentConfig(type="command", command=COMMAND, reset="agents/x.py:reset"), base_dir=AGENTS)
+        build_transport(AgentConfig(type="command", command=COMMAND, reset="agents/x.py:reset"), base_dir=AGENTS,
+                        services=shell.services())
 
 
 def test_agent_that_hangs_past_the_timeout_is_replaced_before_the_next_call():
@@ -145,6 +147,7 @@ def test_pool_serves_concurrent_cases_one_at_a_time_per_instance_with_its_own_en
 
     async def go():
         t = build_transport(AgentConfig(type="command", command=COMMAND, instances=3), base_dir=AGENTS,
+                            services=shell.services(),
                             bind_instance=lambda i, c: bindings.append((i, c)),
                             env_for_instance=lambda i: {"KHAOS_INSTANCE": f"instance-{i}"})
         await t.start()

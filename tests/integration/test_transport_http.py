@@ -14,6 +14,7 @@ from khaos_action.engine.transport.base import AgentCallError, trace_id
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.http import HttpTransport, free_port
 from khaos_action.errors import AgentError, ConfigError
+from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 SERVER = f"{sys.executable} {AGENTS / 'http_agent.py'}"
@@ -40,7 +41,7 @@ def alive(pid: int) -> bool:
 
 
 async def session(config: AgentConfig, *texts: str, **kwargs) -> list[dict]:
-    transport = build_transport(config, base_dir=AGENTS, **kwargs)
+    transport = build_transport(config, base_dir=AGENTS, services=shell.services(), **kwargs)
     await transport.start()
     try:
         return [(await transport.send(invoke(t, f"case-{i}"))).payload for i, t in enumerate(texts)]
@@ -132,7 +133,7 @@ def test_reset_endpoint_is_posted():
     config = agent(reset_endpoint="http://127.0.0.1:{{port}}/reset")
 
     async def go() -> list[int]:
-        transport = build_transport(config, base_dir=AGENTS)
+        transport = build_transport(config, base_dir=AGENTS, services=shell.services())
         assert transport.has_reset
         await transport.start()
         try:
@@ -151,7 +152,8 @@ def test_port_pool_starts_one_server_per_instance_and_binds_cases():
     config = agent(instances=3, env={"KHAOS_INSTANCE": "from-config"})
 
     async def go() -> list[dict]:
-        transport = build_transport(config, base_dir=AGENTS, bind_instance=lambda i, c: bindings.append((i, c)),
+        transport = build_transport(config, base_dir=AGENTS, services=shell.services(),
+                                    bind_instance=lambda i, c: bindings.append((i, c)),
                                     env_for_instance=lambda i: {"KHAOS_INSTANCE": f"instance-{i}"})
         assert isinstance(transport, HttpTransport) and transport.exclusive and transport.instance_count == 3
         await transport.start()
@@ -176,13 +178,13 @@ def test_port_pool_starts_one_server_per_instance_and_binds_cases():
 
 def test_without_port_placeholder_there_is_one_shared_server():
     port = free_port()
-    transport = build_transport(agent(port=port, instances=4), base_dir=AGENTS)
+    transport = build_transport(agent(port=port, instances=4), base_dir=AGENTS, services=shell.services())
     assert not transport.exclusive and transport.instance_count == 1
 
 
 def test_port_placeholder_outside_start_is_a_config_error():
     with pytest.raises(ConfigError, match="put {{port}} in `start`"):
-        build_transport(agent(start=f"{SERVER} 8000"), base_dir=AGENTS)
+        build_transport(agent(start=f"{SERVER} 8000"), base_dir=AGENTS, services=shell.services())
 
 
 def test_unrendered_env_template_is_an_agent_error():

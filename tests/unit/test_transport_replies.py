@@ -143,11 +143,13 @@ def test_call_style_reads_the_signature(fn: Any, args: tuple, kwargs: dict):
     assert call_style(fn, "x.py:f")(PAYLOAD) == (args, kwargs)
 
 
-def test_env_renders_port_and_vars_and_rejects_unrendered_templates(monkeypatch):
-    monkeypatch.setenv("KHAOS_UNIT_HOST", "127.0.0.1")
-    env = process_env({"URL": "http://${KHAOS_UNIT_HOST}:{{port}}/v1"}, {"A": "engine"}, {"B": "instance"}, port=81)
+def test_env_renders_port_and_vars_and_rejects_unrendered_templates():
+    environ = {"KHAOS_UNIT_HOST": "127.0.0.1", "PATH": "/usr/bin"}  # the run's environment, as the shell hands it
+    env = process_env({"URL": "http://${KHAOS_UNIT_HOST}:{{port}}/v1"}, {"A": "engine"}, {"B": "instance"},
+                      environ=environ, port=81)
     assert (env["URL"], env["A"], env["B"]) == ("http://127.0.0.1:81/v1", "engine", "instance")
-    rendered = process_env({"OPENAI_BASE_URL": "{{ llm_proxy }}"}, None, {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"})
+    rendered = process_env({"OPENAI_BASE_URL": "{{ llm_proxy }}"}, None, {"OPENAI_BASE_URL": "http://127.0.0.1:9/v1"},
+                           environ=environ)
     assert rendered["OPENAI_BASE_URL"] == "http://127.0.0.1:9/v1"
     with pytest.raises(AgentError, match="still holds a template"):
-        process_env({"OPENAI_BASE_URL": "{{ llm_proxy }}"}, None, None)
+        process_env({"OPENAI_BASE_URL": "{{ llm_proxy }}"}, None, None, environ=environ)

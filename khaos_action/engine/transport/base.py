@@ -162,9 +162,10 @@ def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
 
 
 def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, extra: Mapping[str, str] | None,
-                *, port: int | None = None, pass_env: Sequence[str] | str = "*") -> dict[str, str]:
-    """The sandbox's clean environment (`pass_env`, engine/sandbox.py) + agent.env (with
-    `{{port}}` and `${VAR}` expanded from our environment minus the runner's secrets) + the engine's env + the
+                *, environ: Mapping[str, str], port: int | None = None,
+                pass_env: Sequence[str] | str = "*") -> dict[str, str]:
+    """The sandbox's clean environment of `environ` (the run's; `pass_env`, engine/sandbox.py) + agent.env (with
+    `{{port}}` and `${VAR}` expanded from `environ` minus the runner's secrets) + the engine's env + the
     instance's env.
 
     A value still holding a `{{ ... }}` template after that (e.g. `{{ llm_proxy }}` with no chaos proxy running)
@@ -173,9 +174,9 @@ def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, ex
     from khaos_action.engine import sandbox
     from khaos_action.errors import AgentError
 
-    env = sandbox.clean_env(pass_env=pass_env)
+    env = sandbox.clean_env(environ=environ, pass_env=pass_env)
     env.update(base or {})
-    lookup = {**sandbox.visible_environ(), **(base or {})}
+    lookup = {**sandbox.visible_environ(environ), **(base or {})}
     rendered: dict[str, str] = {}
     for key, value in agent_env.items():
         value = str(value)
@@ -253,15 +254,16 @@ def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail
 _SHELL_CHARS = frozenset("|&;<>()$`\\\"'*?[]#~=%{}\n")
 
 
-async def spawn(command: str, *, limits: Any = None, **kwargs: Any) -> asyncio.subprocess.Process:
+async def spawn(command: str, *, environ: Mapping[str, str], limits: Any = None,
+                **kwargs: Any) -> asyncio.subprocess.Process:
     """Start `command` through the sandbox (its own process group, so terminate() reaches everything it spawns;
-    `limits`; the agent user when configured); through a shell only when it uses shell syntax.
+    `limits`; the agent user when the run's `environ` names one); through a shell only when it uses shell syntax.
 
     Without a shell a missing program fails here with a clear OSError, and the agent is our direct child.
     """
     from khaos_action.engine import sandbox
 
-    identity = sandbox.agent_identity()
+    identity = sandbox.agent_identity(environ)
     kwargs.update(sandbox.spawn_kwargs(limits=limits, identity=identity))
     if "env" in kwargs:
         kwargs["env"] = sandbox.env_for(dict(kwargs["env"]), identity)

@@ -42,6 +42,7 @@ from khaos_action.engine.transport.base import (
 )
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.services import Services
 
 LINE_LIMIT = 256 * 1024 * 1024
 """The most a reply line may ever be; the actual limit is `line_limit(agent.max_output_bytes)`."""
@@ -81,14 +82,15 @@ class _Instance:
 
 
 class CommandTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+                 env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  startup_grace_s: float = 0.25) -> None:
         assert agent.command, "command agents need `command` (checked by the config model)"
         if agent.reset is not None and agent.reset not in RESET_MODES:
             raise ConfigError(f"agent.reset {agent.reset!r} is not valid for a command agent: expected one of "
                               f"{', '.join(RESET_MODES)} (send the reset line / restart the process).")
-        self.agent = agent
+        self.agent, self.environ = agent, services.environ
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
         self.has_reset = agent.reset is not None
@@ -126,11 +128,12 @@ class CommandTransport:
 
     async def _launch(self, inst: _Instance) -> None:
         extra = self.env_for_instance(inst.index) if self.env_for_instance else None
-        env = process_env(self.agent.env, self.env, extra, pass_env=self.agent.pass_env)
+        env = process_env(self.agent.env, self.env, extra, environ=self.environ, pass_env=self.agent.pass_env)
         command = self.agent.command or ""
         try:
-            inst.process = await spawn(command, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-                                       stderr=asyncio.subprocess.PIPE, cwd=self.cwd, env=env,
+            inst.process = await spawn(command, environ=self.environ, stdin=asyncio.subprocess.PIPE,
+                                       stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, cwd=self.cwd,
+                                       env=env,
                                        limit=line_limit(self.agent.max_output_bytes),
                                        limits=limits_from(self.agent.limits))
         except OSError as exc:

@@ -54,6 +54,7 @@ from khaos_action.engine.transport.base import (
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.services import Services
 
 DEFAULT_REQUEST = {"input": "{{input}}"}
 HTTP_TEXT_KEYS = (*TEXT_KEYS, "message")
@@ -70,11 +71,12 @@ class _Instance:
 
 
 class HttpTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, env: Mapping[str, str] | None = None,
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+                 env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  client: httpx.AsyncClient | None = None, poll_interval_s: float = 0.05) -> None:
         assert agent.url, "http agents need a url (checked by the config model)"
-        self.agent = agent
+        self.agent, self.services = agent, services
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
         self.has_reset = agent.reset_endpoint is not None
@@ -97,13 +99,13 @@ class HttpTransport:
         if self._started:
             return
         self._started = True
-        environ = {**visible_environ(), **self.env}  # `${GITHUB_TOKEN}` in a PR's config finds nothing
+        environ = {**visible_environ(self.services.environ), **self.env}  # `${GITHUB_TOKEN}` in a PR's config: nothing
         self._headers = {k: expand_vars(v, environ, where=f"agent.headers.{k}") for k, v in self.agent.headers.items()}
         if self._client is None:
             # The engine's wait_for owns the timeout; this one only stops a leaked request from living forever.
-            self._client = httpx.AsyncClient(timeout=httpx.Timeout(self.agent.timeout_s + 30, connect=10),
-                                             limits=httpx.Limits(max_connections=None, max_keepalive_connections=64),
-                                             trust_env=False)
+            self._client = self.services.async_http(
+                timeout=httpx.Timeout(self.agent.timeout_s + 30, connect=10),
+                limits=httpx.Limits(max_connections=None, max_keepalive_connections=64), trust_env=False)
         ports: list[int | None] = list(reserve_ports(self.instance_count)) if self.exclusive else [None]
         self._instances = [self._instance(i, p) for i, p in enumerate(ports)]
         try:
@@ -138,10 +140,11 @@ class HttpTransport:
     async def _launch_once(self, inst: _Instance) -> None:
         if inst.start:
             extra = self.env_for_instance(inst.index) if self.env_for_instance else None
-            env = process_env(self.agent.env, self.env, extra, port=inst.port,
+            env = process_env(self.agent.env, self.env, extra, environ=self.services.environ, port=inst.port,
                               pass_env=self.agent.pass_env)
             try:
-                inst.process = await spawn(inst.start, cwd=self.cwd, env=env, stdin=asyncio.subprocess.DEVNULL,
+                inst.process = await spawn(inst.start, environ=self.services.environ, cwd=self.cwd, env=env,
+                                           stdin=asyncio.subprocess.DEVNULL,
                                            stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
                                            limits=limits_from(self.agent.limits))
             except OSError as exc:

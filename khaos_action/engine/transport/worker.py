@@ -123,14 +123,16 @@ class Lease:
 
 
 class WorkerTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, concurrency: int = 8, python: str | None = None,
-                 env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
+    def __init__(self, agent: AgentConfig, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
+                 python: str | None = None, env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
                  limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,
                  zygote: bool = True) -> None:
         self.agent = agent
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
         self.python = python or sys.executable
+        self.environ = environ
+        """The run's environment: the workers' clean environment is made from it (engine/sandbox.py)."""
         self.env = dict(env or {})
         self.llm = llm or {}
         self.limits = limits
@@ -264,7 +266,8 @@ class WorkerTransport:
 
     def _command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
         """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
-        env = sandbox.env_for(sandbox.clean_env(configured=self.env, pass_env=self.agent.pass_env), self.identity)
+        env = sandbox.env_for(sandbox.clean_env(environ=self.environ, configured=self.env,
+                                                pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
         ours = self.python == sys.executable
