@@ -45,8 +45,8 @@ BOTTOM = LAYERS[0]
 
 PENDING: dict[tuple[str, str], str] = {
     # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
-    ("engine", "mcp"): "chaos/registry.py loads mcp/faults.py; chaos/mcp_proxy.py and transport/mcp.py (MCP's proxy "
-                       "and transport, moving into mcp/) and transport/factory.py use mcp/",
+    ("engine", "mcp"): "chaos/registry.py loads mcp/faults.py (moving to faults/); transport/factory.py builds the "
+                       "mcp transport (mcp/transport.py)",
     ("commands", "cli"): "commands.py parses --format with cli.parse_formats",
 }
 
