@@ -18,7 +18,7 @@ from typing import Any
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext
 
-SERIAL_NOTE = ("the agent runs in-process and reaches its MCP servers at one address, so cases ran one at a time "
+SERIAL_NOTE = ("the agent's worker processes reach its MCP servers at one address, so cases ran one at a time "
                "to attribute each MCP request to its case; run the agent as `type: command` with "
                "`instances: N` to run cases in parallel")
 
