@@ -12,7 +12,7 @@ import pytest
 import requests
 from test_chaos_fakes import ANSWER, FakeUpstream
 
-from khaos_action.engine.chaos.intercept import http_interception, no_interception
+from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
 from khaos_action.engine.context import CaseContext
 
@@ -88,12 +88,10 @@ def test_without_a_fault_the_real_answer_passes_through_unchanged(upstream):
     assert ctx.llm_calls[0]["status"] == 200 and ctx.llm_calls[0]["model"] == "gpt-test"
 
 
-def test_outside_a_case_and_under_no_interception_nothing_is_faulted(upstream):
+def test_outside_a_case_nothing_is_faulted(upstream):
     ctx = make_ctx({"id": "down", "target": "http", "mode": "http_error", "status_code": 500})
     with http_interception():
         assert httpx.get(upstream.url + "/api/orders/1").status_code == 200
-        with activate(ctx), no_interception():
-            assert httpx.get(upstream.url + "/api/orders/1").status_code == 200
         with activate(ctx):
             assert httpx.get(upstream.url + "/api/orders/1").status_code == 500
     assert fault_hits(ctx) == {"down": 1}

@@ -19,7 +19,6 @@ import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +35,6 @@ from khaos_action.engine.llm_calls import (
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one importable is patched."""
 
-_bypass: ContextVar[bool] = ContextVar("khaos_no_interception", default=False)
 _lock = threading.Lock()
 _depth = 0
 _restore: list[tuple[Any, str, Any]] = []
@@ -61,16 +59,6 @@ class Traffic:
 
 
 TRAFFIC = Traffic()
-
-
-@contextmanager
-def no_interception() -> Iterator[None]:
-    """Calls made inside this block are never faulted (the engine's own calls to an agent or a judge)."""
-    token = _bypass.set(True)
-    try:
-        yield
-    finally:
-        _bypass.reset(token)
 
 
 @contextmanager
@@ -117,7 +105,7 @@ def _install() -> None:
     from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
 
     session = aiohttp.ClientSession
-    _patch(session, "_request", patched_request(session._request, _bypass.get, TRAFFIC.note))
+    _patch(session, "_request", patched_request(session._request, TRAFFIC.note))
     TRAFFIC.clients.append(CLIENT)
 
 
@@ -161,7 +149,7 @@ def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
 
 def _decide(request: Any, client: str = "httpx") -> HttpDecision | None:
     ctx = current_case.get()
-    if ctx is None or _bypass.get():
+    if ctx is None:
         return None
     view = _httpx_view(request)
     TRAFFIC.note(client, view)
@@ -252,7 +240,7 @@ def _async_httpx(mod: Any, original: Any) -> Any:
 def _requests_send(original: Any) -> Any:
     def send(self: Any, request: Any, **kwargs: Any) -> Any:
         ctx = current_case.get()
-        if ctx is None or _bypass.get():
+        if ctx is None:
             return original(self, request, **kwargs)
         from urllib.parse import urlsplit
 

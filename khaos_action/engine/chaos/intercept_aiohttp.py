@@ -25,13 +25,13 @@ from khaos_action.engine.llm_calls import begin_call
 CLIENT = "aiohttp"
 
 
-def patched_request(original: Any, bypassed: Any, note: Any) -> Any:
-    """A replacement for `ClientSession._request`; `bypassed()` says the engine's own calls are running, `note`
-    records each request seen inside a case (for the "never fired" report)."""
+def patched_request(original: Any, note: Any) -> Any:
+    """A replacement for `ClientSession._request` (calls outside a case pass through untouched); `note` records each
+    request seen inside a case (for the "never fired" report)."""
 
     async def _request(self: Any, method: str, str_or_url: Any, **kwargs: Any) -> Any:
         ctx = current_case.get()
-        if ctx is None or bypassed():
+        if ctx is None:
             return await original(self, method, str_or_url, **kwargs)
         view = _view(self, method, str_or_url, kwargs)
         note(CLIENT, view)
