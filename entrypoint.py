@@ -32,16 +32,12 @@ def scrub_environment(environ: dict[str, str] | os._Environ[str], token: str | N
     return removed
 
 
-def run_install(command: str, cwd: str, log, environ):  # type: ignore[no-untyped-def]
-    """The `install` command in its own venv (the agent worker then uses it): (exit code, its last lines, the
-    venv's python)."""
-    import tempfile
-    from pathlib import Path
-
+def run_install(command: str, cwd: str, log, environ, venv):  # type: ignore[no-untyped-def]
+    """The `install` command in its own venv at `venv` (the agent worker then uses it): (exit code, its last lines,
+    the venv's python)."""
     from khaos_action.engine.install import run_install as install
 
     log.info(f"khaos-action: running the `install` command in {cwd} (in a venv of its own)")
-    venv = Path(tempfile.gettempdir()) / f"khaos-agent-venv-{os.getpid()}"
     with log.group("install"), log.commands_stopped():
         done = install(command, cwd, venv=venv, echo=print, environ=environ)
     return done.code, done.tail, done.python
@@ -77,7 +73,7 @@ def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
 
 
 def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
-    from khaos_action.errors import AgentError, ConfigError, KhaosError
+    from khaos_action.errors import KhaosError
     from khaos_action.github.settings import ActionSettings
 
     try:
@@ -92,19 +88,38 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
         log.warning("no `github-token`: the PR comment and the baseline artifact are unavailable "
                     "(the evaluation and its verdict are unaffected)")
 
-    from khaos_action.github.action import run_action
-    from khaos_action.github.client import GitHubClient, make_http_client
-
     workspace = settings.GITHUB_WORKSPACE or os.getcwd()
     workdir = os.path.join(workspace, settings.working_directory)
     if os.path.isdir(workdir):
         os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
     # The run's environment: ours once the secrets are gone (the agent's processes get a clean copy of it).
     run_environ = dict(os.environ)
+    # The install venv lives for this run only: a fresh directory (not a guessable /tmp name another user could
+    # plant first), removed on the way out so runs outside a throwaway container leave nothing behind.
+    import shutil
+    import tempfile
+
+    venv_home = tempfile.mkdtemp(prefix="khaos-agent-venv-") if settings.install else None
+    try:
+        return _install_and_run(settings, log, token, workdir, run_environ, venv_home, handed_over, evaluate)
+    finally:
+        if venv_home is not None:
+            shutil.rmtree(venv_home, ignore_errors=True)
+
+
+def _install_and_run(settings, log, token, workdir, run_environ, venv_home, handed_over,  # type: ignore[no-untyped-def]
+                     evaluate) -> int:
+    from pathlib import Path
+
+    from khaos_action.errors import AgentError, ConfigError
+    from khaos_action.github.action import run_action
+    from khaos_action.github.client import GitHubClient, make_http_client
+
     if settings.install:
         if not os.path.isdir(workdir):
             raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-        code, tail, python = run_install(settings.install, workdir, log, run_environ)
+        code, tail, python = run_install(settings.install, workdir, log, run_environ,
+                                         Path(venv_home) / "venv")
         if code != 0:
             last = "\n".join(tail[-10:])
             raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the command "

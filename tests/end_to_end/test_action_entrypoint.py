@@ -138,6 +138,8 @@ def test_install_runs_first_without_the_token_and_its_output_is_inert(job) -> No
     env_seen = (job.ws / "install-env.txt").read_text()
     assert TOKEN not in env_seen and "INPUT_" not in env_seen and "runtime-secret" not in env_seen
     assert "VIRTUAL_ENV=" in env_seen and "khaos-agent-venv" in env_seen  # the user's venv, not the action's
+    venv = next(line.split("=", 1)[1] for line in env_seen.splitlines() if line.startswith("VIRTUAL_ENV="))
+    assert not Path(venv).exists(), "the install venv outlived the run"
     assert not [line for line in commands_outside_stop_blocks(proc.stdout) if "from-install" in line]
 
 
