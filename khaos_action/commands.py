@@ -94,7 +94,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     if by_phase.get("security"):
         print(f"  attacks: {by_phase['security']} selected ({indirect} indirect: each rides on a golden prompt the "
               f"baseline shows reaching its channel, else it is listed as not exercised), "
-              f"{len(plan.extra.get('skipped', []))} not applicable")
+              f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
     _check_framework_agent(config, prepared.loaded.base_dir)
     if roles:

@@ -261,7 +261,7 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
     invocations = await run_with_recon(engine.run, plan, config.prompt_texts(), roles,
                                        in_process=config.agent.type in IN_PROCESS)
-    invariants = plan.extra.get("invariants", {})
+    invariants = plan.invariants
     baseline = no_chaos_replies(invocations)
     with collector.bulk():
         results = judge_all(invocations, config, invariants, baseline)
@@ -284,7 +284,7 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
         results = await multi_turn(results, cases, strategies, client=attacker, run=engine.run,
                                    judge=lambda inv: judge_all(inv, config, invariants, baseline),
                                    max_turns=config.attacker.max_turns)
-    plan.extra.setdefault("skipped", []).extend(undelivered(results))
+    plan.skipped.extend(undelivered(results))
     return results, notes
 
 
@@ -313,7 +313,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
     results = run.results
     summary = summarise(
         results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
-        gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.extra.get("skipped", [])),
+        gates=config.gates, weights=config.scoring.weights, attacks_skipped=len(plan.skipped),
         security_planned=any(phase == "security" for phase, _ in plan.goals), extra_reasons=extra_reasons,
     )
     return Manifest(
@@ -328,9 +328,9 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
         alerts=summary.alerts,
         cases=results,
-        skipped=plan.extra.get("skipped", []), stats=summary.stats, flaky=summary.flaky,
+        skipped=plan.skipped, stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
-        extra={**({"attack_surface": plan.extra["attack_surface"]} if "attack_surface" in plan.extra else {}),
+        extra={**({"attack_surface": plan.attack_surface} if plan.attack_surface is not None else {}),
                "gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
                "config_lines": config_lines(prepared.loaded), "similarity_backend": config.similarity.backend,
                **({"telemetry": run.telemetry} if run.telemetry is not None else {})},
@@ -338,7 +338,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
 
 
 def _coverage(plan: Plan, results: Sequence[CaseResult]) -> dict:
-    selection = plan.extra.get("selection")
+    selection = plan.selection
     if selection is None:
         return {}
     from khaos_action.attacks.coverage import coverage_table

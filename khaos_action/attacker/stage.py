@@ -25,7 +25,7 @@ async def attacker_session(config: KhaosConfig, llm: LlmRuntime,
 async def add_tailored_attacks(plan: Plan, config: KhaosConfig, attacker: AttackerClient, tools: Sequence[str],
                                shard: tuple[int, int] | None) -> list[str]:
     """The attacker's attacks for this agent, appended to the plan (the same shard rule as every case)."""
-    selection = plan.extra.get("selection")
+    selection = plan.selection
     if config.attacker is None or not config.attacker.tailored_per_category or selection is None:
         return []
     from khaos_action.attacker.tailored import tailored_cases

@@ -19,7 +19,7 @@ from khaos_action.attacks.select import select_attacks
 from khaos_action.config.models import AttackSelector
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import PackSource, PlanContext, Planner
+from khaos_action.plan.scheduler import PackSource, PlanContext, Planner, PlanPart
 from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, role_from_name
 
 
@@ -73,22 +73,22 @@ def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | No
 
 
 def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[ToolRole] | None = None) -> Planner:
-    def plan(ctx: PlanContext) -> Iterable[Case]:
+    def plan(ctx: PlanContext) -> PlanPart:
         selectors = security_selectors(ctx.packs)
         if not selectors:
-            return
+            return PlanPart()
         selection = select_attacks(corpus, selectors, profile, seed=ctx.seed, check=forbidden_check(roles))
-        ctx.plan.extra["skipped"] = [
+        part = PlanPart(selection=selection, skipped=[
             SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason)
             for a, reason in selection.not_applicable
-        ]
-        ctx.plan.extra["selection"] = selection
+        ])
         if not selection.applicable:
-            ctx.plan.notes.append("the security phase selected no attack this agent can receive; see the "
-                                  "not-applicable list and the capability profile")
+            part.notes.append("the security phase selected no attack this agent can receive; see the "
+                              "not-applicable list and the capability profile")
         for attack in selection.applicable:
             targets = forbidden_targets(attack.forbidden_tools, roles) if roles else None
-            yield attack_case(attack, ctx.seed, targets)
+            part.cases.append(attack_case(attack, ctx.seed, targets))
+        return part
 
     return plan
 

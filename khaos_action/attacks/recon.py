@@ -21,7 +21,7 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     """Run `plan.cases` through `run` (the engine). With indirect attacks in the plan, baseline cases (plus one
     no-fault call of each golden prompt no baseline case runs, not scored) run first and map the attack surface;
     `plan.cases` is then rewritten with the bound carriers, and the attacks nothing reaches go to
-    `plan.extra["skipped"]` as not exercised. Returns the invocations of `plan.cases`."""
+    `plan.skipped` as not exercised. Returns the invocations of `plan.cases`."""
     if not any(case.phase == "security" and case.injections for case in plan.cases):
         return await run(plan.cases)
     first = [case for case in plan.cases if case.phase == "baseline" and not case.faults]
@@ -31,10 +31,10 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     # Carriers are the golden prompts (every one is mapped, whatever the shard), so every shard binds the same way.
     mapped = [inv for inv in done if inv.case.input in set(golden)] if golden else done
     surface = discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
-    plan.extra["attack_surface"] = surface.as_dict()
+    plan.attack_surface = surface.as_dict()
     ran = {_key(case) for case in first}
     bound = bind_carriers([case for case in plan.cases if _key(case) not in ran], surface, plan.seed)
-    plan.extra.setdefault("skipped", []).extend(
+    plan.skipped.extend(
         skipped_attack(case, f"not exercised: {reason}; to exercise it, {fix}")
         for case, reason, fix in bound.not_exercised if case.repeat == 0)
     rebound = {_key(case): case for case in bound.cases}

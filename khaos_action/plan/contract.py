@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from khaos_action.config.models import KhaosConfig
 from khaos_action.errors import ConfigError
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import PlanContext, scenario_faults
+from khaos_action.plan.scheduler import PlanContext, PlanPart, scenario_faults
 
 AUTO_BASELINE = "baseline (auto)"
 
@@ -36,8 +36,12 @@ def check_contract_config(config: KhaosConfig) -> None:
                           f"empty; add `golden_prompts: [\"...\"]`")
 
 
-def plan_contract(ctx: PlanContext) -> Iterable[Case]:
-    config = ctx.config
+def plan_contract(ctx: PlanContext) -> PlanPart:
+    """The contract's cases (its invariants are the config's own: nothing else to report)."""
+    return PlanPart(cases=list(contract_cases(ctx.config)))
+
+
+def contract_cases(config: KhaosConfig) -> Iterable[Case]:
     contract = config.contract
     if contract is None:
         return

@@ -7,13 +7,13 @@ checks `completes` and `output_not_empty` are used (and the report says so).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from khaos_action.config.models import Invariant
 from khaos_action.mutation import mutate
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.contract import golden_key
-from khaos_action.plan.scheduler import PlanContext, Planner
+from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart
 
 DEFAULT_CHECKS = (
     Invariant(id="mutation:completes", type="completes", severity="high"),
@@ -32,29 +32,30 @@ def mutation_invariants(ctx: PlanContext) -> list[Invariant]:
 def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) -> Planner:
     """`llm_variants`: optional LLM rewrites per golden prompt (fetched before planning, see main)."""
 
-    def plan(ctx: PlanContext) -> Iterable[Case]:
+    def plan(ctx: PlanContext) -> PlanPart:
+        part = PlanPart()
         settings = ctx.config.mutation
         if settings is None or not settings.enabled:
-            return
+            return part
         if not ctx.config.golden_prompts:
-            ctx.plan.notes.append("mutation is configured but golden_prompts is empty: no mutated prompt to run")
-            return
+            part.notes.append("mutation is configured but golden_prompts is empty: no mutated prompt to run")
+            return part
         invariants = mutation_invariants(ctx)
         if invariants[0] is DEFAULT_CHECKS[0]:
-            ctx.plan.notes.append("mutation: no contract invariants apply without chaos; checked only that "
-                                  "mutated prompts complete with a non-empty reply")
-        registry = ctx.plan.extra.setdefault("invariants", {})
-        registry.update({i.id: i for i in invariants})
+            part.notes.append("mutation: no contract invariants apply without chaos; checked only that "
+                              "mutated prompts complete with a non-empty reply")
+        part.invariants.update({i.id: i for i in invariants})
         ids = tuple(i.id for i in invariants)
         for prompt in ctx.config.prompt_texts():
             variants = [(m.type, m.index, m.text)
                         for m in mutate(prompt, types=settings.types, per_prompt=settings.per_prompt, seed=ctx.seed)]
             variants += [("llm_rewrite", n, text) for n, text in enumerate((llm_variants or {}).get(prompt, ()))]
-            for kind, index, text in variants:
-                yield Case(
-                    id=case_id("mutation", prompt, kind, index), phase="mutation", pillar="mutation", input=text,
-                    mutation=kind, invariant_ids=ids, prompt_key=golden_key(prompt), group=f"mutation:{kind}",
-                    meta={"original": prompt},
-                )
+            part.cases += [
+                Case(id=case_id("mutation", prompt, kind, index), phase="mutation", pillar="mutation", input=text,
+                     mutation=kind, invariant_ids=ids, prompt_key=golden_key(prompt), group=f"mutation:{kind}",
+                     meta={"original": prompt})
+                for kind, index, text in variants
+            ]
+        return part
 
     return plan

@@ -13,10 +13,14 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
+from khaos_action.config.models import FaultSpec, Invariant, KhaosConfig, Pack, Scenario
 from khaos_action.plan.cases import Case, case_id
+
+if TYPE_CHECKING:  # imported for their types only: attacks/ and report/ import the plan, not the other way round
+    from khaos_action.attacks.select import Selection
+    from khaos_action.manifest import SkippedAttack
 
 # Which dependency a fault hits when a pack names only its mode (Khaos packs list faults without a target).
 LLM_MODES = {
@@ -35,6 +39,22 @@ class PackSource:
 
 
 @dataclass(slots=True)
+class PlanPart:
+    """What one planner contributes: its cases and what the later stages need to know about them."""
+
+    cases: list[Case] = field(default_factory=list)
+    invariants: dict[str, Invariant] = field(default_factory=dict)
+    """Invariants this planner's cases are checked by besides the contract's (replay expectations, mutation's
+    defaults), by id."""
+    skipped: list[SkippedAttack] = field(default_factory=list)
+    """Selected attacks not run (not applicable to this agent)."""
+    selection: Selection | None = None
+    """The security phase's attack selection (coverage table, the attacker's tailored attacks)."""
+    notes: list[str] = field(default_factory=list)
+    """Warnings for the report."""
+
+
+@dataclass(slots=True)
 class Plan:
     cases: list[Case]
     config_hash: str
@@ -42,21 +62,36 @@ class Plan:
     goals: list[tuple[str, Any]] = field(default_factory=list)
     """(phase type, Goal) for every goal of every pack."""
     notes: list[str] = field(default_factory=list)
-    extra: dict[str, Any] = field(default_factory=dict)
-    """Planner sections other stages read (e.g. skipped attacks)."""
+    invariants: dict[str, Invariant] = field(default_factory=dict)
+    """Invariants the planners added (replay, mutation), by id; the contract's own are read from the config."""
+    skipped: list[SkippedAttack] = field(default_factory=list)
+    """Attacks not run: not applicable (planning), not exercised (reconnaissance), payload never delivered."""
+    selection: Selection | None = None
+    """The security phase's attack selection, when the packs have one."""
+    attack_surface: dict[str, Any] | None = None
+    """Which golden prompt reached which tools (attacks/surface.py `as_dict`), when reconnaissance ran."""
+
+    def add(self, part: PlanPart) -> None:
+        """Combine one planner's contribution into the plan."""
+        self.cases.extend(part.cases)
+        self.invariants.update(part.invariants)
+        self.skipped.extend(part.skipped)
+        self.notes.extend(part.notes)
+        if part.selection is not None:
+            self.selection = part.selection
 
 
-# A planner contributes cases for one part of the run (security, contract, mutation, replay); the scheduler calls
-# each with the shared context. Keeping them as plain callables lets each pillar live in its own module.
-Planner = Callable[["PlanContext"], Iterable[Case]]
+# A planner contributes the cases for one part of the run (security, contract, mutation, replay) and returns them
+# with what it learnt (PlanPart); the scheduler calls each with the shared context and combines the parts. Keeping
+# them as plain callables lets each pillar live in its own module.
+Planner = Callable[["PlanContext"], PlanPart]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlanContext:
     config: KhaosConfig
     packs: Sequence[PackSource]
     seed: int
-    plan: Plan
 
     def rng(self, *parts: Any) -> random.Random:
         """An independent, reproducible random stream per purpose (never the global RNG, never hash())."""
@@ -126,14 +161,14 @@ class SeededScheduler:
 
     def plan(self) -> Plan:
         plan = Plan(cases=[], config_hash=config_hash(self.config, self.packs, self.hash_extra), seed=self.seed)
-        ctx = PlanContext(config=self.config, packs=self.packs, seed=self.seed, plan=plan)
+        ctx = PlanContext(config=self.config, packs=self.packs, seed=self.seed)
         for source in self.packs:
             for phase in source.pack.phases:
                 plan.goals.extend((phase.type, goal) for goal in phase.goals)
-        cases = [*pack_cases(self.packs, self.config.golden_prompts)]
+        plan.cases = [*pack_cases(self.packs, self.config.golden_prompts)]
         for planner in self.planners:
-            cases.extend(planner(ctx))
-        plan.cases = with_repeats(dedupe_ids(cases), self.config.repeats)
+            plan.add(planner(ctx))
+        plan.cases = with_repeats(dedupe_ids(plan.cases), self.config.repeats)
         return plan
 
 

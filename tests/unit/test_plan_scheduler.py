@@ -130,3 +130,19 @@ def test_config_hash_ignores_settings_left_at_their_defaults():
     assert config_hash(make_config(), packs) == config_hash(make_config(repeats=1, gates={"fail_on_critical": True}),
                                                            packs)
     assert config_hash(make_config(), packs) != config_hash(make_config(repeats=2), packs)
+
+
+def test_planners_return_their_part_and_the_scheduler_combines_them():
+    from khaos_action.config.models import Invariant
+    from khaos_action.plan.cases import Case
+    from khaos_action.plan.scheduler import PlanPart
+
+    def extra_planner(ctx):
+        check = Invariant(id="extra:answers", type="output_not_empty")
+        return PlanPart(cases=[Case(id="x1", phase="mutation", input="hi", invariant_ids=(check.id,))],
+                        invariants={check.id: check}, notes=["extra: planned"])
+
+    combined = SeededScheduler(make_config(), [PackSource(PACK, "d1")], planners=[plan_contract, extra_planner]).plan()
+    assert combined.cases[-1].id == "x1" and len(combined.cases) == len(plan().cases) + 1
+    assert list(combined.invariants) == ["extra:answers"] and combined.notes == ["extra: planned"]
+    assert combined.skipped == [] and combined.selection is None and plan().invariants == {}
