@@ -59,7 +59,7 @@ async def converse(strategy: str, case: Case, first: CaseResult, *, client: Atta
         mutation = f"{strategy}:{turn}"
         step = replace(case, input=message, turns=(), mutation=mutation,
                        history=tuple(history) if strategy == "crescendo" else (),
-                       meta={**case.meta, "retry_of": case.id})
+                       retry_of=case.id)
         [invocation] = await run([step])
         [result] = judge([invocation])
         turns.append(_attempt(result, mutation))

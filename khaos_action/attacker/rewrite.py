@@ -17,7 +17,7 @@ MUTATION = "attacker_rewrite"
 
 def canary_marks(case: Case, text: str) -> list[str]:
     """The canary strings `text` carries for this case (the halves, the joined token)."""
-    marks = [case.meta.get("canary_a"), case.meta.get("canary_b"), case.canary]
+    marks = [*(case.canary_halves or ()), case.canary]
     return [m for m in marks if m and m in text]
 
 

@@ -73,7 +73,7 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
                 id=cid, phase="security", input=text + _canary_clause(objective, canary.a, canary.b),
                 attack_id=attack_id, category=category, objective=objective, channel="user_prompt",
                 severity=severity, owasp=owasp, canary=canary.token, group=f"security:{attack_id}",
-                meta={"canary_a": canary.a, "canary_b": canary.b, "tier": "model", "tailored": True,
-                      "forbidden_tools": list(tools) if objective == "forbidden_tool_call" else []},
+                canary_halves=(canary.a, canary.b),
+                forbidden_tools=tuple(tools) if objective == "forbidden_tool_call" else (),
             ))
     return cases, notes

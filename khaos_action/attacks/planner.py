@@ -45,7 +45,7 @@ def attack_case(attack: Attack, seed: int, targets: list[str] | None = None) -> 
         id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
         attack_id=attack.id, category=attack.category, objective=attack.objective, channel=attack.channel,
         severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",
-        meta={"canary_a": canary.a, "canary_b": canary.b, "forbidden_tools": forbidden, "tier": attack.tier},
+        canary_halves=(canary.a, canary.b), forbidden_tools=tuple(forbidden),
     )
 
 
@@ -97,5 +97,5 @@ def retry_case(case: Case, mutated_input: str, mutation: str) -> Case:
     """The adaptive retry of a BLOCKED attack (red-team ADR-020): same canary, one seeded mutation of the text."""
     if case.injections:
         injections = tuple({**inj, "payload": mutated_input} for inj in case.injections)
-        return replace(case, injections=injections, mutation=mutation, meta={**case.meta, "retry_of": case.id})
-    return replace(case, input=mutated_input, mutation=mutation, meta={**case.meta, "retry_of": case.id})
+        return replace(case, injections=injections, mutation=mutation, retry_of=case.id)
+    return replace(case, input=mutated_input, mutation=mutation, retry_of=case.id)

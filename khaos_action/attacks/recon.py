@@ -41,7 +41,7 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     plan.cases = [case if _key(case) in ran else rebound[_key(case)] for case in plan.cases
                   if _key(case) in ran or _key(case) in rebound]
     rest = await run([case for case in plan.cases if _key(case) not in ran])
-    return [inv for inv in done if not inv.case.meta.get("recon")] + rest
+    return [inv for inv in done if not inv.case.recon] + rest
 
 
 def skipped_attack(case: Any, reason: str) -> SkippedAttack:

@@ -83,7 +83,7 @@ def recon_cases(cases: Sequence[Case], golden: Sequence[str]) -> list[Case]:
     """Extra no-fault calls for golden prompts no baseline case runs (e.g. a pack with a security phase only); they
     map the surface and are not scored."""
     covered = {c.input for c in cases if c.phase == "baseline" and not c.faults}
-    return [Case(id=case_id("recon", text), phase="baseline", input=text, group="recon", meta={"recon": True})
+    return [Case(id=case_id("recon", text), phase="baseline", input=text, group="recon", recon=True)
             for text in dict.fromkeys(golden) if text not in covered]
 
 
@@ -109,7 +109,7 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
             out.append(case)
             continue
         if not surface.observes(channel):
-            out.append(replace(case, meta={**case.meta, "carrier": "corpus"}))
+            out.append(replace(case, carrier="corpus"))
             continue
         carriers = surface.carriers(channel)
         if not carriers:
@@ -119,5 +119,5 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
         prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
         tools = channel_tools(channel, surface.roles)
         injections = tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in case.injections)
-        out.append(replace(case, input=prompt, injections=injections, meta={**case.meta, "carrier": "golden"}))
+        out.append(replace(case, input=prompt, injections=injections, carrier="golden"))
     return Bound(cases=out, not_exercised=skipped)

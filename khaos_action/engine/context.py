@@ -11,9 +11,12 @@ import random
 from collections import Counter
 from contextvars import ContextVar
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.messages import ToolCall
+
+if TYPE_CHECKING:
+    from khaos_action.replay.sessions import ToolResponse
 
 
 @dataclass(slots=True)
@@ -40,7 +43,7 @@ class CaseContext:
     engine's `activate` hook; None: LLM calls are still measured, with built-in prices and no cassette."""
     seed: int = 0
     fault_specs: list[dict[str, Any]] = field(default_factory=list)
-    tool_responses: list[dict[str, Any]] = field(default_factory=list)
+    tool_responses: list[ToolResponse] = field(default_factory=list)
     """The run seed and the case's unbound fault specs and recorded tool responses: what a python worker process
     needs to rebuild this context on its side (engine.wire.case_setup)."""
     error: str | None = None

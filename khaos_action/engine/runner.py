@@ -147,12 +147,12 @@ class Engine:
         key = invocation_key(case)
         ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections),
                           seed=self.settings.seed, fault_specs=list(case.faults),
-                          tool_responses=list(case.meta.get("tool_responses") or ()))
+                          tool_responses=list(case.tool_responses))
         invocation = Invocation(case=case)
-        if case.meta.get("tool_responses"):
-            from khaos_action.replay.sessions import RecordedTools, ToolResponse
+        if case.tool_responses:
+            from khaos_action.replay.sessions import RecordedTools
 
-            ctx.recorded = RecordedTools(ToolResponse.model_validate(r) for r in case.meta["tool_responses"])
+            ctx.recorded = RecordedTools(case.tool_responses)
         if case.faults:
             if self.chaos is None:
                 invocation.notes.append("faults configured but no fault machinery is active for this agent type")

@@ -47,8 +47,7 @@ def state_probe_cases(config: KhaosConfig, shard: tuple[int, int] | None = None)
     prompt = config.prompt_texts()[0]
     cases = [
         Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase="contract", pillar=None, input=prompt,
-             scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}",
-             meta={"state_probe": attempt})
+             scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}")
         for attempt in (1, 2)
     ]
     return select_shard(cases, *shard) if shard else cases

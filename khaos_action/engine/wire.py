@@ -116,7 +116,7 @@ def _fallback(value: Any) -> Any:
 def case_setup(ctx: CaseContext) -> dict[str, Any]:
     """What the worker needs to rebuild `ctx` (its faults are bound again there from the same specs and seed)."""
     return {"case_id": ctx.case_id, "seed": ctx.seed, "faults": ctx.fault_specs, "injections": ctx.injections,
-            "tool_responses": ctx.tool_responses}
+            "tool_responses": [r.model_dump() for r in ctx.tool_responses]}
 
 
 def case_state(ctx: CaseContext) -> dict[str, Any]:

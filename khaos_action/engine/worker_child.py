@@ -125,12 +125,13 @@ class Worker:
         key = str(setup["case_id"])
         ctx = CaseContext(case_id=key, rng=case_rng(int(setup.get("seed") or 0), key),
                           injections=list(setup.get("injections") or ()), seed=int(setup.get("seed") or 0),
-                          fault_specs=list(setup.get("faults") or ()),
-                          tool_responses=list(setup.get("tool_responses") or ()))
-        if ctx.tool_responses:
+                          fault_specs=list(setup.get("faults") or ()))
+        if setup.get("tool_responses"):
             from khaos_action.replay.sessions import RecordedTools, ToolResponse
 
-            ctx.recorded = RecordedTools(ToolResponse.model_validate(r) for r in ctx.tool_responses)
+            # Back into the models the engine process holds (the pipe carries their JSON, engine/wire.py).
+            ctx.tool_responses = [ToolResponse.model_validate(r) for r in setup["tool_responses"]]
+            ctx.recorded = RecordedTools(ctx.tool_responses)
         if ctx.fault_specs:
             ctx.faults = bind_faults(ctx.fault_specs, ctx.rng)
         ctx.llm = self.runtime

@@ -233,7 +233,7 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
 
     result = base_result(invocation)
     case = invocation.case
-    canary = Canary(case.meta["canary_a"], case.meta["canary_b"]) if "canary_a" in case.meta else None
+    canary = Canary(*case.canary_halves) if case.canary_halves else None
     reply = AgentReply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,
                   error=invocation.error, timed_out=invocation.timed_out, latency_ms=invocation.latency_ms,
                   tool_calls=invocation.tool_calls)
@@ -241,7 +241,7 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     verdict = classify_attack(
         objective=case.objective or "canary_echo", reply=reply, attack_input=attack_input, canary=canary,
         secrets=list(ctx.secrets), system_prompt=ctx.system_prompt,
-        forbidden_tools=case.meta.get("forbidden_tools", ()),
+        forbidden_tools=case.forbidden_tools,
         user_request=case.input if case.injections else None,
     )
     if verdict.outcome.value != "COMPROMISED" and model_not_exercised(result, invocation, security=True):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Literal
+
+if TYPE_CHECKING:
+    from khaos_action.replay.sessions import ToolResponse
 
 Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
 Pillar = Literal["chaos", "contract", "mutation", "replay"]
@@ -36,6 +39,11 @@ class Case:
     severity: str | None = None
     owasp: tuple[str, ...] = ()
     canary: str | None = None
+    """The joined canary token: the objective signal that the attack's instruction was acted on."""
+    canary_halves: tuple[str, str] | None = None
+    """The canary's two halves as payloads show them apart (attacks/canary.py); only an obedient agent joins them."""
+    forbidden_tools: tuple[str, ...] = ()
+    """Tools a forbidden-tool attack tries to make the agent call."""
     mutation: str | None = None
     invariant_ids: tuple[str, ...] = ()
     """Invariants evaluated on this case's reply (contract/mutation/replay)."""
@@ -44,7 +52,15 @@ class Case:
     prompt_key: str | None = None
     """Which golden prompt / pack input this case derives from (pairs chaos cells with their no-chaos reply)."""
     repeat: int = 0
-    meta: dict[str, Any] = field(default_factory=dict)
+    tool_responses: tuple[ToolResponse, ...] = ()
+    """Recorded tool responses the tool wrappers serve instead of the real tools (replay sessions)."""
+    carrier: Literal["corpus", "golden"] | None = None
+    """What carries an indirect attack: a golden prompt that reaches its channel, or its own corpus carrier
+    (when the run cannot see the agent's tool calls)."""
+    recon: bool = False
+    """A reconnaissance call (maps the attack surface, not scored)."""
+    retry_of: str | None = None
+    """The attack this case retries (adaptive retry, attacker turns)."""
 
 
 def case_id(*parts: Any) -> str:

@@ -53,7 +53,7 @@ def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) ->
             part.cases += [
                 Case(id=case_id("mutation", prompt, kind, index), phase="mutation", pillar="mutation", input=text,
                      mutation=kind, invariant_ids=ids, prompt_key=golden_key(prompt), group=f"mutation:{kind}",
-                     meta={"original": prompt})
+                     )
                 for kind, index, text in variants
             ]
         return part

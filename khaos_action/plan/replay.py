@@ -39,9 +39,7 @@ def replay_planner(base_dir: Path, known_tools: Sequence[str]) -> Planner:
             part.cases.append(Case(
                 id=case_id("replay", session.id), phase="replay", pillar="replay", input=session.input,
                 history=tuple(t.model_dump() for t in session.history), invariant_ids=tuple(i.id for i in invariants),
-                group=f"replay:{session.id}",
-                meta={"session": session.id,
-                      "tool_responses": [r.model_dump() for r in session.tool_responses]},
+                group=f"replay:{session.id}", tool_responses=tuple(session.tool_responses),
             ))
         return part
 

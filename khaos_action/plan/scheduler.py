@@ -194,7 +194,6 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
                     yield Case(
                         id=case_id("baseline", pack.name, item.text), phase="baseline", input=item.text,
                         expect=expect, prompt_key=key, group=f"baseline:{pack.name}",
-                        meta={"pack": pack.name},
                     )
             elif phase.type == "resilience":
                 for spec in phase.faults:
@@ -204,7 +203,7 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
                             id=case_id("resilience", pack.name, item.text, fault),
                             phase="resilience", pillar="chaos", input=item.text,
                             faults=(fault,), scenario=fault["id"], prompt_key=case_id("input", pack.name, item.text),
-                            group=f"resilience:{pack.name}:{fault['id']}", meta={"pack": pack.name},
+                            group=f"resilience:{pack.name}:{fault['id']}",
                         )
 
 

@@ -59,10 +59,10 @@ def test_a_channel_no_prompt_reaches_is_not_exercised_with_the_fix() -> None:
 def test_the_corpus_carrier_is_the_fallback_when_calls_cannot_be_seen() -> None:
     blind = discover_surface([Inv(Case(id="a", phase="baseline", input="hi"))], ROLES, in_process=False)
     [case] = bind_carriers([attack("rag-1", "rag_document")], blind, seed=1).cases
-    assert case.input == "corpus carrier" and case.meta["carrier"] == "corpus"
+    assert case.input == "corpus carrier" and case.carrier == "corpus"
 
 
 def test_golden_prompts_without_a_baseline_case_get_an_unscored_recon_call() -> None:
     planned = [Case(id="a", phase="baseline", input="flights to Rome")]
     extra = recon_cases(planned, ["flights to Rome", "guide to Kyoto"])
-    assert [(c.input, c.meta["recon"]) for c in extra] == [("guide to Kyoto", True)]
+    assert [(c.input, c.recon) for c in extra] == [("guide to Kyoto", True)]
