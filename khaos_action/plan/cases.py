@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
+    from khaos_action.config.models import Expect
     from khaos_action.replay.sessions import ToolResponse
 
 Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
@@ -47,8 +48,8 @@ class Case:
     mutation: str | None = None
     invariant_ids: tuple[str, ...] = ()
     """Invariants evaluated on this case's reply (contract/mutation/replay)."""
-    expect: dict[str, Any] | None = None
-    """Pack input `expect` (baseline/resilience task completion)."""
+    expect: Expect | None = None
+    """Pack input `expect` (baseline task completion), as the loader validated it; None when it checks nothing."""
     prompt_key: str | None = None
     """Which golden prompt / pack input this case derives from (pairs chaos cells with their no-chaos reply)."""
     repeat: int = 0

@@ -9,6 +9,7 @@ import pytest
 
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import load_config
+from khaos_action.config.models import Expect
 from khaos_action.config.packs import load_packs
 from khaos_action.main import prepare
 from khaos_action.plan.scheduler import PackSource, SeededScheduler
@@ -36,7 +37,7 @@ def test_builtin_packs_run_the_golden_prompts_with_their_expectations(tmp_path: 
     packs = [PackSource(p.pack, p.digest) for p in load_packs(["resilience"], tmp_path)]
     cases = SeededScheduler(loaded.config, packs).plan().cases
     baseline = {c.input: c.expect for c in cases if c.phase == "baseline"}
-    assert baseline == {"Hi": None, "Rome?": {"contains": "Rome"}}
+    assert baseline == {"Hi": None, "Rome?": Expect(contains="Rome")}
     resilience = [c for c in cases if c.phase == "resilience"]
     assert len(resilience) == 2 * 9 and all(c.expect is None for c in resilience)
     assert all(f.get("tool") in (None, "*") for c in resilience for f in c.faults)
