@@ -111,7 +111,7 @@ def demo_runs(runs: int, folder: Path) -> None:
             manifest = evaluate(EvaluateRequest(config_path=config, out_dir=folder / f"run-{label[:6]}-{index}",
                                                 formats=("md",)), services=Services(environ=dict(os.environ))).manifest
             times[label].append(time.perf_counter() - start)
-            telemetry = manifest.extra["telemetry"]
+            telemetry = manifest.telemetry
             calls[label] = telemetry["calls"]
             if label == "replay":
                 assert telemetry["by_source"]["live"] == 0, telemetry  # replay never goes to the network

@@ -330,10 +330,9 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         cases=results,
         skipped=plan.skipped, stats=summary.stats, flaky=summary.flaky,
         coverage=_coverage(plan, results),
-        extra={**({"attack_surface": plan.attack_surface} if plan.attack_surface is not None else {}),
-               "gates": config.gates.model_dump(), "weights": config.scoring.weights.model_dump(),
-               "config_lines": config_lines(prepared.loaded), "similarity_backend": config.similarity.backend,
-               **({"telemetry": run.telemetry} if run.telemetry is not None else {})},
+        attack_surface=plan.attack_surface, gates=config.gates.model_dump(),
+        weights=config.scoring.weights.model_dump(), config_lines=config_lines(prepared.loaded),
+        similarity_backend=config.similarity.backend, telemetry=run.telemetry,
     )
 
 

@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model, model_validator
 from pydantic_core import from_json
 
 from khaos_action import collector
@@ -168,6 +168,17 @@ class SkippedAttack(Model):
     reason: str
 
 
+class Reach(Model):
+    """What one golden prompt reached in the baseline (attacks/surface.py)."""
+
+    tools: list[str] = []
+    llm: bool = False
+
+
+_FORMERLY_EXTRA = ("gates", "weights", "config_lines", "similarity_backend", "attack_surface", "telemetry",
+                   "merged_from")
+
+
 class Manifest(Model):
     schema_version: int = SCHEMA_VERSION
     run_id: str
@@ -202,9 +213,33 @@ class Manifest(Model):
     warnings: list[str] = []
     alerts: list[str] = []
     """What every view says first: the agent's model did not answer (error and endpoint)."""
+    gates: dict[str, Any] = {}
+    """The gates the verdict was decided by (khaos.yaml `gates`), so `merge` decides again without the config."""
+    weights: dict[str, Any] = {}
+    """The score weights (khaos.yaml `scoring.weights`), for the same reason."""
+    config_lines: dict[str, int] = {}
+    """Lines of khaos.yaml that annotations and SARIF results point at: `agent`, `packs`, `contract`,
+    `invariant:<id>`, `scenario:<name>`."""
+    similarity_backend: str | None = None
+    """The similarity backend the judge used (`lexical` or `semantic`)."""
+    attack_surface: dict[str, Reach] | None = None
+    """Golden prompt -> the tools it reached and whether it called the model (when indirect attacks ran)."""
+    telemetry: dict[str, Any] | None = None
+    """The run's LLM usage (khaos_action.llm.telemetry `summarise_calls`: calls, tokens, cost, models, cassette,
+    budget; merged runs add `shard_budgets`)."""
+    merged_from: list[str] = []
+    """Run ids of the shards a merged manifest was made from."""
     cases: list[CaseResult] = []
-    extra: dict[str, Any] = {}
-    """Sections added by later stages (coverage, stats, telemetry) keyed by name."""
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_extra(cls, data: Any) -> Any:
+        # Manifests written before these fields existed kept them in an `extra` mapping; a base-branch run is often
+        # such a manifest, and `compare` and `merge` must still read it.
+        if isinstance(data, dict) and isinstance(data.get("extra"), dict):
+            data = {**{k: v for k, v in data["extra"].items() if k in _FORMERLY_EXTRA}, **data}
+            data.pop("extra")
+        return data
 
     def write(self, path: Path, *, kept: str = "") -> None:
         # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:

@@ -86,7 +86,7 @@ def outcome(runtime: LlmRuntime, planned: Sequence[str], ran: set[str]) -> Budge
 
 
 def telemetry_section(runtime: LlmRuntime) -> dict[str, Any]:
-    """The manifest's `extra["telemetry"]`: totals of every LLM call of the run (retried attempts included)."""
+    """The manifest's `telemetry`: totals of every LLM call of the run (retried attempts included)."""
     meter = runtime.meter
     budget = None
     if meter is not None:

@@ -136,7 +136,7 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
         manifest, comparison=comparison, decision=decision, baseline_source=base.source, fail_on=settings.fail_on,
         instance=instance, run_url=settings.run_url, head_sha=settings.GITHUB_SHA, base=base.manifest)
 
-    lines = (annotations_mod.lines_from_manifest(manifest.extra)
+    lines = (annotations_mod.lines_from_manifest(manifest.config_lines)
              or annotations_mod.config_lines(_read_text(workdir / settings.config)))
     found = annotations_mod.build_annotations(manifest, config_file=config_file, lines=lines)
     shown, overflow = cap_annotations(found)

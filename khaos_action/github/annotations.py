@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import yaml
@@ -49,10 +50,9 @@ def config_lines(text: str) -> ConfigLines:
     return ConfigLines(invariants=invariants, packs=packs, contract=contract_line, agent=agent)
 
 
-def lines_from_manifest(extra: dict) -> ConfigLines | None:
-    """The line map the engine stores in `manifest.extra["config_lines"]` (keys `packs`, `invariant:<id>`...)."""
-    raw = extra.get("config_lines")
-    if not isinstance(raw, dict) or not raw:
+def lines_from_manifest(raw: Mapping[str, int]) -> ConfigLines | None:
+    """The line map the engine stores in the manifest's `config_lines` (keys `packs`, `invariant:<id>`...)."""
+    if not raw:
         return None
     invariants = {k.split(":", 1)[1]: v for k, v in raw.items() if k.startswith("invariant:") and isinstance(v, int)}
     packs, contract, agent = raw.get("packs"), raw.get("contract"), raw.get("agent")

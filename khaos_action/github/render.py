@@ -104,8 +104,8 @@ def build_context(manifest: Manifest, *, comparison: Comparison | None, decision
 
 
 def llm_view(manifest: Manifest) -> SimpleNamespace | None:
-    """The run's LLM usage (manifest extra.telemetry) as one line plus its cassette and budget, or None."""
-    telemetry = manifest.extra.get("telemetry")
+    """The run's LLM usage (the manifest's `telemetry`) as one line plus its cassette and budget, or None."""
+    telemetry = manifest.telemetry
     if not isinstance(telemetry, dict) or not (telemetry.get("calls") or telemetry.get("cassette")
                                                or telemetry.get("budget")):
         return None

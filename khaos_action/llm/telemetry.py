@@ -1,4 +1,4 @@
-"""The run's LLM usage: per-call records (on each case's `llm_calls`) → the manifest's `extra["telemetry"]`.
+"""The run's LLM usage: per-call records (on each case's `llm_calls`) → the manifest's `telemetry`.
 
 Pure. Who answered a call is its `source`: `live` (the provider), `cassette` (replayed), `fault` (a chaos fault
 answered without the provider), `error` (the provider could not be reached), `cassette_miss` (replay mode, not in

@@ -71,20 +71,20 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
         "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
         "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
         "not_run": not_run,
-        "extra": {**first.extra, "merged_from": [m.run_id for m in manifests], **_merged_telemetry(manifests, cases)},
+        "merged_from": [m.run_id for m in manifests], "telemetry": _merged_telemetry(manifests, cases),
     })
 
 
-def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> dict:
+def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> dict | None:
     """LLM usage recomputed from every shard's recorded calls; each shard's own budget stays beside it (budgets
     are per shard)."""
-    if not any("telemetry" in m.extra for m in manifests):
-        return {}
+    if not any(m.telemetry is not None for m in manifests):
+        return None
     from khaos_action.llm.telemetry import summarise_calls
 
     telemetry = summarise_calls(call for case in cases for call in case.llm_calls)
-    telemetry["shard_budgets"] = [m.extra["telemetry"].get("budget") for m in manifests if "telemetry" in m.extra]
-    return {"telemetry": telemetry}
+    telemetry["shard_budgets"] = [m.telemetry.get("budget") for m in manifests if m.telemetry is not None]
+    return telemetry
 
 
 def _merged_coverage(manifests: Sequence[Manifest]) -> dict:
@@ -113,7 +113,7 @@ def _gates(config_path: Path | None, manifests: Sequence[Manifest]) -> Gates:
         from khaos_action.config.loader import load_config
 
         return load_config(config_path).config.gates
-    return Gates.model_validate(manifests[0].extra.get("gates", {}))
+    return Gates.model_validate(manifests[0].gates)
 
 
 def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights:
@@ -121,4 +121,4 @@ def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights
         from khaos_action.config.loader import load_config
 
         return load_config(config_path).config.scoring.weights
-    return Weights.model_validate(manifests[0].extra.get("weights", {}))
+    return Weights.model_validate(manifests[0].weights)

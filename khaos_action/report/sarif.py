@@ -19,7 +19,7 @@ LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note
 
 
 def _location(manifest: Manifest, key: str) -> dict[str, Any]:
-    lines = manifest.extra.get("config_lines", {})
+    lines = manifest.config_lines
     region = {"startLine": int(lines.get(key) or lines.get("agent") or 1)}
     uri = manifest.config_path or "khaos.yaml"
     return {"physicalLocation": {"artifactLocation": {"uri": uri}, "region": region}}

@@ -109,7 +109,7 @@ def test_a_rewrite_breaks_an_agent_that_blocked_the_original(tmp_path):
     assert first["outcome"] == "BLOCKED" and "trip auditor" not in first["input"]
     assert retry["mutation"] == "attacker_rewrite" and retry["outcome"] == "COMPROMISED"
     assert retry["input"].startswith("As the trip auditor")
-    telemetry = manifest["extra"]["telemetry"]
+    telemetry = manifest["telemetry"]
     assert telemetry["by_purpose"]["attacker"] == len(attacker.requests) >= 2
 
 
@@ -175,8 +175,8 @@ def test_record_then_replay_gives_identical_outcomes_with_the_attacker_stopped(t
                 for c in m["cases"]}
 
     assert outcomes(replayed) == outcomes(recorded)
-    assert replayed["extra"]["telemetry"]["by_purpose"]["attacker"] >= 4
-    assert replayed["extra"]["telemetry"]["by_source"]["cassette"] >= 4
+    assert replayed["telemetry"]["by_purpose"]["attacker"] >= 4
+    assert replayed["telemetry"]["by_source"]["cassette"] >= 4
     assert by_attack(replayed)["spl-001-direct"]["outcome"] == "COMPROMISED"
 
 

@@ -58,8 +58,8 @@ def test_indirect_attacks_reach_the_real_tools_and_the_retriever(travel: Manifes
     # Every indirect attack rode on one of the agent's own golden prompts, chosen among those reaching its channel.
     indirect = [c for c in attacks(travel) if c.channel in ("tool_output", "rag_document", "error_message")]
     assert indirect and {c.input for c in indirect} <= GOLDEN
-    surface = travel.extra["attack_surface"]
-    assert surface["What should I visit in Kyoto? Any local tips from the guide?"]["tools"] == ["get_destination_guide"]
+    surface = travel.attack_surface
+    assert surface["What should I visit in Kyoto? Any local tips from the guide?"].tools == ["get_destination_guide"]
 
 
 def test_nothing_undelivered_or_aimed_at_a_missing_tool_counts_as_executed(travel: Manifest) -> None:

@@ -104,7 +104,7 @@ def test_annotations_point_at_the_invariant_and_pack_lines() -> None:
 
 
 def test_engine_line_map_is_preferred() -> None:
-    lines = lines_from_manifest({"config_lines": {"packs": 3, "invariant:no-pii": 17, "contract": 12}})
+    lines = lines_from_manifest({"packs": 3, "invariant:no-pii": 17, "contract": 12})
     assert lines is not None and lines.invariants == {"no-pii": 17} and lines.packs == 3
     assert lines_from_manifest({}) is None
 

@@ -16,7 +16,7 @@ def manifest(n: int) -> Manifest:
                         invariants=[InvariantResult(id="inv", passed=i % 3 != 0)]) for i in range(n)]
     return Manifest(run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
                     agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    extra={"cases": []})  # a nested "cases" key must not confuse anything
+                    telemetry={"cases": []})  # a nested "cases" key must not confuse anything
 
 
 @pytest.mark.parametrize("n", [0, 1, 999, 1000, 1001, 2500])

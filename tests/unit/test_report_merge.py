@@ -67,10 +67,10 @@ def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
                            "input_tokens": 5, "output_tokens": 7, "cost_usd": 0.001}] * calls
         m = manifest(name, [case], shard=f"{name[-1]}/2")
         m.not_run = not_run
-        m.extra = {"telemetry": {"budget": {"exhausted": None}}}
+        m.telemetry = {"budget": {"exhausted": None}}
         return m
 
     merged = merge([shard("r-1", "a", 2, ["x"]), shard("r-2", "b", 3, ["y"])], gates=Gates(), weights=Weights())
     assert merged.not_run == ["x", "y"] and merged.counts.not_run == 2
-    assert merged.extra["telemetry"]["calls"] == 5
-    assert len(merged.extra["telemetry"]["shard_budgets"]) == 2
+    assert merged.telemetry["calls"] == 5
+    assert len(merged.telemetry["shard_budgets"]) == 2

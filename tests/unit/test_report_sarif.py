@@ -33,7 +33,7 @@ def make_manifest(cases: list[CaseResult], run_id: str = "run-1", config_path: s
     return Manifest(run_id=run_id, tool_version="0.1.0", seed=42, config_hash="abc123", config_path=config_path,
                     started_at="2026-01-01T00:00:00+00:00", agent=AgentInfo(name="bot", type="python"),
                     verdict=Verdict(passed=False), cases=cases,
-                    extra={"config_lines": {"agent": 2, "packs": 9, "invariant:no-leak": 14}})
+                    config_lines={"agent": 2, "packs": 9, "invariant:no-leak": 14})
 
 
 def contract_failure() -> CaseResult:
