@@ -16,6 +16,7 @@ _.contains, _.contains_any, _.equals, _.not_contains  # a pack input's `expect` 
 _.estimated_time  # a Khaos-schema pack's field (README: accepted, shown by nothing yet)
 _.fail_on_regression  # gates.fail_on_regression: a documented khaos.yaml key that nothing reads (see report)
 _.capability_sources, _.schema_version  # Manifest fields the Markdown and HTML templates show
+_.merged_from  # Manifest field: the shards a merged run came from (report/merge.py sets it through model_copy)
 _.model_post_init  # pydantic's post-init hook (manifest.py)
 _.case_ids, _.worst  # findings.py fields the templates and github/gates.py render
 _.html_url  # github/event.py: part of the event payload model

@@ -58,8 +58,7 @@ async def converse(strategy: str, case: Case, first: CaseResult, *, client: Atta
             break
         mutation = f"{strategy}:{turn}"
         step = replace(case, input=message, turns=(), mutation=mutation,
-                       history=tuple(history) if strategy == "crescendo" else (),
-                       retry_of=case.id)
+                       history=tuple(history) if strategy == "crescendo" else ())
         [invocation] = await run([step])
         [result] = judge([invocation])
         turns.append(_attempt(result, mutation))

@@ -97,5 +97,5 @@ def retry_case(case: Case, mutated_input: str, mutation: str) -> Case:
     """The adaptive retry of a BLOCKED attack (red-team ADR-020): same canary, one seeded mutation of the text."""
     if case.injections:
         injections = tuple({**inj, "payload": mutated_input} for inj in case.injections)
-        return replace(case, injections=injections, mutation=mutation, retry_of=case.id)
-    return replace(case, input=mutated_input, mutation=mutation, retry_of=case.id)
+        return replace(case, injections=injections, mutation=mutation)
+    return replace(case, input=mutated_input, mutation=mutation)

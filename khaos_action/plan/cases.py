@@ -60,8 +60,6 @@ class Case:
     (when the run cannot see the agent's tool calls)."""
     recon: bool = False
     """A reconnaissance call (maps the attack surface, not scored)."""
-    retry_of: str | None = None
-    """The attack this case retries (adaptive retry, attacker turns)."""
 
 
 def case_id(*parts: Any) -> str:
