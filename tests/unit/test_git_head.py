@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.services import git_head_files
+from khaos_action.services import git_head_files, read_git
 
 pytestmark = pytest.mark.skipif(not shutil.which("git"), reason="git is needed to make the reference repositories")
 
@@ -63,3 +63,14 @@ def test_no_repository_and_an_unborn_branch(tmp_path) -> None:
     (tmp_path / "new").mkdir()
     git(tmp_path / "new", "init", "-q", "-b", "fresh")
     assert git_head_files(tmp_path / "new") == (None, "fresh")
+
+
+def test_the_runners_sha_and_ref_in_the_run_environment_win_over_the_checkout(tmp_path) -> None:
+    repo = tmp_path / "repo"
+    repo.mkdir()
+    git(repo, "init", "-q", "-b", "main")
+    git(repo, "commit", "-q", "--allow-empty", "-m", "one")
+    pr = "refs/pull/3/merge"
+    assert read_git({"GITHUB_SHA": "c0ffee", "GITHUB_REF": pr}, repo) == ("c0ffee", pr)
+    assert read_git({"GITHUB_REF": pr}, repo) == (git(repo, "rev-parse", "HEAD"), pr)
+    assert read_git({}, repo) == (git(repo, "rev-parse", "HEAD"), "main")
