@@ -20,7 +20,7 @@ from typing import Any
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.roles import CHANNEL_FIX, ToolRole, channel_tools
 
-# Channels planted in the agent's LLM requests (faults_context), so any prompt that calls the model reaches them.
+# Channels planted in the agent's LLM requests (faults/context.py), so any prompt that calls the model reaches them.
 LLM_CHANNELS = frozenset({"memory", "mcp_tool_description"})
 _CHANNEL_WORDS = {"tool_output": "any tool", "error_message": "any tool", "rag_document": "a retriever",
                   "file_content": "a file reader", "memory": "the agent's memory (a memory tool or its LLM context)",

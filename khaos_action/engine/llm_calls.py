@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from khaos_action.engine.chaos.effects import HttpRequestView, Reply
 from khaos_action.engine.context import CaseContext
+from khaos_action.faults.effects import HttpRequestView, Reply
 from khaos_action.llm.budget import Meter
 from khaos_action.llm.cassette import (
     Cassette,

@@ -1,6 +1,6 @@
 """The MCP proxy: an MCP server on 127.0.0.1 (streamable HTTP, built with the official SDK) that stands between the
 agent and each real MCP server it uses (`agent.mcp_servers`), forwards tools/list and tools/call, and answers with
-the current case's MCP faults and attack payloads (khaos_action/mcp/faults.py).
+the current case's MCP faults and attack payloads (khaos_action/mcp/decide.py, khaos_action/faults/mcp.py).
 
 The agent finds the proxy through the environment variable each server names (`env_var`): a URL
 `http://127.0.0.1:<port>/i/<instance>/<server>/mcp`, or with `expose: stdio` a command line that runs the stdio
@@ -29,6 +29,7 @@ from typing import Any
 from khaos_action.config.models import McpServer
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.errors import ConfigError
+from khaos_action.faults.mcp import McpCall
 from khaos_action.mcp.connection import (
     McpConnectError,
     McpConnection,
@@ -36,8 +37,7 @@ from khaos_action.mcp.connection import (
     require_sdk,
     result_texts,
 )
-from khaos_action.mcp.faults import (
-    McpCall,
+from khaos_action.mcp.decide import (
     decide_call,
     finish_call,
     poison_descriptions,

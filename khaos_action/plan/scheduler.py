@@ -16,18 +16,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.models import FaultSpec, Invariant, KhaosConfig, Pack, Scenario
+from khaos_action.faults.registry import fault_target
 from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:  # imported for their types only: attacks/ and report/ import the plan, not the other way round
     from khaos_action.attacks.select import Selection
     from khaos_action.manifest import SkippedAttack
-
-# Which dependency a fault hits when a pack names only its mode (Khaos packs list faults without a target).
-LLM_MODES = {
-    "rate_limit", "model_unavailable", "truncated_response", "garbage", "response_drift", "token_quota_exceeded",
-}
-HTTP_MODES = {"http_latency", "http_error", "malformed_payload", "connection_reset"}
-CONTEXT_MODES = {"context_window_overflow", "conversation_history_dropped", "memory_poisoning", "indirect_injection"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,20 +108,6 @@ def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequenc
         sort_keys=True, separators=(",", ":"),
     )
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
-
-
-def fault_target(spec: FaultSpec | dict[str, Any], default: str = "tool") -> str:
-    data = spec.model_dump() if isinstance(spec, FaultSpec) else spec
-    if data.get("target"):
-        return str(data["target"])
-    mode = data.get("mode") or data.get("type")
-    if mode in LLM_MODES:
-        return "llm"
-    if mode in HTTP_MODES:
-        return "http"
-    if mode in CONTEXT_MODES:
-        return "context"
-    return default
 
 
 def fault_dict(spec: FaultSpec | dict[str, Any], target: str) -> dict[str, Any]:

@@ -120,8 +120,9 @@ def scenario_fault_entries(matrix: Sequence[Scenario]) -> Iterable[tuple[KeyPath
 
 
 def pack_fault_entries(pack: LoadedPack) -> Iterable[tuple[KeyPath, str, Any]]:
-    """(key path in the pack file, target, fault spec) of every phase fault, targeted as the scheduler does."""
-    from khaos_action.plan.scheduler import fault_target
+    """(key path in the pack file, target, fault spec) of every phase fault, targeted as the scheduler does (by the
+    fault registry)."""
+    from khaos_action.faults.registry import fault_target
 
     for index, phase in enumerate(pack.pack.phases):
         for position, spec in enumerate(phase.faults):
@@ -150,7 +151,7 @@ def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath,
 def _registry_issue(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
                     spec: Any) -> ConfigIssue | None:
     """The fault registry's objection to one entry, pointed at the offending key when it names one."""
-    from khaos_action.engine.chaos.registry import fault_names, validate_fault
+    from khaos_action.faults.registry import fault_names, validate_fault
 
     try:
         validate_fault(spec, target)

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.chaos.faults_tool import ToolFaultError
 from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
 from khaos_action.engine.chaos.tools import (
     ToolPatcher,
@@ -20,6 +19,7 @@ from khaos_action.engine.chaos.tools import (
 )
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.python import load_callable
+from khaos_action.faults.tool import ToolFaultError
 
 TOOLS = '''
 import asyncio

@@ -7,10 +7,6 @@ import random
 
 import pytest
 
-from khaos_action.engine.chaos.effects import HttpRequestView, Reply, ToolInvocation
-from khaos_action.engine.chaos.faults_context import apply_context_attacks
-from khaos_action.engine.chaos.faults_llm import cut_words, llm_provider
-from khaos_action.engine.chaos.injections import embed, injections_for
 from khaos_action.engine.chaos.plan import (
     bind_faults,
     decide_http,
@@ -18,8 +14,12 @@ from khaos_action.engine.chaos.plan import (
     finish_http,
     finish_tool,
 )
-from khaos_action.engine.chaos.sse import map_stream_texts
 from khaos_action.engine.context import CaseContext
+from khaos_action.faults.context import apply_context_attacks
+from khaos_action.faults.effects import HttpRequestView, Reply, ToolInvocation
+from khaos_action.faults.injections import embed, injections_for
+from khaos_action.faults.llm import cut_words, llm_provider
+from khaos_action.faults.sse import map_stream_texts
 
 TEXT = "one two three four five six"
 
@@ -247,7 +247,7 @@ def test_channel_hints_pick_which_tools_carry_a_payload():
 def test_tool_faults_shape_the_result(fault, result, expected):
     ctx = ctx_with({"target": "tool", **fault})
     decision = decide_tool(ctx, ToolInvocation("t", {}))
-    from khaos_action.engine.chaos.effects import NO_RESULT
+    from khaos_action.faults.effects import NO_RESULT
 
     real = result if decision.effect.result is NO_RESULT else decision.effect.result
     assert finish_tool(ctx, decision, real) == expected

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from khaos_action.engine.chaos.injections import embed, injections_for
+from khaos_action.faults.injections import embed, injections_for
 
 RAG = {"channel": "rag_document", "payload": "P-rag"}
 MEMORY = {"channel": "memory", "payload": "P-mem"}

@@ -8,17 +8,17 @@ from collections import Counter
 import pytest
 
 from khaos_action.config.models import FaultSpec, HttpFault, ToolFault
-from khaos_action.engine.chaos.effects import ToolEffect, ToolInvocation
-from khaos_action.engine.chaos.faults_tool import ToolFaultBase, ToolParams
 from khaos_action.engine.chaos.plan import bind_faults, decide_tool
-from khaos_action.engine.chaos.registry import (
+from khaos_action.engine.context import CaseContext
+from khaos_action.errors import ConfigError
+from khaos_action.faults.effects import ToolEffect, ToolInvocation
+from khaos_action.faults.registry import (
     FAULTS,
     fault_names,
     register_fault,
     validate_fault,
 )
-from khaos_action.engine.context import CaseContext
-from khaos_action.errors import ConfigError
+from khaos_action.faults.tool import ToolFaultBase, ToolParams
 
 
 @pytest.mark.parametrize("alias, canonical", [

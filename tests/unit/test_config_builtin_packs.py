@@ -138,7 +138,7 @@ def _faults() -> list[tuple[str, int, FaultSpec]]:
 
 @pytest.mark.parametrize(("name", "index", "fault"), _faults(), ids=lambda value: str(value)[:40])
 def test_every_pack_fault_is_accepted_by_the_fault_registry(name: str, index: int, fault: FaultSpec) -> None:
-    from khaos_action.engine.chaos.registry import validate_fault
+    from khaos_action.faults.registry import validate_fault
 
     bound = validate_fault(fault)
     assert bound.target == fault.params()["target"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
@@ -146,3 +147,24 @@ def test_planners_return_their_part_and_the_scheduler_combines_them():
     assert combined.cases[-1].id == "x1" and len(combined.cases) == len(plan().cases) + 1
     assert list(combined.invariants) == ["extra:answers"] and combined.notes == ["extra: planned"]
     assert combined.skipped == [] and combined.selection is None and plan().invariants == {}
+
+
+def test_a_pack_fault_the_scheduler_never_heard_of_is_targeted_by_the_registry():
+    from khaos_action.faults import FAULTS, HttpEffect, LlmFaultBase, Reply, register_fault
+    from khaos_action.preflight.semantic import pack_fault_entries
+
+    @register_fault("overloaded_529", target="llm")
+    class Overloaded(LlmFaultBase):
+        def on_request(self, view, provider):
+            return HttpEffect(reply=Reply.json_reply(529, {"error": {"type": "overloaded_error"}}))
+
+    try:
+        pack = Pack.model_validate({"name": "new", "version": "1", "inputs": [{"text": "Hi"}],
+                                    "phases": [{"type": "resilience", "faults": [{"mode": "overloaded_529"}]}]})
+        [case] = [c for c in plan(packs=[PackSource(pack, "d2")]).cases if c.phase == "resilience"]
+        assert case.faults[0]["target"] == "llm"
+        assert case.faults[0]["id"].startswith("llm:overloaded_529:")
+        [(_, target, _)] = list(pack_fault_entries(SimpleNamespace(pack=pack)))  # a LoadedPack's `pack`
+        assert target == "llm"  # config validation asks the same registry: no "not a tool fault"
+    finally:
+        FAULTS.pop("llm:overloaded_529")

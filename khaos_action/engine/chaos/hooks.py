@@ -8,9 +8,9 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.chaos.faults_context import apply_context_attacks
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.context import CaseContext
+from khaos_action.faults.context import apply_context_attacks
 
 if TYPE_CHECKING:  # in-process agents never start the proxy
     from khaos_action.engine.chaos.proxy import ChaosProxy

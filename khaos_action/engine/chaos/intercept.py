@@ -22,7 +22,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
 from khaos_action.engine.llm_calls import (
@@ -31,6 +30,7 @@ from khaos_action.engine.llm_calls import (
     httpx_send_async,
     requests_send,
 )
+from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one importable is patched."""

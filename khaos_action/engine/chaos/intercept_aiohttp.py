@@ -17,10 +17,10 @@ import inspect
 import json
 from typing import Any
 
-from khaos_action.engine.chaos.effects import HttpRequestView, Reply, rebuilt_headers
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
 from khaos_action.engine.llm_calls import begin_call
+from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 
 CLIENT = "aiohttp"
 

@@ -10,23 +10,23 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-from khaos_action.engine.chaos.effects import (
+from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.faults.context import (
+    ContextFaultBase,
+    apply_context_attacks,
+)
+from khaos_action.faults.effects import (
     HttpEffect,
     HttpRequestView,
     Reply,
     ToolEffect,
     ToolInvocation,
 )
-from khaos_action.engine.chaos.faults_context import (
-    ContextFaultBase,
-    apply_context_attacks,
-)
-from khaos_action.engine.chaos.faults_http import HttpFaultBase
-from khaos_action.engine.chaos.faults_llm import LlmFaultBase, llm_provider
-from khaos_action.engine.chaos.faults_tool import ToolFaultBase, ToolFaultError
-from khaos_action.engine.chaos.injections import embed, injections_for
-from khaos_action.engine.chaos.registry import Fault, validate_fault
-from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.faults.http import HttpFaultBase
+from khaos_action.faults.injections import embed, injections_for
+from khaos_action.faults.llm import LlmFaultBase, llm_provider
+from khaos_action.faults.registry import Fault, validate_fault
+from khaos_action.faults.tool import ToolFaultBase, ToolFaultError
 
 
 def bind_faults(specs: list[dict[str, Any]] | tuple, rng: random.Random | None = None) -> list[Fault]:

@@ -29,17 +29,17 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from khaos_action.engine.chaos.effects import (
+from khaos_action.engine.chaos.plan import decide_http, finish_http
+from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.llm_calls import LlmCall, begin_call
+from khaos_action.errors import ConfigError
+from khaos_action.faults.effects import (
     FRAMING_HEADERS,
     HttpRequestView,
     Reply,
     rebuilt_headers,
 )
-from khaos_action.engine.chaos.faults_llm import error_reply
-from khaos_action.engine.chaos.plan import decide_http, finish_http
-from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.llm_calls import LlmCall, begin_call
-from khaos_action.errors import ConfigError
+from khaos_action.faults.llm import error_reply
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(/[^?]*)?(?:\?(.*))?$", re.S)
 _DROP_REQUEST = FRAMING_HEADERS | {"host"}

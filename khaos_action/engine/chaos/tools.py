@@ -25,7 +25,6 @@ from collections.abc import Callable, MutableMapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from khaos_action.engine.chaos.effects import NO_RESULT, ToolInvocation
 from khaos_action.engine.chaos.plan import ToolDecision, decide_tool, finish_tool
 from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the engine imports them from here
     HOW_TO_EXPOSE,
@@ -37,6 +36,7 @@ from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the e
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.messages import ToolCall
 from khaos_action.errors import ConfigError
+from khaos_action.faults.effects import NO_RESULT, ToolInvocation
 
 
 class ToolPatcher:

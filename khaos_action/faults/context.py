@@ -17,7 +17,7 @@ from typing import Any
 
 from pydantic import Field
 
-from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
+from khaos_action.faults.registry import Fault, FaultParams, register_fault
 
 Messages = list[dict[str, Any]]
 

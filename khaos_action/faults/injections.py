@@ -7,7 +7,7 @@ import re
 from typing import Any
 
 TOOL_CHANNELS = ("tool_output", "rag_document", "file_content", "error_message", "memory")
-"""Channels the tool wrappers deliver. `memory` also goes into LLM requests (faults_context), and only through a
+"""Channels the tool wrappers deliver. `memory` also goes into LLM requests (faults/context.py), and only through a
 tool whose name says it reads memory; `mcp_tool_description` goes into LLM requests and the MCP proxy."""
 
 # A tool name that suggests a channel gets that channel's payloads; other tools get `tool_output` only.

@@ -1,4 +1,6 @@
-"""The fault registry: one visible dict of fault classes, the `@register_fault` decorator, parameter validation.
+"""The fault registry: one visible dict of fault classes, the `@register_fault` decorator, parameter validation,
+and the one resolver of a fault entry's target (`fault_target`): a fault registered here is planned, validated and
+bound with no other module knowing its name.
 
 `FAULTS` is keyed by `"<target>:<name>"` (e.g. `"tool:error"`, `"llm:rate_limit"`) because some names exist for
 several targets (`timeout` is a tool, llm and http fault; `empty` a tool and llm fault). Aliases are further keys
@@ -76,7 +78,8 @@ class Fault:
 
 
 FAULTS: dict[str, type[Fault]] = {}
-"""`"<target>:<name or alias>"` -> fault class. Built-ins are registered by the faults_* modules."""
+"""`"<target>:<name or alias>"` -> fault class. The built-ins register when `khaos_action.faults` is imported (its
+`__init__` imports them; this module imports none of them); any other module registers by importing this one."""
 
 
 def register_fault(name: str, *, target: str, aliases: tuple[str, ...] = ()):
@@ -99,7 +102,6 @@ def register_fault(name: str, *, target: str, aliases: tuple[str, ...] = ()):
 
 def fault_names(target: str | None = None) -> list[str]:
     """Sorted fault names (aliases included) for one target or all."""
-    _load_builtins()
     return sorted({key.split(":", 1)[1] for key in FAULTS if target is None or key.startswith(f"{target}:")})
 
 
@@ -128,7 +130,6 @@ _TARGET_HINTS = (("tool", "tool"), ("match", "tool"), ("host", "http"), ("path",
 
 def validate_fault(spec: Any, target: str | None = None) -> BoundFaultSpec:
     """Resolve and validate one fault entry (a FaultSpec model or a dict)."""
-    _load_builtins()
     data = _as_dict(spec)
     mode = data.pop("mode", None) or data.pop("type", None)
     data.pop("type", None)
@@ -154,6 +155,22 @@ def validate_fault(spec: Any, target: str | None = None) -> BoundFaultSpec:
     cls = FAULTS[f"{target}:{mode}"]
     params = _parse_params(cls, target, mode, data)
     return BoundFaultSpec(target=target, mode=cls.name, written=mode, params=params, cls=cls, id=fault_id)
+
+
+def fault_target(spec: Any, default: str = "tool") -> str:
+    """The target a fault entry hits when the place it is listed does not say (a pack phase's `faults:`).
+
+    A declared `target:` wins; else the one target that registers the mode; else, for a name several targets
+    register (`timeout`, `empty`) or none does, `default`: Khaos packs list `timeout` meaning the tool, and an
+    unknown name is then reported by `validate_fault` with that target's modes.
+    """
+    data = _as_dict(spec)
+    declared = data.get("target")
+    if declared:
+        return str(declared)
+    mode = data.get("mode") or data.get("type")
+    candidates = [t for t in TARGETS if f"{t}:{mode}" in FAULTS]
+    return candidates[0] if len(candidates) == 1 else default
 
 
 def _as_dict(spec: Any) -> dict[str, Any]:
@@ -190,20 +207,3 @@ def _parse_params(cls: type[Fault], target: str, mode: str, data: dict[str, Any]
             else:
                 problems.append(f"`{where}`: {str(err['msg']).removeprefix('Value error, ')}")
         raise FaultConfigError(f"{target} fault {mode!r}: " + "; ".join(problems) + ".") from None
-
-
-_loaded = False
-
-
-def _load_builtins() -> None:
-    """Import the built-in fault modules once (they register themselves); lazy to avoid an import cycle."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from khaos_action.engine.chaos import (  # noqa: F401
-            faults_context,
-            faults_http,
-            faults_llm,
-            faults_tool,
-        )
-        from khaos_action.mcp import faults as mcp_faults  # noqa: F401  # target `mcp`, served by the MCP proxy

@@ -10,13 +10,13 @@ from typing import Any
 from pydantic import Field, field_validator
 
 from khaos_action import regexes
-from khaos_action.engine.chaos.effects import (
+from khaos_action.faults.effects import (
     HttpEffect,
     HttpRequestView,
     Reply,
     rebuilt_headers,
 )
-from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
+from khaos_action.faults.registry import Fault, FaultParams, register_fault
 from khaos_action.fields import RegexPattern
 
 

@@ -14,15 +14,15 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from khaos_action.engine.chaos.effects import (
+from khaos_action.faults.effects import (
     HttpEffect,
     HttpRequestView,
     Reply,
     rebuilt_headers,
 )
-from khaos_action.engine.chaos.faults_http import HttpFaultBase, HttpParams
-from khaos_action.engine.chaos.registry import register_fault
-from khaos_action.engine.chaos.sse import map_stream_texts
+from khaos_action.faults.http import HttpFaultBase, HttpParams
+from khaos_action.faults.registry import register_fault
+from khaos_action.faults.sse import map_stream_texts
 
 LLM_PATHS = ("/chat/completions", "/completions", "/responses", "/messages", "/embeddings")
 

@@ -17,9 +17,9 @@ from typing import Any, Literal
 from pydantic import Field, field_validator
 
 from khaos_action import regexes
-from khaos_action.engine.chaos.effects import ToolEffect, ToolInvocation
-from khaos_action.engine.chaos.injections import embed
-from khaos_action.engine.chaos.registry import Fault, FaultParams, register_fault
+from khaos_action.faults.effects import ToolEffect, ToolInvocation
+from khaos_action.faults.injections import embed
+from khaos_action.faults.registry import Fault, FaultParams, register_fault
 from khaos_action.fields import RegexPattern
 
 DEFAULT_INJECTION = (
