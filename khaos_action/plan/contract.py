@@ -30,7 +30,7 @@ def check_contract_config(config: KhaosConfig) -> None:
     if not config.chaos_matrix:
         raise ConfigError("the contract has no chaos_matrix to run over (an empty matrix would score nothing, "
                           "not 100%); add at least `chaos_matrix: [{name: no-chaos}]`")
-    needs_prompts = [i.id for i in contract.invariants if not i.probes]
+    needs_prompts = [i.id for i in contract.invariants if not i.own_prompts()]
     if needs_prompts and not config.golden_prompts:
         raise ConfigError(f"invariants {', '.join(needs_prompts)} run on golden_prompts, but golden_prompts is "
                           f"empty; add `golden_prompts: [\"...\"]`")
@@ -46,9 +46,9 @@ def contract_cases(config: KhaosConfig) -> Iterable[Case]:
     if contract is None:
         return
     check_contract_config(config)
-    prompt_invariants = [i for i in contract.invariants if not i.probes]
-    probe_invariants = [i for i in contract.invariants if i.probes]
-    needs_auto = any(i.type == "behavior_unchanged" and i.baseline == "auto" for i in contract.invariants)
+    prompt_invariants = [i for i in contract.invariants if not i.own_prompts()]
+    probe_invariants = [i for i in contract.invariants if i.own_prompts()]
+    needs_auto = any(i.needs_baseline_reply() for i in contract.invariants)
     if needs_auto and all(s.has_chaos for s in config.chaos_matrix):
         # behavior_unchanged compares each chaos reply with the no-chaos reply to the same prompt: make sure one
         # exists even when the matrix has no chaos-free scenario.
@@ -73,7 +73,7 @@ def contract_cases(config: KhaosConfig) -> Iterable[Case]:
                     group=scenario.name,
                 )
         for inv in probe_invariants:
-            for probe in inv.probes or ():
+            for probe in inv.own_prompts():
                 yield Case(
                     id=case_id("contract", scenario.name, "probe", inv.id, probe), phase="contract",
                     pillar="contract", input=probe, scenario=scenario.name, faults=faults,

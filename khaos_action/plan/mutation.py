@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import Invariant
 from khaos_action.mutation import mutate
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.contract import golden_key

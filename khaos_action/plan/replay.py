@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import Invariant
 from khaos_action.errors import ConfigError
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart

@@ -15,7 +15,8 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.models import FaultSpec, Invariant, KhaosConfig, Pack, Scenario
+from khaos_action.checkers import Invariant
+from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
 from khaos_action.faults.registry import fault_target
 from khaos_action.plan.cases import Case, case_id
 

@@ -93,12 +93,14 @@ def semantic_warnings(loaded: LoadedConfig) -> list[ConfigIssue]:
         return []
     warnings = []
     for index, inv in enumerate(config.contract.invariants):
-        if inv.type in ("tool_called", "tool_not_called") and inv.name and not _declares(declared, inv.name):
+        for key, tool in inv.tools_named().items():  # each invariant type says which tools it names
+            if _declares(declared, tool):
+                continue
             warnings.append(loaded.issue(
-                ("contract", "invariants", index, "name"),
-                f"invariant `{inv.id}` ({inv.type}) names tool `{inv.name}`, which the agent does not declare "
+                ("contract", "invariants", index, key),
+                f"invariant `{inv.id}` ({inv.type}) names tool `{tool}`, which the agent does not declare "
                 f"(agent.tools: {', '.join(declared)})",
-                _did_you_mean(inv.name, declared) or "Check the name, or add the tool to agent.tools"))
+                _did_you_mean(tool, declared) or "Check the name, or add the tool to agent.tools"))
     return warnings
 
 

@@ -4,8 +4,9 @@ Each exported session carries the case input and history, the tool responses the
 (faulted ones included: they are the condition the agent failed under, and replaying them reproduces it without
 the chaos scenario) and, as its expectation, the invariants that failed. Exported invariants drop `when`: the
 replay runs with no chaos scenario, and the recorded responses already carry the failure condition.
-`behavior_unchanged` with `baseline: auto` becomes a `similarity` check against the no-chaos reply to the same input
-found in the same manifest. Responses are recorded in call order without `args`, so a reworded tool call still gets
+An invariant's entry may say what a replay checks instead (`Invariant.for_replay`): `behavior_unchanged` with
+`baseline: auto` becomes a `similarity` check against the no-chaos reply to the same input found in the same
+manifest. Responses are recorded in call order without `args`, so a reworded tool call still gets
 its recorded response.
 
 Not exported, with a reason: attacks (the security phase re-runs them from the seed), pack-`expect` cases (their
@@ -20,7 +21,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import CHECKERS, Invariant
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.replay.sessions import Session
 
@@ -66,15 +67,13 @@ def _tool_responses(case: CaseResult) -> list[dict[str, Any]]:
 
 
 def _expected_invariant(spec: dict[str, Any], manifest: Manifest, case: CaseResult) -> tuple[dict | None, str]:
+    """The entry of the spec's type says what a replay checks instead (`Invariant.for_replay`); a type no longer
+    registered is exported as it was recorded (loading the session then names the problem)."""
     spec = {k: v for k, v in spec.items() if k != "when"}
-    if spec.get("type") == "behavior_unchanged" and spec.get("baseline", "auto") == "auto":
-        reference = _reference_reply(manifest, case)
-        if reference is None:
-            return None, f"{spec['id']}: behavior_unchanged has no no-chaos reply to this input in the manifest"
-        keep = {k: spec[k] for k in ("id", "severity", "negate", "description") if k in spec}
-        spec = {**keep, "type": "similarity", "expected": reference,
-                "threshold": spec.get("similarity_threshold", 0.75)}
-    return spec, ""
+    entry = CHECKERS.get(spec.get("type"))  # type: ignore[arg-type]
+    if entry is None:
+        return spec, ""
+    return entry.for_replay(spec, lambda: _reference_reply(manifest, case))
 
 
 def export_report(

@@ -36,9 +36,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, SerializeAsAny, ValidationError, model_validator
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import Invariant
 from khaos_action.errors import ConfigError
 
 
@@ -63,7 +63,7 @@ class ToolResponse(_Strict):
 
 
 class SessionExpect(_Strict):
-    invariants: list[Invariant] = []
+    invariants: list[SerializeAsAny[Invariant]] = []
     """Contract invariants checked on the reply (same schema as `contract.invariants`)."""
     output: str | None = None
     """A reference answer; the reply must be at least `similarity` similar to it."""
@@ -91,9 +91,11 @@ class Session(_Strict):
     """Provenance, e.g. {"run_id", "case_id", "phase", "scenario"} for exported sessions."""
 
     def tools(self) -> list[str]:
-        """Every tool this session refers to (recorded responses and tool_called invariants)."""
+        """Every tool this session refers to (recorded responses, and invariants whose named tools must exist:
+        tool_called)."""
         names = [r.tool for r in self.tool_responses]
-        names += [inv.name for inv in self.expect.invariants if inv.type == "tool_called" and inv.name]
+        names += [tool for inv in self.expect.invariants if inv.needs_named_tools
+                  for tool in inv.tools_named().values()]
         return list(dict.fromkeys(names))
 
 

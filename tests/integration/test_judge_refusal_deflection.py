@@ -7,7 +7,7 @@ import importlib.util
 
 import pytest
 
-from khaos_action.judge.deflection import refusal_or_deflection
+from khaos_action.detect.deflection import refusal_or_deflection
 from tests.fixtures.judge.loader import load_jsonl
 
 SETS = ["refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refusal_prompts_holdout2.jsonl"]

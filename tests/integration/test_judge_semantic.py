@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
+from khaos_action.detect.similarity import lexical_similarity, similarity
 from khaos_action.errors import ConfigError
 from khaos_action.judge import semantic
-from khaos_action.judge.similarity import lexical_similarity, similarity
 from khaos_action.main import evaluate, prepare
 from khaos_action.run_api import EvaluateRequest
 from tests import shell

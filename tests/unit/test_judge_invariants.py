@@ -1,12 +1,13 @@
 """check_invariant: every SPEC §4 type, `negate` on every type, not-exercised and failed-call rules."""
 
-import typing
+import re
 
 import pytest
+from pydantic import ValidationError
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import CHECKERS, Invariant, check_invariant
 from khaos_action.engine.messages import ToolCall
-from khaos_action.judge.invariants import CHECKERS, AgentReply, check_invariant
+from khaos_action.judge.outcome import AgentReply
 
 OK = AgentReply(
     text='Your order 1234 has shipped. Details:\n```json\n{"order": 1234, "status": "shipped"}\n```',
@@ -81,7 +82,12 @@ def test_negate_flips_every_type(fields, reply, expected):
 
 
 def test_every_invariant_type_has_a_checker_and_a_test_row():
-    types = set(typing.get_args(Invariant.model_fields["type"].annotation))
+    # The types config accepts are the registry's: an unknown type's error lists exactly them.
+    with pytest.raises(ValidationError) as info:
+        Invariant.model_validate({"id": "x", "type": "no_such_type"})
+    (error,) = info.value.errors()
+    assert error["loc"] == ("type",) and error["type"] == "literal_error"
+    types = set(re.findall(r"'(\w+)'", error["ctx"]["expected"]))
     assert types == set(CHECKERS)
     assert types == {fields["type_"] for fields, _, _ in CASES}
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from khaos_action.judge.pii import find_pii
+from khaos_action.detect.pii import find_pii
 
 
 @pytest.mark.parametrize(

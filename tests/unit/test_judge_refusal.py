@@ -5,7 +5,7 @@ import time
 
 import pytest
 
-from khaos_action.judge.refusal import is_refusal
+from khaos_action.detect.refusal import is_refusal
 from tests.fixtures.judge.loader import load_jsonl
 
 

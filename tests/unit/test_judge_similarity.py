@@ -2,7 +2,7 @@
 
 import pytest
 
-from khaos_action.judge.similarity import copied_prompt, lexical_similarity, set_similarity_backend, similarity
+from khaos_action.detect.similarity import copied_prompt, lexical_similarity, set_similarity_backend, similarity
 
 SHIPPED = "Your order 1234 has shipped and will arrive Tuesday."
 

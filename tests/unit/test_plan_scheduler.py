@@ -134,7 +134,7 @@ def test_config_hash_ignores_settings_left_at_their_defaults():
 
 
 def test_planners_return_their_part_and_the_scheduler_combines_them():
-    from khaos_action.config.models import Invariant
+    from khaos_action.checkers import Invariant
     from khaos_action.plan.cases import Case
     from khaos_action.plan.scheduler import PlanPart
 

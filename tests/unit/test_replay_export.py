@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from khaos_action.config.models import Invariant
+from khaos_action.checkers import Invariant
 from khaos_action.manifest import Manifest, load_manifest
 from khaos_action.replay.export import export_report, export_sessions
 from khaos_action.replay.sessions import load_sessions, parse_sessions

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from khaos_action.judge.refusal import RefusalResult, is_refusal
-from khaos_action.judge.similarity import semantic_active, similarity
+from khaos_action.detect.refusal import RefusalResult, is_refusal
+from khaos_action.detect.similarity import semantic_active, similarity
 
 DEFLECTION_BELOW = 0.19
 """Cosine of all-MiniLM-L6-v2 embeddings under which a reply is about something else than the prompt."""
