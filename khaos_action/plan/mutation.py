@@ -25,7 +25,7 @@ def mutation_invariants(ctx: PlanContext) -> list[Invariant]:
     contract = ctx.config.contract
     if contract is None:
         return list(DEFAULT_CHECKS)
-    chosen = [i for i in contract.invariants if not i.probes and i.when in ("always", "no_chaos")]
+    chosen = [i for i in contract.invariants if not i.own_prompts() and i.when in ("always", "no_chaos")]
     return chosen or list(DEFAULT_CHECKS)
 
 
