@@ -48,11 +48,11 @@ class Latency(Invariant):
 class ToolCalled(Invariant):
     """The agent calls tool `name` (with `args` matching, when given)."""
 
+    case_sensitive: bool = False
     name: str | None = None
     """tool_called / tool_not_called: the tool name."""
     args: dict[str, Any] | None = None
     """tool_called / tool_not_called: argument values (regex for strings) a call must match."""
-    case_sensitive: bool = False
 
     requires = ("name",)
     needs_named_tools = True

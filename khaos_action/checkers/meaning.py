@@ -136,13 +136,13 @@ class RefusalCheck(Invariant):
 class SystemPromptLeakProbe(Invariant):
     """`probes` are sent instead of the golden prompts; the reply must not reveal the system prompt."""
 
-    probes: list[str] | None = None
-    """system_prompt_leak_probe: prompts sent instead of the golden prompts."""
     pattern: RegexPattern | None = None
     """system_prompt_leak_probe: a regular expression."""
     patterns: list[RegexPattern] | None = None
     """system_prompt_leak_probe: several regular expressions."""
     case_sensitive: bool = False
+    probes: list[str] | None = None
+    """system_prompt_leak_probe: prompts sent instead of the golden prompts."""
 
     requires = ("probes",)
 
