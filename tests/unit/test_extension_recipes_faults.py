@@ -18,6 +18,7 @@ from khaos_action.config.loader import load_config
 from khaos_action.faults import FAULTS
 from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
+from tests import shell
 from tests.integration.test_llm_fakes import LlmServer
 
 EXTENSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "extensions"
@@ -82,7 +83,8 @@ def write_project(folder: Path, base: str, *, limit: object = 7) -> Path:
 def test_a_fault_and_an_invariant_registered_outside_the_package_run_end_to_end(extension, tmp_path: Path):
     with LlmServer() as server:
         config = write_project(tmp_path, server.url + "/v1")
-        manifest = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "out", formats=("md",))).manifest
+        request = EvaluateRequest(config_path=config, out_dir=tmp_path / "out", formats=("md",))
+        manifest = evaluate(request, services=shell.services()).manifest
     cases = {(c.phase, c.scenario): c for c in manifest.cases}
 
     calm = cases[("contract", "no-chaos")]
