@@ -27,11 +27,11 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from pydantic import BaseModel, ConfigDict, create_model, model_validator
 
 from khaos_action.fields import Severity, Strict
-from khaos_action.manifest import InvariantResult
 from khaos_action.regexes import RegexTimeout
 
 if TYPE_CHECKING:  # a reply is read, never built, here: checkers sit below the judge
     from khaos_action.judge.outcome import AgentReply
+    from khaos_action.manifest import InvariantResult
 
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 Verdict = tuple[bool, str]
@@ -173,6 +173,8 @@ def check_invariant(
 ) -> InvariantResult:
     """Judge one reply against one invariant. `system_prompt` (agent.system_prompt) sharpens leak probes; `prompt`
     (the case input) lets refusal_check see a deflection (a reply about something else) with the semantic backend."""
+    from khaos_action.manifest import InvariantResult  # here, not at import: loading a config needs no results
+
 
     def result(passed: bool | None, detail: str) -> InvariantResult:
         return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
