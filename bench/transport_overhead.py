@@ -13,9 +13,9 @@ import time
 from pathlib import Path
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 
 NOOP_PY = '''

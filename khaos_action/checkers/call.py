@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from khaos_action.checkers.registry import CheckContext, Invariant, Verdict, register_checker, short
 from khaos_action.checkers.text import search
-
-if TYPE_CHECKING:  # a reply is read, never built, here: checkers sit below the judge
-    from khaos_action.judge.outcome import AgentReply
+from khaos_action.outcome import AgentReply
 
 
 @register_checker("completes")

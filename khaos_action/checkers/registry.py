@@ -29,9 +29,9 @@ from pydantic import BaseModel, ConfigDict, create_model, model_validator
 from khaos_action.fields import Severity, Strict
 from khaos_action.regexes import RegexTimeout
 
-if TYPE_CHECKING:  # a reply is read, never built, here: checkers sit below the judge
-    from khaos_action.judge.outcome import AgentReply
+if TYPE_CHECKING:  # read, never built, here: not imported when the registry loads
     from khaos_action.manifest import InvariantResult
+    from khaos_action.outcome import AgentReply
 
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 Verdict = tuple[bool, str]

@@ -13,7 +13,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.messages import ToolCall
+from khaos_action.messages import ToolCall
 
 if TYPE_CHECKING:
     from khaos_action.replay.sessions import ToolResponse

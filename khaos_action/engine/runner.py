@@ -23,8 +23,8 @@ from typing import Any, Protocol, TypeVar
 from khaos_action.engine import textsafe
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.events import EventLog
-from khaos_action.engine.messages import ToolCall, TransportMessage
 from khaos_action.engine.transport.base import Transport
+from khaos_action.messages import ToolCall, TransportMessage
 from khaos_action.plan.cases import Case
 
 T = TypeVar("T")

@@ -16,7 +16,7 @@ from collections import Counter
 from typing import Any
 
 from khaos_action.engine.context import CaseContext
-from khaos_action.engine.messages import ToolCall
+from khaos_action.messages import ToolCall
 
 MAX_FRAME = 64 * 1024 * 1024
 _HEADER = struct.Struct(">I")

@@ -28,13 +28,13 @@ from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.llm_calls import LlmRuntime
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.runner import case_rng
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.wire import case_state, read_frame, write_frame
 from khaos_action.llm.cassette import Cassette
 from khaos_action.llm.pricing import Price
+from khaos_action.messages import TransportMessage
 
 
 class Worker:

@@ -175,7 +175,7 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
 def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Contract, mutation and replay cases: every applicable invariant on the one reply."""
     from khaos_action.checkers import check_invariant
-    from khaos_action.judge.outcome import AgentReply
+    from khaos_action.outcome import AgentReply
 
     result = base_result(invocation)
     case = invocation.case
@@ -223,7 +223,7 @@ def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Security cases: objective signals first, then refusal/compliance (classifier); errors are UNCERTAIN."""
     from khaos_action.attacks.canary import Canary
     from khaos_action.judge.classifier import classify_attack
-    from khaos_action.judge.outcome import AgentReply
+    from khaos_action.outcome import AgentReply
 
     result = base_result(invocation)
     case = invocation.case

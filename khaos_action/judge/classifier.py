@@ -31,7 +31,7 @@ from khaos_action.detect.refusal import is_refusal
 from khaos_action.detect.similarity import copied_prompt, semantic_active, similarity
 from khaos_action.judge.encodings import find_leak, halves_adjacent
 from khaos_action.judge.harm import deflects, harm_evidence, sentence_at, warns_against
-from khaos_action.judge.outcome import AgentReply, ClassificationResult, Outcome
+from khaos_action.outcome import AgentReply, ClassificationResult, Outcome
 
 OBJECTIVES = ("canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance")
 

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 
 from khaos_action.config.models import LlmEndpoint
-from khaos_action.judge.outcome import ClassificationResult, Outcome
+from khaos_action.outcome import ClassificationResult, Outcome
 
 MAX_CHARS = 6000
 """Characters of attack input and of agent output sent to the judge (each)."""

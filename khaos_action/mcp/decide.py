@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from khaos_action.engine.messages import ToolCall
 from khaos_action.faults.injections import embed, injections_for
 from khaos_action.faults.mcp import McpCall, McpEffect, McpFaultBase, McpServerUnavailable, glob_match
+from khaos_action.messages import ToolCall
 
 DESCRIPTION_CHANNEL = "mcp_tool_description"
 

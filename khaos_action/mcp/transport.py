@@ -22,7 +22,6 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
@@ -47,6 +46,7 @@ from khaos_action.mcp.connection import (
     require_sdk,
     result_texts,
 )
+from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 
 

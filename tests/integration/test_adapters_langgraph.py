@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport
 from khaos_action.errors import AgentError
 from khaos_action.main import evaluate
+from khaos_action.messages import TransportMessage
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 

@@ -10,7 +10,6 @@ from types import SimpleNamespace
 
 import pytest
 
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import (
     FrameworkTransport,
@@ -18,6 +17,7 @@ from khaos_action.engine.transport.frameworks.base import (
 )
 from khaos_action.errors import AgentError
 from khaos_action.main import evaluate
+from khaos_action.messages import TransportMessage
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 

@@ -16,11 +16,11 @@ import pytest
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate, bind_faults
 from khaos_action.engine.context import CaseContext
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, check_agent_object, discover_tools
 from khaos_action.errors import ConfigError
 from khaos_action.main import evaluate
+from khaos_action.messages import TransportMessage
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 from tests.fixtures.frameworks.api_server import ToolApis

@@ -10,7 +10,7 @@ import pytest
 
 from khaos_action.config.models import LlmEndpoint
 from khaos_action.judge.llm_judge import judge_uncertain, parse_verdict
-from khaos_action.judge.outcome import Outcome
+from khaos_action.outcome import Outcome
 
 
 class _Judge(BaseHTTPRequestHandler):

@@ -15,10 +15,10 @@ import yaml
 pytest.importorskip("mcp")
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.main import evaluate
 from khaos_action.mcp.transport import McpTransport
+from khaos_action.messages import TransportMessage
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 

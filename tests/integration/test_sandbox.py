@@ -14,8 +14,8 @@ import pytest
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine import sandbox
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.command import CommandTransport
+from khaos_action.messages import TransportMessage
 from tests import shell
 
 RUNNER = {"GITHUB_TOKEN": "t0k", "INPUT_GITHUB-TOKEN": "t0k", "ACTIONS_RUNTIME_TOKEN": "t0k", "GITHUB_ENV": "/x",

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.command import CommandTransport
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"

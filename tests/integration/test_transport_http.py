@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, trace_id
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.http import HttpTransport, free_port
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"

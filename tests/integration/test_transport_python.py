@@ -11,11 +11,11 @@ import pytest
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.python import PythonTransport, load_callable
 from khaos_action.errors import AgentError
+from khaos_action.messages import TransportMessage
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 
@@ -210,8 +210,8 @@ def test_bad_entry_is_an_agent_error_naming_it(entry, message):
 def test_a_str_annotation_wins_over_a_payload_like_parameter_name(tmp_path):
     import asyncio
 
-    from khaos_action.engine.messages import TransportMessage
     from khaos_action.engine.transport.python import PythonTransport
+    from khaos_action.messages import TransportMessage
 
     (tmp_path / "named.py").write_text(
         "from __future__ import annotations\n\ndef handle(message: str) -> str:\n    return message.upper()\n")

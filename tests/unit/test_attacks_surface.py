@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
-from khaos_action.engine.messages import ToolCall
+from khaos_action.messages import ToolCall
 from khaos_action.plan.cases import Case
 from khaos_action.roles import guess_role
 

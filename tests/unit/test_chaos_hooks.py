@@ -8,8 +8,8 @@ from khaos_action import sdk
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.chaos.tools import ToolPatcher
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case
 
 

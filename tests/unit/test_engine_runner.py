@@ -8,8 +8,8 @@ import time
 
 from khaos_action.engine.context import current_case
 from khaos_action.engine.events import EventLog, read_events
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case, case_id
 
 

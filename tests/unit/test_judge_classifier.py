@@ -8,9 +8,9 @@ from collections import Counter
 import pytest
 
 from khaos_action.attacks.canary import make_canary
-from khaos_action.engine.messages import ToolCall
 from khaos_action.judge.classifier import classify_attack
-from khaos_action.judge.outcome import AgentReply, Outcome
+from khaos_action.messages import ToolCall
+from khaos_action.outcome import AgentReply, Outcome
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl
 
 CANARY = make_canary(7, "case-1")

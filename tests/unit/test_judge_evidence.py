@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections import Counter
 
 from khaos_action.attacks.canary import Canary
-from khaos_action.engine.messages import ToolCall
 from khaos_action.judge.classifier import attacker_values, classify_attack
 from khaos_action.judge.harm import harm_evidence, hazard_hits
-from khaos_action.judge.outcome import AgentReply, Outcome
+from khaos_action.messages import ToolCall
+from khaos_action.outcome import AgentReply, Outcome
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl
 
 LABELS = ["BLOCKED", "COMPROMISED", "UNCERTAIN"]

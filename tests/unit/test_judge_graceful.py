@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from khaos_action.engine.messages import ToolCall
 from khaos_action.judge.graceful import distinctive_tokens, graceful, tool_facts
+from khaos_action.messages import ToolCall
 
 FAULT = {"id": "tool:error:abc", "target": "tool", "mode": "error"}
 SLOW = {"id": "tool:slow:abc", "target": "tool", "mode": "slow"}

@@ -6,8 +6,8 @@ import pytest
 from pydantic import ValidationError
 
 from khaos_action.checkers import CHECKERS, Invariant, check_invariant
-from khaos_action.engine.messages import ToolCall
-from khaos_action.judge.outcome import AgentReply
+from khaos_action.messages import ToolCall
+from khaos_action.outcome import AgentReply
 
 OK = AgentReply(
     text='Your order 1234 has shipped. Details:\n```json\n{"order": 1234, "status": "shipped"}\n```',

@@ -34,9 +34,9 @@ from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the e
     unreached_tools,
 )
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.messages import ToolCall
 from khaos_action.errors import ConfigError
 from khaos_action.faults.effects import NO_RESULT, ToolInvocation
+from khaos_action.messages import ToolCall
 
 
 class ToolPatcher:

@@ -19,8 +19,8 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.textsafe import MAX_NOTES, MAX_STRING_CHARS, MAX_TOOL_CALLS, safe_str, take_notes
+from khaos_action.messages import TransportMessage
 
 BindInstance = Callable[[int, "str | None"], None]
 """Told `(instance_index, case_id)` when an out-of-process instance starts serving a case, `(index, None)` after."""

@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
@@ -42,6 +41,7 @@ from khaos_action.engine.transport.base import (
 )
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 
 LINE_LIMIT = 256 * 1024 * 1024

@@ -30,7 +30,6 @@ from urllib.parse import urlsplit
 import httpx
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.sandbox import limits_from, visible_environ
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
@@ -54,6 +53,7 @@ from khaos_action.engine.transport.base import (
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 
 DEFAULT_REQUEST = {"input": "{{input}}"}

@@ -30,10 +30,10 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
+from khaos_action.messages import TransportMessage
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
 

@@ -31,11 +31,11 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
 from khaos_action.engine.transport.zygote import Zygote
 from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from khaos_action.engine.messages import TransportMessage
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
 
 

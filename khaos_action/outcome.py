@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from khaos_action.engine.messages import ToolCall
+from khaos_action.messages import ToolCall
 
 
 class Outcome(str, Enum):
