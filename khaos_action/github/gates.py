@@ -97,6 +97,10 @@ def decide(manifest: Manifest, comparison: Comparison | None, *, fail_on: Sequen
     active = set(fail_on) - {"never"}
     if "never" not in fail_on:
         active.add("incomplete")
+    if manifest.gates.get("fail_on_regression") is False:
+        # khaos.yaml's `gates.fail_on_regression: false` is the project's own say: regressions are still shown
+        # (ignored findings), whatever the workflow's `fail-on` lists.
+        active.discard("regression")
     all_findings = findings(manifest, comparison, min_score=min_score)
     failing = [f for f in all_findings if f.gate in active]
     ignored = [f for f in all_findings if f.gate not in active]

@@ -60,6 +60,16 @@ def test_newly_failing_case_is_a_regression_and_noise_free_runs_are_not() -> Non
     assert gates.decide(base, compare_manifests(base, base), fail_on=ALL, min_score=None).passed
 
 
+def test_config_fail_on_regression_false_shows_regressions_without_failing() -> None:
+    base = make_manifest([make_case(f"c{i}") for i in range(5)])
+    cases = [make_case("c0", passed=False)] + [make_case(f"c{i}") for i in range(1, 5)]
+    head = make_manifest(cases, gates={"fail_on_regression": False})
+    decision = gates.decide(head, compare_manifests(base, head), fail_on=ALL, min_score=None)
+    assert decision.passed and [f.gate for f in decision.ignored] == ["regression"]
+    gated = make_manifest(cases, gates={"fail_on_regression": True})
+    assert not gates.decide(gated, compare_manifests(base, gated), fail_on=ALL, min_score=None).passed
+
+
 def test_no_baseline_means_no_regression_gate() -> None:
     head = make_manifest([make_case("c0", passed=False)])
     assert gates.decide(head, None, fail_on=["regression"], min_score=None).passed
