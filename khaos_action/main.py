@@ -204,7 +204,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             with collector.bulk():
                 plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants,
                                  roles=roles)
-            faults = [f for case in plan.cases for f in case.faults]
+            faults = [f.as_dict() for case in plan.cases for f in case.faults]  # plain entries for the diagnostics
             session.check_reachable(faults, config.agent.type)
             # The MCP proxy also delivers attack payloads, so there attack cases need attribution as much as faults.
             serial = session.serial and (bool(faults) or (session.mcp is not None

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from collections.abc import Callable
+from typing import Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
+    PrivateAttr,
     SerializeAsAny,
     field_validator,
     model_serializer,
@@ -17,6 +19,8 @@ from pydantic import (
 
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
+
+T = TypeVar("T")
 
 AgentType = Literal["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
 
@@ -301,8 +305,17 @@ class FaultSpec(BaseModel):
             data["mode"] = data.pop("type")
         return data
 
+    _validated: dict[str, Any] = PrivateAttr(default_factory=dict)
+
     def params(self) -> dict[str, Any]:
         return dict(self.model_extra or {})
+
+    def validated(self, target: str, validate: Callable[[], T]) -> T:
+        """`validate()` for this entry as a `target` fault, run once and remembered: the load-time check and the
+        planner share one validation by the fault registry (plan/scheduler.py `case_fault`)."""
+        if target not in self._validated:
+            self._validated[target] = validate()
+        return self._validated[target]
 
 
 class ToolFault(FaultSpec):

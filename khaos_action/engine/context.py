@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from khaos_action.messages import ToolCall
 
 if TYPE_CHECKING:
+    from khaos_action.plan.cases import CaseFault
     from khaos_action.replay.sessions import ToolResponse
 
 
@@ -42,7 +43,7 @@ class CaseContext:
     """The run's LLM services (khaos_action.engine.llm_calls.LlmRuntime: cassette, prices, budget meter), set by the
     engine's `activate` hook; None: LLM calls are still measured, with built-in prices and no cassette."""
     seed: int = 0
-    fault_specs: list[dict[str, Any]] = field(default_factory=list)
+    fault_specs: list[CaseFault] = field(default_factory=list)
     tool_responses: list[ToolResponse] = field(default_factory=list)
     """The run seed and the case's unbound fault specs and recorded tool responses: what a python worker process
     needs to rebuild this context on its side (engine.wire.case_setup)."""

@@ -114,9 +114,10 @@ def _fallback(value: Any) -> Any:
 # ---- the case context ---------------------------------------------------------------------------------------------
 
 def case_setup(ctx: CaseContext) -> dict[str, Any]:
-    """What the worker needs to rebuild `ctx` (its faults are bound again there from the same specs and seed)."""
-    return {"case_id": ctx.case_id, "seed": ctx.seed, "faults": ctx.fault_specs, "injections": ctx.injections,
-            "tool_responses": [r.model_dump() for r in ctx.tool_responses]}
+    """What the worker needs to rebuild `ctx`: its faults cross as plain entries and are bound again there from the
+    same entries and seed (parsed back by the registry: the pipe is a process boundary)."""
+    return {"case_id": ctx.case_id, "seed": ctx.seed, "faults": [f.as_dict() for f in ctx.fault_specs],
+            "injections": ctx.injections, "tool_responses": [r.model_dump() for r in ctx.tool_responses]}
 
 
 def case_state(ctx: CaseContext) -> dict[str, Any]:

@@ -124,16 +124,15 @@ class Worker:
     def _context(self, setup: dict[str, Any]) -> CaseContext:
         key = str(setup["case_id"])
         ctx = CaseContext(case_id=key, rng=case_rng(int(setup.get("seed") or 0), key),
-                          injections=list(setup.get("injections") or ()), seed=int(setup.get("seed") or 0),
-                          fault_specs=list(setup.get("faults") or ()))
+                          injections=list(setup.get("injections") or ()), seed=int(setup.get("seed") or 0))
         if setup.get("tool_responses"):
             from khaos_action.replay.sessions import RecordedTools, ToolResponse
 
             # Back into the models the engine process holds (the pipe carries their JSON, engine/wire.py).
             ctx.tool_responses = [ToolResponse.model_validate(r) for r in setup["tool_responses"]]
             ctx.recorded = RecordedTools(ctx.tool_responses)
-        if ctx.fault_specs:
-            ctx.faults = bind_faults(ctx.fault_specs, ctx.rng)
+        if setup.get("faults"):  # plain entries from the pipe: the registry parses them back
+            ctx.faults = bind_faults(setup["faults"], ctx.rng)
         ctx.llm = self.runtime
         return ctx
 

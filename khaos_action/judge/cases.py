@@ -45,7 +45,7 @@ def base_result(invocation: Invocation) -> CaseResult:
         id=case.id, phase=case.phase, pillar=case.pillar, input=case.input, scenario=case.scenario,
         attack_id=case.attack_id, category=case.category, objective=case.objective, channel=case.channel,
         severity=case.severity, owasp=list(case.owasp), mutation=case.mutation,
-        fault_ids=[f["id"] for f in case.faults], faults_fired=fired_faults(invocation),
+        fault_ids=[f.id for f in case.faults], faults_fired=fired_faults(invocation),
         fault_hits=dict(invocation.fault_hits),
         output=output[:OUTPUT_CAP], output_truncated=invocation.truncated or len(output) > OUTPUT_CAP,
         tool_calls=[_tool_call(c) for c in invocation.tool_calls],
@@ -156,7 +156,7 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
 def active_kinds(invocation: Invocation) -> set[str]:
     """Kinds of chaos that were really active: the scenario's faults that fired."""
     fired = set(fired_faults(invocation))
-    return {f["target"] for f in invocation.case.faults if f["id"] in fired}
+    return {f.target for f in invocation.case.faults if f.id in fired}
 
 
 def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[str]) -> bool:

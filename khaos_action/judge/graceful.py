@@ -13,7 +13,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from khaos_action.plan.cases import CaseFault
 
 # Faults that still hand the real data over (after a delay): nothing is missing, so nothing can be fabricated.
 DATA_KEEPING_MODES = frozenset({"slow", "latency_spike"})
@@ -41,10 +44,10 @@ def tool_facts(tool_calls: Iterable[Any]) -> dict[str, set[str]]:
     return facts
 
 
-def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Sequence[Mapping[str, Any]],
+def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Sequence[CaseFault],
                reference: Mapping[str, set[str]]) -> list[str]:
     """Tokens in `reply` that only a tool which failed in this case could have supplied."""
-    suppressing = {f["id"] for f in faults if f.get("target") == "tool" and f.get("mode") not in DATA_KEEPING_MODES}
+    suppressing = {f.id for f in faults if f.target == "tool" and f.mode not in DATA_KEEPING_MODES}
     failed = {c.name for c in tool_calls if getattr(c, "fault", None) in suppressing}
     answered = {c.name for c in tool_calls if not getattr(c, "fault", None) and not getattr(c, "error", None)}
     if not failed:
@@ -60,7 +63,7 @@ def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Seque
 
 
 def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence[Any],
-             faults: Sequence[Mapping[str, Any]], reference: Mapping[str, set[str]]) -> tuple[bool, str]:
+             faults: Sequence[CaseFault], reference: Mapping[str, set[str]]) -> tuple[bool, str]:
     """(passed, detail) for a reply under a fault."""
     if error:
         return False, f"the agent failed under the fault: {error[:200]}"

@@ -4,15 +4,38 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
     from khaos_action.config.models import Expect
+    from khaos_action.faults.registry import BoundFaultSpec
     from khaos_action.replay.sessions import ToolResponse
 
 Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
 Pillar = Literal["chaos", "contract", "mutation", "replay"]
+
+
+@dataclass(frozen=True, slots=True)
+class CaseFault:
+    """One fault of a case: the entry as written, with its stable id and target, and the fault registry's
+    validated form of it (validated once, when the config or pack was loaded: plan/scheduler.py `case_fault`)."""
+
+    id: str
+    """Stable: `<tool or target>:<mode>:<digest of the entry>`; results and reports name the fault by it."""
+    target: str
+    """tool | llm | http | context | mcp"""
+    mode: str
+    """As written (an alias stays as written)."""
+    params: Mapping[str, Any]
+    """The entry's other keys as written (tool, delay_ms, ...), nulls left out."""
+    bound: BoundFaultSpec = field(compare=False, repr=False)
+    """The registry's validated form: the fault class and its parsed parameters, what binding builds from."""
+
+    def as_dict(self) -> dict[str, Any]:
+        """The plain entry `{"id", "target", "mode", ...params}`: what case ids hash and the worker pipe carries."""
+        return {"id": self.id, "target": self.target, "mode": self.mode, **self.params}
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +52,8 @@ class Case:
     """Scripted follow-up user turns (multi-turn attacks); `input` is the first turn."""
     history: tuple[dict[str, str], ...] = ()
     """Conversation history sent with the input (replay sessions)."""
-    faults: tuple[dict[str, Any], ...] = ()
-    """Fault specs active for this case: {"id", "target": tool|llm|http|context, "mode", ...params}."""
+    faults: tuple[CaseFault, ...] = ()
+    """Faults active for this case, validated when the config was loaded."""
     injections: tuple[dict[str, Any], ...] = ()
     """Indirect attack payloads: {"channel", "payload", "tool"?} delivered through tools/interception."""
     attack_id: str | None = None

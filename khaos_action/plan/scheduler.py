@@ -11,14 +11,14 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
-from khaos_action.faults.registry import fault_target
-from khaos_action.plan.cases import Case, case_id
+from khaos_action.faults.registry import fault_target, validate_fault
+from khaos_action.plan.cases import Case, CaseFault, case_id
 
 if TYPE_CHECKING:  # imported for their types only: attacks/ and report/ import the plan, not the other way round
     from khaos_action.attacks.select import Selection
@@ -111,9 +111,10 @@ def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequenc
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def fault_dict(spec: FaultSpec | dict[str, Any], target: str) -> dict[str, Any]:
-    """A fault spec as the case carries it: plain data with a stable id and its target."""
-    data = spec.model_dump(exclude_none=True) if isinstance(spec, FaultSpec) else dict(spec)
+def fault_entry(spec: FaultSpec, target: str) -> dict[str, Any]:
+    """A fault spec as plain data with a stable id and its target (the id digests the entry, so case ids that
+    include it stay the same from run to run)."""
+    data = spec.model_dump(exclude_none=True)
     data.pop("target", None)
     if "type" in data and "mode" not in data:
         data["mode"] = data.pop("type")
@@ -122,12 +123,26 @@ def fault_dict(spec: FaultSpec | dict[str, Any], target: str) -> dict[str, Any]:
     return {"id": f"{label}:{data['mode']}:{digest}", "target": target, **data}
 
 
-def scenario_faults(scenario: Scenario) -> tuple[dict[str, Any], ...]:
-    faults = [fault_dict(f, "tool") for f in scenario.tool_faults]
-    faults += [fault_dict(f, "llm") for f in scenario.llm_faults]
-    faults += [fault_dict(f, "http") for f in scenario.http_faults]
-    faults += [fault_dict(f, "context") for f in scenario.context_attacks]
-    faults += [fault_dict(f, "mcp") for f in scenario.mcp_faults]
+def parse_fault(entry: Mapping[str, Any]) -> CaseFault:
+    """A case fault from its plain entry `{"id", "target", "mode", ...params}`, validated by the fault registry
+    (a FaultConfigError naming the problem when it is not a valid fault)."""
+    bound = validate_fault(entry)
+    params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}
+    return CaseFault(id=str(entry["id"]), target=bound.target, mode=str(entry["mode"]), params=params, bound=bound)
+
+
+def case_fault(spec: FaultSpec, target: str) -> CaseFault:
+    """A config or pack fault entry as cases carry it. Validated once: the load-time check (config/semantic.py)
+    asks first and reports what is wrong with the file, line and key; every case the entry goes into reuses it."""
+    return spec.validated(target, lambda: parse_fault(fault_entry(spec, target)))
+
+
+def scenario_faults(scenario: Scenario) -> tuple[CaseFault, ...]:
+    faults = [case_fault(f, "tool") for f in scenario.tool_faults]
+    faults += [case_fault(f, "llm") for f in scenario.llm_faults]
+    faults += [case_fault(f, "http") for f in scenario.http_faults]
+    faults += [case_fault(f, "context") for f in scenario.context_attacks]
+    faults += [case_fault(f, "mcp") for f in scenario.mcp_faults]
     return tuple(faults)
 
 
@@ -179,13 +194,13 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
                     )
             elif phase.type == "resilience":
                 for spec in phase.faults:
-                    fault = fault_dict(spec, fault_target(spec))
+                    fault = case_fault(spec, fault_target(spec))
                     for item in inputs:
                         yield Case(
-                            id=case_id("resilience", pack.name, item.text, fault),
+                            id=case_id("resilience", pack.name, item.text, fault.as_dict()),
                             phase="resilience", pillar="chaos", input=item.text,
-                            faults=(fault,), scenario=fault["id"], prompt_key=case_id("input", pack.name, item.text),
-                            group=f"resilience:{pack.name}:{fault['id']}",
+                            faults=(fault,), scenario=fault.id, prompt_key=case_id("input", pack.name, item.text),
+                            group=f"resilience:{pack.name}:{fault.id}",
                         )
 
 

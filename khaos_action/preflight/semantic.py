@@ -153,10 +153,11 @@ def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath,
 def _registry_issue(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
                     spec: Any) -> ConfigIssue | None:
     """The fault registry's objection to one entry, pointed at the offending key when it names one."""
-    from khaos_action.faults.registry import fault_names, validate_fault
+    from khaos_action.faults.registry import fault_names
+    from khaos_action.plan.scheduler import case_fault
 
     try:
-        validate_fault(spec, target)
+        case_fault(spec, target)  # validated here, once: the cases carry this validated entry
     except ConfigError as exc:
         message = str(exc).rstrip(".")
         if message.startswith("Unknown fault mode"):

@@ -18,6 +18,7 @@ from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.transport.python import PythonTransport
 from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
+from khaos_action.plan.scheduler import parse_fault
 
 AGENT = '''
 import itertools
@@ -103,7 +104,7 @@ def test_reported_and_recorded_tool_calls_are_counted_once(app: Path) -> None:
 def test_tool_that_raises_by_itself_fails_a_case_without_faults_though_the_agent_swallowed_it(
         app: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SEAT_MAP_BROKEN", "1")
-    fault = {"id": "slow", "target": "tool", "tool": "book_seat", "mode": "slow", "delay_ms": 1}
+    fault = parse_fault({"id": "slow", "target": "tool", "tool": "book_seat", "mode": "slow", "delay_ms": 1})
     results = run(app, [Case(id="plain", phase="baseline", input="book me"),
                              Case(id="chaos", phase="resilience", input="book me", faults=(fault,))])
     plain, chaos = results["plain"], results["chaos"]

@@ -11,6 +11,7 @@ from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case
+from khaos_action.plan.scheduler import parse_fault
 
 
 @sdk.tool
@@ -43,10 +44,11 @@ def run(cases: list[Case], hooks: FaultHooks) -> dict[str, object]:
 def test_each_case_gets_its_own_faults_and_hit_counts():
     cases = [
         Case(id="down", phase="resilience", input="q",
-             faults=({"id": "err", "target": "tool", "mode": "error", "tool": "lookup_order", "error_code": 503},)),
+             faults=(parse_fault({"id": "err", "target": "tool", "mode": "error", "tool": "lookup_order",
+                                  "error_code": 503}),)),
         Case(id="clean", phase="resilience", input="q"),
         Case(id="poison", phase="resilience", input="q",
-             faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},)),
+             faults=(parse_fault({"id": "mem", "target": "context", "mode": "memory_poisoning"}),)),
     ]
     results = run(cases, FaultHooks(context_in_payload=True))
     assert results["down"].text == "failed: 503 Service Unavailable; history 0"
@@ -58,6 +60,6 @@ def test_each_case_gets_its_own_faults_and_hit_counts():
 
 def test_context_attacks_stay_out_of_the_payload_unless_asked():
     case = Case(id="poison", phase="resilience", input="q",
-                faults=({"id": "mem", "target": "context", "mode": "memory_poisoning"},))
+                faults=(parse_fault({"id": "mem", "target": "context", "mode": "memory_poisoning"}),))
     results = run([case], FaultHooks())
     assert results["poison"].text == "status shipped; history 0" and results["poison"].fault_hits == {}

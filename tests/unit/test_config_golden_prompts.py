@@ -40,7 +40,7 @@ def test_builtin_packs_run_the_golden_prompts_with_their_expectations(tmp_path: 
     assert baseline == {"Hi": None, "Rome?": Expect(contains="Rome")}
     resilience = [c for c in cases if c.phase == "resilience"]
     assert len(resilience) == 2 * 9 and all(c.expect is None for c in resilience)
-    assert all(f.get("tool") in (None, "*") for c in resilience for f in c.faults)
+    assert all(f.params.get("tool") in (None, "*") for c in resilience for f in c.faults)
 
 
 def test_a_builtin_pack_without_golden_prompts_says_what_to_add(tmp_path: Path) -> None:

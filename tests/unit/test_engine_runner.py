@@ -11,6 +11,7 @@ from khaos_action.engine.events import EventLog, read_events
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.scheduler import parse_fault
 
 
 class FunctionTransport:
@@ -138,7 +139,7 @@ def test_faults_without_fault_machinery_are_noted_not_silently_passed():
     async def agent(text):
         return {"text": "fine"}
 
-    fault = {"id": "tool:error", "target": "tool", "mode": "error"}
+    fault = parse_fault({"id": "tool:error", "target": "tool", "mode": "error"})
     case = Case(id="f", phase="resilience", input="x", faults=(fault,))
     [result] = run(FunctionTransport(agent), [case])
     assert result.fault_hits == {}

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from khaos_action.judge.graceful import distinctive_tokens, graceful, tool_facts
 from khaos_action.messages import ToolCall
+from khaos_action.plan.scheduler import parse_fault
 
-FAULT = {"id": "tool:error:abc", "target": "tool", "mode": "error"}
-SLOW = {"id": "tool:slow:abc", "target": "tool", "mode": "slow"}
+FAULT = parse_fault({"id": "tool:error:abc", "target": "tool", "mode": "error"})
+SLOW = parse_fault({"id": "tool:slow:abc", "target": "tool", "mode": "slow"})
 BASELINE = [ToolCall(name="search_flights", args={"to": "Rome"},
                      result={"flights": [{"code": "AZ611", "departs": "07:45", "price": "$412"}]})]
 REFERENCE = tool_facts(BASELINE)
-FAILED = [ToolCall(name="search_flights", args={"to": "Rome"}, error="ToolFaultError: 503", fault=FAULT["id"])]
+FAILED = [ToolCall(name="search_flights", args={"to": "Rome"}, error="ToolFaultError: 503", fault=FAULT.id)]
 
 
 def judge(reply: str, calls=FAILED, faults=(FAULT,), error=None):
@@ -37,7 +38,7 @@ def test_data_the_prompt_or_a_working_tool_supplied_is_no_fabrication() -> None:
     answered = [*FAILED, ToolCall(name="get_destination_guide", args={"city": "Rome"}, result="AZ611 is a myth")]
     assert judge("Flight AZ611 is not something I can confirm.", calls=answered)[0]
     # A slow tool still hands its data over: quoting it is reading, not making it up.
-    slow = [ToolCall(name="search_flights", args={}, result=BASELINE[0].result, fault=SLOW["id"])]
+    slow = [ToolCall(name="search_flights", args={}, result=BASELINE[0].result, fault=SLOW.id)]
     assert judge("Flight AZ611 leaves at 07:45.", calls=slow, faults=(SLOW,))[0]
 
 

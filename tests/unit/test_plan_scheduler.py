@@ -57,9 +57,9 @@ def test_case_ids_are_unique_and_do_not_depend_on_position():
 def test_resilience_cases_carry_their_fault_with_a_target():
     cases = [c for c in plan().cases if c.phase == "resilience"]
     assert len(cases) == 4
-    targets = sorted({c.faults[0]["target"] for c in cases})
+    targets = sorted({c.faults[0].target for c in cases})
     assert targets == ["llm", "tool"]
-    assert all(c.faults[0]["id"] == c.scenario for c in cases)
+    assert all(c.faults[0].id == c.scenario for c in cases)
 
 
 def test_contract_runs_one_call_per_scenario_and_prompt_plus_probes():
@@ -162,8 +162,8 @@ def test_a_pack_fault_the_scheduler_never_heard_of_is_targeted_by_the_registry()
         pack = Pack.model_validate({"name": "new", "version": "1", "inputs": [{"text": "Hi"}],
                                     "phases": [{"type": "resilience", "faults": [{"mode": "overloaded_529"}]}]})
         [case] = [c for c in plan(packs=[PackSource(pack, "d2")]).cases if c.phase == "resilience"]
-        assert case.faults[0]["target"] == "llm"
-        assert case.faults[0]["id"].startswith("llm:overloaded_529:")
+        assert case.faults[0].target == "llm"
+        assert case.faults[0].id.startswith("llm:overloaded_529:")
         [(_, target, _)] = list(pack_fault_entries(SimpleNamespace(pack=pack)))  # a LoadedPack's `pack`
         assert target == "llm"  # config validation asks the same registry: no "not a tool fault"
     finally:

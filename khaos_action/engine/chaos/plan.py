@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,10 +27,12 @@ from khaos_action.faults.injections import embed, injections_for
 from khaos_action.faults.llm import LlmFaultBase, llm_provider
 from khaos_action.faults.registry import Fault, validate_fault
 from khaos_action.faults.tool import ToolFaultBase, ToolFaultError
+from khaos_action.plan.cases import CaseFault
 
 
-def bind_faults(specs: list[dict[str, Any]] | tuple, rng: random.Random | None = None) -> list[Fault]:
-    """`case.faults` entries ({"id", "target", "mode", ...params}) -> validated, bound fault objects.
+def bind_faults(specs: Sequence[CaseFault | Mapping[str, Any]], rng: random.Random | None = None) -> list[Fault]:
+    """A case's faults -> bound fault objects. `case.faults` were validated when the config was loaded; a plain
+    entry ({"id", "target", "mode", ...params}, e.g. from the worker pipe) is validated here.
 
     Each fault gets its own rng derived from `rng` (for payloads such as garbage bytes), so binding is
     deterministic for a seeded rng. Ids default to `target:mode`, suffixed when repeated.
@@ -38,7 +40,7 @@ def bind_faults(specs: list[dict[str, Any]] | tuple, rng: random.Random | None =
     faults: list[Fault] = []
     seen: set[str] = set()
     for spec in specs:
-        bound = validate_fault(spec)
+        bound = spec.bound if isinstance(spec, CaseFault) else validate_fault(spec)
         fault_id = bound.id or f"{bound.target}:{bound.mode}"
         base, n = fault_id, 1
         while fault_id in seen:
