@@ -16,7 +16,9 @@ from khaos_action import collector
 from khaos_action.errors import ExitCode, KhaosError
 from khaos_action.findings import Finding
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+"""2: the sections version 1 kept under `extra` (gates, weights, telemetry, …) are top-level fields. Version 1
+manifests load into them (`Manifest._from_extra`) and are the current shape once loaded."""
 OUTPUT_CAP = 4000
 """Characters of agent output kept per case in the manifest."""
 
@@ -236,9 +238,11 @@ class Manifest(Model):
     def _from_extra(cls, data: Any) -> Any:
         # Manifests written before these fields existed kept them in an `extra` mapping; a base-branch run is often
         # such a manifest, and `compare` and `merge` must still read it.
-        if isinstance(data, dict) and isinstance(data.get("extra"), dict):
-            data = {**{k: v for k, v in data["extra"].items() if k in _FORMERLY_EXTRA}, **data}
-            data.pop("extra")
+        if isinstance(data, dict) and (isinstance(data.get("extra"), dict) or data.get("schema_version") == 1):
+            extra = data.get("extra") if isinstance(data.get("extra"), dict) else {}
+            data = {**{k: v for k, v in extra.items() if k in _FORMERLY_EXTRA}, **data,
+                    "schema_version": SCHEMA_VERSION}  # what is written from it is the current shape
+            data.pop("extra", None)
         return data
 
     def write(self, path: Path, *, kept: str = "") -> None:

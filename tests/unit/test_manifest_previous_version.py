@@ -34,6 +34,7 @@ def test_a_previous_manifest_written_again_has_the_fields_at_the_top_and_reads_b
     manifest.write(tmp_path / "manifest.json")
     written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
     assert "extra" not in written and written["telemetry"]["calls"] == manifest.telemetry["calls"]
+    assert written["schema_version"] == 2  # read as version 1, written in today's shape: says so
     assert load_manifest(tmp_path / "manifest.json") == manifest
 
 
