@@ -74,12 +74,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
     from khaos_action.attacks.profile import profile_of
     from khaos_action.engine.agent_tools import agent_tools
-    from khaos_action.main import IN_PROCESS, make_plan, prepare
+    from khaos_action.main import make_plan, prepare
+    from khaos_action.transports import transport_entry
 
     prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")), import_agent=True)
     config = prepared.config
     # The profile `run` will use: the entry and tools imported (never called), declared roles first.
-    tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir, import_code=config.agent.type in IN_PROCESS)
+    tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir,
+                                  import_code=transport_entry(config.agent.type).in_process)
     profile, sources = profile_of(config.agent, tools, metadata)
     roles = [tool.role_info() for tool in tools]
     plan = make_plan(prepared, profile=profile, roles=roles)
@@ -110,10 +112,10 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def _check_framework_agent(config, base_dir: Path) -> None:
     """A framework agent object is imported, and its declared context (deps_type, context_schema,
     RunContextWrapper[T]) checked against agent.context: a ConfigError naming the type when it is missing."""
-    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
+    from khaos_action.transports import transport_entry
 
     agent = config.agent
-    if agent.type not in FRAMEWORK_TYPES:
+    if transport_entry(agent.type).adapter is None:
         return
     from khaos_action.engine.transport.frameworks.base import check_agent_object
 

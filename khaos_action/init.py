@@ -18,6 +18,7 @@ from typing import Any
 
 from khaos_action.errors import UsageError
 from khaos_action.roles import ToolRole, guess_role
+from khaos_action.transports import framework_types
 
 PLACEHOLDER = "TODO: "
 """Golden prompts `init` writes start with this; `validate` asks for them to be replaced."""
@@ -50,13 +51,13 @@ def find_entry(root: Path) -> str:
 
 def inspect_agent(entry: str, base_dir: Path) -> Inspected:
     """Import the entry's module (nothing is called) and find the agent type and its tools."""
-    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES, adapter_for
+    from khaos_action.engine.transport.frameworks import adapter_for
     from khaos_action.engine.transport.python import load_object, split_entry
 
     target, attr = split_entry(entry)
     obj = load_object(entry, base_dir)
     result = Inspected(entry=entry, name=Path(target).stem.replace("_", "-"))
-    for agent_type in FRAMEWORK_TYPES:
+    for agent_type in framework_types():
         adapter = adapter_for(agent_type)
         try:
             accepted = adapter.accepts(obj)

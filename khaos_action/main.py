@@ -36,7 +36,6 @@ from khaos_action.engine.runner import (
     invocation_key,
 )
 from khaos_action.engine.state_probe import probe_state
-from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest
@@ -52,15 +51,12 @@ from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
 from khaos_action.services import Services
 from khaos_action.session import agent_session
+from khaos_action.transports import transport_entry
 
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
 
 T = TypeVar("T")
-
-
-IN_PROCESS = frozenset({"python", *FRAMEWORK_TYPES})
-"""Agent types whose tool and LLM calls the engine sees itself (so the baseline maps the attack surface)."""
 
 
 @dataclass(slots=True)
@@ -260,7 +256,7 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     ride on those prompts), judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's
     rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
     invocations = await run_with_recon(engine.run, plan, config.prompt_texts(), roles,
-                                       in_process=config.agent.type in IN_PROCESS)
+                                       in_process=transport_entry(config.agent.type).in_process)
     invariants = plan.invariants
     baseline = no_chaos_replies(invocations)
     with collector.bulk():

@@ -1,13 +1,14 @@
 """One agent session for a run: the transport, and the chaos machinery that reaches this kind of agent.
 
-- python agents run in worker processes (engine/transport/worker.py): there their tools are wrapped (ToolPatcher,
-  entered after the agent is imported so it wraps the very function objects the agent calls) and httpx/requests
-  are intercepted. Framework agents (pydantic-ai, langgraph, openai-agents) run the same way; the tools their
-  adapter found on the agent object are wrapped too.
-- http/command agents run out of process: a chaos proxy on 127.0.0.1 sits between them and their dependencies
-  (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`), one route per agent instance. When the agent is one shared
-  server (no `{{port}}` in `start`), the proxy cannot tell concurrent cases apart, so cases with faults run one at
-  a time and the report says so.
+Which kind an agent is, its `agent.type` entry in the transport registry says (khaos_action/transports.py):
+- in-process types (python and the frameworks) run in the python worker (engine/transport/worker.py): there their
+  tools are wrapped (ToolPatcher, entered after the agent is imported so it wraps the very function objects the
+  agent calls) and httpx/requests are intercepted. Framework agents (pydantic-ai, langgraph, openai-agents) run the
+  same way; the tools their adapter found on the agent object are wrapped too.
+- out-of-process types (http/command/mcp) run as their own processes. With `proxy` (every built-in one), a chaos
+  proxy on 127.0.0.1 sits between them and their dependencies (agent.env `{{ llm_proxy }}` / `{{ proxy('…') }}`),
+  one route per agent instance. When the agent is one shared server (no `{{port}}` in `start`), the proxy cannot
+  tell concurrent cases apart, so cases with faults run one at a time and the report says so.
 
 Above the engine and mcp/ (it assembles both), below main: not in engine/, which mcp/ builds on.
 """
@@ -26,6 +27,7 @@ from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.base import Transport
 from khaos_action.errors import ConfigError
 from khaos_action.services import Services
+from khaos_action.transports import transport_entry
 
 
 @dataclass(slots=True)
@@ -94,14 +96,14 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
     are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from."""
     from khaos_action.engine.transport.factory import build_transport
-    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 
     agent = config.agent
+    entry = transport_entry(agent.type)
     async with AsyncExitStack() as stack:
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
 
         mcp = await start_mcp_proxy(stack, agent, base_dir, services.environ)
-        if agent.type == "python" or agent.type in FRAMEWORK_TYPES:
+        if entry.in_process:
             from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport, worker_python
@@ -123,11 +125,14 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             return
         from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 
-        proxy = ChaosProxy()
-        await proxy.start()
-        stack.push_async_callback(proxy.stop)
+        proxy = None
+        if entry.proxy:
+            proxy = ChaosProxy()
+            await proxy.start()
+            stack.push_async_callback(proxy.stop)
         transport = build_transport(
             agent, base_dir=base_dir, services=services, concurrency=config.concurrency, bind_instance=binder,
+            # Without a proxy, agent.env's `{{ llm_proxy }}` renders to the upstream itself (unfaulted).
             env_for_instance=lambda i: {**render_env(agent.env, proxy, i, agent.llm_upstream),
                                         **(mcp.env_for(i) if mcp is not None else {})},
         )

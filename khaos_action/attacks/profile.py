@@ -7,8 +7,8 @@ from pathlib import Path
 from khaos_action.attacks.capabilities import CapabilityProfile, Evidence, infer_capabilities
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.agent_tools import agent_tools
-from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.tool_info import ToolInfo
+from khaos_action.transports import transport_entry
 
 
 def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool,
@@ -30,7 +30,9 @@ def profile_of(agent: AgentConfig, tools: list[ToolInfo], metadata: object | Non
 
 def adapter_evidence(agent: AgentConfig) -> list[Evidence]:
     """What the transport itself tells about the agent, whatever its tools say."""
-    if agent.type in FRAMEWORK_TYPES:
-        # The adapter sends every case's conversation history in the framework's own message types.
-        return [Evidence("has_multi_turn", True, f"framework:{agent.type} adapter sends the history")]
+    transport = transport_entry(agent.type)
+    if transport.sends_history:
+        # The transport sends every case's conversation history (a framework adapter: in its own message types).
+        kind = "framework" if transport.adapter else "transport"
+        return [Evidence("has_multi_turn", True, f"{kind}:{agent.type} adapter sends the history")]
     return []

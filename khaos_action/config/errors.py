@@ -238,7 +238,8 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
         message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
         return _at(file, locate(path, False), path, message + _named(raw, path), None)
     if kind == "literal_error":
-        choices = _literal_choices(annotation)
+        # A registry-checked value (agent.type) names its choices in the error, a Literal in its annotation.
+        choices = _literal_choices(annotation) or list(ctx.get("choices", ()))
         expected = describe_type(Literal[tuple(choices)]) if choices else ctx.get("expected", "")
         close = difflib.get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
         hint = f"Did you mean {close[0]!r}?" if close else None

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from typing import Any, Literal, TypeVar
+from typing import Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
+    BeforeValidator,
     ConfigDict,
     Field,
     PrivateAttr,
@@ -16,13 +17,27 @@ from pydantic import (
     model_serializer,
     model_validator,
 )
+from pydantic_core import PydanticCustomError
 
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
+from khaos_action.transports import TRANSPORTS
 
 T = TypeVar("T")
 
-AgentType = Literal["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
+
+def _registered_agent_type(value: Any) -> Any:
+    # Checked against the transport registry when the config is validated (not a Literal fixed at import), so a
+    # transport registered later is a valid `agent.type`; the error lists the choices as a Literal's would.
+    if not (isinstance(value, str) and value in TRANSPORTS):
+        choices = tuple(TRANSPORTS)
+        raise PydanticCustomError("literal_error", "Input should be one of {expected}",
+                                  {"expected": ", ".join(map(repr, choices)), "choices": choices})
+    return value
+
+
+AgentType = Annotated[str, BeforeValidator(_registered_agent_type)]
+"""An `agent.type`: a name in the transport registry (khaos_action/transports.py)."""
 
 SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
 
@@ -131,8 +146,9 @@ class AgentConfig(Strict):
     name: str = "agent"
     """A name for reports."""
     type: AgentType = "python"
-    """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio), or
-    a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found on the object)."""
+    """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio), mcp
+    (an MCP server), or a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found
+    on the object). The transport registry (khaos_action/transports.py) holds every type."""
     entry: str | None = None
     """python: `path/to/file.py:function` or `package.module:function`. pydantic-ai / langgraph / openai-agents:
     the agent object, e.g. `agent.py:agent` (an Agent, a compiled graph)."""
@@ -223,11 +239,10 @@ class AgentConfig(Strict):
 
     @model_validator(mode="after")
     def _type_fields(self) -> AgentConfig:
-        required = {"python": "entry", "http": "url", "command": "command", "mcp": "mcp", "pydantic-ai": "entry",
-                    "langgraph": "entry", "openai-agents": "entry"}[self.type]
-        if not getattr(self, required):
-            raise ValueError(f"agent.type {self.type!r} needs `{required}`")
-        if self.context is not None and self.type in ("http", "command", "mcp"):
+        transport = TRANSPORTS[self.type]
+        if not getattr(self, transport.requires):
+            raise ValueError(f"agent.type {self.type!r} needs `{transport.requires}`")
+        if self.context is not None and not transport.in_process:
             raise ValueError(f"agent.context is passed to in-process agents (python and framework types); a "
                              f"{self.type} agent builds its own state, so remove `context`")
         return self

@@ -11,8 +11,8 @@ from dataclasses import replace
 from pathlib import Path
 
 from khaos_action.config.models import AgentConfig, tool_name
-from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
 from khaos_action.tool_info import ToolInfo, tool_info_from_callable
+from khaos_action.transports import transport_entry
 
 
 def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[list[ToolInfo], object | None]:
@@ -23,13 +23,14 @@ def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tup
     refs = agent.tool_refs()
     tools: list[ToolInfo] = []
     metadata = None
-    if agent.type == "python" and import_code:
+    transport = transport_entry(agent.type)
+    if transport.in_process and transport.adapter is None and import_code:
         from khaos_action.engine.transport.python import load_callable
 
         tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
         entry = load_callable(agent.entry or "", base_dir, what="agent.entry")
         metadata = getattr(entry, "__khaos_agent__", None)
-    elif agent.type in FRAMEWORK_TYPES and import_code:
+    elif transport.in_process and import_code:
         from khaos_action.engine.transport.frameworks.base import discover_tools
         from khaos_action.engine.transport.python import load_callable
 

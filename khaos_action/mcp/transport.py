@@ -48,6 +48,7 @@ from khaos_action.mcp.connection import (
 )
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
+from khaos_action.transports import BuildOptions
 
 
 class _Instance:
@@ -312,3 +313,13 @@ class McpTransport:
         self._server, self._drains = None, []
         self._started = False
         self._pool = None
+
+
+def build(agent: AgentConfig, options: BuildOptions) -> McpTransport:
+    """The `mcp` entry's builder (khaos_action/transports.py)."""
+    if agent.reset is not None:
+        raise ConfigError("agent.reset is not used by an mcp agent: name a tool that clears its state in "
+                          "agent.mcp.reset_tool.")
+    return McpTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
+                        env=options.env, env_for_instance=options.env_for_instance,
+                        bind_instance=options.bind_instance)

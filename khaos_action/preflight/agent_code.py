@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from khaos_action.config.errors import ConfigIssue
 from khaos_action.config.models import tool_name
 from khaos_action.errors import KhaosError
+from khaos_action.transports import TRANSPORTS
 
 if TYPE_CHECKING:
     from khaos_action.config.loader import LoadedConfig
@@ -31,12 +32,12 @@ class AgentCode:
 
 def check_agent_code(loaded: LoadedConfig) -> AgentCode:
     """Import the python entry and tools of `loaded` (framework entries too) and check what can be checked."""
-    from khaos_action.engine.transport.frameworks import FRAMEWORK_TYPES
     from khaos_action.engine.transport.python import load_object
 
     agent = loaded.config.agent
+    transport = TRANSPORTS[agent.type]
     found = AgentCode()
-    if agent.type != "python" and agent.type not in FRAMEWORK_TYPES:
+    if not transport.in_process:
         return found
     base = loaded.base_dir
     if agent.entry:
@@ -45,7 +46,7 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
         except KhaosError as exc:
             found.issues.append(loaded.issue(("agent", "entry"), str(exc).rstrip(".")))
         else:
-            if agent.type == "python":
+            if transport.adapter is None:  # a plain callable, not a framework's agent object
                 problem = _entry_signature_problem(entry)
                 if problem:
                     found.issues.append(loaded.issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",

@@ -43,6 +43,7 @@ from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
+from khaos_action.transports import BuildOptions
 
 LINE_LIMIT = 256 * 1024 * 1024
 """The most a reply line may ever be; the actual limit is `line_limit(agent.max_output_bytes)`."""
@@ -315,3 +316,10 @@ class CommandTransport:
         await asyncio.gather(*(self._stop(inst) for inst in self._instances), return_exceptions=True)
         self._started = False
         self._pool = None
+
+
+def build(agent: AgentConfig, options: BuildOptions) -> CommandTransport:
+    """The `command` entry's builder (khaos_action/transports.py)."""
+    return CommandTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
+                            env=options.env, env_for_instance=options.env_for_instance,
+                            bind_instance=options.bind_instance)

@@ -55,6 +55,7 @@ from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, say
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
+from khaos_action.transports import BuildOptions
 
 DEFAULT_REQUEST = {"input": "{{input}}"}
 HTTP_TEXT_KEYS = (*TEXT_KEYS, "message")
@@ -379,3 +380,13 @@ async def _accepts(url: str) -> bool:
 def _excerpt(text: str, limit: int = 500) -> str:
     text = text.strip()
     return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} chars)"
+
+
+def build(agent: AgentConfig, options: BuildOptions) -> HttpTransport:
+    """The `http` entry's builder (khaos_action/transports.py)."""
+    if agent.reset is not None:
+        raise ConfigError("agent.reset is for python agents; an http agent resets through `reset_endpoint` "
+                          "(a URL that is POSTed to before each isolation group).")
+    return HttpTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
+                         env=options.env, env_for_instance=options.env_for_instance,
+                         bind_instance=options.bind_instance)

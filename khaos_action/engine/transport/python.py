@@ -34,6 +34,7 @@ from khaos_action.engine.transport.base import AgentCallError, normalise_reply, 
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
+from khaos_action.transports import BuildOptions
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
 
@@ -354,3 +355,10 @@ def _is_mapping(annotation: Any) -> bool:
     if isinstance(origin, type):
         return issubclass(origin, Mapping) or typing.is_typeddict(origin)
     return False
+
+
+def build(agent: Any, options: BuildOptions) -> PythonTransport:
+    """The `python` entry's builder (khaos_action/transports.py)."""
+    assert agent.entry, "python agents need `entry` (checked by the config model)"
+    return PythonTransport(agent.entry, base_dir=options.base_dir, reset=agent.reset, concurrency=options.concurrency,
+                           context=agent.context)

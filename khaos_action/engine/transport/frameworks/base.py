@@ -22,6 +22,7 @@ from khaos_action.engine.transport.base import AgentCallError, normalise_reply, 
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
+from khaos_action.transports import BuildOptions
 
 
 @dataclass(frozen=True, slots=True)
@@ -268,3 +269,12 @@ def check_agent_object(agent_type: str, entry: str, base_dir: Path, context_spec
     obj = load_agent_object(adapter, entry, base_dir)
     check_context(adapter, obj, entry, context_spec)
     return adapter.context_type(obj)
+
+
+def build(agent: Any, options: BuildOptions) -> FrameworkTransport:
+    """The builder of every framework entry (khaos_action/transports.py): the entry names the adapter."""
+    from khaos_action.engine.transport.frameworks import adapter_for
+
+    assert agent.entry, "framework agents need `entry` (checked by the config model)"
+    return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=options.base_dir, reset=agent.reset,
+                              context=agent.context, stream=agent.stream, tracing=agent.tracing)

@@ -1,0 +1,134 @@
+"""The transport registry: one entry per `agent.type`, owning its config facts, its builder and its profile facts.
+
+Every stage that needs to know something about a kind of agent asks its entry, never the type's name: the config
+(which key the type needs, whether `agent.context` applies), the session (a python worker or a process, the chaos
+proxy or not), the profile and `validate` (whether the agent's code may be imported, a framework adapter).
+
+Bottom layer, cheap to import (the config validates `agent.type` against it at load): built-in entries name their
+builder as `"module:function"`, imported only when a run builds that transport. A transport from outside the
+package registers itself with `@register_transport(...)` on its builder (docs/architecture.md "Add a transport").
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from khaos_action.errors import ConfigError
+from khaos_action.services import Services
+
+
+@dataclass(frozen=True, slots=True)
+class BuildOptions:
+    """What the run hands a builder besides the `agent:` block."""
+
+    base_dir: Path
+    """The config file's folder: relative paths in the agent block are relative to it."""
+    services: Services | None = None
+    """The run's environment and HTTP clients; agents in processes of their own need it (`needed_services`), the
+    python worker builds its in-process transport without one."""
+    env: Mapping[str, str] | None = None
+    """Added to every out-of-process instance's environment."""
+    concurrency: int = 8
+    """How many cases may be in flight at once."""
+    bind_instance: Callable[[int, str | None], None] | None = None
+    """`bind_instance(i, case_id)` / `bind_instance(i, None)` bracket each case an out-of-process instance serves
+    (the chaos proxy attributes instance i's traffic to that case)."""
+    env_for_instance: Callable[[int], Mapping[str, str]] | None = None
+    """Instance i's own environment (its chaos-proxy listener URLs, rendered agent.env templates)."""
+
+    def needed_services(self, agent_type: str) -> Services:
+        if self.services is None:
+            raise TypeError(f"build_transport: a {agent_type} agent runs in processes of its own and needs the run's "
+                            "`services` (their environment comes from it)")
+        return self.services
+
+
+Builder = Callable[[Any, BuildOptions], Any]
+"""`build(agent: AgentConfig, options: BuildOptions) -> Transport` (not yet started)."""
+
+
+@dataclass(frozen=True, slots=True)
+class TransportEntry:
+    name: str
+    """The `agent.type` value."""
+    summary: str
+    """One line for docs and errors: how the agent is reached."""
+    requires: str
+    """The `agent:` key this type cannot run without (`entry`, `url`, `command`, `mcp`)."""
+    build: str | Builder = field(repr=False)
+    """The builder, or `"module:function"` naming it (imported when a run builds this transport)."""
+    in_process: bool = False
+    """The agent's own code is imported: it runs in the python worker (engine/transport/worker.py), its tools are
+    wrapped and its HTTP intercepted, `agent.context` applies, and `validate`/the profile may read its code.
+    The worker builds built-in types only (python and the frameworks)."""
+    proxy: bool = True
+    """Out of process: the chaos proxy sits between the agent and its dependencies (agent.env `{{ llm_proxy }}`)."""
+    adapter: str | None = None
+    """A framework type: the module whose `ADAPTER` (engine/transport/frameworks/base.py) finds tools and runs it."""
+    sends_history: bool = False
+    """The transport sends each case's conversation history itself (capability evidence: multi-turn)."""
+
+    def builder(self) -> Builder:
+        if callable(self.build):
+            return self.build
+        module, _, attr = self.build.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+
+TRANSPORTS: dict[str, TransportEntry] = {}
+"""`agent.type` -> its entry, built-ins first in the order the docs list them."""
+
+
+def register_transport(name: str, *, requires: str, summary: str, in_process: bool = False, proxy: bool = True,
+                       adapter: str | None = None, sends_history: bool = False) -> Callable[[Builder], Builder]:
+    """Decorator on a builder: `agent.type: <name>` is built by it from then on."""
+
+    def decorate(build: Builder) -> Builder:
+        add(TransportEntry(name=name, summary=summary, requires=requires, build=build, in_process=in_process,
+                           proxy=proxy, adapter=adapter, sends_history=sends_history))
+        return build
+
+    return decorate
+
+
+def add(entry: TransportEntry) -> TransportEntry:
+    existing = TRANSPORTS.get(entry.name)
+    if existing is not None and existing != entry:
+        raise ValueError(f"agent.type {entry.name!r} is already registered ({existing.build!r})")
+    TRANSPORTS[entry.name] = entry
+    return entry
+
+
+def transport_entry(agent_type: str) -> TransportEntry:
+    """The entry for `agent_type`; a ConfigError listing the valid types when there is none."""
+    entry = TRANSPORTS.get(agent_type)
+    if entry is None:
+        raise ConfigError(f"agent.type {agent_type!r} is unknown: expected one of {', '.join(TRANSPORTS)}.")
+    return entry
+
+
+def framework_types() -> tuple[str, ...]:
+    """The `agent.type` values served by a framework adapter."""
+    return tuple(name for name, entry in TRANSPORTS.items() if entry.adapter)
+
+
+_T = "khaos_action.engine.transport"
+for _entry in (
+    TransportEntry("python", "an in-process callable, `entry(message[, history])`", "entry", f"{_T}.python:build",
+                   in_process=True),
+    TransportEntry("http", "a server the inputs are POSTed to", "url", f"{_T}.http:build"),
+    TransportEntry("command", "a long-lived process speaking JSON lines on stdin/stdout", "command",
+                   f"{_T}.command:build"),
+    TransportEntry("mcp", "an MCP server: each input is one call of one of its tools", "mcp", f"{_T}.mcp:build"),
+    *(TransportEntry(name, f"a {name} agent object run in-process (tools found on the object)", "entry",
+                     f"{_T}.frameworks.base:build", in_process=True, adapter=f"{_T}.frameworks.{module}",
+                     sends_history=True)
+      for name, module in (("pydantic-ai", "pydantic_ai"), ("langgraph", "langgraph"),
+                           ("openai-agents", "openai_agents"))),
+):
+    add(_entry)
+del _entry
