@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import __version__
-from khaos_action.errors import ExitCode, UsageError, guard
+from khaos_action.errors import ExitCode, guard
+from khaos_action.report.registry import REPORTERS, default_formats
 
-FORMATS = ("md", "junit", "sarif", "json", "html")
-DEFAULT_FORMATS = "md,junit,sarif,json,html"
 FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
 
 
@@ -67,7 +66,7 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("manifests", type=Path, nargs="+")
     merge.add_argument("--out", type=Path, required=True)
     merge.add_argument("-c", "--config", type=Path, default=None, help="khaos.yaml, to re-apply its gates")
-    merge.add_argument("--format", default=DEFAULT_FORMATS)
+    merge.add_argument("--format", default=",".join(default_formats()))
 
     discover = sub.add_parser("discover", help="find @khaosagent functions")
     discover.add_argument("path", type=Path, nargs="?", default=Path("."))
@@ -88,16 +87,8 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--out", type=Path, default=None, help="output directory (default .khaos/runs/<run_id>)")
     p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
-    p.add_argument("--format", default=DEFAULT_FORMATS, help=f"comma list of {', '.join(FORMATS)}")
+    p.add_argument("--format", default=",".join(default_formats()), help=f"comma list of {', '.join(REPORTERS)}")
     p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
-
-
-def parse_formats(text: str) -> tuple[str, ...]:
-    kinds = tuple(k.strip() for k in text.split(",") if k.strip())
-    unknown = [k for k in kinds if k not in FORMATS]
-    if unknown:
-        raise UsageError(f"--format: unknown {', '.join(unknown)}; expected a comma list of {', '.join(FORMATS)}")
-    return kinds
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from khaos_action.errors import ConfigError, ExitCode
+from khaos_action.report.registry import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
 if TYPE_CHECKING:
@@ -26,7 +27,6 @@ def services() -> Services:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from khaos_action.cli import parse_formats
     from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
 
@@ -171,7 +171,6 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from khaos_action.cli import parse_formats
     from khaos_action.report.merge import merge_manifests
 
     result = merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,

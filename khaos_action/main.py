@@ -46,6 +46,7 @@ from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, selec
 from khaos_action.preflight.agent_code import check_agent_code
 from khaos_action.preflight.semantic import check_semantics, semantic_warnings
 from khaos_action.redact import Redactor, redact_manifest
+from khaos_action.report.registry import run_files
 from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
@@ -375,15 +376,12 @@ def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> 
     return writers.write_all(manifest, out_dir, formats)
 
 
-RUN_FILES = ("events.jsonl", "manifest.json", "report.md", "junit.xml", "results.sarif", "report.html")
-
-
 def claim_out_dir(out_dir: Path, *, force: bool) -> None:
     """A run directory holds one run: refuse one that already has a run's files unless `force`, which removes
     them first (only them: `--out .` must never delete anything else). Two runs never share an events.jsonl."""
     if out_dir.exists() and not out_dir.is_dir():
         raise UsageError(f"--out {out_dir} is a file, not a directory; choose a directory")
-    present = [name for name in RUN_FILES if (out_dir / name).exists()]
+    present = [name for name in run_files() if (out_dir / name).exists()]
     if present and not force:
         raise UsageError(f"--out {out_dir} already holds a run ({', '.join(present)}); choose a new directory, "
                          "or pass --force to replace that run")

@@ -9,8 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from khaos_action.manifest import Manifest
-
-REPORT_KINDS = ("md", "junit", "sarif", "html", "json")
+from khaos_action.report.registry import default_formats
 
 
 @dataclass(frozen=True)
@@ -29,8 +28,8 @@ class EvaluateRequest:
     """(index, total), 1-based: run only this deterministic slice of the cases."""
     min_score: float | None = None
     """Overrides `gates.min_overall` when set."""
-    formats: tuple[str, ...] = REPORT_KINDS
-    """Which reports to write (manifest.json is always written)."""
+    formats: tuple[str, ...] = field(default_factory=default_formats)
+    """Which reports to write, by their names in report/registry.py (manifest.json is always written)."""
     contract_only: bool = False
     """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
     force: bool = False
@@ -42,7 +41,7 @@ class EvaluateResult:
     manifest: Manifest
     out_dir: Path
     reports: dict[str, Path] = field(default_factory=dict)
-    """Report kind (one of REPORT_KINDS) → file written; kinds not produced are absent."""
+    """Report format (a REPORTERS name) → file written; formats not produced are absent."""
 
     @property
     def manifest_path(self) -> Path:

@@ -29,12 +29,13 @@ from khaos_action.github.workflow import (
     set_outputs,
 )
 from khaos_action.manifest import Manifest, load_manifest
+from khaos_action.report.registry import REPORTERS, action_outputs
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests
 from khaos_action.services import Services
 
-OUTPUTS = ("passed", "score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
-           "manifest-path", "comment-file")
+OUTPUTS = ("passed", "score", "security-score", "resilience-score", *action_outputs(), "manifest-path", "comment-file")
+"""The action's outputs (action.yml declares each); report formats name theirs in report/registry.py."""
 LOGGED_OUTPUTS = 10
 """Failing cases whose (untrusted) agent output is printed to the log."""
 
@@ -87,9 +88,8 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate
     if settings.manifest:
         path = (workdir / settings.manifest).resolve()
         manifest = load_manifest(path)
-        reports = {kind: path.parent / name for kind, name in (
-            ("json", "manifest.json"), ("md", "report.md"), ("junit", "junit.xml"), ("sarif", "results.sarif"),
-            ("html", "report.html")) if (path.parent / name).exists()}
+        reports = {kind: path.parent / reporter.file for kind, reporter in REPORTERS.items()
+                   if (path.parent / reporter.file).exists()}
         reports["json"] = path
         log.info(f"khaos-action: reporting on {_rel(path, workspace)} (input `manifest`); the agent is not run")
         return EvaluateResult(manifest=manifest, out_dir=path.parent, reports=reports)
@@ -185,7 +185,7 @@ def _outputs(manifest: Manifest, result: EvaluateResult, decision: gates.GateDec
         "score": _score(manifest.scores.overall),
         "security-score": _score(manifest.scores.security),
         "resilience-score": _score(manifest.scores.resilience),
-        "report-path": path("md"), "junit-path": path("junit"), "sarif-path": path("sarif"),
+        **{reporter.action_output: path(kind) for kind, reporter in REPORTERS.items() if reporter.action_output},
         "manifest-path": _rel(result.manifest_path, workspace), "comment-file": comment_file,
     }
 

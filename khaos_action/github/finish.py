@@ -13,9 +13,9 @@ from pathlib import Path
 from khaos_action.errors import ExitCode
 from khaos_action.github.workflow import append_summary, set_outputs
 from khaos_action.report.escape import md_code
+from khaos_action.report.registry import action_outputs
 
-EMPTY_OUTPUTS = ("score", "security-score", "resilience-score", "report-path", "junit-path", "sarif-path",
-                 "manifest-path", "comment-file")
+EMPTY_OUTPUTS = ("score", "security-score", "resilience-score", *action_outputs(), "manifest-path", "comment-file")
 
 WHAT_TO_FIX = {
     ExitCode.CONFIG: "the configuration or an action input: change what the message names (`khaos-action validate` "

@@ -1,4 +1,5 @@
-"""Write the run's files from the manifest: manifest.json always, then the requested report formats."""
+"""Write the run's files from the manifest: manifest.json always, then the requested report formats (report/registry.py
+says which file and which renderer each one has)."""
 
 from __future__ import annotations
 
@@ -8,29 +9,7 @@ from pathlib import Path
 from khaos_action.atomic import atomic_file, write_atomic
 from khaos_action.errors import output_error
 from khaos_action.manifest import Manifest
-
-FILES = {"json": "manifest.json", "md": "report.md", "junit": "junit.xml", "sarif": "results.sarif",
-         "html": "report.html"}
-
-
-def render(kind: str, manifest: Manifest) -> str:
-    if kind == "md":
-        from khaos_action.report.markdown import render_markdown
-
-        return render_markdown(manifest)
-    if kind == "junit":
-        from khaos_action.report.junit import render_junit
-
-        return render_junit(manifest)
-    if kind == "sarif":
-        from khaos_action.report.sarif import render_sarif
-
-        return render_sarif(manifest)
-    if kind == "html":
-        from khaos_action.report.html import render_html
-
-        return render_html(manifest)
-    raise ValueError(kind)
+from khaos_action.report.registry import REPORTERS
 
 
 def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:
@@ -40,21 +19,21 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict
         out_dir.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise output_error(out_dir, exc) from None
-    written = {"json": out_dir / FILES["json"]}
+    written = {"json": out_dir / REPORTERS["json"].file}
     manifest.write(written["json"], kept=_kept(out_dir, []))
     for kind in formats:
         if kind == "json":
             continue
-        path = out_dir / FILES[kind]
+        reporter = REPORTERS[kind]
+        path = out_dir / reporter.file
         kept = _kept(out_dir, list(written.values()))
-        if kind == "junit":  # streamed: it is the one report that grows with every case (36 MB at 50k cases)
-            from khaos_action.report.junit import iter_junit
-
+        rendered = reporter.renderer()(manifest)
+        if isinstance(rendered, str):
+            write_atomic(path, rendered, kept=kept)
+        else:  # chunks (junit.xml: 36 MB at 50k cases), written as they come
             with atomic_file(path, kept=kept) as out:
-                for chunk in iter_junit(manifest):
+                for chunk in rendered:
                     out.write(chunk.encode("utf-8", "replace"))
-        else:
-            write_atomic(path, render(kind, manifest), kept=kept)
         written[kind] = path
     return written
 

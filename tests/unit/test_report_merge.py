@@ -6,7 +6,8 @@ import pytest
 
 from khaos_action.config.models import Gates, Weights
 from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
-from khaos_action.report.merge import merge
+from khaos_action.report.merge import merge, merge_manifests
+from khaos_action.report.registry import REPORTERS, default_formats
 
 
 def manifest(run_id, cases, shard=None, config_hash="h1", seed=42, coverage=None):
@@ -74,3 +75,18 @@ def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
     assert merged.not_run == ["x", "y"] and merged.counts.not_run == 2
     assert merged.telemetry["calls"] == 5
     assert len(merged.telemetry["shard_budgets"]) == 2
+
+
+def test_merge_writes_every_report_a_run_writes_by_default(tmp_path):
+    # The default used to be md/junit/sarif/json: a merged run had no report.html although each shard had one.
+    paths = []
+    for name, case, shard in (("r-1", contract_case("a", True), "1/2"), ("r-2", contract_case("b", False), "2/2")):
+        path = tmp_path / name / "manifest.json"
+        path.parent.mkdir()
+        manifest(name, [case], shard=shard).write(path)
+        paths.append(path)
+    result = merge_manifests(paths, out_dir=tmp_path / "merged")
+    assert "html" in default_formats() and set(result.reports) == set(default_formats())
+    for kind in default_formats():
+        assert (tmp_path / "merged" / REPORTERS[kind].file).stat().st_size > 0, kind
+    assert "<html" in (tmp_path / "merged" / "report.html").read_text().lower()
