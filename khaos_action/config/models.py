@@ -31,8 +31,9 @@ def _registered_agent_type(value: Any) -> Any:
     # transport registered later is a valid `agent.type`; the error lists the choices as a Literal's would.
     if not (isinstance(value, str) and value in TRANSPORTS):
         choices = tuple(TRANSPORTS)
-        raise PydanticCustomError("literal_error", "Input should be one of {expected}",
-                                  {"expected": ", ".join(map(repr, choices)), "choices": choices})
+        expected = ", ".join(map(repr, choices[:-1])) + f" or {choices[-1]!r}"  # pydantic's Literal wording
+        raise PydanticCustomError("literal_error", "Input should be {expected}", {"expected": expected,
+                                                                                    "choices": choices})
     return value
 
 
