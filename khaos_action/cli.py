@@ -15,7 +15,7 @@ from pathlib import Path
 
 from khaos_action import __version__
 from khaos_action.errors import ExitCode, guard
-from khaos_action.report.registry import REPORTERS, default_formats
+from khaos_action.reporters import REPORTERS, default_formats
 
 FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
 

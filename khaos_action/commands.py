@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from khaos_action.errors import ConfigError, ExitCode
-from khaos_action.report.registry import parse_formats
+from khaos_action.reporters import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
 if TYPE_CHECKING:

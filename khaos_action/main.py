@@ -46,7 +46,7 @@ from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, selec
 from khaos_action.preflight.agent_code import check_agent_code
 from khaos_action.preflight.semantic import check_semantics, semantic_warnings
 from khaos_action.redact import Redactor, redact_manifest
-from khaos_action.report.registry import run_files
+from khaos_action.reporters import run_files
 from khaos_action.roles import ToolRole, guess_role
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise

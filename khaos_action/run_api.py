@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from khaos_action.manifest import Manifest
-from khaos_action.report.registry import default_formats
+from khaos_action.reporters import default_formats
 
 
 @dataclass(frozen=True)
@@ -29,7 +29,7 @@ class EvaluateRequest:
     min_score: float | None = None
     """Overrides `gates.min_overall` when set."""
     formats: tuple[str, ...] = field(default_factory=default_formats)
-    """Which reports to write, by their names in report/registry.py (manifest.json is always written)."""
+    """Which reports to write, by their names in khaos_action/reporters.py (manifest.json is always written)."""
     contract_only: bool = False
     """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
     force: bool = False

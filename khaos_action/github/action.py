@@ -29,13 +29,13 @@ from khaos_action.github.workflow import (
     set_outputs,
 )
 from khaos_action.manifest import Manifest, load_manifest
-from khaos_action.report.registry import REPORTERS, action_outputs
+from khaos_action.reporters import REPORTERS, action_outputs
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests
 from khaos_action.services import Services
 
 OUTPUTS = ("passed", "score", "security-score", "resilience-score", *action_outputs(), "manifest-path", "comment-file")
-"""The action's outputs (action.yml declares each); report formats name theirs in report/registry.py."""
+"""The action's outputs (action.yml declares each); report formats name theirs in khaos_action/reporters.py."""
 LOGGED_OUTPUTS = 10
 """Failing cases whose (untrusted) agent output is printed to the log."""
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from khaos_action.errors import ExitCode
 from khaos_action.github.workflow import append_summary, set_outputs
 from khaos_action.report.escape import md_code
-from khaos_action.report.registry import action_outputs
+from khaos_action.reporters import action_outputs
 
 EMPTY_OUTPUTS = ("score", "security-score", "resilience-score", *action_outputs(), "manifest-path", "comment-file")
 

@@ -13,15 +13,15 @@ from pathlib import Path
 from khaos_action import collector
 from khaos_action.config.models import Gates, Weights
 from khaos_action.manifest import Manifest, ManifestError, load_manifest
-from khaos_action.report.registry import default_formats
 from khaos_action.report.writers import write_all
+from khaos_action.reporters import default_formats
 from khaos_action.run_api import EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
 
 
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
                     formats: Sequence[str] | None = None) -> EvaluateResult:
-    """`formats`: the reports to write (default: every default format of report/registry.py, as a run writes)."""
+    """`formats`: the reports to write (default: every default format of khaos_action/reporters.py, as a run writes)."""
     manifests = [load_manifest(p) for p in paths]
     with collector.bulk():
         merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))

@@ -1,5 +1,5 @@
-"""Write the run's files from the manifest: manifest.json always, then the requested report formats (report/registry.py
-says which file and which renderer each one has)."""
+"""Write the run's files from the manifest: manifest.json always, then the requested report formats (the format
+registry, khaos_action/reporters.py, says which file and which renderer each one has)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 from khaos_action.atomic import atomic_file, write_atomic
 from khaos_action.errors import output_error
 from khaos_action.manifest import Manifest
-from khaos_action.report.registry import REPORTERS
+from khaos_action.reporters import REPORTERS
 
 
 def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:

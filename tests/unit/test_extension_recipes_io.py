@@ -19,7 +19,7 @@ import yaml
 from khaos_action.config.loader import ConfigFileError, load_config
 from khaos_action.main import evaluate
 from khaos_action.report.merge import merge_manifests
-from khaos_action.report.registry import REPORTERS, default_formats, parse_formats
+from khaos_action.reporters import REPORTERS, default_formats, parse_formats
 from khaos_action.run_api import EvaluateRequest
 from khaos_action.transports import TRANSPORTS
 
@@ -135,7 +135,7 @@ def test_a_transport_needs_its_required_key(tmp_path: Path, extension: ModuleTyp
 def test_help_reads_the_format_registry_without_importing_any_renderer() -> None:
     code = ("import sys\nfrom khaos_action.cli import main\ntry:\n    main(['run', '--help'])\nexcept SystemExit:\n"
             "    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'jinja2', 'httpx') "
-            "or m.startswith(('khaos_action.report.', 'khaos_action.config'))))")
+            "or m.startswith(('khaos_action.report', 'khaos_action.config'))))")
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert "comma list of md, junit, sarif, json, html" in proc.stdout
-    assert proc.stdout.strip().splitlines()[-1] == "['khaos_action.report.registry']"
+    assert proc.stdout.strip().splitlines()[-1] == "['khaos_action.reporters']"

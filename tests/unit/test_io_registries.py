@@ -10,7 +10,7 @@ import pytest
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError, UsageError
-from khaos_action.report.registry import REPORTERS, action_outputs, default_formats, parse_formats, run_files
+from khaos_action.reporters import REPORTERS, action_outputs, default_formats, parse_formats, run_files
 from khaos_action.transports import TRANSPORTS, framework_types, transport_entry
 
 

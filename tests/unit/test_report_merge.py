@@ -7,7 +7,7 @@ import pytest
 from khaos_action.config.models import Gates, Weights
 from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
 from khaos_action.report.merge import merge, merge_manifests
-from khaos_action.report.registry import REPORTERS, default_formats
+from khaos_action.reporters import REPORTERS, default_formats
 
 
 def manifest(run_id, cases, shard=None, config_hash="h1", seed=42, coverage=None):

@@ -1,7 +1,8 @@
 """The report-format registry: one entry per `--format` name, owning its file name, its renderer and its docs.
 
-`--format` (cli.py), the run API's default formats (run_api.py), the writers (writers.py), `merge`, the files a run
-directory holds (main.claim_out_dir) and the GitHub Action's outputs all read `REPORTERS`; none lists formats.
+`--format` (cli.py), the run API's default formats (run_api.py), the writers (report/writers.py), `merge`, the files
+a run directory holds (main.claim_out_dir) and the GitHub Action's outputs all read `REPORTERS`; none lists formats.
+Bottom layer (beside transports.py): the shells, the run API and report/ all import it, and it imports none of them.
 
 Cheap to import (`khaos-action --help` reads it): built-in entries name their renderer as `"module:function"`,
 imported only when that report is written. A format from outside the package registers itself with
