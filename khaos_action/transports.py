@@ -123,7 +123,8 @@ for _entry in (
     TransportEntry("http", "a server the inputs are POSTed to", "url", f"{_T}.http:build"),
     TransportEntry("command", "a long-lived process speaking JSON lines on stdin/stdout", "command",
                    f"{_T}.command:build"),
-    TransportEntry("mcp", "an MCP server: each input is one call of one of its tools", "mcp", f"{_T}.mcp:build"),
+    TransportEntry("mcp", "an MCP server: each input is one call of one of its tools", "mcp",
+                   "khaos_action.mcp.transport:build"),
     *(TransportEntry(name, f"a {name} agent object run in-process (tools found on the object)", "entry",
                      f"{_T}.frameworks.base:build", in_process=True, adapter=f"{_T}.frameworks.{module}",
                      sends_history=True)

@@ -22,6 +22,7 @@ from khaos_action.report.merge import merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats, parse_formats
 from khaos_action.run_api import EvaluateRequest
 from khaos_action.transports import TRANSPORTS
+from tests import shell
 
 EXTENSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "extensions"
 ANSWERS = {"Where is my order 1234?": "Order 1234: delivered on Monday.",
@@ -88,7 +89,8 @@ def csv_rows(path: Path) -> list[dict[str, str]]:
 def test_a_transport_and_a_report_format_from_outside_the_package_serve_a_run_and_merge(
         tmp_path: Path, extension: ModuleType, tcp_agent: socketserver.ThreadingTCPServer) -> None:
     config = write_config(tmp_path, "tcp-lines", tcp_agent.server_address[1])
-    result = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=("md", "csv")))
+    result = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=("md", "csv")),
+                      services=shell.services())
 
     manifest = result.manifest
     assert manifest.agent.type == "tcp-lines"
