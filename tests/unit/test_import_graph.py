@@ -45,11 +45,6 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 
 BOTTOM = LAYERS[0]
 
-PENDING: dict[tuple[str, str], str] = {
-    # Upward imports still to be removed (issue 11). Each names why it is there; delete the entry with the import.
-}
-
-
 def nodes_of(root: Path) -> list[str]:
     """Top-level subpackages (directories with Python files) and modules of the package at `root`."""
     found = {path.stem for path in root.glob("*.py") if path.stem != "__init__"}
@@ -169,10 +164,6 @@ def describe(component: list[str], edges: Edges) -> str:
     return "\n".join(lines)
 
 
-def _checked(edges: Edges) -> dict[tuple[str, str], list[str]]:
-    return {edge: where for edge, where in edges.items() if edge not in PENDING}
-
-
 # ---------------------------------------------------------------- the graph functions themselves
 
 
@@ -217,7 +208,7 @@ def test_the_graph_finds_a_longer_cycle_and_none_in_a_layered_package(tmp_path: 
 
 
 def test_no_package_imports_a_package_that_imports_it() -> None:
-    edges = _checked(import_graph(ROOT))
+    edges = import_graph(ROOT)
     found = cycles(edges)
     assert not found, "\n\n".join(describe(component, edges) for component in found)
 
@@ -230,7 +221,7 @@ def test_every_node_has_a_layer_and_every_import_points_down() -> None:
                          f"in docs/architecture.md 'Layers'")
     assert not [node for node in layer if node not in nodes], "LAYERS names a node that no longer exists"
     upward = [f"{a} (layer {layer[a]}) imports {b} (layer {layer[b]}): {', '.join(where[:3])}"
-              for (a, b), where in sorted(_checked(import_graph(ROOT)).items()) if layer[b] > layer[a]]
+              for (a, b), where in sorted(import_graph(ROOT).items()) if layer[b] > layer[a]]
     assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
 
 
@@ -239,9 +230,3 @@ def test_the_bottom_layer_imports_only_the_bottom_layer() -> None:
     above = [f"{a} imports {b}: {', '.join(where)}" for (a, b), where in sorted(edges.items())
              if a in BOTTOM and b not in BOTTOM]
     assert not above, "\n".join(above)
-
-
-def test_every_pending_upward_import_still_exists() -> None:
-    edges = import_graph(ROOT)
-    gone = [f"{a} -> {b}" for (a, b) in PENDING if (a, b) not in edges]
-    assert not gone, f"no longer imported, delete from PENDING: {', '.join(gone)}"
