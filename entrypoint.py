@@ -100,6 +100,8 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
     import tempfile
 
     venv_home = tempfile.mkdtemp(prefix="khaos-agent-venv-") if settings.install else None
+    if venv_home is not None:
+        os.chmod(venv_home, 0o755)  # mkdtemp's 0700 would shut the agent user out of its own venv below it
     try:
         return _install_and_run(settings, log, token, workdir, run_environ, venv_home, handed_over, evaluate)
     finally:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -38,29 +39,45 @@ def _limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+# The CLI is started by this small launcher, which reports the CLI's own peak RSS. Measured from pytest directly,
+# wait4's ru_maxrss would include pytest's: Linux carries the forking process's high-water mark into the child at
+# exec, so once the test session grew past the bound every run "used" it.
+_LAUNCHER = """
+import os, resource, signal, sys
+limit, rss_file, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+if limit:
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+pid = os.spawnv(os.P_NOWAIT, argv[0], argv)
+_, status, usage = os.wait4(pid, 0)
+with open(rss_file, "w") as out:
+    out.write(str(usage.ru_maxrss))
+if os.WIFSIGNALED(status):  # die the way the CLI died, so the test sees the same return code
+    signal.signal(os.WTERMSIG(status), signal.SIG_DFL)
+    os.kill(os.getpid(), os.WTERMSIG(status))
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
 def cli(*args: str, cwd: Path, timeout: float = 60, env: dict[str, str] | None = None,
         limit_memory: bool = True) -> Run:
     """`python -m khaos_action.cli ARGS` with an address-space limit; its own peak RSS comes from wait4."""
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_", "CLI_AGENT_"))}
     environ.update(env or {})
-    out, err = cwd / ".stdout", cwd / ".stderr"
+    out, err, rss = cwd / ".stdout", cwd / ".stderr", cwd / ".maxrss"
+    rss.unlink(missing_ok=True)
     started = time.perf_counter()
+    launcher = [sys.executable, "-c", _LAUNCHER, str(MEMORY_LIMIT if limit_memory else 0), str(rss),
+                sys.executable, "-m", "khaos_action.cli", *args]
     with out.open("wb") as o, err.open("wb") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", *args], cwd=cwd, env=environ,
-                                stdout=o, stderr=e, preexec_fn=_limit_memory if limit_memory else None)
-        deadline = started + timeout
-        while True:
-            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            if pid:
-                break
-            if time.perf_counter() > deadline:
-                proc.kill()
-                os.wait4(proc.pid, 0)
-                raise AssertionError(f"khaos-action {' '.join(args)} did not finish within {timeout}s")
-            time.sleep(0.05)
-    proc.returncode = os.waitstatus_to_exitcode(status)
+        proc = subprocess.Popen(launcher, cwd=cwd, env=environ, stdout=o, stderr=e, start_new_session=True)
+        try:
+            proc.wait(timeout=max(0.0, started + timeout - time.perf_counter()))
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            raise AssertionError(f"khaos-action {' '.join(args)} did not finish within {timeout}s") from None
     return Run(proc.returncode, out.read_text(errors="replace"), err.read_text(errors="replace"),
-               time.perf_counter() - started, usage.ru_maxrss / 1024)
+               time.perf_counter() - started, int(rss.read_text()) / 1024)
 
 
 def assert_clean(run: Run, code: int, *, seconds: float = 30, rss_mb: float = 400) -> None:
