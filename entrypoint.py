@@ -11,9 +11,11 @@ environment's choice; tests run the entrypoint with another one through tests/ac
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
+from pathlib import Path
 
 SCRUBBED = (
     "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
@@ -73,7 +75,7 @@ def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
 
 
 def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
-    from khaos_action.errors import KhaosError
+    from khaos_action.errors import AgentError, ConfigError, KhaosError
     from khaos_action.github.settings import ActionSettings
 
     try:
@@ -94,57 +96,46 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
         os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
     # The run's environment: ours once the secrets are gone (the agent's processes get a clean copy of it).
     run_environ = dict(os.environ)
-    # The install venv lives for this run only: a fresh directory (not a guessable /tmp name another user could
-    # plant first), removed on the way out so runs outside a throwaway container leave nothing behind.
-    import shutil
-    import tempfile
+    with contextlib.ExitStack() as cleanup:
+        if settings.install:
+            if not os.path.isdir(workdir):
+                raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
+            venv = _venv_for_this_run(cleanup)
+            code, tail, python = run_install(settings.install, workdir, log, run_environ, venv)
+            if code != 0:
+                last = "\n".join(tail[-10:])
+                raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the "
+                                 f"command or remove the `install` input. Its last lines:\n{last}")
+            if python:
+                from khaos_action.engine.transport.worker import PYTHON_ENV
 
-    venv_home = tempfile.mkdtemp(prefix="khaos-agent-venv-") if settings.install else None
-    if venv_home is not None:
-        os.chmod(venv_home, 0o755)  # mkdtemp's 0700 would shut the agent user out of its own venv below it
-    try:
-        return _install_and_run(settings, log, token, workdir, run_environ, venv_home, handed_over, evaluate)
-    finally:
-        if venv_home is not None:
-            shutil.rmtree(venv_home, ignore_errors=True)
+                run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
 
+        from khaos_action.github.action import run_action
+        from khaos_action.github.client import GitHubClient, make_http_client
+        from khaos_action.services import Services
 
-def _install_and_run(settings, log, token, workdir, run_environ, venv_home, handed_over,  # type: ignore[no-untyped-def]
-                     evaluate) -> int:
-    from pathlib import Path
+        services = Services(environ=run_environ)
+        if evaluate is None:
+            from khaos_action.main import evaluate
 
-    from khaos_action.errors import AgentError, ConfigError
-    from khaos_action.github.action import run_action
-    from khaos_action.github.client import GitHubClient, make_http_client
-
-    if settings.install:
-        if not os.path.isdir(workdir):
-            raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-        code, tail, python = run_install(settings.install, workdir, log, run_environ,
-                                         Path(venv_home) / "venv")
-        if code != 0:
-            last = "\n".join(tail[-10:])
-            raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the command "
-                             f"or remove the `install` input. Its last lines:\n{last}")
-        if python:
-            from khaos_action.engine.transport.worker import PYTHON_ENV
-
-            run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
-
-    from khaos_action.services import Services
-
-    services = Services(environ=run_environ)
-    if evaluate is None:
-        from khaos_action.main import evaluate
-
-    http = make_http_client(settings.GITHUB_API_URL, token, factory=services.http) if token else None
-    github = GitHubClient(http, max_wait_s=settings.github_max_wait) if http is not None else None
-    try:
+        github = None
+        if token:
+            http = make_http_client(settings.GITHUB_API_URL, token, factory=services.http)
+            cleanup.callback(http.close)
+            github = GitHubClient(http, max_wait_s=settings.github_max_wait)
         handed_over.append(True)
         return run_action(settings, github=github, evaluate=evaluate, services=services, log=log)
-    finally:
-        if http is not None:
-            http.close()
+
+
+def _venv_for_this_run(cleanup: contextlib.ExitStack) -> Path:
+    """Where the install venv goes: a fresh directory (not a guessable /tmp name another user could plant first),
+    removed when the run ends, so runs outside a throwaway container leave nothing behind."""
+    import tempfile
+
+    home = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="khaos-agent-venv-", ignore_cleanup_errors=True))
+    os.chmod(home, 0o755)  # the directory's 0700 would shut the agent user out of its own venv below it
+    return Path(home) / "venv"
 
 
 def launch(argv: list[str], evaluate=None) -> int:  # type: ignore[no-untyped-def]
