@@ -5,7 +5,7 @@ Bottom layer (below config, the fault registry and the judge): it imports only b
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, ValidationInfo, field_validator
 
@@ -17,6 +17,13 @@ RegexPattern = Annotated[str, AfterValidator(check_pattern)]
 says where it breaks."""
 
 Severity = Literal["critical", "high", "medium", "low"]
+SEVERITIES: tuple[str, ...] = get_args(Severity)
+"""Most severe first: the one order of severities (reports list the worst first, the attacker keeps the worst)."""
+
+
+def severity_rank(severity: str | None) -> int:
+    """0 for critical … 3 for low; anything else (None, a word a newer tool wrote) ranks after low."""
+    return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)
 
 
 class Strict(BaseModel):

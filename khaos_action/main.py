@@ -18,11 +18,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from khaos_action import __version__, collector
 from khaos_action.attacks.capabilities import CapabilityProfile
-from khaos_action.attacks.corpus import load_corpus
 from khaos_action.attacks.planner import security_planner, security_selectors
 from khaos_action.attacks.profile import agent_profile, profile_of
 from khaos_action.attacks.recon import run_with_recon, undelivered
 from khaos_action.attacks.retry import merge_attempts, retry_candidates
+from khaos_action.config.corpus import load_corpus
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig

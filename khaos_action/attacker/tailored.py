@@ -9,16 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import get_args
 
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacker.prompts import OBJECTIVES, TAILORED, brief, parse_list
-from khaos_action.attacks.canary import make_canary
-from khaos_action.attacks.corpus import Attack, AttackSeverity
+from khaos_action.canary import make_canary
+from khaos_action.config.corpus import Attack
+from khaos_action.fields import severity_rank
 from khaos_action.plan.cases import Case, case_id
-
-_SEVERITIES = get_args(AttackSeverity)
-"""Most severe first, as the corpus declares them."""
 
 
 def _canary_clause(objective: str, a: str, b: str) -> str:
@@ -63,7 +60,7 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
         if not texts:
             notes.append(f"attacker: no usable tailored {category} attack in the answer {content[:120]!r}")
             continue
-        severity = min((a.severity for a in examples), key=_SEVERITIES.index)
+        severity = min((a.severity for a in examples), key=severity_rank)
         owasp = tuple(dict.fromkeys(o for a in examples for o in a.owasp))
         for index, text in enumerate(texts):
             attack_id = f"tailored-{category}-{index + 1}"

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from khaos_action.attacks.corpus import ASI_IDS, LLM_IDS, Attack
-from khaos_action.attacks.select import Selection
+from khaos_action.config.corpus import ASI_IDS, LLM_IDS, Attack
+from khaos_action.plan.scheduler import Selection
 
 
 def _row() -> dict[str, int]:

@@ -12,10 +12,10 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 
-from khaos_action.attacks.canary import make_canary
 from khaos_action.attacks.capabilities import CapabilityProfile
-from khaos_action.attacks.corpus import Attack, Corpus, render_attack
 from khaos_action.attacks.select import select_attacks
+from khaos_action.canary import make_canary
+from khaos_action.config.corpus import Attack, Corpus, render_attack
 from khaos_action.config.models import AttackSelector
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id

@@ -12,28 +12,16 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from khaos_action.attacks.capabilities import CapabilityProfile, missing_capabilities, not_applicable_reason
-from khaos_action.attacks.corpus import Attack, Corpus
+from khaos_action.config.corpus import Attack, Corpus
 from khaos_action.config.models import AttackSelector
 from khaos_action.errors import ConfigError
+from khaos_action.plan.scheduler import Selection
 
 
 class SelectorError(ConfigError):
     """A pack's attack selector names something the corpus does not have."""
-
-
-@dataclass(frozen=True)
-class Selection:
-    applicable: list[Attack] = field(default_factory=list)
-    """Attacks to run, sorted by id."""
-    not_applicable: list[tuple[Attack, str]] = field(default_factory=list)
-    """Selected attacks the agent has no channel for, with the reason, sorted by id."""
-
-    @property
-    def ids(self) -> list[str]:
-        return [a.id for a in self.applicable]
 
 
 def matches(attack: Attack, selector: AttackSelector) -> bool:

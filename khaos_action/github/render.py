@@ -12,6 +12,7 @@ from typing import Any
 
 import jinja2
 
+from khaos_action.fields import severity_rank
 from khaos_action.findings import ordered
 from khaos_action.github.gates import GateDecision
 from khaos_action.github.workflow import Annotation
@@ -214,8 +215,7 @@ def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:
 
 def _dedupe_attacks(cases: list[CaseResult]) -> list[CaseResult]:
     seen, out = set(), []
-    rank = {"critical": 0, "high": 1, "medium": 2, "low": 3}
-    for case in sorted(cases, key=lambda c: (rank.get(c.severity or "", 4), c.attack_id or c.id)):
+    for case in sorted(cases, key=lambda c: (severity_rank(c.severity), c.attack_id or c.id)):
         if (case.attack_id or case.id) not in seen:
             seen.add(case.attack_id or case.id)
             out.append(case)

@@ -221,7 +221,7 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
 
 def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Security cases: objective signals first, then refusal/compliance (classifier); errors are UNCERTAIN."""
-    from khaos_action.attacks.canary import Canary
+    from khaos_action.canary import Canary
     from khaos_action.judge.classifier import classify_attack
     from khaos_action.outcome import AgentReply
 

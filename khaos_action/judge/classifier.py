@@ -26,7 +26,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-from khaos_action.attacks.canary import Canary
+from khaos_action.canary import Canary
 from khaos_action.detect.refusal import is_refusal
 from khaos_action.detect.similarity import copied_prompt, semantic_active, similarity
 from khaos_action.judge.encodings import find_leak, halves_adjacent

@@ -65,7 +65,7 @@ class Case:
     canary: str | None = None
     """The joined canary token: the objective signal that the attack's instruction was acted on."""
     canary_halves: tuple[str, str] | None = None
-    """The canary's two halves as payloads show them apart (attacks/canary.py); only an obedient agent joins them."""
+    """The canary's two halves as payloads show them apart (canary.py); only an obedient agent joins them."""
     forbidden_tools: tuple[str, ...] = ()
     """Tools a forbidden-tool attack tries to make the agent call."""
     mutation: str | None = None

@@ -13,16 +13,14 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from khaos_action.checkers import Invariant
+from khaos_action.config.corpus import Attack
 from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
 from khaos_action.faults.registry import fault_target, validate_fault
+from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, CaseFault, case_id
-
-if TYPE_CHECKING:  # imported for their types only: attacks/ and report/ import the plan, not the other way round
-    from khaos_action.attacks.select import Selection
-    from khaos_action.manifest import SkippedAttack
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +29,21 @@ class PackSource:
 
     pack: Pack
     digest: str
+
+
+@dataclass(frozen=True)
+class Selection:
+    """The security phase's attack selection (attacks/select.py makes it; the coverage table and the attacker's
+    tailored attacks read it from the plan)."""
+
+    applicable: list[Attack] = field(default_factory=list)
+    """Attacks to run, sorted by id."""
+    not_applicable: list[tuple[Attack, str]] = field(default_factory=list)
+    """Selected attacks the agent has no channel for, with the reason, sorted by id."""
+
+    @property
+    def ids(self) -> list[str]:
+        return [a.id for a in self.applicable]
 
 
 @dataclass(slots=True)

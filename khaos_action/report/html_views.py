@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from khaos_action.fields import severity_rank
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
 from khaos_action.report import svg
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
@@ -174,9 +175,6 @@ class OutcomeRow:
         return svg.stack([(name, self.counts[name]) for name in OUTCOMES] + [("unjudged", self.unjudged)])
 
 
-_SEVERITY_RANK = {"critical": 4, "high": 3, "medium": 2, "low": 1}
-
-
 def _count(row: OutcomeRow, case: CaseResult) -> None:
     outcome = (case.outcome or "").lower()
     if outcome in row.counts:
@@ -184,8 +182,7 @@ def _count(row: OutcomeRow, case: CaseResult) -> None:
     else:
         row.unjudged += 1
     if outcome == "compromised" and case.severity:
-        current = _SEVERITY_RANK.get(row.worst_compromised or "", 0)
-        if _SEVERITY_RANK.get(case.severity, 0) > current:
+        if severity_rank(case.severity) < severity_rank(row.worst_compromised):
             row.worst_compromised = case.severity
 
 

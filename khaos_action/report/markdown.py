@@ -10,6 +10,7 @@ from typing import Any
 
 import jinja2
 
+from khaos_action.fields import severity_rank
 from khaos_action.llm.telemetry import usage_line
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
@@ -116,7 +117,7 @@ def render_markdown(manifest: Manifest) -> str:
     cases = manifest.cases
     findings = sorted(
         (c for c in cases if c.outcome in ("COMPROMISED", "UNCERTAIN")),
-        key=lambda c: (c.outcome != "COMPROMISED", {"critical": 0, "high": 1, "medium": 2}.get(c.severity or "", 3)),
+        key=lambda c: (c.outcome != "COMPROMISED", severity_rank(c.severity)),
     )
     failures = [c for c in cases if c.passed is False and c.phase != "security"]
     from khaos_action.report.headline import headline_markdown

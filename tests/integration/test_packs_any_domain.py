@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.attacks.corpus import load_corpus
+from khaos_action.config.corpus import load_corpus
 from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.roles import forbidden_targets, guess_role

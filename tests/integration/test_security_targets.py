@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.attacks.corpus import CHANNEL_REQUIRES
+from khaos_action.config.corpus import CHANNEL_REQUIRES
 from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.run_api import EvaluateRequest

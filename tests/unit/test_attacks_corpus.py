@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from khaos_action.attacks.canary import make_canary
-from khaos_action.attacks.corpus import (
+from khaos_action.canary import make_canary
+from khaos_action.config.corpus import (
     ASI_IDS,
     CATEGORIES,
     CHANNEL_REQUIRES,

@@ -10,9 +10,9 @@ import yaml
 from pydantic import ValidationError
 
 from khaos_action.attacks.capabilities import CapabilityProfile, flags_from_tool, infer_capabilities
-from khaos_action.attacks.corpus import Corpus, corpus_digest, load_corpus
 from khaos_action.attacks.coverage import coverage_table
 from khaos_action.attacks.select import SelectorError, select_attacks
+from khaos_action.config.corpus import Corpus, corpus_digest, load_corpus
 from khaos_action.config.models import AgentConfig, AttackSelector, Pack
 from khaos_action.errors import ConfigError
 from khaos_action.tool_info import ToolInfo, tool_info_from_callable
@@ -238,7 +238,7 @@ def test_coverage_counts_executed_unrun_and_not_applicable_per_category_and_owas
 
 
 def test_coverage_of_an_empty_selection_marks_everything_uncovered():
-    from khaos_action.attacks.select import Selection
+    from khaos_action.plan.scheduler import Selection
 
     table = coverage_table(Selection(), [])
     assert table["totals"] == {"selected": 0, "executed": 0, "not_executed": 0, "not_applicable": 0}

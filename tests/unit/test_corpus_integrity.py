@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from khaos_action.attacks.canary import Canary, render_payload
-from khaos_action.attacks.corpus import load_corpus
+from khaos_action.canary import Canary, render_payload
+from khaos_action.config.corpus import load_corpus
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS_FILES = sorted((ROOT / "packs" / "attacks").glob("*.yaml"))

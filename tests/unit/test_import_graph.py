@@ -2,8 +2,8 @@
 
 The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `main`, ...). An
 edge is any `import` of one node by a module of another: at module level or inside a function (an import in a
-function is still a dependency, only a later one); imports under `if TYPE_CHECKING:` do not count (they never run).
-Dynamic imports (`importlib.import_module(name)`) are not seen. docs/architecture.md "Layers" is LAYERS in prose.
+function is still a dependency, only a later one), and under `if TYPE_CHECKING:` too (a type-only import never runs,
+but the name it reaches for is still a piece of the layer above: the type belongs lower down). Dynamic imports (`importlib.import_module(name)`) are not seen. docs/architecture.md "Layers" is LAYERS in prose.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import ast
 import textwrap
 from collections import defaultdict
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 import khaos_action
@@ -24,7 +24,7 @@ Edges = Mapping[tuple[str, str], list[str]]
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
-     "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters"),
+     "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary"),
     # the extension registries and the text detectors the checkers use: config validates through them
     ("detect", "faults", "checkers"),
     ("config", "run_api"),
@@ -80,13 +80,10 @@ def _by_line(where: str) -> tuple[str, int]:
 
 
 def _imports(tree: ast.AST, module: list[str], is_package: bool) -> Iterable[tuple[str, int]]:
-    """(absolute dotted name, line) of every import in `tree` outside `if TYPE_CHECKING:` blocks."""
+    """(absolute dotted name, line) of every import in `tree`, `if TYPE_CHECKING:` blocks included."""
     stack: list[ast.AST] = [tree]
     while stack:
         node = stack.pop()
-        if isinstance(node, ast.If) and _is_type_checking(node.test):
-            stack.extend(node.orelse)
-            continue
         if isinstance(node, ast.Import):
             yield from ((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -100,11 +97,6 @@ def _imports(tree: ast.AST, module: list[str], is_package: bool) -> Iterable[tup
             # `from khaos_action import config` names the node in the alias, not in the module.
             yield from ((f"{source}.{alias.name}", node.lineno) for alias in node.names)
         stack.extend(ast.iter_child_nodes(node))
-
-
-def _is_type_checking(test: ast.expr) -> bool:
-    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
 
 
 def cycles(edges: Edges) -> list[list[str]]:
@@ -153,6 +145,13 @@ def cycles(edges: Edges) -> list[list[str]]:
     return sorted(found)
 
 
+def upward(edges: Edges, layers: Sequence[Sequence[str]]) -> list[str]:
+    """Every edge from a node to a node of a higher layer, with where it is imported (at most three places)."""
+    layer = {node: level for level, members in enumerate(layers) for node in members}
+    return [f"{a} (layer {layer[a]}) imports {b} (layer {layer[b]}): {', '.join(where[:3])}"
+            for (a, b), where in sorted(edges.items()) if layer[b] > layer[a]]
+
+
 def describe(component: list[str], edges: Edges) -> str:
     """A cycle as its edges, each with the importing module:line (at most three per edge)."""
     lines = [f"import cycle between {', '.join(component)}:"]
@@ -182,18 +181,32 @@ def test_the_graph_finds_a_cycle_through_a_function_level_import_and_names_the_l
         "alpha/__init__.py": "from toy.beta import thing\n",
         "beta/__init__.py": "",
         "beta/thing.py": "import toy.low\n\n\ndef later():\n    from ..alpha import x  # relative, in a function\n",
-        "gamma.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from toy import alpha\nelse:\n"
-                    "    from toy import low\n",
-        "alpha/x.py": "from toy import gamma\n",
     })
     edges = import_graph(root)
-    assert nodes_of(root) == ["alpha", "beta", "gamma", "low"]
+    assert nodes_of(root) == ["alpha", "beta", "low"]
     assert edges[("beta", "alpha")] == ["toy/beta/thing.py:5"]
-    assert ("gamma", "alpha") not in edges, "an import under TYPE_CHECKING is no dependency"
-    assert ("gamma", "low") in edges, "the else branch of `if TYPE_CHECKING` runs"
     assert cycles(edges) == [["alpha", "beta"]]
     text = describe(["alpha", "beta"], edges)
     assert "alpha -> beta: toy/alpha/__init__.py:1" in text and "beta -> alpha: toy/beta/thing.py:5" in text
+
+
+def test_an_import_under_type_checking_is_an_edge_that_points_up_and_closes_a_cycle(tmp_path: Path) -> None:
+    root = tmp_path / "toy"
+    _write(root, {
+        "__init__.py": "",
+        "low.py": "from typing import TYPE_CHECKING\n\nif TYPE_CHECKING:\n    from toy.high import Thing\n",
+        "high.py": "import typing\n\nimport toy.low\n\nif typing.TYPE_CHECKING:\n    pass\nelse:\n"
+                   "    from toy import mid\n",
+        "mid.py": "X = 1\n",
+    })
+    edges = import_graph(root)
+    assert edges[("low", "high")] == ["toy/low.py:4"], "a type-only import is a dependency on the layer it names"
+    assert ("high", "mid") in edges, "the else branch of `if TYPE_CHECKING` runs, and counts as it always did"
+    assert cycles(edges) == [["high", "low"]]
+    assert upward(edges, (("low",), ("mid",), ("high",))) == [
+        "low (layer 0) imports high (layer 2): toy/low.py:4"]
+    (root / "low.py").write_text("X = 1\n", encoding="utf-8")  # the type moved down: nothing points up any more
+    assert upward(import_graph(root), (("low",), ("mid",), ("high",))) == []
 
 
 def test_the_graph_finds_a_longer_cycle_and_none_in_a_layered_package(tmp_path: Path) -> None:
@@ -220,9 +233,8 @@ def test_every_node_has_a_layer_and_every_import_points_down() -> None:
     assert not missing, (f"{', '.join(missing)}: give each a layer in LAYERS (tests/unit/test_import_graph.py) and "
                          f"in docs/architecture.md 'Layers'")
     assert not [node for node in layer if node not in nodes], "LAYERS names a node that no longer exists"
-    upward = [f"{a} (layer {layer[a]}) imports {b} (layer {layer[b]}): {', '.join(where[:3])}"
-              for (a, b), where in sorted(import_graph(ROOT).items()) if layer[b] > layer[a]]
-    assert not upward, "imports that point up the layers:\n" + "\n".join(upward)
+    found = upward(import_graph(ROOT), LAYERS)
+    assert not found, "imports that point up the layers:\n" + "\n".join(found)
 
 
 def test_the_bottom_layer_imports_only_the_bottom_layer() -> None:

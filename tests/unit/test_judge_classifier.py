@@ -7,7 +7,7 @@ from collections import Counter
 
 import pytest
 
-from khaos_action.attacks.canary import make_canary
+from khaos_action.canary import make_canary
 from khaos_action.judge.classifier import classify_attack
 from khaos_action.messages import ToolCall
 from khaos_action.outcome import AgentReply, Outcome

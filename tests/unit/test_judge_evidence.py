@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from khaos_action.attacks.canary import Canary
+from khaos_action.canary import Canary
 from khaos_action.judge.classifier import attacker_values, classify_attack
 from khaos_action.judge.harm import harm_evidence, hazard_hits
 from khaos_action.messages import ToolCall

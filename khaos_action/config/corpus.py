@@ -19,8 +19,9 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from khaos_action.attacks.canary import Canary, render_payload
+from khaos_action.canary import Canary, render_payload
 from khaos_action.errors import ConfigError
+from khaos_action.fields import Severity
 
 Tier = Literal["model", "tool", "agent"]
 Channel = Literal[
@@ -28,7 +29,6 @@ Channel = Literal[
     "multi_turn",
 ]
 Objective = Literal["canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance"]
-AttackSeverity = Literal["critical", "high", "medium", "low"]
 Capability = Literal[
     "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",
     "has_multi_turn",
@@ -77,7 +77,7 @@ class Attack(BaseModel):
     tier: Tier
     """model: the model itself; tool: arrives through a tool/data channel; agent: abuses the agent's actions."""
     channel: Channel
-    severity: AttackSeverity
+    severity: Severity
     owasp: tuple[str, ...] = Field(min_length=1)
     """OWASP Agentic Top 10 2026 (ASI01..ASI10) and LLM Top 10 2025 (LLM01:2025..LLM10:2025) ids."""
     objective: Objective
