@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationInfo, field_validator
 
@@ -25,6 +25,14 @@ TARGETS = ("tool", "llm", "http", "context", "mcp")
 
 class FaultConfigError(ConfigError):
     """A fault entry names an unknown mode, an unknown parameter, or a bad value."""
+
+    def __init__(self, message: str, *, kind: Literal["entry", "unknown_mode", "parameter"] = "entry",
+                 key: str | None = None) -> None:
+        super().__init__(message)
+        self.kind = kind
+        """unknown_mode: no fault of that name (config checks then suggest the closest one); parameter: `key` is
+        the parameter at fault; entry: anything else about the entry."""
+        self.key = key
 
 
 class FaultParams(BaseModel):
@@ -144,7 +152,7 @@ def validate_fault(spec: Any, target: str | None = None) -> BoundFaultSpec:
     candidates = [t for t in TARGETS if f"{t}:{mode}" in FAULTS]
     if not candidates:
         shown = ", ".join(fault_names(target)) if target else ", ".join(fault_names())
-        raise FaultConfigError(f"Unknown fault mode {mode!r}. Expected one of {shown}.")
+        raise FaultConfigError(f"Unknown fault mode {mode!r}. Expected one of {shown}.", kind="unknown_mode")
     if target is None:
         target = _resolve_target(mode, candidates, data)
     elif target not in candidates:
@@ -200,10 +208,13 @@ def _parse_params(cls: type[Fault], target: str, mode: str, data: dict[str, Any]
     except ValidationError as exc:
         allowed = ", ".join(cls.Params.model_fields)
         problems = []
-        for err in exc.errors():
+        errors = exc.errors()
+        for err in errors:
             where = ".".join(str(part) for part in err["loc"]) or "(parameters)"
             if err["type"] == "extra_forbidden":
                 problems.append(f"unknown parameter `{where}` (expected one of {allowed})")
             else:
                 problems.append(f"`{where}`: {str(err['msg']).removeprefix('Value error, ')}")
-        raise FaultConfigError(f"{target} fault {mode!r}: " + "; ".join(problems) + ".") from None
+        first = ".".join(str(part) for part in errors[0]["loc"]) or None
+        raise FaultConfigError(f"{target} fault {mode!r}: " + "; ".join(problems) + ".", kind="parameter",
+                               key=first) from None

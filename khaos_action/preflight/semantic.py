@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import difflib
 import fnmatch
-import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -155,20 +154,19 @@ def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath,
 def _registry_issue(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
                     spec: Any) -> ConfigIssue | None:
     """The fault registry's objection to one entry, pointed at the offending key when it names one."""
-    from khaos_action.faults.registry import fault_names
+    from khaos_action.faults.registry import FaultConfigError, fault_names
     from khaos_action.plan.scheduler import case_fault
 
     try:
         case_fault(spec, target)  # validated here, once: the cases carry this validated entry
-    except ConfigError as exc:
+    except FaultConfigError as exc:
         message = str(exc).rstrip(".")
-        if message.startswith("Unknown fault mode"):
+        if exc.kind == "unknown_mode":
             # The registry lists every valid mode; the closest one is what a typo meant.
             key = "type" if path + ("type",) in positions and path + ("mode",) not in positions else "mode"
             return issue(path + (key,), message, _did_you_mean(str(spec.mode), fault_names(target)))
         # "unknown parameter `delay`" / "`delay_ms`: Input should be ...": point at that key when it is written.
-        named = re.search(r"unknown parameter `([^`]+)`|: `([^`]+)`: ", message)
-        key = named and (named.group(1) or named.group(2))
+        key = exc.key
         return issue(path + (key,) if key and path + (key,) in positions else path, message)
     return None
 

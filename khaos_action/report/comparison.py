@@ -5,6 +5,7 @@ Every value taken from a manifest may be agent or attack text: it goes through r
 
 from __future__ import annotations
 
+from khaos_action.findings import is_critical
 from khaos_action.report.escape import md_escape, md_span
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
@@ -83,7 +84,7 @@ def comparison_headline(cmp: Comparison) -> str:
     why = []
     if cmp.newly_compromised:
         n = len(cmp.newly_compromised)
-        severe = sum(1 for c in cmp.newly_compromised if c.severity in ("critical", "high"))
+        severe = sum(1 for c in cmp.newly_compromised if is_critical("attack", c.severity))
         why.append(f"{n} attack{'s' if n != 1 else ''} newly COMPROMISED"
                    + (f" ({severe} critical/high)" if severe else ""))
     if cmp.newly_critical:
@@ -108,8 +109,8 @@ def render_comparison_markdown(cmp: Comparison) -> str:
     out += [f"## khaos-action comparison: {base} → {head}", ""]
     out.append(comparison_headline(cmp))
     for warning in cmp.warnings:
-        if not warning.startswith("base and head ran different configurations"):
-            out += ["", f"> **Warning:** {md_escape(warning, None)}"]
+        if warning.kind != "config_mismatch":  # the banner above says it, with both hashes
+            out += ["", f"> **Warning:** {md_escape(warning.text, None)}"]
     out += [
         "",
         f"{cmp.paired} cases paired by id ({cmp.aggregation} over repeats), {cmp.unjudged} not judged on both sides, "

@@ -373,7 +373,7 @@ def comparison_view(comparison: Comparison, manifest: Manifest, shown: set[str] 
              "still_failing": comparison.still_failing}
     view: dict[str, Any] = {name: _changed(changes, known, shown) for name, changes in lists.items()}
     view["scores"] = [_score_row(row) for row in comparison.scores]
-    view["warnings"] = list(comparison.warnings)
+    view["warnings"] = [warning.text for warning in comparison.warnings]
     view["base_run"] = comparison.base_run_id
     view["alpha"] = comparison.alpha
     view["counts"] = {"paired": comparison.paired, "unjudged": comparison.unjudged,

@@ -24,7 +24,7 @@ from typing import Literal
 
 from pydantic import BaseModel
 
-from khaos_action.findings import case_is_critical
+from khaos_action.findings import case_is_critical, is_critical
 from khaos_action.manifest import CaseResult, Manifest, Outcomes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
@@ -88,13 +88,22 @@ class ScoreRow(BaseModel):
     head_ci: tuple[float, float] | None = None
 
 
+class ComparisonWarning(BaseModel):
+    """Something a reader of the comparison must know before trusting it."""
+
+    kind: Literal["config_mismatch", "no_common_cases"]
+    """config_mismatch: base and head ran different configurations (the Markdown shows it as its own banner, from
+    `config_hash`es); no_common_cases: no case id is on both sides."""
+    text: str
+
+
 class Comparison(BaseModel):
     base_run_id: str
     head_run_id: str
     base_config_hash: str
     head_config_hash: str
     config_mismatch: bool = False
-    warnings: list[str] = []
+    warnings: list[ComparisonWarning] = []
     alpha: float = 0.05
     aggregation: str = "all-pass"
     paired: int = 0
@@ -277,17 +286,17 @@ def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, a
     ]
     cmp.new_failures = len(cmp.newly_failing)
     cmp.new_critical_failures = len({c.id for c in cmp.newly_critical}
-                                    | {c.id for c in cmp.newly_compromised if c.severity in ("critical", "high")})
+                                    | {c.id for c in cmp.newly_compromised if is_critical("attack", c.severity)})
     cmp.significant_regression = any(row.significant and row.direction == "drop" for row in cmp.scores)
     cmp.regression = (cmp.significant_regression or cmp.new_failures > 0 or bool(cmp.newly_compromised)
                       or cmp.new_critical_failures > 0)
     if cmp.config_mismatch:
-        cmp.warnings.append(
+        cmp.warnings.append(ComparisonWarning(kind="config_mismatch", text=(
             f"base and head ran different configurations (base config_hash {base.config_hash}, head config_hash "
             f"{head.config_hash}); only cases with matching ids are paired ({cmp.paired} paired, "
-            f"{cmp.only_in_base} only in base, {cmp.only_in_head} only in head)"
-        )
+            f"{cmp.only_in_base} only in base, {cmp.only_in_head} only in head)")))
     if not common:
-        cmp.warnings.append("no case ids match between base and head: nothing could be compared; check that both "
-                            "runs used the same khaos.yaml, packs and seed")
+        cmp.warnings.append(ComparisonWarning(kind="no_common_cases", text=(
+            "no case ids match between base and head: nothing could be compared; check that both runs used the same "
+            "khaos.yaml, packs and seed")))
     return cmp

@@ -85,7 +85,8 @@ def test_config_mismatch_warns_with_both_hashes_and_pairs_only_matching_ids():
     cmp = compare_manifests(manifest("base"), manifest("head_other_config"))
     assert cmp.config_mismatch
     (warning,) = cmp.warnings
-    assert "sha256:4f2a9c1e7b3d" in warning and "sha256:77e0b5d1c9a8" in warning
+    assert warning.kind == "config_mismatch"
+    assert "sha256:4f2a9c1e7b3d" in warning.text and "sha256:77e0b5d1c9a8" in warning.text
     assert (cmp.only_in_base, cmp.only_in_head, cmp.paired) == (8, 4, 13)
     mutation = next(r for r in cmp.scores if r.name == "mutation")
     assert mutation.pairs == 0 and mutation.p_value is None and not mutation.significant
@@ -95,7 +96,7 @@ def test_no_common_ids_is_a_warning_not_a_pass_in_disguise():
     base = manifest("base")
     other = manifest("repeats_head")
     cmp = compare_manifests(base, other)
-    assert cmp.paired == 0 and any("no case ids match" in w for w in cmp.warnings)
+    assert cmp.paired == 0 and any(w.kind == "no_common_cases" and "no case ids match" in w.text for w in cmp.warnings)
 
 
 def test_repeats_aggregate_all_pass_and_mixed_results_are_flaky():
@@ -161,6 +162,9 @@ def test_markdown_shows_the_config_mismatch_warning():
     md = render_comparison_markdown(compare_manifests(manifest("base"), manifest("head_other_config")))
     assert md.startswith("> **Different configurations:**")  # said at the top, before anything else
     assert "sha256:4f2a9c1e7b3d" in md.splitlines()[0] and "sha256:77e0b5d1c9a8" in md.splitlines()[0]
+    assert "> **Warning:**" not in md, "the banner is the config_mismatch warning: it is not said twice"
+    other = render_comparison_markdown(compare_manifests(manifest("base"), manifest("repeats_head")))
+    assert "> **Warning:** no case ids match between base and head" in other  # any other kind is shown
 
 
 def test_a_delta_the_pairs_do_not_explain_is_never_a_significant_gain():

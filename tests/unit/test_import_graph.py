@@ -3,7 +3,8 @@
 The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `main`, ...). An
 edge is any `import` of one node by a module of another: at module level or inside a function (an import in a
 function is still a dependency, only a later one), and under `if TYPE_CHECKING:` too (a type-only import never runs,
-but the name it reaches for is still a piece of the layer above: the type belongs lower down). Dynamic imports (`importlib.import_module(name)`) are not seen. docs/architecture.md "Layers" is LAYERS in prose.
+but the name it reaches for is still a piece of the layer above: the type belongs lower down). Dynamic imports
+(`importlib.import_module(name)`) are not seen. docs/architecture.md "Layers" is LAYERS in prose.
 """
 
 from __future__ import annotations
