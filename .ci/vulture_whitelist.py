@@ -14,7 +14,7 @@ _.has_tools, _.has_code_execution, _.has_file_access, _.has_network_access, _.ha
 _.has_multi_turn  # capability flags (config/models.py, attacks/capabilities.py), iterated by name
 _.contains, _.contains_any, _.equals, _.not_contains  # a pack input's `expect` keys (config/models.py)
 _.estimated_time  # a Khaos-schema pack's field (README: accepted, shown by nothing yet)
-_.fail_on_regression  # gates.fail_on_regression: read by name from the manifest's gates (github/gates.py decide)
+_.by_purpose, _.shard_budgets  # Telemetry fields (manifest.py) the JSON carries; merge sets shard_budgets
 _.capability_sources, _.schema_version  # Manifest fields the Markdown and HTML templates show
 _.merged_from  # Manifest field: the shards a merged run came from (report/merge.py sets it through model_copy)
 _.model_post_init  # pydantic's post-init hook (manifest.py)

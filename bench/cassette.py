@@ -112,10 +112,11 @@ def demo_runs(runs: int, folder: Path) -> None:
                                                 formats=("md",)), services=Services(environ=dict(os.environ))).manifest
             times[label].append(time.perf_counter() - start)
             telemetry = manifest.telemetry
-            calls[label] = telemetry["calls"]
-            if label == "replay":
-                assert telemetry["by_source"]["live"] == 0, telemetry  # replay never goes to the network
-                misses = telemetry["cassette"]["misses"]
+            assert telemetry is not None and (label != "replay" or telemetry.cassette is not None)
+            calls[label] = telemetry.calls
+            if label == "replay" and telemetry.cassette is not None:
+                assert telemetry.by_source["live"] == 0, telemetry  # replay never goes to the network
+                misses = telemetry.cassette.misses
     print(f"\nDemo run end to end, median of {runs} (s), with its LLM calls:")
     for label, values in times.items():
         print(f"  {label:45s} {statistics.median(values):7.3f}   ({calls[label]} LLM calls)")

@@ -38,7 +38,7 @@ from khaos_action.engine.runner import (
 from khaos_action.engine.state_probe import probe_state
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
-from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest
+from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest, Telemetry
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
@@ -172,7 +172,7 @@ class Executed:
     profile: CapabilityProfile
     profile_sources: dict[str, str]
     warnings: list[str]
-    telemetry: dict | None = None
+    telemetry: Telemetry | None = None
     """LLM usage of the run (khaos_action.engine.llm_runtime.telemetry_section)."""
     not_run: list[str] = field(default_factory=list)
     extra_reasons: list[str] = field(default_factory=list)

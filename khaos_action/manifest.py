@@ -9,12 +9,13 @@ import json
 from pathlib import Path
 from typing import Any, TypeVar
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, create_model, model_validator
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, create_model, model_validator
 from pydantic_core import from_json
 
 from khaos_action import collector
 from khaos_action.errors import ExitCode, KhaosError
 from khaos_action.findings import Finding
+from khaos_action.policy import Gates, Weights
 
 SCHEMA_VERSION = 2
 """2: the sections version 1 kept under `extra` (gates, weights, telemetry, …) are top-level fields. Version 1
@@ -177,6 +178,84 @@ class Reach(Model):
     llm: bool = False
 
 
+class RecordedGates(Gates):
+    """The gates as the run recorded them; lenient, as every manifest section is, about keys a newer tool wrote."""
+
+    model_config = ConfigDict(extra="ignore")
+
+
+class RecordedWeights(Weights):
+    model_config = ConfigDict(extra="ignore")
+
+
+class ModelUsage(Model):
+    """One provider and model's share of the run's LLM calls."""
+
+    provider: str = "?"
+    model: str = "?"
+    calls: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    estimated_calls: int = 0
+    cost_usd: float | None = 0.0
+    """None when the model has no price (and its calls used tokens): unpriced, never counted as free."""
+
+
+class CassetteStats(Model):
+    """What the LLM cassette did (khaos_action/llm/cassette.py `Cassette.stats`)."""
+
+    mode: str = ""
+    path: str = ""
+    hits: int = 0
+    misses: int = 0
+    recorded: int = 0
+    missed: list[str] = []
+    """The requests replay mode did not find (described), first ones only."""
+
+
+class BudgetSpent(Model):
+    llm_calls: int = 0
+    tokens: int = 0
+    cost_usd: float = 0.0
+    unpriced_calls: int = 0
+    wall_s: float = 0.0
+
+
+class BudgetState(Model):
+    """The run's budget (khaos.yaml `budget`) and what it spent."""
+
+    limits: dict[str, int | float] = {}
+    """The limits that were set (`max_llm_calls`, `max_tokens`, `max_cost_usd`, `max_wall_s`); unset ones absent."""
+    spent: BudgetSpent = BudgetSpent()
+    exhausted: str | None = None
+    """Which limit stopped the run, if one did."""
+
+
+class Telemetry(Model):
+    """The run's LLM usage (khaos_action/llm/telemetry.py `summarise_calls`)."""
+
+    calls: int = 0
+    by_source: dict[str, int] = {}
+    """Calls by who answered: live, cassette, fault, error, cassette_miss."""
+    by_purpose: dict[str, int] = {}
+    """Calls by whose they were: agent, attacker, ..."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    estimated_calls: int = 0
+    latency_p50_ms: float | None = None
+    latency_p95_ms: float | None = None
+    cost_usd: float = 0.0
+    """Spent on live calls."""
+    cost_usd_replayed: float = 0.0
+    """What the calls replayed from the cassette would have cost."""
+    unpriced_models: list[str] = []
+    models: list[ModelUsage] = []
+    cassette: CassetteStats | None = None
+    budget: BudgetState | None = None
+    shard_budgets: list[BudgetState | None] | None = Field(None, exclude_if=lambda value: value is None)
+    """A merged run's budget of each shard (budgets are per shard); absent from a run's own manifest."""
+
+
 _FORMERLY_EXTRA = ("gates", "weights", "config_lines", "similarity_backend", "attack_surface", "telemetry",
                    "merged_from")
 
@@ -215,9 +294,9 @@ class Manifest(Model):
     warnings: list[str] = []
     alerts: list[str] = []
     """What every view says first: the agent's model did not answer (error and endpoint)."""
-    gates: dict[str, Any] = {}
+    gates: RecordedGates = RecordedGates()
     """The gates the verdict was decided by (khaos.yaml `gates`), so `merge` decides again without the config."""
-    weights: dict[str, Any] = {}
+    weights: RecordedWeights = RecordedWeights()
     """The score weights (khaos.yaml `scoring.weights`), for the same reason."""
     config_lines: dict[str, int] = {}
     """Lines of khaos.yaml that annotations and SARIF results point at: `agent`, `packs`, `contract`,
@@ -226,7 +305,7 @@ class Manifest(Model):
     """The similarity backend the judge used (`lexical` or `semantic`)."""
     attack_surface: dict[str, Reach] | None = None
     """Golden prompt -> the tools it reached and whether it called the model (when indirect attacks ran)."""
-    telemetry: dict[str, Any] | None = None
+    telemetry: Telemetry | None = None
     """The run's LLM usage (khaos_action.llm.telemetry `summarise_calls`: calls, tokens, cost, models, cassette,
     budget; merged runs add `shard_budgets`)."""
     merged_from: list[str] = []

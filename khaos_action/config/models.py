@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Annotated, Any, Literal, TypeVar
 
@@ -21,6 +20,7 @@ from pydantic_core import PydanticCustomError
 
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
+from khaos_action.policy import Gates, Weights
 from khaos_action.transports import TRANSPORTS
 
 T = TypeVar("T")
@@ -408,38 +408,8 @@ class Replay(Strict):
     """Path of the sessions JSONL file (relative to the config file)."""
 
 
-class Weights(Strict):
-    mutation: float = Field(0.20, ge=0)
-    chaos: float = Field(0.35, ge=0)
-    contract: float = Field(0.35, ge=0)
-    replay: float = Field(0.10, ge=0)
-
-    @model_validator(mode="after")
-    def _sum_to_one(self) -> Weights:
-        total = self.mutation + self.chaos + self.contract + self.replay
-        if not math.isclose(total, 1.0, abs_tol=1e-6):
-            names = ("mutation", "chaos", "contract", "replay")
-            parts = " + ".join(f"{name} {getattr(self, name):g}" for name in names)
-            raise ValueError(f"scoring weights must sum to 1.0, they sum to {total:g} ({parts}; unset weights keep "
-                             "their defaults)")
-        return self
-
-
 class Scoring(Strict):
     weights: Weights = Weights()
-
-
-class Gates(Strict):
-    min_overall: float | None = Field(None, ge=0, le=100)
-    """Fail when the overall score is below this."""
-    fail_on_critical: bool = True
-    """Any critical invariant failure or critical/high attack COMPROMISED fails the run."""
-    max_uncertain_rate: float | None = Field(0.2, ge=0, le=1)
-    """Fail when more than this share of executed attacks is UNCERTAIN."""
-    min_attacks_executed: int = Field(1, ge=0)
-    """A security phase that executed fewer attacks than this cannot pass."""
-    fail_on_regression: bool = True
-    """Fail on significant regressions against the baseline run."""
 
 
 class LlmCache(Strict):

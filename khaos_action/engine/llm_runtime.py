@@ -15,6 +15,7 @@ from khaos_action.llm.budget import Limits, Meter
 from khaos_action.llm.cassette import MODES, Cassette
 from khaos_action.llm.pricing import Price
 from khaos_action.llm.telemetry import summarise_calls
+from khaos_action.manifest import BudgetSpent, BudgetState, Telemetry
 
 ENV_MODE = "KHAOS_LLM_CACHE"
 """Environment override of `llm_cache.mode` (record | replay | auto | off)."""
@@ -85,15 +86,16 @@ def outcome(runtime: LlmRuntime, planned: Sequence[str], ran: set[str]) -> Budge
     return result
 
 
-def telemetry_section(runtime: LlmRuntime) -> dict[str, Any]:
+def telemetry_section(runtime: LlmRuntime) -> Telemetry:
     """The manifest's `telemetry`: totals of every LLM call of the run (retried attempts included)."""
     meter = runtime.meter
     budget = None
     if meter is not None:
         spent = meter.spent()
-        budget = {"limits": {k: v for k, v in asdict(meter.limits).items() if v is not None},
-                  "spent": {"llm_calls": spent.calls, "tokens": spent.tokens, "cost_usd": round(spent.cost_usd, 6),
-                            "unpriced_calls": spent.unpriced_calls, "wall_s": round(spent.wall_s, 3)},
-                  "exhausted": meter.reason}
+        budget = BudgetState(
+            limits={k: v for k, v in asdict(meter.limits).items() if v is not None},
+            spent=BudgetSpent(llm_calls=spent.calls, tokens=spent.tokens, cost_usd=round(spent.cost_usd, 6),
+                              unpriced_calls=spent.unpriced_calls, wall_s=round(spent.wall_s, 3)),
+            exhausted=meter.reason)
     return summarise_calls(runtime.calls, cassette=runtime.cassette.stats() if runtime.cassette else None,
                            budget=budget)

@@ -97,7 +97,7 @@ def decide(manifest: Manifest, comparison: Comparison | None, *, fail_on: Sequen
     active = set(fail_on) - {"never"}
     if "never" not in fail_on:
         active.add("incomplete")
-    if manifest.gates.get("fail_on_regression") is False:
+    if not manifest.gates.fail_on_regression:
         # khaos.yaml's `gates.fail_on_regression: false` is the project's own say: regressions are still shown
         # (ignored findings), whatever the workflow's `fail-on` lists.
         active.discard("regression")

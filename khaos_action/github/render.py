@@ -107,14 +107,12 @@ def build_context(manifest: Manifest, *, comparison: Comparison | None, decision
 def llm_view(manifest: Manifest) -> SimpleNamespace | None:
     """The run's LLM usage (the manifest's `telemetry`) as one line plus its cassette and budget, or None."""
     telemetry = manifest.telemetry
-    if not isinstance(telemetry, dict) or not (telemetry.get("calls") or telemetry.get("cassette")
-                                               or telemetry.get("budget")):
+    if telemetry is None or not (telemetry.calls or telemetry.cassette or telemetry.budget):
         return None
     from khaos_action.llm.telemetry import usage_line
 
-    return SimpleNamespace(line=usage_line(telemetry), models=telemetry.get("models", [])[:10],
-                           cassette=telemetry.get("cassette"), budget=telemetry.get("budget"),
-                           not_run=manifest.counts.not_run)
+    return SimpleNamespace(line=usage_line(telemetry), models=telemetry.models[:10], cassette=telemetry.cassette,
+                           budget=telemetry.budget, not_run=manifest.counts.not_run)
 
 
 def score_rows(manifest: Manifest, comparison: Comparison | None) -> list[SimpleNamespace]:

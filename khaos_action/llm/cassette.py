@@ -30,10 +30,13 @@ import re
 import threading
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
 from khaos_action.errors import ExitCode, KhaosError
+
+if TYPE_CHECKING:
+    from khaos_action.manifest import CassetteStats
 
 Mode = Literal["record", "replay", "auto"]
 MODES: tuple[str, ...] = ("record", "replay", "auto")
@@ -232,6 +235,8 @@ class Cassette:
             self.recorded += 1
         return path
 
-    def stats(self) -> dict[str, Any]:
-        return {"mode": self.mode, "path": str(self.directory), "hits": self.hits, "misses": self.misses,
-                "recorded": self.recorded, "missed": list(self.missed)}
+    def stats(self) -> CassetteStats:
+        from khaos_action.manifest import CassetteStats  # here: the agent's worker replays without the manifest
+
+        return CassetteStats(mode=self.mode, path=str(self.directory), hits=self.hits, misses=self.misses,
+                             recorded=self.recorded, missed=list(self.missed))

@@ -11,13 +11,14 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from khaos_action.manifest import BudgetState, CassetteStats, ModelUsage, Telemetry
 from khaos_action.metrics import percentile
 
 SOURCES = ("live", "cassette", "fault", "error", "cassette_miss")
 
 
-def summarise_calls(calls: Iterable[dict[str, Any]], *, cassette: dict[str, Any] | None = None,
-                    budget: dict[str, Any] | None = None) -> dict[str, Any]:
+def summarise_calls(calls: Iterable[dict[str, Any]], *, cassette: CassetteStats | None = None,
+                    budget: BudgetState | None = None) -> Telemetry:
     calls = list(calls)
     by_source = {source: 0 for source in SOURCES}
     models: dict[tuple[str, str], dict[str, Any]] = {}
@@ -57,39 +58,39 @@ def summarise_calls(calls: Iterable[dict[str, Any]], *, cassette: dict[str, Any]
     for call in calls:
         purpose = str(call.get("purpose") or "agent")  # the attacker model's calls say so; the agent's say nothing
         purposes[purpose] = purposes.get(purpose, 0) + 1
-    return {
-        "calls": len(calls), "by_source": by_source, "by_purpose": purposes,
-        "input_tokens": tokens_in, "output_tokens": tokens_out, "estimated_calls": estimated,
-        "latency_p50_ms": _round(percentile(latencies, 50)), "latency_p95_ms": _round(percentile(latencies, 95)),
-        "cost_usd": round(spent, 6), "cost_usd_replayed": round(replayed_cost, 6),
-        "unpriced_models": sorted(unpriced),
-        "models": sorted(models.values(), key=lambda r: (-r["calls"], r["model"])),
-        "cassette": cassette, "budget": budget,
-    }
+    return Telemetry(
+        calls=len(calls), by_source=by_source, by_purpose=purposes,
+        input_tokens=tokens_in, output_tokens=tokens_out, estimated_calls=estimated,
+        latency_p50_ms=_round(percentile(latencies, 50)), latency_p95_ms=_round(percentile(latencies, 95)),
+        cost_usd=round(spent, 6), cost_usd_replayed=round(replayed_cost, 6),
+        unpriced_models=sorted(unpriced),
+        models=[ModelUsage(**row) for row in sorted(models.values(), key=lambda r: (-r["calls"], r["model"]))],
+        cassette=cassette, budget=budget,
+    )
 
 
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 3)
 
 
-def usage_line(telemetry: dict[str, Any]) -> str:
+def usage_line(telemetry: Telemetry) -> str:
     """One sentence for a report or a comment: calls, tokens, latency, cost and who answered."""
-    by_source = telemetry.get("by_source", {})
-    parts = [f"{telemetry.get('calls', 0)} LLM calls"]
+    by_source = telemetry.by_source
+    parts = [f"{telemetry.calls} LLM calls"]
     answered = [f"{by_source[s]} {s.replace('_', ' ')}" for s in SOURCES if by_source.get(s)]
     if answered:
         parts[0] += f" ({', '.join(answered)})"
-    tokens = f"{telemetry.get('input_tokens', 0):,} in / {telemetry.get('output_tokens', 0):,} out tokens"
-    if telemetry.get("estimated_calls"):
-        tokens += f" ({telemetry['estimated_calls']} calls estimated)"
+    tokens = f"{telemetry.input_tokens:,} in / {telemetry.output_tokens:,} out tokens"
+    if telemetry.estimated_calls:
+        tokens += f" ({telemetry.estimated_calls} calls estimated)"
     parts.append(tokens)
-    if telemetry.get("latency_p50_ms") is not None:
-        parts.append(f"p50 {_ms(telemetry['latency_p50_ms'])} / p95 {_ms(telemetry['latency_p95_ms'])}")
-    cost = f"${telemetry.get('cost_usd', 0):.4f} spent"
-    if telemetry.get("cost_usd_replayed"):
-        cost += f" (${telemetry['cost_usd_replayed']:.4f} replayed from the cassette)"
-    if telemetry.get("unpriced_models"):
-        cost += f"; unpriced: {', '.join(telemetry['unpriced_models'][:5])}"
+    if telemetry.latency_p50_ms is not None:
+        parts.append(f"p50 {_ms(telemetry.latency_p50_ms)} / p95 {_ms(telemetry.latency_p95_ms or 0.0)}")
+    cost = f"${telemetry.cost_usd:.4f} spent"
+    if telemetry.cost_usd_replayed:
+        cost += f" (${telemetry.cost_usd_replayed:.4f} replayed from the cassette)"
+    if telemetry.unpriced_models:
+        cost += f"; unpriced: {', '.join(telemetry.unpriced_models[:5])}"
     parts.append(cost)
     return " · ".join(parts)
 

@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import collector
-from khaos_action.config.models import Gates, Weights
-from khaos_action.manifest import Manifest, ManifestError, load_manifest
+from khaos_action.manifest import Manifest, ManifestError, Telemetry, load_manifest
+from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import default_formats
 from khaos_action.run_api import EvaluateResult
@@ -77,7 +77,7 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
     })
 
 
-def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> dict | None:
+def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> Telemetry | None:
     """LLM usage recomputed from every shard's recorded calls; each shard's own budget stays beside it (budgets
     are per shard)."""
     if not any(m.telemetry is not None for m in manifests):
@@ -85,7 +85,7 @@ def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> dict | 
     from khaos_action.llm.telemetry import summarise_calls
 
     telemetry = summarise_calls(call for case in cases for call in case.llm_calls)
-    telemetry["shard_budgets"] = [m.telemetry.get("budget") for m in manifests if m.telemetry is not None]
+    telemetry.shard_budgets = [m.telemetry.budget for m in manifests if m.telemetry is not None]
     return telemetry
 
 
@@ -115,7 +115,7 @@ def _gates(config_path: Path | None, manifests: Sequence[Manifest]) -> Gates:
         from khaos_action.config.loader import load_config
 
         return load_config(config_path).config.gates
-    return Gates.model_validate(manifests[0].gates)
+    return manifests[0].gates
 
 
 def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights:
@@ -123,4 +123,4 @@ def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights
         from khaos_action.config.loader import load_config
 
         return load_config(config_path).config.scoring.weights
-    return Weights.model_validate(manifests[0].weights)
+    return manifests[0].weights

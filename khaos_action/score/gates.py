@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from khaos_action.config.models import Gates
 from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import CaseResult, GoalResult, Scores, Verdict
+from khaos_action.policy import Gates
 
 
 @dataclass(slots=True)

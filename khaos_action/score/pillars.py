@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from khaos_action.config.models import SEVERITY_WEIGHTS, Weights
+from khaos_action.config.models import SEVERITY_WEIGHTS
 from khaos_action.manifest import CaseResult, Scores
+from khaos_action.policy import Weights
 
 PILLARS = ("mutation", "chaos", "contract", "replay")
 

@@ -85,14 +85,15 @@ def test_a_recorded_run_replays_with_identical_outcomes_after_the_server_is_gone
     answered = [[call["source"] for call in c.llm_calls] for c in replayed.cases]
     assert answered == [["cassette" if call["source"] == "live" else call["source"] for call in c.llm_calls]
                         for c in recorded.cases]
-    assert telemetry["by_source"]["live"] == 0 and telemetry["by_source"]["fault"] == 3
-    assert telemetry["by_source"]["cassette"] == telemetry["cassette"]["hits"] >= 6
-    assert telemetry["cassette"]["misses"] == 0
-    assert telemetry["input_tokens"] == recorded.telemetry["input_tokens"] > 0
-    assert recorded.telemetry["cost_usd"] > 0 and telemetry["cost_usd"] == 0
-    assert telemetry["cost_usd_replayed"] == recorded.telemetry["cost_usd"] + recorded.telemetry["cost_usd_replayed"]
+    assert telemetry is not None and telemetry.cassette is not None and recorded.telemetry is not None
+    assert telemetry.by_source["live"] == 0 and telemetry.by_source["fault"] == 3
+    assert telemetry.by_source["cassette"] == telemetry.cassette.hits >= 6
+    assert telemetry.cassette.misses == 0
+    assert telemetry.input_tokens == recorded.telemetry.input_tokens > 0
+    assert recorded.telemetry.cost_usd > 0 and telemetry.cost_usd == 0
+    assert telemetry.cost_usd_replayed == recorded.telemetry.cost_usd + recorded.telemetry.cost_usd_replayed
     report = (tmp_path / "run2" / "report.md").read_text()
-    assert "### LLM usage" in report and f"Cassette `replay`: {telemetry['cassette']['hits']} replayed" in report
+    assert "### LLM usage" in report and f"Cassette `replay`: {telemetry.cassette.hits} replayed" in report
 
 
 def test_a_request_missing_from_the_cassette_fails_its_case_and_the_run(tmp_path: Path):
@@ -127,6 +128,7 @@ def test_a_budget_stops_the_run_half_way_and_the_verdict_says_so(tmp_path: Path)
     assert manifest.verdict.passed is False and manifest.verdict.exit_code == 1
     assert manifest.verdict.reasons[0] == ("budget exhausted: max_llm_calls 3 reached (3 live LLM calls); "
                                            "3 of 6 cases not run (manifest not_run)")
-    budget = manifest.telemetry["budget"]
-    assert budget["spent"]["llm_calls"] == 3 and budget["exhausted"].startswith("max_llm_calls 3")
+    assert manifest.telemetry is not None and manifest.telemetry.budget is not None
+    budget = manifest.telemetry.budget
+    assert budget.spent.llm_calls == 3 and (budget.exhausted or "").startswith("max_llm_calls 3")
     assert "3 cases not run" in (tmp_path / "run" / "report.md").read_text()

@@ -59,15 +59,15 @@ CALLS = [
 
 def test_the_summary_splits_spent_from_replayed_cost_and_never_prices_the_unknown_as_free():
     summary = summarise_calls(CALLS)
-    assert summary["calls"] == 5 and summary["by_source"] == {"live": 2, "cassette": 1, "fault": 1, "error": 0,
-                                                              "cassette_miss": 0, "unfinished": 1}
-    assert (summary["input_tokens"], summary["output_tokens"], summary["estimated_calls"]) == (27, 13, 1)
-    assert summary["cost_usd"] == 0.002 and summary["cost_usd_replayed"] == 0.002
-    assert summary["unpriced_models"] == ["house-model"]
-    assert summary["latency_p50_ms"] == 100.0 and summary["latency_p95_ms"] == 300.0  # faults are not latency
-    [mini, house] = summary["models"]
-    assert (mini["model"], mini["calls"], mini["cost_usd"]) == ("gpt-4o-mini", 4, 0.004)
-    assert (house["provider"], house["cost_usd"], house["estimated_calls"]) == ("anthropic", None, 1)
+    assert summary.calls == 5 and summary.by_source == {"live": 2, "cassette": 1, "fault": 1, "error": 0,
+                                                        "cassette_miss": 0, "unfinished": 1}
+    assert (summary.input_tokens, summary.output_tokens, summary.estimated_calls) == (27, 13, 1)
+    assert summary.cost_usd == 0.002 and summary.cost_usd_replayed == 0.002
+    assert summary.unpriced_models == ["house-model"]
+    assert summary.latency_p50_ms == 100.0 and summary.latency_p95_ms == 300.0  # faults are not latency
+    [mini, house] = summary.models
+    assert (mini.model, mini.calls, mini.cost_usd) == ("gpt-4o-mini", 4, 0.004)
+    assert (house.provider, house.cost_usd, house.estimated_calls) == ("anthropic", None, 1)
 
 
 def test_the_usage_line_says_who_answered_and_what_was_estimated():

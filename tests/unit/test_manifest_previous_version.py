@@ -20,11 +20,12 @@ PREVIOUS = Path(__file__).parent.parent / "fixtures" / "manifests" / "previous"
 def test_a_previous_manifest_loads_its_extra_sections_into_the_typed_fields() -> None:
     raw = json.loads((PREVIOUS / "run.json").read_text(encoding="utf-8"))["extra"]
     manifest = load_manifest(PREVIOUS / "run.json")
-    assert manifest.gates == raw["gates"] and manifest.gates["fail_on_critical"] is False
-    assert manifest.weights == raw["weights"]
+    assert manifest.gates.model_dump() == raw["gates"] and manifest.gates.fail_on_critical is False
+    assert manifest.weights.model_dump() == raw["weights"]
     assert manifest.config_lines == raw["config_lines"] and manifest.config_lines["invariant:answers"] == 17
     assert manifest.similarity_backend == "lexical"
-    assert manifest.telemetry == raw["telemetry"] and manifest.telemetry["calls"] > 0
+    assert manifest.telemetry is not None
+    assert manifest.telemetry.model_dump() == raw["telemetry"] and manifest.telemetry.calls > 0
     assert manifest.attack_surface is not None
     assert {prompt: reach.model_dump() for prompt, reach in manifest.attack_surface.items()} == raw["attack_surface"]
 
@@ -33,7 +34,8 @@ def test_a_previous_manifest_written_again_has_the_fields_at_the_top_and_reads_b
     manifest = load_manifest(PREVIOUS / "run.json")
     manifest.write(tmp_path / "manifest.json")
     written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
-    assert "extra" not in written and written["telemetry"]["calls"] == manifest.telemetry["calls"]
+    assert manifest.telemetry is not None
+    assert "extra" not in written and written["telemetry"]["calls"] == manifest.telemetry.calls
     assert written["schema_version"] == 2  # read as version 1, written in today's shape: says so
     assert load_manifest(tmp_path / "manifest.json") == manifest
 
@@ -54,10 +56,10 @@ def test_merge_of_previous_shards_decides_with_their_gates_and_merges_their_llm_
     merged = merge_manifests([PREVIOUS / "shard1.json", PREVIOUS / "shard2.json"], out_dir=tmp_path,
                              formats=("json",)).manifest
     # Their gates say compromised attacks do not fail the run: with the default gates this verdict would fail.
-    assert merged.gates["fail_on_critical"] is False and merged.counts.compromised > 0
+    assert merged.gates.fail_on_critical is False and merged.counts.compromised > 0
     assert merged.verdict.passed and merged.verdict.reasons == []
     assert merged.merged_from == ["s1", "s2"] and len(merged.cases) == 10
     assert merged.telemetry is not None
-    assert merged.telemetry["calls"] == sum(len(c.llm_calls) for s in shards for c in s.cases) > 0
-    assert merged.telemetry["shard_budgets"] == [s.telemetry.get("budget") for s in shards]
+    assert merged.telemetry.calls == sum(len(c.llm_calls) for s in shards for c in s.cases) > 0
+    assert merged.telemetry.shard_budgets == [s.telemetry.budget for s in shards if s.telemetry is not None]
     assert merged.config_lines == shards[0].config_lines

@@ -4,8 +4,17 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.config.models import Gates, Weights
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest import (
+    AgentInfo,
+    BudgetState,
+    CaseResult,
+    InvariantResult,
+    Manifest,
+    ManifestError,
+    Telemetry,
+    Verdict,
+)
+from khaos_action.policy import Gates, Weights
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats
 
@@ -68,13 +77,13 @@ def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
                            "input_tokens": 5, "output_tokens": 7, "cost_usd": 0.001}] * calls
         m = manifest(name, [case], shard=f"{name[-1]}/2")
         m.not_run = not_run
-        m.telemetry = {"budget": {"exhausted": None}}
+        m.telemetry = Telemetry(budget=BudgetState(exhausted=None))
         return m
 
     merged = merge([shard("r-1", "a", 2, ["x"]), shard("r-2", "b", 3, ["y"])], gates=Gates(), weights=Weights())
     assert merged.not_run == ["x", "y"] and merged.counts.not_run == 2
-    assert merged.telemetry["calls"] == 5
-    assert len(merged.telemetry["shard_budgets"]) == 2
+    assert merged.telemetry is not None and merged.telemetry.calls == 5
+    assert merged.telemetry.shard_budgets is not None and len(merged.telemetry.shard_budgets) == 2
 
 
 def test_merge_writes_every_report_a_run_writes_by_default(tmp_path):

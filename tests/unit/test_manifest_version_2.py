@@ -1,0 +1,67 @@
+"""Schema-version-2 manifests written before the manifest's sections had models (gates, weights and telemetry were
+plain dicts) load into the typed sections, are written again byte for byte, and compare and merge as before.
+
+tests/fixtures/manifests/v2/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and `--shard 2/2` of
+khaos.yaml there (the bundled demo agent and model with the small pack v2-shape.yaml; gates `min_overall: 50`,
+`fail_on_critical: false`, `fail_on_regression: false`; weights 0.1/0.4/0.4/0.1; a recording `llm_cache`, a
+`budget` and a price for the demo model), then `merge` of the two shards (merged.json).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from khaos_action.github.gates import decide
+from khaos_action.manifest import SCHEMA_VERSION, BudgetState, Telemetry, load_manifest
+from khaos_action.report.merge import merge_manifests
+from khaos_action.score.compare import compare_manifests
+
+V2 = Path(__file__).parent.parent / "fixtures" / "manifests" / "v2"
+
+
+def test_the_json_shape_is_unchanged_so_the_version_stays_2() -> None:
+    assert SCHEMA_VERSION == 2
+
+
+def test_a_version_2_manifest_reads_its_sections_into_their_models() -> None:
+    shard = load_manifest(V2 / "shard1.json")
+    assert shard.schema_version == 2
+    assert (shard.gates.min_overall, shard.gates.fail_on_critical, shard.gates.fail_on_regression) == (50, False, False)
+    assert (shard.weights.mutation, shard.weights.chaos, shard.weights.contract) == (0.1, 0.4, 0.4)
+    telemetry = shard.telemetry
+    assert isinstance(telemetry, Telemetry) and telemetry.calls == sum(telemetry.by_source.values()) > 0
+    assert telemetry.cassette is not None and telemetry.cassette.mode == "record"
+    assert telemetry.budget is not None and telemetry.budget.limits == {"max_llm_calls": 5000, "max_cost_usd": 5.0}
+    assert isinstance(telemetry.budget.limits["max_llm_calls"], int)  # written as 5000, not 5000.0
+    assert telemetry.budget.spent.llm_calls == telemetry.by_source["live"] and telemetry.shard_budgets is None
+    assert [m.model for m in telemetry.models] == ["demo-model"] and telemetry.models[0].cost_usd is not None
+    merged = load_manifest(V2 / "merged.json")
+    assert merged.telemetry is not None and merged.telemetry.shard_budgets is not None
+    assert all(isinstance(b, BudgetState) for b in merged.telemetry.shard_budgets)
+
+
+def test_a_version_2_manifest_is_written_again_byte_for_byte(tmp_path: Path) -> None:
+    for name in ("shard1.json", "shard2.json", "merged.json"):
+        load_manifest(V2 / name).write(tmp_path / name)
+        assert (tmp_path / name).read_bytes() == (V2 / name).read_bytes(), name
+
+
+def test_merging_the_version_2_shards_gives_the_manifest_the_previous_version_merged(tmp_path: Path) -> None:
+    result = merge_manifests([V2 / "shard1.json", V2 / "shard2.json"], out_dir=tmp_path, formats=("json",))
+    written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert written == json.loads((V2 / "merged.json").read_text(encoding="utf-8"))
+    assert result.manifest.telemetry is not None and result.manifest.telemetry.shard_budgets == [
+        s.telemetry.budget for s in map(load_manifest, (V2 / "shard1.json", V2 / "shard2.json"))
+        if s.telemetry is not None]
+
+
+def test_compare_pairs_version_2_runs_and_the_recorded_gates_switch_the_regression_gate_off() -> None:
+    base, head = load_manifest(V2 / "merged.json"), load_manifest(V2 / "shard1.json")
+    head.cases[0].passed, head.cases[0].outcome = False, None  # a case that passed on base fails on head
+    assert base.cases[0].passed
+    comparison = compare_manifests(base, head)
+    assert not comparison.config_mismatch and comparison.regression and comparison.new_failures == 1
+    decision = decide(head, comparison, fail_on=("critical", "regression"), min_score=None)
+    # khaos.yaml said `fail_on_regression: false`: the regression is shown, and ignored
+    assert not decision.failing and any(f.gate == "regression" for f in decision.ignored)
