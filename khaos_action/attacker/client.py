@@ -10,6 +10,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
+from khaos_action.chat import content_text, reply_content
 from khaos_action.config.models import AttackerConfig
 from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.errors import KhaosError
@@ -97,10 +98,10 @@ class AttackerClient:
 
 def _content(body: bytes, url: str) -> str:
     try:
-        content = json.loads(body)["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError):
+        content = content_text(reply_content(json.loads(body)))
+    except ValueError:  # not JSON, or NotAChatCompletion
         raise AttackerUnavailable(f"attacker endpoint {url} did not return an OpenAI-style chat completion "
                                   f"(choices[0].message.content); got {body[:200]!r}") from None
-    if not isinstance(content, str) or not content.strip():
+    if not content or not content.strip():
         raise AttackerUnavailable(f"attacker endpoint {url} returned no text")
     return content.strip()

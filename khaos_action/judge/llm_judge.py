@@ -15,6 +15,7 @@ from typing import Any
 
 import httpx
 
+from khaos_action.chat import content_text, reply_content
 from khaos_action.config.models import LlmEndpoint
 from khaos_action.outcome import ClassificationResult, Outcome
 
@@ -68,8 +69,8 @@ async def judge_uncertain(
     try:
         response = await client.post(url, json=body, headers=headers, timeout=endpoint.timeout_s)
         response.raise_for_status()
-        content = response.json()["choices"][0]["message"]["content"]
-    except (httpx.HTTPError, ValueError, KeyError, IndexError, TypeError):
+        content = content_text(reply_content(response.json()))
+    except (httpx.HTTPError, ValueError):  # ValueError: not JSON, or NotAChatCompletion
         return None
     return parse_verdict(content, model=endpoint.model)
 

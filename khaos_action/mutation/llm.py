@@ -9,10 +9,10 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
 
 import httpx
 
+from khaos_action.chat import content_text, reply_content
 from khaos_action.config.models import LlmEndpoint
 from khaos_action.errors import ExitCode, KhaosError
 
@@ -91,16 +91,16 @@ async def llm_rewrite(
 
 def _message_content(response: httpx.Response, url: str) -> str:
     try:
-        data: Any = response.json()
-        content = data["choices"][0]["message"]["content"]
-    except (ValueError, KeyError, IndexError, TypeError):
+        content = reply_content(response.json())
+    except ValueError:  # not JSON, or NotAChatCompletion
         raise MutationLlmError(
             f"mutation.llm endpoint {url} did not return an OpenAI-style chat completion "
             f"(choices[0].message.content); got {response.text[:200]!r}"
         ) from None
-    if not isinstance(content, str):
+    text = content_text(content)
+    if text is None:
         raise MutationLlmError(f"mutation.llm endpoint {url} returned non-text content: {content!r:.200}")
-    return content
+    return text
 
 
 _FENCE = re.compile(r"^```[\w-]*\s*|\s*```$")

@@ -25,7 +25,8 @@ Edges = Mapping[tuple[str, str], list[str]]
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
-     "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy"),
+     "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
+     "chat"),
     # the extension registries and the text detectors the checkers use: config validates through them
     ("detect", "faults", "checkers"),
     ("config", "run_api"),

@@ -13,6 +13,7 @@ import contextlib
 import uuid
 from typing import Any
 
+from khaos_action.chat import content_text
 from khaos_action.engine.transport.frameworks.base import (
     DiscoveredTool,
     RunOptions,
@@ -133,12 +134,8 @@ def _functions(tool: Any) -> list[Any]:
 
 def _text(content: Any) -> str:
     """An AIMessage's content as text (providers return a string or a list of content blocks)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        return "".join(b if isinstance(b, str) else str(b.get("text", "")) for b in content
-                       if isinstance(b, str) or (isinstance(b, dict) and b.get("type") in (None, "text")))
-    return output_text(content)
+    text = content_text(content)
+    return output_text(content) if text is None else text
 
 
 ADAPTER = LangGraphAdapter()
