@@ -181,9 +181,8 @@ def _count(row: OutcomeRow, case: CaseResult) -> None:
         row.counts[outcome] += 1
     else:
         row.unjudged += 1
-    if outcome == "compromised" and case.severity:
-        if severity_rank(case.severity) < severity_rank(row.worst_compromised):
-            row.worst_compromised = case.severity
+    if outcome == "compromised" and severity_rank(case.severity) < severity_rank(row.worst_compromised):
+        row.worst_compromised = case.severity
 
 
 def attack_breakdown(cases: Iterable[CaseResult]) -> tuple[list[OutcomeRow], list[OutcomeRow]]:
