@@ -20,9 +20,9 @@ Markdown, report/html.py as the HTML section, github/ gates and comments on it).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import BaseModel
+from pydantic import BaseModel, model_serializer, model_validator
 
 from khaos_action.findings import case_is_critical, is_critical
 from khaos_action.manifest import CaseResult, Manifest, Outcomes
@@ -89,12 +89,24 @@ class ScoreRow(BaseModel):
 
 
 class ComparisonWarning(BaseModel):
-    """Something a reader of the comparison must know before trusting it."""
+    """Something a reader of the comparison must know before trusting it.
 
-    kind: Literal["config_mismatch", "no_common_cases"]
+    In JSON a warning is its sentence, as it always was (`compare --format json` prints the same document): the
+    kind is how our own views tell warnings apart. A sentence read back from JSON has no kind (None)."""
+
+    kind: Literal["config_mismatch", "no_common_cases"] | None
     """config_mismatch: base and head ran different configurations (the Markdown shows it as its own banner, from
-    `config_hash`es); no_common_cases: no case id is on both sides."""
+    the `config_hash`es); no_common_cases: no case id is on both sides."""
     text: str
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_sentence(cls, data: Any) -> Any:
+        return {"kind": None, "text": data} if isinstance(data, str) else data
+
+    @model_serializer
+    def _as_sentence(self) -> str:
+        return self.text
 
 
 class Comparison(BaseModel):

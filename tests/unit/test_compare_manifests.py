@@ -146,6 +146,15 @@ def test_comparison_round_trips_as_json():
     assert again == cmp
 
 
+def test_a_warning_is_its_sentence_in_json_and_keeps_its_kind_in_python():
+    cmp = compare_manifests(manifest("base"), manifest("repeats_head"))
+    assert [w.kind for w in cmp.warnings] == ["config_mismatch", "no_common_cases"]
+    dumped = json.loads(cmp.model_dump_json())["warnings"]
+    assert dumped == [w.text for w in cmp.warnings] and all(isinstance(w, str) for w in dumped)
+    again = Comparison.model_validate(json.loads(cmp.model_dump_json()))
+    assert [(w.kind, w.text) for w in again.warnings] == [(None, w.text) for w in cmp.warnings]
+
+
 def test_markdown_lists_changes_and_marks_significance():
     md = render_comparison_markdown(compare_manifests(manifest("base"), manifest("head_regressed")))
     assert "**Regression:**" in md and "significant drop in overall, mutation" in md

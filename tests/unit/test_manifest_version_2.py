@@ -1,7 +1,7 @@
 """Schema-version-2 manifests written before the manifest's sections had models (gates, weights and telemetry were
 plain dicts) load into the typed sections, are written again byte for byte, and compare and merge as before.
 
-tests/fixtures/manifests/v2/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and `--shard 2/2` of
+tests/fixtures/manifests/v2_sections/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and `--shard 2/2` of
 khaos.yaml there (the bundled demo agent and model with the small pack v2-shape.yaml; gates `min_overall: 50`,
 `fail_on_critical: false`, `fail_on_regression: false`; weights 0.1/0.4/0.4/0.1; a recording `llm_cache`, a
 `budget` and a price for the demo model), then `merge` of the two shards (merged.json).
@@ -17,7 +17,7 @@ from khaos_action.manifest import SCHEMA_VERSION, BudgetState, Telemetry, load_m
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
 
-V2 = Path(__file__).parent.parent / "fixtures" / "manifests" / "v2"
+V2 = Path(__file__).parent.parent / "fixtures" / "manifests" / "v2_sections"
 
 
 def test_the_json_shape_is_unchanged_so_the_version_stays_2() -> None:
