@@ -1,10 +1,10 @@
 """Schema-version-2 manifests written before the manifest's sections had models (gates, weights and telemetry were
 plain dicts) load into the typed sections, are written again byte for byte, and compare and merge as before.
 
-tests/fixtures/manifests/v2_sections/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and `--shard 2/2` of
-khaos.yaml there (the bundled demo agent and model with the small pack v2-shape.yaml; gates `min_overall: 50`,
-`fail_on_critical: false`, `fail_on_regression: false`; weights 0.1/0.4/0.4/0.1; a recording `llm_cache`, a
-`budget` and a price for the demo model), then `merge` of the two shards (merged.json).
+tests/fixtures/manifests/v2_sections/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and
+`--shard 2/2` of khaos.yaml there (the bundled demo agent and model with the small pack v2-shape.yaml; gates
+`min_overall: 50`, `fail_on_critical: false`, `fail_on_regression: false`; weights 0.1/0.4/0.4/0.1; a recording
+`llm_cache`, a `budget` and a price for the demo model), then `merge` of the two shards (merged.json).
 """
 
 from __future__ import annotations
