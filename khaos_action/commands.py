@@ -112,14 +112,15 @@ def cmd_validate(args: argparse.Namespace) -> int:
 def _check_framework_agent(config, base_dir: Path) -> None:
     """A framework agent object is imported, and its declared context (deps_type, context_schema,
     RunContextWrapper[T]) checked against agent.context: a ConfigError naming the type when it is missing."""
+    from khaos_action.config.agents import InProcessAgent
     from khaos_action.transports import transport_entry
 
     agent = config.agent
-    if transport_entry(agent.type).adapter is None:
+    if not isinstance(agent, InProcessAgent) or transport_entry(agent.type).adapter is None:
         return
     from khaos_action.engine.transport.frameworks.base import check_agent_object
 
-    declared = check_agent_object(agent.type, agent.entry or "", base_dir, agent.context)
+    declared = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
     if declared:
         print(f"  context: {declared}, made per case by agent.context {agent.context}")
 

@@ -37,6 +37,7 @@ from khaos_action.engine.runner import (
 )
 from khaos_action.engine.state_probe import probe_state
 from khaos_action.errors import ConfigError, UsageError, output_error
+from khaos_action.extensions import Extension, load_extensions
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
 from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest, Telemetry
 from khaos_action.plan.contract import plan_contract
@@ -67,11 +68,14 @@ class Prepared:
     packs: list[PackSource]
     warnings: list[str] = field(default_factory=list)
     """Semantic findings that do not stop a run (printed by `validate`, kept in the manifest)."""
+    extensions: tuple[Extension, ...] = ()
+    """The request's extension modules, imported: the python worker imports them too."""
 
 
 def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared:
     """Load and check everything that can be checked without calling the agent; with `import_agent` (validate),
     also import its entry and tools and check their signatures (preflight/agent_code.py)."""
+    extensions = load_extensions(request.extensions, base_dir=Path.cwd())  # they register what the config names
     loaded = load_config(request.config_path)
     config = loaded.config
     updates: dict = {}
@@ -100,7 +104,7 @@ def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
                           f"`chaos_matrix`, `mutation`, or `replay`")
     return Prepared(loaded=loaded, config=config, packs=packs,
-                    warnings=[str(issue) for issue in semantic_warnings(loaded)])
+                    warnings=[str(issue) for issue in semantic_warnings(loaded)], extensions=extensions)
 
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
@@ -187,7 +191,8 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
     events = EventLog(out_dir / "events.jsonl", redact=redactor.data if redactor else None)
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
-                                                                           binder, services) as session:
+                                                                           binder, services,
+                                                                           prepared.extensions) as session:
             # What the python worker found when it imported the agent: pull-request code never runs in this process.
             seen = getattr(session.transport, "seen", None)
             tools, metadata = seen if seen is not None else agent_tools(config.agent, prepared.loaded.base_dir,

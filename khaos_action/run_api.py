@@ -34,6 +34,10 @@ class EvaluateRequest:
     """Run only the contract over the chaos matrix (`khaos-action contract run|score`)."""
     force: bool = False
     """`out_dir` may already hold a run: replace its files (without it, that is a usage error: runs never mix)."""
+    extensions: tuple[str, ...] = ()
+    """Extension modules imported before the config is loaded, each a module name or a `.py` file (relative to
+    the current directory): their faults, invariants, transports and formats register themselves
+    (khaos_action/extensions.py). Never read from the config: an extension runs in this process."""
 
 
 @dataclass(frozen=True)

@@ -21,13 +21,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from khaos_action.config.agents import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
 from khaos_action.config.models import KhaosConfig
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.base import Transport
 from khaos_action.errors import ConfigError
+from khaos_action.extensions import Extension
 from khaos_action.services import Services
-from khaos_action.transports import transport_entry
+from khaos_action.transports import TransportEntry, transport_entry
 
 
 @dataclass(slots=True)
@@ -90,11 +92,23 @@ def python_agent_env(agent: Any, environ: Mapping[str, str]) -> dict[str, str]:
     return {k: expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}
 
 
+def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) -> tuple[Extension, ...]:
+    """What the python worker imports before it builds the transport: the run's extensions, and the module of an
+    extension entry registered by a caller of the run API who imported it without naming it."""
+    found = list(extensions)
+    for part in (entry.build, entry.params):
+        module = getattr(part, "__module__", None) if not isinstance(part, str) else None
+        if module and module.split(".")[0] != "khaos_action" and module != "__main__":
+            found.append(Extension.of(module))
+    return tuple(dict.fromkeys(found))
+
+
 @asynccontextmanager
-async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder,
-                        services: Services) -> AsyncIterator[AgentSession]:
+async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder, services: Services,
+                        extensions: Sequence[Extension] = ()) -> AsyncIterator[AgentSession]:
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
-    are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from."""
+    are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `extensions`: the run's extension
+    modules, imported by the python worker too."""
     from khaos_action.engine.transport.factory import build_transport
 
     agent = config.agent
@@ -103,7 +117,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
 
         mcp = await start_mcp_proxy(stack, agent, base_dir, services.environ)
-        if entry.in_process:
+        if isinstance(agent, InProcessAgent):  # the entry's in_process (config/agents.py keeps the two agreeing)
             from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport, worker_python
@@ -113,7 +127,8 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
                 python=worker_python(agent, services.environ),
                 env={**python_agent_env(agent, services.environ), **(mcp.env_for(0) if mcp is not None else {})},
                 llm=worker_llm_setup(config, base_dir, services.environ), limits=sandbox.limits_from(agent.limits),
-                identity=sandbox.agent_identity(services.environ))
+                identity=sandbox.agent_identity(services.environ),
+                extensions=worker_extensions(extensions, entry))
             stack.push_async_callback(transport.close)
             await transport.start()
             hooks = with_mcp(FaultHooks(), mcp)
@@ -130,10 +145,11 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             proxy = ChaosProxy()
             await proxy.start()
             stack.push_async_callback(proxy.stop)
+        upstream = agent.llm_upstream if isinstance(agent, ProcessAgent) else DEFAULT_LLM_UPSTREAM
         transport = build_transport(
             agent, base_dir=base_dir, services=services, concurrency=config.concurrency, bind_instance=binder,
             # Without a proxy, agent.env's `{{ llm_proxy }}` renders to the upstream itself (unfaulted).
-            env_for_instance=lambda i: {**render_env(agent.env, proxy, i, agent.llm_upstream),
+            env_for_instance=lambda i: {**render_env(agent.env, proxy, i, upstream),
                                         **(mcp.env_for(i) if mcp is not None else {})},
         )
         stack.push_async_callback(transport.close)

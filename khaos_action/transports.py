@@ -1,11 +1,12 @@
-"""The transport registry: one entry per `agent.type`, owning its config facts, its builder and its profile facts.
+"""The transport registry: one entry per `agent.type`, owning its `agent:` keys, its builder and its profile facts.
 
 Every stage that needs to know something about a kind of agent asks its entry, never the type's name: the config
-(which key the type needs, whether `agent.context` applies), the session (a python worker or a process, the chaos
-proxy or not), the profile and `validate` (whether the agent's code may be imported, a framework adapter).
+(the type's own keys: its `params` model, an `AgentConfig` subclass), the session (a python worker or a process,
+the chaos proxy or not), the profile and `validate` (whether the agent's code may be imported, a framework adapter).
 
 Bottom layer, cheap to import (the config validates `agent.type` against it at load): built-in entries name their
-builder as `"module:function"`, imported only when a run builds that transport. A transport from outside the
+builder as `"module:function"`, imported only when a run builds that transport, and their params model as
+`"khaos_action.config.agents:Class"`, imported when a config is validated. A transport from outside the
 package registers itself with `@register_transport(...)` on its builder (docs/architecture.md "Add a transport").
 """
 
@@ -57,14 +58,18 @@ class TransportEntry:
     """The `agent.type` value."""
     summary: str
     """One line for docs and errors: how the agent is reached."""
-    requires: str
-    """The `agent:` key this type cannot run without (`entry`, `url`, `command`, `mcp`)."""
     build: str | Builder = field(repr=False)
     """The builder, or `"module:function"` naming it (imported when a run builds this transport)."""
+    params: str | type | None = None
+    """The type's agent model: an `AgentConfig` subclass (khaos_action/config/models.py) whose fields are the
+    type's own `agent:` keys, with their docs, defaults and validators (an in-process type's extends
+    `config.agents.InProcessAgent`), or `"module:Class"` naming it. None: the shared keys only
+    (`config.agents.model_of` reads it)."""
     in_process: bool = False
     """The agent's own code is imported: it runs in the python worker (engine/transport/worker.py), its tools are
     wrapped and its HTTP intercepted, `agent.context` applies, and `validate`/the profile may read its code.
-    The worker builds built-in types only (python and the frameworks)."""
+    The worker imports the run's extension modules before it builds the entry, so an extension's type runs there
+    too."""
     proxy: bool = True
     """Out of process: the chaos proxy sits between the agent and its dependencies (agent.env `{{ llm_proxy }}`)."""
     adapter: str | None = None
@@ -73,9 +78,12 @@ class TransportEntry:
     """The transport sends each case's conversation history itself (capability evidence: multi-turn)."""
 
     def builder(self) -> Builder:
-        if callable(self.build):
-            return self.build
-        module, _, attr = self.build.partition(":")
+        return self.build if callable(self.build) else self.resolve(self.build)
+
+    @staticmethod
+    def resolve(spec: str) -> Any:
+        """`"module:attr"` -> the object."""
+        module, _, attr = spec.partition(":")
         return getattr(importlib.import_module(module), attr)
 
 
@@ -83,12 +91,14 @@ TRANSPORTS: dict[str, TransportEntry] = {}
 """`agent.type` -> its entry, built-ins first in the order the docs list them."""
 
 
-def register_transport(name: str, *, requires: str, summary: str, in_process: bool = False, proxy: bool = True,
-                       adapter: str | None = None, sends_history: bool = False) -> Callable[[Builder], Builder]:
-    """Decorator on a builder: `agent.type: <name>` is built by it from then on."""
+def register_transport(name: str, *, summary: str, params: type | None = None, in_process: bool = False,
+                       proxy: bool = True, adapter: str | None = None,
+                       sends_history: bool = False) -> Callable[[Builder], Builder]:
+    """Decorator on a builder: `agent.type: <name>` is built by it from then on, its `agent:` keys those of
+    `params` (an AgentConfig subclass)."""
 
     def decorate(build: Builder) -> Builder:
-        add(TransportEntry(name=name, summary=summary, requires=requires, build=build, in_process=in_process,
+        add(TransportEntry(name=name, summary=summary, build=build, params=params, in_process=in_process,
                            proxy=proxy, adapter=adapter, sends_history=sends_history))
         return build
 
@@ -116,18 +126,18 @@ def framework_types() -> tuple[str, ...]:
     return tuple(name for name, entry in TRANSPORTS.items() if entry.adapter)
 
 
-_T = "khaos_action.engine.transport"
+_T, _A = "khaos_action.engine.transport", "khaos_action.config.agents"
 for _entry in (
-    TransportEntry("python", "an in-process callable, `entry(message[, history])`", "entry", f"{_T}.python:build",
-                   in_process=True),
-    TransportEntry("http", "a server the inputs are POSTed to", "url", f"{_T}.http:build"),
-    TransportEntry("command", "a long-lived process speaking JSON lines on stdin/stdout", "command",
-                   f"{_T}.command:build"),
-    TransportEntry("mcp", "an MCP server: each input is one call of one of its tools", "mcp",
-                   "khaos_action.mcp.transport:build"),
-    *(TransportEntry(name, f"a {name} agent object run in-process (tools found on the object)", "entry",
-                     f"{_T}.frameworks.base:build", in_process=True, adapter=f"{_T}.frameworks.{module}",
-                     sends_history=True)
+    TransportEntry("python", "an in-process callable, `entry(message[, history])`", f"{_T}.python:build",
+                   f"{_A}:PythonAgent", in_process=True),
+    TransportEntry("http", "a server the inputs are POSTed to", f"{_T}.http:build", f"{_A}:HttpAgent"),
+    TransportEntry("command", "a long-lived process speaking JSON lines on stdin/stdout", f"{_T}.command:build",
+                   f"{_A}:CommandAgent"),
+    TransportEntry("mcp", "an MCP server: each input is one call of one of its tools",
+                   "khaos_action.mcp.transport:build", f"{_A}:McpTypeAgent"),
+    *(TransportEntry(name, f"a {name} agent object run in-process (tools found on the object)",
+                     f"{_T}.frameworks.base:build", f"{_A}:FrameworkAgent", in_process=True,
+                     adapter=f"{_T}.frameworks.{module}", sends_history=True)
       for name, module in (("pydantic-ai", "pydantic_ai"), ("langgraph", "langgraph"),
                            ("openai-agents", "openai_agents"))),
 ):

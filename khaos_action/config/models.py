@@ -12,11 +12,12 @@ from pydantic import (
     Field,
     PrivateAttr,
     SerializeAsAny,
+    ValidationError,
     field_validator,
     model_serializer,
     model_validator,
 )
-from pydantic_core import PydanticCustomError
+from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
@@ -144,55 +145,22 @@ class AgentLimits(Strict):
 
 
 class AgentConfig(Strict):
+    """The `agent:` block: the keys every type shares. Each `agent.type`'s entry in the transport registry
+    (khaos_action/transports.py) names its agent model, a subclass whose fields are that type's own keys
+    (khaos_action/config/agents.py holds the built-in ones). `AgentConfig.model_validate(data)` (and
+    `AgentConfig(**data)`) returns an instance of the model `data["type"]` names, as `Invariant` does for the
+    checker registry: the YAML stays flat, and a key of another type is an error naming the type it belongs to."""
+
     name: str = "agent"
     """A name for reports."""
     type: AgentType = "python"
     """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio), mcp
     (an MCP server), or a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found
     on the object). The transport registry (khaos_action/transports.py) holds every type."""
-    entry: str | None = None
-    """python: `path/to/file.py:function` or `package.module:function`. pydantic-ai / langgraph / openai-agents:
-    the agent object, e.g. `agent.py:agent` (an Agent, a compiled graph)."""
-    url: str | None = None
-    """http: the URL inputs are POSTed to."""
-    method: str = "POST"
-    """http: request method."""
-    start: str | None = None
-    """http: a shell command that starts the agent server; stopped at the end of the run."""
-    ready_url: str | None = None
-    """http: polled until it answers 2xx before any input is sent."""
-    ready_timeout_s: float = Field(30.0, gt=0)
-    """http: how long to wait for `ready_url`."""
-    request: Any = None
-    """http: request body template; strings `{{input}}`, `{{session_id}}`, `{{case_id}}` are substituted."""
-    response_path: str | None = None
-    """http: dotted path of the reply text in the JSON response (e.g. `output` or `choices.0.message.content`)."""
-    headers: dict[str, str] = {}
-    """http: request headers; `${ENV_VAR}` references are expanded."""
-    command: str | None = None
-    """command: the long-lived process speaking JSON lines on stdin/stdout."""
-    cwd: str | None = None
-    """Working directory for `start`/`command` (default: the config file's folder)."""
     tools: list[ToolRef] = []
-    """python: tool callables (`file.py:func` or `module:func`) the engine may wrap for tool faults, each optionally
-    with its role: `{ref: tools.py:get_guide, role: retriever}`."""
-    tool_registry: str | None = None
-    """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
-    context: str | None = None
-    """python / pydantic-ai / langgraph / openai-agents: a factory (`file.py:factory` or `module:factory`, a class
-    works) called once per case; its return value is the run's context object: pydantic-ai `deps`, openai-agents
-    `context`, LangGraph `context`, or the `context` keyword of a python function that accepts one."""
-    stream: bool = False
-    """pydantic-ai / langgraph / openai-agents: run the agent through its streaming API (`run_stream`, `astream`,
-    `Runner.run_streamed`), as an app that streams does."""
-    tracing: bool = False
-    """pydantic-ai / langgraph / openai-agents: leave the framework's trace export on during the run (off by
-    default: openai-agents and LangSmith would send every case's trace over the network)."""
-    reset: str | None = None
-    """python: a callable run before each isolation group to clear agent state. command: `line` (send the
-    `{"type": "reset"}` line) or `restart` (restart the agent processes)."""
-    reset_endpoint: str | None = None
-    """http: a URL POSTed to before each isolation group to clear agent state."""
+    """The agent's tools, each optionally with its role: `{ref: tools.py:get_guide, role: retriever}`. python:
+    callables (`file.py:func` or `module:func`) the engine may wrap for tool faults; other types: the names (and
+    roles) the capability profile and the attacks use."""
     system_prompt: str | None = None
     """The agent's system prompt, if known; used to detect system-prompt leaks."""
     purpose: str | None = None
@@ -206,18 +174,10 @@ class AgentConfig(Strict):
     max_output_bytes: int = Field(1_000_000, gt=0)
     """Replies longer than this are cut (and the case says so)."""
     env: dict[str, str] = {}
-    """Environment for out-of-process agents; values may use `{{ llm_proxy }}` / `{{ proxy('https://host') }}`."""
-    llm_upstream: str = "https://api.openai.com/v1"
-    """The real LLM API that `{{ llm_proxy }}` in agent.env forwards to through the chaos proxy."""
-    instances: int = Field(1, ge=1, le=64)
-    """http/command: how many agent processes to run (each serves one case at a time)."""
-    mcp: McpAgent | None = None
-    """mcp: how to reach the agent's MCP server and which tool takes the input."""
+    """Environment for the agent's processes; `${VAR}` is expanded; for out-of-process agents values may use
+    `{{ llm_proxy }}` / `{{ proxy('https://host') }}`."""
     mcp_servers: list[McpServer] = []
     """MCP servers the agent uses, reached through khaos-action's MCP proxy (for `mcp_faults` and MCP attacks)."""
-    python: str | None = None
-    """python / framework agents: the interpreter their worker process runs with (e.g. `.venv/bin/python`);
-    default: the venv the action's `install` populated, else khaos-action's own interpreter."""
     pass_env: Literal["*"] | list[str] = "*"
     """Which of khaos-action's environment variables the agent gets. `*` (default): all of them except the
     runner's context (`GITHUB_*`, `RUNNER_*`, `ACTIONS_*`, `INPUT_*`) and khaos-action's own `KHAOS_*`. A list
@@ -225,6 +185,39 @@ class AgentConfig(Strict):
     way; the runner's tokens and command files are never passed, even when named."""
     limits: AgentLimits = AgentLimits()
     """rlimits of every agent process (python worker, command/http/mcp agents)."""
+
+    def __new__(cls, *args: Any, **data: Any) -> Any:
+        # `AgentConfig(type="http", ...)` builds the registered type's model, as `model_validate` does.
+        return super().__new__(agent_model(data.get("type")) if cls is AgentConfig else cls)
+
+    @classmethod
+    def variant_for(cls, data: Any) -> type[BaseModel]:
+        """The model that validates `data` (config/errors.py reads its fields to word an error)."""
+        if cls is not AgentConfig:
+            return cls
+        kind = data.get("type", "python") if isinstance(data, dict) else "python"
+        return agent_model(kind) if isinstance(kind, str) and kind in TRANSPORTS else AgentConfig
+
+    @model_validator(mode="wrap")
+    @classmethod
+    def _as_its_type(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
+        if cls is not AgentConfig or not isinstance(data, dict):
+            return handler(data)
+        model = cls.variant_for(data)
+        if model is AgentConfig:  # an unknown type: `type`'s own error lists the registered ones (keys some
+            return handler({k: v for k, v in data.items()  # type has are not errors of their own then)
+                            if k in AgentConfig.model_fields or not _owners(k)})
+        _keys_of_other_types(model, data)
+        return model.model_validate(data)  # its errors keep their key paths (agent.url)
+
+    # ---- what a type's model overrides ----------------------------------------------------------------------------
+
+    def resets(self) -> bool:
+        """Whether something clears the agent's state before each isolation group (agent.reset, reset_endpoint):
+        without it a contract gets the stateful-agent probe (engine/state_probe.py)."""
+        return False
+
+    # ---- shared helpers -------------------------------------------------------------------------------------------
 
     def tool_refs(self) -> list[str]:
         """The `agent.tools` callables as `file.py:func` / `module:func` strings (roles left out)."""
@@ -238,15 +231,43 @@ class AgentConfig(Strict):
         """Tool name -> role, for the `agent.tools` entries that declare one."""
         return {tool_name(spec.ref): spec.role for spec in self.tools if spec.role}
 
-    @model_validator(mode="after")
-    def _type_fields(self) -> AgentConfig:
-        transport = TRANSPORTS[self.type]
-        if not getattr(self, transport.requires):
-            raise ValueError(f"agent.type {self.type!r} needs `{transport.requires}`")
-        if self.context is not None and not transport.in_process:
-            raise ValueError(f"agent.context is passed to in-process agents (python and framework types); a "
-                             f"{self.type} agent builds its own state, so remove `context`")
-        return self
+
+def agent_model(agent_type: Any) -> type[AgentConfig]:
+    """The agent model of a registered `agent.type` (its entry's `params`; `type` left out: python); AgentConfig
+    itself for an unknown one."""
+    entry = TRANSPORTS.get("python" if agent_type is None else agent_type)
+    if entry is None:
+        return AgentConfig
+    from khaos_action.config.agents import model_of  # the built-in models subclass this module's AgentConfig
+
+    return model_of(entry)
+
+
+def _keys_of_other_types(model: type[AgentConfig], data: dict[str, Any]) -> None:
+    """A key this type does not have but another registered type does: one error per key, at the key, naming the
+    types it applies to (a python agent given `url` was most likely meant to be `type: http`)."""
+    kind = data.get("type", "python")
+    errors: list[InitErrorDetails] = []
+    for key in data:
+        if key in model.model_fields:
+            continue
+        owners = _owners(key)
+        if owners:
+            which, fix = ((f"type {owners[0]}", f"`type: {owners[0]}`") if len(owners) == 1 else
+                          (f"types {', '.join(owners)}", "one of those types"))
+            errors.append({"type": PydanticCustomError("value_error", "agent.{key} applies to {which}; this agent is "
+                                                       "type {kind}: remove it, or set {fix}",
+                                                       {"key": key, "which": which, "kind": kind, "fix": fix}),
+                           "loc": (key,), "input": data[key]})
+    if errors:
+        raise ValidationError.from_exception_data("AgentConfig", errors)
+
+
+def _owners(key: str) -> list[str]:
+    """The registered types whose agent model has `key`."""
+    from khaos_action.config.agents import model_of
+
+    return [name for name, entry in TRANSPORTS.items() if key in model_of(entry).model_fields]
 
 
 def tool_name(ref: str) -> str:
@@ -454,7 +475,8 @@ class Similarity(Strict):
 
 class KhaosConfig(Strict):
     version: Literal[1] = 1
-    agent: AgentConfig
+    agent: SerializeAsAny[AgentConfig]
+    """The agent under test: the keys every type shares and those of its `type` (khaos_action/config/agents.py)."""
     seed: int = 42
     concurrency: int = Field(8, ge=1, le=512)
     repeats: int = Field(1, ge=1, le=100)

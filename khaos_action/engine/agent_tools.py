@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.models import AgentConfig, tool_name
 from khaos_action.tool_info import ToolInfo, tool_info_from_callable
 from khaos_action.transports import transport_entry
@@ -24,18 +25,18 @@ def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tup
     tools: list[ToolInfo] = []
     metadata = None
     transport = transport_entry(agent.type)
-    if transport.in_process and transport.adapter is None and import_code:
+    if isinstance(agent, InProcessAgent) and transport.adapter is None and import_code:
         from khaos_action.engine.transport.python import load_callable
 
         tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
-        entry = load_callable(agent.entry or "", base_dir, what="agent.entry")
+        entry = load_callable(agent.entry, base_dir, what="agent.entry")
         metadata = getattr(entry, "__khaos_agent__", None)
-    elif transport.in_process and import_code:
+    elif isinstance(agent, InProcessAgent) and import_code:
         from khaos_action.engine.transport.frameworks.base import discover_tools
         from khaos_action.engine.transport.python import load_callable
 
         # The framework's own tool definitions (names, descriptions, JSON schemas), plus any listed in agent.tools.
-        tools = [t.info for t in discover_tools(agent.type, agent.entry or "", base_dir)]
+        tools = [t.info for t in discover_tools(agent.type, agent.entry, base_dir)]
         tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
     else:
         tools = [ToolInfo(name=tool_name(ref), description="") for ref in refs]

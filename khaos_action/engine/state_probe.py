@@ -34,9 +34,7 @@ class Runs(Protocol):
 
 def needs_state_probe(config: KhaosConfig) -> bool:
     """A contract runs over golden prompts and nothing resets the agent between cells."""
-    agent = config.agent
-    return (config.contract is not None and bool(config.golden_prompts)
-            and agent.reset is None and agent.reset_endpoint is None)
+    return config.contract is not None and bool(config.golden_prompts) and not config.agent.resets()
 
 
 def state_probe_cases(config: KhaosConfig, shard: tuple[int, int] | None = None) -> list[Case]:

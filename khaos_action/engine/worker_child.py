@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 # Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours.
+from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.agent_tools import agent_tools
 from khaos_action.engine.chaos.intercept import http_interception
@@ -32,6 +33,7 @@ from khaos_action.engine.runner import case_rng
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.wire import case_state, read_frame, write_frame
+from khaos_action.extensions import Extension, import_extension
 from khaos_action.llm.cassette import Cassette
 from khaos_action.llm.pricing import Price
 from khaos_action.messages import TransportMessage
@@ -39,7 +41,12 @@ from khaos_action.messages import TransportMessage
 
 class Worker:
     def __init__(self, setup: dict[str, Any]) -> None:
-        self.agent = AgentConfig.model_validate(setup["agent"])
+        for module, root in setup.get("extensions") or ():  # they register types, faults: before the agent is read
+            import_extension(Extension(module, root))
+        agent = AgentConfig.model_validate(setup["agent"])
+        if not isinstance(agent, InProcessAgent):
+            raise TypeError(f"the python worker runs in-process agents; a {agent.type} agent is not one")
+        self.agent = agent
         self.base_dir = Path(setup["base_dir"])
         self.llm_setup = setup.get("llm") or {}
         self.loop = asyncio.new_event_loop()

@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from khaos_action.config.models import AgentConfig
+from khaos_action.config.agents import McpTypeAgent
 from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
@@ -64,11 +64,10 @@ class _Instance:
 
 
 class McpTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+    def __init__(self, agent: McpTypeAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  connect_timeout_s: float = 30.0) -> None:
-        assert agent.mcp is not None, "mcp agents need `mcp` (checked by the config model)"
         self.agent, self.spec, self.environ = agent, agent.mcp, services.environ
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
@@ -315,11 +314,8 @@ class McpTransport:
         self._pool = None
 
 
-def build(agent: AgentConfig, options: BuildOptions) -> McpTransport:
-    """The `mcp` entry's builder (khaos_action/transports.py)."""
-    if agent.reset is not None:
-        raise ConfigError("agent.reset is not used by an mcp agent: name a tool that clears its state in "
-                          "agent.mcp.reset_tool.")
+def build(agent: McpTypeAgent, options: BuildOptions) -> McpTransport:
+    """The `mcp` entry's builder (khaos_action/transports.py); its keys are `config.agents.McpTypeAgent`'s."""
     return McpTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
                         env=options.env, env_for_instance=options.env_for_instance,
                         bind_instance=options.bind_instance)

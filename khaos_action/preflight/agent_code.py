@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.errors import ConfigIssue
 from khaos_action.config.models import tool_name
 from khaos_action.errors import KhaosError
@@ -37,7 +38,7 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
     agent = loaded.config.agent
     transport = TRANSPORTS[agent.type]
     found = AgentCode()
-    if not transport.in_process:
+    if not isinstance(agent, InProcessAgent):  # the entry's in_process: its code is imported
         return found
     base = loaded.base_dir
     if agent.entry:

@@ -13,6 +13,7 @@ import fnmatch
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.errors import ConfigIssue, KeyPath
 from khaos_action.config.models import KhaosConfig, Scenario
 from khaos_action.errors import ConfigError
@@ -108,8 +109,8 @@ def declared_tools(config: KhaosConfig) -> list[str] | None:
     """Tool names a python agent declares, or None when they cannot be known without importing the agent
     (no `agent.tools`, a `tool_registry`, or an agent in another process / framework)."""
     agent = config.agent
-    transport = TRANSPORTS[agent.type]
-    if not transport.in_process or transport.adapter is not None or not agent.tools or agent.tool_registry:
+    if (not isinstance(agent, InProcessAgent) or TRANSPORTS[agent.type].adapter is not None or not agent.tools
+            or agent.tool_registry):
         return None
     return agent.tool_names()
 

@@ -51,7 +51,7 @@ class _Agent(socketserver.StreamRequestHandler):
             return
         request = json.loads(line)
         self.server.seen.append(request)  # type: ignore[attr-defined]
-        answer = ANSWERS.get(request["input"], "I can only help with orders and refunds.")
+        answer = ANSWERS.get(request["question"], "I can only help with orders and refunds.")
         self.wfile.write(json.dumps({"output": answer}).encode() + b"\n")
 
 
@@ -71,7 +71,9 @@ def tcp_agent() -> Iterator[socketserver.ThreadingTCPServer]:
 
 
 def write_config(folder: Path, agent_type: str, port: int) -> Path:
-    config = {"agent": {"name": "tcp-shop", "type": agent_type, "url": f"tcp://127.0.0.1:{port}", "timeout_s": 10},
+    # `input_field` is a key of the tcp-lines type alone (its TcpLinesAgent model): the agent reads `question`.
+    config = {"agent": {"name": "tcp-shop", "type": agent_type, "url": f"tcp://127.0.0.1:{port}",
+                        "input_field": "question", "timeout_s": 10},
               "golden_prompts": list(ANSWERS),
               "contract": {"invariants": [{"id": "answers", "type": "output_not_empty"},
                                           {"id": "no-password", "type": "excludes_pattern", "pattern": "password"}]},
@@ -99,7 +101,8 @@ def test_a_transport_and_a_report_format_from_outside_the_package_serve_a_run_an
     assert all(c.passed and not c.error for c in scored) and manifest.verdict.passed
     # Every invocation reached the real agent, with the case's session.
     assert len(tcp_agent.seen) == manifest.counts.invocations >= len(manifest.cases)
-    assert {r["input"] for r in tcp_agent.seen} == set(ANSWERS) and all(r["session_id"] for r in tcp_agent.seen)
+    assert {r["question"] for r in tcp_agent.seen} == set(ANSWERS) and all(r["session_id"] for r in tcp_agent.seen)
+    assert manifest.config_hash and "input" not in tcp_agent.seen[0]
     assert set(result.reports) == {"json", "md", "csv"}
     assert result.reports["csv"] == tmp_path / "run" / "cases.csv"
     rows = csv_rows(result.reports["csv"])
@@ -130,8 +133,28 @@ def test_a_registered_transport_and_format_are_among_the_choices_errors_list(
 def test_a_transport_needs_its_required_key(tmp_path: Path, extension: ModuleType) -> None:
     path = tmp_path / "khaos.yaml"
     path.write_text("agent:\n  type: tcp-lines\ngolden_prompts: [hi]\n")
-    with pytest.raises(ConfigFileError, match=r"agent\.type 'tcp-lines' needs `url`"):
+    with pytest.raises(ConfigFileError, match=r"khaos\.yaml:1:1: agent\.url: missing required key `url`\. Add `url:` "
+                                              r"\(tcp-lines: where the agent listens"):
         load_config(path)
+
+
+def test_a_transport_validates_its_own_keys_where_they_are_written(tmp_path: Path, extension: ModuleType) -> None:
+    path = tmp_path / "khaos.yaml"
+    path.write_text("golden_prompts: [hi]\nagent:\n  type: tcp-lines\n  url: http://127.0.0.1:9\n")
+    with pytest.raises(ConfigFileError, match=r"khaos\.yaml:4:3: agent\.url: 'http://127\.0\.0\.1:9' is not "
+                                              r"tcp://HOST:PORT, where a tcp-lines agent is reached"):
+        load_config(path)
+
+
+def test_a_key_of_another_type_names_the_type_it_belongs_to(tmp_path: Path, extension: ModuleType) -> None:
+    path = tmp_path / "khaos.yaml"
+    path.write_text("golden_prompts: [hi]\nagent:\n  type: http\n  url: http://127.0.0.1:9/chat\n"
+                    "  input_field: question\n")
+    error = pytest.raises(ConfigFileError, load_config, path).value
+    (issue,) = error.issues
+    assert (issue.line, issue.column, issue.key_path) == (5, 3, "agent.input_field")
+    assert issue.message == ("agent.input_field applies to type tcp-lines; this agent is type http: remove it, or "
+                             "set `type: tcp-lines`")
 
 
 def test_help_reads_the_format_registry_without_importing_any_renderer() -> None:

@@ -26,7 +26,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "metrics", "roles",
      "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
-     "chat"),
+     "chat",
+     "extensions"),
     # the extension registries and the text detectors the checkers use: config validates through them
     ("detect", "faults", "checkers"),
     ("config", "run_api"),

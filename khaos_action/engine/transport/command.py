@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from khaos_action.config.models import AgentConfig
+from khaos_action.config.agents import CommandAgent
 from khaos_action.engine.sandbox import limits_from
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
@@ -40,7 +40,7 @@ from khaos_action.engine.transport.base import (
     terminate,
 )
 from khaos_action.engine.transport.pool import InstancePool
-from khaos_action.errors import AgentError, ConfigError
+from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
@@ -53,7 +53,6 @@ def line_limit(max_output_bytes: int) -> int:
     """Bytes one reply line may take while it is read: the output cap plus room for JSON escapes and the envelope.
     A longer line fails its case and the process is replaced, so memory stays bounded whatever the agent prints."""
     return min(LINE_LIMIT, max_output_bytes * 6 + 64 * 1024)
-RESET_MODES = ("line", "restart")
 _MAX_STRAY = 20
 
 
@@ -83,14 +82,10 @@ class _Instance:
 
 
 class CommandTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+    def __init__(self, agent: CommandAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  startup_grace_s: float = 0.25) -> None:
-        assert agent.command, "command agents need `command` (checked by the config model)"
-        if agent.reset is not None and agent.reset not in RESET_MODES:
-            raise ConfigError(f"agent.reset {agent.reset!r} is not valid for a command agent: expected one of "
-                              f"{', '.join(RESET_MODES)} (send the reset line / restart the process).")
         self.agent, self.environ = agent, services.environ
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
@@ -318,8 +313,8 @@ class CommandTransport:
         self._pool = None
 
 
-def build(agent: AgentConfig, options: BuildOptions) -> CommandTransport:
-    """The `command` entry's builder (khaos_action/transports.py)."""
+def build(agent: CommandAgent, options: BuildOptions) -> CommandTransport:
+    """The `command` entry's builder (khaos_action/transports.py); its keys are `config.agents.CommandAgent`'s."""
     return CommandTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
                             env=options.env, env_for_instance=options.env_for_instance,
                             bind_instance=options.bind_instance)

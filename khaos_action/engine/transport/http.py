@@ -29,7 +29,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from khaos_action.config.models import AgentConfig
+from khaos_action.config.agents import HttpAgent
 from khaos_action.engine.sandbox import limits_from, visible_environ
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
@@ -72,19 +72,19 @@ class _Instance:
 
 
 class HttpTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, services: Services,
+    def __init__(self, agent: HttpAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,
                  client: httpx.AsyncClient | None = None, poll_interval_s: float = 0.05) -> None:
-        assert agent.url, "http agents need a url (checked by the config model)"
         self.agent, self.services = agent, services
         self.cwd = Path(base_dir) / agent.cwd if agent.cwd else Path(base_dir)
         self.env, self.env_for_instance, self.bind_instance = env or {}, env_for_instance, bind_instance
         self.has_reset = agent.reset_endpoint is not None
         self.exclusive = has_port(agent.start)
         if not self.exclusive:
-            for key in ("url", "ready_url", "reset_endpoint"):
-                if has_port(getattr(agent, key)):
+            for key, value in (("url", agent.url), ("ready_url", agent.ready_url),
+                               ("reset_endpoint", agent.reset_endpoint)):
+                if has_port(value):
                     raise ConfigError(f"agent.{key} uses {{{{port}}}} but agent.start does not: put {{{{port}}}} in "
                                       "`start` too (each instance then gets its own free port), or use a fixed port.")
         self.instance_count = agent.instances if self.exclusive else 1
@@ -382,11 +382,8 @@ def _excerpt(text: str, limit: int = 500) -> str:
     return text if len(text) <= limit else text[:limit] + f"... ({len(text):,} chars)"
 
 
-def build(agent: AgentConfig, options: BuildOptions) -> HttpTransport:
-    """The `http` entry's builder (khaos_action/transports.py)."""
-    if agent.reset is not None:
-        raise ConfigError("agent.reset is for python agents; an http agent resets through `reset_endpoint` "
-                          "(a URL that is POSTed to before each isolation group).")
+def build(agent: HttpAgent, options: BuildOptions) -> HttpTransport:
+    """The `http` entry's builder (khaos_action/transports.py); its keys are `config.agents.HttpAgent`'s."""
     return HttpTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
                          env=options.env, env_for_instance=options.env_for_instance,
                          bind_instance=options.bind_instance)

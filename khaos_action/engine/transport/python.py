@@ -28,13 +28,16 @@ import sys
 import typing
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
 from khaos_action.transports import BuildOptions
+
+if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker.py PRELOAD)
+    from khaos_action.config.agents import PythonAgent
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
 
@@ -357,8 +360,7 @@ def _is_mapping(annotation: Any) -> bool:
     return False
 
 
-def build(agent: Any, options: BuildOptions) -> PythonTransport:
-    """The `python` entry's builder (khaos_action/transports.py)."""
-    assert agent.entry, "python agents need `entry` (checked by the config model)"
+def build(agent: PythonAgent, options: BuildOptions) -> PythonTransport:
+    """The `python` entry's builder (khaos_action/transports.py); its keys are `config.agents.PythonAgent`'s."""
     return PythonTransport(agent.entry, base_dir=options.base_dir, reset=agent.reset, concurrency=options.concurrency,
                            context=agent.context)

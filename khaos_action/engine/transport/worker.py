@@ -22,12 +22,12 @@ import json
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import AsyncIterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import khaos_action
-from khaos_action.config.models import AgentConfig
+from khaos_action.config.agents import InProcessAgent
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
@@ -35,6 +35,7 @@ from khaos_action.engine.transport.base import AgentCallError, OutputTail, descr
 from khaos_action.engine.transport.zygote import Zygote
 from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
 from khaos_action.errors import AgentError, ConfigError
+from khaos_action.extensions import Extension
 from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
 
@@ -123,10 +124,10 @@ class Lease:
 
 
 class WorkerTransport:
-    def __init__(self, agent: AgentConfig, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
+    def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
                  python: str | None = None, env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
                  limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,
-                 zygote: bool = True) -> None:
+                 zygote: bool = True, extensions: Sequence[Extension] = ()) -> None:
         self.agent = agent
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
@@ -137,7 +138,7 @@ class WorkerTransport:
         self.llm = llm or {}
         self.limits = limits
         self.identity = identity
-        self.has_reset = agent.reset is not None
+        self.has_reset = agent.resets()
         self.tool_names: list[str] = []
         self.reached: set[str] = set()
         self.traffic = Traffic()
@@ -154,7 +155,9 @@ class WorkerTransport:
         self._zygote: Zygote | None = None
         self._lease: contextvars.ContextVar[Lease | None] = contextvars.ContextVar("khaos_worker_lease",
                                                                                    default=None)
-        self._setup = {"agent": agent.model_dump(mode="json"), "base_dir": str(self.base_dir), "llm": self.llm}
+        # The extensions first: the worker imports them before it reads the agent, whose type one may register.
+        self._setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
+                       "base_dir": str(self.base_dir), "llm": self.llm}
 
     # ---- the transport protocol -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -398,7 +401,7 @@ def _our_site_packages() -> list[str]:
     return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
 
 
-def worker_python(agent: AgentConfig, environ: Mapping[str, str]) -> str | None:
+def worker_python(agent: InProcessAgent, environ: Mapping[str, str]) -> str | None:
     """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON in the run's environment (the action's
     `install` venv), else ours (None)."""
     chosen = agent.python or environ.get(PYTHON_ENV, "").strip() or None

@@ -16,13 +16,16 @@ import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
 from khaos_action.transports import BuildOptions
+
+if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker.py PRELOAD)
+    from khaos_action.config.agents import FrameworkAgent
 
 
 @dataclass(frozen=True, slots=True)
@@ -271,10 +274,9 @@ def check_agent_object(agent_type: str, entry: str, base_dir: Path, context_spec
     return adapter.context_type(obj)
 
 
-def build(agent: Any, options: BuildOptions) -> FrameworkTransport:
+def build(agent: FrameworkAgent, options: BuildOptions) -> FrameworkTransport:
     """The builder of every framework entry (khaos_action/transports.py): the entry names the adapter."""
     from khaos_action.engine.transport.frameworks import adapter_for
 
-    assert agent.entry, "framework agents need `entry` (checked by the config model)"
     return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=options.base_dir, reset=agent.reset,
                               context=agent.context, stream=agent.stream, tracing=agent.tracing)
