@@ -201,14 +201,16 @@ class AgentConfig(Strict):
     @model_validator(mode="wrap")
     @classmethod
     def _as_its_type(cls, data: Any, handler: Callable[[Any], Any]) -> Any:
-        if cls is not AgentConfig or not isinstance(data, dict):
+        if not isinstance(data, dict):
             return handler(data)
-        model = cls.variant_for(data)
-        if model is AgentConfig:  # an unknown type: `type`'s own error lists the registered ones (keys some
-            return handler({k: v for k, v in data.items()  # type has are not errors of their own then)
-                            if k in AgentConfig.model_fields or not _owners(k)})
-        _keys_of_other_types(model, data)
-        return model.model_validate(data)  # its errors keep their key paths (agent.url)
+        if cls is AgentConfig:
+            model = cls.variant_for(data)
+            if model is AgentConfig:  # an unknown type: `type`'s own error lists the registered ones (keys some
+                return handler({k: v for k, v in data.items()  # type has are not errors of their own then)
+                                if k in AgentConfig.model_fields or not _owners(k)})
+            return model.model_validate(data)  # its errors keep their key paths (agent.url)
+        _keys_of_other_types(cls, data)
+        return handler(data)
 
     # ---- what a type's model overrides ----------------------------------------------------------------------------
 

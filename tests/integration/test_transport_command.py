@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from khaos_action.config.loader import load_config
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.command import CommandTransport
@@ -124,10 +125,14 @@ def test_reset_restart_replaces_the_process():
     assert first != second
 
 
-def test_unknown_reset_mode_is_a_config_error():
-    with pytest.raises(ConfigError, match="expected one of line, restart"):
-        build_transport(AgentConfig(type="command", command=COMMAND, reset="agents/x.py:reset"), base_dir=AGENTS,
-                        services=shell.services())
+def test_unknown_reset_mode_is_a_config_error(tmp_path: Path):
+    # The command type's own `reset` key (config/agents.py CommandAgent) is checked where the config is loaded.
+    config = tmp_path / "khaos.yaml"
+    config.write_text(f"golden_prompts: [hi]\nagent:\n  type: command\n  command: {COMMAND}\n"
+                      "  reset: agents/x.py:reset\n")
+    with pytest.raises(ConfigError, match=r"khaos\.yaml:5:10: agent\.reset: expected one of 'line', 'restart', "
+                                          r"found 'agents/x\.py:reset'"):
+        load_config(config)
 
 
 def test_agent_that_hangs_past_the_timeout_is_replaced_before_the_next_call():

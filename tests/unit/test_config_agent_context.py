@@ -24,5 +24,6 @@ def test_framework_agent_takes_context_stream_and_tracing(tmp_path: Path) -> Non
 def test_context_for_an_out_of_process_agent_says_to_remove_it(tmp_path: Path) -> None:
     path = tmp_path / "khaos.yaml"
     path.write_text(BASE + "  type: http\n  url: http://127.0.0.1:9/chat\n  context: agent.py:make_deps\n")
-    with pytest.raises(ConfigError, match=r"agent.context is passed to in-process agents.*remove `context`"):
+    with pytest.raises(ConfigError, match=r"khaos\.yaml:7:3: agent\.context: agent\.context applies to types python, "
+                                          r"pydantic-ai, langgraph, openai-agents; this agent is type http: remove it"):
         load_config(path)

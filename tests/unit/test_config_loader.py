@@ -184,7 +184,8 @@ def test_missing_required_key_points_at_its_parent_and_describes_the_field(tmp_p
 
 def test_agent_type_without_its_field_is_reported_at_the_agent(tmp_path: Path) -> None:
     path = _write(tmp_path, "version: 1\nagent:\n  type: http\n")
-    with pytest.raises(ConfigFileError, match=r"khaos\.yaml:2:1: agent: agent\.type 'http' needs `url`"):
+    with pytest.raises(ConfigFileError, match=r"khaos\.yaml:2:1: agent\.url: missing required key `url`\. Add `url:` "
+                                              r"\(http: the URL inputs are POSTed to\)"):
         load_config(path)
 
 

@@ -8,6 +8,7 @@ import inspect
 
 import pytest
 
+from khaos_action.config.agents import InProcessAgent, model_of
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError, UsageError
 from khaos_action.reporters import REPORTERS, action_outputs, default_formats, parse_formats, run_files
@@ -28,9 +29,13 @@ def test_transport_facts_are_those_the_if_chains_had() -> None:
     assert list(TRANSPORTS) == ["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
     assert {n for n, e in TRANSPORTS.items() if e.in_process} == {"python", *framework_types()}
     assert framework_types() == ("pydantic-ai", "langgraph", "openai-agents")
-    assert {n: e.requires for n, e in TRANSPORTS.items()} == {
-        "python": "entry", "http": "url", "command": "command", "mcp": "mcp", "pydantic-ai": "entry",
-        "langgraph": "entry", "openai-agents": "entry"}
+    # The key each type cannot run without is the one required field its agent model adds to the shared ones.
+    required = {n: [k for k, f in model_of(e).model_fields.items() if f.is_required()] for n, e in TRANSPORTS.items()}
+    assert required == {
+        "python": ["entry"], "http": ["url"], "command": ["command"], "mcp": ["mcp"], "pydantic-ai": ["entry"],
+        "langgraph": ["entry"], "openai-agents": ["entry"]}
+    assert {n for n, e in TRANSPORTS.items() if issubclass(model_of(e), InProcessAgent)} == {
+        n for n, e in TRANSPORTS.items() if e.in_process}
     assert all(e.proxy for e in TRANSPORTS.values() if not e.in_process)
     assert {n for n, e in TRANSPORTS.items() if e.sends_history} == set(framework_types())
 
@@ -44,7 +49,8 @@ def test_an_unknown_type_is_a_config_error_listing_the_registered_ones() -> None
 
 
 def test_context_is_refused_for_an_out_of_process_type() -> None:
-    with pytest.raises(ValueError, match="agent.context is passed to in-process agents"):
+    with pytest.raises(ValueError, match="agent.context applies to types python, pydantic-ai, langgraph, "
+                                         "openai-agents; this agent is type http: remove it"):
         AgentConfig(type="http", url="http://127.0.0.1:1/", context="ctx.py:make")
     assert AgentConfig(type="langgraph", entry="g.py:graph", context="ctx.py:make").context == "ctx.py:make"
 
