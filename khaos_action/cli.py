@@ -18,6 +18,8 @@ from khaos_action.errors import ExitCode, guard
 from khaos_action.reporters import REPORTERS, default_formats
 
 FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
+EXTENSION_HELP = ("import this module or .py file first: its faults, invariants, transports and formats register "
+                  "(repeatable; it runs in this process, so name only code you trust)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -46,6 +48,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     validate = sub.add_parser("validate", help="check khaos.yaml and its packs without calling the agent")
     validate.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
+    _extension_option(validate)
 
     contract = sub.add_parser("contract", help="behavioral contracts over the chaos matrix only")
     contract_sub = contract.add_subparsers(dest="contract_command", metavar="ACTION", required=True)
@@ -53,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
                        ("score", "print only the contract resilience score")):
         p = contract_sub.add_parser(name, help=text)
         p.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
+        _extension_option(p)
         if name != "validate":
             p.add_argument("--out", type=Path, help="output directory")
             p.add_argument("--force", action="store_true", help=FORCE_HELP)
@@ -89,6 +93,11 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
     p.add_argument("--format", default=",".join(default_formats()), help=f"comma list of {', '.join(REPORTERS)}")
     p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
+    _extension_option(p)
+
+
+def _extension_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--extension", action="append", default=[], metavar="MODULE_OR_FILE.py", help=EXTENSION_HELP)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -27,15 +27,17 @@ def services() -> Services:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from khaos_action.extensions import load_extensions
     from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
 
+    load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
     formats = parse_formats(args.format)
     run = services()
     request = EvaluateRequest(
         config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(run.clock()), packs=tuple(args.pack),
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
-        min_score=args.min_score, formats=formats, force=args.force,
+        min_score=args.min_score, formats=formats, force=args.force, extensions=tuple(args.extension),
     )
     result = evaluate(request, services=run)
     link_latest(result.out_dir)
@@ -77,7 +79,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     from khaos_action.main import make_plan, prepare
     from khaos_action.transports import transport_entry
 
-    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path(".")), import_agent=True)
+    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), extensions=tuple(args.extension)),
+                       import_agent=True)
     config = prepared.config
     # The profile `run` will use: the entry and tools imported (never called), declared roles first.
     tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir,
@@ -129,7 +132,8 @@ def cmd_contract(args: argparse.Namespace) -> int:
     from khaos_action.main import evaluate, make_plan, new_run_id, prepare
     from khaos_action.plan.contract import check_contract_config
 
-    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True))
+    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
+                                       extensions=tuple(args.extension)))
     if prepared.config.contract is None:
         raise ConfigError(f"{args.config}: no `contract` section; add `contract: {{invariants: [...]}}` and a "
                           f"`chaos_matrix`")
@@ -144,8 +148,8 @@ def cmd_contract(args: argparse.Namespace) -> int:
         return 0
     run = services()
     out = args.out or RUNS_DIR / new_run_id(run.clock())
-    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force),
-                      services=run)
+    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force,
+                                      extensions=tuple(args.extension)), services=run)
     link_latest(result.out_dir)
     contract = result.manifest.scores.contract
     critical = [f for f in result.manifest.verdict.findings if f.is_critical]

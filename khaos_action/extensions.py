@@ -45,6 +45,16 @@ class Extension:
         return cls(name, str(Path(file).resolve().parents[depth]))
 
 
+def is_file(spec: str) -> bool:
+    """`path/to/ext.py` (a file) rather than `package.module`."""
+    return spec.strip().endswith(".py") or "/" in spec or "\\" in spec
+
+
+def extension_path(spec: str, base_dir: Path) -> str:
+    """`spec` with a relative file path made absolute against `base_dir` (the action's working directory)."""
+    return str((base_dir / spec.strip()).resolve()) if is_file(spec) else spec.strip()
+
+
 def load_extensions(specs: Iterable[str], *, base_dir: Path) -> tuple[Extension, ...]:
     """Import each `MODULE` or `path/to/file.py` (relative to `base_dir`) once, in order: its registrations run."""
     return tuple(dict.fromkeys(load_extension(spec, base_dir=base_dir) for spec in specs))
@@ -52,7 +62,7 @@ def load_extensions(specs: Iterable[str], *, base_dir: Path) -> tuple[Extension,
 
 def load_extension(spec: str, *, base_dir: Path) -> Extension:
     spec = spec.strip()
-    if spec.endswith(".py") or "/" in spec or "\\" in spec:
+    if is_file(spec):
         path = (base_dir / spec).resolve()
         if not path.is_file():
             raise ExtensionError(f"extension {spec!r}: {path} is not a file. Give the path of the extension's .py "

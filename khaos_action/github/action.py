@@ -12,6 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from khaos_action.errors import ConfigError, KhaosError, guard
+from khaos_action.extensions import extension_path
 from khaos_action.findings import ordered
 from khaos_action.github import annotations as annotations_mod
 from khaos_action.github import baseline as baseline_mod
@@ -104,6 +105,7 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate
         config_path=config_path, out_dir=workdir / ".khaos" / "runs" / run_name, packs=tuple(settings.packs),
         seed=settings.seed, concurrency=settings.concurrency, shard=settings.shard, min_score=settings.min_score,
         force=True,  # a re-run attempt of the same workflow run replaces its own earlier run, never mixes with it
+        extensions=tuple(extension_path(spec, workdir) for spec in settings.extensions),
     )
     log.info(f"khaos-action: evaluating {_rel(config_path, workspace)}")
     # Whatever the agent prints while it runs is untrusted (pull-request code): it must not issue workflow commands.

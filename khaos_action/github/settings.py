@@ -38,6 +38,7 @@ INPUTS: dict[str, str] = {
     "install": "install",
     "manifest": "manifest",
     "github-max-wait": "github_max_wait",
+    "extensions": "extensions",
 }
 
 RUNNER_ENV = (
@@ -72,6 +73,9 @@ class ActionSettings(BaseModel):
     """Report on this existing manifest (e.g. `khaos-action merge` output) instead of running the agent."""
     github_max_wait: float = Field(300.0, ge=0, le=3600)
     """Seconds of waiting on GitHub (rate limits, retries) allowed over the whole job."""
+    extensions: list[str] = []
+    """Extension modules or .py files (relative to `working_directory`) imported before the config is loaded;
+    comma or newline separated. Never from khaos.yaml: an extension runs in the process that holds the token."""
 
     GITHUB_API_URL: str = "https://api.github.com"
     GITHUB_REPOSITORY: str | None = None
@@ -86,7 +90,7 @@ class ActionSettings(BaseModel):
     GITHUB_WORKSPACE: str | None = None
     RUNNER_TEMP: str | None = None
 
-    @field_validator("packs", mode="before")
+    @field_validator("packs", "extensions", mode="before")
     @classmethod
     def _split_packs(cls, value: Any) -> Any:
         return _split_list(value) if isinstance(value, str) else value

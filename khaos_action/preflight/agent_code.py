@@ -14,11 +14,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.agents import InProcessAgent
+from khaos_action.config.agents import InProcessAgent, PythonAgent
 from khaos_action.config.errors import ConfigIssue
 from khaos_action.config.models import tool_name
 from khaos_action.errors import KhaosError
-from khaos_action.transports import TRANSPORTS
 
 if TYPE_CHECKING:
     from khaos_action.config.loader import LoadedConfig
@@ -36,7 +35,6 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
     from khaos_action.engine.transport.python import load_object
 
     agent = loaded.config.agent
-    transport = TRANSPORTS[agent.type]
     found = AgentCode()
     if not isinstance(agent, InProcessAgent):  # the entry's in_process: its code is imported
         return found
@@ -47,7 +45,8 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
         except KhaosError as exc:
             found.issues.append(loaded.issue(("agent", "entry"), str(exc).rstrip(".")))
         else:
-            if transport.adapter is None:  # a plain callable, not a framework's agent object
+            if isinstance(agent, PythonAgent):  # a plain callable: not a framework's agent object, nor whatever
+                # an extension type's entry is
                 problem = _entry_signature_problem(entry)
                 if problem:
                     found.issues.append(loaded.issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",

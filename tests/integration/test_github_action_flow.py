@@ -6,6 +6,7 @@ import io
 import json
 import os
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -316,3 +317,31 @@ def test_files_are_handed_back_to_the_workspace_owner(run) -> None:
 def test_action_yml_outputs_are_the_ones_written() -> None:
     declared = yaml.safe_load((ROOT / "action.yml").read_text())["outputs"]
     assert set(declared) == set(OUTPUTS)
+
+
+def test_extensions_input_loads_modules_from_the_working_directory(run, monkeypatch) -> None:
+    from khaos_action.checkers import CHECKERS
+    from khaos_action.faults import FAULTS
+    from khaos_action.main import evaluate
+
+    sub = run.workspace / "svc"
+    (sub / "ext").mkdir(parents=True)
+    (sub / "ext" / "khaos_recipe_ext.py").write_text(
+        (ROOT / "tests" / "fixtures" / "extensions" / "khaos_recipe_ext.py").read_text())
+    (sub / "agent.py").write_text(AGENT_OK)
+    # `max_words` is known only once the input's extension is imported, before the config is loaded.
+    (sub / "khaos.yaml").write_text(CONFIG + "    - {id: short, type: max_words, limit: 50}\n"
+                                           "chaos_matrix: [{name: no-chaos}]\n")
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    assert "max_words" not in CHECKERS
+    try:
+        assert run.run(evaluate=evaluate, **{"working-directory": "svc", "extensions": "ext/khaos_recipe_ext.py"}) == 0, run.log
+        manifest = json.loads((run.workspace / run.outputs["manifest-path"]).read_text())
+        checked = [i for c in manifest["cases"] for i in c["invariants"] if i["id"] == "short"]
+        assert checked and all(i["passed"] and i["type"] == "max_words" for i in checked)
+    finally:
+        CHECKERS.pop("max_words", None)
+        FAULTS.pop("llm:overloaded", None)
+        sys.modules.pop("khaos_recipe_ext", None)
+    assert run.run(evaluate=evaluate, **{"working-directory": "svc", "extensions": "ext/missing.py"}) == 2
+    assert re.search(r"::error::extension '.*svc/ext/missing\.py': .* is not a file", run.log), run.log
