@@ -335,7 +335,8 @@ def test_extensions_input_loads_modules_from_the_working_directory(run, monkeypa
     monkeypatch.setattr(sys, "path", list(sys.path))
     assert "max_words" not in CHECKERS
     try:
-        assert run.run(evaluate=evaluate, **{"working-directory": "svc", "extensions": "ext/khaos_recipe_ext.py"}) == 0, run.log
+        code = run.run(evaluate=evaluate, **{"working-directory": "svc", "extensions": "ext/khaos_recipe_ext.py"})
+        assert code == 0, run.log
         manifest = json.loads((run.workspace / run.outputs["manifest-path"]).read_text())
         checked = [i for c in manifest["cases"] for i in c["invariants"] if i["id"] == "short"]
         assert checked and all(i["passed"] and i["type"] == "max_words" for i in checked)
