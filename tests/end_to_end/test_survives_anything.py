@@ -129,8 +129,8 @@ BAD_CONFIGS = [
     ("timeout_s: .nan", AGENT.replace("support\n", "support\n  timeout_s: .nan\n") + CONTRACT, ["finite"]),
     ("timeout_s: a week", AGENT.replace("support\n", "support\n  timeout_s: 604800\n") + CONTRACT,
      ["agent.timeout_s", "more than a day"]),
-    ("ready_timeout_s: 1e300", AGENT.replace("support\n", "support\n  ready_timeout_s: 1e300\n") + CONTRACT,
-     ["agent.ready_timeout_s", "more than a day"]),
+    ("ready_timeout_s: 1e300", "version: 1\nagent:\n  type: http\n  url: http://127.0.0.1:9/chat\n"  # an http key
+     "  ready_timeout_s: 1e300\n" + CONTRACT, ["agent.ready_timeout_s", "more than a day"]),
     ("max_output_bytes past 64 bits", AGENT.replace("support\n", "support\n  max_output_bytes: 99999999999999999999\n")
      + CONTRACT, ["max_output_bytes"]),
     ("delay_ms: 1e300", AGENT + CONTRACT.replace("[{name: calm}]", "[{name: slow, tool_faults: "

@@ -5,6 +5,7 @@ interception act on it as on a `type: python` agent. A real agent, a real status
 
 from __future__ import annotations
 
+import importlib
 import json
 import sys
 import threading
@@ -120,12 +121,17 @@ def assert_faults_acted(by_scenario: dict[str, str]) -> None:
         assert by_scenario[scenario].startswith(text), (scenario, by_scenario[scenario])
 
 
+@pytest.mark.parametrize("loaded_by", ["request", "caller"])
 def test_an_in_process_extension_transport_runs_in_the_worker_with_faults(
-        tmp_path: Path, status_api: ThreadingHTTPServer, forget: None) -> None:
+        tmp_path: Path, status_api: ThreadingHTTPServer, forget: None, loaded_by: str) -> None:
     base = f"http://127.0.0.1:{status_api.server_address[1]}"
     config = write_project(tmp_path, base)
+    if loaded_by == "caller":  # imported by the run API's caller, unnamed: the worker is told the entry's module
+        sys.path.insert(0, str(EXTENSIONS))
+        importlib.import_module("khaos_recipe_inproc")
+    extensions = (str(EXTENSION),) if loaded_by == "request" else ()
     result = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=("md",),
-                                      extensions=(str(EXTENSION),)), services=shell.services())
+                                      extensions=extensions), services=shell.services())
 
     manifest = result.manifest
     assert manifest.agent.type == "bot-class" and "bot-class" in TRANSPORTS
