@@ -49,7 +49,8 @@ class BuildOptions:
 
 
 Builder = Callable[[Any, BuildOptions], Any]
-"""`build(agent: AgentConfig, options: BuildOptions) -> Transport` (not yet started)."""
+"""`build(agent, options: BuildOptions) -> Transport` (not yet started); `agent` is an instance of the entry's
+`params` model, so the builder reads its own keys from the type that owns them."""
 
 
 @dataclass(frozen=True, slots=True)
