@@ -247,14 +247,18 @@ def agent_model(agent_type: Any) -> type[AgentConfig]:
 
 def _keys_of_other_types(model: type[AgentConfig], data: dict[str, Any]) -> None:
     """A key this type does not have but another registered type does: one error per key, at the key, naming the
-    types it applies to (a python agent given `url` was most likely meant to be `type: http`)."""
+    types it applies to (a python agent given `url` was most likely meant to be `type: http`). The keys no type has
+    are reported with them; the rest of the block is checked once the type and its keys agree."""
     kind = data.get("type", "python")
     errors: list[InitErrorDetails] = []
+    unknown: list[InitErrorDetails] = []
     for key in data:
         if key in model.model_fields:
             continue
         owners = _owners(key)
-        if owners:
+        if not owners:
+            unknown.append({"type": "extra_forbidden", "loc": (key,), "input": data[key]})
+        else:
             which, fix = ((f"type {owners[0]}", f"`type: {owners[0]}`") if len(owners) == 1 else
                           (f"types {', '.join(owners)}", "one of those types"))
             errors.append({"type": PydanticCustomError("value_error", "agent.{key} applies to {which}; this agent is "
@@ -262,7 +266,7 @@ def _keys_of_other_types(model: type[AgentConfig], data: dict[str, Any]) -> None
                                                        {"key": key, "which": which, "kind": kind, "fix": fix}),
                            "loc": (key,), "input": data[key]})
     if errors:
-        raise ValidationError.from_exception_data("AgentConfig", errors)
+        raise ValidationError.from_exception_data("AgentConfig", errors + unknown)
 
 
 def _owners(key: str) -> list[str]:

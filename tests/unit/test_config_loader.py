@@ -189,6 +189,18 @@ def test_agent_type_without_its_field_is_reported_at_the_agent(tmp_path: Path) -
         load_config(path)
 
 
+def test_keys_of_another_agent_type_name_the_type_at_their_lines(tmp_path: Path) -> None:
+    path = _write(tmp_path, "agent:\n  entry: a.py:f\n  url: http://127.0.0.1:9/chat\n  instances: 2\n"
+                            "  timout_s: 5\ngolden_prompts: [hi]\n")
+    error = pytest.raises(ConfigFileError, load_config, path).value
+    assert [(i.line, i.column, i.key_path, i.message, i.hint) for i in error.issues] == [
+        (3, 3, "agent.url", "agent.url applies to type http; this agent is type python: remove it, or set "
+                            "`type: http`", None),
+        (4, 3, "agent.instances", "agent.instances applies to types http, command, mcp; this agent is type python: "
+                                  "remove it, or set one of those types", None),
+        (5, 3, "agent.timout_s", "unknown key `timout_s`", "Did you mean `timeout_s`?")]
+
+
 def test_union_fields_give_one_error_naming_every_accepted_shape(tmp_path: Path) -> None:
     path = _write(tmp_path, "agent: {entry: a.py:f}\nmutation:\n  types: 5\n")
     error = pytest.raises(ConfigFileError, load_config, path).value
