@@ -21,6 +21,9 @@ def test_every_builtin_transport_names_a_builder_that_exists(name: str) -> None:
     entry = TRANSPORTS[name]
     build = entry.builder()
     assert callable(build) and list(inspect.signature(build).parameters) == ["agent", "options"]
+    # ... and its agent model as a string too (imported when a config is validated): it extends the shared keys.
+    model = model_of(entry)
+    assert isinstance(entry.params, str) and issubclass(model, AgentConfig) and model is not AgentConfig
     if entry.adapter:
         assert importlib.import_module(entry.adapter).ADAPTER.agent_type == name
 
