@@ -1,5 +1,5 @@
-"""The chaos proxy: a local HTTP forwarder (aiohttp server and client session) that out-of-process agents
-(`http`, `command`) reach through rewired base URLs, and that answers with the current case's faults.
+"""The chaos proxy: a local HTTP/1.1 forwarder that out-of-process agents (`http`, `command`) reach through rewired
+base URLs, and that answers with the current case's faults.
 
 Attribution under concurrency. The engine runs out-of-process agents as N instances, each serving one case at a
 time. Every instance gets its own routes: `url_for(upstream, instance)` returns
@@ -14,38 +14,47 @@ body bytes, server-sent events as they arrive). Faults: errors and failures are 
 holds the request for its delay and then answers 504; `connection_reset` closes the connection mid-response;
 reply mutations buffer the upstream reply, rewrite it and send it with fresh framing headers.
 
-Why aiohttp on both sides (issue 19): with uvicorn (h11) in front and httpx behind, 60% of the proxy's CPU went to
-httpcore's connection-pool scan and the proxy served fewer requests/s at concurrency 32 than at 1. aiohttp parses
-HTTP in C on both sides and keeps a keep-alive pool without that scan.
+Why by hand (issue 19): the agent side is asyncio streams and engine.chaos.http1's parser (keep-alive,
+pipelining-safe, strict about framing); the upstream side is engine.chaos.forward (its own keep-alive pool for
+`http://` upstreams, aiohttp for TLS and for replies a fault decodes). uvicorn+httpx served fewer requests/s at
+concurrency 32 than at 1; an aiohttp server and client still added 0.4 ms per request at concurrency 1.
 """
 
 from __future__ import annotations
 
 import asyncio
-import functools
 import hashlib
 import re
 import socket
 from typing import Any
-from urllib.parse import urlsplit
 
+from khaos_action.engine.chaos.forward import (
+    PlainPool,
+    Upstream,
+    UpstreamError,
+    fetch_decoded,
+    open_session,
+    relay_aiohttp,
+    relay_plain,
+)
+from khaos_action.engine.chaos.http1 import (
+    MAX_HEAD,
+    BadMessage,
+    Head,
+    parse_request,
+    read_head,
+    read_request_body,
+    serialize_head,
+    status_line,
+)
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.llm_calls import LlmCall, begin_call
 from khaos_action.errors import ConfigError
-from khaos_action.faults.effects import (
-    FRAMING_HEADERS,
-    HttpRequestView,
-    Reply,
-    rebuilt_headers,
-)
+from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 from khaos_action.faults.llm import error_reply
 
 _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(/[^?]*)?(?:\?(.*))?$", re.S)
-_DROP_REQUEST = FRAMING_HEADERS | {"host"}
-_DROP_RESPONSE = FRAMING_HEADERS - {"content-length", "content-encoding"}
-# What aiohttp's client would add on its own: the agent's request goes out with the agent's headers only.
-_NO_AUTO_HEADERS = ("Accept", "Accept-Encoding", "User-Agent", "Content-Type")
 
 
 def upstream_key(upstream: str) -> str:
@@ -53,15 +62,20 @@ def upstream_key(upstream: str) -> str:
 
 
 class ChaosProxy:
-    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, upstream_timeout_s: float = 300.0) -> None:
+    def __init__(self, *, host: str = "127.0.0.1", port: int = 0, upstream_timeout_s: float = 300.0,
+                 ssl: Any = None) -> None:
+        """`ssl`: the SSLContext https:// upstreams are checked with (default: the system's trust store)."""
         self.host = host
         self._port = port
         self._socket: socket.socket | None = None
-        self._upstreams: dict[str, str] = {}
+        self._upstreams: dict[str, Upstream] = {}
         self._bound: dict[int, CaseContext | None] = {}
         self._timeout = upstream_timeout_s
-        self._runner: Any = None
-        self._session: Any = None
+        self._ssl = ssl
+        self._server: asyncio.Server | None = None
+        self._pool = PlainPool(upstream_timeout_s)
+        self._session: Any = None  # aiohttp's, opened on the first request that needs it
+        self._connections: dict[asyncio.Task[Any], asyncio.StreamWriter] = {}
 
     # ---- lifecycle ------------------------------------------------------------------------------------------------
     def _listening_socket(self) -> socket.socket:
@@ -78,74 +92,95 @@ class ChaosProxy:
         return f"http://{self.host}:{self._listening_socket().getsockname()[1]}"
 
     async def start(self) -> None:
-        import aiohttp
-        from aiohttp import web
-
         sock = self._listening_socket()
-        # No pool limit (the agents' concurrency is the limit), no total timeout on streams that are still moving:
-        # only connecting and each read are bounded. trust_env=False: never route through the runner's own proxy.
-        self._session = aiohttp.ClientSession(
-            connector=aiohttp.TCPConnector(limit=0, ttl_dns_cache=300),
-            timeout=aiohttp.ClientTimeout(total=None, sock_connect=self._timeout, sock_read=self._timeout),
-            auto_decompress=False, trust_env=False, skip_auto_headers=_NO_AUTO_HEADERS,
-        )
-        server = web.Server(self._handle, access_log=None, handler_cancellation=True)
-        self._runner = web.ServerRunner(server, handle_signals=False, shutdown_timeout=1.0)
-        await self._runner.setup()
         try:
-            await web.SockSite(self._runner, sock).start()
+            self._server = await asyncio.start_server(self._serve, sock=sock, limit=MAX_HEAD, backlog=1024)
         except OSError as exc:
             raise ConfigError(f"the chaos proxy could not listen on {self.base_url}: {exc}") from None
 
     async def stop(self) -> None:
-        if self._runner is not None:
-            await self._runner.cleanup()
+        if self._server is not None:
+            self._server.close()
+        for task, writer in list(self._connections.items()):
+            writer.transport.abort()
+            task.cancel()
+        if self._connections:
+            await asyncio.gather(*self._connections, return_exceptions=True)
+        self._pool.close()
         if self._session is not None:
             await self._session.close()
         if self._socket is not None:
             self._socket.close()
-        self._runner = self._session = self._socket = None
+        self._server = self._session = self._socket = None
 
     # ---- routing and attribution -------------------------------------------------------------------------------------
     def url_for(self, upstream: str, instance: int = 0) -> str:
         """The base URL instance `instance` uses in place of `upstream` (keeps upstream's path prefix)."""
-        if not re.match(r"^https?://", upstream):
+        try:
+            parsed = Upstream.parse(upstream) if re.match(r"^https?://[^/?#]", upstream) else None
+        except ValueError:  # a port that is not a number
+            parsed = None
+        if parsed is None or "?" in upstream or "#" in upstream:
             raise ConfigError(f"proxy({upstream!r}): the upstream must be an http(s) URL such as "
                               "'https://api.openai.com/v1'.")
         key = upstream_key(upstream)
-        self._upstreams[key] = upstream.rstrip("/")
+        self._upstreams[key] = parsed
         return f"{self.base_url}/i/{instance}/{key}"
 
     def bind(self, instance: int, ctx: CaseContext | None) -> None:
         """Instance `instance` now serves `ctx` (None: between cases; its requests pass through)."""
         self._bound[instance] = ctx
 
-    # ---- the request handler -------------------------------------------------------------------------------------
-    async def _handle(self, request: Any) -> Any:
+    # ---- one agent connection -------------------------------------------------------------------------------------
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """Requests one after another on a kept-alive connection until the agent closes it, asks to, or sends
+        something the proxy cannot read (answered 400/413/431/501, then closed)."""
         current_case.set(None)  # this task's own upstream calls must never be intercepted in-process
-        route = _ROUTE.match(request.raw_path)
+        task = asyncio.current_task()
+        assert task is not None
+        self._connections[task] = writer
+        try:
+            while True:
+                try:
+                    head = parse_request(await read_head(reader, 431))
+                    if head.expect_continue and (head.length or head.chunked):
+                        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+                    body = await read_request_body(reader, head)
+                except BadMessage as exc:
+                    writer.write(_reply_bytes(Reply.json_reply(exc.status, {"error": f"chaos proxy: {exc}"}),
+                                              close=True))
+                    return
+                except asyncio.IncompleteReadError:
+                    return  # the agent closed its connection, between requests or in the middle of one
+                if not await self._handle(head, body, writer) or not head.keep_alive:
+                    return
+        except (ConnectionError, TimeoutError):
+            return  # the agent went away while its reply was being written
+        finally:
+            self._connections.pop(task, None)
+            writer.close()
+
+    async def _handle(self, head: Head, body: bytes, out: asyncio.StreamWriter) -> bool:
+        """Answer one request; whether the connection can serve another."""
+        route = _ROUTE.match(head.target)
         if route is None or route.group(2) not in self._upstreams:
-            return await _send_reply(request, Reply.json_reply(
+            return await _send(out, Reply.json_reply(
                 404, {"error": "unknown chaos-proxy route; use the URL from `{{ llm_proxy }}` / `{{ proxy(...) }}`"}))
         instance, upstream = int(route.group(1)), self._upstreams[route.group(2)]
-        url = upstream + (route.group(3) or "")
-        if route.group(4):
-            url += "?" + route.group(4)
-        body = await request.read()
-        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.raw_headers]
-        lower = {k.lower(): v for k, v in headers}
+        rest = route.group(3) or ""
+        query = "?" + route.group(4) if route.group(4) else ""
+        url = upstream.url + rest + query
+        headers = head.headers
         ctx = self._bound.get(instance)
         decision = None
+        call = None
         if ctx is not None:
-            target = urlsplit(url)
-            view = HttpRequestView(method=request.method, url=url, host=target.hostname or "",
-                                   path=target.path or "/", headers=lower, body=body)
+            view = HttpRequestView(method=head.method, url=url, host=upstream.host, path=(upstream.prefix + rest)
+                                   or "/", headers={k.lower(): v for k, v in headers}, body=body)
             decision = decide_http(ctx, view)
             if decision is not None and decision.new_body is not None:
                 body = decision.new_body
             call = begin_call(ctx, decision, view, body)  # LLM telemetry, cassette, budget (khaos_action.llm)
-        else:
-            call = None
         effect = decision.effect if decision is not None else None
         if effect is not None:
             if effect.delay_s:
@@ -155,111 +190,89 @@ class ChaosProxy:
                                     "Gateway timeout: the upstream did not answer in time.")
                 finish_http(ctx, decision, reply)
                 call and call.finish(reply, source="fault")
-                return await _send_reply(request, reply)
+                return await _send(out, reply)
             if effect.error == "connection_reset":
                 finish_http(ctx, decision, None)
                 call and call.finish(None, source="fault")
-                return await _reset(request)
+                # Start a 4 kB JSON reply, send 8 bytes of it and drop the connection: a reset as the client sees it.
+                out.write(serialize_head(status_line(200), [("content-type", "application/json"),
+                                                            ("content-length", "4096")]) + b'{"id": "')
+                await out.drain()
+                out.transport.abort()
+                return False
             if effect.reply is not None:
                 finish_http(ctx, decision, effect.reply)
                 call and call.finish(effect.reply, source="fault")
-                return await _send_reply(request, effect.reply)
+                return await _send(out, effect.reply)
         replayed = call.replayed() if call is not None else None
         if replayed is not None:  # the LLM cassette answers; faults that rewrite replies still apply on top
-            return await _send_reply(request, finish_http(ctx, decision, replayed) or replayed)
-        return await self._forward(request, url, headers, body, ctx, decision, call)
+            return await _send(out, finish_http(ctx, decision, replayed) or replayed)
+        if effect is not None and effect.transform is not None:
+            return await self._rewrite(head.method, url, headers, body, out, ctx, decision, call)
+        return await self._relay(head, upstream, (upstream.prefix + rest or "/") + query, url, headers, body, out,
+                                 ctx, decision, call)
 
-    async def _forward(self, request: Any, url: str, headers: list[tuple[str, str]], body: bytes,
-                       ctx: CaseContext | None, decision: Any, call: LlmCall | None = None) -> Any:
-        import aiohttp
-        from aiohttp import web
-        from multidict import CIMultiDict
-        from yarl import URL
+    async def _relay(self, head: Head, upstream: Upstream, target: str, url: str, headers: list[tuple[str, str]],
+                     body: bytes, out: asyncio.StreamWriter, ctx: CaseContext | None, decision: Any,
+                     call: LlmCall | None) -> bool:
+        """The upstream's reply, relayed as it arrives (the forwarding path)."""
+        observed: list[int] = []
 
-        assert self._session is not None, "ChaosProxy.start() was not awaited"
-        outgoing = CIMultiDict((k, v) for k, v in headers if k.lower() not in _DROP_REQUEST)
-        transform = decision is not None and decision.effect is not None and decision.effect.transform is not None
-        try:
-            # A reply a fault rewrites is read decoded (Reply holds decoded content); all others pass through raw.
-            response = await self._session.request(request.method, URL(url, encoded=True), headers=outgoing,
-                                                   data=body or None, allow_redirects=False, auto_decompress=transform)
-        except (aiohttp.ClientError, asyncio.TimeoutError, OSError) as exc:
-            if call is not None:
-                call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-            return await _send_reply(request, Reply.json_reply(
-                502, {"error": f"chaos proxy: upstream {url} failed: {type(exc).__name__}: {exc}"}))
-        try:
-            if transform:
-                content = await response.read()
-                reply = Reply(response.status, {k.lower(): v for k, v in response.headers.items()}, content)
-                if call is not None:
-                    call.finish_live(reply.status, rebuilt_headers(reply.headers), reply.body)
-                replacement = finish_http(ctx, decision, reply)
-                return await _send_reply(request, replacement or Reply(reply.status, rebuilt_headers(reply.headers),
-                                                                       reply.body))
+        def start(status: int, reply_headers: dict[str, str]) -> Any:
+            observed.append(status)
             if decision is not None:
-                finish_http(ctx, decision, None, status=response.status)
-            # A reply of known length leaves in one write with its first bytes (aiohttp's own web.Response does
-            # this): a separate send of the headers cost a third of the proxy's time per request on loopback (issue
-            # 19). A stream (no length: server-sent events) gets its headers at once, before any event.
-            sized = response.headers.get("content-length") is not None
-            out = (_sized_response() if sized else web.StreamResponse)(status=response.status, reason=response.reason)
-            out.headers.clear()  # exactly upstream's headers (no Content-Type/Server/Date of our own)
-            for k, v in response.raw_headers:
-                name = k.decode("latin-1")
-                if name.lower() not in _DROP_RESPONSE:
-                    out.headers.add(name, v.decode("latin-1"))
-            if "content-length" not in out.headers and response.status not in (204, 304) \
-                    and request.method != "HEAD":
-                out.enable_chunked_encoding()
-            observer = call.observer(response.status, response.headers) if call is not None else None
-            await out.prepare(request)
-            async for chunk in response.content.iter_any():
-                if observer is not None:
-                    observer.feed(chunk)
-                await out.write(chunk)
-            await out.write_eof()
-            if observer is not None:
-                observer.close(True)
-            return out
+                finish_http(ctx, decision, None, status=status)
+            return call.observer(status, reply_headers) if call is not None else None
+
+        http11 = head.start[2] == "HTTP/1.1"
+        try:
+            if upstream.plain:
+                return await relay_plain(self._pool, upstream, head.method, target, headers, body, out,
+                                         http11=http11, start=start)
+            return await relay_aiohttp(self._aiohttp(), head.method, url, headers, body, out, http11=http11,
+                                       start=start)
+        except UpstreamError as exc:
+            if call is not None:
+                call.finish(None, source="error", error=str(exc))
+            return await _send(out, Reply.json_reply(502, {"error": f"chaos proxy: upstream {url} failed: {exc}"}))
+        except Exception:  # noqa: BLE001 — mid-reply (either side went away): the agent sees a cut-off reply
+            out.transport.abort()
+            return False
         finally:
             if call is not None and not call.done:
-                call.finish_live(response.status, {}, None)  # the agent went away mid-reply
-            response.release()
+                call.finish_live(observed[0] if observed else 502, {}, None)  # the reply did not reach its end
+
+    async def _rewrite(self, method: str, url: str, headers: list[tuple[str, str]], body: bytes,
+                       out: asyncio.StreamWriter, ctx: CaseContext | None, decision: Any, call: LlmCall | None) -> bool:
+        """A fault that rewrites the reply: read it whole and decoded (Reply holds decoded content), rewrite, send."""
+        try:
+            reply = await fetch_decoded(self._aiohttp(), method, url, headers, body)
+        except UpstreamError as exc:
+            if call is not None:
+                call.finish(None, source="error", error=str(exc))
+            return await _send(out, Reply.json_reply(502, {"error": f"chaos proxy: upstream {url} failed: {exc}"}))
+        if call is not None:
+            call.finish_live(reply.status, rebuilt_headers(reply.headers), reply.body)
+        replacement = finish_http(ctx, decision, reply)
+        return await _send(out, replacement or Reply(reply.status, rebuilt_headers(reply.headers), reply.body))
+
+    def _aiohttp(self) -> Any:
+        if self._session is None:
+            self._session = open_session(self._timeout, self._ssl)
+        return self._session
 
 
-@functools.cache
-def _sized_response() -> Any:
-    """StreamResponse that sends its headers with the first body bytes (built on first use: aiohttp is imported only
-    when a proxy runs)."""
-    from aiohttp import web
-
-    class SizedResponse(web.StreamResponse):
-        _send_headers_immediately = False
-
-    return SizedResponse
+def _reply_bytes(reply: Reply, *, close: bool = False) -> bytes:
+    headers = list(rebuilt_headers(reply.headers).items()) + [("content-length", str(len(reply.body)))]
+    if close:
+        headers.append(("connection", "close"))
+    return serialize_head(status_line(reply.status), headers) + reply.body
 
 
-async def _reset(request: Any) -> Any:
-    """Start a 4 kB JSON reply, send 8 bytes of it and drop the connection: a reset as the client sees it."""
-    from aiohttp import web
-
-    out = web.StreamResponse(status=200, headers={"content-type": "application/json", "content-length": "4096"})
-    await out.prepare(request)
-    await out.write(b'{"id": "')
-    request.transport.abort()
-    return out
-
-
-async def _send_reply(request: Any, reply: Reply) -> Any:
-    from aiohttp import web
-    from multidict import CIMultiDict
-
-    out = web.Response(status=reply.status, body=reply.body)
-    out.headers.clear()
-    out.headers.extend(CIMultiDict(rebuilt_headers(reply.headers)))
-    out.headers["content-length"] = str(len(reply.body))
-    return out
+async def _send(out: asyncio.StreamWriter, reply: Reply) -> bool:
+    out.write(_reply_bytes(reply))
+    await out.drain()
+    return True
 
 
 # ---- agent.env templates ---------------------------------------------------------------------------------------------
