@@ -42,7 +42,7 @@ class BadMessage(Exception):
 @dataclass(slots=True)
 class Head:
     """One parsed head. `length` None with `chunked` False: a request without a body, or a response delimited by the
-    connection's end (`until_close`)."""
+    connection's end."""
 
     start: tuple[str, str, str]  # request: method, target, version; response: version, status, reason
     headers: list[tuple[str, str]]
@@ -50,7 +50,6 @@ class Head:
     chunked: bool
     keep_alive: bool
     expect_continue: bool = False
-    until_close: bool = False
 
     @property
     def method(self) -> str:
@@ -140,10 +139,10 @@ def parse_response(raw: bytes, method: str) -> Head:
     if codings and codings[-1] == "chunked":  # Transfer-Encoding overrides Content-Length (RFC 9112 §6.3)
         return Head((version, code, reason), headers, None, True, keep_alive and codings == ["chunked"])
     if codings:
-        return Head((version, code, reason), headers, None, False, False, until_close=True)
+        return Head((version, code, reason), headers, None, False, False)
     length = _length(framing, 502)
     if length is None:
-        return Head((version, code, reason), headers, None, False, False, until_close=True)
+        return Head((version, code, reason), headers, None, False, False)
     return Head((version, code, reason), headers, length, False, keep_alive)
 
 

@@ -156,6 +156,8 @@ class ChaosProxy:
                     return
         except (ConnectionError, TimeoutError):
             return  # the agent went away while its reply was being written
+        except asyncio.CancelledError:
+            return  # stop() ends the connection; ending normally keeps asyncio's stream callback from logging it
         finally:
             self._connections.pop(task, None)
             writer.close()
