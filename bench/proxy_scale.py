@@ -10,7 +10,10 @@ is the proxied percentile minus the direct one at the same concurrency.
 Targets: at concurrency 32, ≥ 3 × mitmproxy's requests/s and added p99 ≤ 10 ms; at concurrency 1, added p50
 ≤ 0.3 ms.
 
-Run: `MITMDUMP=/path/to/mitmdump python bench/proxy_scale.py [--seconds 4] [--rounds 3]`
+`--baseline DIR` adds the ChaosProxy of another checkout (e.g. /work/main) as a fourth target, interleaved with the
+others: an A/B of two proxy versions under the same load on a shared machine.
+
+Run: `MITMDUMP=/path/to/mitmdump python bench/proxy_scale.py [--seconds 4] [--rounds 3] [--baseline DIR]`
 """
 
 from __future__ import annotations
@@ -122,6 +125,7 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=4.0)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--concurrency", default="1,32")
+    parser.add_argument("--baseline", type=Path, default=None, help="another checkout whose ChaosProxy to run too")
     args = parser.parse_args()
     root = Path(__file__).resolve().parents[1]
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), os.environ.get("PYTHONPATH", "")])}
@@ -140,6 +144,13 @@ def main() -> int:
         procs.append(ours)
         targets = {"direct": upstream_url + "/v1/chat/completions",
                    "khaos ChaosProxy": ours.stdout.readline().strip() + "/v1/chat/completions"}
+        if args.baseline is not None:
+            base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
+            baseline = subprocess.Popen([sys.executable, "-c", OURS, upstream_url], stdout=subprocess.PIPE,
+                                        env=base_env, text=True, cwd=args.baseline)
+            procs.append(baseline)
+            targets[f"baseline ChaosProxy ({args.baseline.name})"] = (baseline.stdout.readline().strip()
+                                                                      + "/v1/chat/completions")
         mitmdump = os.environ.get("MITMDUMP") or shutil.which("mitmdump")
         if mitmdump:
             mitm_port = free_port()
