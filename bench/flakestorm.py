@@ -9,7 +9,10 @@ flakestorm is not a dependency: point FLAKESTORM at its `flakestorm` script (e.g
 `python -m venv /tmp/fs && /tmp/fs/bin/pip install flakestorm`). Target: ≤ 0.2 × flakestorm's wall time with the
 same or fewer agent calls.
 
-Run: `FLAKESTORM=/tmp/fs/bin/flakestorm python bench/flakestorm.py [--rounds 3]`
+`--baseline DIR` also runs the khaos-action of another checkout (e.g. /work/main), interleaved: an A/B of fixed costs
+on a shared machine.
+
+Run: `FLAKESTORM=/tmp/fs/bin/flakestorm python bench/flakestorm.py [--rounds 3] [--baseline DIR]`
 """
 
 from __future__ import annotations
@@ -93,14 +96,20 @@ def run(argv: list[str], folder: Path, env: dict[str, str]) -> tuple[float, int,
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--baseline", type=Path, default=None, help="another checkout's khaos-action to run too")
     args = parser.parse_args()
     flakestorm = os.environ.get("FLAKESTORM") or shutil.which("flakestorm")
     root = Path(__file__).resolve().parents[1]
     folder = Path(tempfile.mkdtemp(prefix="khaos-vs-flakestorm-"))
     write_project(folder)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root), str(folder)])}
-    tools = {"khaos-action contract run": [sys.executable, "-m", "khaos_action.cli", "contract", "run", "--out",
-                                           str(folder / "out")]}
+    khaos = [sys.executable, "-m", "khaos_action.cli", "contract", "run", "--out", str(folder / "out"), "--force"]
+    tools = {"khaos-action contract run": khaos}
+    envs = {"khaos-action contract run": env}
+    if args.baseline is not None:
+        name = f"baseline ({args.baseline.name})"
+        tools[name] = khaos
+        envs[name] = {**env, "PYTHONPATH": os.pathsep.join([str(args.baseline.resolve()), str(folder)])}
     if flakestorm:
         tools["flakestorm contract run"] = [flakestorm, "contract", "run", "-c", "flakestorm.yaml"]
     else:
@@ -110,7 +119,7 @@ def main() -> int:
     results: dict[str, list[tuple[float, int]]] = {name: [] for name in tools}
     for _ in range(args.rounds):
         for name, argv in tools.items():
-            wall, calls, error = run(argv, folder, env)
+            wall, calls, error = run(argv, folder, envs.get(name, env))
             if error:
                 raise SystemExit(f"{name} failed:\n{error}")
             results[name].append((wall, calls))

@@ -101,12 +101,12 @@ def _extension_option(p: argparse.ArgumentParser) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)  # `--help` and usage errors exit here: no agent ever runs, nothing to hide
     if argv is None:  # a real process (not a test calling main): keep the runner's secrets out of /proc/PID/environ
         from khaos_action.engine.sandbox import hide_runner_secrets
 
         hide_runner_secrets(["-m", "khaos_action.cli", *sys.argv[1:]])
-    parser = build_parser()
-    args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
         return ExitCode.CONFIG

@@ -13,7 +13,6 @@ import errno
 import os
 import signal
 import sys
-import traceback
 from collections.abc import Callable
 from enum import IntEnum
 
@@ -78,6 +77,12 @@ def output_error(path: object, exc: OSError, *, kept: str = "") -> OutputError:
 Say = Callable[[str], None]
 
 
+def _format_exc() -> str:
+    import traceback  # only a failing run pays for it (traceback imports textwrap, tokenize, linecache)
+
+    return traceback.format_exc()
+
+
 def _stderr_traceback(text: str) -> None:
     sys.stderr.write(text)
 
@@ -102,7 +107,7 @@ def guard(body: Callable[[], int], *, say: Say, show_traceback: Say = _stderr_tr
         _flush_stdout()
     except KhaosError as exc:
         if debug:
-            show_traceback(traceback.format_exc())
+            show_traceback(_format_exc())
         message = str(exc)
         code = int(exc.exit_code)
         _say(say, message)
@@ -118,10 +123,10 @@ def guard(body: Callable[[], int], *, say: Say, show_traceback: Say = _stderr_tr
         message = "input nested too deeply to process (maximum recursion depth exceeded)"
         code = ExitCode.CONFIG
         if debug:
-            show_traceback(traceback.format_exc())
+            show_traceback(_format_exc())
         _say(say, message)
     except Exception:  # noqa: BLE001 - the one place that turns a bug of ours into a readable report
-        show_traceback(traceback.format_exc())
+        show_traceback(_format_exc())
         message = BUG_MESSAGE
         code = ExitCode.INTERNAL
         _say(say, message)

@@ -194,3 +194,39 @@ def test_patches_are_removed_after_the_run():
         assert httpx.HTTPTransport.handle_request is not originals[0]
     assert (httpx.HTTPTransport.handle_request, httpx.AsyncHTTPTransport.handle_async_request,
             requests.adapters.HTTPAdapter.send) == originals
+
+
+LATE_IMPORT = '''
+import json, random, sys
+from khaos_action.engine.chaos.intercept import http_interception
+from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.context import CaseContext
+
+rng = random.Random(1)
+ctx = CaseContext(case_id="c", rng=rng, faults=bind_faults(
+    [{"id": "down", "target": "http", "mode": "http_error", "status_code": 503}], rng))
+libraries = ("httpx", "httpx2", "requests", "aiohttp")
+with http_interception() as traffic:
+    imported_by_the_block = [m for m in libraries if m in sys.modules]
+    import requests  # as an agent would, after its worker entered the block
+    with activate(ctx):
+        status = requests.get("http://127.0.0.1:9/api/orders/1", timeout=5).status_code
+    clients = list(traffic.clients)
+print(json.dumps({"imported_by_the_block": imported_by_the_block, "status": status, "hits": fault_hits(ctx),
+                  "clients": clients, "restored": "intercept" not in requests.adapters.HTTPAdapter.send.__module__,
+                  "still_unimported": [m for m in libraries if m in sys.modules]}))
+'''
+
+
+def test_a_library_imported_inside_the_block_is_patched_and_none_is_imported_for_it():
+    import json
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", LATE_IMPORT], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    seen = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert seen["imported_by_the_block"] == []  # a run whose agent uses no HTTP library imports none
+    assert seen["status"] == 503 and seen["hits"] == {"down": 1}  # port 9 was never dialled: the fault answered
+    assert seen["clients"] == ["requests"] and seen["restored"]
+    assert seen["still_unimported"] == ["requests"]

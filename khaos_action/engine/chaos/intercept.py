@@ -1,6 +1,8 @@
 """In-process HTTP interception: for a run, outbound calls made through httpx (and httpx2, which the current
 OpenAI SDK uses), sync and async, through requests, and through aiohttp client sessions (intercept_aiohttp.py) are
-answered by the current case's fault plan. Each library is patched only when it is importable.
+answered by the current case's fault plan. A library already imported is patched when the block is entered, one
+imported later (by the agent, during a case) the moment its module has run: the interception never imports an HTTP
+library an agent does not use (issue 19: importing all four cost every python-agent run ~0.5 s of CPU).
 
 We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
 `AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`), so an SDK's own client, retry
@@ -13,7 +15,8 @@ Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they
 from __future__ import annotations
 
 import asyncio
-import importlib
+import importlib.abc
+import sys
 import threading
 import time
 from collections import Counter
@@ -33,7 +36,8 @@ from khaos_action.engine.llm_calls import (
 from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 
 HTTPX_LIKE = ("httpx", "httpx2")
-"""Modules with httpx's transport API; each one importable is patched."""
+"""Modules with httpx's transport API; each one imported is patched."""
+LIBRARIES = (*HTTPX_LIKE, "requests.adapters", "aiohttp")
 
 _lock = threading.Lock()
 _depth = 0
@@ -82,31 +86,66 @@ def http_interception() -> Iterator[Traffic]:
 
 
 def _install() -> None:
-    for name in HTTPX_LIKE:
-        try:
-            mod = importlib.import_module(name)
-        except ImportError:
-            continue
+    for name in LIBRARIES:
+        if name in sys.modules:
+            _patch_library(name, sys.modules[name])
+    if any(name not in sys.modules for name in LIBRARIES):
+        sys.meta_path.insert(0, _ON_IMPORT)
+
+
+def _patch_library(name: str, mod: Any) -> None:
+    if name in HTTPX_LIKE:
         _patch(mod.HTTPTransport, "handle_request", _sync_httpx(mod, mod.HTTPTransport.handle_request))
         _patch(mod.AsyncHTTPTransport, "handle_async_request",
                _async_httpx(mod, mod.AsyncHTTPTransport.handle_async_request))
         TRAFFIC.clients.append(name)
-    try:
-        adapters = importlib.import_module("requests.adapters")
-    except ImportError:
-        pass
-    else:
-        _patch(adapters.HTTPAdapter, "send", _requests_send(adapters.HTTPAdapter.send))
+    elif name == "requests.adapters":
+        _patch(mod.HTTPAdapter, "send", _requests_send(mod.HTTPAdapter.send))
         TRAFFIC.clients.append("requests")
-    try:
-        aiohttp = importlib.import_module("aiohttp")
-    except ImportError:
-        return
-    from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
+    else:
+        from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
 
-    session = aiohttp.ClientSession
-    _patch(session, "_request", patched_request(session._request, TRAFFIC.note))
-    TRAFFIC.clients.append(CLIENT)
+        session = mod.ClientSession
+        _patch(session, "_request", patched_request(session._request, TRAFFIC.note))
+        TRAFFIC.clients.append(CLIENT)
+
+
+class _PatchOnImport(importlib.abc.MetaPathFinder):
+    """First on sys.meta_path inside the block: finds one of LIBRARIES through the other finders and wraps its loader
+    so that the module is patched as soon as it has run, before the importer gets it."""
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname not in LIBRARIES:
+            return None
+        for finder in sys.meta_path:
+            if finder is self or not hasattr(finder, "find_spec"):
+                continue
+            spec = finder.find_spec(fullname, path, target)
+            if spec is not None:
+                if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+                    spec.loader = _PatchingLoader(spec.loader, fullname)
+                return spec
+        return None
+
+
+class _PatchingLoader(importlib.abc.Loader):
+    def __init__(self, inner: Any, name: str) -> None:
+        self.inner = inner
+        self.name = name
+
+    def create_module(self, spec: Any) -> Any:
+        return self.inner.create_module(spec)
+
+    def exec_module(self, module: Any) -> None:
+        self.inner.exec_module(module)
+        if _ON_IMPORT in sys.meta_path:  # still inside the block
+            _patch_library(self.name, module)
+
+    def __getattr__(self, attr: str) -> Any:  # get_resource_reader, is_package, ...: the real loader's
+        return getattr(self.inner, attr)
+
+
+_ON_IMPORT = _PatchOnImport()
 
 
 def _patch(owner: Any, attr: str, replacement: Any) -> None:
@@ -115,6 +154,8 @@ def _patch(owner: Any, attr: str, replacement: Any) -> None:
 
 
 def _uninstall() -> None:
+    while _ON_IMPORT in sys.meta_path:
+        sys.meta_path.remove(_ON_IMPORT)
     while _restore:
         owner, attr, original = _restore.pop()
         setattr(owner, attr, original)

@@ -32,6 +32,7 @@ from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
+from khaos_action.engine.transport.preload import http_preload
 from khaos_action.engine.transport.zygote import Zygote
 from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
 from khaos_action.errors import AgentError, ConfigError
@@ -41,11 +42,11 @@ from khaos_action.tool_info import ToolInfo
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
 BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
-PRELOAD = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_aiohttp",
-           "khaos_action.engine.transport.python")
-"""Imported once in the zygote: the HTTP interception patches them in every worker, and every python worker builds
-its transport. aiohttp's import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32
-workers ~0.3 s of CPU at every run's start when each imported it itself (issue 19)."""
+PRELOAD = ("khaos_action.engine.transport.python",)
+"""Imported once in the zygote: every python worker builds its transport. The HTTP libraries the interception
+patches are added by `http_preload` (engine/transport/preload.py) unless the agent provably uses none: aiohttp's
+import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32 workers ~0.3 s of CPU at
+every run's start when each imported it itself (issue 19)."""
 PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 """The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
 `install` command populated)."""
@@ -275,7 +276,8 @@ class WorkerTransport:
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
         ours = self.python == sys.executable
         paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
-                 "preload": list(PRELOAD) if ours else []}  # another interpreter's libraries are the agent's
+                 # another interpreter's libraries are the agent's
+                 "preload": [*http_preload(self.agent.entry, self.base_dir), *PRELOAD] if ours else []}
         return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
                                                                                   identity=self.identity)
 

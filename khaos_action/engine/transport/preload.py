@@ -1,0 +1,52 @@
+"""Which HTTP libraries the python agents' zygote imports before it forks workers.
+
+Every worker patches the HTTP libraries its agent uses (engine.chaos.intercept). Imported once in the zygote, a
+library costs its import once per run instead of once per worker (aiohttp: ~0.3 s of CPU, times 32 workers); but an
+agent that uses none of them would pay ~0.5 s of CPU on every run's critical path for nothing (issue 19). So the
+zygote imports them unless the agent's entry file provably imports only the standard library. Correctness does not
+depend on the guess: a library the agent imports later is patched the moment it is imported.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+from pathlib import Path
+
+HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_aiohttp")
+
+
+def http_preload(entry: str | None, base_dir: Path) -> list[str]:
+    """HTTP_LIBRARIES, or none when `entry` (`file.py:func` or `package.module:func`) names a file whose imports are
+    all standard-library modules."""
+    target = (entry or "").rpartition(":")[0]
+    path = _entry_file(target, base_dir) if target else None
+    try:
+        tree = ast.parse(path.read_bytes()) if path is not None else None
+    except (OSError, SyntaxError, ValueError):
+        tree = None
+    if tree is None:
+        return list(HTTP_LIBRARIES)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level or not node.module:  # a sibling module of a package: it may import anything
+                return list(HTTP_LIBRARIES)
+            names = [node.module]
+        else:
+            continue
+        if any(name.split(".")[0] not in sys.stdlib_module_names for name in names):
+            return list(HTTP_LIBRARIES)
+    return []
+
+
+def _entry_file(target: str, base_dir: Path) -> Path | None:
+    if target.endswith(".py") or "/" in target or "\\" in target:
+        path = Path(target)
+        return path if path.is_absolute() else Path(base_dir) / path
+    module = Path(base_dir, *target.split("."))
+    for candidate in (module.with_suffix(".py"), module / "__init__.py"):
+        if candidate.is_file():
+            return candidate
+    return None  # an installed module: its imports are not looked at
