@@ -5,7 +5,8 @@ reply, keep-alive), our ChaosProxy in its own event loop (no case bound: the for
 --mode reverse:<upstream>` when mitmproxy is installed (it is not a dependency: point MITMDUMP at a binary, e.g.
 one in a separate venv). The load generator (aiohttp, keep-alive, one connection per concurrent client) sends the
 same POST through each target in turn, rounds interleaved, and reports requests/s and latency percentiles; "added"
-is the proxied percentile minus the direct one at the same concurrency.
+is the proxied percentile minus the direct one at the same concurrency. "CPU/req" is the proxy process's own CPU time
+(user+sys, from /proc) per request: on a shared machine it moves far less with the load than wall-clock figures.
 
 Targets: at concurrency 32, ≥ 3 × mitmproxy's requests/s and added p99 ≤ 10 ms; at concurrency 1, added p50
 ≤ 0.3 ms.
@@ -92,7 +93,8 @@ def wait_port(port: int, timeout: float = 20.0) -> None:
     raise SystemExit(f"nothing listens on {port}")
 
 
-async def load(url: str, concurrency: int, seconds: float) -> tuple[float, list[float]]:
+async def load(url: str, concurrency: int, seconds: float) -> tuple[float, list[float], int]:
+    """Requests/s and latencies of the timed part, and how many requests the warm-up sent before it."""
     import aiohttp
 
     latencies: list[float] = []
@@ -108,11 +110,21 @@ async def load(url: str, concurrency: int, seconds: float) -> tuple[float, list[
 
         warm = time.perf_counter() + min(0.5, seconds / 4)
         await asyncio.gather(*(client(warm) for _ in range(concurrency)))
+        warmed = len(latencies)
         latencies.clear()
         started = time.perf_counter()
         await asyncio.gather(*(client(started + seconds) for _ in range(concurrency)))
         wall = time.perf_counter() - started
-    return len(latencies) / wall, latencies
+    return len(latencies) / wall, latencies, warmed
+
+
+def cpu_seconds(pid: int) -> float:
+    """User+sys CPU of a process so far (Linux /proc; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def pct(values: list[float], q: float) -> float:
@@ -144,6 +156,7 @@ def main() -> int:
         procs.append(ours)
         targets = {"direct": upstream_url + "/v1/chat/completions",
                    "khaos ChaosProxy": ours.stdout.readline().strip() + "/v1/chat/completions"}
+        pids = {"direct": upstream.pid, "khaos ChaosProxy": ours.pid}
         if args.baseline is not None:
             base_env = {**os.environ, "PYTHONPATH": str(args.baseline.resolve())}
             baseline = subprocess.Popen([sys.executable, "-c", OURS, upstream_url], stdout=subprocess.PIPE,
@@ -151,6 +164,7 @@ def main() -> int:
             procs.append(baseline)
             targets[f"baseline ChaosProxy ({args.baseline.name})"] = (baseline.stdout.readline().strip()
                                                                       + "/v1/chat/completions")
+            pids[f"baseline ChaosProxy ({args.baseline.name})"] = baseline.pid
         mitmdump = os.environ.get("MITMDUMP") or shutil.which("mitmdump")
         if mitmdump:
             mitm_port = free_port()
@@ -160,15 +174,20 @@ def main() -> int:
             wait_port(mitm_port)
             version = subprocess.run([mitmdump, "--version"], capture_output=True, text=True).stdout.split("\n")[0]
             targets[f"mitmproxy reverse ({version.strip()})"] = f"http://127.0.0.1:{mitm_port}/v1/chat/completions"
+            pids[f"mitmproxy reverse ({version.strip()})"] = procs[-1].pid
         else:
             print("mitmdump not found (set MITMDUMP): comparing with the direct path only")
         print(f"POST {len(PAYLOAD)} B → {len(BODY)} B JSON reply, {args.seconds:g} s per measurement, "
               f"{args.rounds} interleaved rounds; load average {os.getloadavg()[0]:.2f} at start")
         for concurrency in (int(c) for c in args.concurrency.split(",")):
             results: dict[str, list[tuple[float, list[float]]]] = {name: [] for name in targets}
+            cpu: dict[str, list[float]] = {name: [] for name in targets}
             for _ in range(args.rounds):
                 for name, url in targets.items():
-                    results[name].append(asyncio.run(load(url, concurrency, args.seconds)))
+                    before = cpu_seconds(pids[name])
+                    rate, latencies, warmed = asyncio.run(load(url, concurrency, args.seconds))
+                    results[name].append((rate, latencies))
+                    cpu[name].append((cpu_seconds(pids[name]) - before) / max(len(latencies) + warmed, 1) * 1e6)
             direct = results["direct"]
             print(f"\nconcurrency {concurrency} (load average {os.getloadavg()[0]:.2f})")
             for name, runs in results.items():
@@ -178,6 +197,7 @@ def main() -> int:
                 added50 = [a - pct(d, 0.50) for a, (_, d) in zip(p50, direct, strict=True)]
                 added99 = [a - pct(d, 0.99) for a, (_, d) in zip(p99, direct, strict=True)]
                 line = (f"  {name:44s} {statistics.median(rates):8.0f} req/s ({min(rates):.0f}–{max(rates):.0f})  "
+                        f"CPU/req {statistics.median(cpu[name]):5.0f} µs  "
                         f"p50 {statistics.median(p50):6.2f} ms  p99 {statistics.median(p99):6.2f} ms")
                 if name != "direct":
                     line += (f"  added p50 {statistics.median(added50):+.2f} ms ({min(added50):+.2f}…"
