@@ -1,11 +1,13 @@
 """A run at scale (issue 19): N cases × a 5 ms async agent at concurrency 32, contract of 3 invariants × 1 scenario.
 
 Each repetition is a fresh `python` process that runs `khaos_action.main.evaluate` with every report format and
-reports its wall time, CPU time (user+sys; the agent's worker processes apart), peak RSS and the time of each
+reports its wall time, CPU time (user+sys; the agent's worker processes apart: on Linux the bench is their subreaper,
+so workers their zygote did not reap are counted too), peak RSS and the time of each
 phase; the parent prints the median and range over the repetitions beside the ideal (N × 5 ms / 32) and the
 machine's load average.
 
-Phases (measured by wrapping the stages `evaluate` calls; no timing code lives in the product):
+Phases (measured by wrapping the stages `evaluate` calls; no timing code lives in the product), each with its wall
+time and the CPU time of the run's own process (the workers' CPU is only known once the zygote has reaped them):
   startup   interpreter start and `import khaos_action.main`
   prepare   config and packs loaded and checked
   execute   `Engine.run`: every case sent to the agent (the part with an ideal)
@@ -61,22 +63,34 @@ from khaos_action.run_api import EvaluateRequest
 from khaos_action.services import Services
 phases = {"startup": time.perf_counter() - t0 + float(sys.argv[3])}
 
+cpu = {}
+
+def cpu_now():
+    t = os.times()
+    return t.user + t.system, t.children_user + t.children_system
+
+def add(name, wall, cpu0):
+    phases[name] = phases.get(name, 0.0) + time.perf_counter() - wall
+    own, workers = cpu_now()
+    mine, theirs = cpu.get(name, (0.0, 0.0))
+    cpu[name] = (mine + own - cpu0[0], theirs + workers - cpu0[1])
+
 def timed(name, fn):
     def wrapper(*args, **kwargs):
-        start = time.perf_counter()
+        start, cpu0 = time.perf_counter(), cpu_now()
         try:
             return fn(*args, **kwargs)
         finally:
-            phases[name] = phases.get(name, 0.0) + time.perf_counter() - start
+            add(name, start, cpu0)
     return wrapper
 
 engine_run = Engine.run
 async def run(self, cases):
-    start = time.perf_counter()
+    start, cpu0 = time.perf_counter(), cpu_now()
     try:
         return await engine_run(self, cases)
     finally:
-        phases["execute"] = phases.get("execute", 0.0) + time.perf_counter() - start
+        add("execute", start, cpu0)
 Engine.run = run
 main.prepare = timed("prepare", main.prepare)
 main.build_manifest = timed("manifest", main.build_manifest)
@@ -87,8 +101,10 @@ result = main.evaluate(EvaluateRequest(config_path=__import__("pathlib").Path(sy
                                        out_dir=__import__("pathlib").Path(sys.argv[2])),
                        services=Services(environ=dict(os.environ)))
 phases["judge"] = phases.pop("async") - phases["execute"]
+whole = cpu.pop("async")
+cpu["judge"] = (whole[0] - cpu["execute"][0], whole[1] - cpu["execute"][1])
 times = os.times()
-print(json.dumps({"phases": phases, "cpu": times.user + times.system,
+print(json.dumps({"phases": phases, "phase_cpu": cpu, "cpu": times.user + times.system,
                   "workers_cpu": times.children_user + times.children_system,
                   "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "cases": len(result.manifest.cases), "passed": result.manifest.verdict.passed}))
@@ -112,6 +128,7 @@ def one_run(config: Path, out: Path) -> dict:
     probe = subprocess.run([sys.executable, "-c", "pass"], capture_output=True)
     interpreter = time.perf_counter() - started
     assert probe.returncode == 0
+    before = os.times()
     started = time.perf_counter()
     proc = subprocess.run([sys.executable, "-c", CHILD, str(config), str(out), f"{interpreter:.4f}"],
                           capture_output=True, text=True, cwd=config.parent, env=env)
@@ -120,7 +137,34 @@ def one_run(config: Path, out: Path) -> dict:
         raise SystemExit(f"run failed:\n{proc.stderr[-3000:]}")
     data = json.loads(proc.stdout.strip().splitlines()[-1])
     data["wall"] = wall
+    if SUBREAPER:  # every process the run started has been reaped by now (ours or its), so its CPU is counted
+        reap_orphans()
+        after = os.times()
+        everything = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+        data["workers_cpu"] = everything - data["cpu"]
     return data
+
+
+def become_subreaper() -> bool:
+    """Linux: orphaned descendants of the run (workers whose zygote ended before reaping them) become our children,
+    so their CPU time is counted when we reap them; without this it is lost with them."""
+    try:
+        import ctypes
+
+        return ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0) == 0  # PR_SET_CHILD_SUBREAPER
+    except (OSError, AttributeError):
+        return False
+
+
+def reap_orphans() -> None:
+    while True:
+        try:
+            os.waitpid(-1, 0)
+        except ChildProcessError:
+            return
+
+
+SUBREAPER = False
 
 
 def timed_cli(args: list[str], cwd: Path) -> tuple[float, float, str]:
@@ -149,6 +193,8 @@ def main() -> int:
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--no-compare", action="store_true")
     args = parser.parse_args()
+    global SUBREAPER
+    SUBREAPER = become_subreaper()
     folder = Path(tempfile.mkdtemp(prefix="khaos-scale-"))
     config = write_project(folder, args.cases, args.agent_ms, args.concurrency)
     ideal = args.cases * args.agent_ms / 1000 / args.concurrency
@@ -172,6 +218,8 @@ def main() -> int:
         values = [r["phases"].get(phase, 0.0) for r in runs]
         extra = (f"   = {statistics.median(values) / ideal:.2f} × ideal (target ≤ 1.15 ×)" if phase == "execute"
                  else "   target ≤ 2 s" if phase == "reports" else "")
+        if phase in runs[0]["phase_cpu"]:
+            extra = f"   CPU {spread([r['phase_cpu'][phase][0] for r in runs])}" + extra
         print(f"  {phase:16s} {spread(values)}{extra}")
     del execute
     if not args.no_compare and len(runs) >= 2:

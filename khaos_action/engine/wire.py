@@ -9,10 +9,12 @@ a few tens of microseconds (bench/transport_overhead.py, `python-worker`).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import struct
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.context import CaseContext
@@ -59,6 +61,73 @@ def frame_length(header: bytes) -> int:
     if length > MAX_FRAME:
         raise WireError(f"a frame of {length:,} bytes is over the {MAX_FRAME:,}-byte limit")
     return length
+
+
+class FrameReader(asyncio.Protocol):
+    """The read end of a pipe as an asyncio protocol: every complete frame in what arrived is handed to
+    `on_frame` in order (several replies that arrive together cost one wake-up, not one task step each), a bad frame
+    or the end of the pipe to `on_end` (with the WireError, or None at end of file), once."""
+
+    def __init__(self, on_frame: Callable[[dict[str, Any]], None],
+                 on_end: Callable[[WireError | None], None]) -> None:
+        self.on_frame, self.on_end = on_frame, on_end
+        self._buffer = bytearray()
+        self._ended = False
+
+    def data_received(self, data: bytes) -> None:
+        if self._ended:
+            return
+        buffer = self._buffer
+        buffer += data
+        start, size = 0, len(buffer)
+        try:
+            while size - start >= 4:
+                length = frame_length(buffer[start:start + 4])
+                if size - start - 4 < length:
+                    break
+                body = bytes(buffer[start + 4:start + 4 + length])
+                start += 4 + length
+                self.on_frame(decode(body))
+        except WireError as exc:
+            self._end(exc)
+        finally:
+            del buffer[:start]
+
+    def eof_received(self) -> bool:
+        self._end(WireError("the pipe closed in the middle of a frame") if self._buffer else None)
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._end(None)
+
+    def _end(self, error: WireError | None) -> None:
+        if not self._ended:
+            self._ended = True
+            self.on_end(error)
+
+
+class FrameWriter:
+    """The write end of a pipe: frames written during one turn of the event loop leave in one write (replies that
+    complete together wake the other side once)."""
+
+    def __init__(self, transport: asyncio.WriteTransport) -> None:
+        self.transport = transport
+        self._pending: list[bytes] = []
+
+    def send(self, obj: dict[str, Any]) -> None:
+        data = encode(obj)
+        if not self._pending:
+            asyncio.get_running_loop().call_soon(self._flush)
+        self._pending.append(data)
+
+    def _flush(self) -> None:
+        data, self._pending = b"".join(self._pending), []
+        if not self.transport.is_closing():
+            self.transport.write(data)
+
+    def close(self) -> None:
+        self._pending = []
+        self.transport.close()
 
 
 def read_frame(fd: int) -> dict[str, Any] | None:

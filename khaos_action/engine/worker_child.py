@@ -6,6 +6,11 @@ runtime's cassette. The engine sends one frame per request on one pipe and reads
 (engine.wire); each reply carries the case's observations (fault hits, call counts, tool calls, LLM call records,
 notes, a machinery error) for the engine to merge into its own CaseContext.
 
+A sync agent is called on the main thread, one request at a time. An async agent is served by an event loop that
+runs every request it is sent as a task of its own (`serve`), so one worker serves several cases at once, each
+with its own CaseContext in its task's `current_case`; replies name the request they answer (`id`), and while
+requests are in flight the worker says it is alive (`beat`) so the engine can tell a blocked loop from a slow call.
+
 Anything the agent raises — SystemExit and KeyboardInterrupt included — becomes the case's error, and the worker
 carries on. What it cannot catch (os._exit, a segfault, a hung call) ends the process; the engine records the
 error on the case and starts a new worker. Started by engine/worker_boot.py; never imported by the engine.
@@ -32,11 +37,13 @@ from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.engine.runner import case_rng
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.wire import case_state, read_frame, write_frame
+from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_state, read_frame, write_frame
 from khaos_action.extensions import Extension, import_extension
+from khaos_action.faults.registry import validate_fault
 from khaos_action.llm.cassette import Cassette
 from khaos_action.llm.pricing import Price
 from khaos_action.messages import TransportMessage
+from khaos_action.plan.cases import CaseFault
 
 
 class Worker:
@@ -49,6 +56,7 @@ class Worker:
         self.agent = agent
         self.base_dir = Path(setup["base_dir"])
         self.llm_setup = setup.get("llm") or {}
+        self.beat_s = float(setup.get("beat_s") or 1.0)
         self.loop = asyncio.new_event_loop()
         asyncio.set_event_loop(self.loop)
         self.stack = ExitStack()
@@ -56,7 +64,17 @@ class Worker:
         self.patcher: Any = None
         self.traffic: Any = None
         self.runtime: Any = None
-        self.ctx: CaseContext | None = None
+        self.contexts: dict[str, CaseContext] = {}
+        """The cases this worker serves, by case id (one at a time for a sync agent)."""
+        self.faults: dict[str, CaseFault] = {}
+        """Fault entries by their stable id (a digest of the entry), validated once per worker, not once per case."""
+        self._told: tuple[Any, ...] = ()
+        self._cancelled: set[Any] = set()
+
+    @property
+    def concurrent(self) -> bool:
+        """An async agent: requests are served concurrently, each in a task of its own."""
+        return not getattr(self.inner, "calls_sync", False)
 
     def start(self) -> dict[str, Any]:
         """Import the agent, wrap its tools, intercept HTTP; the answer tells the engine what was found."""
@@ -72,24 +90,21 @@ class Worker:
         self.traffic = self.stack.enter_context(http_interception())
         self.runtime = _llm_runtime(self.llm_setup)
         return {"op": "ready", "tools": [asdict(t) for t in tools], "metadata": metadata,
-                "tool_names": list(self.patcher.tool_names)}
+                "tool_names": list(self.patcher.tool_names), "concurrent": self.concurrent}
 
+    # ---- one request at a time (sync agents) ------------------------------------------------------------------------
     def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         op = request.get("op")
         if op == "invoke":
             return self.invoke(request)
         if op == "reset":
-            return {"op": "done", "error": self._run(self.inner.reset())}
-        return {"op": "error", "error": f"unknown request {op!r}"}
+            return {"op": "done", "id": request.get("id"), "error": self._run(self.inner.reset())}
+        return {"op": "error", "id": request.get("id"), "error": f"unknown request {op!r}"}
 
     def invoke(self, request: dict[str, Any]) -> dict[str, Any]:
-        setup = request.get("setup")
-        if setup is not None:
-            self.ctx = self._context(setup)
-        elif request.get("case") is None:
-            self.ctx = None
+        ctx = self._case(request)
         message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
-        token = current_case.set(self.ctx)
+        token = current_case.set(ctx)
         try:
             reply: dict[str, Any] = {}
             if getattr(self.inner, "calls_sync", False):
@@ -99,16 +114,123 @@ class Worker:
                 error = self._call(lambda: self.loop.run_until_complete(self._send(message, reply)))
         finally:
             current_case.reset(token)
-        answer = {"op": "reply", "payload": reply.get("payload"), "error": error,
-                  "tool_names": list(self.patcher.tool_names), "reached": sorted(self.patcher.reached),
-                  "traffic": {"clients": list(self.traffic.clients),
-                              "seen": [[*key, count] for key, count in self.traffic.seen.items()]}}
-        if self.ctx is not None:
-            answer["state"] = case_state(self.ctx)
+        return self._answer(request, ctx, reply.get("payload"), error)
+
+    # ---- several requests at once (async agents) --------------------------------------------------------------------
+    def serve(self, read_fd: int, write_fd: int) -> None:
+        """Serve requests until the engine closes the pipe, each invoke in a task of its own."""
+        self.loop.run_until_complete(self._serve(read_fd, write_fd))
+
+    async def _serve(self, read_fd: int, write_fd: int) -> None:
+        loop = self.loop
+        ended: asyncio.Future[WireError | None] = loop.create_future()
+        tasks: dict[Any, asyncio.Task[None]] = {}
+        pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(write_fd, "wb", 0))
+        writer = FrameWriter(pipe)
+
+        def on_frame(request: dict[str, Any]) -> None:
+            op, key = request.get("op"), request.get("id")
+            if op == "cancel":  # the engine gave up on that request (its timeout): no reply is expected
+                task = tasks.get(key)
+                if task is not None:
+                    self._cancelled.add(key)
+                    task.cancel()
+                return
+            if op == "invoke":
+                for case in request.get("drop") or ():  # cases that ended: their contexts can go
+                    self.contexts.pop(case, None)
+                work = self._serve_invoke(request, writer)
+            elif op == "reset":
+                work = self._serve_reset(request, writer)
+            else:
+                writer.send({"op": "error", "id": key, "error": f"unknown request {op!r}"})
+                return
+            task = tasks[key] = loop.create_task(work)
+            task.add_done_callback(lambda _: tasks.pop(key, None))
+
+        def on_end(error: WireError | None) -> None:
+            if not ended.done():
+                ended.set_result(error)
+
+        await loop.connect_read_pipe(lambda: FrameReader(on_frame, on_end), os.fdopen(read_fd, "rb", 0))
+        beats = loop.create_task(self._beat(writer, tasks))
+        error = await ended
+        beats.cancel()
+        for task in list(tasks.values()):
+            task.cancel()
+        if error is not None:
+            raise error
+
+    async def _serve_invoke(self, request: dict[str, Any], writer: FrameWriter) -> None:
+        ctx = self._case(request)
+        message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
+        current_case.set(ctx)  # this task's own copy of the context
+        reply: dict[str, Any] = {}
+        try:
+            await self._send(message, reply)
+            error = None
+        except AgentCallError as exc:
+            error = str(exc)
+        except asyncio.CancelledError:
+            if request.get("id") in self._cancelled:  # ours: the engine stopped waiting, no reply
+                self._cancelled.discard(request.get("id"))
+                raise
+            error = "agent raised CancelledError"
+        except BaseException as exc:  # noqa: BLE001 - the agent's SystemExit/KeyboardInterrupt are the case's error
+            error = f"agent raised {type(exc).__name__}: {exc}"
+        writer.send(self._answer(request, ctx, reply.get("payload"), error))
+
+    async def _serve_reset(self, request: dict[str, Any], writer: FrameWriter) -> None:
+        try:
+            await self.inner.reset()
+            error = None
+        except AgentCallError as exc:
+            error = str(exc)
+        except BaseException as exc:  # noqa: BLE001 - the agent's reset hook is agent code
+            error = f"agent raised {type(exc).__name__}: {exc}"
+        writer.send({"op": "done", "id": request.get("id"), "error": error})
+
+    async def _beat(self, writer: FrameWriter, tasks: dict[Any, asyncio.Task[None]]) -> None:
+        """While requests are in flight, a frame every `beat_s`: a loop that stops beating is blocked (a sync call
+        inside the async agent), and the engine moves the cases in flight elsewhere."""
+        while True:
+            await asyncio.sleep(self.beat_s)
+            if tasks:
+                writer.send({"op": "beat"})
+
+    # ---- shared ---------------------------------------------------------------------------------------------------
+    def _case(self, request: dict[str, Any]) -> CaseContext | None:
+        """The request's case context: built from its setup (the case's first request to this worker), else the one
+        built before; None outside a case."""
+        case = request.get("case")
+        setup = request.get("setup")
+        if setup is not None:
+            if not self.concurrent:
+                self.contexts.clear()  # one case at a time: the previous case has ended
+            ctx = self.contexts[str(case)] = self._context(setup)
+            return ctx
+        return self.contexts.get(str(case)) if case is not None else None
+
+    def _answer(self, request: dict[str, Any], ctx: CaseContext | None, payload: Any,
+                error: str | None) -> dict[str, Any]:
+        """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
+        its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""
+        answer: dict[str, Any] = {"op": "reply", "id": request.get("id"), "payload": payload, "error": error}
+        if ctx is not None:
+            answer["state"] = case_state(ctx)
+        traffic = self.traffic
         cassette = self.runtime.cassette if self.runtime is not None else None
-        if cassette is not None:
-            answer["cassette"] = {"hits": cassette.hits, "misses": cassette.misses, "recorded": cassette.recorded,
-                                  "missed": list(cassette.missed)}
+        told = (len(self.patcher.tool_names), len(self.patcher.reached), len(traffic.clients),
+                sum(traffic.seen.values()), (cassette.hits, cassette.misses, cassette.recorded,
+                                             len(cassette.missed)) if cassette is not None else None)
+        if told != self._told:
+            self._told = told
+            answer.update(tool_names=list(self.patcher.tool_names), reached=sorted(self.patcher.reached),
+                          traffic={"clients": list(traffic.clients),
+                                   "seen": [[*key, count] for key, count in traffic.seen.items()]})
+            if cassette is not None:
+                answer["cassette"] = {"hits": cassette.hits, "misses": cassette.misses,
+                                      "recorded": cassette.recorded, "missed": list(cassette.missed)}
         return answer
 
     async def _send(self, message: TransportMessage, out: dict[str, Any]) -> None:
@@ -138,10 +260,23 @@ class Worker:
             # Back into the models the engine process holds (the pipe carries their JSON, engine/wire.py).
             ctx.tool_responses = [ToolResponse.model_validate(r) for r in setup["tool_responses"]]
             ctx.recorded = RecordedTools(ctx.tool_responses)
-        if setup.get("faults"):  # plain entries from the pipe: the registry parses them back
-            ctx.faults = bind_faults(setup["faults"], ctx.rng)
+        if setup.get("faults"):
+            ctx.faults = bind_faults([self._fault(entry) for entry in setup["faults"]], ctx.rng)
         ctx.llm = self.runtime
         return ctx
+
+    def _fault(self, entry: dict[str, Any]) -> CaseFault:
+        """A plain fault entry from the pipe, parsed by the registry the first time this worker sees its id (the
+        engine validated it when the config loaded; cases share a handful of entries)."""
+        known = self.faults.get(str(entry.get("id")))
+        if known is None:
+            bound = validate_fault(entry)
+            params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}
+            known = CaseFault(id=str(entry.get("id")), target=str(entry.get("target")), mode=str(entry.get("mode")),
+                              params=params, bound=bound)
+            if entry.get("id"):
+                self.faults[known.id] = known
+        return known
 
 
 class WorkerRuntime(LlmRuntime):
@@ -170,10 +305,13 @@ def main(read_fd: int, write_fd: int) -> int:
         message = str(exc) if isinstance(exc, KhaosError) else f"{type(exc).__name__}: {exc}"
         import traceback
 
-        write_frame(write_fd, {"op": "failed", "error": message, "kind": type(exc).__name__,
+        write_frame(write_fd, {"op": "failed", "id": setup.get("id"), "error": message, "kind": type(exc).__name__,
                                "traceback": traceback.format_exc()[-20000:]})
         return 1
-    write_frame(write_fd, ready)
+    write_frame(write_fd, {**ready, "id": setup.get("id")})
+    if worker.concurrent:
+        worker.serve(read_fd, write_fd)
+        return 0
     while (request := read_frame(read_fd)) is not None:
         write_frame(write_fd, worker.handle(request))
     return 0

@@ -34,7 +34,7 @@ from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
 from khaos_action.engine.transport.preload import http_preload
 from khaos_action.engine.transport.zygote import Zygote
-from khaos_action.engine.wire import WireError, case_setup, decode, encode, frame_length, merge_state
+from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_setup, merge_state
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
 from khaos_action.messages import TransportMessage
@@ -52,48 +52,120 @@ PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 `install` command populated)."""
 
 
+LANES = 16
+"""Cases one worker serves at once when the agent is async (a sync agent's worker serves one). At concurrency 32,
+two workers instead of 32: one event loop turn and one pipe wake-up serve several cases, and 2 cores do not switch
+between 33 processes for every case (issue 19: 0.5 ms of worker CPU per case with a worker per case)."""
+
+
 class WorkerTraceback(Exception):
     """The traceback of a failure inside the worker, as text (chained to the error it explains)."""
 
 
 class WorkerDied(AgentCallError):
-    """The worker process ended (or was killed) during a request."""
+    """The worker process ended (or was killed) during a request. `shared`: it served other cases too, so the case
+    that receives this may not be the one that ended it."""
+
+    def __init__(self, message: str, *, shared: bool = False) -> None:
+        super().__init__(message)
+        self.shared = shared
 
 
 class WorkerProcess:
-    """One started worker: its process, the two pipe ends we hold, and the tail of what it printed."""
+    """One started worker: its process, the two pipe ends we hold, the requests waiting for their reply, and the
+    tail of what it printed."""
 
-    def __init__(self, process: asyncio.subprocess.Process, reader: asyncio.StreamReader,
-                 writer: asyncio.WriteTransport, drains: list[asyncio.Task[None]], output: OutputTail) -> None:
-        self.process, self.reader, self.writer = process, reader, writer
-        self.drains, self.output = drains, output
-        self.case: str | None = None
-        """The case whose context the worker holds (its setup is sent with the case's first request)."""
+    def __init__(self, process: Any, drains: list[asyncio.Task[None]], output: OutputTail) -> None:
+        self.process, self.drains, self.output = process, drains, output
+        self.writer: FrameWriter | None = None
+        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.capacity = 1
+        """Cases it serves at once (LANES for an async agent)."""
+        self.load = 0
+        """Cases holding it now."""
+        self.cases: set[str] = set()
+        """Cases whose context it holds (their setup was sent with their first request)."""
+        self.ended: list[str] = []
+        """Cases that ended since its last request: the next one tells it to drop their contexts."""
+        self.retire = False
+        """A worker of one case (a re-run after a shared worker died): closed when that case ends."""
         self.cassette: dict[str, Any] = {}
         self.traffic: dict[tuple[str, ...], int] = {}
         self.dead = False
+        self.gone: WorkerDied | None = None
+        self.last_seen = 0.0
+        self._seq = 0
+        self._tasks: list[asyncio.Task[None]] = []
 
     async def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        if self.dead:
-            raise WorkerDied("the agent worker is gone")
+        if self.dead or self.writer is None:
+            raise self.gone or WorkerDied("the agent worker is gone", shared=self.capacity > 1)
+        loop = asyncio.get_running_loop()
+        self._seq += 1
+        key = obj["id"] = self._seq
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        if not self.pending:
+            self.last_seen = loop.time()  # the stall clock starts with the first request in flight
+        self.pending[key] = future
         try:
-            self.writer.write(encode(obj))
-            header = await self.reader.readexactly(4)
-            return decode(await self.reader.readexactly(frame_length(header)))
-        except asyncio.CancelledError:
-            self.kill()  # the engine's timeout: a hung call can only be stopped with its process
+            self.writer.send(obj)
+        except WireError as exc:
+            del self.pending[key]
+            raise AgentCallError(f"the request could not be sent to the agent's worker ({exc})") from None
+        try:
+            return await future
+        except asyncio.CancelledError:  # the engine's timeout, or the run is stopping
+            self.pending.pop(key, None)
+            if self.capacity == 1:
+                self.kill()  # a hung call of a worker's only case can only be stopped with its process
+            elif not self.dead:
+                self.writer.send({"op": "cancel", "id": key})  # the others go on; a blocked loop stops beating
             raise
-        except (asyncio.IncompleteReadError, ConnectionError, BrokenPipeError, WireError) as exc:
-            self.dead = True
-            with contextlib.suppress(asyncio.TimeoutError):
-                await asyncio.wait_for(self.process.wait(), 2.0)
-            if self.process.returncode is None:
+
+    def frame(self, obj: dict[str, Any]) -> None:
+        """A frame from the worker: a reply wakes the request it answers; a beat only says the worker is alive."""
+        self.last_seen = asyncio.get_running_loop().time()
+        future = self.pending.pop(obj.get("id"), None)  # type: ignore[arg-type]
+        if future is not None and not future.done():
+            future.set_result(obj)
+
+    def end(self, error: WireError | None) -> None:
+        """The reply pipe ended (the process died or was killed) or carried a bad frame."""
+        self.dead = True
+        if self.capacity > 1:  # its cases are re-run elsewhere at once; how it ended is no case's error
+            self._fail(WorkerDied("the agent's shared worker process ended", shared=True))
+        task = asyncio.get_running_loop().create_task(self._describe(error))
+        self._tasks.append(task)
+
+    async def _describe(self, error: WireError | None) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.process.wait(), 2.0)
+        if self.process.returncode is None:
+            self.kill()
+        await settle(self.drains)
+        what = _inert(describe_exit(self.process.returncode, self.output))
+        if error is not None:
+            what = f"sent a bad frame ({error})"
+        self._fail(WorkerDied(f"the agent's worker process {what}", shared=self.capacity > 1))
+
+    def _fail(self, died: WorkerDied) -> None:
+        self.gone = self.gone or died
+        pending, self.pending = self.pending, {}
+        for future in pending.values():
+            if not future.done():
+                future.set_exception(died)
+
+    async def watch(self, stall_s: float) -> None:
+        """Kill a shared worker whose loop stopped answering (no reply nor beat for `stall_s` while requests are in
+        flight): a sync call inside the async agent is blocking every case it serves."""
+        loop = asyncio.get_running_loop()
+        while not self.dead:
+            await asyncio.sleep(stall_s / 4)
+            if self.pending and loop.time() - self.last_seen > stall_s:
                 self.kill()
-            await settle(self.drains)
-            what = _inert(describe_exit(self.process.returncode, self.output))
-            if isinstance(exc, WireError):
-                what = f"sent a bad frame ({exc})"
-            raise WorkerDied(f"the agent's worker process {what}") from None
+
+    def start_watch(self, stall_s: float) -> None:
+        self._tasks.append(asyncio.get_running_loop().create_task(self.watch(stall_s)))
 
     def kill(self) -> None:
         self.dead = True
@@ -104,16 +176,21 @@ class WorkerProcess:
                 os.kill(self.process.pid, signal.SIGKILL)
         except PermissionError:
             pass
-        self.writer.close()
+        if self.writer is not None:
+            self.writer.close()
 
     async def close(self) -> None:
-        self.writer.close()  # end of file: the worker returns from its loop
+        if self.writer is not None:
+            self.writer.close()  # end of file: the worker returns from its loop
         try:
             await asyncio.wait_for(self.process.wait(), 2.0)
         except asyncio.TimeoutError:
             self.kill()
             await self.process.wait()
         await settle(self.drains)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 class Lease:
@@ -128,10 +205,11 @@ class WorkerTransport:
     def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
                  python: str | None = None, env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
                  limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,
-                 zygote: bool = True, extensions: Sequence[Extension] = ()) -> None:
+                 zygote: bool = True, extensions: Sequence[Extension] = (), lanes: int = LANES) -> None:
         self.agent = agent
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
+        self.lanes = max(1, min(lanes, self.concurrency))
         self.python = python or sys.executable
         self.environ = environ
         """The run's environment: the workers' clean environment is made from it (engine/sandbox.py)."""
@@ -147,18 +225,23 @@ class WorkerTransport:
         self.seen: tuple[list[ToolInfo], dict | None] | None = None
         """What the first worker found when it imported the agent: its tools and `@khaosagent` metadata."""
         self.started = 0
-        self._idle: list[WorkerProcess] = []
+        self._workers: list[WorkerProcess] = []
+        """Live workers, the most recently released last."""
+        self._growing: asyncio.Task[None] | None = None
         self._slots = asyncio.Semaphore(self.concurrency)
-        """One per case in flight; idle workers hold none, so at most `concurrency` workers ever live."""
+        """One per case in flight, so at most `concurrency` cases (and workers) ever live."""
         self._closing: set[asyncio.Task[None]] = set()
         self.zygote = zygote
         """Fork workers from a template process (the imports paid once); False: a fresh interpreter each."""
         self._zygote: Zygote | None = None
         self._lease: contextvars.ContextVar[Lease | None] = contextvars.ContextVar("khaos_worker_lease",
                                                                                    default=None)
+        self.stall_s = max(agent.timeout_s / 2, 0.5)
+        """A shared worker silent this long with requests in flight is blocked (its cases are re-run elsewhere
+        with half their time left)."""
         # The extensions first: the worker imports them before it reads the agent, whose type one may register.
         self._setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
-                       "base_dir": str(self.base_dir), "llm": self.llm}
+                       "base_dir": str(self.base_dir), "llm": self.llm, "beat_s": self.stall_s / 4}
 
     # ---- the transport protocol -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -174,22 +257,20 @@ class WorkerTransport:
 
     async def reset(self) -> None:
         """Reset every live worker (the engine resets between isolation groups, when no case is in flight)."""
-        workers, self._idle = self._idle, []
         errors = []
-        for worker in workers:
+        for worker in list(self._workers):
             try:
                 answer = await worker.request({"op": "reset"})
             except WorkerDied:
-                self._gone(worker)
+                self._drop(worker)
                 continue
-            self._idle.append(worker)
             if answer.get("error"):
                 errors.append(str(answer["error"]))
         if errors:
             raise AgentCallError(errors[0])
 
     async def close(self) -> None:
-        workers, self._idle = self._idle, []
+        workers, self._workers = self._workers, []
         await asyncio.gather(*(w.close() for w in workers), *self._closing, return_exceptions=True)
         zygote, self._zygote = self._zygote, None
         if zygote is not None:
@@ -211,45 +292,79 @@ class WorkerTransport:
         try:
             yield lease
         finally:
-            if ctx is not None and lease.state is not None:
-                for record in merge_state(ctx, lease.state):
-                    _meter(ctx, record)
+            if ctx is not None:
+                self._bank(ctx, lease)
+                if ctx.case_id in lease.worker.cases:
+                    lease.worker.cases.discard(ctx.case_id)
+                    lease.worker.ended.append(ctx.case_id)
             self._release(lease.worker)
+
+    def _bank(self, ctx: CaseContext, lease: Lease) -> None:
+        """Merge what the lease's worker said about the case into the engine's context."""
+        if lease.state is not None:
+            for record in merge_state(ctx, lease.state):
+                _meter(ctx, record)
+            lease.state = None
 
     async def _acquire(self) -> WorkerProcess:
         await self._slots.acquire()
-        if self._idle:
-            return self._idle.pop()  # most recently used: sequential cases keep seeing the same agent state
         try:
-            return await self._spawn()
+            return await self._worker()
         except BaseException:
             self._slots.release()
             raise
 
+    async def _worker(self) -> WorkerProcess:
+        """A live worker with room for one more case, the most recently released first (cases that run one after
+        another see the same agent state); one is started when none has room."""
+        while True:
+            for worker in reversed(self._workers):
+                if not worker.dead and worker.load < worker.capacity:
+                    worker.load += 1
+                    return worker
+            if self._growing is None:
+                self._growing = asyncio.get_running_loop().create_task(self._grow())
+            await asyncio.shield(self._growing)
+
+    async def _grow(self) -> None:
+        try:
+            self._workers.append(await self._spawn())
+        finally:
+            self._growing = None
+
     def _release(self, worker: WorkerProcess) -> None:
-        if worker.dead:
-            self._gone(worker)
-        else:
-            self._idle.append(worker)
+        self._leave(worker)
         self._slots.release()
 
-    def _gone(self, worker: WorkerProcess) -> None:
-        task = asyncio.get_running_loop().create_task(worker.close())
-        self._closing.add(task)
-        task.add_done_callback(self._closing.discard)
+    def _leave(self, worker: WorkerProcess) -> None:
+        """One case less on `worker` (its slot stays with the case)."""
+        worker.load -= 1
+        if worker.dead or worker.retire:
+            self._drop(worker)
+        elif self._workers and self._workers[-1] is not worker and worker in self._workers:
+            self._workers.remove(worker)
+            self._workers.append(worker)
 
-    async def _spawn(self) -> WorkerProcess:
+    def _drop(self, worker: WorkerProcess) -> None:
+        if worker in self._workers:
+            self._workers.remove(worker)
+        if worker.load <= 0:
+            task = asyncio.get_running_loop().create_task(worker.close())
+            self._closing.add(task)
+            task.add_done_callback(self._closing.discard)
+
+    async def _spawn(self, *, alone: bool = False) -> WorkerProcess:
         process, parent_read, parent_write = await self._fork() or await self._exec()
         loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader(limit=2**26)
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(parent_read, "rb", 0))
-        writer, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(parent_write, "wb", 0))
         output = OutputTail()
         drains = [asyncio.create_task(output.drain(process.stdout))]
-        worker = WorkerProcess(process, reader, writer, drains, output)
+        worker = WorkerProcess(process, drains, output)
+        await loop.connect_read_pipe(lambda: FrameReader(worker.frame, worker.end), os.fdopen(parent_read, "rb", 0))
+        pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(parent_write, "wb", 0))
+        worker.writer = FrameWriter(pipe)
         self.started += 1
         try:
-            ready = await worker.request(self._setup)
+            ready = await worker.request(dict(self._setup))
         except WorkerDied as exc:
             raise AgentError(f"the python agent could not start: {exc}") from None
         if ready.get("op") != "ready":
@@ -258,6 +373,10 @@ class WorkerTransport:
             # Chained, so `--debug` shows where the agent's import failed (quoted: it is the agent's text).
             remote = WorkerTraceback(_inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
             raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error) from remote
+        if ready.get("concurrent") and not alone and self.lanes > 1:
+            worker.capacity = self.lanes
+            worker.start_watch(self.stall_s)
+        worker.retire = alone
         self._note_tools(ready)
         if self.seen is None:
             tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
@@ -319,16 +438,47 @@ class WorkerTransport:
         return process, parent_read, parent_write
 
     async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
-        worker = lease.worker
-        if worker.dead:  # died during an earlier turn of this case: the case goes on with a new worker
-            self._gone(worker)
-            worker = lease.worker = await self._spawn()
         ctx = current_case.get()
+        if lease.worker.dead:  # died during an earlier turn of this case: the case goes on with another worker
+            await self._move(lease, ctx, alone=False)
+        try:
+            answer = await self._ask(lease, message, ctx)
+        except WorkerDied as exc:
+            if not exc.shared:
+                raise
+            # A shared worker ended (or stalled) with this call in flight, maybe for another case's doing: the call
+            # runs again on a worker of its own, so only a case that ends that one too has it as its error.
+            await self._move(lease, ctx, alone=True)
+            answer = await self._ask(lease, message, ctx)
+        if answer.get("error"):
+            raise AgentCallError(str(answer["error"]))
+        payload = answer.get("payload")
+        if not isinstance(payload, dict):
+            raise AgentCallError("the agent worker sent no reply")
+        return TransportMessage("response", payload, dict(message.metadata))
+
+    async def _move(self, lease: Lease, ctx: CaseContext | None, *, alone: bool) -> None:
+        """Give the lease another worker: a new one of its own (`alone`), else one of the pool's."""
+        if ctx is not None:
+            self._bank(ctx, lease)  # what the old worker said about the case's earlier turns
+        old = lease.worker
+        self._leave(old)
+        if alone:
+            worker = await self._spawn(alone=True)
+            worker.load += 1
+        else:
+            worker = await self._worker()
+        lease.worker = worker
+
+    async def _ask(self, lease: Lease, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
+        worker = lease.worker
         request: dict[str, Any] = {"op": "invoke", "payload": message.payload, "meta": message.metadata,
                                    "case": ctx.case_id if ctx is not None else None}
-        if ctx is not None and worker.case != ctx.case_id:
+        if ctx is not None and ctx.case_id not in worker.cases:
             request["setup"] = case_setup(ctx)
-        worker.case = ctx.case_id if ctx is not None else None
+            worker.cases.add(ctx.case_id)
+        if worker.ended:
+            request["drop"], worker.ended = worker.ended, []
         answer = await worker.request(request)
         self._note_tools(answer)
         if isinstance(answer.get("traffic"), dict):
@@ -337,12 +487,7 @@ class WorkerTransport:
             lease.state = answer["state"]
         if isinstance(answer.get("cassette"), dict):
             _cassette_delta(ctx, worker, answer["cassette"])
-        if answer.get("error"):
-            raise AgentCallError(str(answer["error"]))
-        payload = answer.get("payload")
-        if not isinstance(payload, dict):
-            raise AgentCallError("the agent worker sent no reply")
-        return TransportMessage("response", payload, dict(message.metadata))
+        return answer
 
     def _note_tools(self, answer: dict[str, Any]) -> None:
         for name in answer.get("tool_names") or ():
