@@ -145,8 +145,8 @@ class Engine:
 
     async def invoke(self, case: Case) -> Invocation:
         key = invocation_key(case)
-        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key), injections=list(case.injections),
-                          seed=self.settings.seed, fault_specs=list(case.faults),
+        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key) if case.faults else NO_FAULTS,
+                          injections=list(case.injections), seed=self.settings.seed, fault_specs=list(case.faults),
                           tool_responses=list(case.tool_responses))
         invocation = Invocation(case=case)
         if case.tool_responses:
@@ -222,9 +222,10 @@ class Engine:
         text, replaced = textsafe.valid_text(text)
         if replaced:
             invocation.notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
-        notes, more = textsafe.take_notes(body.get("notes"), textsafe.MAX_NOTES + 1 - len(invocation.notes))
-        invocation.notes += notes
-        invocation.notes_dropped += more
+        if body.get("notes") is not None:
+            notes, more = textsafe.take_notes(body["notes"], textsafe.MAX_NOTES + 1 - len(invocation.notes))
+            invocation.notes += notes
+            invocation.notes_dropped += more
         already = body.get("_notes_dropped")  # counted by transport.base.normalise_reply
         if isinstance(already, int) and not isinstance(already, bool) and 0 < already < 2**63:
             invocation.notes_dropped += already
@@ -236,7 +237,7 @@ class Engine:
         if body.get("error"):
             invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
         cap = self.settings.max_output_bytes
-        encoded = text.encode("utf-8")
+        encoded = text.encode("utf-8") if len(text) * 4 > cap else b""  # 4 bytes per character at most
         if len(encoded) > cap:
             text = encoded[:cap].decode("utf-8", "ignore")
             invocation.truncated = True
@@ -313,7 +314,8 @@ def seal(invocation: Invocation) -> Invocation:
         if call.error is not None:
             call.error = textsafe.safe_str(call.error, textsafe.MAX_ERROR_CHARS)
     invocation.tool_calls = calls
-    invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
+    if invocation.llm_calls:
+        invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
     invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
     invocation.notes_dropped = 0
     return invocation
@@ -322,6 +324,11 @@ def seal(invocation: Invocation) -> Invocation:
 def _args(value: Any) -> dict[str, Any]:
     safe = textsafe.json_safe(value if value is not None else {})
     return safe if isinstance(safe, dict) else {"value": safe}
+
+
+NO_FAULTS = random.Random(0)
+"""The rng of every case without faults: only faults draw from a case's rng (binding, `probability`), and seeding
+one per case cost more than any other step of a case's setup (issue 19)."""
 
 
 def case_rng(seed: int, key: str) -> random.Random:

@@ -185,22 +185,46 @@ def _fallback(value: Any) -> Any:
 def case_setup(ctx: CaseContext) -> dict[str, Any]:
     """What the worker needs to rebuild `ctx`: its faults cross as plain entries and are bound again there from the
     same entries and seed (parsed back by the registry: the pipe is a process boundary)."""
-    return {"case_id": ctx.case_id, "seed": ctx.seed, "faults": [f.as_dict() for f in ctx.fault_specs],
-            "injections": ctx.injections, "tool_responses": [r.model_dump() for r in ctx.tool_responses]}
+    setup: dict[str, Any] = {"case_id": ctx.case_id, "seed": ctx.seed}
+    if ctx.fault_specs:
+        setup["faults"] = [f.as_dict() for f in ctx.fault_specs]
+    if ctx.injections:
+        setup["injections"] = ctx.injections
+    if ctx.tool_responses:
+        setup["tool_responses"] = [r.model_dump() for r in ctx.tool_responses]
+    return setup
 
 
 def case_state(ctx: CaseContext) -> dict[str, Any]:
-    """What the worker's tool wrappers and interceptors observed during the case, to merge into the engine's."""
-    return {"hits": dict(ctx.hits), "calls": dict(ctx.calls), "notes": list(ctx.notes), "error": ctx.error,
-            "llm_calls": ctx.llm_calls, "tool_errors": list(ctx.tool_errors),
-            "tool_calls": [{"name": c.name, "args": c.args, "result": c.result, "error": c.error, "fault": c.fault,
-                            "error_source": c.error_source} for c in ctx.tool_calls]}
+    """What the worker's tool wrappers and interceptors observed during the case, to merge into the engine's (only
+    what is there: most cases of a run at scale observe nothing)."""
+    state: dict[str, Any] = {}
+    if ctx.hits:
+        state["hits"] = dict(ctx.hits)
+    if ctx.calls:
+        state["calls"] = dict(ctx.calls)
+    if ctx.notes:
+        state["notes"] = list(ctx.notes)
+    if ctx.error is not None:
+        state["error"] = ctx.error
+    if ctx.llm_calls:
+        state["llm_calls"] = ctx.llm_calls
+    if ctx.tool_errors:
+        state["tool_errors"] = list(ctx.tool_errors)
+    if ctx.tool_calls:
+        state["tool_calls"] = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error,
+                                "fault": c.fault, "error_source": c.error_source} for c in ctx.tool_calls]
+    return state
 
 
 def merge_state(ctx: CaseContext, state: dict[str, Any]) -> list[dict[str, Any]]:
     """Add the worker's observations to the engine's context; returns the LLM call records (for the run's meter)."""
-    ctx.hits.update(Counter({str(k): int(v) for k, v in (state.get("hits") or {}).items()}))
-    ctx.calls.update(Counter({str(k): int(v) for k, v in (state.get("calls") or {}).items()}))
+    if not state:
+        return []
+    if state.get("hits"):
+        ctx.hits.update(Counter({str(k): int(v) for k, v in state["hits"].items()}))
+    if state.get("calls"):
+        ctx.calls.update(Counter({str(k): int(v) for k, v in state["calls"].items()}))
     ctx.notes += [str(n) for n in state.get("notes") or ()]
     for call in state.get("tool_calls") or ():
         if isinstance(call, dict) and call.get("name"):

@@ -34,7 +34,7 @@ from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.llm_calls import LlmRuntime
-from khaos_action.engine.runner import case_rng
+from khaos_action.engine.runner import NO_FAULTS, case_rng
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_state, read_frame, write_frame
@@ -216,8 +216,8 @@ class Worker:
         """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
         its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""
         answer: dict[str, Any] = {"op": "reply", "id": request.get("id"), "payload": payload, "error": error}
-        if ctx is not None:
-            answer["state"] = case_state(ctx)
+        if ctx is not None and (state := case_state(ctx)):
+            answer["state"] = state
         traffic = self.traffic
         cassette = self.runtime.cassette if self.runtime is not None else None
         told = (len(self.patcher.tool_names), len(self.patcher.reached), len(traffic.clients),
@@ -252,8 +252,9 @@ class Worker:
 
     def _context(self, setup: dict[str, Any]) -> CaseContext:
         key = str(setup["case_id"])
-        ctx = CaseContext(case_id=key, rng=case_rng(int(setup.get("seed") or 0), key),
-                          injections=list(setup.get("injections") or ()), seed=int(setup.get("seed") or 0))
+        seed = int(setup.get("seed") or 0)
+        ctx = CaseContext(case_id=key, rng=case_rng(seed, key) if setup.get("faults") else NO_FAULTS,
+                          injections=list(setup.get("injections") or ()), seed=seed)
         if setup.get("tool_responses"):
             from khaos_action.replay.sessions import RecordedTools, ToolResponse
 

@@ -22,7 +22,7 @@ import json
 import os
 import signal
 import sys
-from collections.abc import AsyncIterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -252,7 +252,7 @@ class WorkerTransport:
         lease = self._lease.get()
         if lease is not None:
             return await self._invoke(lease, message)
-        async with self._held(current_case.get()) as held:  # outside a case scope: one request, one worker
+        async with _Held(self, current_case.get()) as held:  # outside a case scope: one request, one worker
             return await self._invoke(held, message)
 
     async def reset(self) -> None:
@@ -276,28 +276,18 @@ class WorkerTransport:
         if zygote is not None:
             await zygote.close()
 
-    @contextlib.asynccontextmanager
-    async def case_scope(self, ctx: CaseContext) -> AsyncIterator[None]:
-        async with self._held(ctx) as lease:
-            token = self._lease.set(lease)
-            try:
-                yield
-            finally:
-                self._lease.reset(token)
+    def case_scope(self, ctx: CaseContext) -> _Held:
+        """A worker held for all of the case's turns (an async context manager)."""
+        return _Held(self, ctx, scope=True)
 
     # ---- workers ----------------------------------------------------------------------------------------------------
-    @contextlib.asynccontextmanager
-    async def _held(self, ctx: CaseContext | None) -> AsyncIterator[Lease]:
-        lease = Lease(await self._acquire())
-        try:
-            yield lease
-        finally:
-            if ctx is not None:
-                self._bank(ctx, lease)
-                if ctx.case_id in lease.worker.cases:
-                    lease.worker.cases.discard(ctx.case_id)
-                    lease.worker.ended.append(ctx.case_id)
-            self._release(lease.worker)
+    def _end_case(self, ctx: CaseContext | None, lease: Lease) -> None:
+        if ctx is not None:
+            self._bank(ctx, lease)
+            if ctx.case_id in lease.worker.cases:
+                lease.worker.cases.discard(ctx.case_id)
+                lease.worker.ended.append(ctx.case_id)
+        self._release(lease.worker)
 
     def _bank(self, ctx: CaseContext, lease: Lease) -> None:
         """Merge what the lease's worker said about the case into the engine's context."""
@@ -494,6 +484,30 @@ class WorkerTransport:
             if isinstance(name, str) and name not in self.tool_names:
                 self.tool_names.append(name)
         self.reached.update(n for n in answer.get("reached") or () if isinstance(n, str))
+
+
+class _Held:
+    """A worker held by one case (`case_scope`: for all of its turns, the lease in the transport's ContextVar) or by
+    one request outside any case. A class rather than an asynccontextmanager: it is entered for every case."""
+
+    __slots__ = ("transport", "ctx", "scope", "lease", "token")
+
+    def __init__(self, transport: WorkerTransport, ctx: CaseContext | None, *, scope: bool = False) -> None:
+        self.transport, self.ctx, self.scope = transport, ctx, scope
+        self.lease: Lease | None = None
+        self.token: contextvars.Token[Lease | None] | None = None
+
+    async def __aenter__(self) -> Lease:
+        self.lease = Lease(await self.transport._acquire())
+        if self.scope:
+            self.token = self.transport._lease.set(self.lease)
+        return self.lease
+
+    async def __aexit__(self, *exc: object) -> None:
+        if self.token is not None:
+            self.transport._lease.reset(self.token)
+        assert self.lease is not None
+        self.transport._end_case(self.ctx, self.lease)
 
 
 def _inert(text: str) -> str:
