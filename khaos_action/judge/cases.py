@@ -34,6 +34,8 @@ class JudgeContext:
 
 
 def fired_faults(invocation: Invocation) -> list[str]:
+    if not invocation.fault_hits:
+        return []
     return sorted(k for k, v in invocation.fault_hits.items()
                   if v and not k.startswith(("injection:", "replay:")))
 
@@ -51,6 +53,9 @@ def base_result(invocation: Invocation) -> CaseResult:
         tool_calls=[_tool_call(c) for c in invocation.tool_calls],
         latency_ms=round(invocation.latency_ms, 3), error=invocation.error, repeat=case.repeat,
         llm_calls=invocation.llm_calls, notes=list(invocation.notes), history=list(case.history),
+        # Given, not defaulted: pydantic deep-copies a mutable default through copy.deepcopy (a third of the
+        # result's construction, issue 19).
+        invariants=[], evidence_tags=[], attempts=[],
     )
 
 
@@ -101,6 +106,8 @@ def model_not_exercised(result: CaseResult, invocation: Invocation, *, security:
     """Mark the case not exercised when the agent's model never answered (DESIGN decision 13). Security cases: no
     call answered by the model (failed, or answered by our faults). Other cases: the model itself failed (a case
     whose LLM faults answered every call is the scenario working as configured)."""
+    if not invocation.llm_calls:
+        return False  # no LLM call seen: nothing says the model failed
     model = case_model(invocation.llm_calls)
     if not (model.never_answered if security else model.dead):
         return False
@@ -155,6 +162,8 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
 
 def active_kinds(invocation: Invocation) -> set[str]:
     """Kinds of chaos that were really active: the scenario's faults that fired."""
+    if not invocation.case.faults:
+        return set()
     fired = set(fired_faults(invocation))
     return {f.target for f in invocation.case.faults if f.id in fired}
 
@@ -202,13 +211,16 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
         elif (skipped := inv.skip_reason(has_faults=bool(case.faults), phase=case.phase)) is not None:
             outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None, detail=skipped)
         else:
-            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
-                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
-                                      system_prompt=ctx.system_prompt)
+            outcome = None
         spec = ctx.specs.get(inv_id)
         if spec is None:
             spec = ctx.specs[inv_id] = inv.model_dump(exclude_defaults=True, mode="json")
-        outcome.spec = spec
+        if outcome is None:
+            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
+                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
+                                      system_prompt=ctx.system_prompt, spec=spec)
+        else:
+            outcome.spec = spec
         result.invariants.append(outcome)
     judged = [i.passed for i in result.invariants if i.passed is not None]
     result.passed = None if not judged else all(judged)
