@@ -113,6 +113,28 @@ def test_a_catastrophic_regex_times_out_once_and_then_fails_fast() -> None:
     assert regexes.found("ok", "it is ok") and not regexes.found(pattern, "aaa")
 
 
+@pytest.mark.parametrize(("pattern", "shape"), [
+    (r"\b1Z[0-9A-Z]{8,}", (1, 1)),  # one open-ended repetition of a class
+    (r"\b\d{3}-\d{2}-\d{4}\b", (0, 1)),  # fixed counts: no choice to backtrack over
+    (r"[ab]{2,5}c{1,3}", (0, 12)),
+    (r"(?i)(?:refund|return)\s+policy", (1, 1)),
+    (r"a*a*b", (2, 1)),
+    (r"(a|aa)+$", None),  # a repeated group: the time limit stays
+    (r"(\w)\1", None),  # a back reference
+    (r"\p{L}+", None),  # `regex` syntax Python's parser does not read
+])
+def test_which_searches_can_skip_the_time_limit(pattern: str, shape: tuple[int, int] | None) -> None:
+    assert regexes._worst_case(pattern) == shape
+
+
+def test_a_search_without_the_time_limit_is_only_one_that_cannot_take_long() -> None:
+    # Two open-ended repetitions over 3,000 characters are 27 billion steps in the worst case: timed, and it
+    # answers; the same pattern over 100 characters is run untimed and answers the same.
+    assert regexes.search(r"a*a*b", "a" * 3000) is None
+    assert regexes.search(r"a*a*b", "a" * 100 + "b").group() == "a" * 100 + "b"
+    assert regexes.search(r"\b1Z[0-9A-Z]{8,}", "tracking 1Z999AA10123456784").group() == "1Z999AA10123456784"
+
+
 def test_config_regex_syntax_is_python_re_and_errors_say_where() -> None:
     assert regexes.check_pattern(r"(?<=\d)(x)(?!y)\1") == r"(?<=\d)(x)(?!y)\1"  # lookarounds, backreferences
     with pytest.raises(ValueError, match="invalid regular expression"):
