@@ -107,15 +107,20 @@ class FrameReader(asyncio.Protocol):
 
 
 class FrameWriter:
-    """The write end of a pipe: frames written during one turn of the event loop leave in one write (replies that
-    complete together wake the other side once)."""
+    """The write end of a pipe. `batch`: frames written during one turn of the event loop leave in one write at its
+    end (the worker's replies that complete together wake the engine once); else each leaves at once (the engine's
+    requests: a request held until the engine has handled every reply that arrived with it waits that long)."""
 
-    def __init__(self, transport: asyncio.WriteTransport) -> None:
+    def __init__(self, transport: asyncio.WriteTransport, *, batch: bool = False) -> None:
         self.transport = transport
+        self.batch = batch
         self._pending: list[bytes] = []
 
     def send(self, obj: dict[str, Any]) -> None:
         data = encode(obj)
+        if not self.batch:
+            self.transport.write(data)
+            return
         if not self._pending:
             asyncio.get_running_loop().call_soon(self._flush)
         self._pending.append(data)

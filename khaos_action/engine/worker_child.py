@@ -126,7 +126,7 @@ class Worker:
         ended: asyncio.Future[WireError | None] = loop.create_future()
         tasks: dict[Any, asyncio.Task[None]] = {}
         pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(write_fd, "wb", 0))
-        writer = FrameWriter(pipe)
+        writer = FrameWriter(pipe, batch=True)
 
         def on_frame(request: dict[str, Any]) -> None:
             op, key = request.get("op"), request.get("id")
