@@ -322,33 +322,48 @@ def zygote(ctl_fd: int) -> int:
     """Fork workers on request: the engine sends `fork` with three descriptors (request pipe, reply pipe, output)
     over a SOCK_SEQPACKET socket; we answer `pid N` and, when a worker ends, `exit N STATUS`. Our modules are
     imported once here, before any agent code, and shared copy-on-write by every worker; we hold no threads and
-    no event loop, so forking is safe."""
+    no event loop, so forking is safe. A worker's end wakes us through its pidfd (Linux 5.3+); where there is
+    none, we look every 50 ms."""
     import select
     import socket
 
     ctl = socket.socket(fileno=ctl_fd)
-    children: set[int] = set()
+    children: dict[int, int | None] = {}
+    """Worker pid -> its pidfd (readable once it has ended), or None: polled."""
     while True:
-        readable, _, _ = select.select([ctl], [], [], 0.05)
-        if readable:
+        watched = [fd for fd in children.values() if fd is not None]
+        polled = any(fd is None for fd in children.values())
+        readable, _, _ = select.select([ctl, *watched], [], [], 0.05 if polled else None)
+        if ctl in readable:
             message, fds, _, _ = socket.recv_fds(ctl, 64, 3)
             if not message:
                 break  # the engine closed the socket: its run is over
             if message == b"fork" and len(fds) == 3:
-                pid = _fork_worker(ctl, *fds)
-                children.add(pid)
+                pid = _fork_worker(ctl, *fds, siblings=[fd for fd in children.values() if fd is not None])
+                children[pid] = _pidfd(pid)
                 ctl.send(f"pid {pid}".encode())
             for fd in fds:
                 os.close(fd)
-        for pid in list(children):
+        for pid, fd in list(children.items()):
+            if fd is not None and fd not in readable:
+                continue
             done, status = os.waitpid(pid, os.WNOHANG)
             if done:
-                children.discard(pid)
+                del children[pid]
+                if fd is not None:
+                    os.close(fd)
                 ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
     return 0
 
 
-def _fork_worker(ctl: Any, read_fd: int, write_fd: int, output_fd: int) -> int:
+def _pidfd(pid: int) -> int | None:
+    try:
+        return os.pidfd_open(pid)
+    except (AttributeError, OSError):  # not Linux, or a kernel before 5.3
+        return None
+
+
+def _fork_worker(ctl: Any, read_fd: int, write_fd: int, output_fd: int, *, siblings: list[int]) -> int:
     sys.stdout.flush()
     sys.stderr.flush()
     pid = os.fork()
@@ -357,6 +372,8 @@ def _fork_worker(ctl: Any, read_fd: int, write_fd: int, output_fd: int) -> int:
     code = 1
     try:  # the worker: its own session (the engine kills its process group), its own output pipe
         ctl.close()
+        for fd in siblings:  # the zygote's pidfds of the other workers
+            os.close(fd)
         os.setsid()
         os.dup2(output_fd, 1)
         os.dup2(output_fd, 2)
