@@ -23,7 +23,7 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 # Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours.
 from khaos_action.config.agents import InProcessAgent
@@ -318,7 +318,7 @@ def main(read_fd: int, write_fd: int) -> int:
     return 0
 
 
-def zygote(ctl_fd: int) -> int:
+def zygote(ctl_fd: int) -> NoReturn:
     """Fork workers on request: the engine sends `fork` with three descriptors (request pipe, reply pipe, output)
     over a SOCK_SEQPACKET socket; we answer `pid N` and, when a worker ends, `exit N STATUS`. Our modules are
     imported once here, before any agent code, and shared copy-on-write by every worker; we hold no threads and
@@ -353,7 +353,11 @@ def zygote(ctl_fd: int) -> int:
                 if fd is not None:
                     os.close(fd)
                 ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
-    return 0
+    # Out without the interpreter's teardown of every module we preloaded (0.4 s the engine waited for at the end
+    # of every run): nothing of ours needs finalising.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
 
 
 def _pidfd(pid: int) -> int | None:
