@@ -17,6 +17,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from pydantic_core import from_json, to_json
+
 from khaos_action.engine.context import CaseContext
 from khaos_action.messages import ToolCall
 
@@ -46,11 +48,29 @@ def encode(obj: dict[str, Any]) -> bytes:
     return _HEADER.pack(len(body)) + body
 
 
-def decode(body: bytes) -> dict[str, Any]:
+def encode_plain(obj: dict[str, Any]) -> bytes:
+    """`encode` for the frames the engine builds from plain data (its requests): pydantic-core's serializer, in
+    Rust, 6× faster than json.dumps on a request (issue 19); what it refuses (a lone surrogate in an attacker's
+    text) goes through `encode`."""
     try:
-        obj = json.loads(body.decode("utf-8", "surrogatepass"))
-    except ValueError as exc:
-        raise WireError(f"not JSON: {exc}") from None
+        body = to_json(obj, inf_nan_mode="constants")
+    except Exception:  # noqa: BLE001 - PydanticSerializationError and anything the value raises: the slow path
+        return encode(obj)
+    if len(body) > MAX_FRAME:
+        raise WireError(f"a frame of {len(body):,} bytes is over the {MAX_FRAME:,}-byte limit")
+    return _HEADER.pack(len(body)) + body
+
+
+def decode(body: bytes) -> dict[str, Any]:
+    # pydantic-core's parser first (4× faster than json.loads on a reply); it refuses what json.loads still reads
+    # (lone surrogates, nesting past 200 levels), which is read again as before.
+    try:
+        obj = from_json(body)
+    except ValueError:
+        try:
+            obj = json.loads(body.decode("utf-8", "surrogatepass"))
+        except ValueError as exc:
+            raise WireError(f"not JSON: {exc}") from None
     if not isinstance(obj, dict):
         raise WireError("a frame must hold a JSON object")
     return obj
@@ -111,13 +131,15 @@ class FrameWriter:
     end (the worker's replies that complete together wake the engine once); else each leaves at once (the engine's
     requests: a request held until the engine has handled every reply that arrived with it waits that long)."""
 
-    def __init__(self, transport: asyncio.WriteTransport, *, batch: bool = False) -> None:
+    def __init__(self, transport: asyncio.WriteTransport, *, batch: bool = False, plain: bool = False) -> None:
         self.transport = transport
         self.batch = batch
+        self._encode = encode_plain if plain else encode
+        """`plain`: the frames are our own plain data (`encode_plain`), not the agent's."""
         self._pending: list[bytes] = []
 
     def send(self, obj: dict[str, Any]) -> None:
-        data = encode(obj)
+        data = self._encode(obj)
         if not self.batch:
             self.transport.write(data)
             return

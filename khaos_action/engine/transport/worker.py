@@ -351,7 +351,7 @@ class WorkerTransport:
         worker = WorkerProcess(process, drains, output)
         await loop.connect_read_pipe(lambda: FrameReader(worker.frame, worker.end), os.fdopen(parent_read, "rb", 0))
         pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(parent_write, "wb", 0))
-        worker.writer = FrameWriter(pipe)
+        worker.writer = FrameWriter(pipe, plain=True)
         self.started += 1
         try:
             ready = await worker.request(dict(self._setup))
