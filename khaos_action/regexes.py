@@ -29,6 +29,7 @@ UNTIMED_STEPS = 10_000_000
 """The most backtracking steps a search run without the time limit may take (tens of milliseconds)."""
 
 _timed_out: set[tuple[str, int]] = set()
+_IGNORECASE, _MULTILINE = int(regex.IGNORECASE), int(regex.MULTILINE)
 
 
 class RegexTimeout(Exception):
@@ -58,7 +59,7 @@ def compiled(pattern: str, flags: int = 0) -> regex.Pattern:
 def search(pattern: str, text: str, *, ignore_case: bool = False, multiline: bool = False,
            timeout: float = REGEX_TIMEOUT_S) -> regex.Match | None:
     """`re.search` semantics with a time limit; raises RegexTimeout."""
-    flags = (regex.IGNORECASE if ignore_case else 0) | (regex.MULTILINE if multiline else 0)
+    flags = (_IGNORECASE if ignore_case else 0) | (_MULTILINE if multiline else 0)  # ints: enum `|` costs 10 µs
     key = (pattern, flags)
     if key in _timed_out:
         raise RegexTimeout(pattern)

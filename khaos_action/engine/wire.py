@@ -141,7 +141,8 @@ class FrameWriter:
     def send(self, obj: dict[str, Any]) -> None:
         data = self._encode(obj)
         if not self.batch:
-            self.transport.write(data)
+            if not self.transport.is_closing():
+                self.transport.write(data)
             return
         if not self._pending:
             asyncio.get_running_loop().call_soon(self._flush)
