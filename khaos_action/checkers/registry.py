@@ -170,17 +170,14 @@ def check_invariant(
     exercised: bool = True,
     system_prompt: str | None = None,
     prompt: str | None = None,
-    spec: dict[str, Any] | None = None,
 ) -> InvariantResult:
     """Judge one reply against one invariant. `system_prompt` (agent.system_prompt) sharpens leak probes; `prompt`
-    (the case input) lets refusal_check see a deflection (a reply about something else) with the semantic backend;
-    `spec` is the result's `spec` (the invariant as configured, shared by the run's results)."""
+    (the case input) lets refusal_check see a deflection (a reply about something else) with the semantic backend."""
     from khaos_action.manifest import InvariantResult  # here, not at import: loading a config needs no results
 
 
     def result(passed: bool | None, detail: str) -> InvariantResult:
-        return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type,
-                               spec=spec)
+        return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
 
     if not exercised:
         return result(None, "not exercised")

@@ -211,16 +211,13 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
         elif (skipped := inv.skip_reason(has_faults=bool(case.faults), phase=case.phase)) is not None:
             outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None, detail=skipped)
         else:
-            outcome = None
+            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
+                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
+                                      system_prompt=ctx.system_prompt)
         spec = ctx.specs.get(inv_id)
         if spec is None:
             spec = ctx.specs[inv_id] = inv.model_dump(exclude_defaults=True, mode="json")
-        if outcome is None:
-            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
-                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
-                                      system_prompt=ctx.system_prompt, spec=spec)
-        else:
-            outcome.spec = spec
+        outcome.spec = spec  # assigned, not validated: validation would copy the shared dict into every result
         result.invariants.append(outcome)
     judged = [i.passed for i in result.invariants if i.passed is not None]
     result.passed = None if not judged else all(judged)
