@@ -12,8 +12,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from khaos_action.github.gates import decide
-from khaos_action.manifest import SCHEMA_VERSION, BudgetState, Telemetry, load_manifest
+from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry, load_manifest, parse_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
 
@@ -65,3 +67,20 @@ def test_compare_pairs_version_2_runs_and_the_recorded_gates_switch_the_regressi
     decision = decide(head, comparison, fail_on=("critical", "regression"), min_score=None)
     # khaos.yaml said `fail_on_regression: false`: the regression is shown, and ignored
     assert not decision.failing and any(f.gate == "regression" for f in decision.ignored)
+
+
+def test_sections_stay_lenient_about_keys_a_newer_tool_wrote_and_default_what_an_older_one_left_out() -> None:
+    data = json.loads((V2 / "shard1.json").read_text(encoding="utf-8"))
+    data["gates"]["max_flaky_rate"] = 0.1  # a gate this version does not know
+    data["telemetry"]["by_tool"] = {"search": 3}
+    data["telemetry"]["models"][0]["region"] = "eu"
+    shard = parse_manifest(data)
+    assert shard.gates.min_overall == 50 and "max_flaky_rate" not in shard.gates.model_dump()
+    assert shard.telemetry is not None and shard.telemetry.models[0].model == "demo-model"
+    for key in ("gates", "weights", "telemetry"):
+        del data[key]
+    older = parse_manifest(data)
+    assert older.gates.fail_on_regression and older.weights.chaos == 0.35 and older.telemetry is None
+    data["weights"] = {"mutation": 0.5, "chaos": 0.5, "contract": 0.5, "replay": 0.5}
+    with pytest.raises(ManifestError, match="weights: .*must sum to 1.0"):
+        parse_manifest(data, source="broken.json")
