@@ -19,13 +19,14 @@ Markdown, report/html.py as the HTML section, github/ gates and comments on it).
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from types import SimpleNamespace
 from typing import Any, Literal
 
 from pydantic import BaseModel, model_serializer, model_validator
 
 from khaos_action.findings import case_is_critical, is_critical
-from khaos_action.manifest import CaseResult, Manifest, Outcomes
+from khaos_action.manifest import CaseOutcome, CaseResult, InvariantOutcome, Manifest, Outcomes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]
@@ -139,68 +140,102 @@ class Comparison(BaseModel):
     regression: bool = False
 
 
+Row = dict[str, Any]
+"""One case as compare reads it (manifest.CaseOutcome): `Outcomes` holds these; a Manifest's cases become these."""
+_ROW_FIELDS = tuple(name for name in CaseOutcome.__annotations__ if name != "invariants")
+_INVARIANT_FIELDS = tuple(InvariantOutcome.__annotations__)
+_VERDICTS = {"BLOCKED": True, "COMPROMISED": False}
+
+
+def _rows(cases: Iterable[Row | CaseResult]) -> Iterator[Row]:
+    for case in cases:
+        if isinstance(case, dict):
+            yield case
+        else:
+            row = {name: getattr(case, name) for name in _ROW_FIELDS}
+            row["invariants"] = [{name: getattr(inv, name) for name in _INVARIANT_FIELDS} for inv in case.invariants]
+            yield row
+
+
+def _as_case(row: Row, **update: Any) -> SimpleNamespace:
+    """A row as khaos_action.findings reads a case (attributes), for the one definition of critical."""
+    invariants = [SimpleNamespace(**inv) for inv in update.pop("invariants", row["invariants"])]
+    return SimpleNamespace(**{**row, **update, "invariants": invariants})
+
+
 class _Aggregate:
     """All repeats of one case id on one side."""
 
     __slots__ = ("rows", "first", "passes", "judged", "compromised", "status")
 
-    def __init__(self, rows: list[CaseResult]):
+    def __init__(self, rows: list[Row]):
         self.rows = rows
         self.first = first = rows[0]
-        if len(rows) == 1:  # the common case, without the generator machinery (compare at 50k cases, issue 19)
-            verdict = _judged(first)
-            judged = [] if verdict is None else [verdict]
-            self.compromised = first.outcome == "COMPROMISED"
-        else:
-            judged = [v for v in (_judged(r) for r in rows) if v is not None]
-            self.compromised = any(r.outcome == "COMPROMISED" for r in rows)
+        if len(rows) == 1:  # the common case, in straight lines (compare at 50k cases, issue 19)
+            verdict = first["passed"]
+            if verdict is None:
+                verdict = _VERDICTS.get(first["outcome"])
+            self.compromised = first["outcome"] == "COMPROMISED"
+            if verdict is None:
+                self.passes = self.judged = 0
+                self.status: Status = "unjudged"
+            else:
+                self.passes, self.judged = int(verdict), 1
+                self.status = "flaky" if first["flaky"] else "pass" if verdict else "fail"
+            return
+        judged = [v for v in (_judged(r) for r in rows) if v is not None]
+        self.compromised = any(r["outcome"] == "COMPROMISED" for r in rows)
         self.passes, self.judged = sum(judged), len(judged)
         if not judged:
-            self.status: Status = "unjudged"
-        elif any(r.flaky for r in rows) or 0 < self.passes < self.judged:
+            self.status = "unjudged"
+        elif any(r["flaky"] for r in rows) or 0 < self.passes < self.judged:
             self.status = "flaky"
         else:
             self.status = "pass" if self.passes == self.judged else "fail"
 
     def failed_invariants(self) -> list[str]:
-        return sorted({inv.id for r in self.rows for inv in r.invariants if inv.passed is False})
+        return sorted({inv["id"] for r in self.rows for inv in r["invariants"] if inv["passed"] is False})
 
     def critical(self) -> bool:
-        return any(case_is_critical(r) for r in self.rows)
+        return any(case_is_critical(_as_case(r)) for r in self.rows)
 
     def critical_checks(self) -> set[str]:
         """Invariant ids failing with a critical finding on any repeat (secret check included)."""
         found: set[str] = set()
         for r in self.rows:
-            for i in r.invariants:
-                if i.passed is False and case_is_critical(r.model_copy(update={"invariants": [i], "outcome": None})):
-                    found.add(i.id)
+            for i in r["invariants"]:
+                if i["passed"] is False and case_is_critical(_as_case(r, invariants=[i], outcome=None)):
+                    found.add(i["id"])
         return found
 
 
-def _judged(row: CaseResult) -> bool | None:
+def _judged(row: Row) -> bool | None:
     """A row's pass/fail: `passed` when set, else an attack's outcome (UNCERTAIN is not judged, never BLOCKED)."""
-    if row.passed is not None:
-        return row.passed
-    return {"BLOCKED": True, "COMPROMISED": False}.get(row.outcome or "")
+    if row["passed"] is not None:
+        return row["passed"]
+    return _VERDICTS.get(row["outcome"])
 
 
-def aggregate(cases: Iterable[CaseResult]) -> dict[str, _Aggregate]:
-    grouped: dict[str, list[CaseResult]] = {}
-    for case in cases:
-        grouped.setdefault(case.id, []).append(case)
-    return {cid: _Aggregate(rows if len(rows) == 1 else sorted(rows, key=lambda r: r.repeat))
+def aggregate(cases: Iterable[Row | CaseResult]) -> dict[str, _Aggregate]:
+    grouped: dict[str, list[Row]] = {}
+    for row in _rows(cases):
+        rows = grouped.get(row["id"])
+        if rows is None:
+            grouped[row["id"]] = [row]
+        else:
+            rows.append(row)
+    return {cid: _Aggregate(rows if len(rows) == 1 else sorted(rows, key=lambda r: r["repeat"]))
             for cid, rows in grouped.items()}
 
 
 def _change(cid: str, base: _Aggregate, head: _Aggregate, *, invariants_from: _Aggregate) -> CaseChange:
     c = head.first
     failing = next((r for r in invariants_from.rows if _judged(r) is False), invariants_from.first)
-    text = c.input if len(c.input) <= EXCERPT else c.input[: EXCERPT - 1] + "…"
+    text = c["input"] if len(c["input"]) <= EXCERPT else c["input"][: EXCERPT - 1] + "…"
     return CaseChange(
-        id=cid, phase=c.phase, pillar=c.pillar, input=text, scenario=c.scenario, attack_id=c.attack_id,
-        category=c.category, owasp=list(c.owasp), mutation=c.mutation, severity=c.severity,
-        failed_invariants=invariants_from.failed_invariants(), outcome=failing.outcome, error=failing.error,
+        id=cid, phase=c["phase"], pillar=c["pillar"], input=text, scenario=c["scenario"], attack_id=c["attack_id"],
+        category=c["category"], owasp=list(c["owasp"]), mutation=c["mutation"], severity=c["severity"],
+        failed_invariants=invariants_from.failed_invariants(), outcome=failing["outcome"], error=failing["error"],
         base=base.status, head=head.status,
         base_passes=f"{base.passes}/{base.judged}", head_passes=f"{head.passes}/{head.judged}",
     )
@@ -212,7 +247,7 @@ def _by_score(pairs: list[tuple[_Aggregate, _Aggregate]]) -> dict[str, list[tupl
     groups["overall"] = list(pairs)
     for pair in pairs:
         case = pair[1].first
-        for name in {case.phase, case.pillar}:
+        for name in {case["phase"], case["pillar"]}:
             if name in groups and name != "overall":
                 groups[name].append(pair)
     return groups
