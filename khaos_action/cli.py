@@ -116,7 +116,14 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         return getattr(commands, f"cmd_{args.command}")(args)
 
-    return guard(body, say=report_error, debug=args.debug)
+    code = guard(body, say=report_error, debug=args.debug)
+    if argv is None:
+        from khaos_action import collector
+
+        if collector.holding():  # see collector.hold; guard flushed stdout (or found it gone)
+            sys.stderr.flush()
+            os._exit(code)
+    return code
 
 
 def report_error(message: str) -> None:

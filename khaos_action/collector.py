@@ -15,6 +15,10 @@ from __future__ import annotations
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
+from typing import TypeVar
+
+T = TypeVar("T")
+_HELD: list[object] = []
 
 
 def settle() -> None:
@@ -34,3 +38,15 @@ def bulk() -> Iterator[None]:
         gc.freeze()
         if enabled:
             gc.enable()
+
+
+def hold(value: T) -> T:
+    """Keep `value` until the process ends: a shell that holds anything (cli.py) ends with `os._exit` once its
+    output is flushed, rather than have the interpreter free millions of objects one by one on the way out (0.2 s
+    of `merge` at 50k cases, issue 19)."""
+    _HELD.append(value)
+    return value
+
+
+def holding() -> bool:
+    return bool(_HELD)

@@ -162,11 +162,13 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
+    from khaos_action.collector import hold
     from khaos_action.manifest import Outcomes, load_manifest
     from khaos_action.report.comparison import render_comparison_markdown
     from khaos_action.score.compare import compare_manifests
 
-    comparison = compare_manifests(load_manifest(args.base, Outcomes), load_manifest(args.head, Outcomes))
+    base, head = hold(load_manifest(args.base, Outcomes)), hold(load_manifest(args.head, Outcomes))
+    comparison = compare_manifests(base, head)
     if args.format == "json":
         print(comparison.model_dump_json(indent=2))
     else:
@@ -176,10 +178,11 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
+    from khaos_action.collector import hold
     from khaos_action.report.merge import merge_manifests
 
-    result = merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,
-                             formats=parse_formats(args.format))
+    result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,
+                                  formats=parse_formats(args.format)))
     print(summary(result))
     return result.manifest.verdict.exit_code
 

@@ -389,30 +389,40 @@ def load_manifest(path: str | Path, model: type[M] = Manifest) -> M:  # type: ig
     of the part one reader needs (`Outcomes` for compare)."""
     path = Path(path)
     with collector.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.collector
-        loaded = _valid_as_is(path, model) if model is not Manifest else None
-        if loaded is not None:
-            return loaded
         try:
-            text = path.read_text(encoding="utf-8")
+            raw = path.read_bytes()
         except FileNotFoundError:
             raise ManifestError(f"{path}: no such manifest file") from None
-        except (OSError, UnicodeDecodeError) as exc:
+        except OSError as exc:
+            raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
+        loaded = _valid_as_is(raw, model, source=str(path))
+        if loaded is not None:
+            return loaded
+        try:  # the careful way: whatever was refused above fails here with the error it always had
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
             raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
         return parse_manifest(loads_json(text, source=str(path)), source=str(path), model=model)
 
 
-def _valid_as_is(path: Path, model: type[M]) -> M | None:
-    """The file validated by pydantic-core straight from its bytes, or None when anything is wrong with it.
+def _valid_as_is(raw: bytes, model: type[M], *, source: str) -> M | None:
+    """The file's bytes validated without a detour, or None when anything is wrong with them.
 
-    The common case, and the fast one for a reader's part (`Outcomes`): no Python value is built for what it
-    ignores (a case's output, tool calls, ...), and nothing is decoded to str first. Not for a whole Manifest: its
-    `_from_extra` hook makes pydantic-core hand the hook the document as Python values, and then validate those
-    (0.85 s for a 25k-case shard, against 0.5 s parsed first). Anything refused here (unreadable, not JSON, nested past
-    MAX_DEPTH: pydantic-core's own limit, invalid, newer) is read again the careful way below, whose errors name
-    the file and the key path, as they always did."""
+    The common case, and the fast one. A reader's part (`Outcomes`) is validated by pydantic-core straight from
+    the bytes: no Python value is built for what it ignores (a case's output, tool calls, ...). A whole Manifest
+    is parsed from the bytes first (not decoded to str) and then validated: its `_from_extra` hook would make
+    pydantic-core hand the hook the document as Python values and validate those (0.85 s for a 25k-case shard,
+    against 0.5 s). Anything refused here (not UTF-8, not JSON, nested past MAX_DEPTH: pydantic-core's own limit,
+    invalid, newer) is read again by `load_manifest`'s careful way, whose errors name the file and the key path."""
+    if model is Manifest:
+        try:
+            data = from_json(raw)
+        except ValueError:
+            return None
+        return parse_manifest(data, source=source, model=model)  # the same data the careful way reads
     try:
-        loaded = model.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError):
+        loaded = model.model_validate_json(raw)
+    except ValidationError:
         return None
     version = getattr(loaded, "schema_version", SCHEMA_VERSION)
     return loaded if isinstance(version, int) and version <= SCHEMA_VERSION else None
