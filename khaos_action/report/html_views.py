@@ -132,21 +132,24 @@ def heatmap(cases: Iterable[CaseResult]) -> Heatmap:
         for inv in case.invariants:
             severities.setdefault(inv.id, inv.severity)
     columns = list(scenarios)
-    cells = {(inv, sc): HeatCell() for inv in severities for sc in columns}
+    # scenario -> invariant -> cell: no (invariant, scenario) key built per check (150k at 50k cases, issue 19)
+    cells = {sc: {inv: HeatCell() for inv in severities} for sc in columns}
     for case in contract:
-        scenario = case.scenario or "(no scenario)"
+        row = cells[case.scenario or "(no scenario)"]
         for inv in case.invariants:
-            cell = cells[(inv.id, scenario)]
-            cell.first_case = cell.first_case or case.id
-            if inv.passed is None:
+            cell = row[inv.id]
+            if not cell.first_case:
+                cell.first_case = case.id
+            passed = inv.passed
+            if passed is None:
                 cell.unexercised += 1
-            elif inv.passed:
+            elif passed:
                 cell.passed += 1
             else:
                 cell.failed += 1
                 cell.critical = cell.critical or inv.severity == "critical"
                 cell.first_failing = cell.first_failing or case.id
-    rows = [HeatRow(inv, sev, [cells[(inv, sc)] for sc in columns]) for inv, sev in severities.items()]
+    rows = [HeatRow(inv, sev, [cells[sc][inv] for sc in columns]) for inv, sev in severities.items()]
     return Heatmap(columns, rows)
 
 

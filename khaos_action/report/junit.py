@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import lru_cache
 
 from khaos_action.manifest import CaseResult, Manifest
 
@@ -51,11 +52,22 @@ def _attr(value: str) -> str:
             .replace("\n", "&#10;").replace("\r", "&#13;").replace("\t", "&#09;"))
 
 
+@lru_cache(maxsize=4096)
+def _attr_of_label(value: str) -> str:
+    """_attr of what repeats from case to case (suite names, invariant ids, scenarios, attack ids)."""
+    return _attr(value)
+
+
 def _name(case: CaseResult) -> str:
     """The testcase name, escaped (each part on its own: the separator is not ASCII, and text that is skips the
     slow check for illegal characters)."""
-    parts = [case.attack_id or case.mutation or "", case.scenario or "", case.input[:80].replace("\n", " ")]
-    label = " · ".join(_attr(p) for p in parts if p)
+    where, scenario, text = case.attack_id or case.mutation, case.scenario, case.input[:80].replace("\n", " ")
+    parts = [_attr_of_label(where)] if where else []
+    if scenario:
+        parts.append(_attr_of_label(scenario))
+    if text:
+        parts.append(_attr(text))
+    label = " · ".join(parts)
     return f"{label} [{_attr(case.id)}{'#' + str(case.repeat) if case.repeat else ''}]"
 
 
@@ -70,24 +82,36 @@ class _Suite:
         self.seconds: list[float] = []
         self.counts = {"error": 0, "failure": 0, "skipped": 0}
 
-    def add(self, name: str, classname: str, seconds: float, stdout: str, kind: str | None = None,
-            message: str = "") -> None:
+
+class _Case:
+    """What every testcase of one case shares, written out once (a contract case is one testcase per invariant:
+    150k testcases at 50k cases, issue 19)."""
+
+    __slots__ = ("suite", "seconds", "after_name", "system_out", "closed")
+
+    def __init__(self, suite: _Suite, classname: str, seconds: float, stdout: str) -> None:
+        self.suite, self.seconds = suite, seconds
         time = f' time="{seconds:f}"' if seconds else ""
-        head = f'\t\t<testcase name="{name}"{time} classname="{classname}"'
-        if seconds:
-            self.seconds.append(seconds)
-        out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
-        if kind is not None:
-            self.counts[kind] += 1
-            attr = f' message="{_attr(message)}"' if message else ""
-            out = f'\t\t\t<{kind} type="{kind}"{attr}/>\n' + out
-        self.xml.append(f"{head}>\n{out}\t\t</testcase>\n" if out else head + "/>\n")
+        self.after_name = f'"{time} classname="{classname}"'
+        self.system_out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
+        self.closed = f">\n{self.system_out}\t\t</testcase>\n" if stdout else "/>\n"
+
+    def add(self, name: str, kind: str | None = None, message: str = "") -> None:
+        suite = self.suite
+        if self.seconds:
+            suite.seconds.append(self.seconds)
+        if kind is None:
+            suite.xml.append(f'\t\t<testcase name="{name}{self.after_name}{self.closed}')
+            return
+        suite.counts[kind] += 1
+        attr = f' message="{_attr(message)}"' if message else ""
+        suite.xml.append(f'\t\t<testcase name="{name}{self.after_name}>\n\t\t\t<{kind} type="{kind}"{attr}/>\n'
+                         f"{self.system_out}\t\t</testcase>\n")
 
 
 def _add_case(suite: _Suite, case: CaseResult) -> None:
-    suite_class = _attr(f"khaos.{case.pillar or case.phase}")
-    seconds = case.latency_ms / 1000
-    stdout = _text(case.output)
+    one = _Case(suite, _attr_of_label(f"khaos.{case.pillar or case.phase}"), case.latency_ms / 1000,
+                _text(case.output))
     if case.invariants:
         # A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix.
         name = _name(case)
@@ -100,7 +124,7 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
                 kind, message = "skipped", inv.detail or "not exercised"
             else:
                 kind, message = None, ""
-            suite.add(f"{_attr(inv.id)} · {name}", suite_class, seconds, stdout, kind, message)
+            one.add(f"{_attr_of_label(inv.id)} · {name}", kind, message)
         return
     kind, message = None, ""
     if case.outcome is not None:
@@ -114,7 +138,7 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
         kind, message = "failure", "; ".join(case.notes)[:500] or "failed"
     elif case.passed is None:
         kind, message = "skipped", "; ".join(case.notes)[:500] or "not judged"
-    suite.add(_name(case), suite_class, seconds, stdout, kind, message)
+    one.add(_name(case), kind, message)
 
 
 def iter_junit(manifest: Manifest) -> Iterator[str]:
