@@ -162,13 +162,14 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 
 def cmd_compare(args: argparse.Namespace) -> int:
-    from khaos_action.collector import hold
+    from khaos_action.collector import bulk, hold
     from khaos_action.manifest import Outcomes, load_manifest
     from khaos_action.report.comparison import render_comparison_markdown
     from khaos_action.score.compare import compare_manifests
 
     base, head = hold(load_manifest(args.base, Outcomes)), hold(load_manifest(args.head, Outcomes))
-    comparison = compare_manifests(base, head)
+    with bulk():  # 100k aggregates and their lists: the collector scanning them was 0.15 s of 0.35 (issue 19)
+        comparison = compare_manifests(base, head)
     if args.format == "json":
         print(comparison.model_dump_json(indent=2))
     else:
