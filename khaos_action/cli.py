@@ -120,8 +120,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         from khaos_action import collector
 
-        if collector.holding():  # see collector.hold; guard flushed stdout (or found it gone)
-            sys.stderr.flush()
+        if collector.holding():  # see collector.hold
+            for stream in (sys.stdout, sys.stderr):
+                try:
+                    stream.flush()
+                except (OSError, ValueError):
+                    pass  # the reader is gone: guard has said so already where it could
             os._exit(code)
     return code
 
