@@ -19,6 +19,8 @@ Targets at 50k cases: execute ≤ 1.15 × ideal, whole run ≤ 14 s, peak RSS �
 Also times `compare` and `merge` (2 shards) on the 50k-case manifests the runs wrote (targets ≤ 2 s each).
 
 Run: `python bench/scale.py [--cases 50000] [--repeat 3] [--agent-ms 5] [--concurrency 32] [--no-compare]`
+`--manifests FOLDER` skips the runs and times `compare` and `merge` on the manifests an earlier run left in FOLDER
+(it prints its folder), to work on those two alone.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import statistics
 import subprocess
 import sys
@@ -192,9 +195,13 @@ def main() -> int:
     parser.add_argument("--agent-ms", type=float, default=5.0)
     parser.add_argument("--concurrency", type=int, default=32)
     parser.add_argument("--no-compare", action="store_true")
+    parser.add_argument("--manifests", type=Path, default=None, help="time compare and merge on FOLDER/run0, run1")
     args = parser.parse_args()
     global SUBREAPER
     SUBREAPER = become_subreaper()
+    if args.manifests is not None:
+        time_compare_and_merge(args.manifests, args.repeat)
+        return 0
     folder = Path(tempfile.mkdtemp(prefix="khaos-scale-"))
     config = write_project(folder, args.cases, args.agent_ms, args.concurrency)
     ideal = args.cases * args.agent_ms / 1000 / args.concurrency
@@ -223,23 +230,31 @@ def main() -> int:
         print(f"  {phase:16s} {spread(values)}{extra}")
     del execute
     if not args.no_compare and len(runs) >= 2:
-        base, head = folder / "run0" / "manifest.json", folder / "run1" / "manifest.json"
-        walls = []
-        for _ in range(args.repeat):
-            wall, _cpu, error = timed_cli(["compare", str(base), str(head), "--format", "json"], folder)
-            assert not error, error
-            walls.append(wall)
-        print(f"{'compare (CLI)':18s} {spread(walls)}   target ≤ 2 s")
-        shards = split_manifest(base, folder)
-        walls = []
-        for index in range(args.repeat):
-            wall, _cpu, error = timed_cli(["merge", *map(str, shards), "--out", str(folder / f"merged{index}")],
-                                          folder)
-            assert not error, error
-            walls.append(wall)
-        print(f"{'merge 2 shards':18s} {spread(walls)}   target ≤ 2 s (all report formats but html)")
-    print(f"load average at end {os.getloadavg()[0]:.2f}")
+        time_compare_and_merge(folder, args.repeat)
+    print(f"load average at end {os.getloadavg()[0]:.2f}; manifests kept in {folder} (--manifests)")
     return 0
+
+
+def time_compare_and_merge(folder: Path, repeat: int) -> None:
+    base, head = folder / "run0" / "manifest.json", folder / "run1" / "manifest.json"
+    walls, cpus = [], []
+    for _ in range(repeat):
+        wall, cpu, error = timed_cli(["compare", str(base), str(head), "--format", "json"], folder)
+        assert not error, error
+        walls.append(wall)
+        cpus.append(cpu)
+    print(f"{'compare (CLI)':18s} {spread(walls)}, CPU {spread(cpus)}   target ≤ 2 s")
+    shards = split_manifest(base, folder)
+    walls, cpus = [], []
+    for index in range(repeat):
+        target = folder / f"merged{index}"
+        if target.exists():
+            shutil.rmtree(target)
+        wall, cpu, error = timed_cli(["merge", *map(str, shards), "--out", str(target)], folder)
+        assert not error, error
+        walls.append(wall)
+        cpus.append(cpu)
+    print(f"{'merge 2 shards':18s} {spread(walls)}, CPU {spread(cpus)}   target ≤ 2 s (every default format)")
 
 
 def split_manifest(path: Path, folder: Path) -> list[Path]:
