@@ -21,6 +21,10 @@ SEVERITIES: tuple[str, ...] = get_args(Severity)
 """Most severe first: the one order of severities (reports list the worst first, the attacker keeps the worst)."""
 
 
+SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
+"""Each severity's weight in the severity-weighted scores (score/pillars.py)."""
+
+
 def severity_rank(severity: str | None) -> int:
     """0 for critical … 3 for low; anything else (None, a word a newer tool wrote) ranks after low."""
     return SEVERITIES.index(severity) if severity in SEVERITIES else len(SEVERITIES)

@@ -41,8 +41,6 @@ def _registered_agent_type(value: Any) -> Any:
 AgentType = Annotated[str, BeforeValidator(_registered_agent_type)]
 """An `agent.type`: a name in the transport registry (khaos_action/transports.py)."""
 
-SEVERITY_WEIGHTS: dict[str, int] = {"critical": 3, "high": 2, "medium": 1, "low": 1}
-
 
 class CapabilityOverrides(Strict):
     """Overrides of the inferred capability profile (Khaos ADR 4); unset flags stay inferred."""

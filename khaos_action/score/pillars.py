@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from khaos_action.config.models import SEVERITY_WEIGHTS
+from khaos_action.fields import SEVERITY_WEIGHTS
 from khaos_action.manifest import CaseResult, Scores
 from khaos_action.policy import Weights
 
