@@ -26,6 +26,19 @@ def settle() -> None:
     gc.freeze()
 
 
+def keep() -> None:
+    """Freeze what survived the young generations: called while results pile up (the engine, every
+    `KEEP_EVERY` finished cases), so the collector's full passes do not re-scan every result so far. Measured at 50k
+    cases (issue 19): 8 full passes, 0.57 s of CPU and pauses of up to 234 ms with 32 calls in flight. Young
+    garbage is collected first; what is frozen is only what is alive (or an older cycle: nothing the engine
+    makes per case)."""
+    gc.collect(1)
+    gc.freeze()
+
+
+KEEP_EVERY = 1000
+
+
 @contextmanager
 def bulk() -> Iterator[None]:
     """Build many long-lived objects without collections in between, then freeze them. A cycle created inside is

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol, TypeVar
 
+from khaos_action import collector
 from khaos_action.engine import textsafe
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.events import EventLog
@@ -123,6 +124,7 @@ class Engine:
         """`concurrency` workers take the cases in plan order from one shared iterator. (A task per case behind a
         semaphore made 50k tasks and futures up front: 2× the ideal wall time at 50k cases, issue 19.)"""
         pending = iter(group)
+        done = [0]
 
         async def worker() -> None:
             for case in pending:
@@ -131,6 +133,9 @@ class Engine:
                 invocation = await self.invoke(case)
                 self._record(invocation)
                 results[invocation.key] = invocation
+                done[0] += 1
+                if done[0] % collector.KEEP_EVERY == 0:
+                    collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         await asyncio.gather(*(worker() for _ in range(min(self.settings.concurrency, len(group)))))
 
