@@ -10,7 +10,9 @@ from khaos_action.checkers.registry import (
     NotExercised,
     Verdict,
     check_invariant,
+    invariant_verdict,
     register_checker,
 )
 
-__all__ = ["CHECKERS", "CheckContext", "Invariant", "NotExercised", "Verdict", "check_invariant", "register_checker"]
+__all__ = ["CHECKERS", "CheckContext", "Invariant", "NotExercised", "Verdict", "check_invariant", "invariant_verdict",
+           "register_checker"]

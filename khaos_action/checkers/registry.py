@@ -175,27 +175,39 @@ def check_invariant(
     (the case input) lets refusal_check see a deflection (a reply about something else) with the semantic backend."""
     from khaos_action.manifest import InvariantResult  # here, not at import: loading a config needs no results
 
+    passed, detail = invariant_verdict(inv, reply, baseline_text=baseline_text, exercised=exercised,
+                                       system_prompt=system_prompt, prompt=prompt)
+    return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
 
-    def result(passed: bool | None, detail: str) -> InvariantResult:
-        return InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
 
+def invariant_verdict(
+    inv: Invariant,
+    reply: AgentReply,
+    *,
+    baseline_text: str | None = None,
+    exercised: bool = True,
+    system_prompt: str | None = None,
+    prompt: str | None = None,
+) -> tuple[bool | None, str]:
+    """`check_invariant`'s (passed, detail), without the result model (the judge shares one model among the cases
+    that got the same verdict)."""
     if not exercised:
-        return result(None, "not exercised")
+        return None, "not exercised"
     judged = inv.on_failed_call
     if (reply.timed_out and judged == "not_evaluated") or (
             reply.error and not reply.timed_out and judged != "judged"):
         why = "timed out" if reply.timed_out else f"agent error: {short(reply.error or '', 120)}"
-        return result(None, f"not evaluated: the call failed ({why})")
+        return None, f"not evaluated: the call failed ({why})"
     try:
         passed, detail = inv.check(reply, CheckContext(baseline_text, system_prompt, prompt))
     except NotExercised as exc:
-        return result(None, f"not exercised: {exc}")
+        return None, f"not exercised: {exc}"
     except RegexTimeout as exc:
         # An error on this check (it fails, whatever `negate` says), never a hang of the run.
-        return result(False, f"check error: {exc}")
+        return False, f"check error: {exc}"
     if inv.negate:
-        return result(not passed, f"(negated) {detail}")
-    return result(passed, detail)
+        return not passed, f"(negated) {detail}"
+    return passed, detail
 
 
 def short(text: str, limit: int = 60) -> str:

@@ -31,6 +31,13 @@ class JudgeContext:
     specs: dict[str, dict] = field(default_factory=dict)
     """Invariant id → its configured form for `InvariantResult.spec`, dumped once and shared by every result (read
     only): 50k cases × 3 invariants made 150k copies of the same few dicts (issue 19)."""
+    verdicts: dict[tuple[str, bool | None, str], InvariantResult] = field(default_factory=dict)
+    """(invariant id, passed, detail) → the one result every case with that verdict holds (read only, like
+    `specs`): most cases of a large run get one of a few verdicts per invariant, and building a result model per
+    case and invariant was half of judging (issue 19). At most SHARED_VERDICTS; then each case gets its own."""
+
+
+SHARED_VERDICTS = 10_000
 
 
 def fired_faults(invocation: Invocation) -> list[str]:
@@ -183,7 +190,7 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
 
 def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Contract, mutation and replay cases: every applicable invariant on the one reply."""
-    from khaos_action.checkers import check_invariant
+    from khaos_action.checkers import invariant_verdict
     from khaos_action.outcome import AgentReply
 
     result = base_result(invocation)
@@ -202,23 +209,19 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     kinds = active_kinds(invocation)
     for inv_id in case.invariant_ids:
         inv = ctx.invariants[inv_id]
+        passed: bool | None
         if scenario_has_chaos and not ok and inv.when != "no_chaos":
-            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
-                                      detail="not exercised: the scenario's faults never fired")
+            passed, detail = None, "not exercised: the scenario's faults never fired"
         elif not invariant_applies(inv, scenario_has_chaos=scenario_has_chaos, kinds=kinds):
-            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None,
-                                      detail=f"not applicable here (when: {inv.when})")
+            passed, detail = None, f"not applicable here (when: {inv.when})"
         elif (skipped := inv.skip_reason(has_faults=bool(case.faults), phase=case.phase)) is not None:
-            outcome = InvariantResult(id=inv.id, severity=inv.severity, type=inv.type, passed=None, detail=skipped)
+            passed, detail = None, skipped
         else:
-            outcome = check_invariant(inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""),
-                                      exercised=True, prompt=None if case.mutation else case.input,  # encoded: no
-                                      system_prompt=ctx.system_prompt)
-        spec = ctx.specs.get(inv_id)
-        if spec is None:
-            spec = ctx.specs[inv_id] = inv.model_dump(exclude_defaults=True, mode="json")
-        outcome.spec = spec  # assigned, not validated: validation would copy the shared dict into every result
-        result.invariants.append(outcome)
+            passed, detail = invariant_verdict(
+                inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""), exercised=True,
+                prompt=None if case.mutation else case.input,  # encoded: no
+                system_prompt=ctx.system_prompt)
+        result.invariants.append(_shared_verdict(ctx, inv, passed, detail))
     judged = [i.passed for i in result.invariants if i.passed is not None]
     result.passed = None if not judged else all(judged)
     if invocation.error or invocation.timed_out:
@@ -226,6 +229,25 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     if scenario_has_chaos and not ok:
         result.notes.append("not exercised: none of the scenario's faults fired")
     return _with_secret_check(result, invocation, ctx.secrets)
+
+
+def _spec(ctx: JudgeContext, inv: Invariant) -> dict:
+    spec = ctx.specs.get(inv.id)
+    if spec is None:
+        spec = ctx.specs[inv.id] = inv.model_dump(exclude_defaults=True, mode="json")
+    return spec
+
+
+def _shared_verdict(ctx: JudgeContext, inv: Invariant, passed: bool | None, detail: str) -> InvariantResult:
+    """The result of `inv` with this verdict, shared by the cases that got it (see `JudgeContext.verdicts`)."""
+    key = (inv.id, passed, detail)
+    outcome = ctx.verdicts.get(key)
+    if outcome is None:
+        outcome = InvariantResult(id=inv.id, severity=inv.severity, passed=passed, detail=detail, type=inv.type)
+        outcome.spec = _spec(ctx, inv)  # assigned, not validated: validation would copy the shared dict
+        if len(ctx.verdicts) < SHARED_VERDICTS:
+            ctx.verdicts[key] = outcome
+    return outcome
 
 
 def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:

@@ -1,5 +1,6 @@
-"""Judging many cases (issue 19): each result owns its lists, and the invariant's configured form is one dict that
-every result shares (150k copies of a few dicts at 50k cases × 3 invariants)."""
+"""Judging many cases (issue 19): each result owns its lists; the invariant's configured form is one dict that every
+result shares (150k copies of a few dicts at 50k cases × 3 invariants), and cases with the same verdict on an
+invariant share its (read-only) result."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ def test_results_share_the_invariants_spec_and_own_their_lists() -> None:
     ctx = JudgeContext(invariants=invariants)
     first, second = (judge_invariants(Invocation(case=Case(id=f"c{n}", phase="contract", input="where?",
                                                            invariant_ids=tuple(invariants)), text=text), ctx)
-                     for n, text in enumerate(("Your order shipped", "no idea")))
+                     for n, text in enumerate(("Your order shipped", "no idea, I am sad!")))
 
     assert [i.passed for i in first.invariants] == [True, True] and first.passed is True
     assert [i.passed for i in second.invariants] == [True, False] and second.passed is False
@@ -24,3 +25,8 @@ def test_results_share_the_invariants_spec_and_own_their_lists() -> None:
                                                                                        mode="json")
     for name in ("invariants", "evidence_tags", "attempts", "notes", "tool_calls"):
         assert getattr(first, name) is not getattr(second, name), name
+    assert first.invariants[0] is second.invariants[0]  # both answered 18 characters: one shared result
+    assert first.invariants[1] is not second.invariants[1]  # passed / failed
+    again = judge_invariants(Invocation(case=Case(id="c3", phase="contract", input="where?",
+                                                  invariant_ids=tuple(invariants)), text="nothing to say!!!!"), ctx)
+    assert again.invariants[1] is second.invariants[1] and again.passed is False
