@@ -71,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--out", type=Path, required=True)
     merge.add_argument("-c", "--config", type=Path, default=None, help="khaos.yaml, to re-apply its gates")
     merge.add_argument("--format", default=",".join(default_formats()))
+    _extension_option(merge)
 
     discover = sub.add_parser("discover", help="find @khaosagent functions")
     discover.add_argument("path", type=Path, nargs="?", default=Path("."))

@@ -180,8 +180,10 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 def cmd_merge(args: argparse.Namespace) -> int:
     from khaos_action.collector import hold
+    from khaos_action.extensions import load_extensions
     from khaos_action.report.merge import merge_manifests
 
+    load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
     result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,
                                   formats=parse_formats(args.format)))
     print(summary(result))

@@ -159,6 +159,13 @@ def test_run_loads_extensions_named_by_the_repeatable_option(
     assert_faults_acted(outputs(manifest["cases"]))
     assert (tmp_path / "out" / "cases.csv").read_text().startswith("id,phase,scenario,passed,outcome\n")
 
+    merged = khaos("merge", "out/manifest.json", "--out", "merged", "--format", "json,csv",
+                   "--extension", str(EXTENSIONS / "khaos_recipe_io.py"), cwd=tmp_path)
+    assert merged.code == 0, merged
+    assert (tmp_path / "merged" / "cases.csv").read_text() == (tmp_path / "out" / "cases.csv").read_text()
+    unknown = khaos("merge", "out/manifest.json", "--out", "merged2", "--format", "json,csv", cwd=tmp_path)
+    assert unknown.code == 2 and "csv" in unknown.stderr and not (tmp_path / "merged2").exists(), unknown
+
     checked = khaos("validate", "--extension", str(EXTENSION), cwd=tmp_path)
     assert checked.code == 0 and "agent bot (bot-class)" in checked.stdout, checked
     refused = khaos("validate", cwd=tmp_path)  # without it, the type is unknown to the config
