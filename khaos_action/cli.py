@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import __version__
-from khaos_action.errors import ExitCode, guard
+from khaos_action.errors import ExitCode, exit_now, guard
 from khaos_action.reporters import REPORTERS, default_formats
 
 FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
@@ -121,13 +121,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if argv is None:
         from khaos_action import collector
 
-        if collector.holding():  # see collector.hold
-            for stream in (sys.stdout, sys.stderr):
-                try:
-                    stream.flush()
-                except (OSError, ValueError):
-                    pass  # the reader is gone: guard has said so already where it could
-            os._exit(code)
+        # Ends the process here (errors.exit_now) unless another thread still runs and nothing is held (collector.hold:
+        # what it holds is never freed object by object).
+        return exit_now(code, wait_for_threads=not collector.holding())
     return code
 
 

@@ -22,3 +22,23 @@ def test_help_imports_no_engine_module_no_pydantic_and_no_traceback():
     proc = subprocess.run([sys.executable, "-c", HELP], capture_output=True, text=True, timeout=60, check=True)
     assert "usage: khaos-action" in proc.stdout
     assert proc.stdout.strip().splitlines()[-1] == "[]"
+
+
+EXIT = """
+import atexit, sys
+class Loud:
+    def __del__(self):
+        print("torn down", flush=True)
+keep = Loud()  # a module global: the interpreter's teardown would call __del__
+atexit.register(lambda: print("atexit ran"))
+sys.argv = ["khaos-action", "validate", "-c", "missing.yaml"]
+from khaos_action.cli import main
+print("exit code", main())  # never printed: a real process ends inside main
+"""
+
+
+def test_a_real_process_exits_with_its_code_after_atexit_and_without_tearing_its_modules_down(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", EXIT], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 2, proc.stderr[-2000:]
+    assert "missing.yaml" in proc.stderr  # the error, flushed before the exit
+    assert proc.stdout.splitlines() == ["atexit ran"]  # no "exit code …" (main did not return), no "torn down"
