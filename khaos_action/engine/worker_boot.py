@@ -9,7 +9,6 @@ the worker did not import itself.
 """
 
 import json
-import os
 import sys
 
 
@@ -35,12 +34,7 @@ def boot() -> int:
                 __import__(name)
             except Exception:  # noqa: BLE001 - absent or broken: the worker imports it (or not) itself
                 pass
-        code = worker_child.zygote(second)
-        sys.stdout.flush()
-        sys.stderr.flush()
-        # No interpreter teardown (freeing every module took ~70 ms of CPU; the engine waits for this exit at the end
-        # of every run). The zygote never runs agent code, so there are no atexit handlers of the agent's to skip.
-        os._exit(code)
+        return worker_child.zygote(second)
     return worker_child.main(int(first), second)
 
 
