@@ -25,32 +25,49 @@ def write_atomic(path: Path, data: str | bytes, *, kept: str = "") -> None:
 def atomic_file(path: Path, *, kept: str = "") -> Iterator[BinaryIO]:
     """A binary handle for streaming writers; `path` appears, whole, only when the block ends without an error."""
     path = Path(path)
-    tmp = path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+    tmp = temp_beside(path)
     try:
-        # os.open with 0o666 so the umask applies as for any file we write (mkstemp would make it 0600).
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        with staged_file(tmp) as handle:
+            yield handle
         try:
-            with os.fdopen(fd, "wb") as handle:
-                yield handle
-                handle.flush()
-                os.fsync(handle.fileno())
             os.replace(tmp, path)
         except BaseException:
-            _unlink(tmp)
+            discard(tmp)
             raise
-        _fsync_dir(path.parent)
+        fsync_dir(path.parent)
     except OSError as exc:
         raise output_error(path, exc, kept=kept) from None
 
 
-def _unlink(path: Path) -> None:
+def temp_beside(path: Path) -> Path:
+    """Where `path` is written before it is renamed over: a hidden name in the same directory (same file system)."""
+    return path.parent / f".{path.name}.{secrets.token_hex(4)}.tmp"
+
+
+@contextmanager
+def staged_file(tmp: Path) -> Iterator[BinaryIO]:
+    """Write `tmp` and fsync it; the caller renames it over the target (or unlinks it). Removed again if the block
+    fails; OSErrors are the caller's to word (it knows which target the file stands for)."""
+    # os.open with 0o666 so the umask applies as for any file we write (mkstemp would make it 0600).
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            yield handle
+            handle.flush()
+            os.fsync(handle.fileno())
+    except BaseException:
+        discard(tmp)
+        raise
+
+
+def discard(path: Path) -> None:
     try:
         os.unlink(path)
     except OSError:
         pass
 
 
-def _fsync_dir(directory: Path) -> None:
+def fsync_dir(directory: Path) -> None:
     """Make the rename itself durable; not every file system allows it, which is fine."""
     try:
         fd = os.open(directory, os.O_RDONLY)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated, Any, TypeVar
+from typing import Annotated, Any, BinaryIO, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, model_validator
 from pydantic_core import from_json
@@ -326,18 +326,21 @@ class Manifest(Model):
         return data
 
     def write(self, path: Path, *, kept: str = "") -> None:
-        # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
-        # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
         # Atomic (khaos_action/atomic.py): a kill or a full disk leaves the previous file or none, never half of one.
         from khaos_action.atomic import atomic_file
 
-        head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})
         with atomic_file(path, kept=kept) as out:
-            out.write(head[:-1] + b',"cases":[')
-            for start in range(0, len(self.cases), 1000):
-                out.write(b"," if start else b"")
-                out.write(_CASES.dump_json(self.cases[start:start + 1000])[1:-1])
-            out.write(b"]}")
+            self.write_to(out)
+
+    def write_to(self, out: BinaryIO) -> None:
+        # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
+        # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
+        head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})
+        out.write(head[:-1] + b',"cases":[')
+        for start in range(0, len(self.cases), 1000):
+            out.write(b"," if start else b"")
+            out.write(_CASES.dump_json(self.cases[start:start + 1000])[1:-1])
+        out.write(b"]}")
 
 
 _CASES = TypeAdapter(list[CaseResult])

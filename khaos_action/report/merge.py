@@ -25,7 +25,7 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
     manifests = [load_manifest(p) for p in paths]
     with collector.bulk():
         merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
-        reports = write_all(merged, out_dir, default_formats() if formats is None else formats)
+        reports = write_all(merged, out_dir, default_formats() if formats is None else formats, fork=True)
     return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
 
 
