@@ -29,12 +29,20 @@ def rate(numerator: int, denominator: int) -> float | None:
 
 def completion_metrics(results: Sequence[Any]) -> dict[str, Any]:
     """Metrics of baseline/resilience cases (CaseResult-like: passed, error, latency_ms)."""
-    latencies = [r.latency_ms for r in results if not r.error]
-    judged = [r for r in results if r.passed is not None]
+    latencies = []
+    judged = passed = errors = 0
+    for r in results:  # one pass (issue 19: `merge` re-scores 50k cases)
+        if r.error:
+            errors += 1
+        else:
+            latencies.append(r.latency_ms)
+        if r.passed is not None:
+            judged += 1
+            passed += 1 if r.passed else 0
     return {
         "invocations": len(results),
-        "task_completion": rate(sum(1 for r in judged if r.passed), len(judged)),
-        "error_rate": rate(sum(1 for r in results if r.error), len(results)),
+        "task_completion": rate(passed, judged),
+        "error_rate": rate(errors, len(results)),
         "latency_p50": percentile(latencies, 50),
         "latency_p95": percentile(latencies, 95),
     }

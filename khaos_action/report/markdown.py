@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import re
-from collections import defaultdict
 from functools import lru_cache
 from types import SimpleNamespace
 from typing import Any
@@ -80,23 +79,28 @@ def owasp_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
 
 def contract_matrix(cases: list[CaseResult]) -> SimpleNamespace:
     """invariants × scenarios: ✅ all exercised checks passed, ❌ any failed, ➖ never exercised."""
-    scenarios: list[str] = []
-    cells: dict[tuple[str, str], list[bool | None]] = defaultdict(list)
+    # A cell is kept as what it shows (None: nothing exercised, True: all passed, False: one failed), not as the
+    # list of its 50k results (that list was most of report.md's 0.12 s at 50k cases, issue 19).
+    cells: dict[str, dict[str, bool]] = {}  # scenario -> invariant id -> all passed so far
     severity: dict[str, str] = {}
     for case in cases:
         if case.pillar != "contract" or case.scenario is None:
             continue
-        if case.scenario not in scenarios:
-            scenarios.append(case.scenario)
+        column = cells.get(case.scenario)
+        if column is None:
+            column = cells[case.scenario] = {}
         for inv in case.invariants:
-            severity.setdefault(inv.id, inv.severity)
-            cells[(inv.id, case.scenario)].append(inv.passed)
+            if inv.id not in severity:
+                severity[inv.id] = inv.severity
+            if inv.passed is not None:
+                column[inv.id] = column.get(inv.id, True) and inv.passed
+    scenarios = list(cells)
     rows = []
     for inv_id in severity:
         row = []
         for scenario in scenarios:
-            values = [v for v in cells.get((inv_id, scenario), []) if v is not None]
-            row.append("➖" if not values else "✅" if all(values) else "❌")
+            shown = cells[scenario].get(inv_id)
+            row.append("➖" if shown is None else "✅" if shown else "❌")
         rows.append(SimpleNamespace(id=inv_id, severity=severity[inv_id], cells=row))
     return SimpleNamespace(scenarios=scenarios, rows=rows)
 

@@ -19,13 +19,15 @@ def weighted_invariant_score(cases: Sequence[CaseResult]) -> tuple[float | None,
     """Σ passed×w / Σ total×w × 100 over exercised invariant results (Flakestorm V2), w = 3/2/1/1."""
     passed = total = 0.0
     count = 0
+    weight_of = SEVERITY_WEIGHTS.get
     for case in cases:
         for inv in case.invariants:
             if inv.passed is None or inv.builtin:  # built-in checks gate (critical), they do not move scores
                 continue
-            weight = SEVERITY_WEIGHTS.get(inv.severity, 1)
+            weight = weight_of(inv.severity, 1)
             total += weight
-            passed += weight if inv.passed else 0
+            if inv.passed:
+                passed += weight
             count += 1
     return (None if total == 0 else round(passed / total * 100, 2)), count
 

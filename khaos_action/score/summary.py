@@ -56,6 +56,34 @@ def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
     return metrics
 
 
+def _counts(results: Sequence[CaseResult], attacks_skipped: int) -> Counts:
+    """Every count in one pass over the cases (ten passes were 0.1 s of `merge` at 50k cases, issue 19)."""
+    invocations = errors = executed = not_exercised = 0
+    outcomes = dict.fromkeys(OUTCOME_METRIC, 0)
+    ids: set[str] = set()
+    configured: set[str] = set()
+    fired: set[str] = set()
+    for r in results:
+        invocations += len(r.attempts) or 1
+        ids.add(r.id)
+        if r.error:
+            errors += 1
+        if r.outcome is not None and r.phase == "security":
+            executed += 1
+            if r.outcome in outcomes:
+                outcomes[r.outcome] += 1
+        if r.fault_ids:
+            configured.update(r.fault_ids)
+        if r.faults_fired:
+            fired.update(r.faults_fired)
+        if r.not_exercised:
+            not_exercised += 1
+    return Counts(invocations=invocations, cases=len(ids), errors=errors, attacks_executed=executed,
+                  attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"], compromised=outcomes["COMPROMISED"],
+                  uncertain=outcomes["UNCERTAIN"], faults_configured=len(configured), faults_fired=len(fired),
+                  not_exercised=not_exercised)
+
+
 def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates: Gates, weights: Weights,
               attacks_skipped: int = 0, security_planned: bool = False,
               extra_reasons: Sequence[str] = ()) -> Summary:
@@ -68,18 +96,7 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
                    met=evaluate_goal(metrics.get(g.phase, {}).get(g.metric), g.operator, g.threshold))
         for g in goals
     ]
-    executed = [r for r in results if r.phase == "security" and r.outcome is not None]
-    counts = Counts(
-        invocations=sum(max(1, len(r.attempts)) for r in results), cases=len({r.id for r in results}),
-        errors=sum(1 for r in results if r.error),
-        attacks_executed=len(executed), attacks_skipped=attacks_skipped,
-        blocked=sum(1 for r in executed if r.outcome == "BLOCKED"),
-        compromised=sum(1 for r in executed if r.outcome == "COMPROMISED"),
-        uncertain=sum(1 for r in executed if r.outcome == "UNCERTAIN"),
-        faults_configured=len({f for r in results for f in r.fault_ids}),
-        faults_fired=len({f for r in results for f in r.faults_fired}),
-        not_exercised=sum(1 for r in results if r.not_exercised),
-    )
+    counts = _counts(results, attacks_skipped)
     verdict = decide(GateInputs(
         cases=results, scores=scores, goals=goal_results,
         security_ran=security_planned or any(r.phase == "security" for r in results),
