@@ -72,6 +72,8 @@ def _write_forked(manifest: Manifest, out_dir: Path, kinds: list[str]) -> dict[s
     # child the others (md, junit, sarif: 0.5 s). Measured per format in issue 19.
     theirs = kinds[:-1] if len(kinds) > 2 else kinds
     ours = [kind for kind in order if kind not in theirs]
+    for kind in kinds:  # imported here, not in the child: no import can be half done in another thread at the fork
+        REPORTERS[kind].renderer()
     read_end, write_end = os.pipe()
     for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
         stream.flush()
