@@ -27,6 +27,7 @@ def services() -> Services:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
+    from khaos_action.collector import hold
     from khaos_action.extensions import load_extensions
     from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
@@ -39,7 +40,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
         min_score=args.min_score, formats=formats, force=args.force, extensions=tuple(args.extension),
     )
-    result = evaluate(request, services=run)
+    result = hold(evaluate(request, services=run))  # a 50k-case run's results are not freed one by one at exit
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
