@@ -122,3 +122,39 @@ def test_the_forked_writer_writes_the_same_bytes_as_one_process(tmp_path):
     assert sorted(os.listdir(tmp_path / "two")) == sorted(ORDER)
     with pytest.raises(ChildProcessError):
         os.waitpid(-1, os.WNOHANG)
+
+
+def test_a_child_that_dies_is_exit_3_naming_its_files_and_the_files_before_them_are_kept(tmp_path):
+    # The renderer kills the process it runs in (the child): an OOM kill or a stray SIGKILL, deterministically.
+    script = textwrap.dedent(f"""
+        import os, signal, sys
+        from pathlib import Path
+        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        from test_report_writers_forked import shard
+        from khaos_action.errors import KhaosError
+        from khaos_action.report.writers import write_all
+        from khaos_action.reporters import register_reporter
+
+        @register_reporter("die", file="die.txt", summary="dies")
+        def die(manifest):
+            os.kill(os.getpid(), signal.SIGKILL)
+
+        out = Path({str(tmp_path / "out")!r})
+        try:
+            write_all(shard("r", "1/1", 0), out, ["md", "die", "junit", "html"], fork=True)
+        except KhaosError as exc:
+            print(int(exc.exit_code), exc)
+        try:
+            os.waitpid(-1, os.WNOHANG)
+            print("a child is left")
+        except ChildProcessError:
+            print("no child left")
+        print(sorted(os.listdir(out)))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    out = tmp_path / "out"
+    assert done.stdout.splitlines() == [
+        f"3 cannot write {out}: the process writing report.md, die.txt, junit.xml was killed by signal 9; kept whole "
+        f"in {out}: manifest.json",
+        "no child left", "['manifest.json']"]
