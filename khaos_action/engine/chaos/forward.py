@@ -198,14 +198,22 @@ async def _relay_stream(reader: asyncio.StreamReader, length: int | None, chunke
     loop = asyncio.get_running_loop()
     async with asyncio.timeout(loop.time() + timeout) as deadline:
         pieces: Any = read_chunks(reader, 502) if chunked else _read_raw(reader, length)
-        async for data in pieces:
-            deadline.reschedule(loop.time() + timeout)
-            if observer is not None:
-                observer.feed(data)
-            out.write(chunk(data) if mode == "chunked" else data)
-            await out.drain()
-        if mode == "chunked":
-            out.write(LAST_CHUNK)
+        await _copy_body(pieces, out, mode, observer, lambda: deadline.reschedule(loop.time() + timeout))
+
+
+async def _copy_body(pieces: Any, out: asyncio.StreamWriter, mode: str, observer: Any,
+                     on_piece: Any = None) -> None:
+    """Each piece of the upstream's body to the client as it arrives, re-framed for the client (`mode`), and to the
+    fault's observer; `on_piece()` runs after each read (the pool's per-read deadline)."""
+    async for data in pieces:
+        if on_piece is not None:
+            on_piece()
+        if observer is not None:
+            observer.feed(data)
+        out.write(chunk(data) if mode == "chunked" else data)
+        await out.drain()
+    if mode == "chunked":
+        out.write(LAST_CHUNK)
 
 
 async def _read_raw(reader: asyncio.StreamReader, length: int | None) -> Any:
@@ -280,13 +288,7 @@ async def relay_aiohttp(session: Any, method: str, url: str, headers: list[tuple
         client_head, mode = _client_head(status, response.reason or "", raw, length, http11)
         observer = start(status, {k.lower(): v for k, v in raw})
         out.write(client_head)
-        async for data in response.content.iter_any():
-            if observer is not None:
-                observer.feed(data)
-            out.write(chunk(data) if mode == "chunked" else data)
-            await out.drain()
-        if mode == "chunked":
-            out.write(LAST_CHUNK)
+        await _copy_body(response.content.iter_any(), out, mode, observer)
         await out.drain()
         if observer is not None:
             observer.close(True)
