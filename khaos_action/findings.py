@@ -72,13 +72,13 @@ def case_hits(case: Any) -> Iterable[tuple[str, str, str]]:
 
 def critical_findings(cases: Iterable[Any], *, gate: str = "critical", limit: int = 5) -> list[Finding]:
     """One Finding per kind (secret, invariant, attack) listing the cases behind it; empty when nothing critical."""
-    grouped: dict[str, tuple[dict[str, None], list[str], str]] = {}
+    # dicts as ordered sets: a 50k-case run with one secret leak per case would be quadratic with `id in list`
+    grouped: dict[str, tuple[dict[str, None], dict[str, None], str]] = {}
     for case in cases:
         for kind, severity, label in case_hits(case):
-            labels, ids, worst = grouped.setdefault(kind, ({}, [], severity))
+            labels, ids, worst = grouped.setdefault(kind, ({}, {}, severity))
             labels[label] = None
-            if case.id not in ids:
-                ids.append(case.id)
+            ids[case.id] = None
             if severity == "critical":
                 grouped[kind] = (labels, ids, "critical")
     titles = {"secret": "planted secret (agent.secrets) in the output of", "invariant": "critical invariant failed",
@@ -87,7 +87,8 @@ def critical_findings(cases: Iterable[Any], *, gate: str = "critical", limit: in
     for kind in ("secret", "invariant", "attack"):
         if kind not in grouped:
             continue
-        labels, ids, severity = grouped[kind]
+        labels, id_set, severity = grouped[kind]
+        ids = list(id_set)
         if kind == "secret":
             text = f"{titles[kind]} {len(ids)} case{'s' if len(ids) != 1 else ''}: {_some(ids, limit)}"
         else:

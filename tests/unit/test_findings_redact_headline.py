@@ -109,3 +109,32 @@ def test_the_alert_comes_first_in_the_comment():
                                   baseline_source="none", fail_on=["critical"])
     assert sections[0].startswith("> **⚠️ the agent's model is failing")
     assert "security **not run**" in sections[0]
+
+
+class _CountingId(str):
+    """A case id that counts how often it is compared for equality (a list scan compares with every element)."""
+
+    compared = 0
+
+    def __eq__(self, other):
+        type(self).compared += 1
+        return str.__eq__(self, other)
+
+    __hash__ = str.__hash__
+
+
+def test_critical_findings_is_linear_in_the_cases_and_keeps_their_order():
+    secret = InvariantResult(id=SECRET_CHECK_ID, type=SECRET_CHECK_TYPE, severity="critical", passed=False,
+                             builtin=True)
+    other = InvariantResult(id="no-pii", severity="critical", passed=False)
+    n = 3000
+    cases = [case(id=f"c{i:05d}", scenario=f"s{i}", invariants=[secret, other, other]) for i in range(n)]
+    for c in cases:
+        object.__setattr__(c, "id", _CountingId(c.id))  # counted from here on
+    _CountingId.compared = 0
+    found = critical_findings(cases)
+    assert [f.kind for f in found] == ["secret", "invariant"]
+    assert found[0].case_ids == [f"c{i:05d}" for i in range(n)]  # first-seen order, each case once
+    assert found[1].case_ids == found[0].case_ids  # twice critical in one case still lists it once
+    # a membership scan of the list would compare ~n²/2 = 4.5 million times; a set compares on hash hits only
+    assert _CountingId.compared < 2 * n, _CountingId.compared
