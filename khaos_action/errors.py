@@ -51,6 +51,13 @@ class AgentError(KhaosError):
     exit_code = ExitCode.AGENT
 
 
+class Interrupted(KhaosError):
+    """Ctrl-C or a cancelled job, raised by a command that can say what it left behind (exit 130).
+    Without one, the boundary's own message speaks for a run (its events.jsonl keeps every finished case)."""
+
+    exit_code = ExitCode.INTERRUPTED
+
+
 class OutputError(KhaosError):
     """Results could not be written (disk full, file too large, permission): exit 3, what was kept is named."""
 

@@ -11,10 +11,11 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import collector
+from khaos_action.errors import Interrupted
 from khaos_action.manifest import Manifest, ManifestError, Telemetry, load_manifest
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_all
-from khaos_action.reporters import default_formats
+from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
 from khaos_action.score.summary import GoalSpec, summarise
 
@@ -22,11 +23,43 @@ from khaos_action.score.summary import GoalSpec, summarise
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
                     formats: Sequence[str] | None = None) -> EvaluateResult:
     """`formats`: the reports to write (default: every default format of khaos_action/reporters.py, as a run writes)."""
-    manifests = [load_manifest(p) for p in paths]
-    with collector.bulk():
-        merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
-        reports = write_all(merged, out_dir, default_formats() if formats is None else formats, fork=True)
+    formats = default_formats() if formats is None else formats
+    before = _files(out_dir, formats)
+    try:
+        manifests = [load_manifest(p) for p in paths]
+        with collector.bulk():
+            merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
+            reports = write_all(merged, out_dir, formats, fork=True)
+    except KeyboardInterrupt:
+        raise Interrupted(_interrupted(out_dir, before, _files(out_dir, formats))) from None
     return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
+
+
+def _files(out_dir: Path, formats: Sequence[str]) -> dict[str, tuple[int, int] | None]:
+    """The files merge writes, each with (inode, mtime) or None when absent: every file is renamed into place
+    whole, so a file merge wrote is a new inode."""
+    found = {}
+    for name in dict.fromkeys(REPORTERS[kind].file for kind in ("json", *formats) if kind in REPORTERS):
+        try:
+            st = (out_dir / name).stat()
+        except OSError:
+            found[name] = None
+        else:
+            found[name] = (st.st_ino, st.st_mtime_ns)
+    return found
+
+
+def _interrupted(out_dir: Path, before: dict, after: dict) -> str:
+    """What an interrupted merge left: merge has no events.jsonl; its files are written whole or not at all."""
+    wrote = [name for name, stat in after.items() if stat is not None and stat != before.get(name)]
+    missing = [name for name in after if name not in wrote]
+    if not wrote:
+        kept = " (the files already there are as they were)" if any(before.values()) else ""
+        return f"merge interrupted: nothing was written to {out_dir}{kept}; run merge again"
+    if not missing:
+        return f"merge interrupted after it wrote every file ({', '.join(wrote)} in {out_dir})"
+    return (f"merge interrupted: wrote {', '.join(wrote)} in {out_dir} but not {', '.join(missing)}; run merge "
+            f"again for the whole set")
 
 
 def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> Manifest:
