@@ -8,6 +8,7 @@ import asyncio
 import datetime
 import ipaddress
 import random
+import socket
 import ssl
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -124,6 +125,39 @@ def test_malformed_requests_are_refused_and_closed_and_never_reach_the_upstream(
     assert b"chunk size" in answers[4]
     assert after.startswith(b"HTTP/1.1 200 OK\r\n") and after.endswith(b"seen /after ")
     assert seen == [b"/after"]
+
+
+def test_a_request_line_ending_in_a_bare_lf_is_answered_400_at_once():
+    """A strict HTTP/1.1 server refuses a bare-LF line end at once; waiting for CRLF CRLF would hold the client's
+    connection until 64 KiB or its close. The client here keeps its socket open and waits for the answer."""
+    def ask(port: int, raw: bytes) -> bytes:
+        with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
+            sock.sendall(raw)
+            answer = b""
+            while chunk := sock.recv(65536):  # the proxy answers and closes; a timeout here is the bug
+                answer += chunk
+            return answer
+
+    async def body():
+        async with RawUpstream(ok) as upstream:
+            proxy = ChaosProxy()
+            await proxy.start()
+            try:
+                port, path = port_of(proxy), path_of(proxy, upstream.url).encode()
+                bare = await asyncio.to_thread(ask, port, b"GET " + path + b"/x HTTP/1.1\nHost: a\n\n")
+                lone = await asyncio.to_thread(ask, port, b"GET " + path + b"/y HTTP/1.1\n")
+                # a request without header fields still reads as one (the line, then CRLF at once)
+                plain = await asyncio.to_thread(ask, port, b"GET " + path + b"/z HTTP/1.0\r\n\r\n")
+            finally:
+                await proxy.stop()
+            return bare, lone, plain, [head.split(b" ")[1] for head, _ in upstream.requests]
+
+    bare, lone, plain, seen = run(body)
+    for answer in (bare, lone):
+        assert answer.startswith(b"HTTP/1.1 400 ") and b"connection: close" in answer, answer
+        assert b"ends in a bare LF" in answer
+    assert plain.startswith(b"HTTP/1.1 200 OK\r\n") and plain.endswith(b"seen /z ")
+    assert seen == [b"/z"]
 
 
 async def chunked_echo(head: bytes, body: bytes, writer: asyncio.StreamWriter) -> bool:

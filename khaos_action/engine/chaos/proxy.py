@@ -42,8 +42,8 @@ from khaos_action.engine.chaos.http1 import (
     BadMessage,
     Head,
     parse_request,
-    read_head,
     read_request_body,
+    read_request_head,
     serialize_head,
     status_line,
 )
@@ -142,7 +142,7 @@ class ChaosProxy:
         try:
             while True:
                 try:
-                    head = parse_request(await read_head(reader, 431))
+                    head = parse_request(await read_request_head(reader))
                     if head.expect_continue and (head.length or head.chunked):
                         writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
                     body = await read_request_body(reader, head)
