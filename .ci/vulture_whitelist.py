@@ -46,7 +46,6 @@ _.unused  # replay/sessions.py: recorded responses no call asked for (tests)
 
 # Named as "module:function" by the registries (khaos_action/reporters.py, khaos_action/transports.py): imported
 # only when that report is written (the transports' `build` functions share a name vulture sees called).
-_.render_markdown, _.render_sarif, _.render_html
-_.render_junit  # the whole junit.xml as one string: tests/unit/test_report_junit.py (the writer streams iter_junit)
+_.render_markdown, _.render_sarif, _.render_html, _.iter_junit
 # The registries' extension API: used by modules outside the package (tests/fixtures/extensions/khaos_recipe_ext.py).
 _.register_reporter, _.register_transport

@@ -175,7 +175,3 @@ def iter_junit(manifest: Manifest) -> Iterator[str]:
             yield "".join(suite.xml[start:start + 1000])
         yield "\t</testsuite>\n"
     yield "</testsuites>\n"
-
-
-def render_junit(manifest: Manifest) -> str:
-    return "".join(iter_junit(manifest))

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from khaos_action.manifest import CaseResult, InvariantResult, Manifest, Scores, load_manifest
-from khaos_action.report.junit import render_junit
+from khaos_action.report.writers import write_all
 
 junit_xml = pytest.importorskip("junit_xml")  # the reference implementation (test extra)
 
@@ -17,6 +17,11 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures"
 HOSTILE = 'a"b <x>&amp; ]]> \x00\x07\x1b tab\there\r\nline ✓ \U0001F600'
 """Agent text no XML document can hold as is. (U+FFFE is left out: junit-xml wrote it as `&#65534;`, which no
 parser accepts; ours drops it, checked below.)"""
+
+
+def written(manifest: Manifest, out: Path) -> str:
+    """junit.xml as a run writes it: through the format registry's renderer and the writers (it is streamed)."""
+    return write_all(manifest, out, ["junit"])["junit"].read_text(encoding="utf-8")
 
 
 def reference(manifest: Manifest) -> str:
@@ -99,18 +104,18 @@ def mixed_manifest() -> Manifest:
 
 
 @pytest.mark.parametrize("source", ["mixed", "minimal_baseline"])
-def test_junit_is_the_document_junit_xml_wrote(source: str) -> None:
+def test_junit_is_the_document_junit_xml_wrote(source: str, tmp_path: Path) -> None:
     manifest = (mixed_manifest() if source == "mixed"
                 else load_manifest(FIXTURES / "report" / "minimal_baseline.json"))
-    ours = ET.fromstring(render_junit(manifest).encode("utf-8"))
+    ours = ET.fromstring(written(manifest, tmp_path).encode("utf-8"))
     theirs = ET.fromstring(reference(manifest).encode("utf-8"))
     same_tree(ours, theirs)
 
 
-def test_agent_text_cannot_break_the_document() -> None:
+def test_agent_text_cannot_break_the_document(tmp_path: Path) -> None:
     manifest = mixed_manifest()
     manifest.cases[-1].output = "non-character \ufffe\U0010ffff here"
-    text = render_junit(manifest)
+    text = written(manifest, tmp_path)
     root = ET.fromstring(text.encode("utf-8"))  # well-formed despite NULs, ESC, ]]> and quotes
     outs = [e.text for e in root.iter("system-out")]
     assert 'a"b <x>&amp; ]]>  tab\there' in "".join(outs)
@@ -120,8 +125,8 @@ def test_agent_text_cannot_break_the_document() -> None:
     assert any(m and m.startswith("[medium] a\"b <x>") and "\there\r\nline" in m for m in messages)
 
 
-def test_junit_counts_each_contract_cell() -> None:
-    root = ET.fromstring(render_junit(mixed_manifest()).encode("utf-8"))
+def test_junit_counts_each_contract_cell(tmp_path: Path) -> None:
+    root = ET.fromstring(written(mixed_manifest(), tmp_path).encode("utf-8"))
     contract = next(s for s in root.iter("testsuite") if s.get("name") == "khaos.contract")
     cells = contract.findall("testcase")
     assert len(cells) == int(contract.get("tests")) == 5 + sum(
