@@ -39,7 +39,7 @@ def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str
     cassette = None
     if mode is not None:
         path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
-        cassette = Cassette((base_dir / path).resolve(), mode)  # type: ignore[arg-type]
+        cassette = Cassette((base_dir / path).resolve(), mode, secrets=config.agent.secrets)  # type: ignore[arg-type]
     budget = config.budget
     limits = Limits(**budget.model_dump()) if budget is not None else Limits()
     prices = {name: Price(p.input, p.output) for name, p in config.pricing.items()}
@@ -48,10 +48,12 @@ def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str
 
 def worker_llm_setup(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> dict[str, Any]:
     """What a python agent's worker process needs to answer LLM calls as `build_runtime` would: the cassette
-    (folder, mode) and the prices. The budget meter stays in the engine, fed from the records replies carry."""
+    (folder, mode, the agent.secrets it masks) and the prices. The budget meter stays in the engine, fed from the
+    records replies carry."""
     mode = cache_mode(config, environ)
     path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
-    return {"cassette": [str((base_dir / path).resolve()), mode] if mode is not None else None,
+    return {"cassette": [str((base_dir / path).resolve()), mode, list(config.agent.secrets)] if mode is not None
+            else None,
             "prices": {name: [p.input, p.output] for name, p in config.pricing.items()}}
 
 

@@ -290,7 +290,8 @@ class WorkerRuntime(LlmRuntime):
 def _llm_runtime(setup: dict[str, Any]) -> WorkerRuntime:
     cassette = setup.get("cassette")
     prices = {str(name): Price(float(p[0]), float(p[1])) for name, p in (setup.get("prices") or {}).items()}
-    return WorkerRuntime(cassette=Cassette(Path(cassette[0]), cassette[1]) if cassette else None, prices=prices)
+    return WorkerRuntime(cassette=Cassette(Path(cassette[0]), cassette[1], secrets=cassette[2]) if cassette else None,
+                         prices=prices)
 
 
 def main(read_fd: int, write_fd: int) -> int:

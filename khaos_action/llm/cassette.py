@@ -16,6 +16,10 @@ Modes (`llm_cache.mode`):
 Files: one reviewable JSON file per entry, `<model>-<key>.json`, with the request (method, endpoint, normalised
 body) and the reply (status, content type, body as JSON or text). Request headers are never written; credentials
 seen in the request (Authorization, x-api-key, api-key, `?key=`...) are redacted wherever else they appear.
+`agent.secrets` values are masked everywhere in the document too (a cassette is a file users commit), in the forms
+khaos_action.redact masks: a verbatim value becomes `[agent.secrets[i] masked]`, which replay turns back into the
+configured value (so a replayed leak is still a leak: the key is the real request's, and the agent sees the real
+reply); any other form becomes redact.MASK for good.
 Only replies that are answers are recorded: 2xx and 4xx except 408/429; 5xx, timeouts and rate limits are
 conditions, not answers (use chaos faults to test them).
 """
@@ -28,6 +32,7 @@ import json
 import os
 import re
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
@@ -166,14 +171,59 @@ def reply_of(document: dict[str, Any], source: str) -> Recorded:
                             "and record again with `llm_cache.mode: record`") from None
 
 
-class Cassette:
-    """Entries under `directory`, read lazily and cached; thread-safe (sync agents call from worker threads)."""
+class Masks:
+    """`agent.secrets` in a cassette document: masked when written, the verbatim ones put back when read."""
 
-    def __init__(self, directory: Path, mode: Mode) -> None:
+    def __init__(self, secrets: Sequence[str]) -> None:
+        from khaos_action.redact import Redactor  # only a run with secrets and a cassette pays for the patterns
+
+        self.redactor = Redactor(secrets)
+        # longest first: a secret that contains another is replaced whole
+        self.verbatim = sorted(enumerate(self.redactor.secrets), key=lambda item: -len(item[1]))
+
+    def mask(self, document: Any) -> Any:
+        return _walk(document, self._mask_text)
+
+    def restore(self, document: Any) -> Any:
+        return _walk(document, self._restore_text)
+
+    def _mask_text(self, text: str) -> str:
+        for index, secret in self.verbatim:
+            text = text.replace(secret, _placeholder(index))
+        return self.redactor.text(text)
+
+    def _restore_text(self, text: str) -> str:
+        if "[agent.secrets[" not in text:
+            return text
+        for index, secret in self.verbatim:
+            text = text.replace(_placeholder(index), secret)
+        return text
+
+
+def _placeholder(index: int) -> str:
+    return f"[agent.secrets[{index}] masked]"
+
+
+def _walk(value: Any, fn: Any) -> Any:
+    if isinstance(value, str):
+        return fn(value)
+    if isinstance(value, dict):
+        return {_walk(k, fn): _walk(v, fn) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(v, fn) for v in value]
+    return value
+
+
+class Cassette:
+    """Entries under `directory`, read lazily and cached; thread-safe (sync agents call from worker threads).
+    `secrets`: the run's `agent.secrets`, masked in what is written (see the module's docstring)."""
+
+    def __init__(self, directory: Path, mode: Mode, *, secrets: Sequence[str] = ()) -> None:
         if mode not in MODES:
             raise CassetteError(f"llm_cache.mode {mode!r} is not one of {', '.join(MODES)}")
         self.directory = Path(directory)
         self.mode = mode
+        self._masks = Masks(secrets) if secrets else None
         self._lock = threading.Lock()
         self._memory: dict[str, Recorded] = {}
         self._missing: set[str] = set()
@@ -214,7 +264,10 @@ class Cassette:
             document = json.loads(text)
         except ValueError as exc:
             raise CassetteError(f"{path}: not valid JSON ({exc}); fix the merge or record again") from None
-        return reply_of(document, str(path))
+        return reply_of(self._unmasked(document), str(path))
+
+    def _unmasked(self, document: Any) -> Any:
+        return self._masks.restore(document) if self._masks is not None else document
 
     def wants(self, status: int) -> bool:
         """Whether a live reply with this status is recorded (answers, not transient conditions)."""
@@ -223,6 +276,8 @@ class Cassette:
     def store(self, request: CassetteRequest, reply: Recorded, secrets: list[str]) -> Path:
         """Write the entry (atomically) and serve it to later identical requests of this run."""
         document = entry_document(request, reply)
+        if self._masks is not None:
+            document = self._masks.mask(document)
         text = redact(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False), secrets) + "\n"
         path = self.directory / request.filename
         with self._lock:
@@ -230,7 +285,7 @@ class Cassette:
             tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
             tmp.write_text(text, encoding="utf-8")
             os.replace(tmp, path)
-            self._memory[request.key] = reply_of(json.loads(text), str(path))
+            self._memory[request.key] = reply_of(self._unmasked(json.loads(text)), str(path))
             self._missing.discard(request.key)
             self.recorded += 1
         return path
