@@ -76,16 +76,29 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
     from khaos_action.attacks.profile import profile_of
+    from khaos_action.engine.agent_check import AgentCheck, check_agent
     from khaos_action.engine.agent_tools import agent_tools
     from khaos_action.main import make_plan, prepare
-    from khaos_action.transports import transport_entry
+
+    # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
+    checked: list[AgentCheck] = []
+
+    def agent_code(loaded, extensions):
+        from khaos_action.session import python_agent_env, worker_extensions
+        from khaos_action.transports import transport_entry
+
+        environ, agent = services().environ, loaded.config.agent
+        checked.append(check_agent(loaded, environ=environ, env=python_agent_env(agent, environ),
+                                   extensions=worker_extensions(extensions, transport_entry(agent.type))))
+        return checked[0].code
 
     prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), extensions=tuple(args.extension)),
-                       import_agent=True)
+                       agent_code=agent_code)
     config = prepared.config
     # The profile `run` will use: the entry and tools imported (never called), declared roles first.
-    tools, metadata = agent_tools(config.agent, prepared.loaded.base_dir,
-                                  import_code=transport_entry(config.agent.type).in_process)
+    check = checked[0]
+    check.raise_for("tools")
+    tools, metadata = check.seen or agent_tools(config.agent, prepared.loaded.base_dir, import_code=False)
     profile, sources = profile_of(config.agent, tools, metadata)
     roles = [tool.role_info() for tool in tools]
     plan = make_plan(prepared, profile=profile, roles=roles)
@@ -102,7 +115,9 @@ def cmd_validate(args: argparse.Namespace) -> int:
               f"baseline shows reaching its channel, else it is listed as not exercised), "
               f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
-    _check_framework_agent(config, prepared.loaded.base_dir)
+    check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
+    if check.context:
+        print(f"  context: {check.context}, made per case by agent.context {config.agent.context}")
     if roles:
         print("  tools: " + "; ".join(role.label() for role in roles))
     print("  capabilities:")
@@ -111,22 +126,6 @@ def cmd_validate(args: argparse.Namespace) -> int:
     for note in [*prepared.warnings, *plan.notes]:
         print(f"  warning: {note}")
     return 0
-
-
-def _check_framework_agent(config, base_dir: Path) -> None:
-    """A framework agent object is imported, and its declared context (deps_type, context_schema,
-    RunContextWrapper[T]) checked against agent.context: a ConfigError naming the type when it is missing."""
-    from khaos_action.config.agents import InProcessAgent
-    from khaos_action.transports import transport_entry
-
-    agent = config.agent
-    if not isinstance(agent, InProcessAgent) or transport_entry(agent.type).adapter is None:
-        return
-    from khaos_action.engine.transport.frameworks.base import check_agent_object
-
-    declared = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
-    if declared:
-        print(f"  context: {declared}, made per case by agent.context {agent.context}")
 
 
 def cmd_contract(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import secrets as pysecrets
-from collections.abc import Coroutine, Sequence
+from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -44,7 +44,6 @@ from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.mutation import mutation_planner
 from khaos_action.plan.replay import replay_planner
 from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
-from khaos_action.preflight.agent_code import check_agent_code
 from khaos_action.preflight.semantic import check_semantics, semantic_warnings
 from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.reporters import run_files
@@ -57,6 +56,7 @@ from khaos_action.transports import transport_entry
 
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
+    from khaos_action.engine.agent_code import AgentCode
 
 T = TypeVar("T")
 
@@ -72,9 +72,11 @@ class Prepared:
     """The request's extension modules, imported: the python worker imports them too."""
 
 
-def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared:
-    """Load and check everything that can be checked without calling the agent; with `import_agent` (validate),
-    also import its entry and tools and check their signatures (preflight/agent_code.py)."""
+def prepare(request: EvaluateRequest, *,
+            agent_code: Callable[[LoadedConfig, Sequence[Extension]], AgentCode] | None = None) -> Prepared:
+    """Load and check everything that can be checked without calling the agent; with `agent_code` (validate),
+    also what it finds in the agent's code (engine/agent_check.py: its entry and tools imported and their
+    signatures checked, in a sandboxed worker)."""
     extensions = load_extensions(request.extensions, base_dir=Path.cwd())  # they register what the config names
     loaded = load_config(request.config_path)
     config = loaded.config
@@ -90,7 +92,7 @@ def prepare(request: EvaluateRequest, *, import_agent: bool = False) -> Prepared
     config = config.model_copy(update=updates)
     refs = [] if request.contract_only else list(request.packs) or list(config.packs)
     loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded) if refs else []
-    code = check_agent_code(loaded) if import_agent else None
+    code = agent_code(loaded, extensions) if agent_code is not None else None
     issues = [*(code.issues if code else []),
               *check_semantics(loaded, loaded_packs, code.broken_tools if code else ())]
     if issues:

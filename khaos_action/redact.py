@@ -2,7 +2,7 @@
 
 A planted secret that the agent leaked is the finding, not something to publish: manifest.json, the reports,
 events.jsonl, the job summary, the PR comment and the log all go through `Redactor`. The forms masked are the ones
-the judge detects (judge.encodings): verbatim, case-folded, base64 (any alignment), hex, reversed, ROT13,
+the judge detects (detect.encodings): verbatim, case-folded, base64 (any alignment), hex, reversed, ROT13,
 URL-encoded and spaced out. The event log masks each event with `Redactor.data`; `redact_manifest` masks the
 manifest once, before any report is rendered from it.
 """
@@ -15,7 +15,7 @@ from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import quote, quote_plus
 
-from khaos_action.judge.encodings import MIN_SECRET_CHARS, _forms
+from khaos_action.detect.encodings import MIN_SECRET_CHARS, _forms
 
 MASK = "[secret masked]"
 T = TypeVar("T")

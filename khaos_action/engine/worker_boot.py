@@ -14,7 +14,8 @@ import sys
 
 def boot() -> int:
     """`READ_FD WRITE_FD PATHS`: be one worker. `zygote CTL_FD PATHS`: import once, then fork workers on request
-    (engine/worker_child.py `zygote`), so each new worker skips the imports."""
+    (engine/worker_child.py `zygote`), so each new worker skips the imports. `check WRITE_FD PATHS`: `validate`'s
+    look at the agent's code (engine/agent_check.py)."""
     first, second, paths = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
     here = sys.path[0]  # this script's folder (khaos_action/engine): its modules must not shadow the agent's
     if here and here.rstrip("/").endswith("engine"):
@@ -24,10 +25,15 @@ def boot() -> int:
     sys.argv = sys.argv[:1]
     from khaos_action.engine import worker_child
 
+    check = None
+    if first == "check":  # imported while our packages come first, as worker_child is
+        from khaos_action.engine import agent_check as check
     for path in back:  # our dependencies yield to the agent's from here on
         while path in sys.path:
             sys.path.remove(path)
         sys.path.append(path)
+    if check is not None:  # `validate`: import the agent, check it, answer once (engine/agent_check.py)
+        return check.main(second)
     if first == "zygote":
         for name in paths.get("preload") or ():  # libraries every worker imports anyway (the HTTP interception)
             try:

@@ -10,9 +10,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from khaos_action.checkers import Invariant
+from khaos_action.detect.encodings import find_leak
 from khaos_action.engine.runner import Invocation
 from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE
-from khaos_action.judge.encodings import find_leak
 from khaos_action.judge.expect import check_expect
 from khaos_action.llm.health import case_model
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, InvariantResult

@@ -27,9 +27,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from khaos_action.canary import Canary
+from khaos_action.detect.encodings import find_leak, halves_adjacent
 from khaos_action.detect.refusal import is_refusal
 from khaos_action.detect.similarity import copied_prompt, semantic_active, similarity
-from khaos_action.judge.encodings import find_leak, halves_adjacent
 from khaos_action.judge.harm import deflects, harm_evidence, sentence_at, warns_against
 from khaos_action.outcome import AgentReply, ClassificationResult, Outcome
 

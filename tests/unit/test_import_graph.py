@@ -28,8 +28,9 @@ LAYERS: tuple[tuple[str, ...], ...] = (
      "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
      "chat",
      "extensions"),
-    # the extension registries and the text detectors the checkers use: config validates through them
-    ("detect", "faults", "checkers"),
+    # the extension registries and the text detectors the checkers use: config validates through them; masking
+    # of agent.secrets (redact: the detectors' encodings), which the LLM cassette applies too
+    ("detect", "faults", "checkers", "redact"),
     ("config", "run_api"),
     ("mutation", "replay"),
     ("plan", "llm"),
@@ -37,7 +38,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("mcp",),
     ("attacks", "session"),
     ("judge",),
-    ("redact", "score"),
+    ("score",),
     ("report",),
     ("github", "attacker", "discover", "demo", "init", "preflight"),
     ("main",),

@@ -6,7 +6,7 @@ from urllib.parse import quote
 
 import pytest
 
-from khaos_action.judge.encodings import find_leak, halves_adjacent
+from khaos_action.detect.encodings import find_leak, halves_adjacent
 
 TOKEN = "KXQ7H2MABC9DEF"  # halves "KXQ7H2M" + "ABC9DEF"
 A, B = TOKEN[:7], TOKEN[7:]

@@ -1,0 +1,263 @@
+"""`validate`'s look into the agent's code, done in a sandboxed worker, never in our process.
+
+`validate` imports the agent's entry and tools (engine/agent_code.py: their module top-level code runs; the
+agent is never called), reads the tools and `@khaosagent` metadata the capability profile needs (engine/
+agent_tools.py) and, for a framework agent, checks the context its object declares. Importing is running: in CI
+our process may hold GITHUB_TOKEN and the runner's other secrets, and pull-request code must never run beside
+them (docs/sandbox.md). So these checks run where a run imports the agent: a python worker started through
+engine/sandbox.py (clean environment, own session, the agent user, rlimits; the agent's interpreter; the config's
+folder as cwd), here a one-shot one: `worker_boot.py check WRITE_FD PATHS`, the setup on its stdin, one answer
+frame back. The answer is plain data (key paths, messages, fixes, tool descriptions): the config's file and line
+are added here, from the config this process loaded, so every message reads as it did when the checks ran here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+# What the worker's side needs, imported at module level: worker_boot.py imports this module while our packages
+# still come first on sys.path (for an agent interpreter that is not ours).
+from khaos_action.config.agents import InProcessAgent
+from khaos_action.config.models import AgentConfig
+from khaos_action.engine.agent_code import AgentCode, check_agent_code
+from khaos_action.engine.agent_tools import agent_tools
+from khaos_action.errors import AgentError, ConfigError, ExitCode, KhaosError
+from khaos_action.extensions import Extension, import_extension
+from khaos_action.tool_info import ToolInfo
+from khaos_action.transports import transport_entry
+
+if TYPE_CHECKING:
+    from khaos_action.config.loader import LoadedConfig
+
+IMPORT_TIMEOUT_S = 300.0
+"""How long importing the agent may take (heavy frameworks take seconds, not minutes)."""
+_OUTPUT_TAIL = 4000
+
+
+@dataclass(slots=True)
+class AgentCheck:
+    """What the worker found in the agent's code."""
+
+    code: AgentCode
+    seen: tuple[list[ToolInfo], dict | None] | None = None
+    """Its tools and `@khaosagent` metadata (None: not read, the code has issues or is not in-process)."""
+    context: str | None = None
+    """The context type a framework agent object declares (None: none, or not a framework agent)."""
+    errors: dict[str, KhaosError] = field(default_factory=dict)
+    """"tools" / "context": what reading the tools or checking the context raised, raised where validate used to
+    meet it (so what it printed before still prints)."""
+
+    def raise_for(self, step: str) -> None:
+        error = self.errors.get(step)
+        if error is not None:
+            raise error
+
+
+def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mapping[str, str],
+                extensions: Sequence[Extension] = ()) -> AgentCheck:
+    """Run the agent-code checks of `loaded` in a sandboxed worker, started as a run starts one: `environ` is the
+    run's environment (the worker's clean one is made from it), `env` the agent's own (agent.env, expanded:
+    session.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
+    agent = loaded.config.agent
+    if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
+        return AgentCheck(code=AgentCode())
+    answer = _ask_worker(agent, loaded.base_dir, environ=environ, env=env, extensions=extensions)
+    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), hint) for path, message, hint in
+                             answer.get("issues") or ()],
+                     broken_tools={str(name) for name in answer.get("broken_tools") or ()})
+    check = AgentCheck(code=code, context=answer.get("context"))
+    if "tools" in answer:
+        tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
+                          parameters=tuple(t.get("parameters") or ()),
+                          role=t.get("role") if isinstance(t.get("role"), str) else None)
+                 for t in answer["tools"]]
+        metadata = answer.get("metadata")
+        check.seen = (tools, metadata if isinstance(metadata, dict) else None)
+    for step in ("tools", "context"):
+        failed = answer.get(f"{step}_error")
+        if failed:
+            check.errors[step] = _error(int(failed[0]), str(failed[1]))
+    return check
+
+
+def _error(exit_code: int, message: str) -> KhaosError:
+    return ConfigError(message) if exit_code == ExitCode.CONFIG else AgentError(message)
+
+
+def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: Mapping[str, str],
+                extensions: Sequence[Extension]) -> dict[str, Any]:
+    from khaos_action.engine import sandbox
+    from khaos_action.engine.transport.worker import BOOT, PACKAGE_ROOT, _our_site_packages, worker_python
+    from khaos_action.engine.wire import read_frame
+
+    python = worker_python(agent, environ) or sys.executable
+    identity = sandbox.agent_identity(environ)
+    child_env = sandbox.env_for(sandbox.clean_env(environ=environ, configured=env, pass_env=agent.pass_env),
+                                identity)
+    child_env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
+    paths = {"front": [PACKAGE_ROOT], "back": [] if python == sys.executable else _our_site_packages()}
+    setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
+             "base_dir": str(base_dir)}
+    read_fd, write_fd = os.pipe()
+    with tempfile.TemporaryFile() as output:
+        try:
+            try:
+                process = subprocess.Popen(
+                    [python, BOOT, "check", str(write_fd), json.dumps(paths)], stdin=subprocess.PIPE,
+                    stdout=output, stderr=subprocess.STDOUT, pass_fds=(write_fd,), env=child_env, cwd=str(base_dir),
+                    **sandbox.spawn_kwargs(limits=sandbox.limits_from(agent.limits), identity=identity))
+            except OSError as exc:
+                raise AgentError(f"cannot start the python agent worker with {python!r}: {exc}. Set agent.python "
+                                 "to an existing interpreter") from None
+            finally:
+                os.close(write_fd)
+            answer = _answer(process, read_fd, json.dumps(setup).encode(), read_frame)
+        finally:
+            os.close(read_fd)
+        if answer is None or answer.get("op") not in ("checked", "failed"):
+            output.seek(max(0, output.seek(0, os.SEEK_END) - _OUTPUT_TAIL))
+            tail = output.read().decode("utf-8", "replace").strip()
+            said = f": {_quoted(tail)}" if tail else " (no output)"
+            raise AgentError(f"importing the python agent to check it failed: its worker "
+                             f"{_ended(process.returncode)}{said}")
+    if answer["op"] == "failed":
+        error = _error(int(answer.get("exit_code") or ExitCode.AGENT), str(answer.get("error")))
+        if answer.get("traceback"):  # `--debug` shows where it failed (quoted: it may be the agent's text)
+            raise error from WorkerTraceback(_quoted("the worker's traceback:\n" + str(answer["traceback"])))
+        raise error
+    return answer
+
+
+class WorkerTraceback(Exception):
+    """The traceback of what stopped the check in the worker, chained to the error we raise."""
+
+
+def _quoted(text: str) -> str:
+    """The worker's text quoted, so no line of it can start a workflow command (`::error ...`) where shown."""
+    head, *rest = text.splitlines() or [""]
+    return "\n".join([head, *(f"> {line}" for line in rest)])
+
+
+def _answer(process: subprocess.Popen, read_fd: int, setup: bytes, read_frame: Any) -> dict[str, Any] | None:
+    """The worker's one answer frame (None if it died first); its process ended and reaped either way."""
+    try:
+        assert process.stdin is not None
+        try:
+            process.stdin.write(setup)
+            process.stdin.close()
+        except BrokenPipeError:
+            pass  # it died before reading: its exit says why
+        deadline = time.monotonic() + IMPORT_TIMEOUT_S
+        ready, _, _ = select.select([read_fd], [], [], IMPORT_TIMEOUT_S)
+        if not ready:
+            raise AgentError(f"importing the python agent to check it took longer than {IMPORT_TIMEOUT_S:.0f} s; "
+                             "does its module do real work at import time?")
+        from khaos_action.engine.wire import WireError
+
+        try:
+            answer = read_frame(read_fd)
+        except WireError:
+            answer = None
+        process.wait(timeout=max(1.0, deadline - time.monotonic()))
+        return answer
+    finally:
+        if process.poll() is None:
+            _kill(process)
+
+
+def _kill(process: subprocess.Popen) -> None:
+    import signal
+
+    try:
+        os.killpg(process.pid, signal.SIGKILL)  # its own session: whatever it started goes too
+    except OSError:
+        pass
+    process.wait()
+
+
+def _ended(returncode: int | None) -> str:
+    if returncode is not None and returncode < 0:
+        import signal
+
+        try:
+            return f"was killed by {signal.Signals(-returncode).name}"
+        except ValueError:
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+# ---- the worker's side (worker_boot.py `check`) ----------------------------------------------------------------------
+
+
+class _Located:
+    """Stands in for the LoadedConfig `check_agent_code` reads: the issues come back as (key path, message, fix)
+    and get their file and line in the engine, which holds the config."""
+
+    def __init__(self, agent: Any, base_dir: Path) -> None:
+        from types import SimpleNamespace
+
+        self.config = SimpleNamespace(agent=agent)
+        self.base_dir = base_dir
+
+    def issue(self, path: Sequence[Any], message: str, hint: str | None = None) -> list[Any]:
+        return [list(path), message, hint]
+
+
+def main(write_fd: int) -> int:
+    """Read the setup from stdin, check the agent's code, write one answer frame to `write_fd`."""
+    from khaos_action.engine.wire import write_frame
+
+    setup = json.loads(sys.stdin.buffer.read() or b"{}")
+    devnull = os.open(os.devnull, os.O_RDONLY)  # the agent's code reads no more of our pipe
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    try:
+        answer = _check(setup)
+    except BaseException as exc:  # noqa: BLE001 - what stops the check is reported, whatever it was
+        import traceback
+
+        code = exc.exit_code if isinstance(exc, KhaosError) else ExitCode.AGENT
+        message = str(exc) if isinstance(exc, KhaosError) else (
+            f"importing the python agent to check it raised {type(exc).__name__}: {exc}")
+        answer = {"op": "failed", "exit_code": int(code), "error": message,
+                  "traceback": traceback.format_exc()[-20000:]}
+    sys.stdout.flush()
+    sys.stderr.flush()
+    write_frame(write_fd, answer)
+    return 0
+
+
+def _check(setup: dict[str, Any]) -> dict[str, Any]:
+    for module, root in setup.get("extensions") or ():  # they register types: before the agent block is read
+        import_extension(Extension(module, root))
+    agent = AgentConfig.model_validate(setup["agent"])
+    base_dir = Path(setup["base_dir"])
+    found = check_agent_code(_Located(agent, base_dir))  # type: ignore[arg-type]
+    answer: dict[str, Any] = {"op": "checked", "issues": found.issues, "broken_tools": sorted(found.broken_tools)}
+    if found.issues:
+        return answer
+    try:
+        tools, metadata = agent_tools(agent, base_dir, import_code=True)
+    except KhaosError as exc:
+        answer["tools_error"] = [int(exc.exit_code), str(exc)]
+        return answer
+    answer["tools"] = [asdict(tool) for tool in tools]
+    answer["metadata"] = metadata if isinstance(metadata, dict) else None
+    if transport_entry(agent.type).adapter is not None:
+        from khaos_action.engine.transport.frameworks.base import check_agent_object
+
+        try:
+            answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
+        except KhaosError as exc:
+            answer["context_error"] = [int(exc.exit_code), str(exc)]
+    return answer

@@ -1,0 +1,93 @@
+"""`validate` imports the agent's code (its module top-level code runs) in a sandboxed worker, never in the CLI's
+own process, which in CI may hold GITHUB_TOKEN: a module whose import-time code looks for the token and at the
+process it runs in finds neither, and still gets its tools and metadata read; a module that kills its process at
+import fails `validate` with exit 3, not the CLI itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+from pathlib import Path
+
+AGENT = '''
+import json
+import os
+import sys
+from pathlib import Path
+
+from khaos_action.sdk import khaosagent
+
+# Import-time code: what a pull request's agent could do the moment `validate` imports it.
+Path(__file__).with_name("import-loot.json").write_text(json.dumps({
+    "pid": os.getpid(),
+    "token": os.environ.get("GITHUB_TOKEN"),
+    "sentinel": os.environ.get("KHAOS_TEST_SENTINEL"),
+    "runner_env": sorted(k for k in os.environ if k.startswith(("GITHUB_", "INPUT_", "ACTIONS_"))),
+    "ours": sorted(m for m in ("khaos_action.cli", "khaos_action.commands", "khaos_action.main") if m in sys.modules),
+}))
+if os.environ.get("AGENT_MODE") == "die":
+    os._exit(7)
+
+
+def lookup_order(order_id: str) -> str:
+    """Look an order up by its id."""
+    return order_id
+
+
+@khaosagent(name="isolated-bot", capabilities={"has_memory": True})
+def handle(message: str) -> str:
+    return message
+'''
+
+CONFIG = """\
+version: 1
+agent:
+  name: isolated
+  entry: agent.py:handle
+  tools: [agent.py:lookup_order]
+  env: {AGENT_MODE: "${AGENT_MODE}"}
+golden_prompts: ["hello"]
+contract:
+  name: c
+  invariants: [{id: answers, type: output_not_empty, severity: critical}]
+chaos_matrix: [{name: no-chaos}]
+"""
+
+
+def _validate(folder: Path, token: str, mode: str) -> tuple[subprocess.CompletedProcess, int]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
+    env.update(GITHUB_TOKEN=token, KHAOS_TEST_SENTINEL=token, GITHUB_ACTIONS="", AGENT_MODE=mode)
+    process = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", "validate"], cwd=folder, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    stdout, stderr = process.communicate(timeout=120)
+    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), process.pid
+
+
+def test_validate_imports_the_agent_in_a_sandboxed_worker_not_in_its_own_process(tmp_path: Path) -> None:
+    token = f"FAKE-TOKEN-{secrets.token_hex(8)}"
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "khaos.yaml").write_text(CONFIG)
+    ran, pid = _validate(tmp_path, token, "live")
+    assert ran.returncode == 0, ran.stderr
+    loot = json.loads((tmp_path / "import-loot.json").read_text())  # the import-time code did run...
+    assert loot["pid"] != pid  # ...in another process
+    assert loot["token"] is None and loot["sentinel"] is None and loot["runner_env"] == []  # with a clean env
+    assert loot["ours"] == []  # not the CLI's: none of its modules are loaded there
+    # What the worker read still reaches validate's report: the tools and the @khaosagent metadata.
+    assert "khaos.yaml: valid" in ran.stdout and "tools: lookup_order" in ran.stdout, ran.stdout
+    assert [line.split() for line in ran.stdout.splitlines() if "has_memory" in line] == [
+        ["has_memory", "yes", "from", "@khaosagent(capabilities=...)"]]
+
+
+def test_an_agent_that_kills_its_process_at_import_fails_validate_with_exit_3(tmp_path: Path) -> None:
+    token = f"FAKE-TOKEN-{secrets.token_hex(8)}"
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "khaos.yaml").write_text(CONFIG)
+    ran, pid = _validate(tmp_path, token, "die")
+    assert ran.returncode == 3, (ran.stdout, ran.stderr)  # the worker died, not validate (that would be 7)
+    assert "importing the python agent to check it failed: its worker exited with code 7" in ran.stderr
+    assert json.loads((tmp_path / "import-loot.json").read_text())["pid"] != pid
+    assert token not in ran.stderr + ran.stdout
