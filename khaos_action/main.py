@@ -35,7 +35,7 @@ from khaos_action.engine.runner import (
     InstanceBinder,
     invocation_key,
 )
-from khaos_action.engine.state_probe import probe_state
+from khaos_action.engine.state_probe import StateProbe
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.extensions import Extension, load_extensions
 from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
@@ -238,10 +238,11 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
                 attacker = await stack.enter_async_context(attacker_session(config, llm, services))
                 warnings += await add_tailored_attacks(plan, config, attacker, session.patcher.tool_names,
                                                         request.shard)
-            results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
-                                                         capabilities=profile.as_dict(), roles=roles)
+            async with StateProbe(engine, config, request.shard, alongside=engine.settings.concurrency > 1) as probe:
+                results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
+                                                             capabilities=profile.as_dict(), roles=roles)
+                probes, state_warnings = await probe.result()
             warnings += attack_notes
-            probes, state_warnings = await probe_state(engine, config, request.shard)
             results += judge_all(probes, config)
             warnings += state_warnings
             if config.judge is not None:

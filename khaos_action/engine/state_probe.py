@@ -6,14 +6,21 @@ result depend on another's. The probe sends the first golden prompt twice, one c
 when the replies differ. It never fails a run: an agent may legitimately vary (sampling), and the user decides.
 
 The two probe cases are kept in the manifest (phase "contract", pillar None, so no score counts them; passed None).
-They run after the plan, so they cannot disturb the scored cells themselves. It lives in the engine, not plan/: it runs
-cases and reads their invocations (plan/ is below the engine and never imports it).
+When the run sends one case at a time (concurrency 1, or a shared server run serially) they run after the plan, as
+calls N+1 and N+2: the order is deterministic, and they cannot disturb the scored cells. When cases run concurrently,
+the probe runs alongside the plan (`StateProbe`, its first call started ahead of the cells so it holds a slot; its
+two calls still one after the other): there the cells already share a stateful agent in no fixed order, so two more
+calls among them change nothing a cell could rely on, and the run does not wait 2 × the agent's latency at its end
+(issue 19: 200 ms of a 100 ms agent's contract). It lives in the engine, not plan/: it runs cases and reads their
+invocations (plan/ is below the engine and never imports it).
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 from khaos_action.config.models import KhaosConfig
 from khaos_action.engine.runner import Invocation
@@ -73,3 +80,31 @@ async def probe_state(engine: Runs, config: KhaosConfig,
     warning = state_warning(*invocations)
     return invocations, [warning] if warning else []
 
+
+
+class StateProbe:
+    """The run's probe, entered around the plan: `alongside` (cases run concurrently) starts it with the plan and
+    `result()` waits for it; otherwise `result()` runs it then. Leaving the block early cancels it."""
+
+    def __init__(self, engine: Runs, config: KhaosConfig, shard: tuple[int, int] | None = None, *,
+                 alongside: bool) -> None:
+        self.engine, self.config, self.shard, self.alongside = engine, config, shard, alongside
+        self._task: asyncio.Task[tuple[list[Invocation], list[str]]] | None = None
+
+    async def __aenter__(self) -> StateProbe:
+        if self.alongside and needs_state_probe(self.config):
+            self._task = asyncio.get_running_loop().create_task(probe_state(self.engine, self.config, self.shard))
+            await asyncio.sleep(0)  # the probe's first case is queued before the plan's cells: it gets a slot
+        return self
+
+    async def result(self) -> tuple[list[Invocation], list[str]]:
+        if self._task is None:
+            return await probe_state(self.engine, self.config, self.shard)
+        return await self._task
+
+    async def __aexit__(self, *exc: Any) -> None:
+        task = self._task
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task

@@ -3,6 +3,8 @@ different replies warn (Flakestorm's exact words) without failing the run, and t
 
 from __future__ import annotations
 
+import json
+
 from khaos_action.engine.state_probe import PROBE_SCENARIO, STATE_WARNING
 from tests.fixtures.cli.harness import events, khaos, manifest, workspace
 
@@ -63,3 +65,41 @@ def test_with_a_reset_hook_there_is_no_probe(tmp_path) -> None:
     assert STATE_WARNING not in m["warnings"]
     assert [c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO] == []
     assert len(m["cases"]) == 4
+
+
+TIMED_AGENT = '''
+import asyncio, json, time
+
+_calls = 0
+
+async def handle(prompt: str, session_id: str = "") -> str:
+    global _calls
+    _calls += 1
+    started = time.monotonic()
+    await asyncio.sleep(0.3)
+    with open("calls.jsonl", "a") as log:
+        log.write(json.dumps({"case": session_id, "start": started, "end": time.monotonic()}) + "\\n")
+    return f"call #{_calls}: I can help with {prompt}"
+'''
+
+
+def test_at_concurrency_above_one_the_probe_runs_alongside_the_cells_one_call_after_the_other(tmp_path) -> None:
+    # Cells already share the agent in no fixed order there: the probe's two calls need not wait for the plan.
+    ws = workspace(tmp_path, CONFIG.format(entry="handle", reset="").replace("agents.py:", "timed.py:")
+                   .replace("concurrency: 1", "concurrency: 4").split("    # Cells make")[0]
+                   + "chaos_matrix: [{name: first}, {name: second}]\n")
+    (ws / "timed.py").write_text(TIMED_AGENT, encoding="utf-8")
+    ran = khaos("contract", "run", "--out", "out", cwd=ws)
+    m = manifest(ws / "out")
+    probes = [c["id"] for c in m["cases"] if c["scenario"] == PROBE_SCENARIO]
+    cells = [c for c in m["cases"] if c["pillar"] == "contract"]
+    assert len(probes) == 2 and len(cells) == 4, ran
+    assert m["warnings"].count(STATE_WARNING) == 1  # the async counter's four workers are one: replies differ
+    assert {c["id"] for c in m["cases"]} == {c["case"] for c in map(json.loads, (ws / "calls.jsonl").open())}
+    calls = {c["case"]: c for c in map(json.loads, (ws / "calls.jsonl").open())}
+    first, second = calls[probes[0]], calls[probes[1]]
+    assert second["start"] >= first["end"]  # one after the other, as at concurrency 1
+    assert first["start"] < min(calls[c["id"]]["end"] for c in cells)  # started with the cells, not after them
+    assert [(c["pillar"], c["passed"]) for c in m["cases"] if c["id"] in probes] == [(None, None)] * 2
+    assert m["scores"]["contract"] == 100.0 and ran.code == 0, ran
+    assert len(events(ws / "out")) == 6
