@@ -79,7 +79,7 @@ def _replay_path(folder: Path, n: int) -> float:
     body = json.dumps({"messages": MESSAGES, "model": "demo-model"}).encode()
     request = httpx2.Request("POST", model_url() + "/chat/completions", content=body,
                              headers={"content-type": "application/json", "authorization": "Bearer sk-bench"})
-    from khaos_action.engine.chaos.intercept import _httpx_view
+    from khaos_action.engine.chaos.intercept_httpx import _httpx_view
 
     start = time.perf_counter()
     for _ in range(n):

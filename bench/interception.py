@@ -18,7 +18,8 @@ import time
 import httpx
 import uvicorn
 
-from khaos_action.engine.chaos.intercept import _decide, http_interception
+from khaos_action.engine.chaos.intercept import http_interception
+from khaos_action.engine.chaos.intercept_httpx import _decide
 from khaos_action.engine.chaos.plan import activate, bind_faults
 from khaos_action.engine.context import CaseContext
 

@@ -15,6 +15,11 @@ from khaos_action.errors import ConfigError
 from khaos_action.roles import ToolRole, guess_role, normalise_role
 
 
+def tool_name(ref: str) -> str:
+    """The name an `agent.tools` ref reports: `tools.py:lookup_order` -> `lookup_order`, `pkg.mod:Api.get` -> `get`."""
+    return ref.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
+
+
 @dataclass(frozen=True, slots=True)
 class ToolInfo:
     """What we can learn about one tool without calling it."""

@@ -22,6 +22,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
 from khaos_action.policy import Gates, Weights
+from khaos_action.tool_info import tool_name
 from khaos_action.transports import TRANSPORTS
 
 T = TypeVar("T")
@@ -272,11 +273,6 @@ def _owners(key: str) -> list[str]:
     from khaos_action.config.agents import model_of
 
     return [name for name, entry in TRANSPORTS.items() if key in model_of(entry).model_fields]
-
-
-def tool_name(ref: str) -> str:
-    """`tools.py:lookup_order` -> `lookup_order`, `pkg.mod:Api.get` -> `get`."""
-    return ref.rsplit(":", 1)[-1].rsplit(".", 1)[-1]
 
 
 class Expect(Strict):

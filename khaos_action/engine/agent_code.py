@@ -16,8 +16,8 @@ from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.agents import InProcessAgent, PythonAgent
 from khaos_action.config.errors import ConfigIssue
-from khaos_action.config.models import tool_name
 from khaos_action.errors import KhaosError
+from khaos_action.tool_info import tool_name
 
 if TYPE_CHECKING:
     from khaos_action.config.loader import LoadedConfig

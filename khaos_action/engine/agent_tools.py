@@ -7,38 +7,49 @@ python worker so a run never imports pull-request code in the engine's process.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from khaos_action.config.agents import InProcessAgent
-from khaos_action.config.models import AgentConfig, tool_name
-from khaos_action.tool_info import ToolInfo, tool_info_from_callable
+from khaos_action.tool_info import ToolInfo, tool_info_from_callable, tool_name
 from khaos_action.transports import transport_entry
+
+if TYPE_CHECKING:
+    from khaos_action.config.models import AgentConfig
 
 
 def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tuple[list[ToolInfo], object | None]:
     """The agent's tools (names, descriptions, parameters, declared roles) and its `@khaosagent` metadata. With
     `import_code` (a run or `validate` of an in-process agent) the code is imported, never called; otherwise only
     the configured names are known."""
-    declared = agent.declared_roles()
+    from khaos_action.config.agents import InProcessAgent
+
     refs = agent.tool_refs()
-    tools: list[ToolInfo] = []
-    metadata = None
-    transport = transport_entry(agent.type)
-    if isinstance(agent, InProcessAgent) and transport.adapter is None and import_code:
-        from khaos_action.engine.transport.python import load_callable
-
-        tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
-        entry = load_callable(agent.entry, base_dir, what="agent.entry")
-        metadata = getattr(entry, "__khaos_agent__", None)
-    elif isinstance(agent, InProcessAgent) and import_code:
-        from khaos_action.engine.transport.frameworks.base import discover_tools
-        from khaos_action.engine.transport.python import load_callable
-
-        # The framework's own tool definitions (names, descriptions, JSON schemas), plus any listed in agent.tools.
-        tools = [t.info for t in discover_tools(agent.type, agent.entry, base_dir)]
-        tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
+    if isinstance(agent, InProcessAgent) and import_code:
+        tools, metadata = imported_tools(agent.type, agent.entry, refs, base_dir)
     else:
-        tools = [ToolInfo(name=tool_name(ref), description="") for ref in refs]
-    # A role in khaos.yaml overrides the one a decorator declared: the config is the user's last word.
-    return [replace(t, role=declared.get(t.name, t.role)) for t in tools], metadata
+        tools, metadata = [ToolInfo(name=tool_name(ref), description="") for ref in refs], None
+    return with_roles(tools, agent.declared_roles()), metadata
+
+
+def imported_tools(agent_type: str, entry: str, refs: Sequence[str],
+                   base_dir: Path) -> tuple[list[ToolInfo], object | None]:
+    """An in-process agent's tools and metadata, read by importing its code (never calling it). Takes the agent
+    block's values, not its model: the python worker calls it without importing the config (engine/worker_child.py)."""
+    from khaos_action.engine.transport.python import load_callable
+
+    if transport_entry(agent_type).adapter is None:
+        tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
+        return tools, getattr(load_callable(entry, base_dir, what="agent.entry"), "__khaos_agent__", None)
+    from khaos_action.engine.transport.frameworks.base import discover_tools
+
+    # The framework's own tool definitions (names, descriptions, JSON schemas), plus any listed in agent.tools.
+    tools = [t.info for t in discover_tools(agent_type, entry, base_dir)]
+    tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
+    return tools, None
+
+
+def with_roles(tools: Sequence[ToolInfo], declared: Mapping[str, str]) -> list[ToolInfo]:
+    """A role in khaos.yaml overrides the one a decorator declared: the config is the user's last word."""
+    return [replace(t, role=declared.get(t.name, t.role)) for t in tools]

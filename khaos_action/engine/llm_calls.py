@@ -15,11 +15,10 @@ import threading
 import time
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit, urlunsplit
 
 from khaos_action.engine.context import CaseContext
-from khaos_action.faults.effects import HttpRequestView, Reply
 from khaos_action.llm.budget import Meter
 from khaos_action.llm.cassette import (
     Cassette,
@@ -31,6 +30,10 @@ from khaos_action.llm.cassette import (
 )
 from khaos_action.llm.pricing import Price, cost_usd, price_for
 from khaos_action.llm.usage import call_usage, parse_body
+
+if TYPE_CHECKING:  # imported where a reply is built: importing faults/ registers every built-in fault (pydantic
+    # models), which the python worker does not pay for at start unless its agent makes an HTTP call (issue 19)
+    from khaos_action.faults.effects import HttpRequestView, Reply
 
 MISS_STATUS = 502
 
@@ -97,6 +100,8 @@ class LlmCall:
         cassette = self.runtime.cassette
         if cassette is None:
             return None
+        from khaos_action.faults.effects import Reply
+
         found = cassette.lookup(self.request)
         self.record["cassette"] = self.request.key
         if found is not None:
@@ -148,6 +153,8 @@ class LlmCall:
                     complete: bool = True) -> None:
         """The provider answered with this (decoded) body; None: unreadable (unknown content-encoding, a body the
         agent streams itself). Only complete answers are recorded into the cassette."""
+        from khaos_action.faults.effects import Reply
+
         lower = {k.lower(): v for k, v in headers.items()}
         complete = complete and body is not None
         cassette = self.runtime.cassette

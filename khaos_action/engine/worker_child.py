@@ -23,37 +23,30 @@ import os
 import sys
 from contextlib import ExitStack
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
-# Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours.
-from khaos_action.config.agents import InProcessAgent
-from khaos_action.config.models import AgentConfig
-from khaos_action.engine.agent_tools import agent_tools
+# Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours. Only what
+# every worker needs to call `handle(text)`: the config's pydantic models, the faults and the tool wrappers are
+# imported when an agent needs them (an extension's agent type, a fault, a tool, an HTTP library), so a worker is
+# ready in a fraction of the time (issue 19: its imports were ~0.35 s of CPU, on every run's critical path).
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import bind_faults
-from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.llm_calls import LlmRuntime
-from khaos_action.engine.runner import NO_FAULTS, case_rng
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_state, read_frame, write_frame
+from khaos_action.engine.worker_setup import ToolWrappers, llm_runtime, read_agent
 from khaos_action.extensions import Extension, import_extension
-from khaos_action.faults.registry import validate_fault
-from khaos_action.llm.cassette import Cassette
-from khaos_action.llm.pricing import Price
 from khaos_action.messages import TransportMessage
-from khaos_action.plan.cases import CaseFault
+
+if TYPE_CHECKING:
+    from khaos_action.plan.cases import CaseFault
 
 
 class Worker:
     def __init__(self, setup: dict[str, Any]) -> None:
         for module, root in setup.get("extensions") or ():  # they register types, faults: before the agent is read
             import_extension(Extension(module, root))
-        agent = AgentConfig.model_validate(setup["agent"])
-        if not isinstance(agent, InProcessAgent):
-            raise TypeError(f"the python worker runs in-process agents; a {agent.type} agent is not one")
-        self.agent = agent
+        self.agent = read_agent(setup["agent"])
         self.base_dir = Path(setup["base_dir"])
         self.llm_setup = setup.get("llm") or {}
         self.beat_s = float(setup.get("beat_s") or 1.0)
@@ -80,15 +73,18 @@ class Worker:
         """Import the agent, wrap its tools, intercept HTTP; the answer tells the engine what was found."""
         from dataclasses import asdict
 
+        from khaos_action.engine.agent_tools import imported_tools, with_roles
 
-        self.inner = build_transport(self.agent, base_dir=self.base_dir, concurrency=1)
+        agent = self.agent
+        self.inner = build_transport(agent, base_dir=self.base_dir, concurrency=1)
         self.loop.run_until_complete(self.inner.start())
-        tools, metadata = agent_tools(self.agent, self.base_dir, import_code=True)
-        self.patcher = self.stack.enter_context(ToolPatcher(
-            self.agent.tool_refs(), self.agent.tool_registry, self.base_dir,
-            callables=getattr(self.inner, "tool_callables", ())))
+        tools, metadata = imported_tools(agent.type, agent.entry, agent.tool_refs(), self.base_dir)
+        tools = with_roles(tools, agent.declared_roles())
+        self.patcher = ToolWrappers(agent.tool_refs(), agent.tool_registry, self.base_dir,
+                                    getattr(self.inner, "tool_callables", ()))
+        self.stack.enter_context(self.patcher)
         self.traffic = self.stack.enter_context(http_interception())
-        self.runtime = _llm_runtime(self.llm_setup)
+        self.runtime = llm_runtime(self.llm_setup)
         return {"op": "ready", "tools": [asdict(t) for t in tools], "metadata": metadata,
                 "tool_names": list(self.patcher.tool_names), "concurrent": self.concurrent}
 
@@ -251,6 +247,8 @@ class Worker:
         return None
 
     def _context(self, setup: dict[str, Any]) -> CaseContext:
+        from khaos_action.engine.runner import NO_FAULTS, case_rng
+
         key = str(setup["case_id"])
         seed = int(setup.get("seed") or 0)
         ctx = CaseContext(case_id=key, rng=case_rng(seed, key) if setup.get("faults") else NO_FAULTS,
@@ -262,6 +260,8 @@ class Worker:
             ctx.tool_responses = [ToolResponse.model_validate(r) for r in setup["tool_responses"]]
             ctx.recorded = RecordedTools(ctx.tool_responses)
         if setup.get("faults"):
+            from khaos_action.engine.chaos.plan import bind_faults
+
             ctx.faults = bind_faults([self._fault(entry) for entry in setup["faults"]], ctx.rng)
         ctx.llm = self.runtime
         return ctx
@@ -271,6 +271,9 @@ class Worker:
         engine validated it when the config loaded; cases share a handful of entries)."""
         known = self.faults.get(str(entry.get("id")))
         if known is None:
+            from khaos_action.faults.registry import validate_fault
+            from khaos_action.plan.cases import CaseFault
+
             bound = validate_fault(entry)
             params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}
             known = CaseFault(id=str(entry.get("id")), target=str(entry.get("target")), mode=str(entry.get("mode")),
@@ -278,20 +281,6 @@ class Worker:
             if entry.get("id"):
                 self.faults[known.id] = known
         return known
-
-
-class WorkerRuntime(LlmRuntime):
-    """An LlmRuntime that keeps no run-wide list: the engine's runtime totals the records the replies carry."""
-
-    def finished(self, record: dict[str, Any], live_tokens: int | None, cost: float | None) -> None:
-        return None
-
-
-def _llm_runtime(setup: dict[str, Any]) -> WorkerRuntime:
-    cassette = setup.get("cassette")
-    prices = {str(name): Price(float(p[0]), float(p[1])) for name, p in (setup.get("prices") or {}).items()}
-    return WorkerRuntime(cassette=Cassette(Path(cassette[0]), cassette[1], secrets=cassette[2]) if cassette else None,
-                         prices=prices)
 
 
 def main(read_fd: int, write_fd: int) -> int:

@@ -10,30 +10,26 @@ and error code run on a real response object (status, `retry-after`, provider er
 case (`current_case` is None) or when no fault applies, the original method runs untouched; the added cost is a
 ContextVar lookup plus, inside a case, a path check (see bench/interception.py).
 Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network.
+
+This module is the hook and the Traffic record, standard library only; the replacements live beside it
+(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py) and are imported when their library is patched,
+with the fault machinery they decide through: a python worker whose agent makes no HTTP call never imports it
+(issue 19: the faults' models were a third of the worker's start).
 """
 
 from __future__ import annotations
 
-import asyncio
 import importlib.abc
 import sys
 import threading
-import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
-from khaos_action.engine.context import current_case
-from khaos_action.engine.llm_calls import (
-    begin_call,
-    httpx_send,
-    httpx_send_async,
-    requests_send,
-)
-from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
+if TYPE_CHECKING:
+    from khaos_action.faults.effects import HttpRequestView
 
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one imported is patched."""
@@ -95,12 +91,16 @@ def _install() -> None:
 
 def _patch_library(name: str, mod: Any) -> None:
     if name in HTTPX_LIKE:
-        _patch(mod.HTTPTransport, "handle_request", _sync_httpx(mod, mod.HTTPTransport.handle_request))
+        from khaos_action.engine.chaos.intercept_httpx import async_handler, sync_handler
+
+        _patch(mod.HTTPTransport, "handle_request", sync_handler(mod, mod.HTTPTransport.handle_request))
         _patch(mod.AsyncHTTPTransport, "handle_async_request",
-               _async_httpx(mod, mod.AsyncHTTPTransport.handle_async_request))
+               async_handler(mod, mod.AsyncHTTPTransport.handle_async_request))
         TRAFFIC.clients.append(name)
     elif name == "requests.adapters":
-        _patch(mod.HTTPAdapter, "send", _requests_send(mod.HTTPAdapter.send))
+        from khaos_action.engine.chaos.intercept_requests import patched_send
+
+        _patch(mod.HTTPAdapter, "send", patched_send(mod.HTTPAdapter.send))
         TRAFFIC.clients.append("requests")
     else:
         from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
@@ -159,199 +159,3 @@ def _uninstall() -> None:
     while _restore:
         owner, attr, original = _restore.pop()
         setattr(owner, attr, original)
-
-
-# ---- httpx / httpx2 ----------------------------------------------------------------------------------------------
-
-def _httpx_view(request: Any) -> HttpRequestView:
-    try:
-        body = request.content
-    except Exception:  # noqa: BLE001 - a streaming upload not read yet: faults decide on method/url/headers alone
-        body = b""
-    url = request.url
-    return HttpRequestView(method=request.method, url=str(url), host=url.host, path=url.path,
-                           headers={k.lower(): v for k, v in request.headers.items()}, body=body)
-
-
-def _httpx_rebuilt(mod: Any, request: Any, body: bytes) -> Any:
-    headers = [(k, v) for k, v in request.headers.multi_items() if k.lower() != "content-length"]
-    return mod.Request(request.method, request.url, headers=headers, content=body, extensions=request.extensions)
-
-
-def _httpx_error(mod: Any, kind: str, request: Any) -> Exception:
-    if kind == "timeout":
-        return mod.ReadTimeout("timed out (injected)", request=request)
-    return mod.ReadError("[Errno 104] Connection reset by peer", request=request)
-
-
-def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
-    return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
-
-
-def _decide(request: Any, client: str = "httpx") -> HttpDecision | None:
-    ctx = current_case.get()
-    if ctx is None:
-        return None
-    view = _httpx_view(request)
-    TRAFFIC.note(client, view)
-    return decide_http(ctx, view)
-
-
-def _fault_answer(ctx: Any, decision: HttpDecision, call: Any, mod: Any, request: Any) -> Any:
-    """The fault's own answer (raised error or canned reply) without reaching the network; None to send."""
-    effect = decision.effect
-    if effect is None:
-        return None
-    if effect.error:
-        finish_http(ctx, decision, None, status=None)
-        call and call.finish(None, source="fault")
-        raise _httpx_error(mod, effect.error, request)
-    if effect.reply is not None:
-        finish_http(ctx, decision, effect.reply)
-        call and call.finish(effect.reply, source="fault")
-        return _httpx_response(mod, effect.reply, request)
-    return None
-
-
-def _transformed(ctx: Any, decision: HttpDecision, mod: Any, request: Any, response: Any) -> Any:
-    """A fully read upstream response, rewritten by the fault (truncation, drift...), as a fresh response."""
-    reply = Reply(response.status_code, dict(response.headers.items()), response.content)
-    replacement = finish_http(ctx, decision, reply)
-    if replacement is not None:
-        return _httpx_response(mod, replacement, request)
-    return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
-
-
-def _sync_httpx(mod: Any, original: Any) -> Any:
-    def handle_request(self: Any, request: Any) -> Any:
-        decision = _decide(request, mod.__name__)
-        if decision is None:
-            return original(self, request)
-        ctx = current_case.get()
-        if decision.new_body is not None:
-            request = _httpx_rebuilt(mod, request, decision.new_body)
-        call = begin_call(ctx, decision, _httpx_view(request))  # LLM telemetry, cassette, budget (khaos_action.llm)
-        effect = decision.effect
-        if effect is not None and effect.delay_s:
-            time.sleep(effect.delay_s)
-        answered = _fault_answer(ctx, decision, call, mod, request)
-        if answered is not None:
-            return answered
-        response = httpx_send(call, mod, original, self, request)
-        if effect is not None and effect.transform is not None:
-            response.read()
-            response.close()
-            return _transformed(ctx, decision, mod, request, response)
-        finish_http(ctx, decision, None, status=response.status_code)
-        return response
-
-    handle_request.__wrapped__ = original  # type: ignore[attr-defined]
-    return handle_request
-
-
-def _async_httpx(mod: Any, original: Any) -> Any:
-    async def handle_async_request(self: Any, request: Any) -> Any:
-        decision = _decide(request, mod.__name__)
-        if decision is None:
-            return await original(self, request)
-        ctx = current_case.get()
-        if decision.new_body is not None:
-            request = _httpx_rebuilt(mod, request, decision.new_body)
-        call = begin_call(ctx, decision, _httpx_view(request))
-        effect = decision.effect
-        if effect is not None and effect.delay_s:
-            await asyncio.sleep(effect.delay_s)
-        answered = _fault_answer(ctx, decision, call, mod, request)
-        if answered is not None:
-            return answered
-        response = await httpx_send_async(call, mod, original, self, request)
-        if effect is not None and effect.transform is not None:
-            await response.aread()
-            await response.aclose()
-            return _transformed(ctx, decision, mod, request, response)
-        finish_http(ctx, decision, None, status=response.status_code)
-        return response
-
-    handle_async_request.__wrapped__ = original  # type: ignore[attr-defined]
-    return handle_async_request
-
-
-# ---- requests ----------------------------------------------------------------------------------------------------
-
-def _requests_send(original: Any) -> Any:
-    def send(self: Any, request: Any, **kwargs: Any) -> Any:
-        ctx = current_case.get()
-        if ctx is None:
-            return original(self, request, **kwargs)
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(request.url)
-        body = request.body if isinstance(request.body, bytes) else (
-            request.body.encode() if isinstance(request.body, str) else b"")
-        view = HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
-                               path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
-                               body=body)
-        TRAFFIC.note("requests", view)
-        decision = decide_http(ctx, view)
-        if decision is None:
-            return original(self, request, **kwargs)
-        if decision.new_body is not None:
-            request = request.copy()
-            request.body = decision.new_body
-            request.headers["Content-Length"] = str(len(decision.new_body))
-        call = begin_call(ctx, decision, view, decision.new_body)
-        effect = decision.effect
-        if effect is not None:
-            if effect.delay_s:
-                time.sleep(effect.delay_s)
-            if effect.error:
-                finish_http(ctx, decision, None)
-                call and call.finish(None, source="fault")
-                raise _requests_error(effect.error, request)
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return _requests_response(self, effect.reply, request)
-        response = requests_send(call, original, self, request, kwargs, _requests_response)
-        if effect is not None and effect.transform is not None:
-            reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
-            replacement = finish_http(ctx, decision, reply)
-            if replacement is not None:
-                return _requests_response(self, replacement, request)
-            return response
-        finish_http(ctx, decision, None, status=response.status_code)
-        return response
-
-    send.__wrapped__ = original  # type: ignore[attr-defined]
-    return send
-
-
-def _requests_error(kind: str, request: Any) -> Exception:
-    from requests import exceptions
-
-    if kind == "timeout":
-        return exceptions.ReadTimeout("Read timed out. (injected)", request=request)
-    return exceptions.ConnectionError(ConnectionResetError(104, "Connection reset by peer"), request=request)
-
-
-def _requests_response(adapter: Any, reply: Reply, request: Any) -> Any:
-    from http import HTTPStatus
-
-    from requests import Response
-    from requests.structures import CaseInsensitiveDict
-    from requests.utils import get_encoding_from_headers
-
-    response = Response()
-    response.status_code = reply.status
-    response.headers = CaseInsensitiveDict({**reply.headers, "content-length": str(len(reply.body))})
-    response._content = reply.body
-    response._content_consumed = True
-    response.encoding = get_encoding_from_headers(response.headers)
-    try:
-        response.reason = HTTPStatus(reply.status).phrase
-    except ValueError:
-        response.reason = ""
-    response.url = request.url
-    response.request = request
-    response.connection = adapter
-    return response

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from khaos_action.config.models import AgentConfig
 from khaos_action.engine.transport.base import BindInstance, EnvForInstance, Transport
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions, transport_entry
+
+if TYPE_CHECKING:  # the python worker builds its transport without the config's models (engine/worker_child.py)
+    from khaos_action.config.models import AgentConfig
 
 
 def build_transport(agent: AgentConfig, *, base_dir: Path, services: Services | None = None,

@@ -13,7 +13,8 @@ import ast
 import sys
 from pathlib import Path
 
-HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_aiohttp")
+HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_httpx",
+                  "khaos_action.engine.chaos.intercept_requests", "khaos_action.engine.chaos.intercept_aiohttp")
 
 
 def http_preload(entry: str | None, base_dir: Path) -> list[str]:

@@ -1,0 +1,94 @@
+"""requests interception (intercept.py patches it): `requests.adapters.HTTPAdapter.send` replaced by one that asks
+the current case's fault plan, records LLM calls (telemetry, cassette, budget) and answers with requests' own
+Response and exceptions. Imported when requests is patched.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from khaos_action.engine.chaos.intercept import TRAFFIC
+from khaos_action.engine.chaos.plan import decide_http, finish_http
+from khaos_action.engine.context import current_case
+from khaos_action.engine.llm_calls import begin_call, requests_send
+from khaos_action.faults.effects import HttpRequestView, Reply
+
+
+def patched_send(original: Any) -> Any:
+    def send(self: Any, request: Any, **kwargs: Any) -> Any:
+        ctx = current_case.get()
+        if ctx is None:
+            return original(self, request, **kwargs)
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(request.url)
+        body = request.body if isinstance(request.body, bytes) else (
+            request.body.encode() if isinstance(request.body, str) else b"")
+        view = HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
+                               path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
+                               body=body)
+        TRAFFIC.note("requests", view)
+        decision = decide_http(ctx, view)
+        if decision is None:
+            return original(self, request, **kwargs)
+        if decision.new_body is not None:
+            request = request.copy()
+            request.body = decision.new_body
+            request.headers["Content-Length"] = str(len(decision.new_body))
+        call = begin_call(ctx, decision, view, decision.new_body)
+        effect = decision.effect
+        if effect is not None:
+            if effect.delay_s:
+                time.sleep(effect.delay_s)
+            if effect.error:
+                finish_http(ctx, decision, None)
+                call and call.finish(None, source="fault")
+                raise _requests_error(effect.error, request)
+            if effect.reply is not None:
+                finish_http(ctx, decision, effect.reply)
+                call and call.finish(effect.reply, source="fault")
+                return _requests_response(self, effect.reply, request)
+        response = requests_send(call, original, self, request, kwargs, _requests_response)
+        if effect is not None and effect.transform is not None:
+            reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
+            replacement = finish_http(ctx, decision, reply)
+            if replacement is not None:
+                return _requests_response(self, replacement, request)
+            return response
+        finish_http(ctx, decision, None, status=response.status_code)
+        return response
+
+    send.__wrapped__ = original  # type: ignore[attr-defined]
+    return send
+
+
+def _requests_error(kind: str, request: Any) -> Exception:
+    from requests import exceptions
+
+    if kind == "timeout":
+        return exceptions.ReadTimeout("Read timed out. (injected)", request=request)
+    return exceptions.ConnectionError(ConnectionResetError(104, "Connection reset by peer"), request=request)
+
+
+def _requests_response(adapter: Any, reply: Reply, request: Any) -> Any:
+    from http import HTTPStatus
+
+    from requests import Response
+    from requests.structures import CaseInsensitiveDict
+    from requests.utils import get_encoding_from_headers
+
+    response = Response()
+    response.status_code = reply.status
+    response.headers = CaseInsensitiveDict({**reply.headers, "content-length": str(len(reply.body))})
+    response._content = reply.body
+    response._content_consumed = True
+    response.encoding = get_encoding_from_headers(response.headers)
+    try:
+        response.reason = HTTPStatus(reply.status).phrase
+    except ValueError:
+        response.reason = ""
+    response.url = request.url
+    response.request = request
+    response.connection = adapter
+    return response
