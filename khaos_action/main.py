@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+import importlib
 import secrets as pysecrets
 from collections.abc import Callable, Coroutine, Sequence
 from dataclasses import dataclass, field
@@ -17,12 +19,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from khaos_action import __version__, collector
-from khaos_action.attacks.capabilities import CapabilityProfile
-from khaos_action.attacks.planner import security_planner, security_selectors
-from khaos_action.attacks.profile import agent_profile, profile_of
-from khaos_action.attacks.recon import run_with_recon, undelivered
-from khaos_action.attacks.retry import merge_attempts, retry_candidates
-from khaos_action.config.corpus import load_corpus
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import LoadedConfig, load_config
 from khaos_action.config.models import KhaosConfig
@@ -35,28 +31,35 @@ from khaos_action.engine.runner import (
     InstanceBinder,
     invocation_key,
 )
-from khaos_action.engine.state_probe import StateProbe
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.extensions import Extension, load_extensions
-from khaos_action.judge.stage import consult_llm_judge, judge_all, no_chaos_replies
-from khaos_action.manifest import AgentInfo, CaseResult, GitInfo, Manifest, Telemetry
-from khaos_action.plan.contract import plan_contract
-from khaos_action.plan.mutation import mutation_planner
-from khaos_action.plan.replay import replay_planner
-from khaos_action.plan.scheduler import PackSource, Plan, SeededScheduler, select_shard
 from khaos_action.preflight.semantic import check_semantics, semantic_warnings
 from khaos_action.redact import Redactor, redact_manifest
-from khaos_action.reporters import run_files
-from khaos_action.roles import ToolRole, guess_role
+from khaos_action.reporters import REPORTERS, run_files
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
-from khaos_action.score.summary import GoalSpec, summarise
 from khaos_action.services import Services
 from khaos_action.session import agent_session
 from khaos_action.transports import transport_entry
 
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
+    from khaos_action.attacks.capabilities import CapabilityProfile
     from khaos_action.engine.agent_code import AgentCode
+    from khaos_action.manifest import CaseResult, GitInfo, Manifest, Telemetry
+    from khaos_action.plan.scheduler import PackSource, Plan
+    from khaos_action.roles import ToolRole
+
+LATER_STAGES = (
+    "khaos_action.attacks.planner", "khaos_action.attacks.profile", "khaos_action.attacks.recon",
+    "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_runtime",
+    "khaos_action.judge.stage", "khaos_action.manifest", "khaos_action.plan.contract", "khaos_action.plan.mutation",
+    "khaos_action.plan.replay", "khaos_action.plan.scheduler", "khaos_action.roles", "khaos_action.score.summary",
+    "khaos_action.report.writers",
+)
+"""What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): imported on
+a thread while the agent starts (`agent_session(meanwhile=...)`), when this process would only wait for it (issue
+19: a third of a small contract run's wall time was these imports, one after the worker's start)."""
+
 
 T = TypeVar("T")
 
@@ -101,7 +104,11 @@ def prepare(request: EvaluateRequest, *,
         from khaos_action.judge.semantic import check_backend
 
         check_backend(config.similarity.backend)
-    packs = [PackSource(pack=p.pack, digest=p.digest) for p in loaded_packs]
+    packs = []
+    if loaded_packs:
+        from khaos_action.plan.scheduler import PackSource
+
+        packs = [PackSource(pack=p.pack, digest=p.digest) for p in loaded_packs]
     if not packs and config.contract is None and config.mutation is None and config.replay is None:
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
                           f"`chaos_matrix`, `mutation`, or `replay`")
@@ -114,11 +121,20 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
               roles: list[ToolRole] | None = None) -> Plan:
     """The run's cases. Without a profile, the one inferred from the config alone is used. `roles`: the agent's
     tools with their roles (forbidden-tool attacks aim at them)."""
+    from khaos_action.attacks.planner import security_planner, security_selectors
+    from khaos_action.plan.contract import plan_contract
+    from khaos_action.plan.mutation import mutation_planner
+    from khaos_action.plan.replay import replay_planner
+    from khaos_action.plan.scheduler import SeededScheduler, select_shard
+
     config = prepared.config
     planners: list = [plan_contract, mutation_planner(llm_variants),
                       replay_planner(prepared.loaded.base_dir, config.agent.tool_names())]
     hash_extra: list[str] = []
     if security_selectors(prepared.packs):
+        from khaos_action.attacks.profile import agent_profile
+        from khaos_action.config.corpus import load_corpus
+
         corpus = load_corpus()
         if profile is None:
             profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
@@ -191,10 +207,16 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
     binder = InstanceBinder()
     redactor = Redactor(config.agent.secrets)
     events = EventLog(out_dir / "events.jsonl", redact=redactor.data if redactor else None)
+    later = functools.partial(import_later_stages, request.formats)
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
-                                                                           binder, services,
-                                                                           prepared.extensions) as session:
+                                                                           binder, services, prepared.extensions,
+                                                                           meanwhile=later) as session:
+            from khaos_action.attacks.profile import profile_of
+            from khaos_action.engine.state_probe import StateProbe
+            from khaos_action.judge.stage import consult_llm_judge, judge_all
+            from khaos_action.roles import guess_role
+
             # What the python worker found when it imported the agent: pull-request code never runs in this process.
             seen = getattr(session.transport, "seen", None)
             tools, metadata = seen if seen is not None else agent_tools(config.agent, prepared.loaded.base_dir,
@@ -264,6 +286,10 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     """Run the plan (the baseline first: it maps which golden prompt reaches which channel, and indirect attacks
     ride on those prompts), judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's
     rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
+    from khaos_action.attacks.recon import run_with_recon, undelivered
+    from khaos_action.attacks.retry import merge_attempts, retry_candidates
+    from khaos_action.judge.stage import judge_all, no_chaos_replies
+
     invocations = await run_with_recon(engine.run, plan, config.prompt_texts(), roles,
                                        in_process=transport_entry(config.agent.type).in_process)
     invariants = plan.invariants
@@ -313,6 +339,9 @@ async def llm_mutations(config: KhaosConfig, services: Services) -> tuple[dict[s
 def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at: str, config_path: Path,
                    services: Services, shard: tuple[int, int] | None = None,
                    extra_reasons: Sequence[str] = ()) -> Manifest:
+    from khaos_action.manifest import AgentInfo, Manifest
+    from khaos_action.score.summary import GoalSpec, summarise
+
     config = prepared.config
     plan = run.plan
     results = run.results
@@ -378,6 +407,15 @@ def config_lines(loaded: LoadedConfig) -> dict[str, int]:
     return lines
 
 
+def import_later_stages(formats: Sequence[str] = ()) -> None:
+    """Import LATER_STAGES and the renderers of `formats` (run on a thread: see LATER_STAGES)."""
+    for name in LATER_STAGES:
+        importlib.import_module(name)
+    for reporter in (REPORTERS.get(name) for name in formats):
+        if reporter is not None and isinstance(reporter.render, str):
+            importlib.import_module(reporter.render.partition(":")[0])
+
+
 def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:
     from khaos_action.report import writers
 
@@ -407,6 +445,8 @@ def new_run_id(now: datetime) -> str:
 
 
 def _git_info(services: Services) -> GitInfo:
+    from khaos_action.manifest import GitInfo
+
     sha, ref = services.git_head()
     return GitInfo(sha=sha, ref=ref)
 

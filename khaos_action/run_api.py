@@ -7,9 +7,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from khaos_action.manifest import Manifest
 from khaos_action.reporters import default_formats
+
+if TYPE_CHECKING:  # the manifest's models are built while the agent's worker starts (main.LATER_STAGES)
+    from khaos_action.manifest import Manifest
 
 
 @dataclass(frozen=True)

@@ -15,7 +15,8 @@ Above the engine and mcp/ (it assembles both), below main: not in engine/, which
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping, Sequence
+import asyncio
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -103,12 +104,27 @@ def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) ->
     return tuple(dict.fromkeys(found))
 
 
+async def _start(transport: Any, meanwhile: Callable[[], None] | None) -> None:
+    """`transport.start()`, with `meanwhile` run on a thread until both are done: the agent's processes start on
+    the other core while this one would only wait for them."""
+    if meanwhile is None:
+        await transport.start()
+        return
+    side = asyncio.get_running_loop().run_in_executor(None, meanwhile)
+    try:
+        await transport.start()
+    finally:
+        await side
+
+
 @asynccontextmanager
 async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder, services: Services,
-                        extensions: Sequence[Extension] = ()) -> AsyncIterator[AgentSession]:
+                        extensions: Sequence[Extension] = (),
+                        meanwhile: Callable[[], None] | None = None) -> AsyncIterator[AgentSession]:
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
     are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `extensions`: the run's extension
-    modules, imported by the python worker too."""
+    modules, imported by the python worker too. `meanwhile`: work of the caller's (its imports) run on a thread while
+    the agent starts, after this process has done its own share of the start (issue 19)."""
     from khaos_action.engine.transport.factory import build_transport
 
     agent = config.agent
@@ -130,7 +146,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
                 identity=sandbox.agent_identity(services.environ),
                 extensions=worker_extensions(extensions, entry))
             stack.push_async_callback(transport.close)
-            await transport.start()
+            await _start(transport, meanwhile)
             hooks = with_mcp(FaultHooks(), mcp)
             binder.chaos = hooks
             # The worker wraps the tools; the transport reports their names, which ones were reached, and the
@@ -153,7 +169,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
                                         **(mcp.env_for(i) if mcp is not None else {})},
         )
         stack.push_async_callback(transport.close)
-        await transport.start()
+        await _start(transport, meanwhile)
         hooks = with_mcp(FaultHooks(proxy), mcp)
         binder.chaos = hooks
         serial = not getattr(transport, "exclusive", True)

@@ -7,11 +7,17 @@ of its own only when it has its own inputs (`probes`) or when `isolation: per_ce
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
 from khaos_action.config.models import KhaosConfig
 from khaos_action.errors import ConfigError
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import PlanContext, PlanPart, scenario_faults
+
+if TYPE_CHECKING:
+    from khaos_action.plan.scheduler import PlanContext, PlanPart
+
+# The scheduler (and the manifest models it imports) is imported by the planner, not by `check_contract_config`:
+# `contract run` checks the config before its agent's worker starts, and planning happens while it does (issue 19).
 
 AUTO_BASELINE = "baseline (auto)"
 
@@ -38,6 +44,8 @@ def check_contract_config(config: KhaosConfig) -> None:
 
 def plan_contract(ctx: PlanContext) -> PlanPart:
     """The contract's cases (its invariants are the config's own: nothing else to report)."""
+    from khaos_action.plan.scheduler import PlanPart
+
     return PlanPart(cases=list(contract_cases(ctx.config)))
 
 
@@ -46,6 +54,8 @@ def contract_cases(config: KhaosConfig) -> Iterable[Case]:
     if contract is None:
         return
     check_contract_config(config)
+    from khaos_action.plan.scheduler import scenario_faults
+
     prompt_invariants = [i for i in contract.invariants if not i.own_prompts()]
     probe_invariants = [i for i in contract.invariants if i.own_prompts()]
     needs_auto = any(i.needs_baseline_reply() for i in contract.invariants)

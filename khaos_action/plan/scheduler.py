@@ -13,14 +13,18 @@ import random
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.checkers import Invariant
-from khaos_action.config.corpus import Attack
 from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
-from khaos_action.faults.registry import fault_target, validate_fault
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, CaseFault, case_id
+
+if TYPE_CHECKING:
+    from khaos_action.config.corpus import Attack
+
+# The fault registry (which imports every built-in fault) is imported by the first fault entry read: a plan without
+# faults does not build their models (issue 19).
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +143,8 @@ def fault_entry(spec: FaultSpec, target: str) -> dict[str, Any]:
 def parse_fault(entry: Mapping[str, Any]) -> CaseFault:
     """A case fault from its plain entry `{"id", "target", "mode", ...params}`, validated by the fault registry
     (a FaultConfigError naming the problem when it is not a valid fault)."""
+    from khaos_action.faults.registry import validate_fault
+
     bound = validate_fault(entry)
     params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}
     return CaseFault(id=str(entry["id"]), target=bound.target, mode=str(entry["mode"]), params=params, bound=bound)
@@ -206,6 +212,8 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
                         expect=expect, prompt_key=key, group=f"baseline:{pack.name}",
                     )
             elif phase.type == "resilience":
+                from khaos_action.faults.registry import fault_target
+
                 for spec in phase.faults:
                     fault = case_fault(spec, fault_target(spec))
                     for item in inputs:

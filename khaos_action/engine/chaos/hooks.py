@@ -8,12 +8,13 @@ import random
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.context import CaseContext
-from khaos_action.faults.context import apply_context_attacks
 
 if TYPE_CHECKING:  # in-process agents never start the proxy
     from khaos_action.engine.chaos.proxy import ChaosProxy
+
+# The fault machinery (engine/chaos/plan.py, faults/) is imported by the first case that has faults: a run without
+# any (a contract's calm scenarios) does not pay for building the faults' models (issue 19).
 
 
 class FaultHooks:
@@ -26,11 +27,15 @@ class FaultHooks:
         self.context_in_payload = context_in_payload
 
     def bind_faults(self, specs: Sequence[dict[str, Any]], rng: random.Random) -> list[Any]:
+        from khaos_action.engine.chaos.plan import bind_faults
+
         return bind_faults(list(specs), rng)
 
     def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]:
         if not self.context_in_payload:
             return payload
+        from khaos_action.faults.context import apply_context_attacks
+
         return apply_context_attacks(payload, ctx.faults, ctx, ctx.injections)
 
     def instance_bound(self, instance: int, ctx: CaseContext | None) -> None:
