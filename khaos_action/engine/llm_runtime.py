@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.models import KhaosConfig
 from khaos_action.engine.llm_calls import LlmRuntime
@@ -14,8 +14,9 @@ from khaos_action.errors import ConfigError
 from khaos_action.llm.budget import Limits, Meter
 from khaos_action.llm.cassette import MODES, Cassette
 from khaos_action.llm.pricing import Price
-from khaos_action.llm.telemetry import summarise_calls
-from khaos_action.manifest import BudgetSpent, BudgetState, Telemetry
+
+if TYPE_CHECKING:  # the manifest's models: built while the agent starts (main.LATER_STAGES), not before it
+    from khaos_action.manifest import Telemetry
 
 ENV_MODE = "KHAOS_LLM_CACHE"
 """Environment override of `llm_cache.mode` (record | replay | auto | off)."""
@@ -90,6 +91,9 @@ def outcome(runtime: LlmRuntime, planned: Sequence[str], ran: set[str]) -> Budge
 
 def telemetry_section(runtime: LlmRuntime) -> Telemetry:
     """The manifest's `telemetry`: totals of every LLM call of the run (retried attempts included)."""
+    from khaos_action.llm.telemetry import summarise_calls
+    from khaos_action.manifest import BudgetSpent, BudgetState
+
     meter = runtime.meter
     budget = None
     if meter is not None:
