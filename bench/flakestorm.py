@@ -3,7 +3,8 @@
 The contract: 3 invariants (contains, latency, regex) × 2 chaos-matrix scenarios without faults × 4 golden prompts.
 Both tools load the same `agent.py`, which appends a line to a file per call, so "agent calls" is counted at the
 agent, not taken from either tool's report. Each tool runs as its CLI would in CI (`khaos-action contract run`,
-`flakestorm contract run`), fresh processes, rounds interleaved; wall time includes interpreter start-up.
+`flakestorm contract run`), fresh processes, rounds interleaved; wall time includes interpreter start-up, CPU time
+(user + system) counts every process each tool waited for (our worker zygote and workers too).
 
 flakestorm is not a dependency: point FLAKESTORM at its `flakestorm` script (e.g. in a separate venv:
 `python -m venv /tmp/fs && /tmp/fs/bin/pip install flakestorm`). Target: ≤ 0.2 × flakestorm's wall time with the
@@ -19,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import shutil
 import statistics
 import subprocess
@@ -82,15 +84,20 @@ output: {{format: json, path: ./fs-reports}}
 """)
 
 
-def run(argv: list[str], folder: Path, env: dict[str, str]) -> tuple[float, int, str]:
+def run(argv: list[str], folder: Path, env: dict[str, str]) -> tuple[float, float, int, str]:
+    """Wall time, CPU time (user + system of the tool and every process it waited for: our worker zygote and
+    workers included), agent calls, and the output's tail when the run failed."""
     calls = folder / "calls.txt"
     calls.write_text("")
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     started = time.perf_counter()
     proc = subprocess.run(argv, cwd=folder, env={**env, "AGENT_CALLS": str(calls)}, capture_output=True, text=True)
     wall = time.perf_counter() - started
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     made = len(calls.read_text().splitlines())
     tail = "" if proc.returncode in (0, 1) and made else (proc.stdout + proc.stderr)[-1500:]
-    return wall, made, tail
+    return wall, cpu, made, tail
 
 
 def main() -> int:
@@ -116,17 +123,17 @@ def main() -> int:
         print("flakestorm not found (set FLAKESTORM): measuring khaos-action alone")
     print(f"3 invariants × 2 scenarios × {len(PROMPTS)} prompts, 100 ms async agent, {args.rounds} rounds; "
           f"load average {os.getloadavg()[0]:.2f} at start")
-    results: dict[str, list[tuple[float, int]]] = {name: [] for name in tools}
+    results: dict[str, list[tuple[float, float, int]]] = {name: [] for name in tools}
     for _ in range(args.rounds):
         for name, argv in tools.items():
-            wall, calls, error = run(argv, folder, envs.get(name, env))
+            wall, cpu, calls, error = run(argv, folder, envs.get(name, env))
             if error:
                 raise SystemExit(f"{name} failed:\n{error}")
-            results[name].append((wall, calls))
+            results[name].append((wall, cpu, calls))
     for name, runs in results.items():
-        walls = [w for w, _ in runs]
+        walls = [w for w, _, _ in runs]
         print(f"  {name:28s} wall {statistics.median(walls):6.2f} s ({min(walls):.2f}–{max(walls):.2f})  "
-              f"agent calls {sorted({c for _, c in runs})}")
+              f"cpu {statistics.median(c for _, c, _ in runs):5.2f} s  agent calls {sorted({n for _, _, n in runs})}")
     if flakestorm:
         ratios = [k[0] / f[0] for k, f in zip(results["khaos-action contract run"],
                                               results["flakestorm contract run"], strict=True)]
