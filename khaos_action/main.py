@@ -53,9 +53,8 @@ LATER_STAGES = (
     "khaos_action.attacks.planner", "khaos_action.attacks.profile", "khaos_action.attacks.recon",
     "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_runtime",
     "khaos_action.judge.stage", "khaos_action.llm.telemetry", "khaos_action.manifest", "khaos_action.plan.contract",
-    "khaos_action.plan.mutation",
-    "khaos_action.plan.replay", "khaos_action.plan.scheduler", "khaos_action.roles", "khaos_action.score.summary",
-    "khaos_action.report.writers",
+    "khaos_action.plan.mutation", "khaos_action.plan.replay", "khaos_action.plan.scheduler", "khaos_action.roles",
+    "khaos_action.score.summary", "khaos_action.report.writers",
 )
 """What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): imported on
 a thread while the agent starts (`agent_session(meanwhile=...)`), when this process would only wait for it (issue
