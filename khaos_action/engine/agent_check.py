@@ -23,7 +23,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 # What the worker's side needs, imported at module level: worker_boot.py imports this module while our packages
 # still come first on sys.path (for an agent interpreter that is not ours).
@@ -72,12 +72,20 @@ def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mappin
     if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
         return AgentCheck(code=AgentCode())
     answer = _ask_worker(agent, loaded.base_dir, environ=environ, env=env, extensions=extensions)
-    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), hint) for path, message, hint in
-                             answer.get("issues") or ()],
+    try:  # the answer comes from the agent's process: read as data, and what validate prints kept to one line
+        return _read_answer(loaded, answer)
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
+
+
+def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
+    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), None if hint is None else str(hint))
+                             for path, message, hint in answer.get("issues") or ()],
                      broken_tools={str(name) for name in answer.get("broken_tools") or ()})
-    check = AgentCheck(code=code, context=answer.get("context"))
+    context = answer.get("context")
+    check = AgentCheck(code=code, context=None if context is None else _one_line(str(context)))
     if "tools" in answer:
-        tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
+        tools = [ToolInfo(name=_one_line(str(t.get("name"))), description=str(t.get("description") or ""),
                           parameters=tuple(t.get("parameters") or ()),
                           role=t.get("role") if isinstance(t.get("role"), str) else None)
                  for t in answer["tools"]]
@@ -88,6 +96,11 @@ def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mappin
         if failed:
             check.errors[step] = _error(int(failed[0]), str(failed[1]))
     return check
+
+
+def _one_line(text: str) -> str:
+    """No line break or control character: a name printed on our stdout cannot start a workflow command."""
+    return "".join(" " if ord(ch) < 32 or ord(ch) == 127 else ch for ch in text)
 
 
 def _error(exit_code: int, message: str) -> KhaosError:
@@ -168,18 +181,21 @@ def _answer(process: subprocess.Popen, read_fd: int, setup: bytes, read_frame: A
             answer = read_frame(read_fd)
         except WireError:
             answer = None
-        process.wait(timeout=max(1.0, deadline - time.monotonic()))
+        try:  # it ends once it has answered (os._exit: a thread the agent started at import is no reason to stay)
+            process.wait(timeout=max(1.0, min(5.0, deadline - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            pass
         return answer
     finally:
-        if process.poll() is None:
-            _kill(process)
+        _end(process)
 
 
-def _kill(process: subprocess.Popen) -> None:
+def _end(process: subprocess.Popen) -> None:
+    """Its whole session killed (whatever the agent's import started goes too), the worker reaped."""
     import signal
 
     try:
-        os.killpg(process.pid, signal.SIGKILL)  # its own session: whatever it started goes too
+        os.killpg(process.pid, signal.SIGKILL)
     except OSError:
         pass
     process.wait()
@@ -213,7 +229,7 @@ class _Located:
         return [list(path), message, hint]
 
 
-def main(write_fd: int) -> int:
+def main(write_fd: int) -> NoReturn:
     """Read the setup from stdin, check the agent's code, write one answer frame to `write_fd`."""
     from khaos_action.engine.wire import write_frame
 
@@ -233,8 +249,8 @@ def main(write_fd: int) -> int:
                   "traceback": traceback.format_exc()[-20000:]}
     sys.stdout.flush()
     sys.stderr.flush()
-    write_frame(write_fd, answer)
-    return 0
+    write_frame(write_fd, answer)  # wire.encode makes whatever the agent declared JSON-safe
+    os._exit(0)  # no wait for threads the agent's import started, no teardown of its modules
 
 
 def _check(setup: dict[str, Any]) -> dict[str, Any]:

@@ -10,6 +10,7 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 AGENT = '''
@@ -30,6 +31,11 @@ Path(__file__).with_name("import-loot.json").write_text(json.dumps({
 }))
 if os.environ.get("AGENT_MODE") == "die":
     os._exit(7)
+if os.environ.get("AGENT_MODE") == "thread":  # a background thread that would keep a normal interpreter alive
+    import threading
+    import time
+
+    threading.Thread(target=time.sleep, args=(120,)).start()
 
 
 def lookup_order(order_id: str) -> str:
@@ -91,3 +97,30 @@ def test_an_agent_that_kills_its_process_at_import_fails_validate_with_exit_3(tm
     assert "importing the python agent to check it failed: its worker exited with code 7" in ran.stderr
     assert json.loads((tmp_path / "import-loot.json").read_text())["pid"] != pid
     assert token not in ran.stderr + ran.stdout
+
+
+def test_a_thread_the_agent_starts_at_import_does_not_hold_validate(tmp_path: Path) -> None:
+    (tmp_path / "agent.py").write_text(AGENT)
+    (tmp_path / "khaos.yaml").write_text(CONFIG)
+    started = time.monotonic()
+    ran, _ = _validate(tmp_path, f"FAKE-TOKEN-{secrets.token_hex(8)}", "thread")
+    assert ran.returncode == 0, ran.stderr
+    assert time.monotonic() - started < 60  # the worker ends once it has answered; its thread sleeps 120 s
+
+
+def test_what_the_worker_sends_is_read_as_data_and_printed_on_one_line(tmp_path: Path) -> None:
+    """The answer comes from the agent's process, which can forge it: names validate prints cannot hold a line
+    break (a `::error::` workflow command on our stdout); issues get their place in khaos.yaml here."""
+    from khaos_action.config.loader import load_config
+    from khaos_action.engine.agent_check import _read_answer
+
+    (tmp_path / "khaos.yaml").write_text(CONFIG)
+    loaded = load_config(tmp_path / "khaos.yaml")
+    forged = {"op": "checked", "issues": [], "broken_tools": [], "context": "Deps\n::error::pwned",
+              "tools": [{"name": "lookup\r\n::set-env name=X::1", "description": "two\nlines kept"}], "metadata": None}
+    check = _read_answer(loaded, forged)
+    assert check.context == "Deps ::error::pwned"
+    assert check.seen is not None and check.seen[0][0].name == "lookup  ::set-env name=X::1"
+    assert check.seen[0][0].description == "two\nlines kept"
+    issue = _read_answer(loaded, {"issues": [[["agent", "entry"], "cannot import", None]]}).code.issues[0]
+    assert str(issue).startswith(f"{tmp_path / 'khaos.yaml'}:4:3: agent.entry: cannot import")
