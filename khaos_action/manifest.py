@@ -6,6 +6,7 @@ Reading is lenient about unknown keys (a newer tool may have added fields); writ
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO, TypeVar
 
@@ -335,12 +336,23 @@ class Manifest(Model):
     def write_to(self, out: BinaryIO) -> None:
         # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
         # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
-        head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})
-        out.write(head[:-1] + b',"cases":[')
-        for start in range(0, len(self.cases), 1000):
-            out.write(b"," if start else b"")
-            out.write(_CASES.dump_json(self.cases[start:start + 1000])[1:-1])
-        out.write(b"]}")
+        for chunk in self.json_chunks(cases_json(self.cases)):
+            out.write(chunk)
+
+    def json_chunks(self, cases: Iterable[bytes]) -> Iterator[bytes]:
+        """The document, given its cases as `cases_json` writes them (`merge` has them written by another process
+        while this one scores them)."""
+        yield type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})[:-1] + b',"cases":['
+        yield from cases
+        yield b"]}"
+
+
+def cases_json(cases: Sequence[CaseResult]) -> Iterator[bytes]:
+    """The manifest's `cases` array without its brackets, a thousand cases a chunk."""
+    for start in range(0, len(cases), 1000):
+        if start:
+            yield b","
+        yield _CASES.dump_json(cases[start:start + 1000])[1:-1]
 
 
 _CASES = TypeAdapter(list[CaseResult])

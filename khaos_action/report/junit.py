@@ -10,7 +10,7 @@ junit-xml produces (tests/unit/test_report_junit.py checks that against it), one
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from khaos_action.manifest import CaseResult, Manifest
@@ -83,48 +83,39 @@ class _Suite:
         self.counts = {"error": 0, "failure": 0, "skipped": 0}
 
 
-class _Case:
-    """What every testcase of one case shares, written out once (a contract case is one testcase per invariant:
-    150k testcases at 50k cases, issue 19)."""
-
-    __slots__ = ("suite", "seconds", "after_name", "system_out", "closed")
-
-    def __init__(self, suite: _Suite, classname: str, seconds: float, stdout: str) -> None:
-        self.suite, self.seconds = suite, seconds
-        time = f' time="{seconds:f}"' if seconds else ""
-        self.after_name = f'"{time} classname="{classname}"'
-        self.system_out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
-        self.closed = f">\n{self.system_out}\t\t</testcase>\n" if stdout else "/>\n"
-
-    def add(self, name: str, kind: str | None = None, message: str = "") -> None:
-        suite = self.suite
-        if self.seconds:
-            suite.seconds.append(self.seconds)
-        if kind is None:
-            suite.xml.append(f'\t\t<testcase name="{name}{self.after_name}{self.closed}')
-            return
-        suite.counts[kind] += 1
-        attr = f' message="{_attr(message)}"' if message else ""
-        suite.xml.append(f'\t\t<testcase name="{name}{self.after_name}>\n\t\t\t<{kind} type="{kind}"{attr}/>\n'
-                         f"{self.system_out}\t\t</testcase>\n")
-
-
 def _add_case(suite: _Suite, case: CaseResult) -> None:
-    one = _Case(suite, _attr_of_label(f"khaos.{case.pillar or case.phase}"), case.latency_ms / 1000,
-                _text(case.output))
+    # What every testcase of one case shares is written out once (a contract case is one testcase per invariant:
+    # 150k testcases at 50k cases, issue 19), and the loop over them calls nothing it can do without.
+    seconds = case.latency_ms / 1000
+    stdout = _text(case.output)
+    time = f' time="{seconds:f}"' if seconds else ""
+    after_name = f'"{time} classname="{_attr_of_label(f"khaos.{case.pillar or case.phase}")}"'
+    system_out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
+    closed = f">\n{system_out}\t\t</testcase>\n" if stdout else "/>\n"
+    failed = f"{after_name}>\n\t\t\t<"
+    after_failed = f"/>\n{system_out}\t\t</testcase>\n"
+    xml, counts = suite.xml, suite.counts
     if case.invariants:
         # A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix.
-        name = _name(case)
+        tail = f" · {_name(case)}"
+        passed_tail = f"{tail}{after_name}{closed}"
+        error = case.error
         for inv in case.invariants:
-            if case.error:
-                kind, message = "error", case.error[:500]
+            if error:
+                kind, message = "error", error[:500]
             elif inv.passed is False:
                 kind, message = "failure", f"[{inv.severity}] {inv.detail}"[:500]
             elif inv.passed is None:
                 kind, message = "skipped", inv.detail or "not exercised"
             else:
-                kind, message = None, ""
-            one.add(f"{_attr_of_label(inv.id)} · {name}", kind, message)
+                xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{passed_tail}')
+                continue
+            counts[kind] += 1
+            attr = f' message="{_attr(message)}"' if message else ""
+            xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{tail}{failed}{kind} type="{kind}"{attr}'
+                       f"{after_failed}")
+        if seconds:
+            suite.seconds.extend([seconds] * len(case.invariants))
         return
     kind, message = None, ""
     if case.outcome is not None:
@@ -138,18 +129,36 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
         kind, message = "failure", "; ".join(case.notes)[:500] or "failed"
     elif case.passed is None:
         kind, message = "skipped", "; ".join(case.notes)[:500] or "not judged"
-    one.add(_name(case), kind, message)
+    if seconds:
+        suite.seconds.append(seconds)
+    if kind is None:
+        xml.append(f'\t\t<testcase name="{_name(case)}{after_name}{closed}')
+        return
+    counts[kind] += 1
+    attr = f' message="{_attr(message)}"' if message else ""
+    xml.append(f'\t\t<testcase name="{_name(case)}{failed}{kind} type="{kind}"{attr}{after_failed}')
 
 
 def iter_junit(manifest: Manifest) -> Iterator[str]:
     """The document in pieces, suites in the order their first case appears (linear in the number of cases)."""
+    yield from junit_document(manifest, junit_suites(manifest.cases))
+
+
+def junit_suites(cases: Sequence[CaseResult]) -> dict[str, _Suite]:
+    """Every testcase, written out: what the document needs of the cases alone (`merge` has another process write
+    them while this one scores the cases)."""
     suites: dict[str, _Suite] = {}
-    for case in manifest.cases:
+    for case in cases:
         key = case.pillar or case.phase
         suite = suites.get(key)
         if suite is None:
             suite = suites[key] = _Suite()
         _add_case(suite, case)
+    return suites
+
+
+def junit_document(manifest: Manifest, suites: dict[str, _Suite]) -> Iterator[str]:
+    """The document around `junit_suites(manifest.cases)`: the totals, and the run's id and scores as properties."""
     properties = {"run_id": manifest.run_id,
                   **{f"score.{k}": "" if v is None else f"{v:.2f}" for k, v in manifest.scores.model_dump().items()}}
     totals = {"disabled": 0, "errors": 0, "failures": 0, "tests": 0}

@@ -12,11 +12,12 @@ from pathlib import Path
 
 from khaos_action import collector
 from khaos_action.errors import Interrupted
-from khaos_action.manifest import Manifest, ManifestError, Telemetry, load_manifest
+from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, load_manifest
 from khaos_action.policy import Gates, Weights
-from khaos_action.report.writers import write_all
+from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
+from khaos_action.score.statistics import mark_flaky
 from khaos_action.score.summary import GoalSpec, summarise
 
 
@@ -27,9 +28,12 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
     before = _files(out_dir, formats)
     try:
         manifests = [load_manifest(p) for p in paths]
+        gates, weights = _gates(config_path, manifests), _weights(config_path, manifests)
         with collector.bulk():
-            merged = merge(manifests, gates=_gates(config_path, manifests), weights=_weights(config_path, manifests))
-            reports = write_all(merged, out_dir, formats, fork=True)
+            cases = union_of_cases(manifests)
+            flaky = mark_flaky(cases)  # before the writer forks: its child writes the cases out while this one scores
+            merged, reports = write_scored(
+                cases, lambda: _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky), out_dir, formats)
     except KeyboardInterrupt:
         raise Interrupted(_interrupted(out_dir, before, _files(out_dir, formats))) from None
     return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
@@ -63,6 +67,11 @@ def _interrupted(out_dir: Path, before: dict, after: dict) -> str:
 
 
 def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> Manifest:
+    return _merged(manifests, union_of_cases(manifests), gates=gates, weights=weights)
+
+
+def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
+    """Every shard's cases, in the order given; shards of different runs, or holding the same case, are refused."""
     if not manifests:
         raise ManifestError("merge needs at least one manifest")
     first = manifests[0]
@@ -72,16 +81,22 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
                 f"cannot merge run {other.run_id} (config {other.config_hash}, seed {other.seed}) with run "
                 f"{first.run_id} (config {first.config_hash}, seed {first.seed}): shards must come from one config "
                 f"and seed")
+    cases = [case for manifest in manifests for case in manifest.cases]
+    if len({case.id for case in cases}) == len(cases) or len({(c.id, c.repeat) for c in cases}) == len(cases):
+        return cases  # (ids alone first: no tuple per case when there are no repeats)
     seen: set[tuple[str, int]] = set()
-    cases = []
-    for manifest in manifests:
-        for case in manifest.cases:
-            key = (case.id, case.repeat)
-            if key in seen:
-                raise ManifestError(f"case {case.id} appears in more than one manifest: were the same shard's "
-                                    f"results given twice?")
-            seen.add(key)
-            cases.append(case)
+    for case in cases:  # which one: the first seen twice
+        key = (case.id, case.repeat)
+        if key in seen:
+            raise ManifestError(f"case {case.id} appears in more than one manifest: were the same shard's "
+                                f"results given twice?")
+        seen.add(key)
+    return cases
+
+
+def _merged(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Gates, weights: Weights,
+            flaky: list[str] | None = None) -> Manifest:
+    first = manifests[0]
     warnings = sorted({w for m in manifests for w in m.warnings})
     shards = sorted(m.shard for m in manifests if m.shard)
     totals = {int(s.split("/")[1]) for s in shards}
@@ -92,7 +107,7 @@ def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> M
     summary = summarise(
         cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,
         attacks_skipped=len({s.attack_id for m in manifests for s in m.skipped}),
-        security_planned=any(g[0] == "security" for g in goals),
+        security_planned=any(g[0] == "security" for g in goals), flaky=flaky,
     )
     not_run = sorted({case_id for m in manifests for case_id in m.not_run})
     summary.counts.not_run = len(not_run)

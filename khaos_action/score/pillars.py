@@ -74,6 +74,12 @@ def compute_scores(cases: Sequence[CaseResult], weights: Weights) -> tuple[Score
         by_phase.setdefault(case.phase, []).append(case)
         if case.pillar:
             by_pillar.setdefault(case.pillar, []).append(case)
+    return scores_of(by_phase, by_pillar, weights)
+
+
+def scores_of(by_phase: dict[str, list[CaseResult]], by_pillar: dict[str, list[CaseResult]],
+              weights: Weights) -> tuple[Scores, dict[str, str]]:
+    """`compute_scores` of cases already grouped by phase and by pillar (`summarise` groups them once for all)."""
     notes: dict[str, str] = {}
     scores = Scores()
     for name, group, measure, note in SCORES:

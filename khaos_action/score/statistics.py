@@ -81,13 +81,25 @@ def rate_entry(successes: int, n: int) -> dict[str, Any]:
 
 def pass_rates(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
     """Pass rate per phase and per pillar over judged cases (every repeat counts as one trial)."""
-    groups: dict[str, list[bool]] = defaultdict(list)
+    by_phase: dict[str, list[CaseResult]] = defaultdict(list)
+    by_pillar: dict[str, list[CaseResult]] = defaultdict(list)
     for case in results:
-        if case.passed is None or case.phase == "security":
-            continue
-        groups[f"phase:{case.phase}"].append(case.passed)
+        by_phase[case.phase].append(case)
         if case.pillar:
-            groups[f"pillar:{case.pillar}"].append(case.passed)
+            by_pillar[case.pillar].append(case)
+    return grouped_pass_rates(by_phase, by_pillar)
+
+
+def grouped_pass_rates(by_phase: dict[str, list[CaseResult]],
+                       by_pillar: dict[str, list[CaseResult]]) -> dict[str, dict[str, Any]]:
+    """`pass_rates` of cases already grouped by phase and by pillar (`summarise` groups them once for all)."""
+    groups: dict[str, list[bool]] = {}
+    for phase, cases in by_phase.items():
+        if phase != "security" and (values := [c.passed for c in cases if c.passed is not None]):
+            groups[f"phase:{phase}"] = values
+    for pillar, cases in by_pillar.items():
+        if values := [c.passed for c in cases if c.passed is not None and c.phase != "security"]:
+            groups[f"pillar:{pillar}"] = values
     return {key: rate_entry(sum(values), len(values)) for key, values in sorted(groups.items())}
 
 
@@ -123,6 +135,11 @@ def _security_row(row: dict[str, int]) -> dict[str, Any]:
 def mark_flaky(results: Iterable[CaseResult]) -> list[str]:
     """Cases whose repeats disagree (some passed, some failed) are flagged `flaky` and listed."""
     results = list(results)
+    if len({case.id for case in results}) == len(results):  # no case ran twice: none is flaky (one cheap pass)
+        for case in results:
+            if case.flaky:
+                case.flaky = False
+        return []
     flaky = flaky_ids((case.id, case.passed) for case in results)
     for case in results:
         if case.flaky != (case.id in flaky):  # a model's setattr is slow: 50k of them took 0.2 s (issue 19)

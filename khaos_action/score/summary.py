@@ -10,8 +10,8 @@ from khaos_action.manifest import CaseResult, Counts, GoalResult, Scores, Verdic
 from khaos_action.metrics import completion_metrics, evaluate_goal, rate
 from khaos_action.policy import Gates, Weights
 from khaos_action.score.gates import GateInputs, decide
-from khaos_action.score.pillars import compute_scores
-from khaos_action.score.statistics import mark_flaky, pass_rates, security_breakdown
+from khaos_action.score.pillars import scores_of
+from khaos_action.score.statistics import grouped_pass_rates, mark_flaky, security_breakdown
 
 OUTCOME_METRIC = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
 
@@ -38,10 +38,8 @@ class Summary:
     """What every view says first (the agent's model failing), from the cases' LLM telemetry."""
 
 
-def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
-    by_phase: dict[str, list[CaseResult]] = {}
-    for r in results:
-        by_phase.setdefault(r.phase, []).append(r)
+def phase_metrics(by_phase: dict[str, list[CaseResult]]) -> dict[str, dict]:
+    """Metrics of each phase's cases, in the order the phases first appear."""
     metrics: dict[str, dict] = {}
     for phase, cases in by_phase.items():
         m = completion_metrics(cases)
@@ -56,14 +54,27 @@ def phase_metrics(results: Sequence[CaseResult]) -> dict[str, dict]:
     return metrics
 
 
-def _counts(results: Sequence[CaseResult], attacks_skipped: int) -> Counts:
-    """Every count in one pass over the cases (ten passes were 0.1 s of `merge` at 50k cases, issue 19)."""
+def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts, dict[str, list[CaseResult]],
+                                                                         dict[str, list[CaseResult]]]:
+    """Every count, and the cases by phase and by pillar, in one pass over the cases (each pass over 50k cases is
+    20-30 ms of `merge`, issue 19)."""
     invocations = errors = executed = not_exercised = 0
     outcomes = dict.fromkeys(OUTCOME_METRIC, 0)
     ids: set[str] = set()
     configured: set[str] = set()
     fired: set[str] = set()
+    by_phase: dict[str, list[CaseResult]] = {}
+    by_pillar: dict[str, list[CaseResult]] = {}
     for r in results:
+        phase = by_phase.get(r.phase)
+        if phase is None:
+            phase = by_phase[r.phase] = []
+        phase.append(r)
+        if r.pillar:
+            pillar = by_pillar.get(r.pillar)
+            if pillar is None:
+                pillar = by_pillar[r.pillar] = []
+            pillar.append(r)
         invocations += len(r.attempts) or 1
         ids.add(r.id)
         if r.error:
@@ -78,31 +89,35 @@ def _counts(results: Sequence[CaseResult], attacks_skipped: int) -> Counts:
             fired.update(r.faults_fired)
         if r.not_exercised:
             not_exercised += 1
-    return Counts(invocations=invocations, cases=len(ids), errors=errors, attacks_executed=executed,
-                  attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"], compromised=outcomes["COMPROMISED"],
-                  uncertain=outcomes["UNCERTAIN"], faults_configured=len(configured), faults_fired=len(fired),
-                  not_exercised=not_exercised)
+    counts = Counts(invocations=invocations, cases=len(ids), errors=errors, attacks_executed=executed,
+                    attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"], compromised=outcomes["COMPROMISED"],
+                    uncertain=outcomes["UNCERTAIN"], faults_configured=len(configured), faults_fired=len(fired),
+                    not_exercised=not_exercised)
+    return counts, by_phase, by_pillar
 
 
 def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates: Gates, weights: Weights,
               attacks_skipped: int = 0, security_planned: bool = False,
-              extra_reasons: Sequence[str] = ()) -> Summary:
-    flaky = mark_flaky(results)
-    scores, notes = compute_scores(results, weights)
-    metrics = phase_metrics(results)
+              extra_reasons: Sequence[str] = (), flaky: list[str] | None = None) -> Summary:
+    """`flaky`: what `mark_flaky(results)` returned, when the caller marked the cases already (`merge` does, before
+    its writer forks)."""
+    flaky = mark_flaky(results) if flaky is None else flaky
+    counts, by_phase, by_pillar = _tally(results, attacks_skipped)
+    scores, notes = scores_of(by_phase, by_pillar, weights)
+    metrics = phase_metrics(by_phase)
     goal_results = [
         GoalResult(phase=g.phase, metric=g.metric, operator=g.operator, threshold=g.threshold,
                    value=metrics.get(g.phase, {}).get(g.metric),
                    met=evaluate_goal(metrics.get(g.phase, {}).get(g.metric), g.operator, g.threshold))
         for g in goals
     ]
-    counts = _counts(results, attacks_skipped)
     verdict = decide(GateInputs(
         cases=results, scores=scores, goals=goal_results,
-        security_ran=security_planned or any(r.phase == "security" for r in results),
+        security_ran=security_planned or "security" in by_phase,
         attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
     ), gates)
-    stats = {"pass_rates": pass_rates(results), "security": security_breakdown(results)}
+    stats = {"pass_rates": grouped_pass_rates(by_phase, by_pillar),
+             "security": security_breakdown(by_phase.get("security", []))}
     alert = run_alert(results)
     return Summary(scores=scores, score_notes=notes, metrics=metrics, goals=goal_results, counts=counts,
                    verdict=verdict, stats=stats, flaky=flaky, alerts=[alert] if alert else [])

@@ -85,7 +85,8 @@ def test_a_bug_in_a_report_rendered_by_the_child_is_a_bug_report_with_its_traceb
         from pathlib import Path
         sys.path.insert(0, {str(Path(__file__).parent)!r})
         from test_report_writers_forked import shard
-        from khaos_action.report.writers import ReportProcessFailed, write_all
+        from khaos_action.report.forked import ReportProcessFailed
+        from khaos_action.report.writers import write_all
         from khaos_action.reporters import register_reporter
 
         @register_reporter("boom", file="boom.txt", summary="fails")

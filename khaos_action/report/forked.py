@@ -1,0 +1,245 @@
+"""The run's files written by two processes (`merge` of large manifests): the second core renders part of them.
+
+Each file is staged (written and fsynced under a temp name) by whichever process renders it; this process then
+renames them in the order the sequential path writes them (report/writers.py), and stops at the first file that
+failed, keeping the ones before it: the directory ends as it would have. The child is forked once the cases are
+final, so it reads the same objects (copy-on-write); it is sent the manifest without its cases (a few kB) and sends
+back only what went wrong, never a report.
+
+manifest.json and junit.xml are written in two steps (`TWO_STEPS`): what needs the cases alone, then the document
+around it once the manifest is built. For `merge` (`write_scored`), the child is forked before the cases are
+scored and does the first step meanwhile: at 50k cases, scoring, the cases' JSON and junit.xml's testcases take
+0.2-0.3 s each (issue 19).
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import signal
+import sys
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from khaos_action.atomic import discard, fsync_dir, staged_file, temp_beside
+from khaos_action.errors import KhaosError, OutputError, output_error
+from khaos_action.manifest import CaseResult, Manifest, cases_json
+from khaos_action.report.writers import kept_note
+from khaos_action.reporters import REPORTERS
+
+TWO_STEPS = ("json", "junit")
+"""Only our own formats: `REPORTERS` never lets another take their names."""
+
+
+def _two_steps(kind: str) -> tuple[Callable[[list[CaseResult]], Any], Callable[[Manifest, Any], Iterable[str | bytes]]]:
+    """(first step: the cases -> a part, second: the manifest and the part -> the document's chunks)."""
+    if kind == "json":
+        return _cases_json_list, Manifest.json_chunks
+    from khaos_action.report.junit import junit_document, junit_suites
+
+    return junit_suites, junit_document
+
+
+def _cases_json_list(cases: list[CaseResult]) -> list[bytes]:
+    return list(cases_json(cases))
+
+
+class ReportProcessFailed(Exception):
+    """A bug in a renderer that ran in the child: its traceback, shown by the error boundary like any bug's."""
+
+
+def write_forked(cases: list[CaseResult], build: Callable[[], Manifest], out_dir: Path, kinds: list[str],
+                 theirs: list[str]) -> tuple[Manifest, dict[str, Path]]:
+    """`theirs`: the files the child writes (it starts on those with two steps before `build()` returns)."""
+    order = ["json", *kinds]
+    paths = {kind: out_dir / REPORTERS[kind].file for kind in order}
+    temps = {kind: temp_beside(path) for kind, path in paths.items()}
+    ours = [kind for kind in order if kind not in theirs]
+    for kind in theirs:  # imported here, not in the child: no import can be half done in another thread at the fork
+        if kind != "json":
+            REPORTERS[kind].renderer()
+            if kind in TWO_STEPS:
+                _two_steps(kind)
+    result_read, result_write = os.pipe()  # the child's failures
+    head_read, head_write = os.pipe()  # the manifest without its cases, once built
+    _widen(head_write)
+    for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
+        stream.flush()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the child; its work is checked through the files the parent keeps
+        os.close(result_read)
+        os.close(head_write)
+        _child(result_write, head_read, cases, out_dir, order, theirs, paths, temps)
+    os.close(result_write)
+    os.close(head_read)
+    done = False
+    try:
+        manifest = build()
+        fd, head_write = head_write, -1
+        _send(fd, manifest.model_copy(update={"cases": []}))
+        failures = {kind: _stage(kind, manifest, out_dir, order, paths, temps) for kind in ours}
+        failures.update(_child_result(pid, result_read, theirs, paths, kept=kept_note(
+            out_dir, [paths[k] for k in order[:order.index(theirs[0])]])))
+        done = True
+    finally:
+        os.close(result_read)
+        if head_write != -1:
+            os.close(head_write)  # the child, waiting for the manifest, reads its end: it stops
+        if not done:  # interrupted or a bug here: the child must not outlive us, nor its files
+            _end(pid)
+            for temp in temps.values():
+                discard(temp)
+    return manifest, _commit(order, paths, temps, failures, out_dir)
+
+
+def _widen(fd: int) -> None:
+    """A pipe that holds the whole manifest head (1 MiB, Linux's limit for anyone): the write does not wait for the
+    child to be done with its first step."""
+    try:
+        import fcntl
+
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, 1 << 20)
+    except (ImportError, AttributeError, OSError):
+        pass  # the default size (64 kB): at worst the parent waits for the child to read
+
+
+def _send(fd: int, head: Manifest) -> None:
+    try:
+        _write_all(fd, pickle.dumps(head))
+    except BrokenPipeError:
+        pass  # the child is gone: its exit status says how
+    finally:
+        os.close(fd)
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)  # no copy of what is left per write
+    while view:
+        view = view[os.write(fd, view):]
+
+
+def _read_all(fd: int) -> bytes:
+    chunks = []
+    while chunk := os.read(fd, 1 << 20):
+        chunks.append(chunk)
+    os.close(fd)
+    return b"".join(chunks)
+
+
+def _stage(kind: str, manifest: Manifest, out_dir: Path, order: list[str], paths: dict[str, Path],
+           temps: dict[str, Path], first: Any = None) -> BaseException | None:
+    """Render `kind` into its temp file (from `first`, its first step, when the child did that); what went wrong is
+    returned (the earliest failure in `order` wins)."""
+    kept = kept_note(out_dir, [paths[k] for k in order[:order.index(kind)]])
+    try:
+        with staged_file(temps[kind]) as out:
+            if first is not None:
+                chunks = _two_steps(kind)[1](manifest, first)
+            elif kind == "json":
+                chunks = manifest.json_chunks(cases_json(manifest.cases))
+            else:
+                rendered = REPORTERS[kind].renderer()(manifest)
+                chunks = [rendered] if isinstance(rendered, str) else rendered
+            for chunk in chunks:
+                out.write(chunk.encode("utf-8", "replace") if isinstance(chunk, str) else chunk)
+    except OSError as exc:
+        return output_error(paths[kind], exc, kept=kept)
+    except Exception as exc:  # noqa: BLE001 - raised by the parent once the files before it are in place
+        return exc
+    return None
+
+
+def _child(result_write: int, head_read: int, cases: list[CaseResult], out_dir: Path, order: list[str],
+           theirs: list[str], paths: dict[str, Path], temps: dict[str, Path]) -> None:  # pragma: no cover - child
+    code = 1
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C reaches the whole group: the parent reports it
+        failures: dict[str, tuple[str, object]] = {}
+        first: dict[str, Any] = {}
+        two_steps = [kind for kind in theirs if kind in TWO_STEPS]
+        try:  # while the parent builds the manifest
+            first = {kind: _two_steps(kind)[0](cases) for kind in two_steps}
+        except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
+            failures[two_steps[0]] = _portable(exc)
+        data = _read_all(head_read)
+        if not data:
+            return  # the parent failed before it had a manifest: it reports why
+        manifest = pickle.loads(data).model_copy(update={"cases": cases})
+        for kind in theirs:
+            if kind in failures:
+                break  # what follows would be discarded: the parent keeps only the files before a failure
+            failure = _stage(kind, manifest, out_dir, order, paths, temps, first.pop(kind, None))
+            if failure is not None:
+                failures[kind] = _portable(failure)
+                break
+        _write_all(result_write, pickle.dumps(failures))
+        code = 0
+    finally:
+        os._exit(code)  # no atexit, no buffers flushed twice, no interpreter teardown
+
+
+def _portable(exc: BaseException) -> tuple[str, object]:
+    if isinstance(exc, KhaosError):
+        return "error", (type(exc).exit_code, str(exc))
+    import traceback
+
+    return "bug", "".join(traceback.format_exception(exc))
+
+
+def _child_result(pid: int, read_end: int, theirs: list[str], paths: dict[str, Path], *,
+                  kept: str) -> dict[str, BaseException]:
+    """What went wrong in the child, by file; `kept`: what survives if the child itself died."""
+    chunks = []
+    while chunk := os.read(read_end, 1 << 16):
+        chunks.append(chunk)
+    _, status = os.waitpid(pid, 0)
+    if os.waitstatus_to_exitcode(status) != 0:
+        code = os.waitstatus_to_exitcode(status)
+        how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
+        names = ", ".join(paths[kind].name for kind in theirs)
+        return {theirs[0]: OutputError(f"cannot write {paths[theirs[0]].parent}: the process writing {names} {how}; "
+                                       f"{kept}")}
+    failures: dict[str, BaseException] = {}
+    for kind, (what, detail) in pickle.loads(b"".join(chunks)).items():
+        if what == "error":
+            exit_code, message = detail
+            failures[kind] = error = KhaosError(message)
+            error.exit_code = exit_code
+        else:
+            failures[kind] = ReportProcessFailed(f"rendering {paths[kind].name} failed in the child process:\n"
+                                                 f"{detail}")
+    return failures
+
+
+def _end(pid: int) -> None:
+    """Kill and reap the child, unless it was reaped already (then its pid may be another process's by now)."""
+    try:
+        if os.waitpid(pid, os.WNOHANG) != (0, 0):
+            return  # it had ended: reaped just now
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+    except ChildProcessError:
+        pass  # reaped already (the interruption came after the child's end)
+
+
+def _commit(order: list[str], paths: dict[str, Path], temps: dict[str, Path],
+            failures: dict[str, BaseException | None], out_dir: Path) -> dict[str, Path]:
+    written: dict[str, Path] = {}
+    try:
+        for kind in order:
+            failure = failures.get(kind)
+            if failure is not None:
+                raise failure
+            kept = kept_note(out_dir, list(written.values()))
+            try:
+                os.replace(temps[kind], paths[kind])
+            except OSError as exc:
+                raise output_error(paths[kind], exc, kept=kept) from None
+            written[kind] = paths[kind]
+    finally:
+        for kind in order:
+            if kind not in written:
+                discard(temps[kind])
+        fsync_dir(out_dir)
+    return written
