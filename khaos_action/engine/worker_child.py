@@ -22,13 +22,16 @@ import asyncio
 import os
 import sys
 from contextlib import ExitStack
+from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-# Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours. Only what
-# every worker needs to call `handle(text)`: the config's pydantic models, the faults and the tool wrappers are
-# imported when an agent needs them (an extension's agent type, a fault, a tool, an HTTP library), so a worker is
-# ready in a fraction of the time (issue 19: its imports were ~0.35 s of CPU, on every run's critical path).
+# Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours; in the
+# zygote, once for every worker. Only what every worker needs to call `handle(text)`: the config's pydantic models,
+# the faults and the tool wrappers are imported when an agent needs them (an extension's agent type, a fault, a
+# tool, an HTTP library), so a worker is ready in a fraction of the time (issue 19: its imports were ~0.35 s of CPU,
+# on every run's critical path).
+from khaos_action.engine.agent_tools import imported_tools, with_roles
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
@@ -71,10 +74,6 @@ class Worker:
 
     def start(self) -> dict[str, Any]:
         """Import the agent, wrap its tools, intercept HTTP; the answer tells the engine what was found."""
-        from dataclasses import asdict
-
-        from khaos_action.engine.agent_tools import imported_tools, with_roles
-
         agent = self.agent
         self.inner = build_transport(agent, base_dir=self.base_dir, concurrency=1)
         self.loop.run_until_complete(self.inner.start())

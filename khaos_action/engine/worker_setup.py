@@ -14,12 +14,14 @@ import threading
 from collections.abc import Callable, Sequence
 from contextlib import ExitStack
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+# Every worker needs these: imported here, in the zygote before it forks, not again in each worker.
+from khaos_action.engine.llm_calls import LlmRuntime
+from khaos_action.llm.cassette import Cassette
+from khaos_action.llm.pricing import Price
+from khaos_action.tool_info import tool_name
 from khaos_action.transports import transport_entry
-
-if TYPE_CHECKING:
-    from khaos_action.engine.llm_calls import LlmRuntime
 
 
 class AgentBlock:
@@ -34,8 +36,6 @@ class AgentBlock:
         return [tool if isinstance(tool, str) else str(tool["ref"]) for tool in self.__dict__.get("tools") or ()]
 
     def declared_roles(self) -> dict[str, str]:
-        from khaos_action.tool_info import tool_name
-
         return {tool_name(str(t["ref"])): str(t["role"]) for t in self.__dict__.get("tools") or ()
                 if isinstance(t, dict) and t.get("role")}
 
@@ -108,19 +108,15 @@ class ToolWrappers:
         return hook(name, fn, args, kwargs)
 
 
-def llm_runtime(setup: dict[str, Any]) -> LlmRuntime:
+class WorkerRuntime(LlmRuntime):
     """An LlmRuntime that keeps no run-wide list: the engine's runtime totals the records the replies carry."""
-    from khaos_action.engine.llm_calls import LlmRuntime
-    from khaos_action.llm.pricing import Price
 
-    class WorkerRuntime(LlmRuntime):
-        def finished(self, record: dict[str, Any], live_tokens: int | None, cost: float | None) -> None:
-            return None
+    def finished(self, record: dict[str, Any], live_tokens: int | None, cost: float | None) -> None:
+        return None
 
+
+def llm_runtime(setup: dict[str, Any]) -> WorkerRuntime:
     cassette = setup.get("cassette")
     prices = {str(name): Price(float(p[0]), float(p[1])) for name, p in (setup.get("prices") or {}).items()}
-    if not cassette:
-        return WorkerRuntime(prices=prices)
-    from khaos_action.llm.cassette import Cassette
-
-    return WorkerRuntime(cassette=Cassette(Path(cassette[0]), cassette[1], secrets=cassette[2]), prices=prices)
+    return WorkerRuntime(cassette=Cassette(Path(cassette[0]), cassette[1], secrets=cassette[2]) if cassette else None,
+                         prices=prices)
