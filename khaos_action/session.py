@@ -16,6 +16,7 @@ Above the engine and mcp/ (it assembles both), below main: not in engine/, which
 from __future__ import annotations
 
 import asyncio
+import sys
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
@@ -110,11 +111,18 @@ async def _start(transport: Any, meanwhile: Callable[[], None] | None) -> None:
     if meanwhile is None:
         await transport.start()
         return
+    # The loop's thread must not wait 5 ms (the default switch interval) for the GIL at each step of the start
+    # while the other thread imports: spawning the worker alone took 25 ms so (issue 19).
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(0.0005)
     side = asyncio.get_running_loop().run_in_executor(None, meanwhile)
     try:
         await transport.start()
     finally:
-        await side
+        try:
+            await side
+        finally:
+            sys.setswitchinterval(interval)
 
 
 @asynccontextmanager
