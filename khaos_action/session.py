@@ -144,7 +144,8 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
         if isinstance(agent, InProcessAgent):  # the entry's in_process (config/agents.py keeps the two agreeing)
             from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
-            from khaos_action.engine.transport.worker import WorkerTransport, worker_python
+            from khaos_action.engine.transport.worker import WorkerTransport
+            from khaos_action.engine.transport.worker_start import worker_python
 
             transport = WorkerTransport(
                 agent, base_dir=base_dir, environ=services.environ, concurrency=config.concurrency,

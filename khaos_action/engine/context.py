@@ -7,6 +7,7 @@ Outside a run the var is None and wrappers pass straight through.
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections import Counter
 from contextvars import ContextVar
@@ -53,6 +54,35 @@ class CaseContext:
     tool_errors: list[str] = field(default_factory=list)
     """Errors wrapped tools raised by themselves in a case without faults (chaos/tools.py `tool_failed`); the
     engine fails the case on them, except for attacks, where a tool refusing hostile arguments is a defence."""
+    clock: CallClock | None = None
+    """The time limit of the case's call in flight (set by the engine, engine/runner.py)."""
+
+
+class CallClock:
+    """The time limit of a case's call, which the engine enters around each call (Python 3.11+: an asyncio.Timeout).
+
+    A transport that queues a call before the agent starts it (the python worker's lanes, engine/worker_serve.py)
+    holds the limit while the call waits and starts it when the agent does, so neither the limit nor the latency
+    counts the wait; `waited` adds up those waits for the latency."""
+
+    __slots__ = ("deadline", "seconds", "waited", "held")
+
+    def __init__(self, seconds: float) -> None:
+        self.deadline: asyncio.Timeout | None = None
+        self.seconds = seconds
+        self.waited = 0.0
+        self.held = False
+
+    def hold(self) -> None:
+        if self.deadline is not None and not self.deadline.expired():
+            self.deadline.reschedule(None)
+            self.held = True
+
+    def start(self) -> None:
+        """The agent started the call: the limit runs from now (nothing if it was not held)."""
+        if self.held and self.deadline is not None and not self.deadline.expired():
+            self.held = False
+            self.deadline.reschedule(asyncio.get_running_loop().time() + self.seconds)
 
 
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)

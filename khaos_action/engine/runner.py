@@ -22,7 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from khaos_action import collector
 from khaos_action.engine import textsafe
-from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.transport.base import Transport
 from khaos_action.messages import ToolCall, TransportMessage
@@ -137,7 +137,10 @@ class Engine:
                 if done[0] % collector.KEEP_EVERY == 0:
                     collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
-        await asyncio.gather(*(worker() for _ in range(min(self.settings.concurrency, len(group)))))
+        # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
+        # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once.
+        ahead = getattr(self.transport, "ahead", 0)
+        await asyncio.gather(*(worker() for _ in range(min(self.settings.concurrency + ahead, len(group)))))
 
     async def _reset(self) -> None:
         """A failing reset hook is reported once per kind of error; the cases still run (on possibly dirty state)."""
@@ -150,9 +153,10 @@ class Engine:
 
     async def invoke(self, case: Case) -> Invocation:
         key = invocation_key(case)
+        clock = CallClock(self.settings.timeout_s)
         ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key) if case.faults else NO_FAULTS,
                           injections=list(case.injections), seed=self.settings.seed, fault_specs=list(case.faults),
-                          tool_responses=list(case.tool_responses))
+                          tool_responses=list(case.tool_responses), clock=clock)
         invocation = Invocation(case=case)
         if case.tool_responses:
             from khaos_action.replay.sessions import RecordedTools
@@ -179,7 +183,7 @@ class Engine:
             if self.settings.bind_serially:
                 self.binder(0, None)
             self.binder.contexts.pop(key, None)
-        invocation.latency_ms = (time.perf_counter() - started) * 1000
+        invocation.latency_ms = (time.perf_counter() - started - clock.waited) * 1000
         invocation.text = invocation.replies[-1] if invocation.replies else ""
         invocation.tool_calls = merge_tool_calls(ctx.tool_calls, invocation.tool_calls)
         invocation.fault_hits = dict(ctx.hits)
@@ -200,17 +204,18 @@ class Engine:
             payload: dict[str, Any] = {"text": turn, "history": list(history), "session_id": key}
             if self.chaos is not None and ctx.faults:
                 payload = self.chaos.transform_payload(payload, ctx)
-            reply = await self._send(payload, case, key, invocation)
+            reply = await self._send(payload, case, key, invocation, ctx.clock)
             if reply is None:
                 break
             history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
 
-    async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation) -> str | None:
+    async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation,
+                    clock: CallClock | None) -> str | None:
         meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
         message = TransportMessage("invoke", payload, meta)
         timeout = self.settings.timeout_s
         try:
-            response = await _within(self.transport.send(message), timeout)
+            response = await _within(self.transport.send(message), timeout, clock)
         except asyncio.TimeoutError:
             invocation.timed_out = True
             invocation.error = f"timed out after {timeout:g}s"
@@ -281,13 +286,20 @@ def merge_tool_calls(recorded: Sequence[ToolCall], reported: Sequence[ToolCall])
     return out + left
 
 
-async def _within(awaitable: Awaitable[T], timeout: float) -> T:
+async def _within(awaitable: Awaitable[T], timeout: float, clock: CallClock | None = None) -> T:
     """`asyncio.wait_for` without the task it wraps each call in on Python 3.11 (a fifth of the engine's time per case,
-    issue 19); 3.12's wait_for is this same `asyncio.timeout` block."""
+    issue 19); 3.12's wait_for is this same `asyncio.timeout` block. `clock` gets the block, for a transport to hold
+    while the call waits for room at the agent."""
     if sys.version_info < (3, 11):
         return await asyncio.wait_for(awaitable, timeout)
-    async with asyncio.timeout(timeout):
-        return await awaitable
+    async with asyncio.timeout(timeout) as deadline:
+        if clock is None:
+            return await awaitable
+        clock.deadline = deadline
+        try:
+            return await awaitable
+        finally:
+            clock.deadline, clock.held = None, False
 
 
 def seal(invocation: Invocation) -> Invocation:

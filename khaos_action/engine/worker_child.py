@@ -34,9 +34,11 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from khaos_action.engine.agent_tools import imported_tools, with_roles
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.timely_loop import timely_loop
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_state, read_frame, write_frame
+from khaos_action.engine.wire import case_state, read_frame, write_frame
+from khaos_action.engine.worker_serve import Lanes
 from khaos_action.engine.worker_setup import ToolWrappers, llm_runtime, read_agent
 from khaos_action.extensions import Extension, import_extension
 from khaos_action.messages import TransportMessage
@@ -53,7 +55,9 @@ class Worker:
         self.base_dir = Path(setup["base_dir"])
         self.llm_setup = setup.get("llm") or {}
         self.beat_s = float(setup.get("beat_s") or 1.0)
-        self.loop = asyncio.new_event_loop()
+        self.lanes = int(setup.get("lanes") or 0)
+        """Requests an async agent's worker runs at once (0: no limit); more wait for a lane."""
+        self.loop = timely_loop()
         asyncio.set_event_loop(self.loop)
         self.stack = ExitStack()
         self.inner: Any = None
@@ -65,7 +69,6 @@ class Worker:
         self.faults: dict[str, CaseFault] = {}
         """Fault entries by their stable id (a digest of the entry), validated once per worker, not once per case."""
         self._told: tuple[Any, ...] = ()
-        self._cancelled: set[Any] = set()
 
     @property
     def concurrent(self) -> bool:
@@ -97,7 +100,7 @@ class Worker:
         return {"op": "error", "id": request.get("id"), "error": f"unknown request {op!r}"}
 
     def invoke(self, request: dict[str, Any]) -> dict[str, Any]:
-        ctx = self._case(request)
+        ctx = self.case(request)
         message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
         token = current_case.set(ctx)
         try:
@@ -109,92 +112,15 @@ class Worker:
                 error = self._call(lambda: self.loop.run_until_complete(self._send(message, reply)))
         finally:
             current_case.reset(token)
-        return self._answer(request, ctx, reply.get("payload"), error)
+        return self.answer(request, ctx, reply.get("payload"), error)
 
     # ---- several requests at once (async agents) --------------------------------------------------------------------
     def serve(self, read_fd: int, write_fd: int) -> None:
-        """Serve requests until the engine closes the pipe, each invoke in a task of its own."""
-        self.loop.run_until_complete(self._serve(read_fd, write_fd))
-
-    async def _serve(self, read_fd: int, write_fd: int) -> None:
-        loop = self.loop
-        ended: asyncio.Future[WireError | None] = loop.create_future()
-        tasks: dict[Any, asyncio.Task[None]] = {}
-        pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(write_fd, "wb", 0))
-        writer = FrameWriter(pipe, batch=True)
-
-        def on_frame(request: dict[str, Any]) -> None:
-            op, key = request.get("op"), request.get("id")
-            if op == "cancel":  # the engine gave up on that request (its timeout): no reply is expected
-                task = tasks.get(key)
-                if task is not None:
-                    self._cancelled.add(key)
-                    task.cancel()
-                return
-            if op == "invoke":
-                for case in request.get("drop") or ():  # cases that ended: their contexts can go
-                    self.contexts.pop(case, None)
-                work = self._serve_invoke(request, writer)
-            elif op == "reset":
-                work = self._serve_reset(request, writer)
-            else:
-                writer.send({"op": "error", "id": key, "error": f"unknown request {op!r}"})
-                return
-            task = tasks[key] = loop.create_task(work)
-            task.add_done_callback(lambda _: tasks.pop(key, None))
-
-        def on_end(error: WireError | None) -> None:
-            if not ended.done():
-                ended.set_result(error)
-
-        await loop.connect_read_pipe(lambda: FrameReader(on_frame, on_end), os.fdopen(read_fd, "rb", 0))
-        beats = loop.create_task(self._beat(writer, tasks))
-        error = await ended
-        beats.cancel()
-        for task in list(tasks.values()):
-            task.cancel()
-        if error is not None:
-            raise error
-
-    async def _serve_invoke(self, request: dict[str, Any], writer: FrameWriter) -> None:
-        ctx = self._case(request)
-        message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
-        current_case.set(ctx)  # this task's own copy of the context
-        reply: dict[str, Any] = {}
-        try:
-            await self._send(message, reply)
-            error = None
-        except AgentCallError as exc:
-            error = str(exc)
-        except asyncio.CancelledError:
-            if request.get("id") in self._cancelled:  # ours: the engine stopped waiting, no reply
-                self._cancelled.discard(request.get("id"))
-                raise
-            error = "agent raised CancelledError"
-        except BaseException as exc:  # noqa: BLE001 - the agent's SystemExit/KeyboardInterrupt are the case's error
-            error = f"agent raised {type(exc).__name__}: {exc}"
-        writer.send(self._answer(request, ctx, reply.get("payload"), error))
-
-    async def _serve_reset(self, request: dict[str, Any], writer: FrameWriter) -> None:
-        try:
-            await self.inner.reset()
-            error = None
-        except AgentCallError as exc:
-            error = str(exc)
-        except BaseException as exc:  # noqa: BLE001 - the agent's reset hook is agent code
-            error = f"agent raised {type(exc).__name__}: {exc}"
-        writer.send({"op": "done", "id": request.get("id"), "error": error})
-
-    async def _beat(self, writer: FrameWriter, tasks: dict[Any, asyncio.Task[None]]) -> None:
-        """While requests are in flight, a frame every `beat_s`: a loop that stops beating is blocked (a sync call
-        inside the async agent), and the engine moves the cases in flight elsewhere."""
-        while True:
-            await asyncio.sleep(self.beat_s)
-            if tasks:
-                writer.send({"op": "beat"})
+        """Serve requests until the engine closes the pipe, each in a task of its own (engine/worker_serve.py)."""
+        Lanes(self, self.lanes).serve(read_fd, write_fd)
 
     # ---- shared ---------------------------------------------------------------------------------------------------
-    def _case(self, request: dict[str, Any]) -> CaseContext | None:
+    def case(self, request: dict[str, Any]) -> CaseContext | None:
         """The request's case context: built from its setup (the case's first request to this worker), else the one
         built before; None outside a case."""
         case = request.get("case")
@@ -206,7 +132,7 @@ class Worker:
             return ctx
         return self.contexts.get(str(case)) if case is not None else None
 
-    def _answer(self, request: dict[str, Any], ctx: CaseContext | None, payload: Any,
+    def answer(self, request: dict[str, Any], ctx: CaseContext | None, payload: Any,
                 error: str | None) -> dict[str, Any]:
         """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
         its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""

@@ -12,7 +12,7 @@ from pathlib import Path
 import pydantic
 
 from khaos_action.engine.install import run_install
-from khaos_action.engine.transport.worker import PYTHON_ENV
+from khaos_action.engine.transport.worker_start import PYTHON_ENV
 from tests.fixtures.cli.harness import khaos, manifest
 
 HOSTILE = Path(__file__).resolve().parent.parent / "fixtures" / "hostile"

@@ -1,13 +1,18 @@
 """The python transport as the engine sees it: `type: python` and framework agents run in worker processes
-(engine/worker_child.py), never in the action's own process.
+(engine/worker_child.py), never in the action's own process. This module is the pool of them; one process is
+worker_process.py, how one starts worker_start.py.
 
-Each worker serves one case at a time, for all of the case's turns (the engine enters `case_scope` around them),
-so a hung call or a crash is attributed to exactly one case. Workers start lazily up to `concurrency`; an idle
-worker is reused most-recently-used first, so cases that run one after another see the same agent state, as they
-did in-process. A worker that dies (os._exit, a segfault, an rlimit) or has to be killed (the engine's timeout
-cancelled a call) fails only its case, with the exit and the last lines of its stderr; the next case gets a new
-worker. Replies are JSON frames (engine/wire.py); the case's observations they carry are merged into the engine's
-CaseContext when the case ends, and LLM records are added to the run's runtime (meter, telemetry, cassette stats).
+A case holds one worker for all of its turns (the engine enters `case_scope` around them). A sync agent's worker
+serves one case at a time, so a hung call or a crash is attributed to exactly one case. An async agent's worker
+runs up to LANES cases at once and holds a few more ahead (AHEAD), waiting for its next free lane; the pool gives
+its workers at most `concurrency` lanes in all, so the agent never runs more than `concurrency` calls at once. Workers
+start lazily; a case takes a free lane of the most recently released worker first (cases that run one after
+another see the same agent state, as they did in-process), else a new worker, else a place ahead. A worker that dies
+(os._exit, a segfault, an rlimit) or has to be killed (the engine's timeout cancelled a sync call) fails only its
+case, with the exit and the last lines of its stderr; when a shared worker dies, the calls the agent may have started
+run again each on a worker of its own (on the dead one's lanes), and those still waiting go back to the pool
+(docs/sandbox.md). Replies are JSON frames (engine/wire.py); the case's observations they carry are merged into the
+engine's CaseContext when the case ends, and LLM records are added to the run's runtime (worker_news.py).
 
 Nothing the agent prints reaches our stdout: the worker's stdout and stderr are drained into a bounded tail that
 error messages quote (inert text, never a workflow command).
@@ -16,181 +21,39 @@ error messages quote (inert text, never a workflow command).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import contextvars
-import json
 import os
-import signal
 import sys
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import khaos_action
 from khaos_action.config.agents import InProcessAgent
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
-from khaos_action.engine.transport.preload import http_preload
-from khaos_action.engine.transport.zygote import Zygote
-from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, case_setup, merge_state
+from khaos_action.engine.transport.base import AgentCallError, OutputTail
+from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
+from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert
+from khaos_action.engine.transport.worker_start import WorkerStarter
+from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
 from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
 
-PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
-BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
-PRELOAD = ("khaos_action.engine.transport.python",)
-"""Imported once in the zygote: every python worker builds its transport. The HTTP libraries the interception
-patches are added by `http_preload` (engine/transport/preload.py) unless the agent provably uses none: aiohttp's
-import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32 workers ~0.3 s of CPU at
-every run's start when each imported it itself (issue 19)."""
-PYTHON_ENV = "KHAOS_AGENT_PYTHON"
-"""The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
-`install` command populated)."""
-
-
 LANES = 16
 """Cases one worker serves at once when the agent is async (a sync agent's worker serves one). At concurrency 32,
 two workers instead of 32: one event loop turn and one pipe wake-up serve several cases, and 2 cores do not switch
 between 33 processes for every case (issue 19: 0.5 ms of worker CPU per case with a worker per case)."""
+AHEAD = 0.5
+"""Cases an async agent's worker holds beyond its lanes, as a share of them: they wait in the worker, so a lane that
+frees starts the next case without a round trip through the engine (engine/worker_serve.py). At 16 lanes, 8: enough
+for the ~1-2 ms the engine may take to send the next case when many replies arrive together."""
 
 
 class WorkerTraceback(Exception):
     """The traceback of a failure inside the worker, as text (chained to the error it explains)."""
-
-
-class WorkerDied(AgentCallError):
-    """The worker process ended (or was killed) during a request. `shared`: it served other cases too, so the case
-    that receives this may not be the one that ended it."""
-
-    def __init__(self, message: str, *, shared: bool = False) -> None:
-        super().__init__(message)
-        self.shared = shared
-
-
-class WorkerProcess:
-    """One started worker: its process, the two pipe ends we hold, the requests waiting for their reply, and the
-    tail of what it printed."""
-
-    def __init__(self, process: Any, drains: list[asyncio.Task[None]], output: OutputTail) -> None:
-        self.process, self.drains, self.output = process, drains, output
-        self.writer: FrameWriter | None = None
-        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
-        self.capacity = 1
-        """Cases it serves at once (LANES for an async agent)."""
-        self.load = 0
-        """Cases holding it now."""
-        self.cases: set[str] = set()
-        """Cases whose context it holds (their setup was sent with their first request)."""
-        self.ended: list[str] = []
-        """Cases that ended since its last request: the next one tells it to drop their contexts."""
-        self.retire = False
-        """A worker of one case (a re-run after a shared worker died): closed when that case ends."""
-        self.cassette: dict[str, Any] = {}
-        self.traffic: dict[tuple[str, ...], int] = {}
-        self.dead = False
-        self.gone: WorkerDied | None = None
-        self.last_seen = 0.0
-        self._seq = 0
-        self._tasks: list[asyncio.Task[None]] = []
-
-    async def request(self, obj: dict[str, Any]) -> dict[str, Any]:
-        if self.dead or self.writer is None:
-            raise self.gone or WorkerDied("the agent worker is gone", shared=self.capacity > 1)
-        loop = asyncio.get_running_loop()
-        self._seq += 1
-        key = obj["id"] = self._seq
-        future: asyncio.Future[dict[str, Any]] = loop.create_future()
-        if not self.pending:
-            self.last_seen = loop.time()  # the stall clock starts with the first request in flight
-        self.pending[key] = future
-        try:
-            self.writer.send(obj)
-        except WireError as exc:
-            del self.pending[key]
-            raise AgentCallError(f"the request could not be sent to the agent's worker ({exc})") from None
-        try:
-            return await future
-        except asyncio.CancelledError:  # the engine's timeout, or the run is stopping
-            self.pending.pop(key, None)
-            if self.capacity == 1:
-                self.kill()  # a hung call of a worker's only case can only be stopped with its process
-            elif not self.dead:
-                self.writer.send({"op": "cancel", "id": key})  # the others go on; a blocked loop stops beating
-            raise
-
-    def frame(self, obj: dict[str, Any]) -> None:
-        """A frame from the worker: a reply wakes the request it answers; a beat only says the worker is alive."""
-        self.last_seen = asyncio.get_running_loop().time()
-        future = self.pending.pop(obj.get("id"), None)  # type: ignore[arg-type]
-        if future is not None and not future.done():
-            future.set_result(obj)
-
-    def end(self, error: WireError | None) -> None:
-        """The reply pipe ended (the process died or was killed) or carried a bad frame."""
-        self.dead = True
-        if self.capacity > 1:  # its cases are re-run elsewhere at once; how it ended is no case's error
-            self._fail(WorkerDied("the agent's shared worker process ended", shared=True))
-        task = asyncio.get_running_loop().create_task(self._describe(error))
-        self._tasks.append(task)
-
-    async def _describe(self, error: WireError | None) -> None:
-        with contextlib.suppress(asyncio.TimeoutError):
-            await asyncio.wait_for(self.process.wait(), 2.0)
-        if self.process.returncode is None:
-            self.kill()
-        await settle(self.drains)
-        what = _inert(describe_exit(self.process.returncode, self.output))
-        if error is not None:
-            what = f"sent a bad frame ({error})"
-        self._fail(WorkerDied(f"the agent's worker process {what}", shared=self.capacity > 1))
-
-    def _fail(self, died: WorkerDied) -> None:
-        self.gone = self.gone or died
-        pending, self.pending = self.pending, {}
-        for future in pending.values():
-            if not future.done():
-                future.set_exception(died)
-
-    async def watch(self, stall_s: float) -> None:
-        """Kill a shared worker whose loop stopped answering (no reply nor beat for `stall_s` while requests are in
-        flight): a sync call inside the async agent is blocking every case it serves."""
-        loop = asyncio.get_running_loop()
-        while not self.dead:
-            await asyncio.sleep(stall_s / 4)
-            if self.pending and loop.time() - self.last_seen > stall_s:
-                self.kill()
-
-    def start_watch(self, stall_s: float) -> None:
-        self._tasks.append(asyncio.get_running_loop().create_task(self.watch(stall_s)))
-
-    def kill(self) -> None:
-        self.dead = True
-        try:
-            os.killpg(self.process.pid, signal.SIGKILL)
-        except ProcessLookupError:  # a forked worker killed before its setsid: no group of its own yet
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self.process.pid, signal.SIGKILL)
-        except PermissionError:
-            pass
-        if self.writer is not None:
-            self.writer.close()
-
-    async def close(self) -> None:
-        if self.writer is not None:
-            self.writer.close()  # end of file: the worker returns from its loop
-        try:
-            await asyncio.wait_for(self.process.wait(), 2.0)
-        except asyncio.TimeoutError:
-            self.kill()
-            await self.process.wait()
-        await settle(self.drains)
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
 
 
 class Lease:
@@ -199,6 +62,8 @@ class Lease:
     def __init__(self, worker: WorkerProcess) -> None:
         self.worker = worker
         self.state: dict[str, Any] | None = None
+        self.moved = False
+        """Its call ran again on another worker after a shared one died: the next such death runs it alone."""
 
 
 class WorkerTransport:
@@ -210,13 +75,9 @@ class WorkerTransport:
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
         self.lanes = max(1, min(lanes, self.concurrency))
-        self.python = python or sys.executable
-        self.environ = environ
-        """The run's environment: the workers' clean environment is made from it (engine/sandbox.py)."""
-        self.env = dict(env or {})
+        self.starter = WorkerStarter(agent, base_dir=self.base_dir, environ=environ, python=python, env=env,
+                                     limits=limits, identity=identity, zygote=zygote)
         self.llm = llm or {}
-        self.limits = limits
-        self.identity = identity
         self.has_reset = agent.resets()
         self.tool_names: list[str] = []
         self.reached: set[str] = set()
@@ -228,12 +89,17 @@ class WorkerTransport:
         self._workers: list[WorkerProcess] = []
         """Live workers, the most recently released last."""
         self._growing: asyncio.Task[None] | None = None
-        self._slots = asyncio.Semaphore(self.concurrency)
-        """One per case in flight, so at most `concurrency` cases (and workers) ever live."""
+        self.ahead = 0
+        """Cases the engine may hand over beyond `concurrency`: they wait in an async agent's workers for a lane
+        (0 for a sync agent, and before Python 3.11, whose time limits cannot be held)."""
+        self._slots = asyncio.Semaphore(self.concurrency + _planned_ahead(self.concurrency, self.lanes))
+        """One per case held; what runs at the agent is bounded by the lanes (`_lanes_used`)."""
+        self._lanes_used = 0
+        """Lanes of the pool's workers (a dead one's until its cases left and their re-runs ended): at most
+        `concurrency`, so at most `concurrency` calls are ever at the agent at once."""
+        self._room = asyncio.Event()
+        self._waiting = 0
         self._closing: set[asyncio.Task[None]] = set()
-        self.zygote = zygote
-        """Fork workers from a template process (the imports paid once); False: a fresh interpreter each."""
-        self._zygote: Zygote | None = None
         self._lease: contextvars.ContextVar[Lease | None] = contextvars.ContextVar("khaos_worker_lease",
                                                                                    default=None)
         self.stall_s = max(agent.timeout_s / 2, 0.5)
@@ -272,9 +138,7 @@ class WorkerTransport:
     async def close(self) -> None:
         workers, self._workers = self._workers, []
         await asyncio.gather(*(w.close() for w in workers), *self._closing, return_exceptions=True)
-        zygote, self._zygote = self._zygote, None
-        if zygote is not None:
-            await zygote.close()
+        await self.starter.close()
 
     def case_scope(self, ctx: CaseContext) -> _Held:
         """A worker held for all of the case's turns (an async context manager)."""
@@ -293,7 +157,7 @@ class WorkerTransport:
         """Merge what the lease's worker said about the case into the engine's context."""
         if lease.state is not None:
             for record in merge_state(ctx, lease.state):
-                _meter(ctx, record)
+                meter(ctx, record)
             lease.state = None
 
     async def _acquire(self) -> WorkerProcess:
@@ -305,16 +169,36 @@ class WorkerTransport:
             raise
 
     async def _worker(self) -> WorkerProcess:
-        """A live worker with room for one more case, the most recently released first (cases that run one after
-        another see the same agent state); one is started when none has room."""
+        """A live worker with room for one more case: a free lane, the most recently released worker first (cases
+        that run one after another see the same agent state); else a new worker, while the lanes allow one; else a
+        place ahead, waiting in a worker for its next free lane; else we wait for room."""
         while True:
-            for worker in reversed(self._workers):
-                if not worker.dead and worker.load < worker.capacity:
-                    worker.load += 1
-                    return worker
-            if self._growing is None:
-                self._growing = asyncio.get_running_loop().create_task(self._grow())
-            await asyncio.shield(self._growing)
+            worker = self._with_room(lanes=True)
+            if worker is None and (self._growing is not None or self._lanes_used < self.concurrency):
+                if self._growing is None:
+                    self._growing = asyncio.get_running_loop().create_task(self._grow())
+                await asyncio.shield(self._growing)
+                continue
+            worker = worker or self._with_room(lanes=False)
+            if worker is not None:
+                worker.load += 1
+                return worker
+            self._waiting += 1  # every lane is taken (a dead worker's cases are still running again alone)
+            try:
+                await self._room.wait()
+            finally:
+                self._waiting -= 1
+
+    def _with_room(self, *, lanes: bool) -> WorkerProcess | None:
+        for worker in reversed(self._workers):
+            if not worker.dead and worker.load < (worker.lanes if lanes else worker.capacity):
+                return worker
+        return None
+
+    def _roomier(self) -> None:
+        if self._waiting:
+            self._room.set()
+            self._room = asyncio.Event()
 
     async def _grow(self) -> None:
         try:
@@ -331,9 +215,11 @@ class WorkerTransport:
         worker.load -= 1
         if worker.dead or worker.retire:
             self._drop(worker)
-        elif self._workers and self._workers[-1] is not worker and worker in self._workers:
-            self._workers.remove(worker)
-            self._workers.append(worker)
+        else:
+            if self._workers and self._workers[-1] is not worker and worker in self._workers:
+                self._workers.remove(worker)
+                self._workers.append(worker)
+            self._roomier()
 
     def _drop(self, worker: WorkerProcess) -> None:
         if worker in self._workers:
@@ -342,9 +228,46 @@ class WorkerTransport:
             task = asyncio.get_running_loop().create_task(worker.close())
             self._closing.add(task)
             task.add_done_callback(self._closing.discard)
+            parent, worker.parent = worker.parent, None
+            if parent is not None:
+                parent.borrowers -= 1
+                self._free_lanes(parent)
+            self._free_lanes(worker)
 
-    async def _spawn(self, *, alone: bool = False) -> WorkerProcess:
-        process, parent_read, parent_write = await self._fork() or await self._exec()
+    def _free_lanes(self, worker: WorkerProcess) -> None:
+        """Give a dropped worker's lanes back to the pool once neither its cases nor their re-runs use them."""
+        if worker.pool_lanes and worker.load <= 0 and worker.borrowers <= 0 and worker not in self._workers:
+            self._lanes_used -= worker.pool_lanes
+            worker.pool_lanes = 0
+            self._roomier()
+
+    async def _spawn(self, *, parent: WorkerProcess | None = None) -> WorkerProcess:
+        """A new worker: one of the pool's, with the lanes the budget has left; or, with `parent` (a shared worker
+        that died), a worker of one case that runs on one of the parent's lanes."""
+        lanes = 1 if parent is not None else max(1, min(self.lanes, self.concurrency - self._lanes_used))
+        if parent is not None:
+            parent.borrowers += 1
+        else:
+            self._lanes_used += lanes
+        try:
+            worker = await self._start(lanes)
+        except BaseException:
+            if parent is not None:
+                parent.borrowers -= 1
+                self._free_lanes(parent)
+            else:
+                self._lanes_used -= lanes
+                self._roomier()
+            raise
+        worker.parent, worker.pool_lanes = parent, 0 if parent is not None else lanes
+        if worker.capacity == 1 and parent is None:  # a sync agent's worker: one lane of what it took
+            self._lanes_used -= lanes - 1
+            worker.pool_lanes = 1
+        worker.retire = parent is not None
+        return worker
+
+    async def _start(self, lanes: int) -> WorkerProcess:
+        process, parent_read, parent_write = await self.starter.process()
         loop = asyncio.get_running_loop()
         output = OutputTail()
         drains = [asyncio.create_task(output.drain(process.stdout))]
@@ -354,19 +277,21 @@ class WorkerTransport:
         worker.writer = FrameWriter(pipe, plain=True)
         self.started += 1
         try:
-            ready = await worker.request(dict(self._setup))
+            ready = await worker.request({**self._setup, "lanes": lanes})
         except WorkerDied as exc:
             raise AgentError(f"the python agent could not start: {exc}") from None
         if ready.get("op") != "ready":
             await worker.close()
             error = str(ready.get("error") or "the worker did not say why")
             # Chained, so `--debug` shows where the agent's import failed (quoted: it is the agent's text).
-            remote = WorkerTraceback(_inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
+            remote = WorkerTraceback(inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
             raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error) from remote
-        if ready.get("concurrent") and not alone and self.lanes > 1:
-            worker.capacity = self.lanes
+        if ready.get("concurrent") and lanes > 1:
+            ahead = _ahead(lanes)
+            worker.share(lanes, ahead)
+            if ahead and self.seen is None:
+                self.ahead = _planned_ahead(self.concurrency, self.lanes)
             worker.start_watch(self.stall_s)
-        worker.retire = alone
         self._note_tools(ready)
         if self.seen is None:
             tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
@@ -377,69 +302,22 @@ class WorkerTransport:
             self.seen = (tools, metadata if isinstance(metadata, dict) else None)
         return worker
 
-    def _command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
-        """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
-        env = sandbox.env_for(sandbox.clean_env(environ=self.environ, configured=self.env,
-                                                pass_env=self.agent.pass_env), self.identity)
-        env.setdefault("PYTHONUNBUFFERED", "1")
-        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
-        ours = self.python == sys.executable
-        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
-                 # another interpreter's libraries are the agent's
-                 "preload": [*http_preload(self.agent.entry, self.base_dir), *PRELOAD] if ours else []}
-        return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
-                                                                                  identity=self.identity)
-
-    async def _fork(self) -> tuple[Any, int, int] | None:
-        """A worker forked by the zygote (started on first use); None when there is none to fork from."""
-        if self._zygote is None and self.zygote:
-            self.zygote = False  # one attempt per run
-            (python, boot, paths), env, spawn = self._command()
-            try:
-                self._zygote = await Zygote.start([python, boot, "zygote", "{ctl}", paths], env=env,
-                                                  cwd=str(self.base_dir), **spawn)
-            except OSError:
-                return None
-        if self._zygote is None or not self._zygote.alive:
-            return None
-        try:
-            return await self._zygote.fork()
-        except (OSError, asyncio.TimeoutError):
-            return None
-
-    async def _exec(self) -> tuple[Any, int, int]:
-        """A worker started as a fresh interpreter."""
-        child_read, parent_write = os.pipe()
-        parent_read, child_write = os.pipe()
-        (python, boot, paths), env, spawn = self._command()
-        try:
-            process = await asyncio.create_subprocess_exec(
-                python, boot, str(child_read), str(child_write), paths,
-                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
-                pass_fds=(child_read, child_write), env=env, cwd=str(self.base_dir), **spawn)
-        except OSError as exc:
-            for fd in (parent_write, parent_read):
-                os.close(fd)
-            raise AgentError(f"cannot start the python agent worker with {self.python!r}: {exc}. Set agent.python "
-                             "to an existing interpreter") from None
-        finally:
-            os.close(child_read)
-            os.close(child_write)
-        return process, parent_read, parent_write
-
     async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
         ctx = current_case.get()
         if lease.worker.dead:  # died during an earlier turn of this case: the case goes on with another worker
             await self._move(lease, ctx, alone=False)
-        try:
-            answer = await self._ask(lease, message, ctx)
-        except WorkerDied as exc:
-            if not exc.shared:
-                raise
-            # A shared worker ended (or stalled) with this call in flight, maybe for another case's doing: the call
-            # runs again on a worker of its own, so only a case that ends that one too has it as its error.
-            await self._move(lease, ctx, alone=True)
-            answer = await self._ask(lease, message, ctx)
+        while True:
+            try:
+                answer = await self._ask(lease, message, ctx)
+                break
+            except WorkerDied as exc:
+                if not exc.shared:
+                    raise
+                # A shared worker ended (or stalled) with this call in flight, maybe for another case's doing: a
+                # call the agent may have started runs again on a worker of its own, so only a case that ends that
+                # one too has it as its error; a call still waiting for a lane goes back to the pool (once).
+                await self._move(lease, ctx, alone=exc.started or lease.moved)
+                lease.moved = True
         if answer.get("error"):
             raise AgentCallError(str(answer["error"]))
         payload = answer.get("payload")
@@ -448,16 +326,21 @@ class WorkerTransport:
         return TransportMessage("response", payload, dict(message.metadata))
 
     async def _move(self, lease: Lease, ctx: CaseContext | None, *, alone: bool) -> None:
-        """Give the lease another worker: a new one of its own (`alone`), else one of the pool's."""
+        """Give the lease another worker: a new one of its own (`alone`, on a lane of the dead one), else one of the
+        pool's."""
         if ctx is not None:
             self._bank(ctx, lease)  # what the old worker said about the case's earlier turns
         old = lease.worker
-        self._leave(old)
-        if alone:
-            worker = await self._spawn(alone=True)
-            worker.load += 1
-        else:
-            worker = await self._worker()
+        try:
+            if alone:
+                worker = await self._spawn(parent=old)
+                worker.load += 1
+            else:
+                self._leave(old)
+                worker = await self._worker()
+        finally:
+            if alone:
+                self._leave(old)  # after the new worker took one of its lanes
         lease.worker = worker
 
     async def _ask(self, lease: Lease, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
@@ -469,14 +352,17 @@ class WorkerTransport:
             worker.cases.add(ctx.case_id)
         if worker.ended:
             request["drop"], worker.ended = worker.ended, []
-        answer = await worker.request(request)
+        answer = await worker.request(request, ctx.clock if ctx is not None else None)
         self._note_tools(answer)
         if isinstance(answer.get("traffic"), dict):
-            _note_traffic(self.traffic, worker, answer["traffic"])
+            note_traffic(self.traffic, worker, answer["traffic"])
         if isinstance(answer.get("state"), dict):
             lease.state = answer["state"]
         if isinstance(answer.get("cassette"), dict):
-            _cassette_delta(ctx, worker, answer["cassette"])
+            cassette_delta(ctx, worker, answer["cassette"])
+        waited = answer.get("waited")
+        if ctx is not None and ctx.clock is not None and isinstance(waited, float) and 0 < waited < 1e9:
+            ctx.clock.waited += waited
         return answer
 
     def _note_tools(self, answer: dict[str, Any]) -> None:
@@ -510,60 +396,13 @@ class _Held:
         self.transport._end_case(self.ctx, self.lease)
 
 
-def _inert(text: str) -> str:
-    """The agent's output quoted so no line of it can start a workflow command (`::error ...`) where shown."""
-    head, *rest = text.splitlines() or [""]
-    return "\n".join([head, *(f"> {line}" for line in rest)])
+def _ahead(lanes: int) -> int:
+    """Cases a worker of `lanes` lanes holds beyond them (engine/worker_serve.py). None before Python 3.11: there a
+    case's time limit is asyncio.wait_for's, which cannot be held while the case waits."""
+    return int(lanes * AHEAD) if lanes > 1 and sys.version_info >= (3, 11) else 0
 
 
-def _meter(ctx: CaseContext, record: dict[str, Any]) -> None:
-    """Count one of the worker's LLM calls in the run's runtime (telemetry, budget meter)."""
-    finished = getattr(ctx.llm, "finished", None)
-    if finished is None:
-        return
-    live = record.get("source") == "live"
-    tokens = int(record.get("input_tokens") or 0) + int(record.get("output_tokens") or 0)
-    cost = record.get("cost_usd")
-    finished(record, tokens if live else None, cost if isinstance(cost, (int, float)) else None)
-
-
-def _note_traffic(traffic: Traffic, worker: WorkerProcess, seen: dict[str, Any]) -> None:
-    """Add what the worker's interception counted since its last reply to the run's Traffic."""
-    for client in seen.get("clients") or ():
-        if isinstance(client, str) and client not in traffic.clients:
-            traffic.clients.append(client)
-    for row in seen.get("seen") or ():
-        if not isinstance(row, list) or len(row) != 5:
-            continue
-        key, count = tuple(str(part) for part in row[:4]), int(row[4])
-        delta = count - worker.traffic.get(key, 0)
-        worker.traffic[key] = count
-        if delta > 0 and (key in traffic.seen or len(traffic.seen) < 200):
-            traffic.seen[key] += delta
-
-
-def _cassette_delta(ctx: CaseContext | None, worker: WorkerProcess, stats: dict[str, Any]) -> None:
-    """Add what the worker's cassette counted since its last reply to the run's cassette."""
-    cassette = getattr(getattr(ctx, "llm", None), "cassette", None)
-    before, worker.cassette = worker.cassette, stats
-    if cassette is None:
-        return
-    for name in ("hits", "misses", "recorded"):
-        delta = int(stats.get(name) or 0) - int(before.get(name) or 0)
-        if delta > 0:
-            setattr(cassette, name, getattr(cassette, name) + delta)
-    for missed in list(stats.get("missed") or ())[len(before.get("missed") or ()):]:
-        if len(cassette.missed) < 50:
-            cassette.missed.append(str(missed))
-
-
-def _our_site_packages() -> list[str]:
-    """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
-    return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
-
-
-def worker_python(agent: InProcessAgent, environ: Mapping[str, str]) -> str | None:
-    """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON in the run's environment (the action's
-    `install` venv), else ours (None)."""
-    chosen = agent.python or environ.get(PYTHON_ENV, "").strip() or None
-    return chosen
+def _planned_ahead(concurrency: int, lanes: int) -> int:
+    """The cases the pool's workers hold beyond their lanes in all: `concurrency` split into workers of `lanes`."""
+    lanes = max(1, min(lanes, concurrency))
+    return sum(_ahead(min(lanes, concurrency - start)) for start in range(0, concurrency, lanes))

@@ -1,0 +1,205 @@
+"""One python agent worker process as the engine holds it: its pipes, the requests waiting for their reply, its lanes,
+how it ended, and the tail of what it printed. The pool of them is engine/transport/worker.py.
+
+An async agent's worker runs up to `lanes` requests at once and takes a few more ahead, which wait in the worker
+(engine/worker_serve.py). A request sent ahead is `held`: its case's time limit (context.CallClock) stops until the
+worker says it started, so the wait counts neither against the limit nor as latency. When a shared worker dies, each
+request in flight fails with WorkerDied saying whether the agent may have started it: only those can have ended it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import signal
+from typing import Any
+
+from khaos_action.engine.context import CallClock
+from khaos_action.engine.transport.base import AgentCallError, OutputTail, describe_exit, settle
+from khaos_action.engine.wire import FrameWriter, WireError
+
+
+class WorkerDied(AgentCallError):
+    """The worker process ended (or was killed) during a request. `shared`: it served other cases too, so the case
+    that receives this may not be the one that ended it; `started`: the request may have been at the agent then
+    (False: it was still waiting for a lane, so it cannot have ended the worker)."""
+
+    def __init__(self, message: str, *, shared: bool = False, started: bool = True) -> None:
+        super().__init__(message)
+        self.shared = shared
+        self.started = started
+
+
+class WorkerProcess:
+    def __init__(self, process: Any, drains: list[asyncio.Task[None]], output: OutputTail) -> None:
+        self.process, self.drains, self.output = process, drains, output
+        self.writer: FrameWriter | None = None
+        self.pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
+        self.lanes = 1
+        """Requests it runs at once; the pool's lane budget counts them (`pool_lanes`)."""
+        self.capacity = 1
+        """Cases it holds at once: its lanes, and for an async agent those sent ahead."""
+        self.running = 0
+        """Requests in flight that the worker may have started (as far as the replies so far tell)."""
+        self.held: dict[int, CallClock] = {}
+        """Requests sent ahead, with their case's time limit, until the worker says it started them."""
+        self.load = 0
+        """Cases holding it now."""
+        self.pool_lanes = 0
+        """Lanes it takes from the pool's budget (released once it is gone and its cases left it)."""
+        self.parent: WorkerProcess | None = None
+        """A worker of one case re-run after `parent`, a shared worker, died: it runs on one of the parent's lanes."""
+        self.borrowers = 0
+        """Workers of one case running on this (dead) worker's lanes."""
+        self.cases: set[str] = set()
+        """Cases whose context it holds (their setup was sent with their first request)."""
+        self.ended: list[str] = []
+        """Cases that ended since its last request: the next one tells it to drop their contexts."""
+        self.retire = False
+        """A worker of one case (a re-run after a shared worker died): closed when that case ends."""
+        self.cassette: dict[str, Any] = {}
+        self.traffic: dict[tuple[str, ...], int] = {}
+        self.dead = False
+        self.gone: WorkerDied | None = None
+        self.last_seen = 0.0
+        self._seq = 0
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def share(self, lanes: int, ahead: int) -> None:
+        """Serve up to `lanes` cases at once and `ahead` more waiting (an async agent's worker)."""
+        self.lanes, self.capacity = lanes, lanes + ahead
+        if self.writer is not None:
+            # Requests leave together at the end of the loop's turn: one write and one wake-up of the worker for
+            # all the cases whose replies arrived together (those sent ahead wait for a lane anyway).
+            self.writer.batch = True
+
+    async def request(self, obj: dict[str, Any], clock: CallClock | None = None) -> dict[str, Any]:
+        """Send a request and wait for its reply. `clock`: the case's time limit, held if the request waits for a
+        lane."""
+        if self.dead or self.writer is None:
+            raise self.gone or WorkerDied("the agent worker is gone", shared=self.capacity > 1)
+        loop = asyncio.get_running_loop()
+        self._seq += 1
+        key = obj["id"] = self._seq
+        future: asyncio.Future[dict[str, Any]] = loop.create_future()
+        if not self.pending:
+            self.last_seen = loop.time()  # the stall clock starts with the first request in flight
+        ahead = clock is not None and self.running >= self.lanes and self.capacity > self.lanes
+        if ahead:
+            obj["held"] = True
+        try:
+            self.writer.send(obj)
+        except WireError as exc:
+            raise AgentCallError(f"the request could not be sent to the agent's worker ({exc})") from None
+        self.pending[key] = future
+        if ahead:
+            assert clock is not None
+            self.held[key] = clock
+            clock.hold()
+        else:
+            self.running += 1
+            if clock is not None:
+                clock.start()  # a call sent ahead to a worker that died, now sent again
+        try:
+            return await future
+        except asyncio.CancelledError:  # the engine's timeout, or the run is stopping
+            if self.pending.pop(key, None) is not None:
+                self._done(key)
+            if self.capacity == 1:
+                self.kill()  # a hung call of a worker's only case can only be stopped with its process
+            elif not self.dead:
+                self.writer.send({"op": "cancel", "id": key})  # the others go on; a blocked loop stops beating
+            raise
+
+    def frame(self, obj: dict[str, Any]) -> None:
+        """A frame from the worker: a reply wakes the request it answers and may say which requests sent ahead
+        started; a beat only says the worker is alive."""
+        self.last_seen = asyncio.get_running_loop().time()
+        started = obj.get("started") if obj.get("op") != "started" else obj.get("ids")
+        if started:
+            for key in started if isinstance(started, list) else ():
+                clock = self.held.pop(key, None)
+                if clock is not None:
+                    self.running += 1
+                    clock.start()
+        future = self.pending.pop(obj.get("id"), None)  # type: ignore[arg-type]
+        if future is not None:
+            self._done(obj.get("id"))  # type: ignore[arg-type]
+            if not future.done():
+                future.set_result(obj)
+
+    def _done(self, key: int) -> None:
+        if self.held.pop(key, None) is None:
+            self.running -= 1
+
+    def end(self, error: WireError | None) -> None:
+        """The reply pipe ended (the process died or was killed) or carried a bad frame."""
+        self.dead = True
+        if self.capacity > 1:  # its cases are re-run elsewhere at once; how it ended is no case's error
+            self._fail(WorkerDied("the agent's shared worker process ended", shared=True))
+        task = asyncio.get_running_loop().create_task(self._describe(error))
+        self._tasks.append(task)
+
+    async def _describe(self, error: WireError | None) -> None:
+        with contextlib.suppress(asyncio.TimeoutError):
+            await asyncio.wait_for(self.process.wait(), 2.0)
+        if self.process.returncode is None:
+            self.kill()
+        await settle(self.drains)
+        what = inert(describe_exit(self.process.returncode, self.output))
+        if error is not None:
+            what = f"sent a bad frame ({error})"
+        self._fail(WorkerDied(f"the agent's worker process {what}", shared=self.capacity > 1))
+
+    def _fail(self, died: WorkerDied) -> None:
+        self.gone = self.gone or died
+        pending, self.pending = self.pending, {}
+        held, self.held = self.held, {}
+        self.running = 0
+        for key, future in pending.items():
+            if not future.done():
+                future.set_exception(WorkerDied(str(died), shared=died.shared, started=key not in held))
+
+    async def watch(self, stall_s: float) -> None:
+        """Kill a shared worker whose loop stopped answering (no reply nor beat for `stall_s` while requests are in
+        flight): a sync call inside the async agent is blocking every case it serves."""
+        loop = asyncio.get_running_loop()
+        while not self.dead:
+            await asyncio.sleep(stall_s / 4)
+            if self.pending and loop.time() - self.last_seen > stall_s:
+                self.kill()
+
+    def start_watch(self, stall_s: float) -> None:
+        self._tasks.append(asyncio.get_running_loop().create_task(self.watch(stall_s)))
+
+    def kill(self) -> None:
+        self.dead = True
+        try:
+            os.killpg(self.process.pid, signal.SIGKILL)
+        except ProcessLookupError:  # a forked worker killed before its setsid: no group of its own yet
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.process.pid, signal.SIGKILL)
+        except PermissionError:
+            pass
+        if self.writer is not None:
+            self.writer.close()
+
+    async def close(self) -> None:
+        if self.writer is not None:
+            self.writer.close()  # end of file: the worker returns from its loop
+        try:
+            await asyncio.wait_for(self.process.wait(), 2.0)
+        except asyncio.TimeoutError:
+            self.kill()
+            await self.process.wait()
+        await settle(self.drains)
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def inert(text: str) -> str:
+    """The agent's output quoted so no line of it can start a workflow command (`::error ...`) where shown."""
+    head, *rest = text.splitlines() or [""]
+    return "\n".join([head, *(f"> {line}" for line in rest)])

@@ -1,0 +1,120 @@
+"""How a python agent worker process starts: forked by the zygote (started on first use, engine/transport/zygote.py),
+else a fresh interpreter running engine/worker_boot.py; with the run's clean environment, the sandbox's limits and
+identity, and the paths our package is imported from. The pool of workers is engine/transport/worker.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import khaos_action
+from khaos_action.config.agents import InProcessAgent
+from khaos_action.engine import sandbox
+from khaos_action.engine.transport.preload import http_preload
+from khaos_action.engine.transport.zygote import Zygote
+from khaos_action.errors import AgentError
+
+PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
+BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
+PRELOAD = ("khaos_action.engine.transport.python",)
+"""Imported once in the zygote: every python worker builds its transport. The HTTP libraries the interception
+patches are added by `http_preload` (engine/transport/preload.py) unless the agent provably uses none: aiohttp's
+import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32 workers ~0.3 s of CPU at
+every run's start when each imported it itself (issue 19)."""
+PYTHON_ENV = "KHAOS_AGENT_PYTHON"
+"""The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
+`install` command populated)."""
+
+
+class WorkerStarter:
+    def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], python: str | None,
+                 env: Mapping[str, str] | None, limits: sandbox.Limits | None, identity: sandbox.Identity | None,
+                 zygote: bool) -> None:
+        self.agent = agent
+        self.base_dir = base_dir
+        self.environ = environ
+        """The run's environment: the workers' clean environment is made from it (engine/sandbox.py)."""
+        self.python = python or sys.executable
+        self.env = dict(env or {})
+        self.limits = limits
+        self.identity = identity
+        self.zygote = zygote
+        """Fork workers from a template process (the imports paid once); False: a fresh interpreter each."""
+        self._zygote: Zygote | None = None
+
+    async def process(self) -> tuple[Any, int, int]:
+        """A started worker: its process, and the ends of its request and reply pipes the engine holds."""
+        return await self._fork() or await self._exec()
+
+    async def close(self) -> None:
+        zygote, self._zygote = self._zygote, None
+        if zygote is not None:
+            await zygote.close()
+
+    def _command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
+        """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
+        env = sandbox.env_for(sandbox.clean_env(environ=self.environ, configured=self.env,
+                                                pass_env=self.agent.pass_env), self.identity)
+        env.setdefault("PYTHONUNBUFFERED", "1")
+        env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
+        ours = self.python == sys.executable
+        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
+                 # another interpreter's libraries are the agent's
+                 "preload": [*http_preload(self.agent.entry, self.base_dir), *PRELOAD] if ours else []}
+        return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
+                                                                                  identity=self.identity)
+
+    async def _fork(self) -> tuple[Any, int, int] | None:
+        """A worker forked by the zygote (started on first use); None when there is none to fork from."""
+        if self._zygote is None and self.zygote:
+            self.zygote = False  # one attempt per run
+            (python, boot, paths), env, spawn = self._command()
+            try:
+                self._zygote = await Zygote.start([python, boot, "zygote", "{ctl}", paths], env=env,
+                                                  cwd=str(self.base_dir), **spawn)
+            except OSError:
+                return None
+        if self._zygote is None or not self._zygote.alive:
+            return None
+        try:
+            return await self._zygote.fork()
+        except (OSError, asyncio.TimeoutError):
+            return None
+
+    async def _exec(self) -> tuple[Any, int, int]:
+        """A worker started as a fresh interpreter."""
+        child_read, parent_write = os.pipe()
+        parent_read, child_write = os.pipe()
+        (python, boot, paths), env, spawn = self._command()
+        try:
+            process = await asyncio.create_subprocess_exec(
+                python, boot, str(child_read), str(child_write), paths,
+                stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT,
+                pass_fds=(child_read, child_write), env=env, cwd=str(self.base_dir), **spawn)
+        except OSError as exc:
+            for fd in (parent_write, parent_read):
+                os.close(fd)
+            raise AgentError(f"cannot start the python agent worker with {self.python!r}: {exc}. Set agent.python "
+                             "to an existing interpreter") from None
+        finally:
+            os.close(child_read)
+            os.close(child_write)
+        return process, parent_read, parent_write
+
+
+def _our_site_packages() -> list[str]:
+    """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
+    return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
+
+
+def worker_python(agent: InProcessAgent, environ: Mapping[str, str]) -> str | None:
+    """The interpreter for the worker: agent.python, else KHAOS_AGENT_PYTHON in the run's environment (the action's
+    `install` venv), else ours (None)."""
+    chosen = agent.python or environ.get(PYTHON_ENV, "").strip() or None
+    return chosen
