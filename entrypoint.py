@@ -107,7 +107,7 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
                 raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the "
                                  f"command or remove the `install` input. Its last lines:\n{last}")
             if python:
-                from khaos_action.engine.transport.worker import PYTHON_ENV
+                from khaos_action.engine.transport.worker_start import PYTHON_ENV
 
                 run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
 
