@@ -1,5 +1,5 @@
 """Started as `python worker_boot.py READ_FD WRITE_FD PATHS_JSON` (or `zygote CTL_FD PATHS_JSON`) by
-engine/transport/worker.py, with any Python interpreter (the agent's own venv's included): standard library only
+engine/transport/worker_start.py, with any Python interpreter (the agent's own venv's included): standard library only
 until our package is on sys.path.
 
 PATHS_JSON is {"front": [...], "back": [...]}: "front" holds the folder our package is imported from (and, for an

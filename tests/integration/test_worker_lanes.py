@@ -23,6 +23,9 @@ async def handle(text: str) -> str:
     if kind == "crash":
         await asyncio.sleep(0.2)
         os._exit(3)
+    if kind == "exit_later":  # the worker dies after answering, while no case holds it
+        import threading
+        threading.Thread(target=lambda: (time.sleep(0.3), os._exit(5))).start()
     if kind == "stubborn":  # ignores the engine's cancellation: its task never ends
         while True:
             try:
@@ -34,8 +37,10 @@ async def handle(text: str) -> str:
 '''
 
 
-def _run(tmp_path: Path, texts: list[str], *, concurrency: int, lanes: int,
-         timeout_s: float = 30.0) -> tuple[dict[str, Invocation], int]:
+def _run(tmp_path: Path, texts: list[str], *, concurrency: int, lanes: int, timeout_s: float = 30.0,
+         then: list[str] = ()) -> tuple[dict[str, Invocation], int]:
+    """Run `texts` through the engine at once (then, a second later, `then`); each invocation keyed by its input and
+    its place in `texts + then`."""
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
     agent = AgentConfig(type="python", entry="agent.py:handle", timeout_s=timeout_s)
 
@@ -45,9 +50,13 @@ def _run(tmp_path: Path, texts: list[str], *, concurrency: int, lanes: int,
         await transport.start()
         try:
             engine = Engine(transport, settings=EngineSettings(concurrency=concurrency, timeout_s=timeout_s))
-            cases = [Case(id=case_id(f"{i}-{t}"), phase="baseline", input=t) for i, t in enumerate(texts)]
+            cases = [Case(id=case_id(f"{i}-{t}"), phase="baseline", input=t) for i, t in enumerate([*texts, *then])]
             # A run that hangs fails here instead of stalling the suite.
-            return await asyncio.wait_for(engine.run(cases), 60), transport.ahead
+            done = await asyncio.wait_for(engine.run(cases[:len(texts)]), 60)
+            if then:
+                await asyncio.sleep(1.0)
+                done += await asyncio.wait_for(engine.run(cases[len(texts):]), 60)
+            return done, transport.ahead
         finally:
             await transport.close()
 
@@ -97,3 +106,9 @@ def test_a_crash_with_cases_waiting_for_a_lane_is_only_the_crashing_cases_error(
     errors = {name: i.error for name, i in done.items()}
     assert "exited with code 3" in (errors["crash#0"] or ""), errors
     assert [errors[f"ok:0.4#{n}"] for n in range(1, 5)] == [None] * 4, errors
+
+
+def test_a_worker_that_dies_while_no_case_holds_it_gives_its_lanes_back(tmp_path: Path) -> None:
+    # One worker holds every lane (concurrency 2, 2 lanes); it dies idle, and the next cases need a new one.
+    done, _ = _run(tmp_path, ["exit_later:0"], concurrency=2, lanes=2, then=["ok:0.1", "ok:0.1", "ok:0.1"])
+    assert [i.error for i in done.values()] == [None] * 4, {name: i.error for name, i in done.items()}

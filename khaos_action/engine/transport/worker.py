@@ -264,7 +264,13 @@ class WorkerTransport:
             self._lanes_used -= lanes - 1
             worker.pool_lanes = 1
         worker.retire = parent is not None
+        worker.on_end = self._ended
         return worker
+
+    def _ended(self, worker: WorkerProcess) -> None:
+        """A worker's process is gone; one that no case holds (it died idle) goes now, lanes and all."""
+        if worker.load <= 0:
+            self._drop(worker)
 
     async def _start(self, lanes: int) -> WorkerProcess:
         process, parent_read, parent_write = await self.starter.process()

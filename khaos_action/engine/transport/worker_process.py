@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import os
 import signal
+from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.context import CallClock
@@ -61,6 +62,8 @@ class WorkerProcess:
         self.cassette: dict[str, Any] = {}
         self.traffic: dict[tuple[str, ...], int] = {}
         self.dead = False
+        self.on_end: Callable[[WorkerProcess], None] | None = None
+        """Told when the process is gone (its pool drops it once no case holds it)."""
         self.gone: WorkerDied | None = None
         self.last_seen = 0.0
         self._seq = 0
@@ -140,6 +143,8 @@ class WorkerProcess:
             self._fail(WorkerDied("the agent's shared worker process ended", shared=True))
         task = asyncio.get_running_loop().create_task(self._describe(error))
         self._tasks.append(task)
+        if self.on_end is not None:
+            self.on_end(self)
 
     async def _describe(self, error: WireError | None) -> None:
         with contextlib.suppress(asyncio.TimeoutError):
