@@ -138,8 +138,11 @@ class Engine:
                     collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
-        # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once.
+        # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own
+        # concurrency, though: not a lower one given to the engine (cases bound one at a time to a shared server).
         ahead = getattr(self.transport, "ahead", 0)
+        if self.settings.bind_serially or getattr(self.transport, "concurrency", None) != self.settings.concurrency:
+            ahead = 0
         await asyncio.gather(*(worker() for _ in range(min(self.settings.concurrency + ahead, len(group)))))
 
     async def _reset(self) -> None:

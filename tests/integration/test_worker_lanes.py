@@ -38,7 +38,7 @@ async def handle(text: str) -> str:
 
 
 def _run(tmp_path: Path, texts: list[str], *, concurrency: int, lanes: int, timeout_s: float = 30.0,
-         then: list[str] = ()) -> tuple[dict[str, Invocation], int]:
+         then: list[str] = (), engine_concurrency: int | None = None) -> tuple[dict[str, Invocation], int]:
     """Run `texts` through the engine at once (then, a second later, `then`); each invocation keyed by its input and
     its place in `texts + then`."""
     (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
@@ -49,7 +49,8 @@ def _run(tmp_path: Path, texts: list[str], *, concurrency: int, lanes: int, time
                                     lanes=lanes)
         await transport.start()
         try:
-            engine = Engine(transport, settings=EngineSettings(concurrency=concurrency, timeout_s=timeout_s))
+            engine = Engine(transport, settings=EngineSettings(concurrency=engine_concurrency or concurrency,
+                                                               timeout_s=timeout_s))
             cases = [Case(id=case_id(f"{i}-{t}"), phase="baseline", input=t) for i, t in enumerate([*texts, *then])]
             # A run that hangs fails here instead of stalling the suite.
             done = await asyncio.wait_for(engine.run(cases[:len(texts)]), 60)
@@ -68,16 +69,20 @@ def _spans(invocations: dict[str, Invocation]) -> list[tuple[float, float]]:
     return [(float(i.text.split()[0]), float(i.text.split()[1])) for i in invocations.values() if i.text]
 
 
+def _peak(invocations: dict[str, Invocation]) -> int:
+    """The most calls the agent ran at once."""
+    running = peak = 0
+    for _, step in sorted([(s, 1) for s, _ in _spans(invocations)] + [(e, -1) for _, e in _spans(invocations)]):
+        running += step
+        peak = max(peak, running)
+    return peak
+
+
 def test_cases_sent_ahead_wait_for_a_lane_and_the_agent_never_runs_more_than_concurrency(tmp_path: Path) -> None:
     done, ahead = _run(tmp_path, ["ok:0.15"] * 24, concurrency=5, lanes=2)  # workers of 2 + 2 + 1 lanes
     assert ahead == 2, ahead  # one ahead per worker of 2 lanes
     assert all(not i.error for i in done.values()), [i.error for i in done.values() if i.error]
-    events = sorted([(s, 1) for s, _ in _spans(done)] + [(e, -1) for _, e in _spans(done)])
-    running = peak = 0
-    for _, step in events:
-        running += step
-        peak = max(peak, running)
-    assert peak == 5, peak
+    assert _peak(done) == 5
     # The latency is the agent's own time: no case counts the ~0.15 s it may have waited for a lane.
     assert max(i.latency_ms for i in done.values()) < 290, sorted(i.latency_ms for i in done.values())[-3:]
 
@@ -112,3 +117,9 @@ def test_a_worker_that_dies_while_no_case_holds_it_gives_its_lanes_back(tmp_path
     # One worker holds every lane (concurrency 2, 2 lanes); it dies idle, and the next cases need a new one.
     done, _ = _run(tmp_path, ["exit_later:0"], concurrency=2, lanes=2, then=["ok:0.1", "ok:0.1", "ok:0.1"])
     assert [i.error for i in done.values()] == [None] * 4, {name: i.error for name, i in done.items()}
+
+
+def test_an_engine_given_a_lower_concurrency_than_the_workers_sends_nothing_ahead(tmp_path: Path) -> None:
+    # As when cases are bound one at a time to a shared server (EngineSettings.bind_serially, concurrency 1).
+    done, ahead = _run(tmp_path, ["ok:0.1"] * 6, concurrency=4, lanes=2, engine_concurrency=1)
+    assert ahead == 2 and _peak(done) == 1, (ahead, _peak(done))
