@@ -110,7 +110,7 @@ def _error(exit_code: int, message: str) -> KhaosError:
 def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: Mapping[str, str],
                 extensions: Sequence[Extension]) -> dict[str, Any]:
     from khaos_action.engine import sandbox
-    from khaos_action.engine.transport.worker import BOOT, PACKAGE_ROOT, _our_site_packages, worker_python
+    from khaos_action.engine.transport.worker_start import BOOT, PACKAGE_ROOT, our_site_packages, worker_python
     from khaos_action.engine.wire import read_frame
 
     python = worker_python(agent, environ) or sys.executable
@@ -118,7 +118,7 @@ def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: 
     child_env = sandbox.env_for(sandbox.clean_env(environ=environ, configured=env, pass_env=agent.pass_env),
                                 identity)
     child_env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
-    paths = {"front": [PACKAGE_ROOT], "back": [] if python == sys.executable else _our_site_packages()}
+    paths = {"front": [PACKAGE_ROOT], "back": [] if python == sys.executable else our_site_packages()}
     setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
              "base_dir": str(base_dir)}
     read_fd, write_fd = os.pipe()

@@ -64,7 +64,7 @@ class WorkerStarter:
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
         ours = self.python == sys.executable
-        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
+        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else our_site_packages(),
                  # another interpreter's libraries are the agent's
                  "preload": [*http_preload(self.agent.entry, self.base_dir), *PRELOAD] if ours else []}
         return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
@@ -108,7 +108,7 @@ class WorkerStarter:
         return process, parent_read, parent_write
 
 
-def _our_site_packages() -> list[str]:
+def our_site_packages() -> list[str]:
     """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
     return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
 
