@@ -108,6 +108,7 @@ class Engine:
         self.on_invocation = on_invocation
         self.should_stop = should_stop or (lambda: False)
         self.warnings: list[str] = []
+        self._slots: asyncio.Semaphore | None = None
 
     async def run(self, cases: Sequence[Case]) -> list[Invocation]:
         """Run every case; isolation groups are reset (when the agent has a reset hook) and run one after another."""
@@ -127,15 +128,16 @@ class Engine:
         done = [0]
 
         async def worker() -> None:
-            for case in pending:
-                if self.should_stop():
-                    return
-                invocation = await self.invoke(case)
-                self._record(invocation)
-                results[invocation.key] = invocation
-                done[0] += 1
-                if done[0] % collector.KEEP_EVERY == 0:
-                    collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
+            async with slots:  # one slot for the worker's life: nothing on the per-case path
+                for case in pending:
+                    if self.should_stop():
+                        return
+                    invocation = await self.invoke(case)
+                    self._record(invocation)
+                    results[invocation.key] = invocation
+                    done[0] += 1
+                    if done[0] % collector.KEEP_EVERY == 0:
+                        collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
         # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own
@@ -143,6 +145,11 @@ class Engine:
         ahead = getattr(self.transport, "ahead", 0)
         if self.settings.bind_serially or getattr(self.transport, "concurrency", None) != self.settings.concurrency:
             ahead = 0
+        # Runs may overlap (the state probe runs alongside the plan): the slots are the engine's, not each run's, so
+        # together they never have more than `concurrency` cases at the agent.
+        if self._slots is None:
+            self._slots = asyncio.Semaphore(self.settings.concurrency + ahead)
+        slots = self._slots
         await asyncio.gather(*(worker() for _ in range(min(self.settings.concurrency + ahead, len(group)))))
 
     async def _reset(self) -> None:

@@ -4,6 +4,10 @@ different replies warn (Flakestorm's exact words) without failing the run, and t
 from __future__ import annotations
 
 import json
+import socket
+import subprocess
+import sys
+import time
 
 from khaos_action.engine.state_probe import PROBE_SCENARIO, STATE_WARNING
 from tests.fixtures.cli.harness import events, khaos, manifest, workspace
@@ -103,3 +107,67 @@ def test_at_concurrency_above_one_the_probe_runs_alongside_the_cells_one_call_af
     assert [(c["pillar"], c["passed"]) for c in m["cases"] if c["id"] in probes] == [(None, None)] * 2
     assert m["scores"]["contract"] == 100.0 and ran.code == 0, ran
     assert len(events(ws / "out")) == 6
+
+
+PEAK_AGENT = '''
+import asyncio, json, sys
+
+held = peak = 0
+
+async def serve(reader, writer):
+    global held, peak
+    while line := await reader.readline():
+        length = 0
+        while (header := await reader.readline()) not in (b"\\r\\n", b""):
+            name, _, value = header.decode().partition(":")
+            length = int(value) if name.strip().lower() == "content-length" else length
+        await reader.readexactly(length)
+        held += 1
+        peak = max(peak, held)
+        await asyncio.sleep(0.2)
+        held -= 1
+        with open("peak.txt", "w") as out:
+            out.write(str(peak))
+        body = json.dumps({"output": "I can help with that"}).encode()
+        writer.write(b"HTTP/1.1 200 OK\\r\\ncontent-type: application/json\\r\\ncontent-length: %d\\r\\n\\r\\n"
+                     % len(body) + body)
+        await writer.drain()
+
+async def main():
+    async with await asyncio.start_server(serve, "127.0.0.1", int(sys.argv[1])) as server:
+        await server.serve_forever()
+
+asyncio.run(main())
+'''
+
+
+def _accepts(port: int) -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_the_probe_alongside_the_cells_shares_their_concurrency_not_one_more(tmp_path) -> None:
+    # An HTTP agent we did not start: nothing but the engine bounds the calls in flight. Two cells at concurrency 2
+    # and the probe's first call are ready at the same moment: the agent must never hold three.
+    (tmp_path / "peak_agent.py").write_text(PEAK_AGENT, encoding="utf-8")
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen([sys.executable, "peak_agent.py", str(port)], cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 10
+        while not _accepts(port) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        config = (f"version: 1\nagent: {{type: http, url: 'http://127.0.0.1:{port}/chat'}}\nconcurrency: 2\n"
+                  'golden_prompts: ["order 1", "order 2", "order 3", "order 4"]\n'
+                  "contract:\n  invariants:\n    - {id: helps, type: contains, value: help, severity: high}\n"
+                  "chaos_matrix: [{name: calm}]\n")
+        ws = workspace(tmp_path, config)
+        ran = khaos("contract", "run", "--out", "out", cwd=ws)
+    finally:
+        server.kill()
+        server.wait()
+    assert ran.code == 0, ran
+    m = manifest(ws / "out")
+    assert len([c for c in m["cases"] if c["scenario"] == PROBE_SCENARIO]) == 2
+    assert (tmp_path / "peak.txt").read_text() == "2"
