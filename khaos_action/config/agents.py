@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 from typing import Any, Literal
+from urllib.parse import urlsplit
 
-from pydantic import Field, create_model
+from pydantic import Field, create_model, field_validator
 
 from khaos_action.config.models import AgentConfig, McpAgent
 from khaos_action.transports import TransportEntry
@@ -94,6 +95,26 @@ class HttpAgent(ProcessAgent):
 
     def resets(self) -> bool:
         return self.reset_endpoint is not None
+
+    @field_validator("url", "ready_url", "reset_endpoint")
+    @classmethod
+    def _a_url(cls, value: str | None) -> str | None:
+        return value if value is None else checked_url(value)
+
+
+def checked_url(value: str) -> str:
+    """An http(s) URL whose port parses once `{{port}}` (the port of an agent server we start) is filled in: caught
+    here, with the fix, instead of as a crash at the first request."""
+    parts = urlsplit(value.replace("{{port}}", "1"))
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise ValueError(f"{value!r} is not an http(s) URL; write it like http://127.0.0.1:8000/chat")
+    try:
+        parts.port  # noqa: B018 - parsing it is the check
+    except ValueError:
+        port = parts.netloc.rpartition(":")[2]
+        hint = " (the placeholder for a started server's port is {{port}}, with two braces)" if "{" in port else ""
+        raise ValueError(f"{value!r} has a port that is not a number: {port!r}{hint}") from None
+    return value
 
 
 class CommandAgent(ProcessAgent):

@@ -201,6 +201,25 @@ def test_keys_of_another_agent_type_name_the_type_at_their_lines(tmp_path: Path)
         (5, 3, "agent.timout_s", "unknown key `timout_s`", "Did you mean `timeout_s`?")]
 
 
+@pytest.mark.parametrize(("url", "message"), [
+    ("http://127.0.0.1:{port}/chat", "'http://127.0.0.1:{port}/chat' has a port that is not a number: '{port}' (the "
+                                     "placeholder for a started server's port is {{port}}, with two braces)"),
+    ("127.0.0.1:8000/chat", "'127.0.0.1:8000/chat' is not an http(s) URL; write it like http://127.0.0.1:8000/chat"),
+])
+def test_an_http_agent_url_that_cannot_be_requested_is_an_error_at_its_line(tmp_path: Path, url: str,
+                                                                           message: str) -> None:
+    # Once a crash at the first request (exit 4, "a bug in khaos-action").
+    path = _write(tmp_path, f"agent:\n  type: http\n  url: '{url}'\ngolden_prompts: [hi]\n")
+    (issue,) = pytest.raises(ConfigFileError, load_config, path).value.issues
+    assert (issue.line, issue.key_path, issue.message) == (3, "agent.url", message)
+
+
+def test_an_http_agent_url_with_the_port_placeholder_loads(tmp_path: Path) -> None:
+    path = _write(tmp_path, "agent:\n  type: http\n  start: python a.py {{port}}\n  url: http://127.0.0.1:{{port}}/chat\n"
+                            "  ready_url: https://localhost/health\ngolden_prompts: [hi]\n")
+    assert load_config(path).config.agent.url == "http://127.0.0.1:{{port}}/chat"
+
+
 def test_union_fields_give_one_error_naming_every_accepted_shape(tmp_path: Path) -> None:
     path = _write(tmp_path, "agent: {entry: a.py:f}\nmutation:\n  types: 5\n")
     error = pytest.raises(ConfigFileError, load_config, path).value
