@@ -339,7 +339,7 @@ class Manifest(Model):
         for chunk in self.json_chunks(cases_json(self.cases)):
             out.write(chunk)
 
-    def json_chunks(self, cases: Iterable[bytes]) -> Iterator[bytes]:
+    def json_chunks(self, cases: Iterable[bytes | memoryview]) -> Iterator[bytes | memoryview]:
         """The document, given its cases as `cases_json` writes them (`merge` has them written by another process
         while this one scores them)."""
         yield type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})[:-1] + b',"cases":['
@@ -347,12 +347,12 @@ class Manifest(Model):
         yield b"]}"
 
 
-def cases_json(cases: Sequence[CaseResult]) -> Iterator[bytes]:
-    """The manifest's `cases` array without its brackets, a thousand cases a chunk."""
+def cases_json(cases: Sequence[CaseResult]) -> Iterator[bytes | memoryview]:
+    """The manifest's `cases` array without its brackets, a thousand cases a chunk (a view: no copy of 60 MB)."""
     for start in range(0, len(cases), 1000):
         if start:
             yield b","
-        yield _CASES.dump_json(cases[start:start + 1000])[1:-1]
+        yield memoryview(_CASES.dump_json(cases[start:start + 1000]))[1:-1]
 
 
 _CASES = TypeAdapter(list[CaseResult])

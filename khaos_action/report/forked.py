@@ -41,7 +41,7 @@ def _two_steps(kind: str) -> tuple[Callable[[list[CaseResult]], Any], Callable[[
     return junit_suites, junit_document
 
 
-def _cases_json_list(cases: list[CaseResult]) -> list[bytes]:
+def _cases_json_list(cases: list[CaseResult]) -> list[bytes | memoryview]:
     return list(cases_json(cases))
 
 

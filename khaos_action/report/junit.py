@@ -92,8 +92,6 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
     after_name = f'"{time} classname="{_attr_of_label(f"khaos.{case.pillar or case.phase}")}"'
     system_out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
     closed = f">\n{system_out}\t\t</testcase>\n" if stdout else "/>\n"
-    failed = f"{after_name}>\n\t\t\t<"
-    after_failed = f"/>\n{system_out}\t\t</testcase>\n"
     xml, counts = suite.xml, suite.counts
     if case.invariants:
         # A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix.
@@ -112,8 +110,8 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
                 continue
             counts[kind] += 1
             attr = f' message="{_attr(message)}"' if message else ""
-            xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{tail}{failed}{kind} type="{kind}"{attr}'
-                       f"{after_failed}")
+            xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{tail}{after_name}>\n\t\t\t<{kind} type="{kind}"'
+                       f"{attr}/>\n{system_out}\t\t</testcase>\n")
         if seconds:
             suite.seconds.extend([seconds] * len(case.invariants))
         return
@@ -136,7 +134,8 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
         return
     counts[kind] += 1
     attr = f' message="{_attr(message)}"' if message else ""
-    xml.append(f'\t\t<testcase name="{_name(case)}{failed}{kind} type="{kind}"{attr}{after_failed}')
+    xml.append(f'\t\t<testcase name="{_name(case)}{after_name}>\n\t\t\t<{kind} type="{kind}"{attr}/>\n{system_out}'
+               f"\t\t</testcase>\n")
 
 
 def iter_junit(manifest: Manifest) -> Iterator[str]:
