@@ -51,7 +51,7 @@ if TYPE_CHECKING:
 
 LATER_STAGES = (
     "khaos_action.attacks.planner", "khaos_action.attacks.profile", "khaos_action.attacks.recon",
-    "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_runtime",
+    "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_calls",
     "khaos_action.judge.stage", "khaos_action.llm.telemetry", "khaos_action.manifest", "khaos_action.plan.contract",
     "khaos_action.plan.mutation", "khaos_action.plan.replay", "khaos_action.plan.scheduler", "khaos_action.roles",
     "khaos_action.score.summary", "khaos_action.report.writers",

@@ -9,13 +9,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.models import KhaosConfig
-from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.errors import ConfigError
-from khaos_action.llm.budget import Limits, Meter
 from khaos_action.llm.cassette import MODES, Cassette
-from khaos_action.llm.pricing import Price
 
-if TYPE_CHECKING:  # the manifest's models: built while the agent starts (main.LATER_STAGES), not before it
+if TYPE_CHECKING:  # the runtime and the manifest's models: imported while the agent starts (main.LATER_STAGES);
+    # the session reads `worker_llm_setup` before it spawns the worker
+    from khaos_action.engine.llm_calls import LlmRuntime
     from khaos_action.manifest import Telemetry
 
 ENV_MODE = "KHAOS_LLM_CACHE"
@@ -36,6 +35,10 @@ def cache_mode(config: KhaosConfig, environ: Mapping[str, str]) -> str | None:
 
 
 def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> LlmRuntime:
+    from khaos_action.engine.llm_calls import LlmRuntime
+    from khaos_action.llm.budget import Limits, Meter
+    from khaos_action.llm.pricing import Price
+
     mode = cache_mode(config, environ)
     cassette = None
     if mode is not None:
