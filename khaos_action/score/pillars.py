@@ -67,19 +67,10 @@ SCORES = (
 )
 
 
-def compute_scores(cases: Sequence[CaseResult], weights: Weights) -> tuple[Scores, dict[str, str]]:
-    by_phase: dict[str, list[CaseResult]] = {}
-    by_pillar: dict[str, list[CaseResult]] = {}
-    for case in cases:
-        by_phase.setdefault(case.phase, []).append(case)
-        if case.pillar:
-            by_pillar.setdefault(case.pillar, []).append(case)
-    return scores_of(by_phase, by_pillar, weights)
-
-
 def scores_of(by_phase: dict[str, list[CaseResult]], by_pillar: dict[str, list[CaseResult]],
               weights: Weights) -> tuple[Scores, dict[str, str]]:
-    """`compute_scores` of cases already grouped by phase and by pillar (`summarise` groups them once for all)."""
+    """The scores and their notes, from the cases grouped by phase and by pillar (`summarise` groups them once
+    for everything it computes)."""
     notes: dict[str, str] = {}
     scores = Scores()
     for name, group, measure, note in SCORES:

@@ -8,7 +8,6 @@ judged cases.
 from __future__ import annotations
 
 import math
-from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -79,20 +78,10 @@ def rate_entry(successes: int, n: int) -> dict[str, Any]:
             "ci95": [round(low, 4), round(high, 4)]}
 
 
-def pass_rates(results: Sequence[CaseResult]) -> dict[str, dict[str, Any]]:
-    """Pass rate per phase and per pillar over judged cases (every repeat counts as one trial)."""
-    by_phase: dict[str, list[CaseResult]] = defaultdict(list)
-    by_pillar: dict[str, list[CaseResult]] = defaultdict(list)
-    for case in results:
-        by_phase[case.phase].append(case)
-        if case.pillar:
-            by_pillar[case.pillar].append(case)
-    return grouped_pass_rates(by_phase, by_pillar)
-
-
 def grouped_pass_rates(by_phase: dict[str, list[CaseResult]],
                        by_pillar: dict[str, list[CaseResult]]) -> dict[str, dict[str, Any]]:
-    """`pass_rates` of cases already grouped by phase and by pillar (`summarise` groups them once for all)."""
+    """Pass rate per phase and per pillar over judged cases (every repeat counts as one trial), from the cases
+    grouped by phase and by pillar (`summarise` groups them once for everything it computes)."""
     groups: dict[str, list[bool]] = {}
     for phase, cases in by_phase.items():
         if phase != "security" and (values := [c.passed for c in cases if c.passed is not None]):

@@ -7,7 +7,8 @@ import pytest
 from khaos_action.manifest import CaseResult, GoalResult, InvariantResult, Scores
 from khaos_action.policy import Gates, Weights
 from khaos_action.score.gates import GateInputs, decide
-from khaos_action.score.pillars import compute_scores, security_score, weighted_invariant_score
+from khaos_action.score.pillars import security_score, weighted_invariant_score
+from khaos_action.score.summary import summarise
 
 
 def case(**kw):
@@ -38,7 +39,8 @@ def test_scores_that_did_not_run_are_none_and_overall_renormalises():
     cases = [case(phase="contract", pillar="contract", invariants=[inv(True)]),
              case(phase="resilience", pillar="chaos", passed=False),
              case(phase="resilience", pillar="chaos", passed=True)]
-    scores, notes = compute_scores(cases, Weights())
+    summary = summarise(cases, goals=[], gates=Gates(), weights=Weights())
+    scores, notes = summary.scores, summary.score_notes
     assert scores.mutation is None and scores.replay is None and scores.security is None
     assert scores.chaos == 50.0 and scores.contract == 100.0
     assert scores.overall == pytest.approx((50 * 0.35 + 100 * 0.35) / 0.70)
@@ -46,7 +48,7 @@ def test_scores_that_did_not_run_are_none_and_overall_renormalises():
 
 
 def test_nothing_judged_means_no_overall_score():
-    scores, _ = compute_scores([case(passed=None)], Weights())
+    scores = summarise([case(passed=None)], goals=[], gates=Gates(), weights=Weights()).scores
     assert scores.overall is None and scores.baseline is None
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 
 from khaos_action.manifest import CaseResult
-from khaos_action.score.statistics import mark_flaky, pass_rates, rate_entry, security_breakdown
+from khaos_action.policy import Gates, Weights
+from khaos_action.score.statistics import mark_flaky, rate_entry, security_breakdown
+from khaos_action.score.summary import summarise
 
 
 def case(**kw):
@@ -25,7 +27,7 @@ def test_pass_rates_per_phase_and_pillar_skip_unjudged_and_attacks():
     results = [case(passed=True), case(passed=False), case(passed=None),
                case(phase="contract", pillar="contract", passed=True),
                case(phase="security", outcome="BLOCKED", passed=True)]
-    rates = pass_rates(results)
+    rates = summarise(results, goals=[], gates=Gates(), weights=Weights()).stats["pass_rates"]
     assert rates["phase:baseline"]["n"] == 2 and rates["phase:baseline"]["passed"] == 1
     assert rates["pillar:contract"]["n"] == 1
     assert "phase:security" not in rates
