@@ -408,12 +408,17 @@ def config_lines(loaded: LoadedConfig) -> dict[str, int]:
 
 
 def import_later_stages(formats: Sequence[str] = ()) -> None:
-    """Import LATER_STAGES and the renderers of `formats` (run on a thread: see LATER_STAGES)."""
-    for name in LATER_STAGES:
-        importlib.import_module(name)
-    for reporter in (REPORTERS.get(name) for name in formats):
-        if reporter is not None and isinstance(reporter.render, str):
-            importlib.import_module(reporter.render.partition(":")[0])
+    """Import LATER_STAGES and the renderers of `formats` (run on a thread: see LATER_STAGES). Best effort: a module
+    that fails here is imported again where it is used, on the loop's thread, and its real error is raised there.
+    (Besides a plain bug, Python's import lock may refuse this thread a package the loop's thread is importing at
+    the same moment, with `_DeadlockError`: nothing to stop the run for.)"""
+    names = [*LATER_STAGES, *(reporter.render.partition(":")[0] for reporter in map(REPORTERS.get, formats)
+                              if reporter is not None and isinstance(reporter.render, str))]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:  # noqa: BLE001, S112 - see above: the import is only done early, never skipped
+            continue
 
 
 def write_reports(manifest: Manifest, out_dir: Path, formats: Sequence[str]) -> dict[str, Path]:

@@ -42,3 +42,23 @@ def test_a_real_process_exits_with_its_code_after_atexit_and_without_tearing_its
     assert proc.returncode == 2, proc.stderr[-2000:]
     assert "missing.yaml" in proc.stderr  # the error, flushed before the exit
     assert proc.stdout.splitlines() == ["atexit ran"]  # no "exit code …" (main did not return), no "torn down"
+
+
+LATER = """
+import sys
+from khaos_action.main import LATER_STAGES, import_later_stages
+from khaos_action.reporters import REPORTERS, Reporter, add
+add(Reporter(name="broken", file="broken.txt", summary="a renderer module that fails to import",
+             render="khaos_no_such_module:render"))
+import_later_stages(["broken", "md"])
+print(all(name in sys.modules for name in LATER_STAGES), "khaos_action.report.markdown" in sys.modules)
+"""
+
+
+def test_the_imports_done_while_the_agent_starts_are_best_effort(tmp_path):
+    # Only done early, never instead of the import where the module is used: one that fails there must not stop
+    # the run from the side thread (its real error is raised where it is used), and the others are still done.
+    (tmp_path / "khaos_no_such_module.py").write_text("raise RuntimeError('deadlock detected (stand-in)')\n")
+    proc = subprocess.run([sys.executable, "-c", LATER], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "True"]
