@@ -49,7 +49,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 def cmd_init(args: argparse.Namespace) -> int:
     from khaos_action.init import init_config
 
-    path, found = init_config(args.output, entry=args.entry, search=args.path, force=args.force)
+    # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
+    path, found = init_config(args.output, entry=args.entry, search=args.path, environ=services().environ,
+                              force=args.force)
     print(f"wrote {path}: agent {found.entry} ({found.agent_type}), {len(found.tools)} tools")
     for _, role in found.tools:
         print(f"  tool {role.label()}")

@@ -1,24 +1,22 @@
 """`khaos-action init`: inspect an agent and write a starter khaos.yaml for it.
 
 The agent is found the way `discover` finds it (a `@khaosagent` function) or named with `--entry`; its module is
-imported (never called) to find its tools: a framework agent object's own tools (pydantic-ai, LangGraph, OpenAI
-Agents), `@khaos_action.sdk.tool` functions, and the functions of a tool dict or a `*tools*.py` module beside it.
+imported (never called), in a sandboxed worker (engine/agent_check.py, engine/agent_inspect.py), to find its
+tools: a framework agent object's own tools (pydantic-ai, LangGraph, OpenAI Agents), `@khaos_action.sdk.tool`
+functions, and the functions of a tool dict or a `*tools*.py` module beside it.
 Each tool gets a guessed role (roles.py), said to be a guess. The file has golden-prompt placeholders that
 `validate` refuses until they are replaced, a contract skeleton, and a chaos matrix over the real tools and the LLM.
 """
 
 from __future__ import annotations
 
-import inspect
 import json
-import sys
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from khaos_action.errors import UsageError
 from khaos_action.roles import ToolRole, guess_role
-from khaos_action.transports import framework_types
 
 PLACEHOLDER = "TODO: "
 """Golden prompts `init` writes start with this; `validate` asks for them to be replaced."""
@@ -49,79 +47,27 @@ def find_entry(root: Path) -> str:
     return found[0].entry
 
 
-def inspect_agent(entry: str, base_dir: Path) -> Inspected:
-    """Import the entry's module (nothing is called) and find the agent type and its tools."""
-    from khaos_action.engine.transport.frameworks import adapter_for
-    from khaos_action.engine.transport.python import load_object, split_entry
+def inspect_agent(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> Inspected:
+    """Find the agent type and its tools. The entry's module is imported (nothing is called) in a sandboxed worker,
+    never here: importing runs its top-level code, and this process may hold the runner's token (docs/sandbox.md).
+    `environ`: the command's environment, what the worker's clean one is made from."""
+    from khaos_action.engine.agent_check import inspect_entry
+    from khaos_action.engine.transport.python import split_entry
 
     target, attr = split_entry(entry)
-    obj = load_object(entry, base_dir)
+    found = inspect_entry(entry, base_dir, environ=environ)
     result = Inspected(entry=entry, name=Path(target).stem.replace("_", "-"))
-    for agent_type in framework_types():
-        adapter = adapter_for(agent_type)
-        try:
-            accepted = adapter.accepts(obj)
-        except ImportError:  # the framework is not installed, so the object cannot be one of its agents
-            continue
-        if accepted:
-            result.agent_type = agent_type
-            result.tools = [("", guess_role(t.info.name, t.info.description)) for t in adapter.discover(obj)]
-            result.notes.append(f"a {agent_type} agent: its tools are found on the object at run time")
-            return result
-    if not callable(obj):
-        raise UsageError(f"{entry}: {attr} is a {type(obj).__name__}, neither a function nor a supported framework "
+    if found.agent_type is None:
+        raise UsageError(f"{entry}: {attr} is a {found.type_name}, neither a function nor a supported framework "
                          f"agent object")
-    module = sys.modules.get(getattr(obj, "__module__", "") or "")
-    result.tools = _python_tools(module, base_dir)
-    if not result.tools:
+    result.agent_type = found.agent_type
+    result.tools = [(ref, guess_role(name, description, role)) for ref, name, description, role in found.tools]
+    if found.agent_type != "python":
+        result.notes.append(f"a {found.agent_type} agent: its tools are found on the object at run time")
+    elif not result.tools:
         result.notes.append("no tool found: list the agent's tool functions under agent.tools (with `role:`), or "
                             "decorate them with @khaos_action.sdk.tool")
     return result
-
-
-def _python_tools(module: Any, base_dir: Path) -> list[tuple[str, ToolRole]]:
-    """Tools of a python agent: @tool functions and tool dicts in its module, or the public functions of a
-    sibling `*tools*.py` module it imported."""
-    if module is None:
-        return []
-    candidates: dict[str, Any] = {}
-    # The entry's module, and the project modules it imports (an entry often wraps the real agent module).
-    modules = [module] + [value for value in vars(module).values() if inspect.ismodule(value)
-                          and _under(getattr(value, "__file__", None), base_dir)]
-    for value in [v for mod in modules for v in list(vars(mod).values())]:
-        if callable(value) and getattr(value, "__khaos_tool__", None):
-            candidates[value.__khaos_tool__] = value
-        elif isinstance(value, dict) and value and all(isinstance(k, str) and callable(v) for k, v in value.items()):
-            candidates.update({getattr(v, "__name__", k): v for k, v in value.items()})
-        elif inspect.ismodule(value) and "tool" in value.__name__.rsplit(".", 1)[-1]:
-            candidates.update({name: fn for name, fn in vars(value).items() if inspect.isfunction(fn)
-                               and not name.startswith("_") and fn.__module__ == value.__name__})
-    tools = []
-    for name, fn in sorted(candidates.items()):
-        ref = _ref(fn, base_dir)
-        if ref is None:
-            continue
-        role = getattr(fn, "__khaos_tool_role__", None)
-        tools.append((ref, guess_role(name, inspect.getdoc(fn) or "", role)))
-    return tools
-
-
-def _under(file: str | None, base_dir: Path) -> bool:
-    try:
-        return file is not None and Path(file).resolve().is_relative_to(base_dir.resolve())
-    except OSError:
-        return False
-
-
-def _ref(fn: Any, base_dir: Path) -> str | None:
-    """`relative/file.py:function` for a function defined in a file under `base_dir`."""
-    fn = inspect.unwrap(fn)
-    try:
-        path = Path(inspect.getfile(fn)).resolve()
-        relative = path.relative_to(base_dir.resolve())
-    except (TypeError, ValueError, OSError):
-        return None
-    return f"{relative.as_posix()}:{fn.__name__}"
 
 
 def _relative_entry(entry: str, origin: Path, base_dir: Path) -> str:
@@ -198,7 +144,8 @@ def render_config(found: Inspected) -> str:
     return "\n".join(lines) + "\n"
 
 
-def init_config(target: Path, *, entry: str | None, search: Path, force: bool = False) -> tuple[Path, Inspected]:
+def init_config(target: Path, *, entry: str | None, search: Path, environ: Mapping[str, str],
+                force: bool = False) -> tuple[Path, Inspected]:
     """Inspect the agent and write `target` (refusing to overwrite it without `force`)."""
     if target.exists() and not force:
         raise UsageError(f"{target} already exists; pass --force to overwrite it, or -o to write elsewhere")
@@ -207,6 +154,6 @@ def init_config(target: Path, *, entry: str | None, search: Path, force: bool = 
     # it relative to its own folder.
     entry = _relative_entry(entry, Path.cwd(), base_dir) if entry else _relative_entry(find_entry(search), search,
                                                                                        base_dir)
-    found = inspect_agent(entry, base_dir)
+    found = inspect_agent(entry, base_dir, environ=environ)
     target.write_text(render_config(found), encoding="utf-8")
     return target, found

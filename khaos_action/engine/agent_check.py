@@ -9,6 +9,7 @@ engine/sandbox.py (clean environment, own session, the agent user, rlimits; the 
 folder as cwd), here a one-shot one: `worker_boot.py check WRITE_FD PATHS`, the setup on its stdin, one answer
 frame back. The answer is plain data (key paths, messages, fixes, tool descriptions): the config's file and line
 are added here, from the config this process loaded, so every message reads as it did when the checks ran here.
+`init` asks the same worker what the entry is (inspect_entry: engine/agent_inspect.py on the worker's side).
 """
 
 from __future__ import annotations
@@ -71,11 +72,41 @@ def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mappin
     agent = loaded.config.agent
     if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
         return AgentCheck(code=AgentCode())
-    answer = _ask_worker(agent, loaded.base_dir, environ=environ, env=env, extensions=extensions)
+    answer = _ask_worker(agent, loaded.base_dir, {}, environ=environ, env=env, extensions=extensions)
     try:  # the answer comes from the agent's process: read as data, and what validate prints kept to one line
         return _read_answer(loaded, answer)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
+
+
+def inspect_entry(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> Inspection:
+    """`init`'s look at `entry` (imported, never called) in a sandboxed worker started as a python agent's with
+    no config of its own yet: `environ` is our environment (the worker's clean one is made from it)."""
+    agent = AgentConfig.model_validate({"type": "python", "entry": entry})
+    answer = _ask_worker(agent, base_dir, {"inspect": entry}, environ=environ, env={}, extensions=(),
+                         doing="inspect it")
+    try:  # from the agent's process: read as data; what init prints and writes kept to one line
+        found = answer["inspected"]
+        kind = found.get("agent_type")
+        return Inspection(agent_type=None if kind is None else _one_line(str(kind)),
+                          type_name=_one_line(str(found.get("type_name") or "")),
+                          tools=[(_one_line(str(t.get("ref") or "")), _one_line(str(t.get("name"))),
+                                  str(t.get("description") or ""),
+                                  t.get("role") if isinstance(t.get("role"), str) else None)
+                                 for t in found.get("tools") or ()])
+    except (TypeError, ValueError, KeyError, AttributeError) as exc:
+        raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
+
+
+@dataclass(slots=True)
+class Inspection:
+    """What the worker found at an entry, for `init`."""
+
+    agent_type: str | None
+    """A framework's agent type, "python" for a callable, None for neither (`type_name` says what it is)."""
+    type_name: str = ""
+    tools: list[tuple[str, str, str, str | None]] = field(default_factory=list)
+    """(`file.py:function`, or "" for a framework's own tool; name; description; declared role)."""
 
 
 def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
@@ -107,8 +138,10 @@ def _error(exit_code: int, message: str) -> KhaosError:
     return ConfigError(message) if exit_code == ExitCode.CONFIG else AgentError(message)
 
 
-def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: Mapping[str, str],
-                extensions: Sequence[Extension]) -> dict[str, Any]:
+def _ask_worker(agent: Any, base_dir: Path, ask: Mapping[str, Any], *, environ: Mapping[str, str],
+                env: Mapping[str, str], extensions: Sequence[Extension], doing: str = "check it") -> dict[str, Any]:
+    """The worker's answer to `ask` (added to its setup; {}: the agent-code checks), `doing` what the messages say
+    the import was for."""
     from khaos_action.engine import sandbox
     from khaos_action.engine.transport.worker_start import BOOT, PACKAGE_ROOT, our_site_packages, worker_python
     from khaos_action.engine.wire import read_frame
@@ -120,7 +153,7 @@ def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: 
     child_env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
     paths = {"front": [PACKAGE_ROOT], "back": [] if python == sys.executable else our_site_packages()}
     setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
-             "base_dir": str(base_dir)}
+             "base_dir": str(base_dir), **ask}
     read_fd, write_fd = os.pipe()
     with tempfile.TemporaryFile() as output:
         try:
@@ -134,14 +167,14 @@ def _ask_worker(agent: Any, base_dir: Path, *, environ: Mapping[str, str], env: 
                                  "to an existing interpreter") from None
             finally:
                 os.close(write_fd)
-            answer = _answer(process, read_fd, json.dumps(setup).encode(), read_frame)
+            answer = _answer(process, read_fd, json.dumps(setup).encode(), read_frame, doing)
         finally:
             os.close(read_fd)
         if answer is None or answer.get("op") not in ("checked", "failed"):
             output.seek(max(0, output.seek(0, os.SEEK_END) - _OUTPUT_TAIL))
             tail = output.read().decode("utf-8", "replace").strip()
             said = f": {_quoted(tail)}" if tail else " (no output)"
-            raise AgentError(f"importing the python agent to check it failed: its worker "
+            raise AgentError(f"importing the python agent to {doing} failed: its worker "
                              f"{_ended(process.returncode)}{said}")
     if answer["op"] == "failed":
         error = _error(int(answer.get("exit_code") or ExitCode.AGENT), str(answer.get("error")))
@@ -161,7 +194,8 @@ def _quoted(text: str) -> str:
     return "\n".join([head, *(f"> {line}" for line in rest)])
 
 
-def _answer(process: subprocess.Popen, read_fd: int, setup: bytes, read_frame: Any) -> dict[str, Any] | None:
+def _answer(process: subprocess.Popen, read_fd: int, setup: bytes, read_frame: Any,
+            doing: str) -> dict[str, Any] | None:
     """The worker's one answer frame (None if it died first); its process ended and reaped either way."""
     try:
         assert process.stdin is not None
@@ -173,7 +207,7 @@ def _answer(process: subprocess.Popen, read_fd: int, setup: bytes, read_frame: A
         deadline = time.monotonic() + IMPORT_TIMEOUT_S
         ready, _, _ = select.select([read_fd], [], [], IMPORT_TIMEOUT_S)
         if not ready:
-            raise AgentError(f"importing the python agent to check it took longer than {IMPORT_TIMEOUT_S:.0f} s; "
+            raise AgentError(f"importing the python agent to {doing} took longer than {IMPORT_TIMEOUT_S:.0f} s; "
                              "does its module do real work at import time?")
         from khaos_action.engine.wire import WireError
 
@@ -244,7 +278,8 @@ def main(write_fd: int) -> NoReturn:
 
         code = exc.exit_code if isinstance(exc, KhaosError) else ExitCode.AGENT
         message = str(exc) if isinstance(exc, KhaosError) else (
-            f"importing the python agent to check it raised {type(exc).__name__}: {exc}")
+            f"importing the python agent to {'inspect' if 'inspect' in setup else 'check'} it raised "
+            f"{type(exc).__name__}: {exc}")
         answer = {"op": "failed", "exit_code": int(code), "error": message,
                   "traceback": traceback.format_exc()[-20000:]}
     sys.stdout.flush()
@@ -258,6 +293,10 @@ def _check(setup: dict[str, Any]) -> dict[str, Any]:
         import_extension(Extension(module, root))
     agent = AgentConfig.model_validate(setup["agent"])
     base_dir = Path(setup["base_dir"])
+    if "inspect" in setup:  # `init`: what the entry is and its tools
+        from khaos_action.engine.agent_inspect import inspect_entry as inspect_here
+
+        return {"op": "checked", "inspected": inspect_here(str(setup["inspect"]), base_dir)}
     found = check_agent_code(_Located(agent, base_dir))  # type: ignore[arg-type]
     answer: dict[str, Any] = {"op": "checked", "issues": found.issues, "broken_tools": sorted(found.broken_tools)}
     if found.issues:

@@ -1,0 +1,87 @@
+"""`init`'s look into the agent's code, done on the worker's side of engine/agent_check.py (a sandboxed one-shot
+worker, never our process: importing the entry runs its module's top-level code).
+
+The entry is imported, never called. The answer is plain data: the framework whose agent object it is (and that
+object's own tools), or the tools of a python agent (`@khaos_action.sdk.tool` functions, tool dicts, the public
+functions of a `*tools*.py` module it imported), each as its `file.py:function` reference, name, docstring and
+declared role. Roles are guessed from them in the engine (init.py), so nothing the agent's process says is trusted
+beyond being text.
+"""
+
+from __future__ import annotations
+
+import inspect
+import sys
+from pathlib import Path
+from typing import Any
+
+from khaos_action.transports import framework_types
+
+
+def inspect_entry(entry: str, base_dir: Path) -> dict[str, Any]:
+    """What `init` needs to know of `entry`: {"agent_type": a framework's type, "python", or None with "type_name"
+    when the object is neither callable nor a framework's agent; "tools": [{ref, name, description, role}]}."""
+    from khaos_action.engine.transport.frameworks import adapter_for
+    from khaos_action.engine.transport.python import load_object
+
+    obj = load_object(entry, base_dir)
+    for agent_type in framework_types():
+        adapter = adapter_for(agent_type)
+        try:
+            accepted = adapter.accepts(obj)
+        except ImportError:  # the framework is not installed, so the object cannot be one of its agents
+            continue
+        if accepted:
+            return {"agent_type": agent_type, "tools": [
+                {"ref": "", "name": t.info.name, "description": t.info.description, "role": None}
+                for t in adapter.discover(obj)]}
+    if not callable(obj):
+        return {"agent_type": None, "type_name": type(obj).__name__, "tools": []}
+    module = sys.modules.get(getattr(obj, "__module__", "") or "")
+    return {"agent_type": "python", "tools": _python_tools(module, base_dir)}
+
+
+def _python_tools(module: Any, base_dir: Path) -> list[dict[str, Any]]:
+    """Tools of a python agent: @tool functions and tool dicts in its module, or the public functions of a
+    sibling `*tools*.py` module it imported."""
+    if module is None:
+        return []
+    candidates: dict[str, Any] = {}
+    # The entry's module, and the project modules it imports (an entry often wraps the real agent module).
+    modules = [module] + [value for value in vars(module).values() if inspect.ismodule(value)
+                          and _under(getattr(value, "__file__", None), base_dir)]
+    for value in [v for mod in modules for v in list(vars(mod).values())]:
+        if callable(value) and getattr(value, "__khaos_tool__", None):
+            candidates[value.__khaos_tool__] = value
+        elif isinstance(value, dict) and value and all(isinstance(k, str) and callable(v) for k, v in value.items()):
+            candidates.update({getattr(v, "__name__", k): v for k, v in value.items()})
+        elif inspect.ismodule(value) and "tool" in value.__name__.rsplit(".", 1)[-1]:
+            candidates.update({name: fn for name, fn in vars(value).items() if inspect.isfunction(fn)
+                               and not name.startswith("_") and fn.__module__ == value.__name__})
+    tools = []
+    for name, fn in sorted(candidates.items()):
+        ref = _ref(fn, base_dir)
+        if ref is None:
+            continue
+        role = getattr(fn, "__khaos_tool_role__", None)
+        tools.append({"ref": ref, "name": name, "description": inspect.getdoc(fn) or "",
+                      "role": role if isinstance(role, str) else None})
+    return tools
+
+
+def _under(file: str | None, base_dir: Path) -> bool:
+    try:
+        return file is not None and Path(file).resolve().is_relative_to(base_dir.resolve())
+    except OSError:
+        return False
+
+
+def _ref(fn: Any, base_dir: Path) -> str | None:
+    """`relative/file.py:function` for a function defined in a file under `base_dir`."""
+    fn = inspect.unwrap(fn)
+    try:
+        path = Path(inspect.getfile(fn)).resolve()
+        relative = path.relative_to(base_dir.resolve())
+    except (TypeError, ValueError, OSError):
+        return None
+    return f"{relative.as_posix()}:{fn.__name__}"
