@@ -6,10 +6,12 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from khaos_action.errors import ConfigError, ExitCode
+from khaos_action.errors import ConfigError, ExitCode, Interrupted
 from khaos_action.reporters import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
@@ -24,6 +26,53 @@ def services() -> Services:
     from khaos_action.services import Services
 
     return Services(environ=dict(os.environ))
+
+
+Command = Callable[[argparse.Namespace], int]
+
+
+def on_interrupt(message: Callable[[argparse.Namespace], str | None]) -> Callable[[Command], Command]:
+    """Ctrl-C in the command is exit 130 with `message(args)`: what it left behind (errors.Interrupted). None
+    leaves it to the boundary's own message, a run's: its events.jsonl keeps every finished case."""
+    def wrap(command: Command) -> Command:
+        def guarded(args: argparse.Namespace) -> int:
+            try:
+                return command(args)
+            except KeyboardInterrupt:
+                said = message(args)
+                if said is None:
+                    raise
+                raise Interrupted(said) from None
+        return guarded
+    return wrap
+
+
+def writes_nothing(name: str) -> str:
+    return f"{name} interrupted; it writes no files: run it again"
+
+
+@contextmanager
+def writing(path: Path, name: str) -> Iterator[None]:
+    """Ctrl-C in the block says whether `name` wrote `path` (written whole or not at all: atomic.py), and that a
+    file already there is as it was."""
+    before = _stat(path)
+    try:
+        yield
+    except KeyboardInterrupt:
+        after = _stat(path)
+        if after is not None and after != before:
+            raise Interrupted(f"{name} interrupted after it wrote {path}") from None
+        kept = " (the file already there is as it was)" if before is not None else ""
+        raise Interrupted(f"{name} interrupted: {path} was not written{kept}; run it again") from None
+
+
+def _stat(path: Path) -> tuple[int, int] | None:
+    """(inode, mtime): a file renamed into place is a new inode."""
+    try:
+        st = path.stat()
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns
 
 
 def cmd_run(args: argparse.Namespace) -> int:
@@ -47,6 +96,11 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
+    with writing(args.output, "init"):
+        return _init(args)
+
+
+def _init(args: argparse.Namespace) -> int:
     from khaos_action.init import init_config
 
     # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
@@ -75,6 +129,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     return result.manifest.verdict.exit_code
 
 
+@on_interrupt(lambda args: writes_nothing("validate"))
 def cmd_validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
     from khaos_action.attacks.profile import profile_of
@@ -130,6 +185,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+@on_interrupt(lambda args: writes_nothing("contract validate") if args.contract_command == "validate" else None)
 def cmd_contract(args: argparse.Namespace) -> int:
     from khaos_action.main import evaluate, make_plan, new_run_id, prepare
     from khaos_action.plan.contract import check_contract_config
@@ -163,6 +219,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
     return ExitCode.PASSED if passed else ExitCode.GATE_FAILED
 
 
+@on_interrupt(lambda args: writes_nothing("compare"))
 def cmd_compare(args: argparse.Namespace) -> int:
     from khaos_action.collector import bulk, hold
     from khaos_action.manifest import Outcomes, load_manifest
@@ -185,13 +242,20 @@ def cmd_merge(args: argparse.Namespace) -> int:
     from khaos_action.extensions import load_extensions
     from khaos_action.report.merge import merge_manifests
 
-    load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
-    result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config,
-                                  formats=parse_formats(args.format)))
-    print(summary(result))
+    try:
+        load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
+        formats = parse_formats(args.format)
+    except KeyboardInterrupt:
+        raise Interrupted(f"merge interrupted: nothing was written to {args.out}; run merge again") from None
+    result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config, formats=formats))
+    try:
+        print(summary(result))
+    except KeyboardInterrupt:
+        raise Interrupted(f"merge interrupted after it wrote every file (in {args.out})") from None
     return result.manifest.verdict.exit_code
 
 
+@on_interrupt(lambda args: writes_nothing("discover"))
 def cmd_discover(args: argparse.Namespace) -> int:
     from khaos_action.discover import discover, format_discovered
 
@@ -200,7 +264,15 @@ def cmd_discover(args: argparse.Namespace) -> int:
     return 0 if found else 1
 
 
+@on_interrupt(lambda args: "replay export interrupted: the sessions it printed (if any) are incomplete; run it again")
 def cmd_replay(args: argparse.Namespace) -> int:
+    if args.output:
+        with writing(args.output, "replay export"):
+            return _replay(args)
+    return _replay(args)
+
+
+def _replay(args: argparse.Namespace) -> int:
     from khaos_action.manifest import load_manifest
     from khaos_action.replay.export import export_report
 

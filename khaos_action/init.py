@@ -147,6 +147,8 @@ def render_config(found: Inspected) -> str:
 def init_config(target: Path, *, entry: str | None, search: Path, environ: Mapping[str, str],
                 force: bool = False) -> tuple[Path, Inspected]:
     """Inspect the agent and write `target` (refusing to overwrite it without `force`)."""
+    from khaos_action.atomic import write_atomic
+
     if target.exists() and not force:
         raise UsageError(f"{target} already exists; pass --force to overwrite it, or -o to write elsewhere")
     base_dir = target.resolve().parent
@@ -155,5 +157,5 @@ def init_config(target: Path, *, entry: str | None, search: Path, environ: Mappi
     entry = _relative_entry(entry, Path.cwd(), base_dir) if entry else _relative_entry(find_entry(search), search,
                                                                                        base_dir)
     found = inspect_agent(entry, base_dir, environ=environ)
-    target.write_text(render_config(found), encoding="utf-8")
+    write_atomic(target, render_config(found))  # whole or not at all: an interrupted init leaves no half file
     return target, found
