@@ -75,7 +75,7 @@ def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
 
 
 def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
-    from khaos_action.errors import AgentError, ConfigError, KhaosError
+    from khaos_action.errors import AgentError, ConfigError, Interrupted, KhaosError
     from khaos_action.github.settings import ActionSettings
 
     try:
@@ -101,7 +101,10 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
             if not os.path.isdir(workdir):
                 raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
             venv = _venv_for_this_run(cleanup)
-            code, tail, python = run_install(settings.install, workdir, log, run_environ, venv)
+            try:
+                code, tail, python = run_install(settings.install, workdir, log, run_environ, venv)
+            except KeyboardInterrupt:  # no run has started: no events.jsonl to speak of
+                raise Interrupted("interrupted during the `install` command; the agent was not run") from None
             if code != 0:
                 last = "\n".join(tail[-10:])
                 raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the "

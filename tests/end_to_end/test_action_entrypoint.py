@@ -314,6 +314,25 @@ def test_a_cancelled_job_sigterm_still_hands_back_and_summarises(job) -> None:
     assert foreign_entries(job) == []
 
 
+def test_an_interrupt_during_install_says_the_agent_was_not_run(job) -> None:
+    env = {**job_env(job), "PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root"),
+           **runner_inputs(install="touch started && sleep 60")}
+    proc = subprocess.Popen(LAUNCH, env=env, cwd=job.ws, text=True, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while not (job.ws / "started").exists() and time.monotonic() < deadline and proc.poll() is None:
+            time.sleep(0.05)
+        assert (job.ws / "started").exists(), proc.communicate()
+        proc.send_signal(signal.SIGINT)  # what a cancelled job sends first
+        stdout, stderr = proc.communicate(timeout=30)  # the install's sleep was ended with it
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, stdout + stderr
+    assert "::error::interrupted during the `install` command; the agent was not run" in stdout
+    assert "events.jsonl" not in stdout + stderr and "Traceback" not in stdout + stderr
+    assert not (job.ws / ".khaos").exists() and not job.api.log
+
+
 def test_agent_error_text_in_the_failure_summary_is_inert(job) -> None:
     proc = job.run(install="exit 9", **{"working-directory": "[x](javascript:alert(1)) www.evil.example"})
     assert proc.returncode == 2
