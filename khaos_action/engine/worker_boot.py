@@ -11,6 +11,13 @@ the worker did not import itself.
 import json
 import sys
 
+FOREIGN_EAGER = ("khaos_action.config.agents", "khaos_action.faults", "khaos_action.engine.chaos.plan",
+                 "khaos_action.engine.chaos.tools", "khaos_action.engine.runner")
+"""What a worker imports only once a case needs it (the config's models, faults, tool wrappers: pydantic,
+annotated_types and regex underneath), imported at the start anyway when the agent's interpreter is not ours: once
+the agent's packages come first, a late import would take the agent's pydantic (a venv with pydantic 1 broke every
+case with `cannot import name 'ValidationInfo'`). With our own interpreter the two are one environment."""
+
 
 def boot() -> int:
     """`READ_FD WRITE_FD PATHS`: be one worker. `zygote CTL_FD PATHS`: import once, then fork workers on request
@@ -25,6 +32,9 @@ def boot() -> int:
     sys.argv = sys.argv[:1]
     from khaos_action.engine import worker_child
 
+    if back:  # another interpreter: see FOREIGN_EAGER
+        for name in FOREIGN_EAGER:
+            __import__(name)
     check = None
     if first == "check":  # imported while our packages come first, as worker_child is
         from khaos_action.engine import agent_check as check

@@ -40,7 +40,11 @@ golden_prompts: ["hello"]
 contract:
   name: venv-contract
   invariants: [{id: answers, type: output_not_empty, severity: critical}]
-chaos_matrix: [{name: no-chaos}]
+chaos_matrix:
+  - {name: no-chaos}
+  # A case with faults makes the worker import the fault machinery, and pydantic under it, after the agent's own
+  # packages come first: it must still be the action's pydantic.
+  - {name: llm-down, llm_faults: [{mode: model_unavailable}]}
 """
 
 
