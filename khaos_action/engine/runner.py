@@ -128,16 +128,16 @@ class Engine:
         done = [0]
 
         async def worker() -> None:
-            async with slots:  # one slot for the worker's life: nothing on the per-case path
-                for case in pending:
-                    if self.should_stop():
-                        return
+            for case in pending:
+                if self.should_stop():
+                    return
+                async with slots:  # per case, not per worker: a run that waits for a slot gets the next one free
                     invocation = await self.invoke(case)
-                    self._record(invocation)
-                    results[invocation.key] = invocation
-                    done[0] += 1
-                    if done[0] % collector.KEEP_EVERY == 0:
-                        collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
+                self._record(invocation)
+                results[invocation.key] = invocation
+                done[0] += 1
+                if done[0] % collector.KEEP_EVERY == 0:
+                    collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
         # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own
