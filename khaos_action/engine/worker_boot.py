@@ -22,7 +22,7 @@ case with `cannot import name 'ValidationInfo'`). With our own interpreter the t
 def boot() -> int:
     """`READ_FD WRITE_FD PATHS`: be one worker. `zygote CTL_FD PATHS`: import once, then fork workers on request
     (engine/worker_child.py `zygote`), so each new worker skips the imports. `check WRITE_FD PATHS`: `validate`'s
-    look at the agent's code (engine/agent_check.py)."""
+    and `init`'s look at the agent's code (engine/agent_check.py)."""
     first, second, paths = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
     here = sys.path[0]  # this script's folder (khaos_action/engine): its modules must not shadow the agent's
     if here and here.rstrip("/").endswith("engine"):
@@ -42,7 +42,7 @@ def boot() -> int:
         while path in sys.path:
             sys.path.remove(path)
         sys.path.append(path)
-    if check is not None:  # `validate`: import the agent, check it, answer once (engine/agent_check.py)
+    if check is not None:  # `validate` and `init`: import the agent, look at it, answer once (engine/agent_check.py)
         return check.main(second)
     if first == "zygote":
         for name in paths.get("preload") or ():  # libraries every worker imports anyway (the HTTP interception)
