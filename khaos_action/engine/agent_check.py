@@ -143,15 +143,13 @@ def _ask_worker(agent: Any, base_dir: Path, ask: Mapping[str, Any], *, environ: 
     """The worker's answer to `ask` (added to its setup; {}: the agent-code checks), `doing` what the messages say
     the import was for."""
     from khaos_action.engine import sandbox
-    from khaos_action.engine.transport.worker_start import BOOT, PACKAGE_ROOT, our_site_packages, worker_python
+    from khaos_action.engine.transport.base import exit_status
+    from khaos_action.engine.transport.worker_start import WorkerStarter, worker_python
     from khaos_action.engine.wire import read_frame
 
-    python = worker_python(agent, environ) or sys.executable
-    identity = sandbox.agent_identity(environ)
-    child_env = sandbox.env_for(sandbox.clean_env(environ=environ, configured=env, pass_env=agent.pass_env),
-                                identity)
-    child_env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
-    paths = {"front": [PACKAGE_ROOT], "back": [] if python == sys.executable else our_site_packages()}
+    (python, boot, paths), child_env, spawn = WorkerStarter(  # started as a run's python worker is
+        agent, base_dir=base_dir, environ=environ, python=worker_python(agent, environ), env=env,
+        limits=sandbox.limits_from(agent.limits), identity=sandbox.agent_identity(environ), zygote=False).command()
     setup = {"extensions": [[e.module, e.root] for e in extensions], "agent": agent.model_dump(mode="json"),
              "base_dir": str(base_dir), **ask}
     read_fd, write_fd = os.pipe()
@@ -159,9 +157,8 @@ def _ask_worker(agent: Any, base_dir: Path, ask: Mapping[str, Any], *, environ: 
         try:
             try:
                 process = subprocess.Popen(
-                    [python, BOOT, "check", str(write_fd), json.dumps(paths)], stdin=subprocess.PIPE,
-                    stdout=output, stderr=subprocess.STDOUT, pass_fds=(write_fd,), env=child_env, cwd=str(base_dir),
-                    **sandbox.spawn_kwargs(limits=sandbox.limits_from(agent.limits), identity=identity))
+                    [python, boot, "check", str(write_fd), paths], stdin=subprocess.PIPE, stdout=output,
+                    stderr=subprocess.STDOUT, pass_fds=(write_fd,), env=child_env, cwd=str(base_dir), **spawn)
             except OSError as exc:
                 raise AgentError(f"cannot start the python agent worker with {python!r}: {exc}. Set agent.python "
                                  "to an existing interpreter") from None
@@ -175,7 +172,7 @@ def _ask_worker(agent: Any, base_dir: Path, ask: Mapping[str, Any], *, environ: 
             tail = output.read().decode("utf-8", "replace").strip()
             said = f": {_quoted(tail)}" if tail else " (no output)"
             raise AgentError(f"importing the python agent to {doing} failed: its worker "
-                             f"{_ended(process.returncode)}{said}")
+                             f"{exit_status(process.returncode)}{said}")
     if answer["op"] == "failed":
         error = _error(int(answer.get("exit_code") or ExitCode.AGENT), str(answer.get("error")))
         if answer.get("traceback"):  # `--debug` shows where it failed (quoted: it may be the agent's text)
@@ -233,17 +230,6 @@ def _end(process: subprocess.Popen) -> None:
     except OSError:
         pass
     process.wait()
-
-
-def _ended(returncode: int | None) -> str:
-    if returncode is not None and returncode < 0:
-        import signal
-
-        try:
-            return f"was killed by {signal.Signals(-returncode).name}"
-        except ValueError:
-            return f"was killed by signal {-returncode}"
-    return f"exited with code {returncode}"
 
 
 # ---- the worker's side (worker_boot.py `check`) ----------------------------------------------------------------------

@@ -236,17 +236,21 @@ async def settle(tasks: list[asyncio.Task[None]] | tuple[asyncio.Task[None], ...
         await asyncio.wait(tasks, timeout=timeout_s)
 
 
-def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail | None = None) -> str:
-    """`exited with code N` / `was killed by SIGTERM`, then the stderr tail (or stdout's, if stderr is empty)."""
+def exit_status(returncode: int | None) -> str:
+    """`exited with code N` / `was killed by SIGTERM` / `is still running`."""
     if returncode is None:
-        head = "is still running"
-    elif returncode < 0:
+        return "is still running"
+    if returncode < 0:
         try:
-            head = f"was killed by {signal.Signals(-returncode).name}"
+            return f"was killed by {signal.Signals(-returncode).name}"
         except ValueError:
-            head = f"was killed by signal {-returncode}"
-    else:
-        head = f"exited with code {returncode}"
+            return f"was killed by signal {-returncode}"
+    return f"exited with code {returncode}"
+
+
+def describe_exit(returncode: int | None, stderr: OutputTail, stdout: OutputTail | None = None) -> str:
+    """`exit_status`, then the stderr tail (or stdout's, if stderr is empty)."""
+    head = exit_status(returncode)
     tail = stderr.text() or (stdout.text() if stdout else "")
     return f"{head}: {tail}" if tail else f"{head} (no output on stderr)"
 

@@ -57,14 +57,15 @@ class WorkerStarter:
         if zygote is not None:
             await zygote.close()
 
-    def _command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
-        """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments."""
+    def command(self) -> tuple[list[str], dict[str, str], dict[str, Any]]:
+        """The boot command's prefix and paths, the clean environment and the sandbox's spawn arguments (also how
+        `validate` and `init` start their one-shot worker: engine/agent_check.py)."""
         env = sandbox.env_for(sandbox.clean_env(environ=self.environ, configured=self.env,
                                                 pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
         ours = self.python == sys.executable
-        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else our_site_packages(),
+        paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
                  # another interpreter's libraries are the agent's
                  "preload": [*http_preload(self.agent.entry, self.base_dir), *PRELOAD] if ours else []}
         return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
@@ -74,7 +75,7 @@ class WorkerStarter:
         """A worker forked by the zygote (started on first use); None when there is none to fork from."""
         if self._zygote is None and self.zygote:
             self.zygote = False  # one attempt per run
-            (python, boot, paths), env, spawn = self._command()
+            (python, boot, paths), env, spawn = self.command()
             try:
                 self._zygote = await Zygote.start([python, boot, "zygote", "{ctl}", paths], env=env,
                                                   cwd=str(self.base_dir), **spawn)
@@ -91,7 +92,7 @@ class WorkerStarter:
         """A worker started as a fresh interpreter."""
         child_read, parent_write = os.pipe()
         parent_read, child_write = os.pipe()
-        (python, boot, paths), env, spawn = self._command()
+        (python, boot, paths), env, spawn = self.command()
         try:
             process = await asyncio.create_subprocess_exec(
                 python, boot, str(child_read), str(child_write), paths,
@@ -108,7 +109,7 @@ class WorkerStarter:
         return process, parent_read, parent_write
 
 
-def our_site_packages() -> list[str]:
+def _our_site_packages() -> list[str]:
     """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
     return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
 
