@@ -79,3 +79,13 @@ def fsync_dir(directory: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def stamp(path: Path) -> tuple[int, int] | None:
+    """(inode, mtime) of `path`, None when absent: a file written here is renamed into place, so a new stamp after
+    a write means it was written (whole), the same one that it was not (what an interrupted command reports)."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_ino, st.st_mtime_ns

@@ -11,6 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from khaos_action.atomic import stamp
 from khaos_action.errors import ConfigError, ExitCode, Interrupted
 from khaos_action.reporters import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
@@ -55,24 +56,15 @@ def writes_nothing(name: str) -> str:
 def writing(path: Path, name: str) -> Iterator[None]:
     """Ctrl-C in the block says whether `name` wrote `path` (written whole or not at all: atomic.py), and that a
     file already there is as it was."""
-    before = _stat(path)
+    before = stamp(path)
     try:
         yield
     except KeyboardInterrupt:
-        after = _stat(path)
+        after = stamp(path)
         if after is not None and after != before:
             raise Interrupted(f"{name} interrupted after it wrote {path}") from None
         kept = " (the file already there is as it was)" if before is not None else ""
         raise Interrupted(f"{name} interrupted: {path} was not written{kept}; run it again") from None
-
-
-def _stat(path: Path) -> tuple[int, int] | None:
-    """(inode, mtime): a file renamed into place is a new inode."""
-    try:
-        st = path.stat()
-    except OSError:
-        return None
-    return st.st_ino, st.st_mtime_ns
 
 
 def cmd_run(args: argparse.Namespace) -> int:

@@ -10,7 +10,7 @@ manifest once, before any report is rendered from it.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from functools import cached_property
 from typing import Any, TypeVar
 from urllib.parse import quote, quote_plus
@@ -64,20 +64,22 @@ class Redactor:
         """Every string inside dicts, lists and tuples masked (keys too); other values unchanged."""
         if not self.secrets:
             return value
-        return _walk(value, self.text)
+        return map_strings(value, self.text)
 
     def found(self, value: str) -> bool:
         pattern = self._pattern
         return bool(value) and pattern is not None and pattern.search(value) is not None
 
 
-def _walk(value: Any, fn: Any) -> Any:
+def map_strings(value: Any, fn: Callable[[str], str]) -> Any:
+    """`value` with `fn` applied to every string in it, dict keys included (a JSON-like document: dicts, lists,
+    tuples; anything else as it is)."""
     if isinstance(value, str):
         return fn(value)
     if isinstance(value, dict):
-        return {_walk(k, fn): _walk(v, fn) for k, v in value.items()}
+        return {map_strings(k, fn): map_strings(v, fn) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(_walk(v, fn) for v in value)
+        return type(value)(map_strings(v, fn) for v in value)
     return value
 
 

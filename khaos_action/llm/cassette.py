@@ -182,10 +182,14 @@ class Masks:
         self.verbatim = sorted(enumerate(self.redactor.secrets), key=lambda item: -len(item[1]))
 
     def mask(self, document: Any) -> Any:
-        return _walk(document, self._mask_text)
+        from khaos_action.redact import map_strings
+
+        return map_strings(document, self._mask_text)
 
     def restore(self, document: Any) -> Any:
-        return _walk(document, self._restore_text)
+        from khaos_action.redact import map_strings
+
+        return map_strings(document, self._restore_text)
 
     def _mask_text(self, text: str) -> str:
         for index, secret in self.verbatim:
@@ -202,16 +206,6 @@ class Masks:
 
 def _placeholder(index: int) -> str:
     return f"[agent.secrets[{index}] masked]"
-
-
-def _walk(value: Any, fn: Any) -> Any:
-    if isinstance(value, str):
-        return fn(value)
-    if isinstance(value, dict):
-        return {_walk(k, fn): _walk(v, fn) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_walk(v, fn) for v in value]
-    return value
 
 
 class Cassette:

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from khaos_action import collector
+from khaos_action.atomic import stamp
 from khaos_action.errors import Interrupted
 from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, load_manifest
 from khaos_action.policy import Gates, Weights
@@ -40,17 +41,9 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
 
 
 def _files(out_dir: Path, formats: Sequence[str]) -> dict[str, tuple[int, int] | None]:
-    """The files merge writes, each with (inode, mtime) or None when absent: every file is renamed into place
-    whole, so a file merge wrote is a new inode."""
-    found = {}
-    for name in dict.fromkeys(REPORTERS[kind].file for kind in ("json", *formats) if kind in REPORTERS):
-        try:
-            st = (out_dir / name).stat()
-        except OSError:
-            found[name] = None
-        else:
-            found[name] = (st.st_ino, st.st_mtime_ns)
-    return found
+    """The files merge writes, each with its `atomic.stamp` (None when absent)."""
+    return {name: stamp(out_dir / name)
+            for name in dict.fromkeys(REPORTERS[kind].file for kind in ("json", *formats) if kind in REPORTERS)}
 
 
 def _interrupted(out_dir: Path, before: dict, after: dict) -> str:
