@@ -6,36 +6,15 @@ import fails `validate` with exit 3, not the CLI itself."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import subprocess
-import sys
 import time
 from pathlib import Path
 
-AGENT = '''
-import json
-import os
-import sys
-from pathlib import Path
+from tests.fixtures.cli.import_loot import IMPORT_TIME, holding_token
 
+AGENT = IMPORT_TIME + '''
 from khaos_action.sdk import khaosagent
-
-# Import-time code: what a pull request's agent could do the moment `validate` imports it.
-Path(__file__).with_name("import-loot.json").write_text(json.dumps({
-    "pid": os.getpid(),
-    "token": os.environ.get("GITHUB_TOKEN"),
-    "sentinel": os.environ.get("KHAOS_TEST_SENTINEL"),
-    "runner_env": sorted(k for k in os.environ if k.startswith(("GITHUB_", "INPUT_", "ACTIONS_"))),
-    "ours": sorted(m for m in ("khaos_action.cli", "khaos_action.commands", "khaos_action.main") if m in sys.modules),
-}))
-if os.environ.get("AGENT_MODE") == "die":
-    os._exit(7)
-if os.environ.get("AGENT_MODE") == "thread":  # a background thread that would keep a normal interpreter alive
-    import threading
-    import time
-
-    threading.Thread(target=time.sleep, args=(120,)).start()
 
 
 def lookup_order(order_id: str) -> str:
@@ -64,12 +43,7 @@ chaos_matrix: [{name: no-chaos}]
 
 
 def _validate(folder: Path, token: str, mode: str) -> tuple[subprocess.CompletedProcess, int]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("GITHUB_", "INPUT_"))}
-    env.update(GITHUB_TOKEN=token, KHAOS_TEST_SENTINEL=token, GITHUB_ACTIONS="", AGENT_MODE=mode)
-    process = subprocess.Popen([sys.executable, "-m", "khaos_action.cli", "validate"], cwd=folder, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    stdout, stderr = process.communicate(timeout=120)
-    return subprocess.CompletedProcess(process.args, process.returncode, stdout, stderr), process.pid
+    return holding_token(folder, token, mode, "validate")
 
 
 def test_validate_imports_the_agent_in_a_sandboxed_worker_not_in_its_own_process(tmp_path: Path) -> None:
