@@ -402,22 +402,31 @@ the depth pydantic-core's JSON parser accepts (a dict holding 200 nested lists),
 def load_manifest(path: str | Path, model: type[M] = Manifest) -> M:  # type: ignore[assignment]
     """Read and validate a manifest file; errors name the file and what is wrong. `model` is Manifest, or a model
     of the part one reader needs (`Outcomes` for compare)."""
+    return manifest_from_bytes(read_manifest_bytes(path), source=str(path), model=model)
+
+
+def read_manifest_bytes(path: str | Path) -> bytes:
+    """A manifest file's bytes, not yet parsed (`merge` parses them in two processes)."""
     path = Path(path)
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise ManifestError(f"{path}: no such manifest file") from None
+    except OSError as exc:
+        raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
+
+
+def manifest_from_bytes(raw: bytes, *, source: str, model: type[M] = Manifest) -> M:  # type: ignore[assignment]
+    """`load_manifest` of bytes already read; `source` names them in errors."""
     with collector.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.collector
-        try:
-            raw = path.read_bytes()
-        except FileNotFoundError:
-            raise ManifestError(f"{path}: no such manifest file") from None
-        except OSError as exc:
-            raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
-        loaded = _valid_as_is(raw, model, source=str(path))
+        loaded = _valid_as_is(raw, model, source=source)
         if loaded is not None:
             return loaded
         try:  # the careful way: whatever was refused above fails here with the error it always had
             text = raw.decode("utf-8")
         except UnicodeDecodeError as exc:
-            raise ManifestError(f"{path}: not a readable JSON manifest ({exc})") from None
-        return parse_manifest(loads_json(text, source=str(path)), source=str(path), model=model)
+            raise ManifestError(f"{source}: not a readable JSON manifest ({exc})") from None
+        return parse_manifest(loads_json(text, source=source), source=source, model=model)
 
 
 def _valid_as_is(raw: bytes, model: type[M], *, source: str) -> M | None:

@@ -49,9 +49,11 @@ class ReportProcessFailed(Exception):
     """A bug in a renderer that ran in the child: its traceback, shown by the error boundary like any bug's."""
 
 
-def write_forked(cases: list[CaseResult], build: Callable[[], Manifest], out_dir: Path, kinds: list[str],
-                 theirs: list[str]) -> tuple[Manifest, dict[str, Path]]:
-    """`theirs`: the files the child writes (it starts on those with two steps before `build()` returns)."""
+def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Manifest], out_dir: Path,
+                 kinds: list[str], theirs: list[str]) -> tuple[Manifest, dict[str, Path]]:
+    """`theirs`: the files the child writes (it starts on those with two steps before `build()` returns).
+    `cases()`, called in the child, gives the cases of the manifest `build()` gives here: the same list when the
+    cases exist before the fork (shared copy-on-write), or the same cases made again there (`merge`)."""
     order = ["json", *kinds]
     paths = {kind: out_dir / REPORTERS[kind].file for kind in order}
     temps = {kind: temp_beside(path) for kind, path in paths.items()}
@@ -150,18 +152,21 @@ def _stage(kind: str, manifest: Manifest, out_dir: Path, order: list[str], paths
     return None
 
 
-def _child(result_write: int, head_read: int, cases: list[CaseResult], out_dir: Path, order: list[str],
-           theirs: list[str], paths: dict[str, Path], temps: dict[str, Path]) -> None:  # pragma: no cover - child
+def _child(result_write: int, head_read: int, make_cases: Callable[[], list[CaseResult]], out_dir: Path,
+           order: list[str], theirs: list[str], paths: dict[str, Path],
+           temps: dict[str, Path]) -> None:  # pragma: no cover - the child
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C reaches the whole group: the parent reports it
         failures: dict[str, tuple[str, object]] = {}
         first: dict[str, Any] = {}
         two_steps = [kind for kind in theirs if kind in TWO_STEPS]
+        cases: list[CaseResult] = []
         try:  # while the parent builds the manifest
+            cases = make_cases()
             first = {kind: _two_steps(kind)[0](cases) for kind in two_steps}
         except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
-            failures[two_steps[0]] = _portable(exc)
+            failures[(two_steps or theirs)[0]] = _portable(exc)
         data = _read_all(head_read)
         if not data:
             return  # the parent failed before it had a manifest: it reports why

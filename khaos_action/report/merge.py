@@ -9,17 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from khaos_action import collector
 from khaos_action.atomic import stamp
 from khaos_action.errors import Interrupted
-from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, load_manifest
+from khaos_action.manifest import (
+    CaseResult,
+    Manifest,
+    ManifestError,
+    Telemetry,
+    manifest_from_bytes,
+    read_manifest_bytes,
+)
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
 from khaos_action.score.statistics import mark_flaky
 from khaos_action.score.summary import GoalSpec, summarise
+
+if TYPE_CHECKING:
+    from khaos_action.config.models import KhaosConfig
 
 
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
@@ -28,13 +39,29 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
     formats = default_formats() if formats is None else formats
     before = _files(out_dir, formats)
     try:
-        manifests = [load_manifest(p) for p in paths]
-        gates, weights = _gates(config_path, manifests), _weights(config_path, manifests)
-        with collector.bulk():
+        # Read here, parsed in both of write_scored's processes: each builds its own objects from the same bytes.
+        shards = [(read_manifest_bytes(path), str(path)) for path in paths]
+        config = _config(config_path)
+
+        def loaded() -> list[Manifest]:
+            return [manifest_from_bytes(raw, source=source) for raw, source in shards]
+
+        def scored() -> Manifest:
+            manifests = loaded()
             cases = union_of_cases(manifests)
-            flaky = mark_flaky(cases)  # before the writer forks: its child writes the cases out while this one scores
-            merged, reports = write_scored(
-                cases, lambda: _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky), out_dir, formats)
+            flaky = mark_flaky(cases)
+            gates = config.gates if config is not None else manifests[0].gates
+            weights = config.scoring.weights if config is not None else manifests[0].weights
+            return _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky)
+
+        def written_cases() -> list[CaseResult]:
+            # The same cases scored() makes, unchecked: shards scored() refuses stop the run before anything is kept.
+            cases = [case for manifest in loaded() for case in manifest.cases]
+            mark_flaky(cases)
+            return cases
+
+        with collector.bulk():
+            merged, reports = write_scored(written_cases, scored, out_dir, formats)
     except KeyboardInterrupt:
         raise Interrupted(_interrupted(out_dir, before, _files(out_dir, formats))) from None
     return EvaluateResult(manifest=merged, out_dir=out_dir, reports=reports)
@@ -151,17 +178,10 @@ def _sum_rows(rows: list[dict[str, int]]) -> dict[str, int]:
             "not_executed": first["selected"] - executed - first["not_applicable"]}
 
 
-def _gates(config_path: Path | None, manifests: Sequence[Manifest]) -> Gates:
-    if config_path is not None:
-        from khaos_action.config.loader import load_config
+def _config(path: Path | None) -> KhaosConfig | None:
+    """khaos.yaml, when given: its gates and weights replace the ones the shards recorded."""
+    if path is None:
+        return None
+    from khaos_action.config.loader import load_config
 
-        return load_config(config_path).config.gates
-    return manifests[0].gates
-
-
-def _weights(config_path: Path | None, manifests: Sequence[Manifest]) -> Weights:
-    if config_path is not None:
-        from khaos_action.config.loader import load_config
-
-        return load_config(config_path).config.scoring.weights
-    return manifests[0].weights
+    return load_config(path).config

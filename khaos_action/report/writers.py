@@ -25,7 +25,7 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str], *, fork
         from khaos_action.report.forked import write_forked
 
         theirs = kinds[:-1] if len(kinds) > 2 else kinds  # this process writes manifest.json and the last report
-        return write_forked(manifest.cases, lambda: manifest, out_dir, kinds, theirs)[1]
+        return write_forked(lambda: manifest.cases, lambda: manifest, out_dir, kinds, theirs)[1]
     written = {"json": out_dir / REPORTERS["json"].file}
     manifest.write(written["json"], kept=kept_note(out_dir, []))
     for kind in kinds:
@@ -43,14 +43,16 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str], *, fork
     return written
 
 
-def write_scored(cases: list[CaseResult], score: Callable[[], Manifest], out_dir: Path,
+def write_scored(cases: Callable[[], list[CaseResult]], score: Callable[[], Manifest], out_dir: Path,
                  formats: Sequence[str]) -> tuple[Manifest, dict[str, Path]]:
-    """What `write_all` writes, for the manifest `score()` builds from `cases`: a child forked before the scoring
-    writes out what needs the cases alone (manifest.json's cases, junit.xml's testcases) while this process scores
-    them, then finishes those files with the manifest this process sends it; this process writes the other reports.
-    `merge` of 50k cases: scoring 0.2 s, the cases' JSON 0.3 s, junit.xml 0.3 s (issue 19)."""
+    """What `write_all` writes, for the manifest `score()` builds: a child forked first makes its cases again
+    (`cases()`, the same cases `score()` makes here) and writes out what needs the cases alone (manifest.json's
+    cases, junit.xml's testcases) while this process makes and scores them, then finishes those files with the
+    manifest this process sends it; this process writes the other reports. The two processes share nothing but
+    what existed at the fork: sharing 50k cases copy-on-write cost the child 60k page faults, and it waited for the
+    loading to end (issue 19). Without fork, or with one core, everything is done here, once."""
     _make(out_dir)
-    if not hasattr(os, "fork"):
+    if not hasattr(os, "fork") or _cores() < 2:
         manifest = score()
         return manifest, write_all(manifest, out_dir, formats)
     from khaos_action.report.forked import TWO_STEPS, write_forked
@@ -58,6 +60,14 @@ def write_scored(cases: list[CaseResult], score: Callable[[], Manifest], out_dir
     kinds = [kind for kind in dict.fromkeys(formats) if kind != "json"]
     theirs = ["json", *(kind for kind in kinds if kind in TWO_STEPS)]
     return write_forked(cases, score, out_dir, kinds, theirs)
+
+
+def _cores() -> int:
+    """The cores this process may run on (a container's cpuset, `taskset`), not the machine's."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
 
 
 def _make(out_dir: Path) -> None:

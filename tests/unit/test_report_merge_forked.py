@@ -1,13 +1,25 @@
-"""`merge` forks its writer's child before scoring the cases (the child writes manifest.json's cases and junit.xml's
-testcases meanwhile): the files are the bytes one process writes from the merged manifest, whatever the shards hold
-(a case's repeats in two shards, empty shards, a case without time), and no process is left behind."""
+"""`merge` forks its writer's child before it parses the shards: both processes parse the same bytes, the child
+writes manifest.json's cases and junit.xml's testcases while this one scores. The files are the bytes one process
+writes from the merged manifest, whatever the shards hold (a case's repeats in two shards, empty shards, a case
+without time); shards refused after the fork stop both processes with the error one process gives, nothing written;
+and no process is left behind."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, load_manifest
+import pytest
+
+from khaos_action.manifest import (
+    AgentInfo,
+    CaseResult,
+    InvariantResult,
+    Manifest,
+    ManifestError,
+    Verdict,
+    load_manifest,
+)
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import default_formats
@@ -77,3 +89,23 @@ def test_empty_shards_merge_to_the_bytes_one_process_writes(tmp_path):
     paths = written(shards, tmp_path, "empty")
     merge_manifests(paths, out_dir=tmp_path / "merged")
     assert_one_process_bytes(paths, tmp_path / "merged", tmp_path)
+
+
+@pytest.mark.parametrize(("second", "error"), [
+    (lambda: shard(2, 2, [case("a", True)]), "more than one manifest"),
+    (lambda: shard(2, 2, [case("z", True)]).model_copy(update={"seed": 7}), "one config and seed"),
+    (None, "invalid manifest at verdict.passed"),
+])
+def test_shards_refused_after_the_fork_write_nothing_and_leave_no_process(tmp_path, second, error):
+    first = written([shard(1, 2, [case("a", True)])], tmp_path, "first")[0]
+    other = tmp_path / "second.json"
+    if second is None:  # parsed (and refused) only after the fork: the bytes are JSON, the cases are not cases
+        other.write_text(first.read_text().replace('"passed":true', '"passed":"perhaps"', 1))
+    else:
+        second().write(other)
+    (tmp_path / "merged").mkdir()
+    before = children()
+    with pytest.raises(ManifestError, match=error):
+        merge_manifests([first, other], out_dir=tmp_path / "merged")
+    assert children() == before
+    assert os.listdir(tmp_path / "merged") == []  # no report, no temp file
