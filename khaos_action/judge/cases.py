@@ -145,7 +145,8 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
         return result
     if not exercised(invocation):
         result.passed = None
-        result.notes.append("not exercised: none of the configured faults fired")
+        result.not_exercised = "none of the configured faults fired"
+        result.notes.append(f"not exercised: {result.not_exercised}")
         return result
     if case.phase == "resilience":
         from khaos_action.judge.graceful import graceful
@@ -226,8 +227,9 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     result.passed = None if not judged else all(judged)
     if invocation.error or invocation.timed_out:
         result.passed = False if ok or not scenario_has_chaos else None  # the call failed: not a pass, whatever ran
-    if scenario_has_chaos and not ok:
-        result.notes.append("not exercised: none of the scenario's faults fired")
+    if scenario_has_chaos and not ok:  # counted as not exercised beside the cases whose model never answered
+        result.not_exercised = "none of the scenario's faults fired"
+        result.notes.append(f"not exercised: {result.not_exercised}")
     return _with_secret_check(result, invocation, ctx.secrets)
 
 

@@ -58,6 +58,8 @@ def test_malformed_and_injected_tool_results_reach_the_model_but_not_the_custome
 def test_cells_whose_tool_is_never_called_are_not_exercised(run):
     cell = contract_case(run.manifest, "help-centre-timeout", WHERE)
     assert cell.fault_hits == {} and cell.passed is None
+    assert cell.not_exercised == "none of the scenario's faults fired"  # counted as such: counts.not_exercised
+    assert run.manifest.counts.not_exercised >= 1
 
 
 def test_mutation_pillar_runs_every_golden_prompt_through_many_mutation_types(run):
