@@ -127,9 +127,10 @@ def test_malformed_requests_are_refused_and_closed_and_never_reach_the_upstream(
     assert seen == [b"/after"]
 
 
-def test_a_request_line_ending_in_a_bare_lf_is_answered_400_at_once():
-    """A strict HTTP/1.1 server refuses a bare-LF line end at once; waiting for CRLF CRLF would hold the client's
-    connection until 64 KiB or its close. The client here keeps its socket open and waits for the answer."""
+def test_a_request_or_header_line_ending_in_a_bare_lf_is_answered_400_at_once():
+    """A strict HTTP/1.1 server refuses a bare-LF line end at once, in the request line or a header field's;
+    waiting for CRLF CRLF would hold the client's connection until 64 KiB or its close. The client here keeps its
+    socket open and waits for the answer. An empty line before the request line is ignored (RFC 9112, 2.2)."""
     def ask(port: int, raw: bytes) -> bytes:
         with socket.create_connection(("127.0.0.1", port), timeout=5) as sock:
             sock.sendall(raw)
@@ -146,18 +147,22 @@ def test_a_request_line_ending_in_a_bare_lf_is_answered_400_at_once():
                 port, path = port_of(proxy), path_of(proxy, upstream.url).encode()
                 bare = await asyncio.to_thread(ask, port, b"GET " + path + b"/x HTTP/1.1\nHost: a\n\n")
                 lone = await asyncio.to_thread(ask, port, b"GET " + path + b"/y HTTP/1.1\n")
+                header = await asyncio.to_thread(ask, port, b"GET " + path + b"/w HTTP/1.1\r\nHost: a\nX: b\n\n")
                 # a request without header fields still reads as one (the line, then CRLF at once)
                 plain = await asyncio.to_thread(ask, port, b"GET " + path + b"/z HTTP/1.0\r\n\r\n")
+                led = await asyncio.to_thread(ask, port, b"\r\nGET " + path + b"/v HTTP/1.0\r\nHost: a\r\n\r\n")
             finally:
                 await proxy.stop()
-            return bare, lone, plain, [head.split(b" ")[1] for head, _ in upstream.requests]
+            return bare, lone, header, plain, led, [head.split(b" ")[1] for head, _ in upstream.requests]
 
-    bare, lone, plain, seen = run(body)
-    for answer in (bare, lone):
+    bare, lone, header, plain, led, seen = run(body)
+    for answer in (bare, lone, header):
         assert answer.startswith(b"HTTP/1.1 400 ") and b"connection: close" in answer, answer
         assert b"ends in a bare LF" in answer
+    assert b"request line 'GET " in bare and b"header line 'Host: a" in header
     assert plain.startswith(b"HTTP/1.1 200 OK\r\n") and plain.endswith(b"seen /z ")
-    assert seen == [b"/z"]
+    assert led.startswith(b"HTTP/1.1 200 OK\r\n") and led.endswith(b"seen /v ")
+    assert seen == [b"/z", b"/v"]
 
 
 async def chunked_echo(head: bytes, body: bytes, writer: asyncio.StreamWriter) -> bool:

@@ -156,22 +156,27 @@ async def read_head(reader: asyncio.StreamReader, status: int) -> bytes:
 
 
 async def read_request_head(reader: asyncio.StreamReader) -> bytes:
-    """A request head, like `read_head`, but its request line is read first: one that ends in a bare LF is a 400 at
-    once, as a strict HTTP/1.1 server answers it, instead of a wait for a CRLF CRLF that such a client never sends
-    (until MAX_HEAD or its close). Three reads in place of one: ~1 µs a request."""
+    """A request head, like `read_head`, but read line by line: a line that ends in a bare LF (the request line or
+    a header field's) is a 400 at once, as a strict HTTP/1.1 server answers it, instead of a wait for a CRLF CRLF
+    that such a client never sends (until MAX_HEAD or its close). A read per line (from the buffer: ~0.3 µs each)."""
+    lines: list[bytes] = []
+    size = 0
     try:
-        line = await reader.readuntil(b"\n")
-        if line[-2:-1] != b"\r":
-            raise BadMessage(400, f"request line {line[:80].decode('latin-1')!r} ends in a bare LF, not CRLF")
-        after = await reader.readexactly(2)
-        if after == b"\r\n":  # no header fields
-            return line[:-2]
-        head = line + after + (await reader.readuntil(b"\r\n\r\n"))[:-4]
+        while True:
+            line = await reader.readuntil(b"\n")
+            size += len(line)
+            if size > MAX_HEAD:
+                raise BadMessage(431, f"head larger than {MAX_HEAD // 1024} KiB")
+            if line == b"\r\n":
+                if lines:
+                    return b"".join(lines)[:-2]
+                continue  # an empty line before the request line is ignored (RFC 9112, section 2.2)
+            if line[-2:-1] != b"\r":
+                what = "header line" if lines else "request line"
+                raise BadMessage(400, f"{what} {line[:80].decode('latin-1')!r} ends in a bare LF, not CRLF")
+            lines.append(line)
     except asyncio.LimitOverrunError:
         raise BadMessage(431, f"head larger than {MAX_HEAD // 1024} KiB") from None
-    if len(head) > MAX_HEAD:
-        raise BadMessage(431, f"head larger than {MAX_HEAD // 1024} KiB")
-    return head
 
 
 async def read_chunks(reader: asyncio.StreamReader, status: int) -> AsyncIterator[bytes]:
