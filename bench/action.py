@@ -81,7 +81,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     sys.path.insert(0, str(ROOT))
-    from khaos_action.manifest import load_manifest
+    from khaos_action.manifest_read import load_manifest
     from tests.github_api import serve
 
     with serve() as api, tempfile.TemporaryDirectory() as tmp:

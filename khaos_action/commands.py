@@ -214,7 +214,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
 @on_interrupt(lambda args: writes_nothing("compare"))
 def cmd_compare(args: argparse.Namespace) -> int:
     from khaos_action.collector import bulk, hold
-    from khaos_action.manifest import Outcomes, load_manifest
+    from khaos_action.manifest_read import Outcomes, load_manifest
     from khaos_action.report.comparison import render_comparison_markdown
     from khaos_action.score.compare import compare_manifests
 
@@ -265,7 +265,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
 
 
 def _replay(args: argparse.Namespace) -> int:
-    from khaos_action.manifest import load_manifest
+    from khaos_action.manifest_read import load_manifest
     from khaos_action.replay.export import export_report
 
     exported = export_report(load_manifest(args.manifest))

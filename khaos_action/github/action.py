@@ -29,7 +29,8 @@ from khaos_action.github.workflow import (
     cap_annotations,
     set_outputs,
 )
-from khaos_action.manifest import Manifest, load_manifest
+from khaos_action.manifest import Manifest
+from khaos_action.manifest_read import load_manifest
 from khaos_action.reporters import REPORTERS, action_outputs
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests

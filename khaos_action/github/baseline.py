@@ -13,13 +13,8 @@ from typing import Any
 
 from khaos_action.github.client import GitHubClient, GitHubError, GitHubGone
 from khaos_action.github.event import EventInfo
-from khaos_action.manifest import (
-    Manifest,
-    ManifestError,
-    load_manifest,
-    loads_json,
-    parse_manifest,
-)
+from khaos_action.manifest import Manifest, ManifestError
+from khaos_action.manifest_read import load_manifest, loads_json, parse_manifest
 
 MAX_ARTIFACT_BYTES = 50 * 1024 * 1024
 """Compressed artifact size we download at most; checked against the listing and again while streaming."""

@@ -14,14 +14,8 @@ from typing import TYPE_CHECKING
 from khaos_action import collector
 from khaos_action.atomic import stamp
 from khaos_action.errors import Interrupted
-from khaos_action.manifest import (
-    CaseResult,
-    Manifest,
-    ManifestError,
-    Telemetry,
-    manifest_from_bytes,
-    read_manifest_bytes,
-)
+from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry
+from khaos_action.manifest_read import manifest_from_bytes, read_manifest_bytes
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats

@@ -26,7 +26,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, model_serializer, model_validator
 
 from khaos_action.findings import case_is_critical, is_critical
-from khaos_action.manifest import CaseOutcome, CaseResult, InvariantOutcome, Manifest, Outcomes
+from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.manifest_read import CaseOutcome, InvariantOutcome, Outcomes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]

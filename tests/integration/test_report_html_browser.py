@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from khaos_action.manifest import load_manifest
+from khaos_action.manifest_read import load_manifest
 from khaos_action.report.html import render_html
 from khaos_action.report.html_views import DRILL_DOWN_LIMIT
 
@@ -269,7 +269,7 @@ def test_two_thousand_case_report_loads_quickly_and_filters_to_problems(browser:
         {**template[i % len(template)], "id": f"{i:012x}", "output": "Order <b>1234</b> & more; " * 160}
         for i in range(2000)
     ]
-    from khaos_action.manifest import parse_manifest
+    from khaos_action.manifest_read import parse_manifest
 
     page = tmp_path / "big.html"
     page.write_text(render_html(parse_manifest(data)), encoding="utf-8")

@@ -10,7 +10,8 @@ from typing import get_args
 import pytest
 from pydantic.fields import FieldInfo
 
-from khaos_action.manifest import Manifest, load_manifest
+from khaos_action.manifest import Manifest
+from khaos_action.manifest_read import load_manifest
 from khaos_action.report.comparison import render_comparison_markdown
 from khaos_action.score.compare import Comparison, compare_manifests
 
@@ -215,7 +216,8 @@ def test_markdown_escapes_untrusted_case_text():
 def test_compare_reads_only_the_outcomes_and_says_the_same(base_name: str, head_name: str):
     """`khaos-action compare` loads `Outcomes` (what each case did, not its output or tool calls: issue 19); the
     comparison must be the one the whole manifests give."""
-    from khaos_action.manifest import CaseOutcome, CaseResult, Outcomes
+    from khaos_action.manifest import CaseResult
+    from khaos_action.manifest_read import CaseOutcome, Outcomes
 
     whole = compare_manifests(manifest(base_name), manifest(head_name))
     light = compare_manifests(load_manifest(FIXTURES / f"{base_name}.json", Outcomes),
@@ -230,7 +232,8 @@ def test_compare_reads_only_the_outcomes_and_says_the_same(base_name: str, head_
 
 
 def test_a_malformed_outcome_is_still_a_manifest_error(tmp_path: Path):
-    from khaos_action.manifest import ManifestError, Outcomes
+    from khaos_action.manifest import ManifestError
+    from khaos_action.manifest_read import Outcomes
 
     data = json.loads((FIXTURES / "base.json").read_text())
     data["cases"][1]["passed"] = "maybe"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from khaos_action.manifest import load_manifest
+from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
 

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from khaos_action.github.gates import decide
-from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry, load_manifest, parse_manifest
+from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry
+from khaos_action.manifest_read import load_manifest, parse_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
 

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from khaos_action.checkers import Invariant
-from khaos_action.manifest import Manifest, load_manifest
+from khaos_action.manifest import Manifest
+from khaos_action.manifest_read import load_manifest
 from khaos_action.replay.export import export_report, export_sessions
 from khaos_action.replay.sessions import load_sessions, parse_sessions
 

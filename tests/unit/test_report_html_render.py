@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from khaos_action.manifest import OUTPUT_CAP, Manifest, load_manifest, parse_manifest
+from khaos_action.manifest import OUTPUT_CAP, Manifest
+from khaos_action.manifest_read import load_manifest, parse_manifest
 from khaos_action.report.html import render_html
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow, compare_manifests
 

@@ -6,12 +6,8 @@ from typing import Any
 
 import pytest
 
-from khaos_action.manifest import (
-    OUTPUT_CAP,
-    CaseResult,
-    Manifest,
-    parse_manifest,
-)
+from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
+from khaos_action.manifest_read import parse_manifest
 from khaos_action.report.html_views import (
     attack_breakdown,
     case_groups,

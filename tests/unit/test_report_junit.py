@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import CaseResult, InvariantResult, Manifest, Scores, load_manifest
+from khaos_action.manifest import CaseResult, InvariantResult, Manifest, Scores
+from khaos_action.manifest_read import load_manifest
 from khaos_action.report.writers import write_all
 
 junit_xml = pytest.importorskip("junit_xml")  # the reference implementation (test extra)

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, load_manifest
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict
+from khaos_action.manifest_read import load_manifest
 
 
 def manifest(n: int) -> Manifest:

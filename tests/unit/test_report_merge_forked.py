@@ -11,15 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import (
-    AgentInfo,
-    CaseResult,
-    InvariantResult,
-    Manifest,
-    ManifestError,
-    Verdict,
-    load_manifest,
-)
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import default_formats
