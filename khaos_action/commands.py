@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from khaos_action.atomic import stamp
-from khaos_action.errors import ConfigError, ExitCode, Interrupted
+from khaos_action.errors import ExitCode, Interrupted
 from khaos_action.reporters import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
@@ -133,7 +133,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     checked: list[AgentCheck] = []
 
     def agent_code(loaded, extensions):
-        from khaos_action.session import python_agent_env, worker_extensions
+        from khaos_action.engine.transport.worker_start import python_agent_env
+        from khaos_action.session import worker_extensions
         from khaos_action.transports import transport_entry
 
         environ, agent = services().environ, loaded.config.agent
@@ -180,15 +181,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 @on_interrupt(lambda args: writes_nothing("contract validate") if args.contract_command == "validate" else None)
 def cmd_contract(args: argparse.Namespace) -> int:
     from khaos_action.main import evaluate, make_plan, new_run_id, prepare
-    from khaos_action.plan.contract import check_contract_config
 
-    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
-                                       extensions=tuple(args.extension)))
-    if prepared.config.contract is None:
-        raise ConfigError(f"{args.config}: no `contract` section; add `contract: {{invariants: [...]}}` and a "
-                          f"`chaos_matrix`")
-    check_contract_config(prepared.config)
-    if args.contract_command == "validate":
+    if args.contract_command == "validate":  # `run` and `score`: `evaluate` prepares (and checks) the contract
+        prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
+                                           extensions=tuple(args.extension)))
+        assert prepared.config.contract is not None  # prepare checked it (contract_only)
         plan = make_plan(prepared)
         inv = prepared.config.contract.invariants
         print(f"{args.config}: contract {prepared.config.contract.name!r} valid: {len(inv)} invariants × "

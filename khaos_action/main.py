@@ -7,7 +7,6 @@ once, pass them in). Nothing here reads os.environ or builds an HTTP client itse
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import functools
 import importlib
@@ -19,47 +18,43 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from khaos_action import __version__, collector
-from khaos_action.config.errors import ConfigFileError
-from khaos_action.config.loader import LoadedConfig, load_config
-from khaos_action.config.models import KhaosConfig
-from khaos_action.config.packs import load_packs
-from khaos_action.engine.agent_tools import agent_tools
-from khaos_action.engine.events import EventLog
-from khaos_action.engine.runner import (
-    Engine,
-    EngineSettings,
-    InstanceBinder,
-    invocation_key,
-)
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.extensions import Extension, load_extensions
-from khaos_action.preflight.semantic import check_semantics, semantic_warnings
-from khaos_action.redact import Redactor, redact_manifest
 from khaos_action.reporters import REPORTERS, run_files
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.services import Services
-from khaos_action.session import agent_session
 from khaos_action.transports import transport_entry
 
+# The config's models and the engine are imported where they are used (`prepare`, `_execute`): `evaluate` starts
+# the python worker's zygote before them, and it boots on the other core meanwhile (engine/transport/early.py).
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
     from khaos_action.attacks.capabilities import CapabilityProfile
+    from khaos_action.config.loader import LoadedConfig
+    from khaos_action.config.models import KhaosConfig
     from khaos_action.engine.agent_code import AgentCode
+    from khaos_action.engine.runner import Engine
+    from khaos_action.engine.transport.zygote_process import ZygoteProcess
     from khaos_action.manifest import CaseResult, GitInfo, Manifest, Telemetry
     from khaos_action.plan.scheduler import PackSource, Plan
     from khaos_action.roles import ToolRole
 
-LATER_STAGES = (
+PLANNING = (
     "khaos_action.attacks.planner", "khaos_action.attacks.profile", "khaos_action.attacks.recon",
     "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_calls",
-    "khaos_action.judge.stage", "khaos_action.llm.telemetry", "khaos_action.manifest", "khaos_action.plan.contract",
-    "khaos_action.plan.mutation", "khaos_action.plan.replay", "khaos_action.plan.scheduler", "khaos_action.roles",
+    "khaos_action.plan.contract", "khaos_action.plan.mutation", "khaos_action.plan.replay",
+    "khaos_action.plan.scheduler", "khaos_action.roles",
+)
+"""What a run imports to plan its cases once the agent has started: imported on a thread while the agent starts
+(`agent_session(meanwhile=...)`), when this process would only wait for it (issue 19)."""
+LATER_STAGES = (
+    *PLANNING, "khaos_action.judge.stage", "khaos_action.llm.telemetry", "khaos_action.manifest",
     "khaos_action.score.summary", "khaos_action.report.writers",
 )
-"""What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): imported on
-a thread while the agent starts (`agent_session(meanwhile=...)`), when this process would only wait for it (issue
-19: a third of a small contract run's wall time was these imports, one after the worker's start)."""
-
+"""What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): what PLANNING
+did not import is imported on a thread while the plan's first cases are at the agent (`import_later_stages`), when
+this process would only wait for their replies (issue 19: these imports were a third of a small contract run's wall
+time; once the worker's zygote starts first, imported while the agent starts they were on the critical path)."""
 
 T = TypeVar("T")
 
@@ -79,7 +74,12 @@ def prepare(request: EvaluateRequest, *,
             agent_code: Callable[[LoadedConfig, Sequence[Extension]], AgentCode] | None = None) -> Prepared:
     """Load and check everything that can be checked without calling the agent; with `agent_code` (validate),
     also what it finds in the agent's code (engine/agent_check.py: its entry and tools imported and their
-    signatures checked, in a sandboxed worker)."""
+    signatures checked, in a sandboxed worker). A contract-only request also checks the contract
+    (plan/contract.py `check_contract_config`)."""
+    from khaos_action.config.errors import ConfigFileError
+    from khaos_action.config.loader import load_config
+    from khaos_action.preflight.semantic import check_semantics, semantic_warnings
+
     extensions = load_extensions(request.extensions, base_dir=Path.cwd())  # they register what the config names
     loaded = load_config(request.config_path)
     config = loaded.config
@@ -94,7 +94,11 @@ def prepare(request: EvaluateRequest, *,
         updates.update(mutation=None, replay=None)
     config = config.model_copy(update=updates)
     refs = [] if request.contract_only else list(request.packs) or list(config.packs)
-    loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded) if refs else []
+    loaded_packs = []
+    if refs:
+        from khaos_action.config.packs import load_packs
+
+        loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded)
     code = agent_code(loaded, extensions) if agent_code is not None else None
     issues = [*(code.issues if code else []),
               *check_semantics(loaded, loaded_packs, code.broken_tools if code else ())]
@@ -112,6 +116,13 @@ def prepare(request: EvaluateRequest, *,
     if not packs and config.contract is None and config.mutation is None and config.replay is None:
         raise ConfigError(f"{loaded.path}: nothing to run: add `packs: [quickstart]`, a `contract` with a "
                           f"`chaos_matrix`, `mutation`, or `replay`")
+    if request.contract_only:
+        from khaos_action.plan.contract import check_contract_config
+
+        if config.contract is None:
+            raise ConfigError(f"{request.config_path}: no `contract` section; add `contract: {{invariants: [...]}}` "
+                              f"and a `chaos_matrix`")
+        check_contract_config(config)
     return Prepared(loaded=loaded, config=config, packs=packs,
                     warnings=[str(issue) for issue in semantic_warnings(loaded)], extensions=extensions)
 
@@ -148,13 +159,24 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
 
 def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
     """One run of `request`; `services` is what it takes from the world (built by the shell that calls it)."""
-    with collector.bulk():
-        prepared = prepare(request)
-    out_dir = request.out_dir
-    claim_out_dir(out_dir, force=request.force)
-    started = _timestamp(services.clock())
-    with _similarity_backend(prepared.config):
-        run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name))
+    from khaos_action.engine.transport.early import early_zygote
+
+    # Started first, from the YAML alone, to boot while the config is validated (issue 19); adopted by the session
+    # only if it is the zygote the validated config starts.
+    early = early_zygote(request.config_path, services.environ)
+    try:
+        with collector.bulk():
+            prepared = prepare(request)
+        out_dir = request.out_dir
+        claim_out_dir(out_dir, force=request.force)
+        started = _timestamp(services.clock())
+        with _similarity_backend(prepared.config):
+            run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name, early=early))
+    finally:
+        if early is not None:  # the session's, ended with it; or not adopted (an error, Ctrl-C, another command)
+            early.discard()
+    from khaos_action.redact import Redactor, redact_manifest
+
     with collector.bulk():
         manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
                                   config_path=request.config_path, shard=request.shard,
@@ -169,6 +191,8 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run`, with the result handed back outside the main task: CPython 3.10–3.12 format that task, result
     included, when they restore the SIGINT handler (4 s of CPU for 50k results, issue 19)."""
+    import asyncio
+
     box: list[T] = []
 
     async def main() -> None:
@@ -202,19 +226,25 @@ class Executed:
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, services: Services, *, out_dir: Path,
-                   run_id: str) -> Executed:
+                   run_id: str, early: ZygoteProcess | None = None) -> Executed:
+    from khaos_action.engine.agent_tools import agent_tools
+    from khaos_action.engine.events import EventLog
+    from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, invocation_key
+    from khaos_action.redact import Redactor
+    from khaos_action.session import agent_session
+
     config = prepared.config
     binder = InstanceBinder()
     redactor = Redactor(config.agent.secrets)
     events = EventLog(out_dir / "events.jsonl", redact=redactor.data if redactor else None)
+    planning = functools.partial(import_best_effort, PLANNING)
     later = functools.partial(import_later_stages, request.formats)
     try:
         async with contextlib.AsyncExitStack() as stack, agent_session(config, prepared.loaded.base_dir,
                                                                            binder, services, prepared.extensions,
-                                                                           meanwhile=later) as session:
+                                                                           meanwhile=planning, early=early) as session:
             from khaos_action.attacks.profile import profile_of
             from khaos_action.engine.state_probe import StateProbe
-            from khaos_action.judge.stage import consult_llm_judge, judge_all
             from khaos_action.roles import guess_role
 
             # What the python worker found when it imported the agent: pull-request code never runs in this process.
@@ -262,8 +292,11 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
                                                         request.shard)
             async with StateProbe(engine, config, request.shard, alongside=engine.settings.concurrency > 1) as probe:
                 results, attack_notes = await _run_and_judge(engine, plan, config, attacker=attacker,
-                                                             capabilities=profile.as_dict(), roles=roles)
+                                                             capabilities=profile.as_dict(), roles=roles,
+                                                             meanwhile=later)
                 probes, state_warnings = await probe.result()
+            from khaos_action.judge.stage import consult_llm_judge, judge_all
+
             warnings += attack_notes
             results += judge_all(probes, config)
             warnings += state_warnings
@@ -282,16 +315,20 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
 
 async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, attacker: AttackerClient | None = None,
                          capabilities: dict[str, bool] | None = None,
-                         roles: Sequence[ToolRole] = ()) -> tuple[list[CaseResult], list[str]]:
+                         roles: Sequence[ToolRole] = (),
+                         meanwhile: Callable[[], None] | None = None) -> tuple[list[CaseResult], list[str]]:
     """Run the plan (the baseline first: it maps which golden prompt reaches which channel, and indirect attacks
     ride on those prompts), judge it, and give BLOCKED attacks their one adaptive retry (the attacker model's
-    rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies."""
+    rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies.
+    `meanwhile`: run on a thread while the plan runs (the rest of the run's imports)."""
     from khaos_action.attacks.recon import run_with_recon, undelivered
     from khaos_action.attacks.retry import merge_attempts, retry_candidates
+    from khaos_action.session import alongside
+
+    invocations = await alongside(run_with_recon(engine.run, plan, config.prompt_texts(), roles,
+                                                 in_process=transport_entry(config.agent.type).in_process), meanwhile)
     from khaos_action.judge.stage import judge_all, no_chaos_replies
 
-    invocations = await run_with_recon(engine.run, plan, config.prompt_texts(), roles,
-                                       in_process=transport_entry(config.agent.type).in_process)
     invariants = plan.invariants
     baseline = no_chaos_replies(invocations)
     with collector.bulk():
@@ -408,12 +445,17 @@ def config_lines(loaded: LoadedConfig) -> dict[str, int]:
 
 
 def import_later_stages(formats: Sequence[str] = ()) -> None:
-    """Import LATER_STAGES and the renderers of `formats` (run on a thread: see LATER_STAGES). Best effort: a module
-    that fails here is imported again where it is used, on the loop's thread, and its real error is raised there.
-    (Besides a plain bug, Python's import lock may refuse this thread a package the loop's thread is importing at
-    the same moment, with `_DeadlockError`: nothing to stop the run for.)"""
-    names = [*LATER_STAGES, *(reporter.render.partition(":")[0] for reporter in map(REPORTERS.get, formats)
-                              if reporter is not None and isinstance(reporter.render, str))]
+    """Import LATER_STAGES and the renderers of `formats` (on a thread: see LATER_STAGES), best effort."""
+    import_best_effort([*LATER_STAGES, *(reporter.render.partition(":")[0]
+                                         for reporter in map(REPORTERS.get, formats)
+                                         if reporter is not None and isinstance(reporter.render, str))])
+
+
+def import_best_effort(names: Sequence[str]) -> None:
+    """Import `names` (run on a thread: see LATER_STAGES). Best effort: a module that fails here is imported again
+    where it is used, on the loop's thread, and its real error is raised there. (Besides a plain bug, Python's
+    import lock may refuse this thread a package the loop's thread is importing at the same moment, with
+    `_DeadlockError`: nothing to stop the run for.)"""
     for name in names:
         try:
             importlib.import_module(name)

@@ -17,11 +17,11 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from contextlib import AsyncExitStack, asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from khaos_action.config.agents import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
 from khaos_action.config.models import KhaosConfig
@@ -32,6 +32,8 @@ from khaos_action.errors import ConfigError
 from khaos_action.extensions import Extension
 from khaos_action.services import Services
 from khaos_action.transports import TransportEntry, transport_entry
+
+T = TypeVar("T")
 
 
 @dataclass(slots=True)
@@ -84,16 +86,6 @@ class AgentSession:
         return missed + http_faults_never_fired(list(fault_specs), list(results), self.traffic)
 
 
-def python_agent_env(agent: Any, environ: Mapping[str, str]) -> dict[str, str]:
-    """agent.env for a python worker: `${VAR}` expanded from the run's environment less the runner's secrets (no
-    chaos-proxy templates: the worker's HTTP is intercepted in-process)."""
-    from khaos_action.engine.sandbox import visible_environ
-    from khaos_action.engine.transport.base import expand_vars
-
-    visible = visible_environ(environ)
-    return {k: expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}
-
-
 def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) -> tuple[Extension, ...]:
     """What the python worker imports before it builds the transport: the run's extensions, and the module of an
     extension entry registered by a caller of the run API who imported it without naming it."""
@@ -105,19 +97,18 @@ def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) ->
     return tuple(dict.fromkeys(found))
 
 
-async def _start(transport: Any, meanwhile: Callable[[], None] | None) -> None:
-    """`transport.start()`, with `meanwhile` run on a thread until both are done: the agent's processes start on
-    the other core while this one would only wait for them."""
+async def alongside(work: Awaitable[T], meanwhile: Callable[[], None] | None) -> T:
+    """`work`, with `meanwhile` run on a thread until both are done: the agent's processes start, or answer, on the
+    other core while this one would only wait for them (issue 19: the run's imports go there)."""
     if meanwhile is None:
-        await transport.start()
-        return
+        return await work
     # The loop's thread must not wait 5 ms (the default switch interval) for the GIL at each step of the start
     # while the other thread imports: spawning the worker alone took 25 ms so (issue 19).
     interval = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)
     side = asyncio.get_running_loop().run_in_executor(None, meanwhile)
     try:
-        await transport.start()
+        return await work
     finally:
         try:
             await side
@@ -127,12 +118,13 @@ async def _start(transport: Any, meanwhile: Callable[[], None] | None) -> None:
 
 @asynccontextmanager
 async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder, services: Services,
-                        extensions: Sequence[Extension] = (),
-                        meanwhile: Callable[[], None] | None = None) -> AsyncIterator[AgentSession]:
+                        extensions: Sequence[Extension] = (), meanwhile: Callable[[], None] | None = None,
+                        early: Any = None) -> AsyncIterator[AgentSession]:
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
     are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `extensions`: the run's extension
     modules, imported by the python worker too. `meanwhile`: work of the caller's (its imports) run on a thread while
-    the agent starts, after this process has done its own share of the start (issue 19)."""
+    the agent starts, after this process has done its own share of the start (issue 19). `early`: the python
+    worker's zygote as worker_start.early_zygote started it, adopted when it is the one this session would start."""
     from khaos_action.engine.transport.factory import build_transport
 
     agent = config.agent
@@ -142,20 +134,17 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
 
         mcp = await start_mcp_proxy(stack, agent, base_dir, services.environ)
         if isinstance(agent, InProcessAgent):  # the entry's in_process (config/agents.py keeps the two agreeing)
-            from khaos_action.engine import sandbox
             from khaos_action.engine.llm_runtime import worker_llm_setup
             from khaos_action.engine.transport.worker import WorkerTransport
-            from khaos_action.engine.transport.worker_start import worker_python
+            from khaos_action.engine.transport.worker_start import python_worker
 
             transport = WorkerTransport(
                 agent, base_dir=base_dir, environ=services.environ, concurrency=config.concurrency,
-                python=worker_python(agent, services.environ),
-                env={**python_agent_env(agent, services.environ), **(mcp.env_for(0) if mcp is not None else {})},
-                llm=worker_llm_setup(config, base_dir, services.environ), limits=sandbox.limits_from(agent.limits),
-                identity=sandbox.agent_identity(services.environ),
-                extensions=worker_extensions(extensions, entry))
+                **python_worker(agent, services.environ, mcp.env_for(0) if mcp is not None else None),
+                llm=worker_llm_setup(config, base_dir, services.environ),
+                extensions=worker_extensions(extensions, entry), early=early)
             stack.push_async_callback(transport.close)
-            await _start(transport, meanwhile)
+            await alongside(transport.start(), meanwhile)
             hooks = with_mcp(FaultHooks(), mcp)
             binder.chaos = hooks
             # The worker wraps the tools; the transport reports their names, which ones were reached, and the
@@ -178,7 +167,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
                                         **(mcp.env_for(i) if mcp is not None else {})},
         )
         stack.push_async_callback(transport.close)
-        await _start(transport, meanwhile)
+        await alongside(transport.start(), meanwhile)
         hooks = with_mcp(FaultHooks(proxy), mcp)
         binder.chaos = hooks
         serial = not getattr(transport, "exclusive", True)

@@ -68,7 +68,7 @@ def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mappin
                 extensions: Sequence[Extension] = ()) -> AgentCheck:
     """Run the agent-code checks of `loaded` in a sandboxed worker, started as a run starts one: `environ` is the
     run's environment (the worker's clean one is made from it), `env` the agent's own (agent.env, expanded:
-    session.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
+    worker_start.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
     agent = loaded.config.agent
     if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
         return AgentCheck(code=AgentCode())

@@ -236,6 +236,25 @@ def wrap_argv(argv: list[str], *, limits: Limits | None = None,
     return [sys.executable, "-I", "-c", _LAUNCHER, json.dumps(spec), *argv]
 
 
+_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
+    """`${VAR}` -> its value (agent.env, agent.headers: `environ` is `visible_environ`'s); a missing variable is an
+    AgentError naming where it was used."""
+
+    def one(match: re.Match[str]) -> str:
+        name = match.group(1)
+        if name not in environ:
+            from khaos_action.errors import AgentError
+
+            raise AgentError(f"{where} uses ${{{name}}} but the environment variable {name} is not set; "
+                             f"export it before the run (or remove the reference).")
+        return environ[name]
+
+    return _VAR.sub(one, text)
+
+
 def visible_environ(environ: Mapping[str, str]) -> dict[str, str]:
     """The run's environment minus what no agent may get: where `${VAR}` in agent.env / agent.headers is looked up
     (the config comes from the pull request too, so `${GITHUB_TOKEN}` must find nothing)."""

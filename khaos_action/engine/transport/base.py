@@ -142,23 +142,7 @@ def trace_id(case_id: str) -> str:
 
 # ---- environment and processes (shared by the http and command transports) ----------------------
 
-_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _TEMPLATE = re.compile(r"\{\{\s*[^}]*\}\}")
-
-
-def expand_vars(text: str, environ: Mapping[str, str], *, where: str) -> str:
-    """`${VAR}` -> its value; a missing variable is an AgentError naming where it was used."""
-
-    def one(match: re.Match[str]) -> str:
-        name = match.group(1)
-        if name not in environ:
-            from khaos_action.errors import AgentError
-
-            raise AgentError(f"{where} uses ${{{name}}} but the environment variable {name} is not set; "
-                             f"export it before the run (or remove the reference).")
-        return environ[name]
-
-    return _VAR.sub(one, text)
 
 
 def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, extra: Mapping[str, str] | None,
@@ -182,7 +166,7 @@ def process_env(agent_env: Mapping[str, str], base: Mapping[str, str] | None, ex
         value = str(value)
         if port is not None:
             value = substitute_port(value, port)
-        rendered[key] = expand_vars(value, lookup, where=f"agent.env.{key}")
+        rendered[key] = sandbox.expand_vars(value, lookup, where=f"agent.env.{key}")
     env.update({k: v for k, v in rendered.items() if not sandbox.never_passed(k)})
     env.update(base or {})
     env.update(extra or {})

@@ -30,7 +30,7 @@ from urllib.parse import urlsplit
 import httpx
 
 from khaos_action.config.agents import HttpAgent
-from khaos_action.engine.sandbox import limits_from, visible_environ
+from khaos_action.engine.sandbox import expand_vars, limits_from, visible_environ
 from khaos_action.engine.textsafe import decode_bytes
 from khaos_action.engine.transport.base import (
     TEXT_KEYS,
@@ -39,7 +39,6 @@ from khaos_action.engine.transport.base import (
     EnvForInstance,
     OutputTail,
     describe_exit,
-    expand_vars,
     has_port,
     normalise_reply,
     process_env,

@@ -36,6 +36,7 @@ from khaos_action.engine.transport.base import AgentCallError, OutputTail
 from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
 from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert
 from khaos_action.engine.transport.worker_start import WorkerStarter
+from khaos_action.engine.transport.zygote import ZygoteProcess
 from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
@@ -70,13 +71,14 @@ class WorkerTransport:
     def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
                  python: str | None = None, env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
                  limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,
-                 zygote: bool = True, extensions: Sequence[Extension] = (), lanes: int = LANES) -> None:
+                 zygote: bool = True, extensions: Sequence[Extension] = (), lanes: int = LANES,
+                 early: ZygoteProcess | None = None) -> None:
         self.agent = agent
         self.base_dir = Path(base_dir)
         self.concurrency = max(1, concurrency)
         self.lanes = max(1, min(lanes, self.concurrency))
         self.starter = WorkerStarter(agent, base_dir=self.base_dir, environ=environ, python=python, env=env,
-                                     limits=limits, identity=identity, zygote=zygote)
+                                     limits=limits, identity=identity, zygote=zygote, early=early)
         self.llm = llm or {}
         self.has_reset = agent.resets()
         self.tool_names: list[str] = []

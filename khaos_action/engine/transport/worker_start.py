@@ -1,24 +1,31 @@
-"""How a python agent worker process starts: forked by the zygote (started on first use, engine/transport/zygote.py),
-else a fresh interpreter running engine/worker_boot.py; with the run's clean environment, the sandbox's limits and
-identity, and the paths our package is imported from. The pool of workers is engine/transport/worker.py.
+"""How a python agent worker process starts: forked by the zygote (engine/transport/zygote.py: started on first use,
+or adopted when the run started it early: engine/transport/early.py), else a fresh interpreter running
+engine/worker_boot.py; with the run's clean environment, the sandbox's limits and identity, and the paths our package
+is imported from. The pool of workers is engine/transport/worker.py.
+
+The run starts its zygote before it imports the config's models and the engine (engine/transport/early.py), through
+this module: it imports neither at its top (asyncio and the zygote's loop side are imported where a worker is
+started, inside the event loop).
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import khaos_action
-from khaos_action.config.agents import InProcessAgent
 from khaos_action.engine import sandbox
 from khaos_action.engine.transport.preload import http_preload
-from khaos_action.engine.transport.zygote import Zygote
+from khaos_action.engine.transport.zygote_process import ZygoteProcess
 from khaos_action.errors import AgentError
+
+if TYPE_CHECKING:
+    from khaos_action.config.agents import InProcessAgent
+    from khaos_action.engine.transport.zygote import Zygote
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
 BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
@@ -35,7 +42,7 @@ PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 class WorkerStarter:
     def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], python: str | None,
                  env: Mapping[str, str] | None, limits: sandbox.Limits | None, identity: sandbox.Identity | None,
-                 zygote: bool) -> None:
+                 zygote: bool, early: ZygoteProcess | None = None) -> None:
         self.agent = agent
         self.base_dir = base_dir
         self.environ = environ
@@ -47,12 +54,18 @@ class WorkerStarter:
         self.zygote = zygote
         """Fork workers from a template process (the imports paid once); False: a fresh interpreter each."""
         self._zygote: Zygote | None = None
+        self._early = early
+        """A zygote started before the run's event loop (engine/transport/early.py): adopted if it is the one `_fork`
+        would start, else discarded."""
 
     async def process(self) -> tuple[Any, int, int]:
         """A started worker: its process, and the ends of its request and reply pipes the engine holds."""
         return await self._fork() or await self._exec()
 
     async def close(self) -> None:
+        early, self._early = self._early, None
+        if early is not None:  # never adopted (no worker was asked for)
+            early.discard()
         zygote, self._zygote = self._zygote, None
         if zygote is not None:
             await zygote.close()
@@ -71,14 +84,38 @@ class WorkerStarter:
         return [self.python, BOOT, json.dumps(paths)], env, sandbox.spawn_kwargs(limits=self.limits,
                                                                                   identity=self.identity)
 
+    def spawn_zygote(self) -> ZygoteProcess:
+        """The zygote's process, started now (no event loop needed); OSError when it cannot be."""
+        argv, env, spawn, key = self.zygote_command()
+        return ZygoteProcess.spawn(argv, env=env, cwd=str(self.base_dir), key=key, **spawn)
+
+    def zygote_command(self) -> tuple[list[str], dict[str, str], dict[str, Any], tuple[Any, ...]]:
+        """The zygote's argv (`{ctl}`: its control socket), environment and spawn arguments, and the key of all
+        they are made of: the argv, the environment, the working directory, the limits and the identity (the
+        spawn arguments' preexec function is made from the last two)."""
+        (python, boot, paths), env, spawn = self.command()
+        argv = [python, boot, "zygote", "{ctl}", paths]
+        return argv, env, spawn, (tuple(argv), tuple(sorted(env.items())), str(self.base_dir), self.limits,
+                                  self.identity)
+
     async def _fork(self) -> tuple[Any, int, int] | None:
-        """A worker forked by the zygote (started on first use); None when there is none to fork from."""
+        """A worker forked by the zygote (started on first use, or the early one adopted); None when there is none
+        to fork from."""
+        import asyncio
+
+        from khaos_action.engine.transport.zygote import Zygote
+
         if self._zygote is None and self.zygote:
             self.zygote = False  # one attempt per run
-            (python, boot, paths), env, spawn = self.command()
+            early, self._early = self._early, None
+            argv, env, spawn, key = self.zygote_command()
             try:
-                self._zygote = await Zygote.start([python, boot, "zygote", "{ctl}", paths], env=env,
-                                                  cwd=str(self.base_dir), **spawn)
+                if early is not None and early.key == key:
+                    self._zygote = await Zygote.adopt(early)
+                else:
+                    if early is not None:  # started for another command than this one: never used
+                        early.discard()
+                    self._zygote = await Zygote.start(argv, env=env, cwd=str(self.base_dir), **spawn)
             except OSError:
                 return None
         if self._zygote is None or not self._zygote.alive:
@@ -90,6 +127,8 @@ class WorkerStarter:
 
     async def _exec(self) -> tuple[Any, int, int]:
         """A worker started as a fresh interpreter."""
+        import asyncio
+
         child_read, parent_write = os.pipe()
         parent_read, child_write = os.pipe()
         (python, boot, paths), env, spawn = self.command()
@@ -119,3 +158,19 @@ def worker_python(agent: InProcessAgent, environ: Mapping[str, str]) -> str | No
     `install` venv), else ours (None)."""
     chosen = agent.python or environ.get(PYTHON_ENV, "").strip() or None
     return chosen
+
+
+def python_worker(agent: InProcessAgent, environ: Mapping[str, str],
+                  extra_env: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """How the python worker of `agent` is started (WorkerStarter's arguments, the session's and early.py's alike):
+    its interpreter, its environment (agent.env expanded, then `extra_env`: the MCP proxy's addresses), the
+    sandbox's limits and identity."""
+    return {"python": worker_python(agent, environ), "env": {**python_agent_env(agent, environ), **(extra_env or {})},
+            "limits": sandbox.limits_from(agent.limits), "identity": sandbox.agent_identity(environ)}
+
+
+def python_agent_env(agent: Any, environ: Mapping[str, str]) -> dict[str, str]:
+    """agent.env for a python worker: `${VAR}` expanded from the run's environment less the runner's secrets (no
+    chaos-proxy templates: the worker's HTTP is intercepted in-process)."""
+    visible = sandbox.visible_environ(environ)
+    return {k: sandbox.expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}

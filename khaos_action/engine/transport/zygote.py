@@ -6,6 +6,11 @@ imports our modules, never agent code; `fork()` hands it three pipe ends over a 
 new worker's pid back. The worker is the zygote's child, not ours, so the zygote reports its exit status
 (`exit PID CODE`) and `ForkedProcess` turns that into the `returncode` / `wait()` an asyncio Process offers.
 If the zygote cannot start or dies, the transport starts workers directly.
+
+Its process is started with subprocess.Popen (engine/transport/zygote_process.py), so it can be started before the
+run's event loop exists: the run starts it first, on the other core while this process still validates its config
+and imports the rest of itself (engine/transport/early.py, issue 19), and the `Zygote` made inside the loop adopts
+it.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from khaos_action.engine.transport.base import OutputTail
+from khaos_action.engine.transport.zygote_process import ZygoteProcess
 
 
 class ForkedProcess:
@@ -38,8 +44,42 @@ class ForkedProcess:
         return await asyncio.shield(self._done)
 
 
+class _Adopted:
+    """A ZygoteProcess as a Zygote holds it: the part of asyncio's Process it uses (stdout, wait, kill)."""
+
+    def __init__(self, spawned: ZygoteProcess, stdout: asyncio.StreamReader) -> None:
+        self.popen, self.stdout = spawned.popen, stdout
+
+    def kill(self) -> None:
+        self.popen.kill()  # nothing once it has been reaped
+
+    async def wait(self) -> int:
+        """Its exit code, once it ended: woken by its pidfd (Linux 5.3+), else polled every 50 ms."""
+        while self.popen.poll() is None:
+            try:
+                fd = os.pidfd_open(self.popen.pid)
+            except (AttributeError, OSError):  # not Linux, a kernel before 5.3, or just reaped
+                await asyncio.sleep(0.05)
+                continue
+            try:
+                await _readable(fd)
+            finally:
+                os.close(fd)
+        return self.popen.returncode
+
+
+async def _readable(fd: int) -> None:
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        loop.remove_reader(fd)
+
+
 class Zygote:
-    def __init__(self, process: asyncio.subprocess.Process, sock: socket.socket, output: OutputTail) -> None:
+    def __init__(self, process: Any, sock: socket.socket, output: OutputTail) -> None:
         self.process, self.sock, self.output = process, sock, output
         self.alive = True
         self._pids: asyncio.Queue[ForkedProcess | None] = asyncio.Queue()
@@ -49,20 +89,23 @@ class Zygote:
 
     @classmethod
     async def start(cls, argv: Sequence[str], *, env: Mapping[str, str], cwd: str, **spawn: Any) -> Zygote:
-        """`argv` ends with the placeholder `{ctl}` for the control socket's descriptor number."""
-        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        """Spawn one now (see ZygoteProcess.spawn) and adopt it."""
+        return await cls.adopt(ZygoteProcess.spawn(argv, env=env, cwd=cwd, **spawn))
+
+    @classmethod
+    async def adopt(cls, spawned: ZygoteProcess) -> Zygote:
+        """Take over a zygote process spawned earlier, maybe before this event loop existed: its output is drained
+        from here on, and `close` ends it."""
+        loop = asyncio.get_running_loop()
+        stdout = asyncio.StreamReader()
         try:
-            process = await asyncio.create_subprocess_exec(
-                *[str(theirs.fileno()) if a == "{ctl}" else a for a in argv], stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT, pass_fds=(theirs.fileno(),),
-                env=dict(env), cwd=cwd, **spawn)
+            assert spawned.popen.stdout is not None
+            await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(stdout), spawned.popen.stdout)
         except BaseException:
-            ours.close()
+            spawned.discard()
             raise
-        finally:
-            theirs.close()
-        ours.setblocking(False)
-        return cls(process, ours, OutputTail())
+        spawned.sock.setblocking(False)
+        return cls(_Adopted(spawned, stdout), spawned.sock, OutputTail())
 
     async def fork(self) -> tuple[ForkedProcess, int, int]:
         """A new worker, and our ends of its request and reply pipes."""
@@ -111,7 +154,8 @@ class Zygote:
 
     async def close(self) -> None:
         self.alive = False
-        self.sock.close()  # end of file: the zygote returns
+        with contextlib.suppress(OSError):  # end of file both ways: the zygote returns, and so does `_listen`
+            self.sock.shutdown(socket.SHUT_RDWR)
         try:
             await asyncio.wait_for(self.process.wait(), 2.0)
         except asyncio.TimeoutError:
@@ -121,3 +165,6 @@ class Zygote:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+        # Closed once the loop no longer watches it: a descriptor closed while watched is reused by the next one
+        # opened (the exit's pidfd), which the loop then takes for the old one and never watches.
+        self.sock.close()

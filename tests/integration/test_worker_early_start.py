@@ -1,0 +1,179 @@
+"""The python worker's zygote started from khaos.yaml before the config is validated (engine/transport/early.py,
+issue 19): the session adopts it when its validated command is the same, and forks its workers from it; a zygote
+started for another command is killed, never used; agents it cannot be guessed for start as they always did. Real
+processes: the agent reports its parent, the zygote."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+from pathlib import Path
+
+import pytest
+
+from khaos_action.config.loader import load_config
+from khaos_action.engine.runner import InstanceBinder
+from khaos_action.engine.transport.early import LIMIT_DEFAULTS, early_zygote
+from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
+from khaos_action.messages import TransportMessage
+from khaos_action.services import Services
+from khaos_action.session import agent_session
+
+AGENT = """
+import os
+
+
+def handle(text: str) -> str:
+    return f"{os.getppid()} {os.environ.get('KHAOS_EARLY_SEEN', '-')}"
+"""
+
+CONTRACT = """
+golden_prompts: ["hello"]
+contract:
+  name: c
+  invariants: [{id: answers, type: output_not_empty, severity: critical}]
+chaos_matrix: [{name: no-chaos}]
+"""
+
+AGENTS = {
+    "default": "agent: {name: a, entry: agent.py:handle}",
+    "env, pass_env and limits": """agent:
+  name: a
+  type: python
+  entry: agent.py:handle
+  env: {KHAOS_EARLY_SEEN: "${EARLY_VALUE}-x"}
+  pass_env: [EARLY_VALUE]
+  limits: {memory_mb: 2048, open_files: 512, file_size_mb: null}""",
+    "our interpreter named": f"agent: {{name: a, entry: agent.py:handle, python: {sys.executable!r}}}",
+}
+
+
+def _workspace(tmp_path: Path, agent: str) -> Path:
+    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
+    (tmp_path / "khaos.yaml").write_text(f"version: 1\n{agent}\n{CONTRACT}", encoding="utf-8")
+    return tmp_path / "khaos.yaml"
+
+
+def _children() -> set[int]:
+    """Our live child processes (zombies included: a child not reaped is a leak too)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except (OSError, ValueError):
+            continue
+        if entry.name.isdigit() and int(fields[1]) == os.getpid():
+            found.add(int(entry.name))
+    return found
+
+
+def _ask(config_path: Path, environ: dict[str, str], early) -> str:
+    """One call through the session the run builds, with `early` handed over."""
+    loaded = load_config(config_path)
+
+    async def go() -> str:
+        async with agent_session(loaded.config, loaded.base_dir, InstanceBinder(), Services(environ=environ),
+                                 early=early) as session:
+            reply = await session.transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {}))
+            return reply.payload["text"]
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("agent", AGENTS.values(), ids=AGENTS.keys())
+def test_the_session_forks_its_workers_from_the_zygote_started_before_the_config_was_validated(tmp_path, agent):
+    environ = {**os.environ, "EARLY_VALUE": "v"}
+    before = _children()
+    early = early_zygote(_workspace(tmp_path, agent), environ)
+    assert early is not None
+    try:
+        parent, seen = _ask(tmp_path / "khaos.yaml", environ, early).split()
+        assert int(parent) == early.popen.pid  # the worker's parent: the zygote started first
+        assert early.popen.poll() is not None  # ended with the session
+        if "KHAOS_EARLY_SEEN" in agent:
+            assert seen == "v-x"  # agent.env, expanded as the session expands it
+    finally:
+        early.discard()
+    assert _children() == before  # nothing left, not even a zombie
+
+
+def test_the_command_guessed_from_the_yaml_is_the_one_the_validated_config_starts(tmp_path):
+    # What adoption compares: argv (the HTTP preload included), clean environment, cwd, limits, identity.
+    environ = {**os.environ, "EARLY_VALUE": "v", "GITHUB_TOKEN": "ghp_" + "x" * 36}
+    for agent in AGENTS.values():
+        config_path = _workspace(tmp_path, agent)
+        early = early_zygote(config_path, environ)
+        assert early is not None
+        early.discard()
+        validated = load_config(config_path).config.agent
+        starter = WorkerStarter(validated, base_dir=tmp_path, environ=environ, zygote=True,
+                                **python_worker(validated, environ))
+        assert starter.zygote_command()[3] == early.key
+        assert "GITHUB_TOKEN" not in starter.zygote_command()[1]
+
+
+def test_the_limits_a_guess_assumes_are_the_models_defaults():
+    from khaos_action.config.models import AgentLimits
+
+    assert AgentLimits().model_dump() == LIMIT_DEFAULTS
+
+
+def test_a_zygote_started_for_another_command_is_killed_and_the_session_starts_its_own(tmp_path):
+    config_path = _workspace(tmp_path, AGENTS["default"])
+    before = _children()
+    early = early_zygote(config_path, {**os.environ, "EARLY_OTHER_VAR": "1"})  # another environment
+    assert early is not None
+    parent, _ = _ask(config_path, dict(os.environ), early).split()
+    assert int(parent) != early.popen.pid
+    assert early.popen.returncode is not None  # killed and reaped when the session chose its own
+    assert _children() == before
+
+
+NOT_GUESSED = {
+    "MCP servers": "agent: {entry: agent.py:handle, mcp_servers: [{name: s, command: [x], env_var: S}]}",
+    "another interpreter": "agent: {entry: agent.py:handle, python: /usr/bin/python3-not-ours}",
+    "an http agent": "agent: {type: http, url: 'http://127.0.0.1:9/'}",
+    "an unknown type": "agent: {type: registered-by-an-extension, entry: agent.py:handle}",
+    "an unset variable": "agent: {entry: agent.py:handle, env: {K: '${KHAOS_SURELY_UNSET_VAR}'}}",
+    "a number where text goes": "agent: {entry: agent.py:handle, env: {K: 1}}",
+    "a limit of another type": "agent: {entry: agent.py:handle, limits: {memory_mb: '1'}}",
+    "a key the models do not know in limits": "agent: {entry: agent.py:handle, limits: {cpu: 1}}",
+    "no entry": "agent: {name: a}",
+    "broken YAML": "agent: {entry: [",
+    "nesting too deep": "agent: {entry: agent.py:handle}\nx: " + "[" * 200 + "]" * 200,
+    "a file too large": "agent: {entry: agent.py:handle}\n#" + "x" * 70_000,
+}
+
+
+@pytest.mark.parametrize("agent", NOT_GUESSED.values(), ids=NOT_GUESSED.keys())
+def test_agents_it_cannot_be_guessed_for_start_no_process_early(tmp_path, agent):
+    before = _children()
+    assert early_zygote(_workspace(tmp_path, agent), dict(os.environ)) is None
+    assert _children() == before
+
+
+def test_no_config_file_starts_nothing(tmp_path):
+    assert early_zygote(tmp_path / "missing.yaml", dict(os.environ)) is None
+    assert early_zygote(tmp_path, dict(os.environ)) is None  # a folder without khaos.yaml
+
+
+@pytest.mark.parametrize("broken", ["invariant", "environment"])
+def test_a_run_that_fails_after_its_zygote_started_leaves_no_child(tmp_path, broken):
+    # In a process that lives on (a caller of the run API): the zygote is killed and reaped when the run fails,
+    # not left to end when its control socket is collected.
+    from khaos_action.errors import KhaosError
+    from khaos_action.main import evaluate
+    from khaos_action.run_api import EvaluateRequest
+
+    config_path = _workspace(tmp_path, AGENTS["default"])
+    environ = dict(os.environ)
+    if broken == "invariant":  # the config's models refuse it
+        config_path.write_text(config_path.read_text().replace("output_not_empty", "no_such_checker"))
+    else:  # the session refuses it, before it asks for a worker
+        environ["KHAOS_LLM_CACHE"] = "bogus"
+    before = _children()
+    with pytest.raises(KhaosError):
+        evaluate(EvaluateRequest(config_path=config_path, out_dir=tmp_path / "out", contract_only=True),
+                 services=Services(environ=environ))
+    assert _children() == before
