@@ -34,7 +34,7 @@ Command = Callable[[argparse.Namespace], int]
 
 def on_interrupt(message: Callable[[argparse.Namespace], str | None]) -> Callable[[Command], Command]:
     """Ctrl-C in the command is exit 130 with `message(args)`: what it left behind (errors.Interrupted). None
-    leaves it to the boundary's own message, a run's: its events.jsonl keeps every finished case."""
+    leaves it to the command itself (a run's `keeping_cases`) or the boundary's own message."""
     def wrap(command: Command) -> Command:
         def guarded(args: argparse.Namespace) -> int:
             try:
@@ -69,6 +69,7 @@ def writing(path: Path, name: str) -> Iterator[None]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from khaos_action.collector import hold
+    from khaos_action.engine.events import keeping_cases
     from khaos_action.extensions import load_extensions
     from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
@@ -81,7 +82,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
         min_score=args.min_score, formats=formats, force=args.force, extensions=tuple(args.extension),
     )
-    result = hold(evaluate(request, services=run))  # a 50k-case run's results are not freed one by one at exit
+    with keeping_cases(request.out_dir):
+        result = hold(evaluate(request, services=run))  # a 50k-case run's results are not freed one by one at exit
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
@@ -109,13 +111,16 @@ def _init(args: argparse.Namespace) -> int:
 
 def cmd_demo(args: argparse.Namespace) -> int:
     from khaos_action.demo import demo_config_path
+    from khaos_action.engine.events import keeping_cases
     from khaos_action.main import evaluate, new_run_id
 
     run = services()
     out = args.out or RUNS_DIR / new_run_id(run.clock())
     print("khaos-action demo: the quickstart pack and a behavioral contract against the bundled support agent\n"
           f"(agent and config: {demo_config_path().parent})\n")
-    result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out, force=args.force), services=run)
+    with keeping_cases(out):
+        result = evaluate(EvaluateRequest(config_path=demo_config_path(), out_dir=out, force=args.force),
+                          services=run)
     link_latest(result.out_dir)
     print(summary(result))
     return result.manifest.verdict.exit_code
@@ -180,6 +185,7 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 @on_interrupt(lambda args: writes_nothing("contract validate") if args.contract_command == "validate" else None)
 def cmd_contract(args: argparse.Namespace) -> int:
+    from khaos_action.engine.events import keeping_cases
     from khaos_action.main import evaluate, make_plan, new_run_id, prepare
 
     if args.contract_command == "validate":  # `run` and `score`: `evaluate` prepares (and checks) the contract
@@ -195,8 +201,9 @@ def cmd_contract(args: argparse.Namespace) -> int:
         return 0
     run = services()
     out = args.out or RUNS_DIR / new_run_id(run.clock())
-    result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True, force=args.force,
-                                      extensions=tuple(args.extension)), services=run)
+    with keeping_cases(out):
+        result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True,
+                                          force=args.force, extensions=tuple(args.extension)), services=run)
     link_latest(result.out_dir)
     contract = result.manifest.scores.contract
     critical = [f for f in result.manifest.verdict.findings if f.is_critical]

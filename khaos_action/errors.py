@@ -119,7 +119,7 @@ def guard(body: Callable[[], int], *, say: Say, show_traceback: Say = _stderr_tr
         code = int(exc.exit_code)
         _say(say, message)
     except KeyboardInterrupt:
-        message = "interrupted; finished cases are in events.jsonl"
+        message = "interrupted"  # a run says what it kept itself (engine/events.py keeping_cases)
         code = ExitCode.INTERRUPTED
         _say(say, message)
     except BrokenPipeError:

@@ -9,11 +9,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from khaos_action.errors import output_error
+from khaos_action.atomic import stamp
+from khaos_action.errors import Interrupted, output_error
 
 
 class EventLog:
@@ -58,3 +60,27 @@ def read_events(path: Path) -> list[dict[str, Any]]:
         except json.JSONDecodeError:
             continue
     return events
+
+
+@contextmanager
+def keeping_cases(out_dir: Path) -> Iterator[None]:
+    """Ctrl-C in a run (a command's, the action's) says what it kept: events.jsonl holds every case that finished,
+    each line written the moment it did, or no case had finished yet."""
+    events = out_dir / "events.jsonl"
+    before = stamp(events)
+    try:
+        yield
+    except KeyboardInterrupt:
+        finished = _lines(events) if stamp(events) not in (None, before) else 0
+        if not finished:
+            raise Interrupted(f"interrupted before any case finished: no results in {out_dir}") from None
+        raise Interrupted(f"interrupted; the {finished} case{'s' if finished != 1 else ''} that finished "
+                          f"{'are' if finished != 1 else 'is'} in {events}") from None
+
+
+def _lines(path: Path) -> int:
+    try:
+        with path.open("rb") as events:
+            return sum(chunk.count(b"\n") for chunk in iter(lambda: events.read(1 << 20), b""))
+    except OSError:
+        return 0

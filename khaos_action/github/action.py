@@ -110,7 +110,9 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate
     )
     log.info(f"khaos-action: evaluating {_rel(config_path, workspace)}")
     # Whatever the agent prints while it runs is untrusted (pull-request code): it must not issue workflow commands.
-    with log.commands_stopped():
+    from khaos_action.engine.events import keeping_cases
+
+    with log.commands_stopped(), keeping_cases(request.out_dir):
         result = evaluate(request, services=services)
     return result
 

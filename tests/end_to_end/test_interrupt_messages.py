@@ -1,6 +1,7 @@
 """Ctrl-C says what the interrupted command left behind: only a run (`run`, `demo`, `contract run/score`) has an
-events.jsonl of finished cases. Each command is stopped by a real SIGINT while it waits (an agent or extension
-importing slowly, a manifest or source file that is a FIFO nobody writes) and exits 130 with its own message."""
+events.jsonl of finished cases, and says how many (or that none had finished). Each command is stopped by a real
+SIGINT while it waits (an agent or extension importing slowly, a manifest or source file that is a FIFO nobody
+writes) and exits 130 with its own message."""
 
 from __future__ import annotations
 
@@ -120,6 +121,16 @@ def test_validate_interrupted_while_importing_the_agent_says_it_writes_nothing(t
     assert sorted(p.name for p in tmp_path.iterdir()) == ["agent.py", "importing", "khaos.yaml"]
 
 
+@pytest.mark.parametrize("command", [("run",), ("contract", "run")])
+def test_a_run_interrupted_before_any_case_finished_says_so(tmp_path: Path, command: tuple[str, ...]) -> None:
+    """Not "finished cases are in events.jsonl" when none has: the agent is still importing in its worker."""
+    (tmp_path / "agent.py").write_text(SLOW_IMPORT)
+    (tmp_path / "khaos.yaml").write_text(CONFIG)
+    _, stderr = _interrupt_when(_start(tmp_path, *command, "--out", "out"), (tmp_path / "importing").exists)
+    assert "interrupted before any case finished: no results in out" in stderr, stderr
+    assert not (tmp_path / "out" / "manifest.json").exists()
+
+
 def test_contract_validate_interrupted_says_it_writes_nothing(tmp_path: Path) -> None:
     (tmp_path / "slow_ext.py").write_text(SLOW_IMPORT)  # an extension is imported in our process, and waits
     (tmp_path / "khaos.yaml").write_text(CONFIG)
@@ -170,3 +181,21 @@ def test_an_interrupt_after_the_file_was_written_says_so(tmp_path: Path) -> None
         raise KeyboardInterrupt
     assert str(raised.value) == f"init interrupted: {target} was not written (the file already there is as it " \
                                 "was); run it again"
+
+
+def test_a_run_counts_the_cases_its_events_jsonl_kept(tmp_path: Path) -> None:
+    """The context that words a run's message, on its own: an events.jsonl left by an earlier run is not this run's
+    (a run rewrites it when its agent session starts)."""
+    from khaos_action.engine.events import keeping_cases
+
+    events = tmp_path / "events.jsonl"
+    events.write_text('{"case": "earlier"}\n')
+    with pytest.raises(Interrupted) as raised, keeping_cases(tmp_path):
+        raise KeyboardInterrupt
+    assert str(raised.value) == f"interrupted before any case finished: no results in {tmp_path}"
+    for lines, said in ((1, "the 1 case that finished is"), (3, "the 3 cases that finished are")):
+        with pytest.raises(Interrupted) as raised, keeping_cases(tmp_path):
+            events.unlink()
+            events.write_text('{"case": 1}\n' * lines)
+            raise KeyboardInterrupt
+        assert str(raised.value) == f"interrupted; {said} in {events}"
