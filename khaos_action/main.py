@@ -40,16 +40,15 @@ if TYPE_CHECKING:
     from khaos_action.roles import ToolRole
 
 PLANNING = (
-    "khaos_action.attacks.planner", "khaos_action.attacks.profile", "khaos_action.attacks.recon",
-    "khaos_action.attacks.retry", "khaos_action.engine.state_probe", "khaos_action.engine.llm_calls",
-    "khaos_action.plan.contract", "khaos_action.plan.mutation", "khaos_action.plan.replay",
+    "khaos_action.attacks.profile", "khaos_action.attacks.recon", "khaos_action.engine.state_probe",
+    "khaos_action.engine.llm_calls", "khaos_action.plan.contract", "khaos_action.plan.mutation",
     "khaos_action.plan.scheduler", "khaos_action.roles",
 )
 """What a run imports to plan its cases once the agent has started: imported on a thread while the agent starts
 (`agent_session(meanwhile=...)`), when this process would only wait for it (issue 19)."""
 LATER_STAGES = (
-    *PLANNING, "khaos_action.judge.stage", "khaos_action.llm.telemetry", "khaos_action.manifest",
-    "khaos_action.score.summary", "khaos_action.report.writers",
+    *PLANNING, "khaos_action.attacks.retry", "khaos_action.judge.stage", "khaos_action.llm.telemetry",
+    "khaos_action.manifest", "khaos_action.score.summary", "khaos_action.report.writers",
 )
 """What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): what PLANNING
 did not import is imported on a thread while the plan's first cases are at the agent (`import_later_stages`), when
@@ -132,25 +131,29 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
               roles: list[ToolRole] | None = None) -> Plan:
     """The run's cases. Without a profile, the one inferred from the config alone is used. `roles`: the agent's
     tools with their roles (forbidden-tool attacks aim at them)."""
-    from khaos_action.attacks.planner import security_planner, security_selectors
     from khaos_action.plan.contract import plan_contract
     from khaos_action.plan.mutation import mutation_planner
-    from khaos_action.plan.replay import replay_planner
     from khaos_action.plan.scheduler import SeededScheduler, select_shard
 
     config = prepared.config
-    planners: list = [plan_contract, mutation_planner(llm_variants),
-                      replay_planner(prepared.loaded.base_dir, config.agent.tool_names())]
-    hash_extra: list[str] = []
-    if security_selectors(prepared.packs):
-        from khaos_action.attacks.profile import agent_profile
-        from khaos_action.config.corpus import load_corpus
+    planners: list = [plan_contract, mutation_planner(llm_variants)]
+    if config.replay is not None:  # planners' modules are imported for what they plan (issue 19: fixed costs)
+        from khaos_action.plan.replay import replay_planner
 
-        corpus = load_corpus()
-        if profile is None:
-            profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
-        planners.append(security_planner(corpus, profile, roles))
-        hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
+        planners.append(replay_planner(prepared.loaded.base_dir, config.agent.tool_names()))
+    hash_extra: list[str] = []
+    if prepared.packs:  # only a pack selects attacks
+        from khaos_action.attacks.planner import security_planner, security_selectors
+
+        if security_selectors(prepared.packs):
+            from khaos_action.attacks.profile import agent_profile
+            from khaos_action.config.corpus import load_corpus
+
+            corpus = load_corpus()
+            if profile is None:
+                profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
+            planners.append(security_planner(corpus, profile, roles))
+            hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
     plan = SeededScheduler(config, prepared.packs, planners=planners, hash_extra=hash_extra).plan()
     if shard is not None:
         plan.cases = select_shard(plan.cases, *shard)
@@ -322,11 +325,11 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     rewrite when one is configured, else a fixed transform), then the attacker's multi-turn strategies.
     `meanwhile`: run on a thread while the plan runs (the rest of the run's imports)."""
     from khaos_action.attacks.recon import run_with_recon, undelivered
-    from khaos_action.attacks.retry import merge_attempts, retry_candidates
     from khaos_action.session import alongside
 
     invocations = await alongside(run_with_recon(engine.run, plan, config.prompt_texts(), roles,
                                                  in_process=transport_entry(config.agent.type).in_process), meanwhile)
+    from khaos_action.attacks.retry import merge_attempts, retry_candidates
     from khaos_action.judge.stage import judge_all, no_chaos_replies
 
     invariants = plan.invariants

@@ -196,11 +196,11 @@ def _when_issues(loaded: LoadedConfig) -> list[ConfigIssue]:
 
 
 def _mutation_issues(loaded: LoadedConfig) -> list[ConfigIssue]:
-    from khaos_action.mutation import MUTATORS, resolve_types
-
     mutation = loaded.config.mutation
     if mutation is None:
         return []
+    from khaos_action.mutation import MUTATORS, resolve_types  # its regexes: only for a config that mutates
+
     try:
         resolve_types(mutation.types)
     except ConfigError as exc:

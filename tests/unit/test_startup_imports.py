@@ -62,3 +62,25 @@ def test_the_imports_done_while_the_agent_starts_are_best_effort(tmp_path):
     proc = subprocess.run([sys.executable, "-c", LATER], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["True", "True"]
+
+
+EARLY = """
+import os, sys
+from pathlib import Path
+from khaos_action.main import evaluate
+from khaos_action.engine.transport.early import early_zygote
+zygote = early_zygote(Path("khaos.yaml"), dict(os.environ))
+heavy = sorted(m for m in sys.modules if m in ("pydantic", "asyncio", "khaos_action.config.models",
+                                               "khaos_action.engine.transport.zygote"))
+print(zygote is not None, heavy)
+zygote.discard()
+"""
+
+
+def test_a_run_starts_its_zygote_before_it_imports_pydantic_asyncio_or_the_config_models(tmp_path):
+    # The point of the early start (engine/transport/early.py): it boots while this process imports those.
+    (tmp_path / "agent.py").write_text("def handle(text):\n    return text\n")
+    (tmp_path / "khaos.yaml").write_text("version: 1\nagent: {entry: agent.py:handle}\n")
+    proc = subprocess.run([sys.executable, "-c", EARLY], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.split() == ["True", "[]"]
