@@ -30,7 +30,7 @@ MAX_GUESS_BYTES = 64 * 1024
 MAX_DEPTH = 64
 LIMIT_DEFAULTS = {"memory_mb": 4096, "open_files": 1024, "file_size_mb": 1024}
 """config/models.py AgentLimits' defaults (a guess that differs is only started in vain: the session adopts an equal
-command only; tests/unit/test_early_zygote_guess.py compares them)."""
+command only; tests/integration/test_worker_early_start.py compares them)."""
 
 
 @dataclass(frozen=True, slots=True)
