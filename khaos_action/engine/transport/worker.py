@@ -36,7 +36,7 @@ from khaos_action.engine.transport.base import AgentCallError, OutputTail
 from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
 from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert
 from khaos_action.engine.transport.worker_start import WorkerStarter
-from khaos_action.engine.transport.zygote import ZygoteProcess
+from khaos_action.engine.transport.zygote_process import ZygoteProcess
 from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
