@@ -102,3 +102,16 @@ def test_shards_refused_after_the_fork_write_nothing_and_leave_no_process(tmp_pa
         merge_manifests([first, other], out_dir=tmp_path / "merged")
     assert children() == before
     assert os.listdir(tmp_path / "merged") == []  # no report, no temp file
+
+
+def test_without_a_temp_file_to_share_through_the_child_writes_every_case(tmp_path, monkeypatch):
+    """The parent makes the last cases' JSON and hands it over in an unlinked temp file; with no temp directory to
+    make one in, the child makes that JSON too, and the bytes are the same."""
+    shards = [shard(i, 2, [case(f"s{i}c{n}", passed=n % 3 != 0) for n in range(40)]) for i in (1, 2)]
+    paths = written(shards, tmp_path, "noshare")
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "no-such-dir"))
+    before = children()
+    merge_manifests(paths, out_dir=tmp_path / "merged")
+    assert children() == before
+    monkeypatch.undo()
+    assert_one_process_bytes(paths, tmp_path / "merged", tmp_path)
