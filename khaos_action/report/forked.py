@@ -2,14 +2,14 @@
 
 Each file is staged (written and fsynced under a temp name) by whichever process renders it; this process then
 renames them in the order the sequential path writes them (report/writers.py), and stops at the first file that
-failed, keeping the ones before it: the directory ends as it would have. The child is forked once the cases are
-final, so it reads the same objects (copy-on-write); it is sent the manifest without its cases (a few kB) and sends
-back only what went wrong, never a report.
+failed, keeping the ones before it: the directory ends as it would have. The child gets its cases from `cases()`:
+the very objects when they exist before the fork (a run, copy-on-write), or made again from the same bytes
+(`merge`); it is sent the manifest without its cases (a few kB) and sends back only what went wrong, never a report.
 
 manifest.json and junit.xml are written in two steps (`TWO_STEPS`): what needs the cases alone, then the document
-around it once the manifest is built. For `merge` (`write_scored`), the child is forked before the cases are
-scored and does the first step meanwhile: at 50k cases, scoring, the cases' JSON and junit.xml's testcases take
-0.2-0.3 s each (issue 19).
+around it once the manifest is built. For `merge` (`write_scored`), the child does the first step while this
+process scores the cases: at 50k cases, scoring, the cases' JSON and junit.xml's testcases take 0.2-0.3 s each
+(issue 19); this process also makes the JSON of the last `OUR_SHARE` of the cases for the child.
 """
 
 from __future__ import annotations
