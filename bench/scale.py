@@ -106,8 +106,7 @@ Engine.run = run
 main.prepare = timed("prepare", main.prepare)
 main.build_manifest = timed("manifest", main.build_manifest)
 main.write_reports = timed("reports", main.write_reports)
-real_asyncio_run = asyncio.run
-main.asyncio.run = timed("async", real_asyncio_run)
+main.run_async = timed("async", main.run_async)
 result = main.evaluate(EvaluateRequest(config_path=__import__("pathlib").Path(sys.argv[1]),
                                        out_dir=__import__("pathlib").Path(sys.argv[2])),
                        services=Services(environ=dict(os.environ)))
