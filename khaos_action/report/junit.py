@@ -108,10 +108,7 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
             else:
                 xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{passed_tail}')
                 continue
-            counts[kind] += 1
-            attr = f' message="{_attr(message)}"' if message else ""
-            xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{tail}{after_name}>\n\t\t\t<{kind} type="{kind}"'
-                       f"{attr}/>\n{system_out}\t\t</testcase>\n")
+            xml.append(_judged(counts, f"{_attr_of_label(inv.id)}{tail}{after_name}", kind, message, system_out))
         if seconds:
             suite.seconds.extend([seconds] * len(case.invariants))
         return
@@ -132,10 +129,15 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
     if kind is None:
         xml.append(f'\t\t<testcase name="{_name(case)}{after_name}{closed}')
         return
+    xml.append(_judged(counts, f"{_name(case)}{after_name}", kind, message, system_out))
+
+
+def _judged(counts: dict[str, int], head: str, kind: str, message: str, system_out: str) -> str:
+    """A testcase that did not pass (`head`: its name and attributes, escaped), with its failure, error or skipped
+    element, counted for its suite's header."""
     counts[kind] += 1
     attr = f' message="{_attr(message)}"' if message else ""
-    xml.append(f'\t\t<testcase name="{_name(case)}{after_name}>\n\t\t\t<{kind} type="{kind}"{attr}/>\n{system_out}'
-               f"\t\t</testcase>\n")
+    return f'\t\t<testcase name="{head}>\n\t\t\t<{kind} type="{kind}"{attr}/>\n{system_out}\t\t</testcase>\n'
 
 
 def iter_junit(manifest: Manifest) -> Iterator[str]:
