@@ -47,21 +47,15 @@ def _theirs(count: int) -> int:
 def _two_steps(kind: str) -> tuple[Callable[[list[CaseResult]], Any], Callable[[Manifest, Any], Iterable[str | bytes]]]:
     """(first step: the cases -> a part, second: the manifest and the part -> the document's chunks)."""
     if kind == "json":
-        return _cases_json_list, Manifest.json_chunks
+        return _their_json, Manifest.json_chunks
     from khaos_action.report.junit import junit_document, junit_suites
 
     return junit_suites, junit_document
 
 
-def _cases_json_list(cases: list[CaseResult]) -> list[bytes | memoryview]:
-    return list(cases_json(cases))
-
-
-def _first_step(kind: str, cases: list[CaseResult], sharing: bool) -> Any:
-    """The child's first step of `kind`: of manifest.json, only its own cases' JSON when this process shares."""
-    if kind == "json" and sharing:
-        return list(cases_json(cases[:_theirs(len(cases))]))
-    return _two_steps(kind)[0](cases)
+def _their_json(cases: list[CaseResult]) -> list[bytes | memoryview]:
+    """The child's part of manifest.json's cases: all but the last OUR_SHARE (`_rest_of_json` adds those)."""
+    return list(cases_json(cases[:_theirs(len(cases))]))
 
 
 class ReportProcessFailed(Exception):
@@ -160,10 +154,10 @@ def _read_share(share: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _rest_of_json(share: BinaryIO, shared: int | None, cases: list[CaseResult]) -> list[bytes | memoryview]:
+def _rest_of_json(share: BinaryIO | None, shared: int | None, cases: list[CaseResult]) -> list[bytes | memoryview]:
     """The JSON of the cases after the child's own: what the parent wrote to `share`, or made here when it could
-    not (`shared` is None)."""
-    if shared is None:
+    not (no temp file, or `shared` is None)."""
+    if share is None or shared is None:
         return list(cases_json(cases[_theirs(len(cases)):]))
     return [_read_share(share, shared)]
 
@@ -226,7 +220,7 @@ def _child(result_write: int, head_read: int, share: BinaryIO | None, make_cases
         cases: list[CaseResult] = []
         try:  # while the parent builds the manifest
             cases = make_cases()
-            first = {kind: _first_step(kind, cases, share is not None) for kind in two_steps}
+            first = {kind: _two_steps(kind)[0](cases) for kind in two_steps}
         except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
             failures[(two_steps or theirs)[0]] = _portable(exc)
         data = _read_all(head_read)
@@ -234,7 +228,7 @@ def _child(result_write: int, head_read: int, share: BinaryIO | None, make_cases
             return  # the parent failed before it had a manifest: it reports why
         head, shared = pickle.loads(data)
         manifest = head.model_copy(update={"cases": cases})
-        if share is not None and "json" in first:  # the parent's share, after this process's own
+        if "json" in first:  # the parent's share, after this process's own
             try:
                 rest = _rest_of_json(share, shared, cases)
             except OSError as exc:
