@@ -118,10 +118,15 @@ def model_not_exercised(result: CaseResult, invocation: Invocation, *, security:
     model = case_model(invocation.llm_calls)
     if not (model.never_answered if security else model.dead):
         return False
-    result.not_exercised = model.reason()
-    result.passed = None
-    result.notes.append(f"not exercised: {model.reason()}")
+    not_exercised(result, model.reason())
     return True
+
+
+def not_exercised(result: CaseResult, reason: str) -> None:
+    """Mark `result` as testing nothing, and why: no pass/fail, counted as not exercised (`Counts.not_exercised`)."""
+    result.passed = None
+    result.not_exercised = reason
+    result.notes.append(f"not exercised: {reason}")
 
 
 def judge_completion(invocation: Invocation, reference: Mapping[str, set[str]] | None = None,
@@ -144,9 +149,7 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
         result.passed = False
         return result
     if not exercised(invocation):
-        result.passed = None
-        result.not_exercised = "none of the configured faults fired"
-        result.notes.append(f"not exercised: {result.not_exercised}")
+        not_exercised(result, "none of the configured faults fired")
         return result
     if case.phase == "resilience":
         from khaos_action.judge.graceful import graceful
@@ -227,9 +230,8 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     result.passed = None if not judged else all(judged)
     if invocation.error or invocation.timed_out:
         result.passed = False if ok or not scenario_has_chaos else None  # the call failed: not a pass, whatever ran
-    if scenario_has_chaos and not ok:  # counted as not exercised beside the cases whose model never answered
-        result.not_exercised = "none of the scenario's faults fired"
-        result.notes.append(f"not exercised: {result.not_exercised}")
+    if scenario_has_chaos and not ok:  # every invariant was None, and so is a failed call's verdict above
+        not_exercised(result, "none of the scenario's faults fired")
     return _with_secret_check(result, invocation, ctx.secrets)
 
 
