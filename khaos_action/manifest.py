@@ -16,7 +16,6 @@ from pydantic import (
     Field,
     InstanceOf,
     TypeAdapter,
-    ValidationError,
     ValidationInfo,
     ValidatorFunctionWrapHandler,
     WrapValidator,
@@ -65,51 +64,8 @@ class InvariantResult(Model):
     failure into a regression check from the manifest alone."""
 
 
-class Interned:
-    """Invariant results already validated while reading one manifest, by (invariant id, passed, detail): the judge
-    gives every case with the same verdict one shared result (judge/cases.py), so a large run's manifest repeats a
-    few results many times, and reading it back validated each copy (150k at 50k cases: 0.12 s of a shard's 0.3 s,
-    issue 19). The reader interns them the same way: one validated result per distinct one, shared by the cases
-    (read only, as the judge's are). When results do not repeat (a detail that varies per case), it stops looking
-    after `TRIES` that mostly missed: validating them one by one then costs a third more."""
-
-    TRIES = 2000
-
-    __slots__ = ("results", "tries", "hits")
-
-    def __init__(self) -> None:
-        self.results: dict[tuple[Any, Any, Any], tuple[dict, InvariantResult]] = {}
-        self.tries = self.hits = 0
-
-    def worth_it(self) -> bool:
-        return self.tries < self.TRIES or self.hits * 2 > self.tries
-
-    def results_of(self, items: list, validate: ValidatorFunctionWrapHandler) -> list[InvariantResult]:
-        """`items` validated, each distinct one once; raises what validating `items` whole raises."""
-        results = []
-        for item in items:
-            if type(item) is not dict:
-                return validate(items)
-            key = (item.get("id"), item.get("passed"), item.get("detail"))
-            try:
-                seen = self.results.get(key)
-            except TypeError:  # a list where a string belongs: the error validating says where
-                return validate(items)
-            self.tries += 1
-            if seen is not None and seen[0] == item:  # the whole result (its spec too), not only the key
-                self.hits += 1
-                results.append(seen[1])
-                continue
-            try:
-                result = validate([item])[0]
-            except ValidationError:
-                return validate(items)  # the error, located in the list as it always was
-            self.results[key] = (item, result)
-            results.append(result)
-        return results
-
-
 def _interned(value: Any, validate: ValidatorFunctionWrapHandler, info: ValidationInfo) -> Any:
+    """CaseResult.invariants, validated through the reader's `Interned` (manifest_read.py) when it passes one."""
     interned = info.context.get("interned") if isinstance(info.context, dict) else None
     if interned is None or type(value) is not list or not interned.worth_it():
         return validate(value)
@@ -153,7 +109,7 @@ class CaseResult(Model):
     passed: bool | None = None
     """True/False when judged; None when not exercised or not judgeable."""
     invariants: Annotated[list[InvariantResult], WrapValidator(_interned)] = []
-    """Shared with other cases when the verdicts are the same (the judge's, and `Interned` when read back)."""
+    """Shared with other cases when the verdicts are the same (the judge's, and manifest_read's `Interned`)."""
     latency_ms: float = 0.0
     error: str | None = None
     repeat: int = 0

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, Interned, InvariantResult, Manifest, ManifestError, Verdict
-from khaos_action.manifest_read import load_manifest
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest_read import Interned, load_manifest
 
 SPEC = {"id": "mentions-order", "type": "contains", "value": "order"}
 
