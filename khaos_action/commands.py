@@ -299,12 +299,17 @@ def link_latest(out_dir: Path) -> None:
         latest.write_text(str(out_dir.resolve()) + "\n", encoding="utf-8")
 
 
-def summary(result: EvaluateResult) -> str:
+def summary(result: EvaluateResult, colour: bool | None = None) -> str:
+    """The run as the console shows it. `colour` (default: stdout is a terminal and NO_COLOR is unset): the headline
+    in the verdict's colour, green only when the run passed."""
     from khaos_action.report.headline import headline
 
     m = result.manifest
+    if colour is None:
+        colour = sys.stdout.isatty() and "NO_COLOR" not in os.environ
     lines = [f"WARNING: {alert}" for alert in m.alerts]
-    lines.append(headline(m))
+    line = headline(m)
+    lines.append(f"\033[{'32' if m.verdict.passed else '31'};1m{line}\033[0m" if colour else line)
     lines.append(f"  {m.agent.name}  (run {m.run_id}, seed {m.seed}, config {m.config_hash})")
     for reason in m.verdict.reasons:
         lines.append(f"  - {reason}")

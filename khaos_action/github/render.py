@@ -19,7 +19,7 @@ from khaos_action.github.workflow import Annotation
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.markdown import SCORE_ORDER
-from khaos_action.score.compare import Comparison
+from khaos_action.score.compare import Comparison, row_label
 
 SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky", "llm")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
@@ -122,7 +122,9 @@ def score_rows(manifest: Manifest, comparison: Comparison | None) -> list[Simple
         for row in rows:
             if row.base is None and row.head is None:
                 continue
-            if not row.delta:
+            if row.evidence:
+                note = row_label(row)  # newly compromised or leaked: a regression, never noise
+            elif not row.delta:
                 note = ""
             elif row.significant:
                 note = "significant ↓" if row.delta < 0 else "significant ↑"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from khaos_action.findings import is_critical
 from khaos_action.report.escape import md_escape, md_span
-from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
+from khaos_action.score.compare import CaseChange, Comparison, ScoreRow, row_label
 
 MAX_ROWS = 25
 """Rows per case table; the JSON output (`--format json`) lists them all."""
@@ -34,17 +34,8 @@ def _p(row: ScoreRow) -> str:
 
 
 def _verdict(row: ScoreRow) -> str:
-    if row.direction == "mixed":
-        delta = round(row.delta or 0.0, 1)  # as printed: a +0.0 did not rise
-        moved = "fell" if delta < 0 else "rose" if delta > 0 else "did not move"
-        return (f"score {moved} through cases not judged on both sides ({row.broke} broke / {row.fixed} fixed)"
-                if row.broke == row.fixed else
-                f"mixed: {row.broke} broke / {row.fixed} fixed but the score {moved}")
-    if row.p_value is None or row.broke == row.fixed == 0:
-        return "unchanged" if row.pairs else ""
-    if not row.significant:
-        return "noise"
-    return "**significant drop**" if row.direction == "drop" else "significant gain"
+    label = row_label(row)
+    return f"**{label}**" if label.startswith(("regression", "significant drop")) else label
 
 
 def _where(change: CaseChange) -> str:

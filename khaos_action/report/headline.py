@@ -1,8 +1,8 @@
 """The one line every view opens with: the verdict, why it failed, and security beside overall.
 
-`overall` is the pillars' weighted mean and leaves security out, so a run can show "overall 100" with compromised
-attacks; the headline puts both numbers side by side and names the first failing finding, so nobody reads FAILED
-next to a perfect score without the reason.
+`overall` is resilience and security together (score/pillars.py); the headline still shows security beside it and
+names the first failing finding, so a FAILED run always says why. Every view colours it by the verdict, never by
+the score.
 """
 
 from __future__ import annotations

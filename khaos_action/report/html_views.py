@@ -362,7 +362,7 @@ def _score_row(row: ScoreRow) -> dict[str, Any]:
     return {
         "name": row.name, "base": row.base, "head": row.head, "delta": row.delta, "significant": row.significant,
         "worse": row.broke > row.fixed, "pairs": row.pairs, "broke": row.broke, "fixed": row.fixed,
-        "p_value": row.p_value, "chart": svg.shift(row.base, row.head),
+        "p_value": row.p_value, "chart": svg.shift(row.base, row.head), "evidence": row.evidence,
     }
 
 

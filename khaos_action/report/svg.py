@@ -47,8 +47,9 @@ def _clamp(value: float) -> float:
     return max(0.0, min(100.0, value))
 
 
-def gauge(value: float | None, label: str = "Overall", size: int = 148) -> Markup:
-    """A ring gauge for one 0..100 score."""
+def gauge(value: float | None, label: str = "Overall", size: int = 148, band: str | None = None) -> Markup:
+    """A ring gauge for one 0..100 score, coloured by its band unless `band` says otherwise (the overall gauge
+    takes the verdict's colour: never green next to FAILED)."""
     radius = 56.0
     circumference = 2 * 3.141592653589793 * radius
     aria = f"{label} score {format_score(value)}" + (" of 100" if value is not None else "")
@@ -65,7 +66,7 @@ def gauge(value: float | None, label: str = "Overall", size: int = 148) -> Marku
         parts.append(f'<circle class="track" cx="70" cy="70" r="{radius}"/>')
         # The arc starts at 12 o'clock: rotate the circle's natural 3 o'clock start by -90 degrees.
         parts.append(
-            f'<circle class="arc {score_band(value)}" cx="70" cy="70" r="{radius}" '
+            f'<circle class="arc {band or score_band(value)}" cx="70" cy="70" r="{radius}" '
             f'stroke-dasharray="{filled:.2f} {circumference:.2f}" transform="rotate(-90 70 70)"/>'
         )
         parts.append(f'<text class="gauge-value" x="70" y="78" text-anchor="middle">{format_score(value)}</text>')

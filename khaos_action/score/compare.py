@@ -88,6 +88,29 @@ class ScoreRow(BaseModel):
     base_ci: tuple[float, float] | None = None
     """Wilson 95% interval of the base pass rate over the pairs (0..1)."""
     head_ci: tuple[float, float] | None = None
+    evidence: int = 0
+    """Cases behind this score with new objective evidence on head: an attack newly COMPROMISED, a newly failing
+    critical check (a planted secret leaked, a critical invariant). Each is an observed event, not a sample, so the
+    row is a regression whatever its p-value (`row_label`)."""
+
+
+def row_label(row: ScoreRow) -> str:
+    """What a score row's change means, in words every view shows the same way. Significance is about pass rates
+    over repeats; objective evidence (a canary joined, a secret leaked) is a regression by itself, never noise."""
+    if row.evidence:
+        also = "; significant drop" if row.significant and row.direction == "drop" else ""
+        return f"regression: {row.evidence} newly compromised or critical{also}"
+    if row.direction == "mixed":
+        delta = round(row.delta or 0.0, 1)  # as printed: a +0.0 did not rise
+        moved = "fell" if delta < 0 else "rose" if delta > 0 else "did not move"
+        return (f"score {moved} through cases not judged on both sides ({row.broke} broke / {row.fixed} fixed)"
+                if row.broke == row.fixed else
+                f"mixed: {row.broke} broke / {row.fixed} fixed but the score {moved}")
+    if row.p_value is None or row.broke == row.fixed == 0:
+        return "unchanged" if row.pairs else ""
+    if not row.significant:
+        return "noise"
+    return "significant drop" if row.direction == "drop" else "significant gain"
 
 
 class ComparisonWarning(BaseModel):
@@ -254,6 +277,19 @@ def _by_score(pairs: list[tuple[_Aggregate, _Aggregate]]) -> dict[str, list[tupl
     return groups
 
 
+def _evidence_by_score(cmp: Comparison, head_cases: dict[str, _Aggregate]) -> dict[str, set[str]]:
+    """Score name -> ids of the cases behind it with new objective evidence (newly COMPROMISED or newly critical),
+    whether or not they were judged on both sides (an attack UNCERTAIN on base and COMPROMISED on head counts)."""
+    ids = {c.id for c in cmp.newly_compromised} | {c.id for c in cmp.newly_critical}
+    found: dict[str, set[str]] = {"overall": set(ids)} if ids else {}
+    for cid in ids:
+        case = head_cases[cid].first
+        for name in {case["phase"], case["pillar"]}:
+            if name in SCORE_NAMES and name != "overall":
+                found.setdefault(name, set()).add(cid)
+    return found
+
+
 def _score_row(name: str, base_m: Manifest, head_m: Manifest, mine: list[tuple[_Aggregate, _Aggregate]],
                alpha: float) -> ScoreRow:
     base_score, head_score = getattr(base_m.scores, name), getattr(head_m.scores, name)
@@ -328,10 +364,13 @@ def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, a
             cmp.still_failing.append(_change(cid, b, h, invariants_from=h))
     cmp.paired = len(pairs)
     by_score = _by_score(pairs)
+    evidence = _evidence_by_score(cmp, head_cases)
     cmp.scores = [
         row for row in (_score_row(name, base, head, by_score[name], alpha) for name in SCORE_NAMES)
         if row.base is not None or row.head is not None or row.pairs
     ]
+    for row in cmp.scores:
+        row.evidence = len(evidence.get(row.name, ()))
     cmp.new_failures = len(cmp.newly_failing)
     cmp.new_critical_failures = len({c.id for c in cmp.newly_critical}
                                     | {c.id for c in cmp.newly_compromised if is_critical("attack", c.severity)})

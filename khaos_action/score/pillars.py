@@ -80,13 +80,34 @@ def scores_of(by_phase: dict[str, list[CaseResult]], by_pillar: dict[str, list[C
         if value is not None:
             notes[name] = note.format(n=n)
 
+    resilience_side, side_note = _pillar_mean(scores, weights)
+    scores.overall, notes_overall = _overall(resilience_side, side_note, scores.security, weights.security)
+    if notes_overall:
+        notes["overall"] = notes_overall
+    return scores, notes
+
+
+def _pillar_mean(scores: Scores, weights: Weights) -> tuple[float | None, str]:
+    """The resilience side of `overall`: the pillars' weighted mean, renormalised over the pillars that ran."""
     ran = {p: getattr(scores, p) for p in PILLARS if getattr(scores, p) is not None}
     weight_of = {p: getattr(weights, p) for p in ran}
     total = sum(weight_of.values())
-    if ran and total > 0:
-        scores.overall = round(sum(ran[p] * weight_of[p] for p in ran) / total, 2)
-        missing = [p for p in PILLARS if p not in ran]
-        shown = ", ".join(f"{p} {weight_of[p] / total:.2f}" for p in ran)
-        notes["overall"] = f"weighted mean of the pillars that ran ({shown})" + (
-            f"; renormalised because {', '.join(missing)} did not run" if missing else "")
-    return scores, notes
+    if not ran or total <= 0:
+        return None, ""
+    missing = [p for p in PILLARS if p not in ran]
+    shown = ", ".join(f"{p} {weight_of[p] / total:.2f}" for p in ran)
+    note = shown + (f", renormalised because {', '.join(missing)} did not run" if missing else "")
+    return round(sum(ran[p] * weight_of[p] for p in ran) / total, 2), note
+
+
+def _overall(side: float | None, side_note: str, security: float | None, share: float) -> tuple[float | None, str]:
+    """Resilience and security together: a run whose attacks got through cannot show a perfect overall. Either
+    side alone when the other did not run."""
+    if security is None:
+        return side, (f"weighted mean of the pillars ({side_note}); no security phase ran" if side is not None
+                      else "")
+    if side is None:
+        return security, "the security score (no pillar ran)"
+    value = round(side * (1 - share) + security * share, 2)
+    return value, (f"resilience {1 - share:.2f} × {side:.1f} (pillars: {side_note}) + security {share:.2f} × "
+                   f"{security:.1f}")

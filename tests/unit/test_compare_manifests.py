@@ -165,7 +165,10 @@ def test_markdown_lists_changes_and_marks_significance():
     mutation_row = next(line for line in md.splitlines() if line.startswith("| mutation |"))
     assert "0.0156" in mutation_row and "significant drop" in mutation_row and "-87.5" in mutation_row
     security_row = next(line for line in md.splitlines() if line.startswith("| security |"))
-    assert "noise" in security_row
+    # p 1 over 3 pairs, but the attack newly COMPROMISED is an observed event: a regression, never "noise"
+    assert "noise" not in security_row and "**regression: 1 newly compromised or critical**" in security_row
+    overall_row = next(line for line in md.splitlines() if line.startswith("| overall |"))
+    assert "regression: 1 newly compromised or critical; significant drop" in overall_row
     md_same = render_comparison_markdown(compare_manifests(manifest("base"), manifest("base")))
     assert "**No regression:**" in md_same and "Newly failing" not in md_same
 
