@@ -8,7 +8,8 @@ user, reference an issue or pull request (`#1`, `GH-1`, `org/repo#1`), or start 
 zero-width joiners are what break the autolinks, mentions, references and commands: they render as nothing, so the
 text still reads the same. Inside code spans and fences GitHub links nothing, so there the text stays as it is and
 no backslash escapes are needed (they would show).
-tests/unit/test_markdown_inert.py checks all of this against cmark-gfm, the renderer GitHub uses.
+tests/unit/test_markdown_inert.py checks all of this against cmark-gfm, the renderer GitHub uses, and
+tests/unit/test_markdown_every_field.py renders every Markdown output with hostile text in every field.
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def md_span(text: object, limit: int | None = DEFAULT_LIMIT, *, table: bool = Tr
     if not raw.strip():
         return ""
     raw = raw.replace("<!--", "<!" + ZWJ + "--")
-    raw = _COLONS.sub(":" + ZWJ, raw)
+    raw = _COLONS.sub(":" + ZWJ, raw).replace("##[", "#" + ZWJ + "#[")
     if table:
         raw = raw.replace("|", "\\|")
     longest = max((len(run) for run in re.findall("`+", raw)), default=0)
