@@ -252,8 +252,11 @@ class Engine:
         calls = body.get("tool_calls") or ()
         for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
             if isinstance(call, dict) and call.get("name"):
+                # the result too, when the agent reports it: the judge checks a reply under a fault against what
+                # the tools really returned (judge/graceful.py)
                 invocation.tool_calls.append(ToolCall(name=textsafe.safe_str(call["name"], 200),
-                                                      args=_args(call.get("args"))))
+                                                      args=_args(call.get("args")),
+                                                      result=_result(call.get("result"))))
         if body.get("error"):
             invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
         cap = self.settings.max_output_bytes
@@ -346,6 +349,10 @@ def seal(invocation: Invocation) -> Invocation:
     invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
     invocation.notes_dropped = 0
     return invocation
+
+
+def _result(value: Any) -> Any:
+    return None if value is None else textsafe.json_safe(value)
 
 
 def _args(value: Any) -> dict[str, Any]:

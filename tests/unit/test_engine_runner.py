@@ -160,3 +160,15 @@ def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
     assert engine.warnings == [
         "reset hook failed (RuntimeError: reset endpoint returned 500); cases after it may share state"
     ]
+
+
+def test_the_results_of_tool_calls_an_agent_reports_are_kept():
+    async def agent(text):
+        return {"text": "Your lab slot is 09:40", "tool_calls": [
+            {"name": "find_slot", "args": {"lab": "B2"}, "result": {"slot": "09:40", "room": 12}},
+            {"name": "notify", "args": {}}]}
+
+    (result,) = run(FunctionTransport(agent), cases(["When is my lab slot?"]))
+    calls = {c.name: c for c in result.tool_calls}
+    assert calls["find_slot"].result == {"slot": "09:40", "room": 12}
+    assert calls["notify"].result is None
