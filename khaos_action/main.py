@@ -30,8 +30,11 @@ from khaos_action.transports import transport_entry
 if TYPE_CHECKING:
     from khaos_action.attacker.client import AttackerClient
     from khaos_action.attacks.capabilities import CapabilityProfile
+    from khaos_action.config.corpus import Corpus
     from khaos_action.config.loader import LoadedConfig
     from khaos_action.config.models import KhaosConfig
+    from khaos_action.config.packs import LoadedPack
+    from khaos_action.config.user_attacks import UserAttacks
     from khaos_action.engine.agent_code import AgentCode
     from khaos_action.engine.runner import Engine
     from khaos_action.engine.transport.zygote_process import ZygoteProcess
@@ -67,6 +70,8 @@ class Prepared:
     """Semantic findings that do not stop a run (printed by `validate`, kept in the manifest)."""
     extensions: tuple[Extension, ...] = ()
     """The request's extension modules, imported: the python worker imports them too."""
+    user_attacks: UserAttacks | None = None
+    """The attacks of the `attacks:` files of khaos.yaml and the packs (none: None)."""
 
 
 def prepare(request: EvaluateRequest, *,
@@ -98,11 +103,15 @@ def prepare(request: EvaluateRequest, *,
         from khaos_action.config.packs import load_packs
 
         loaded_packs = load_packs(refs, loaded.base_dir, origin=None if request.packs else loaded)
+    user_attacks = user_attacks_of(loaded, loaded_packs)
     code = agent_code(loaded, extensions) if agent_code is not None else None
     issues = [*(code.issues if code else []),
               *check_semantics(loaded, loaded_packs, code.broken_tools if code else ())]
     if issues:
         raise ConfigFileError(issues)
+    warnings = [str(issue) for issue in semantic_warnings(loaded)]
+    if loaded_packs:
+        warnings += check_selectors(loaded_packs, user_attacks)
     if config.similarity.backend != "lexical":  # the semantic extra is optional: say how to install it, up front
         from khaos_action.judge.semantic import check_backend
 
@@ -122,8 +131,48 @@ def prepare(request: EvaluateRequest, *,
             raise ConfigError(f"{request.config_path}: no `contract` section; add `contract: {{invariants: [...]}}` "
                               f"and a `chaos_matrix`")
         check_contract_config(config)
-    return Prepared(loaded=loaded, config=config, packs=packs,
-                    warnings=[str(issue) for issue in semantic_warnings(loaded)], extensions=extensions)
+    return Prepared(loaded=loaded, config=config, packs=packs, warnings=warnings, extensions=extensions,
+                    user_attacks=user_attacks)
+
+
+def user_attacks_of(loaded: LoadedConfig, packs: Sequence[LoadedPack]) -> UserAttacks | None:
+    """The attacks of the `attacks:` files khaos.yaml and its packs name (config/user_attacks.py), or None."""
+    if not loaded.config.attacks and not any(p.pack.attacks for p in packs):
+        return None
+    from khaos_action.config.corpus import load_corpus
+    from khaos_action.config.user_attacks import load_user_attacks, refs_of, repository_root
+
+    root = repository_root(loaded.base_dir)
+    refs = refs_of(loaded.config.attacks, loaded.path, loaded.positions, root=root)
+    for pack in packs:
+        if pack.pack.attacks and pack.path is not None:
+            inside = pack.path.resolve().is_relative_to(root)
+            refs += refs_of(pack.pack.attacks, pack.path, pack.positions,
+                            root=root if inside else repository_root(pack.path.parent))
+    return load_user_attacks(refs, builtin=load_corpus())
+
+
+def check_selectors(packs: Sequence[LoadedPack], user_attacks: UserAttacks | None) -> list[str]:
+    """The packs' attack selectors checked against the corpus (with the user's attacks) before anything runs; a
+    warning when user attacks are named but no security phase would run them."""
+    from khaos_action.attacks.planner import security_selectors
+
+    selectors = security_selectors(packs)
+    if not selectors:
+        return [f"attacks: {len(user_attacks.attacks)} attack(s) of your own are named, but no pack has a security "
+                "phase, so none runs; add `packs: [security]` or a pack whose security phase selects "
+                "`{source: user}`"] if user_attacks else []
+    from khaos_action.attacks.select import validate_selectors
+
+    validate_selectors(corpus_of(user_attacks), selectors)
+    return []
+
+
+def corpus_of(user_attacks: UserAttacks | None) -> Corpus:
+    """The built-in corpus with the user's attacks."""
+    from khaos_action.config.corpus import load_corpus, with_user_attacks
+
+    return with_user_attacks(load_corpus(), user_attacks.attacks if user_attacks else {})
 
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
@@ -147,9 +196,8 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
 
         if security_selectors(prepared.packs):
             from khaos_action.attacks.profile import agent_profile
-            from khaos_action.config.corpus import load_corpus
 
-            corpus = load_corpus()
+            corpus = corpus_of(prepared.user_attacks)
             if profile is None:
                 profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
             planners.append(security_planner(corpus, profile, roles))

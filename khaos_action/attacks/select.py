@@ -34,10 +34,17 @@ def matches(attack: Attack, selector: AttackSelector) -> bool:
     )
 
 
+def _from(attack: Attack, selector: AttackSelector, corpus: Corpus) -> bool:
+    return selector.source is None or (attack.id in corpus.user_ids) == (selector.source == "user")
+
+
 def validate_selectors(corpus: Corpus, selectors: list[AttackSelector]) -> None:
     """A selector value the corpus has never heard of is a typo, not an empty selection."""
     for index, sel in enumerate(selectors):
         where = f"attacks[{index}]"
+        if sel.source == "user" and not corpus.user_ids:
+            raise SelectorError(f"{where}: `source: user` selects the attacks of `attacks:` files, and none is "
+                                "named; add `attacks: [path/to/attacks/]` to khaos.yaml or to this pack")
         if sel.id is not None and sel.id not in corpus.by_id:
             close = [i for i in corpus.by_id if i.split("-")[0] == sel.id.split("-")[0]][:10]
             raise SelectorError(f"{where}: no attack with id {sel.id!r} in corpus {corpus.version}"
@@ -69,7 +76,7 @@ def select_attacks(
     chosen: set[str] = set()
     skipped: set[str] = set()
     for sel in selectors:
-        hits = [a for a in corpus.attacks if matches(a, sel)]
+        hits = [a for a in corpus.attacks if matches(a, sel) and _from(a, sel, corpus)]
         runnable = [a for a in hits if not missing[a.id] and not other.get(a.id)]
         if sel.sample is not None:
             runnable = sorted(runnable, key=lambda a: _rank(seed, sel, a.id))[: sel.sample]

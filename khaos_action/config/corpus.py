@@ -177,6 +177,10 @@ class Corpus:
     digest: str
     """sha256 of the normalised attacks; goes into config_hash with `version`."""
     by_id: dict[str, Attack] = field(repr=False, default_factory=dict)
+    sources: dict[str, str] = field(repr=False, default_factory=dict)
+    """Attack id -> where it is defined: a built-in corpus file's name, or `file:line` of a user attack."""
+    user_ids: frozenset[str] = frozenset()
+    """The attacks that came from `attacks:` files (selectors' `source: user`)."""
 
     @property
     def categories(self) -> list[str]:
@@ -241,7 +245,20 @@ def _load_corpus(directory: str) -> Corpus:
     ordered = tuple(attacks[k] for k in sorted(attacks))
     version = next(iter(versions.values()))
     return Corpus(version=version, attacks=ordered, digest=corpus_digest(version, ordered),
-                  by_id={a.id: a for a in ordered})
+                  by_id={a.id: a for a in ordered}, sources={k: f"packs/attacks/{v}" for k, v in where.items()})
+
+
+def with_user_attacks(corpus: Corpus, user: dict[str, tuple[Attack, str]]) -> Corpus:
+    """The built-in corpus and the user's attacks (id -> (attack, `file:line`)), as one corpus selectors read.
+    Its digest covers both; ids are already checked to be unique (config/user_attacks.py)."""
+    if not user:
+        return corpus
+    attacks = {**corpus.by_id, **{i: attack for i, (attack, _) in user.items()}}
+    ordered = tuple(attacks[k] for k in sorted(attacks))
+    return Corpus(version=corpus.version, attacks=ordered, digest=corpus_digest(corpus.version, ordered),
+                  by_id={a.id: a for a in ordered},
+                  sources={**corpus.sources, **{i: where for i, (_, where) in user.items()}},
+                  user_ids=frozenset(user))
 
 
 def parse_corpus_file(text: str, *, source: str, versions: dict[str, str] | None = None) -> list[Attack]:

@@ -482,6 +482,10 @@ class KhaosConfig(Strict):
     repeats: int = Field(1, ge=1, le=100)
     packs: list[str] = []
     """Built-in pack names (see `packs/`) or paths to pack files."""
+    attacks: list[str] = []
+    """Your own attacks: YAML files or folders of them, in the built-in corpus's schema (docs/attacks.md), relative
+    to this file and inside the repository. A pack's security phase selects them like built-in attacks
+    (`{source: user}`: only them)."""
     golden_prompts: list[GoldenPrompt] = []
     """The agent's own everyday requests: the inputs of the built-in packs' baseline and resilience phases, the
     carriers of indirect attacks, and the prompts the contract, chaos matrix and mutation pillar run. Plain strings,
@@ -553,6 +557,8 @@ class AttackSelector(Strict):
     severity: Severity | None = None
     sample: int | None = Field(None, ge=1)
     """Take a seeded sample of this many of the matching attacks."""
+    source: Literal["builtin", "user"] | None = None
+    """builtin: only the built-in corpus · user: only attacks from `attacks:` files (khaos.yaml's and the packs')."""
 
 
 class Phase(Strict):
@@ -568,4 +574,6 @@ class Pack(Strict):
     description: str = ""
     estimated_time: int = 120
     inputs: list[PackInput] = []
+    attacks: list[str] = []
+    """Attack files or folders this pack brings (the corpus schema), relative to the pack file."""
     phases: list[Phase] = Field(min_length=1)

@@ -1,0 +1,248 @@
+"""Your own attacks: the `attacks:` files and folders that khaos.yaml and packs name, as the corpus's `Attack`s.
+
+A user attack file has the built-in corpus's shape (`{version?, defaults?, attacks: [...]}`, packs/attacks/*.yaml)
+and is validated by the same `Attack` model, so built-in and user attacks are one schema and one code path. It is
+read by the config loader: the size and shape limits of config files, duplicate keys refused, and every problem
+reported with file:line:col, the key path and a fix. Paths are relative to the file that names them and must stay
+inside the repository (resolved, symlinks followed, then checked), so a pull request cannot point the run at a file
+elsewhere on the runner. An id that a built-in attack or another user attack already has is an error naming both.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from khaos_action.config.corpus import INDIRECT_CHANNELS, Attack, Corpus
+from khaos_action.config.errors import ConfigFileError, ConfigIssue, KeyPath, Position, validation_issues
+from khaos_action.config.loader import YamlDocument, read_yaml, validate
+
+SUFFIXES = (".yaml", ".yml")
+
+
+@dataclass(frozen=True, slots=True)
+class AttackRef:
+    """One `attacks:` entry and where it is written (its file, key path and position there)."""
+
+    ref: str
+    origin: Path
+    """The khaos.yaml or pack file that names it; a relative path starts in its folder."""
+    root: Path = Path("/")
+    """The repository the path must stay in."""
+    key: KeyPath = ()
+    position: Position | None = None
+
+    def issue(self, message: str, hint: str | None = None) -> ConfigIssue:
+        line, column = self.position or (None, None)
+        return ConfigIssue(shown(self.origin), line, column, self.key, message, hint)
+
+
+@dataclass(frozen=True)
+class UserAttacks:
+    """The user's attacks, each with where it is defined (`file:line`), and the digest of their content."""
+
+    attacks: dict[str, tuple[Attack, str]] = field(default_factory=dict)
+    files: tuple[str, ...] = ()
+    """The attack files read, as reports show them."""
+
+    @property
+    def digest(self) -> str:
+        """sha256 of the attacks as validated (comments, key order and file layout aside): config_hash covers it."""
+        blob = json.dumps([[i, a.model_dump(mode="json")] for i, (a, _) in sorted(self.attacks.items())],
+                          sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    def __bool__(self) -> bool:
+        return bool(self.attacks)
+
+
+class _AttackFile(BaseModel):
+    """A user attack file: the corpus file's shape, `version` optional (it is not the built-in corpus's)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: str | None = None
+    """Your own version of the file (shown nowhere else; the built-in corpus's version is separate)."""
+    defaults: dict[str, Any] = {}
+    """Keys every attack of the file gets unless it sets them (e.g. `severity`, `owasp`, `channel`)."""
+    attacks: list[dict[str, Any]] = Field(min_length=1)
+    """The attacks: `id`, `category`, `channel`, `severity`, `owasp`, `objective`, `payload`, ... (docs/attacks.md)."""
+
+    @field_validator("version", mode="before")
+    @classmethod
+    def _str_version(cls, value: Any) -> Any:
+        return str(value) if isinstance(value, (int, float)) else value
+
+
+def shown(path: Path) -> str:
+    """A path as messages show it: relative to the working directory (the repository root in CI) when inside it."""
+    try:
+        return path.resolve().relative_to(Path.cwd().resolve()).as_posix()
+    except ValueError:
+        return str(path)
+
+
+def repository_root(start: Path) -> Path:
+    """The repository a config belongs to: the nearest folder above `start` holding `.git`, else `start` itself."""
+    start = start.resolve()
+    for folder in (start, *start.parents):
+        if (folder / ".git").exists():
+            return folder
+    return start
+
+
+def refs_of(values: Sequence[str], origin: Path, positions: dict[KeyPath, Position], *,
+            root: Path) -> list[AttackRef]:
+    """The `attacks:` entries of one file, with their positions there; `root`: the repository they must stay in."""
+    return [AttackRef(ref, origin, root.resolve(), ("attacks", index), positions.get(("attacks", index)))
+            for index, ref in enumerate(values)]
+
+
+def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus) -> UserAttacks:
+    """Every attack of every referenced file or folder, validated; all problems are raised together (exit 2)."""
+    issues: list[ConfigIssue] = []
+    files: list[Path] = []
+    for ref in refs:
+        found, problem = _files_of(ref, ref.root)
+        if problem is not None:
+            issues.append(problem)
+        files.extend(path for path in found if path not in files)
+    attacks: dict[str, tuple[Attack, str]] = {}
+    for path in files:
+        try:
+            parsed = _parse_file(path)
+        except ConfigFileError as exc:
+            issues.extend(exc.issues)
+            continue
+        for attack, where, position in parsed:
+            clash = builtin.sources.get(attack.id) or (attacks[attack.id][1] if attack.id in attacks else None)
+            if clash is not None:
+                line, column = position or (None, None)
+                issues.append(ConfigIssue(
+                    shown(path), line, column, ("attacks", where, "id"),
+                    f"attack id {attack.id!r} is already defined in {clash}"
+                    + (" (the built-in corpus)" if attack.id in builtin.sources else ""),
+                    "Attack ids are unique across the built-in corpus and your files; rename this one "
+                    f"(e.g. `{_free_id(attack.id, builtin, attacks)}`)"))
+                continue
+            attacks[attack.id] = (attack, f"{shown(path)}:{position[0] if position else 1}")
+    if issues:
+        raise ConfigFileError(issues)
+    return UserAttacks(attacks=attacks, files=tuple(shown(path) for path in files))
+
+
+def _free_id(taken: str, builtin: Corpus, attacks: dict[str, Any]) -> str:
+    for n in range(2, 100):
+        candidate = f"{taken}-{n}"
+        if candidate not in builtin.sources and candidate not in attacks:
+            return candidate
+    return f"{taken}-mine"
+
+
+def _inside(path: Path, root: Path) -> bool:
+    try:
+        path.resolve().relative_to(root)
+    except ValueError:
+        return False
+    return True
+
+
+def _files_of(ref: AttackRef, root: Path) -> tuple[list[Path], ConfigIssue | None]:
+    """The YAML files a reference names (a folder: every *.yaml / *.yml below it, sorted), or the problem."""
+    text = ref.ref.strip()
+    path = Path(text).expanduser()
+    path = path if path.is_absolute() else ref.origin.resolve().parent / path
+    if not text:
+        return [], ref.issue("an empty path", "Name an attack file or a folder of them, e.g. `attacks/`")
+    if not _inside(path, root):
+        return [], ref.issue(f"{text} is outside the repository ({shown(root)})",
+                             "Keep attack files in the repository and name them relative to this file; a path "
+                             "or symlink leading out of it is never read")
+    if path.is_file():
+        if path.suffix not in SUFFIXES:
+            return [], ref.issue(f"{text} is not a YAML file", "Attack files end in .yaml or .yml")
+        return [path], None
+    if path.is_dir():
+        found = sorted(_yaml_below(path, root))
+        if not found:
+            return [], ref.issue(f"the folder {text} holds no .yaml or .yml file",
+                                 "Put attack files in it, or name the file itself")
+        return found, None
+    return [], ref.issue(f"no such file or folder: {text} (looked for {shown(path)})",
+                         "Paths are relative to the file that names them")
+
+
+def _yaml_below(folder: Path, root: Path) -> Iterable[Path]:
+    for current, dirs, names in os.walk(folder, followlinks=False):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in names:
+            path = Path(current) / name
+            if path.suffix in SUFFIXES and _inside(path, root) and path.is_file():
+                yield path
+
+
+def _parse_file(path: Path) -> list[tuple[Attack, int, Position | None]]:
+    """(attack, index in the file, position of its `id`) for every attack of one file; problems as issues."""
+    document = read_yaml(path, what="attack")
+    parsed = validate(_AttackFile, document, file=shown(path))
+    issues: list[ConfigIssue] = []
+    result = []
+    for index, entry in enumerate(parsed.attacks):
+        merged = {**_fallbacks(entry, parsed.defaults, path), **parsed.defaults, **entry}
+        try:
+            attack = Attack.model_validate(merged)
+        except ValidationError as exc:
+            issues.extend(_attack_issues(exc, merged, entry, index, document, path))
+            continue
+        result.append((attack, index, document.positions.get(("attacks", index, "id"))
+                       or document.positions.get(("attacks", index))))
+    if issues:
+        raise ConfigFileError(issues)
+    return result
+
+
+def _fallbacks(entry: dict[str, Any], defaults: dict[str, Any], path: Path) -> dict[str, Any]:
+    """What a user attack may leave out that the built-in corpus spells out: where it comes from (`reference`),
+    a description, and the tier its channel implies."""
+    merged = {**defaults, **entry}
+    channel = merged.get("channel")
+    return {"reference": f"your attack file {shown(path)}",
+            "description": f"{merged.get('id', 'attack')} ({shown(path)})",
+            "tier": "tool" if channel in INDIRECT_CHANNELS else "model"}
+
+
+def _attack_issues(exc: ValidationError, merged: dict[str, Any], entry: dict[str, Any], index: int,
+                   document: YamlDocument, path: Path) -> list[ConfigIssue]:
+    """Attack's errors, positioned at the key in the attack, else in `defaults`, else at the attack."""
+    def file_path(key_path: KeyPath) -> KeyPath:
+        if key_path and key_path[0] not in entry and ("defaults", key_path[0]) in document.positions:
+            return ("defaults", *key_path)
+        return ("attacks", index, *key_path)
+
+    def locate(key_path: KeyPath, value: bool) -> Position | None:
+        return document.locate(file_path(tuple(key_path)), value)
+
+    issues = validation_issues(exc, model=Attack, raw=merged, locate=locate, file=shown(path))
+    named = f" (attack {entry['id']!r})" if isinstance(entry.get("id"), str) else ""
+    out = []
+    for issue in issues:
+        if not issue.path:  # a rule across keys (Attack._consistent): point at the key its message is about
+            key = next((k for words, k in _ABOUT if words in issue.message and k in merged), None)
+            where = locate((key,), False) if key else None
+            if where is not None:
+                issue = replace(issue, path=(key,), line=where[0], column=where[1])
+        out.append(replace(issue, path=file_path(issue.path), message=issue.message + named))
+    return out
+
+
+# The key a cross-key rule's message is about, first match wins (the wording of Attack._consistent's errors).
+_ABOUT = (("placeholder", "payload"), ("{canary", "payload"), ("joined canary", "payload"),
+          ("`turns`", "turns"), ("`carrier`", "carrier"), ("`forbidden_tools`", "forbidden_tools"),
+          ("`requires`", "requires"))
