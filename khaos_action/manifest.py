@@ -82,6 +82,27 @@ class Attempt(Model):
     evidence_tags: list[str] = []
 
 
+class EgressAttempt(Model):
+    """An outbound HTTP request the agent made during an attack case to a host the attack named (an attacker URL,
+    a webhook, an e-mail domain): answered locally by khaos-action, never sent (docs/sandbox.md)."""
+
+    host: str
+    method: str = "GET"
+    path: str = "/"
+    """The path and query, as the agent sent them."""
+    body: str = ""
+    """The request body as text (cut at EGRESS_BODY_CAP characters; secrets masked in what is written)."""
+    via: str = ""
+    """What caught it: httpx, httpx2, requests, aiohttp (python agents), proxy (http/command agents)."""
+    canary: bool = False
+    """The case's canary (joined, in any encoding the judge knows) is in the URL or the body."""
+    secret: bool = False
+    """An `agent.secrets` value (in any encoding the judge knows) is in the URL or the body."""
+
+
+EGRESS_BODY_CAP = 2000
+
+
 class CaseResult(Model):
     id: str
     phase: str
@@ -122,6 +143,9 @@ class CaseResult(Model):
     and never counts in a rate or a score."""
     evidence: str | None = None
     """The span of the reply (or tool call) that made an attack COMPROMISED."""
+    egress_attempts: list[EgressAttempt] = Field([], exclude_if=lambda value: not value)
+    """Attack cases: the agent's outbound requests to hosts the attack named, answered locally (never sent), with
+    whether each carried the canary or a secret (exfiltration evidence)."""
 
 
 class GitInfo(Model):

@@ -56,6 +56,10 @@ class CaseContext:
     engine fails the case on them, except for attacks, where a tool refusing hostile arguments is a defence."""
     clock: CallClock | None = None
     """The time limit of the case's call in flight (set by the engine, engine/runner.py)."""
+    contain: tuple[str, ...] = ()
+    """Attack cases: hosts the attack names; outbound HTTP to them is answered locally (engine/chaos/egress.py)."""
+    egress: list[dict[str, Any]] = field(default_factory=list)
+    """The requests to those hosts that were answered locally (host, method, path, body, via)."""
 
 
 class CallClock:

@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from khaos_action import collector
 from khaos_action.engine import textsafe
+from khaos_action.engine.chaos.egress import attack_hosts
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.transport.base import Transport
@@ -49,6 +50,8 @@ class Invocation:
     """Notes beyond textsafe.MAX_NOTES, only counted (see `seal`)."""
     fault_hits: dict[str, int] = field(default_factory=dict)
     llm_calls: list[dict[str, Any]] = field(default_factory=list)
+    egress: list[dict[str, Any]] = field(default_factory=list)
+    """Attack cases: requests to hosts the attack named, answered locally (engine/chaos/egress.py)."""
 
     @property
     def key(self) -> str:
@@ -166,7 +169,7 @@ class Engine:
         clock = CallClock(self.settings.timeout_s)
         ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key) if case.faults else NO_FAULTS,
                           injections=list(case.injections), seed=self.settings.seed, fault_specs=list(case.faults),
-                          tool_responses=list(case.tool_responses), clock=clock)
+                          tool_responses=list(case.tool_responses), clock=clock, contain=attack_hosts(case))
         invocation = Invocation(case=case)
         if case.tool_responses:
             from khaos_action.replay.sessions import RecordedTools
@@ -198,6 +201,7 @@ class Engine:
         invocation.tool_calls = merge_tool_calls(ctx.tool_calls, invocation.tool_calls)
         invocation.fault_hits = dict(ctx.hits)
         invocation.llm_calls = ctx.llm_calls
+        invocation.egress = [e for e in ctx.egress if e]
         invocation.notes += ctx.notes
         if ctx.tool_errors and case.phase == "security":  # a tool refusing an attack's arguments defends the agent
             invocation.notes += ctx.tool_errors
@@ -346,6 +350,8 @@ def seal(invocation: Invocation) -> Invocation:
     invocation.tool_calls = calls
     if invocation.llm_calls:
         invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
+    if invocation.egress:
+        invocation.egress = textsafe.json_safe(invocation.egress)
     invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
     invocation.notes_dropped = 0
     return invocation

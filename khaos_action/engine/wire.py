@@ -220,6 +220,8 @@ def case_setup(ctx: CaseContext) -> dict[str, Any]:
         setup["injections"] = ctx.injections
     if ctx.tool_responses:
         setup["tool_responses"] = [r.model_dump() for r in ctx.tool_responses]
+    if ctx.contain:
+        setup["contain"] = list(ctx.contain)
     return setup
 
 
@@ -239,6 +241,8 @@ def case_state(ctx: CaseContext) -> dict[str, Any]:
         state["llm_calls"] = ctx.llm_calls
     if ctx.tool_errors:
         state["tool_errors"] = list(ctx.tool_errors)
+    if ctx.egress:
+        state["egress"] = ctx.egress
     if ctx.tool_calls:
         state["tool_calls"] = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error,
                                 "fault": c.fault, "error_source": c.error_source} for c in ctx.tool_calls]
@@ -260,6 +264,7 @@ def merge_state(ctx: CaseContext, state: dict[str, Any]) -> list[dict[str, Any]]
                                            result=call.get("result"), error=call.get("error"),
                                            fault=call.get("fault"), error_source=call.get("error_source")))
     ctx.tool_errors += [str(e) for e in state.get("tool_errors") or ()]
+    ctx.egress += [e for e in state.get("egress") or () if isinstance(e, dict)]
     records = [r for r in state.get("llm_calls") or () if isinstance(r, dict)]
     ctx.llm_calls += records
     error = state.get("error")

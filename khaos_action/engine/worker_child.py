@@ -177,7 +177,8 @@ class Worker:
         key = str(setup["case_id"])
         seed = int(setup.get("seed") or 0)
         ctx = CaseContext(case_id=key, rng=case_rng(seed, key) if setup.get("faults") else NO_FAULTS,
-                          injections=list(setup.get("injections") or ()), seed=seed)
+                          injections=list(setup.get("injections") or ()), seed=seed,
+                          contain=tuple(str(h) for h in setup.get("contain") or ()))
         if setup.get("tool_responses"):
             from khaos_action.replay.sessions import RecordedTools, ToolResponse
 

@@ -17,6 +17,7 @@ import inspect
 import json
 from typing import Any
 
+from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
 from khaos_action.engine.llm_calls import begin_call
@@ -35,6 +36,9 @@ def patched_request(original: Any, note: Any) -> Any:
             return await original(self, method, str_or_url, **kwargs)
         view = _view(self, method, str_or_url, kwargs)
         note(CLIENT, view)
+        contained = contain(ctx, view, CLIENT)
+        if contained is not None:
+            return response_from(self, method, view.url, contained, kwargs)
         decision = decide_http(ctx, view)
         if decision is None:
             return await original(self, method, str_or_url, **kwargs)

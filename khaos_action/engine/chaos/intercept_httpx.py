@@ -10,6 +10,7 @@ import asyncio
 import time
 from typing import Any
 
+from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import current_case
@@ -42,13 +43,14 @@ def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
     return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
 
 
-def _decide(request: Any, client: str = "httpx") -> HttpDecision | None:
+def _decide(request: Any, client: str = "httpx") -> HttpDecision | Reply | None:
+    """The fault plan's decision, or the local answer to a request an attack case contains (egress.py)."""
     ctx = current_case.get()
     if ctx is None:
         return None
     view = _httpx_view(request)
     TRAFFIC.note(client, view)
-    return decide_http(ctx, view)
+    return contain(ctx, view, client) or decide_http(ctx, view)
 
 
 def _fault_answer(ctx: Any, decision: HttpDecision, call: Any, mod: Any, request: Any) -> Any:
@@ -81,6 +83,8 @@ def sync_handler(mod: Any, original: Any) -> Any:
         decision = _decide(request, mod.__name__)
         if decision is None:
             return original(self, request)
+        if isinstance(decision, Reply):
+            return _httpx_response(mod, decision, request)
         ctx = current_case.get()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)
@@ -108,6 +112,8 @@ def async_handler(mod: Any, original: Any) -> Any:
         decision = _decide(request, mod.__name__)
         if decision is None:
             return await original(self, request)
+        if isinstance(decision, Reply):
+            return _httpx_response(mod, decision, request)
         ctx = current_case.get()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)

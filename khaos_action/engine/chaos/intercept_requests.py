@@ -8,6 +8,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import current_case
@@ -29,6 +30,9 @@ def patched_send(original: Any) -> Any:
                                path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
                                body=body)
         TRAFFIC.note("requests", view)
+        contained = contain(ctx, view, "requests")
+        if contained is not None:
+            return _requests_response(self, contained, request)
         decision = decide_http(ctx, view)
         if decision is None:
             return original(self, request, **kwargs)
