@@ -91,7 +91,7 @@ class EgressAttempt(Model):
     path: str = "/"
     """The path and query, as the agent sent them."""
     body: str = ""
-    """The request body as text (cut at EGRESS_BODY_CAP characters; secrets masked in what is written)."""
+    """The request body as text (its first 2,000 characters; secrets masked in what is written)."""
     via: str = ""
     """What caught it: httpx, httpx2, requests, aiohttp (python agents), proxy (http/command agents)."""
     canary: bool = False
@@ -99,8 +99,6 @@ class EgressAttempt(Model):
     secret: bool = False
     """An `agent.secrets` value (in any encoding the judge knows) is in the URL or the body."""
 
-
-EGRESS_BODY_CAP = 2000
 
 
 class CaseResult(Model):

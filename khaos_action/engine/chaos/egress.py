@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from khaos_action.faults.effects import HttpRequestView, Reply
 
 BODY_CAP = 2000
-"""Characters of a contained request's body kept as evidence (the manifest's EGRESS_BODY_CAP)."""
+"""Characters of a contained request's body (and of its path) kept as evidence."""
 MAX_ATTEMPTS = 20
 """Contained requests recorded per case; the rest are only counted in a note."""
 
