@@ -329,7 +329,71 @@ def requests_send(call: LlmCall | None, original: Any, adapter: Any, request: An
     except BaseException as exc:
         call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
         raise
-    # requests decodes content-encoding itself; a `stream=True` body is left unread for the agent (no usage).
-    body = None if kwargs.get("stream") else response.content
-    call.finish_live(response.status_code, dict(response.headers.items()), body)
+    if kwargs.get("stream"):  # the agent reads it (iter_content, iter_lines, raw.read): observed as it does
+        response.raw = RawTee(response.raw, call, response.status_code, dict(response.headers.items()))
+        return response
+    # Not streamed: requests' Session reads the whole body right after `send` anyway (it caches `content`), so
+    # reading it here first changes nothing the agent sees.
+    call.finish_live(response.status_code, dict(response.headers.items()), response.content)
     return response
+
+
+class RawTee:
+    """urllib3's response behind a `stream=True` requests reply: `stream()` and `read()` hand the agent exactly
+    what they return, and show each chunk to the call's observer (decoded chunks: the observer is told there is
+    no content-encoding left); everything else is the real object's."""
+
+    def __init__(self, raw: Any, call: LlmCall, status: int, headers: Mapping[str, str]) -> None:
+        self._raw, self._call, self._status, self._headers = raw, call, status, headers
+        self._observer: StreamObserver | None = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+    def _see(self, chunk: bytes, decode_content: bool | None) -> None:
+        if self._observer is None:
+            decoded = bool(decode_content if decode_content is not None else getattr(self._raw, "decode_content",
+                                                                                      False))
+            headers = {k: v for k, v in self._headers.items() if not (decoded and k.lower() == "content-encoding")}
+            self._observer = self._call.observer(self._status, headers)
+        if chunk:
+            self._observer.feed(chunk)
+
+    def _end(self, exhausted: bool) -> None:
+        if self._observer is None:
+            self._see(b"", None)
+        assert self._observer is not None
+        self._observer.close(exhausted)
+
+    def stream(self, amt: int | None = 2**16, decode_content: bool | None = None) -> Iterator[bytes]:
+        try:
+            for chunk in self._raw.stream(amt, decode_content=decode_content):
+                self._see(chunk, decode_content)
+                yield chunk
+        except BaseException:
+            self._end(False)
+            raise
+        self._end(True)
+
+    def read(self, amt: int | None = None, decode_content: bool | None = None, **kwargs: Any) -> bytes:
+        try:
+            data = self._raw.read(amt, decode_content=decode_content, **kwargs)
+        except BaseException:
+            self._end(False)
+            raise
+        self._see(data, decode_content)
+        if amt is None or not data:
+            self._end(True)
+        return data
+
+    def close(self) -> None:
+        try:
+            self._raw.close()
+        finally:
+            self._end(False)
+
+    def release_conn(self) -> None:
+        try:
+            self._raw.release_conn()
+        finally:
+            self._end(False)

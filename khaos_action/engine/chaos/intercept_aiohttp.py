@@ -5,7 +5,9 @@ decisions and hit counting as httpx/requests (intercept.py), at `ClientSession._
 A fault's own answer (http_error, rate_limit, a cassette reply) is a real `ClientResponse` built from the reply, so
 `raise_for_status()`, `.json()` and `async with` behave as with a server; timeouts and resets raise aiohttp's own
 exceptions. Transforms (malformed_payload, truncation) read the whole real body and replace what `.read()`,
-`.text()` and `.json()` return; a caller iterating `response.content` chunk by chunk sees the real bytes.
+`.text()`, `.json()` and `response.content` give. Recording an LLM call never reads the body the agent's client
+reads: its bytes are observed as the connection feeds them to `response.content` (`tap`), so a client that reads
+`content` itself after us (LiteLLM's aiohttp transport) or streams it gets every byte, at the same pace.
 Imported only when aiohttp is importable: khaos-action does not depend on it.
 """
 
@@ -73,20 +75,77 @@ def patched_request(original: Any, note: Any) -> Any:
 
 async def _finish(ctx: Any, decision: HttpDecision, call: Any, response: Any) -> Any:
     effect = decision.effect
-    streamed = bool(decision.record and decision.record.get("stream"))
     if effect is not None and effect.transform is not None:
-        body = await response.read()
+        body = await response.read()  # a transform needs the whole reply: the fault buffers it, then hands it back
         replacement = finish_http(ctx, decision, Reply(response.status, _headers(response), body))
-        if replacement is not None:
-            response._body = replacement.body  # what read()/text()/json() return from now on
+        refill(response, replacement.body if replacement is not None else body)
         call and call.finish_live(response.status, _headers(response), body)
         return response
     finish_http(ctx, decision, None, status=response.status)
     if call is not None:
-        # An LLM reply the agent streams itself is left unread (no usage); a whole reply is read once and cached.
-        call.finish_live(response.status, _headers(response), None if streamed else await response.read(),
-                         complete=not streamed)
+        tap(response, call)
     return response
+
+
+def refill(response: Any, body: bytes) -> None:
+    """Make every way of reading `response` give `body`: read()/text()/json() (its cached body) and a client that
+    reads `response.content` itself (LiteLLM's aiohttp transport, `iter_chunked`, `async for line in content`)."""
+    response._body = body
+    response.content = _fed_stream(body)
+
+
+def tap(response: Any, call: Any) -> None:
+    """Observe the body as the connection delivers it, without reading it: the agent's client reads
+    `response.content` (or `read()`) exactly as it would without us, and the call is recorded when the body ends
+    (usage, cassette) or when the response is released first (a partial call)."""
+    from aiohttp import StreamReader
+
+    content = response.content
+    decoded = getattr(content, "total_compressed_bytes", None) is not None  # aiohttp decompresses as it feeds
+    headers = {k: v for k, v in _headers(response).items() if not (decoded and k == "content-encoding")}
+    observer = call.observer(response.status, headers)
+    if type(content) is not StreamReader:  # no body (EmptyStreamReader), or a reader we do not know
+        observer.close(content is None or content.at_eof())
+        return
+    if content._cursor or content._buffer_offset:  # something read it already: what we saw would be partial
+        observer.close(False)
+        return
+    for chunk in content._buffer:  # what arrived with the head, still unread
+        observer.feed(bytes(chunk))
+    if content.is_eof():
+        observer.close(True)
+        return
+    content.__class__ = _teeing(observer)
+    content.on_eof(lambda: observer.close(True))
+
+
+def _teeing(observer: Any) -> type:
+    """A StreamReader subclass (same layout, so an open reader can take it as its class) whose `feed_data` shows
+    each chunk to `observer` before the reader buffers it; an error or an early release closes the observer."""
+    from aiohttp import StreamReader
+
+    class TeeingStreamReader(StreamReader):
+        __slots__ = ()
+
+        def feed_data(self, data: bytes, *args: Any, **kwargs: Any) -> Any:
+            if data:
+                observer.feed(bytes(data))
+            return super().feed_data(data, *args, **kwargs)
+
+        def set_exception(self, *args: Any, **kwargs: Any) -> None:
+            observer.close(self.is_eof())
+            super().set_exception(*args, **kwargs)
+
+    return TeeingStreamReader
+
+
+def _fed_stream(body: bytes) -> Any:
+    from aiohttp import StreamReader
+
+    content = StreamReader(_NoProtocol(), 2**16, loop=asyncio.get_running_loop())
+    content.feed_data(body)
+    content.feed_eof()
+    return content
 
 
 def _view(session: Any, method: str, str_or_url: Any, kwargs: dict[str, Any]) -> HttpRequestView:
@@ -131,7 +190,7 @@ def response_from(session: Any, method: str, url: str, reply: Reply, kwargs: dic
     """A real `aiohttp.ClientResponse` holding `reply`, as if a server had sent it."""
     from http import HTTPStatus
 
-    from aiohttp import ClientResponse, RequestInfo, StreamReader
+    from aiohttp import ClientResponse, RequestInfo
     from aiohttp.helpers import TimerNoop
     from multidict import CIMultiDict, CIMultiDictProxy
     from yarl import URL
@@ -154,11 +213,7 @@ def response_from(session: Any, method: str, url: str, reply: Reply, kwargs: dic
         response.reason = HTTPStatus(reply.status).phrase
     except ValueError:
         response.reason = ""
-    content = StreamReader(_NoProtocol(), 2**16, loop=loop)
-    content.feed_data(reply.body)
-    content.feed_eof()
-    response.content = content
-    response._body = reply.body
+    refill(response, reply.body)
     return response
 
 
