@@ -26,6 +26,7 @@ _.RUNNER_TEMP  # github/settings.py: read from the runner's environment with the
 _.invariant, _.block_rate, _.chart, _.input_truncated, _.not_shown
 
 # Called by the standard library or a third-party framework by name.
+_.__class__  # intercept_aiohttp.tap gives an open aiohttp StreamReader its teeing subclass (Python reads it)
 _.do_POST, _.log_message, _.daemon_threads, _.request_queue_size  # http.server (demo/model.py)
 _.submit  # concurrent.futures.Executor API: asyncio's run_in_executor calls it (engine/transport/threads.py)
 _.pause_reading, _.resume_reading, _.output_size, _.buffer_size  # aiohttp's reader/writer (intercept_aiohttp.py)
