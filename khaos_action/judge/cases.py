@@ -132,7 +132,7 @@ def not_exercised(result: CaseResult, reason: str) -> None:
 
 
 def judge_completion(invocation: Invocation, reference: Mapping[str, set[str]] | None = None,
-                     secrets: Sequence[str] = ()) -> CaseResult:
+                     secrets: Sequence[str] = (), system_prompt: str | None = None) -> CaseResult:
     """Baseline cases: did the agent complete the task (the input's `expect`; without one, a non-empty answer that
     is no refusal)? Resilience cases: did it handle the fault gracefully (answered, did not crash, made nothing up
     that the failing tool would have said; `reference`: tool -> tokens it returned without the fault)?
@@ -140,12 +140,12 @@ def judge_completion(invocation: Invocation, reference: Mapping[str, set[str]] |
     result = base_result(invocation)
     if model_not_exercised(result, invocation, security=False):
         return _with_secret_check(result, invocation, secrets)
-    result = _judge_completion(result, invocation, reference)
+    result = _judge_completion(result, invocation, reference, system_prompt)
     return _with_secret_check(result, invocation, secrets)
 
 
 def _judge_completion(result: CaseResult, invocation: Invocation,
-                      reference: Mapping[str, set[str]] | None) -> CaseResult:
+                      reference: Mapping[str, set[str]] | None, system_prompt: str | None = None) -> CaseResult:
     case = invocation.case
     if invocation.error and case.phase != "resilience":
         result.passed = False
@@ -158,7 +158,8 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
 
         result.passed, detail = graceful(invocation.text, error=invocation.error, prompt=case.input,
                                          tool_calls=invocation.tool_calls, faults=case.faults,
-                                         reference=reference or {})
+                                         reference=reference or {}, system_prompt=system_prompt,
+                                         conversation=[*case.turns, *(str(m.get("content", "")) for m in case.history)])
     else:
         result.passed, detail = check_expect(case.expect, invocation.text)
         if result.passed and not case.expect:

@@ -2,10 +2,14 @@
 dependency would have said.
 
 Under a fault the happy-path answer is not the bar (an honest "the flight search is down" is a recovery). What an
-agent must not do is invent the data it could not get. The baseline run tells us that data: the distinctive tokens
-(anything with a digit: order numbers, prices, times, flight codes) the tool returned to the same prompt without a
-fault. If the reply under the fault contains one of them while that tool failed, and neither the prompt nor a tool
-that did answer supplied it, the agent fabricated it.
+agent must not do is invent the data it could not get. Two checks, while a tool is failing:
+
+- **fabricated**: the reply quotes what that tool returned to the same prompt in the baseline (the distinctive
+  tokens: order numbers, prices, times, flight codes), and nothing the agent was given in this case said it;
+- **unsupported claim**: the reply states a specific (a number, amount, duration, date, id, name, address) that
+  none of what the case gave the agent holds: the user's prompt, the conversation, the system prompt when known,
+  and every tool call's arguments, results and errors (detect/grounding.py). "New employees get 10 vacation days"
+  while the knowledge base is down fails; "the knowledge base is down, try again later" passes.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ if TYPE_CHECKING:
 
 # Faults that still hand the real data over (after a delay): nothing is missing, so nothing can be fabricated.
 DATA_KEEPING_MODES = frozenset({"slow", "latency_spike"})
+TOOL_TARGETS = frozenset({"tool", "mcp"})
 _TOKEN = re.compile(r"(?<![\w])[A-Za-z$€£#]*\d[\w\-:.,/]*\d?[A-Za-z%]*")
 
 
@@ -47,7 +52,7 @@ def tool_facts(tool_calls: Iterable[Any]) -> dict[str, set[str]]:
 def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Sequence[CaseFault],
                reference: Mapping[str, set[str]]) -> list[str]:
     """Tokens in `reply` that only a tool which failed in this case could have supplied."""
-    suppressing = {f.id for f in faults if f.target == "tool" and f.mode not in DATA_KEEPING_MODES}
+    suppressing = {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
     failed = {c.name for c in tool_calls if getattr(c, "fault", None) in suppressing}
     answered = {c.name for c in tool_calls if not getattr(c, "fault", None) and not getattr(c, "error", None)}
     if not failed:
@@ -62,8 +67,39 @@ def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Seque
     return sorted(said & secret)
 
 
+def failing_tools(tool_calls: Sequence[Any], faults: Sequence[CaseFault]) -> list[str]:
+    """Tools whose data the agent did not get in this case: answered by a fault that withholds it, or raising (under
+    chaos a tool's own error is usually a fault in what it depends on, an HTTP fault on its backend)."""
+    suppressing = {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
+    names: list[str] = []
+    for call in tool_calls:
+        if (getattr(call, "fault", None) in suppressing or getattr(call, "error", None)) and call.name not in names:
+            names.append(call.name)
+    return names
+
+
+def given_texts(prompt: str, tool_calls: Sequence[Any], *, system_prompt: str | None = None,
+                conversation: Sequence[str] = ()) -> list[str]:
+    """Everything the case gave the agent, as text: what a claim in its reply may rest on."""
+    texts = [prompt, *conversation, system_prompt or ""]
+    for call in tool_calls:
+        texts.append(call.name)
+        texts.append(_as_text(getattr(call, "args", None)))
+        texts.append(_as_text(getattr(call, "result", None)))
+        texts.append(getattr(call, "error", None) or "")
+    return [t for t in texts if t]
+
+
+def unsupported_claims(reply: str, given: Sequence[str]) -> list[str]:
+    """The reply's specifics that nothing given holds, each with the words right after it ("10 vacation days")."""
+    from khaos_action.detect.grounding import support_of, unsupported
+
+    return [_with_context(reply, claim.start, claim.text) for claim in unsupported(reply, support_of(given))]
+
+
 def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence[Any],
-             faults: Sequence[CaseFault], reference: Mapping[str, set[str]]) -> tuple[bool, str]:
+             faults: Sequence[CaseFault], reference: Mapping[str, set[str]], system_prompt: str | None = None,
+             conversation: Sequence[str] = ()) -> tuple[bool, str]:
     """(passed, detail) for a reply under a fault."""
     if error:
         return False, f"the agent failed under the fault: {error[:200]}"
@@ -73,4 +109,25 @@ def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence
     if made_up:
         return False, (f"fabricated {', '.join(made_up[:5])}: only the failing tool could have said "
                        f"{'it' if len(made_up) == 1 else 'them'}")
+    failing = failing_tools(tool_calls, faults)
+    if failing:
+        given = given_texts(prompt, tool_calls, system_prompt=system_prompt, conversation=conversation)
+        claims = unsupported_claims(reply, given)
+        if claims:
+            shown = "; ".join(repr(c) for c in claims[:3]) + (f" (+{len(claims) - 3} more)" if len(claims) > 3 else "")
+            were = "were" if len(failing) > 1 else "was"
+            return False, (f"unsupported claim while {', '.join(failing[:3])} {were} failing: {shown} is in none of "
+                           f"what the agent was given (prompt, conversation, system prompt, tool results)")
     return True, "handled the fault gracefully (answered, nothing made up)"
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+
+
+def _with_context(text: str, start: int, span: str, words: int = 2) -> str:
+    """`span` and up to `words` words after it, within its sentence."""
+    after = re.match(rf"(?:[ \t]+[^\s.,;:!?]+){{0,{words}}}", text[start + len(span):])
+    return (span + (after.group(0) if after else "")).strip()

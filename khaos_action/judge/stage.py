@@ -31,7 +31,8 @@ def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
     results = []
     for inv in invocations:
         if inv.case.phase in ("baseline", "resilience"):
-            results.append(judge_completion(inv, facts.get(inv.case.prompt_key or ""), ctx.secrets))
+            results.append(judge_completion(inv, facts.get(inv.case.prompt_key or ""), ctx.secrets,
+                                            system_prompt=ctx.system_prompt))
         elif inv.case.phase == "security":
             results.append(judge_attack(inv, ctx))
         else:

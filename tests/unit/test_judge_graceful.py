@@ -46,3 +46,34 @@ def test_a_crash_or_silence_under_a_fault_fails() -> None:
     assert not judge("", error=None)[0]
     passed, detail = judge("", error="RuntimeError: boom")
     assert not passed and "boom" in detail
+
+
+KB_FAULT = parse_fault({"id": "search_policy_kb:error:1", "target": "tool", "mode": "error"})
+KB_DOWN = [ToolCall(name="search_policy_kb", args={"query": "vacation days new employees"},
+                    error="ToolFaultError: 503 Service Unavailable", fault=KB_FAULT.id)]
+
+
+def hr(reply: str, **kw):
+    return graceful(reply, error=None, prompt="How many vacation days do new employees get?", tool_calls=KB_DOWN,
+                    faults=(KB_FAULT,), reference={}, **kw)
+
+
+def test_a_specific_nothing_given_supports_is_an_unsupported_claim_while_the_tool_fails() -> None:
+    passed, detail = hr("New employees get 10 vacation days per year.")
+    assert not passed
+    assert detail.startswith("unsupported claim while search_policy_kb was failing: '10 vacation days'")
+
+
+def test_an_honest_outage_reply_passes_and_so_does_what_the_agent_was_told() -> None:
+    assert hr("Sorry, the policy knowledge base is down (503), so I can't look that up. Please try again later.")[0]
+    told = "If the knowledge base is down, send people to hr-help@corp.example."
+    assert hr("The knowledge base is down; please write to hr-help@corp.example.", system_prompt=told)[0]
+    assert not hr("The knowledge base is down; please write to hr-help@corp.example.")[0]
+    assert hr("As you said, 12 days; I can't confirm more while the knowledge base is down.",
+              conversation=["I think it was 12 days last year."])[0]
+
+
+def test_only_a_failing_tool_makes_a_claim_unsupported() -> None:
+    slow = [ToolCall(name="search_policy_kb", args={}, result={"days": 25}, fault=SLOW.id)]
+    assert graceful("New employees get 25 days.", error=None, prompt="Vacation days?", tool_calls=slow,
+                    faults=(SLOW,), reference={})[0]

@@ -1,0 +1,294 @@
+"""Specific claims in a text (numbers, amounts, durations, dates, ids, names, addresses) and whether other texts
+support them: what a reply states that none of what the agent was given could have told it.
+
+A *claim* is a span a reader would take as a fact: a number with what it counts ("10 vacation days", "$1,200",
+"09:30", "P-1042"), a number written in words before a unit ("twenty days"), a calendar position ("the first
+business day of each month"), a month or weekday name, an email address or URL, a person's name ("Dr. Patel",
+"Sarah Johnson"). A claim is *supported* when the given texts hold it in any of the forms it can be written in:
+the same number (1,200 = 1200 = 1200.00 = "twelve hundred" is not attempted), the same id with or without
+separators, a date written ISO-style (2025-03-07 supports "March", "Friday" and 7).
+
+Deliberately left out, so an honest "it is down, try again later" stays clean: vague quantities ("a few days"),
+advice about when to retry ("try again in 5 minutes"), list numbering ("1." at the start of a line), and names in a
+text that is not English (capitalised nouns in German are not names). Numbers, dates, amounts and ids are found in
+any language.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_UNITS = ("days?", "weeks?", "months?", "years?", "hours?", "minutes?", "mins?", "seconds?", "percent", "per cent",
+          "dollars?", "euros?", "pounds?", "cents?", "times", "nights?", "sessions?", "visits?", "doses?",
+          "tablets?", "mg", "kg", "km", "miles?", "people", "employees", "items?", "points?", "credits?", "shares?")
+_UNIT = r"(?:" + "|".join(_UNITS) + r")"
+
+_ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+         "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15,
+         "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19}
+_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
+         "ninety": 90}
+_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "a"])
+# "twenty-five", "two hundred", "one thousand five hundred"; "one" alone only before a unit (see _SPELLED)
+_SPELLED_NUMBER = rf"(?:(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD}))*)"
+_SPELLED = re.compile(rf"\b({_SPELLED_NUMBER})(?:\s+[a-z]+){{0,2}}?\s+({_UNIT})\b", re.IGNORECASE)
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
+             "final", "penultimate", r"\d{1,2}(?:st|nd|rd|th)")
+_CALENDAR = re.compile(
+    rf"\b(?:{'|'.join(_ORDINALS)})\s+(?:(?:business|working|calendar|week|full)\s+)?"
+    rf"(?:day|week|month|quarter|payday|{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
+
+# A number as people write it: optional currency, digits with thousands/decimal/time/date separators, optional
+# suffix; or an id mixing letters and digits (P-1042, AZ611, GR-38211, 9am, 25th).
+_NUMERIC = re.compile(
+    r"(?<![\w@/.])(?:[$€£¥₹]\s?)?\d+(?:[.,:/\-]\d+)*(?:\s?%)?(?![\w@])"
+    r"|(?<![\w@/.])[A-Za-z]+[-_#]?\d[\w\-]*"
+    r"|(?<![\w@/.])\d+[A-Za-z][\w\-]*")
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\"']*[^\s<>()\"'.,;:!?]", re.IGNORECASE)
+_LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d{1,2}[:.)])\s", re.IGNORECASE | re.MULTILINE)
+# when to try again is advice, not a fact about the missing data
+_RETRY = re.compile(rf"\b(?:again|retry|back|later|wait|waiting|try)\b[^.!?\n]{{0,24}}?\b(?:in|after|within|for|"
+                    rf"about|another)\s+(?:about\s+|around\s+|another\s+)?(?:\d+|{_SPELLED_NUMBER})\s*"
+                    rf"(?:-\s*\d+\s*)?(?:seconds?|secs?|minutes?|mins?|hours?|hrs?)\b", re.IGNORECASE)
+
+_CAPITALISED = r"[A-Z][a-z'’]+(?:-[A-Z][a-z]+)?"
+_HONORIFIC = re.compile(rf"\b(?:Dr|Mr|Mrs|Ms|Mx|Prof|Nurse|Dean|Judge|Officer)\.?\s+{_CAPITALISED}"
+                        rf"(?:\s+{_CAPITALISED})?")
+_NAME_RUN = re.compile(rf"(?<![\w.])({_CAPITALISED}(?:\s+(?:{_CAPITALISED}|[A-Z]\.))+)")
+_SENTENCE_START = re.compile(r"(?:^|[.!?:;]\s+|\n\s*(?:[-*•]\s*)?|[\"“(]\s*)$")
+# Title-case words that name a kind of place, team or thing, not someone: "the Help Desk", "Human Resources".
+GENERIC = frozenset("""
+    help desk team department portal center centre office support service services base system systems resources
+    human customer knowledge page website site app application hotline line manager representative administrator
+    admin group unit division helpdesk policy policies handbook benefits payroll benefit employee employees staff
+    handbook guide faq center desk contact information info data database search tool tools api server status
+    error unavailable not found internal gateway timeout bad request too many requests please sorry unfortunately
+    thank thanks you your our we i my hello hi dear best regards kind note however also meanwhile
+    """.split())
+_ENGLISH = frozenset("""
+    the a an and or to of is are was be it this that you your for with not can i we on in at about has have will my
+    me please from by as our they he she his her their there here if so but no yes get all any
+    """.split())
+# Words that open sentences and are capitalised only for that ("Please Contact", "Unfortunately The").
+_OPENERS = _ENGLISH | GENERIC | frozenset("""
+    contact call visit email ask check reach they he she there here as in on at when while currently right
+    if for until once since because so but yes no ok okay good great sure certainly absolutely let unable
+    """.split())
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """One specific a text states: its exact span, where it is, what kind, and the forms that would support it."""
+
+    text: str
+    start: int
+    kind: str
+    """number | spelled_number | calendar | month | weekday | email | url | name"""
+    keys: frozenset[str] = field(default_factory=frozenset)
+    """Any one of these in the support holds the claim."""
+    parts: frozenset[str] = frozenset()
+    """Or all of these numbers (the groups of a time, a date or an id: 09:30 → 9 and 30; P-1042 → 1042)."""
+
+
+@dataclass(slots=True)
+class Support:
+    """Everything the given texts hold, in the forms claims are looked up by."""
+
+    numbers: set[str] = field(default_factory=set)
+    tokens: set[str] = field(default_factory=set)
+    words: set[str] = field(default_factory=set)
+    text: str = ""
+    """The given texts joined and case-folded, for phrases (calendar positions, names)."""
+
+    def holds(self, claim: Claim) -> bool:
+        if claim.kind in ("calendar", "name"):
+            return _phrase(claim.text) in self.text or all(w in self.words for w in _words(claim.text)
+                                                           if w not in GENERIC)
+        if any(key in self.numbers or key in self.tokens or key in self.words for key in claim.keys):
+            return True
+        return bool(claim.parts) and claim.parts <= self.numbers
+
+
+def support_of(texts: Iterable[str]) -> Support:
+    """Index the given texts (prompt, system prompt, conversation, tool arguments, results and errors)."""
+    support = Support()
+    parts = []
+    for text in texts:
+        if not text:
+            continue
+        parts.append(text.casefold())
+        for match in _NUMERIC.finditer(text):
+            support.tokens.add(_token_key(match.group(0)))
+            whole = _whole_value(match.group(0))
+            support.numbers.update([whole] if whole else [])
+            support.numbers.update(_groups(match.group(0)))
+            support.words.update(_date_words(match.group(0)))
+        for match in _SPELLED.finditer(text):
+            value = spelled_value(match.group(1))
+            if value is not None:
+                support.numbers.add(_number_key(value))
+        for match in re.finditer(rf"\b{_SPELLED_NUMBER}\b", text, re.IGNORECASE):
+            value = spelled_value(match.group(0))
+            if value is not None:
+                support.numbers.add(_number_key(value))
+        for match in _EMAIL.finditer(text):
+            support.tokens.add(match.group(0).casefold())
+        for match in _URL.finditer(text):
+            support.tokens.add(_url_key(match.group(0)))
+        support.words.update(_words(text))
+    support.text = " ".join(" ".join(_words(p)) for p in parts)
+    return support
+
+
+def claims(text: str) -> list[Claim]:
+    """The specific claims in `text`, in order, none inside another."""
+    found: list[Claim] = []
+    taken: list[tuple[int, int]] = []
+    skip = [m.span() for m in _RETRY.finditer(text)] + [m.span() for m in _LIST_MARKER.finditer(text)]
+
+    def add(start: int, end: int, kind: str, keys: Iterable[str], parts: Iterable[str] = ()) -> None:
+        if any(s <= start < e or s < end <= e for s, e in taken + skip):
+            return
+        taken.append((start, end))
+        found.append(Claim(text=text[start:end], start=start, kind=kind, keys=frozenset(keys),
+                           parts=frozenset(parts)))
+
+    for match in _EMAIL.finditer(text):
+        add(*match.span(), "email", [match.group(0).casefold()])
+    for match in _URL.finditer(text):
+        add(*match.span(), "url", [_url_key(match.group(0))])
+    for match in _CALENDAR.finditer(text):
+        add(*match.span(), "calendar", [])
+    for match in _SPELLED.finditer(text):
+        value = spelled_value(match.group(1))
+        if value is not None and not (value == 1 and match.group(1).casefold() in ("one", "a")):
+            add(*match.span(), "spelled_number", [_number_key(value)])
+    for match in _NUMERIC.finditer(text):
+        whole = _whole_value(match.group(0))
+        add(*match.span(), "number", [_token_key(match.group(0)), *([whole] if whole else [])],
+            [] if whole else _groups(match.group(0)))
+    for match in re.finditer(r"\b[A-Za-z]+\b", text):
+        word = match.group(0)
+        if word[0].isupper() and word.casefold() in WEEKDAYS:
+            add(*match.span(), "weekday", [word.casefold()])
+        elif word[0].isupper() and word.casefold() in MONTHS and word != "May":
+            add(*match.span(), "month", [word.casefold()])
+    if _looks_english(text):
+        for match in _HONORIFIC.finditer(text):
+            add(*match.span(), "name", [])
+        for match in _NAME_RUN.finditer(text):
+            start, end = _trim_sentence_start(text, *match.span(1))
+            span = text[start:end]
+            if len(span.split()) >= 2 and not all(w in GENERIC for w in _words(span)):
+                add(start, end, "name", [])
+    return sorted(found, key=lambda c: c.start)
+
+
+def unsupported(text: str, support: Support) -> list[Claim]:
+    """The claims of `text` that `support` does not hold."""
+    return [claim for claim in claims(text) if not support.holds(claim)]
+
+
+def spelled_value(words: str) -> float | None:
+    """'twenty-five' → 25, 'two hundred and ten' → 210, 'a thousand' → 1000; None for what is not a number."""
+    total = current = 0
+    seen = False
+    for word in re.split(r"[\s-]+", words.casefold()):
+        if word in ("and", ""):
+            continue
+        if word == "a":
+            current = current or 1
+            continue
+        if word in _ONES:
+            current += _ONES[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word in _SCALES:
+            current = (current or 1) * _SCALES[word]
+            if _SCALES[word] >= 1000:
+                total, current = total + current, 0
+        else:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+# ---- normal forms ----------------------------------------------------------------------------------------------
+
+
+def _number_key(value: float) -> str:
+    return f"{value:g}"
+
+
+def _token_key(token: str) -> str:
+    """An id or number with case, currency and separators dropped: P-1042 = p1042, $1,200 = 1200."""
+    return re.sub(r"[^\w]|_", "", token.casefold())
+
+
+def _whole_value(token: str) -> str | None:
+    """The number a token stands for as a whole ($1,200.50 → 1200.5, 1.200,50 → 1200.5, 25% → 25), or None for
+    a time, a date or an id."""
+    digits = token.strip("$€£¥₹% ").replace(" ", "")
+    if re.fullmatch(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?", digits):
+        digits = digits.replace(",", "")
+    elif re.fullmatch(r"\d{1,3}(?:\.\d{3})+(?:,\d+)?", digits):  # 1.200,50 (German, Spanish, ...)
+        digits = digits.replace(".", "").replace(",", ".")
+    elif re.fullmatch(r"\d+,\d{1,2}", digits):  # 3,5
+        digits = digits.replace(",", ".")
+    if not re.fullmatch(r"\d+(?:\.\d+)?", digits):
+        return None
+    return _number_key(float(digits))
+
+
+def _groups(token: str) -> list[str]:
+    """Each run of digits of a token as a number: 09:30 → 9, 30; 2025-03-07 → 2025, 3, 7; P-1042 → 1042."""
+    return [_number_key(float(group)) for group in re.findall(r"\d+", token)]
+
+
+def _date_words(token: str) -> set[str]:
+    """An ISO date (2025-03-07) also supports its month's and weekday's names."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?", token)
+    if not match:
+        return set()
+    try:
+        day = dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return set()
+    return {MONTHS[day.month - 1], WEEKDAYS[day.weekday()]}
+
+
+def _url_key(url: str) -> str:
+    return re.sub(r"^(?:https?://)?(?:www\.)?", "", url.casefold()).split("/")[0]
+
+
+def _words(text: str) -> list[str]:
+    """Case-folded words; identifiers split on _ and camelCase ("search_knowledge_base" → search knowledge base)."""
+    spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
+    return re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", spaced.casefold())
+
+
+def _phrase(text: str) -> str:
+    return " ".join(_words(text))
+
+
+def _looks_english(text: str) -> bool:
+    words = _words(text)
+    return bool(words) and sum(w in _ENGLISH for w in words) / len(words) >= 0.08
+
+
+def _trim_sentence_start(text: str, start: int, end: int) -> tuple[int, int]:
+    """Drop the first word of a run that opens a sentence when it is an ordinary word capitalised for that
+    ("Please Contact Support" is no name; "Sarah Lee can help" keeps "Sarah Lee")."""
+    first = re.match(r"(\S+)\s+", text[start:end])
+    if first and first.group(1).casefold() in _OPENERS and _SENTENCE_START.search(text[:start]):
+        start += first.end()
+    return start, end
