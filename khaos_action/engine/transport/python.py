@@ -107,6 +107,8 @@ class PythonTransport:
         """`send` for a sync agent on the calling thread; `run(awaitable)` finishes a coroutine it returns."""
         assert self._fn is not None and self._call is not None
         args, kwargs = self._call(message.payload)
+        if self._context is not None:  # the case's `agent.context` object, as `send` gives it
+            kwargs["context"] = run(self._context.for_case(str(message.payload.get("session_id") or "")))
         try:
             value = self._fn(*args, **kwargs)
             if inspect.isawaitable(value):  # a sync wrapper around a coroutine function
