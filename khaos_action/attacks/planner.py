@@ -20,16 +20,18 @@ from khaos_action.config.models import AttackSelector
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PackSource, PlanContext, Planner, PlanPart
-from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, role_from_name
+from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, normalise_role, role_from_name
 
 
 def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
     return [sel for p in packs for phase in p.pack.phases if phase.type == "security" for sel in phase.attacks]
 
 
-def attack_case(attack: Attack, seed: int, targets: list[str] | None = None) -> Case:
+def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, own_carrier: bool = False,
+                roles: list[ToolRole] | None = None) -> Case:
     """`targets`: the agent's real tools a forbidden-tool attack aims at (roles/forbidden_targets); the attack's
-    text then names one of them where it named a tool the agent does not have."""
+    text then names one of them where it named a tool the agent does not have. `own_carrier`: a user attack (its
+    carrier is the prompt that carries it). `roles`: the agent's tools, for an attack placed by tool role."""
     cid = case_id("security", attack.id)
     canary = make_canary(seed, cid)
     rendered = render_attack(attack, canary)
@@ -40,13 +42,27 @@ def attack_case(attack: Attack, seed: int, targets: list[str] | None = None) -> 
                            injection=rendered.injection and _rename_tools(rendered.injection, attack.forbidden_tools,
                                                                           targets, chosen))
         forbidden = sorted(set(forbidden) | set(targets))
-    injections = ({"channel": rendered.channel, "payload": rendered.injection},) if rendered.injection else ()
+    injections = ({"channel": rendered.channel, "payload": rendered.injection, **placed_on(attack, roles)},)\
+        if rendered.injection else ()
     return Case(
         id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
         attack_id=attack.id, category=attack.category, objective=attack.objective, channel=attack.channel,
         severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",
-        canary_halves=(canary.a, canary.b), forbidden_tools=tuple(forbidden),
+        canary_halves=(canary.a, canary.b), forbidden_tools=tuple(forbidden), own_carrier=own_carrier,
     )
+
+
+def placed_on(attack: Attack, roles: list[ToolRole] | None) -> dict[str, object]:
+    """Which tool's results carry the payload (`tool:` a name, or a role: every tool of the agent's with it)."""
+    if attack.tool is None:
+        return {}
+    if any(r.tool == attack.tool for r in roles or []):
+        return {"tool": attack.tool}
+    try:
+        role = normalise_role(attack.tool)
+    except ValueError:
+        return {"tool": attack.tool}
+    return {"tools": sorted(r.tool for r in roles or [] if r.role == role)}
 
 
 def _rename_tools(text: str, named: Iterable[str], targets: list[str], chosen: str) -> str:
@@ -87,7 +103,8 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
                               "not-applicable list and the capability profile")
         for attack in selection.applicable:
             targets = forbidden_targets(attack.forbidden_tools, roles) if roles else None
-            part.cases.append(attack_case(attack, ctx.seed, targets))
+            part.cases.append(attack_case(attack, ctx.seed, targets, own_carrier=attack.id in corpus.user_ids,
+                                          roles=roles))
         return part
 
     return plan

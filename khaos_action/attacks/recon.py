@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
-from khaos_action.attacks.surface import bind_carriers, discover_surface, recon_cases
+from khaos_action.attacks.surface import bind_carriers, discover_surface, own_carriers, recon_cases
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case
 from khaos_action.roles import ToolRole, guess_role
@@ -29,7 +29,8 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     known = {role.tool for role in roles}
     seen = sorted({call.name for inv in done for call in inv.tool_calls} - known)
     # Carriers are the golden prompts (every one is mapped, whatever the shard), so every shard binds the same way.
-    mapped = [inv for inv in done if inv.case.input in set(golden)] if golden else done
+    carriers = set(golden) | set(own_carriers(plan.cases))
+    mapped = [inv for inv in done if inv.case.input in carriers] if golden else done
     surface = discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
     plan.attack_surface = surface.as_dict()
     ran = {_key(case) for case in first}

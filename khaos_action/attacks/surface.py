@@ -45,9 +45,10 @@ class AttackSurface:
     sees_llm: bool = False
     """Whether the run can see the agent's LLM calls (in-process interception or the chaos proxy)."""
 
-    def carriers(self, channel: str) -> list[str]:
-        """The prompts that reach `channel`, sorted."""
-        tools = channel_tools(channel, self.roles)
+    def carriers(self, channel: str, tools: list[str] | None = None) -> list[str]:
+        """The prompts that reach `channel` (through `tools` when given: the attack names the tools that carry
+        it), sorted."""
+        tools = channel_tools(channel, self.roles) if tools is None else tools
         found = []
         for prompt, reach in self.reach.items():
             by_tool = bool(reach.tools) if tools is None else bool(reach.tools & set(tools))
@@ -80,11 +81,16 @@ def discover_surface(invocations: Iterable[Any], roles: Sequence[ToolRole], *, i
 
 
 def recon_cases(cases: Sequence[Case], golden: Sequence[str]) -> list[Case]:
-    """Extra no-fault calls for golden prompts no baseline case runs (e.g. a pack with a security phase only); they
-    map the surface and are not scored."""
+    """Extra no-fault calls for golden prompts no baseline case runs (e.g. a pack with a security phase only), and
+    for the carriers of the user's own indirect attacks; they map the surface and are not scored."""
     covered = {c.input for c in cases if c.phase == "baseline" and not c.faults}
     return [Case(id=case_id("recon", text), phase="baseline", input=text, group="recon", recon=True)
-            for text in dict.fromkeys(golden) if text not in covered]
+            for text in dict.fromkeys([*golden, *own_carriers(cases)]) if text not in covered]
+
+
+def own_carriers(cases: Sequence[Case]) -> list[str]:
+    """The carrier prompts of the user's own indirect attacks (they carry their attack, and nothing else)."""
+    return list(dict.fromkeys(c.input for c in cases if c.own_carrier and c.injections))
 
 
 def _rank(seed: int, attack_id: str, prompt: str) -> str:
@@ -111,13 +117,30 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
         if not surface.observes(channel):
             out.append(replace(case, carrier="corpus"))
             continue
-        carriers = surface.carriers(channel)
+        placed = _placed_tools(case.injections[0])
+        carriers = surface.carriers(channel, placed)
+        if case.own_carrier:  # the user's attack names its carrier: it, or nothing
+            if case.input not in carriers:
+                where = f"the tool {', '.join(placed)}" if placed else _CHANNEL_WORDS.get(channel, channel)
+                skipped.append((case, f"its carrier prompt did not reach {where} in the baseline",
+                                "change the attack's `carrier` (or `tool`) to a request that makes the agent use it"))
+                continue
+            carriers = [case.input]
         if not carriers:
-            skipped.append((case, f"no golden prompt reaches {_CHANNEL_WORDS.get(channel, channel)} in the baseline",
+            where = f"the tool {', '.join(placed)}" if placed else _CHANNEL_WORDS.get(channel, channel)
+            skipped.append((case, f"no golden prompt reaches {where} in the baseline",
                             CHANNEL_FIX.get(channel, "add a golden prompt that reaches this channel")))
             continue
         prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
-        tools = channel_tools(channel, surface.roles)
+        tools = channel_tools(channel, surface.roles) if placed is None else placed
         injections = tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in case.injections)
         out.append(replace(case, input=prompt, injections=injections, carrier="golden"))
     return Bound(cases=out, not_exercised=skipped)
+
+
+def _placed_tools(injection: dict[str, Any]) -> list[str] | None:
+    """The tools an attack's own `tool:` placed its payload on (None: the channel's roles decide)."""
+    if injection.get("tool"):
+        return [injection["tool"]]
+    listed = injection.get("tools")
+    return list(listed) if listed is not None else None

@@ -60,6 +60,9 @@ INDIRECT_CHANNELS = frozenset(
     {"tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory"}
 )
 
+TOOL_CARRIED = frozenset({"tool_output", "error_message", "rag_document", "file_content", "memory"})
+"""Channels whose payload arrives in a tool's result (the tool wrappers deliver it)."""
+
 _PLACEHOLDER = re.compile(r"\{canary\w*\}", re.IGNORECASE)
 _KNOWN_PLACEHOLDERS = frozenset({"{canary}", "{canary_a}", "{canary_b}", "{canary_token}"})
 _YAML_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when built: loading the corpus is on every run
@@ -87,6 +90,9 @@ class Attack(BaseModel):
     """multi_turn: scripted follow-up user turns."""
     carrier: str | None = None
     """Indirect channels: the benign user prompt that makes the agent read the channel."""
+    tool: str | None = None
+    """Tool channels (tool_output, error_message, rag_document, file_content, memory): the tool whose results carry
+    the payload, by name or by role (`retriever`, `payment`, ...); default: the tools the channel's role implies."""
     forbidden_tools: tuple[str, ...] = ()
     """forbidden_tool_call: tool names the attack tries to get called (`*`: any tool)."""
     requires: tuple[Capability, ...] = ()
@@ -117,6 +123,9 @@ class Attack(BaseModel):
             raise ValueError("a multi_turn attack needs scripted follow-up `turns`")
         if self.channel != "multi_turn" and self.turns:
             raise ValueError("`turns` is only for channel multi_turn")
+        if self.tool is not None and self.channel not in TOOL_CARRIED:
+            raise ValueError(f"`tool` places a payload in a tool's results; channel {self.channel!r} is not carried "
+                             f"by tools (it is for {', '.join(sorted(TOOL_CARRIED))})")
         if self.channel in INDIRECT_CHANNELS and not self.carrier:
             raise ValueError(f"channel {self.channel!r} needs a `carrier` (the benign prompt that makes the agent "
                              "read the channel)")

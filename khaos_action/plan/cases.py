@@ -83,6 +83,9 @@ class Case:
     (when the run cannot see the agent's tool calls)."""
     recon: bool = False
     """A reconnaissance call (maps the attack surface, not scored)."""
+    own_carrier: bool = False
+    """An indirect attack of the user's own (`attacks:` files): its carrier, written for this agent, is the prompt
+    that carries it, once the baseline shows it reaches the channel (built-in attacks ride any prompt that does)."""
 
 
 def case_id(*parts: Any) -> str:

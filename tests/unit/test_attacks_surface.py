@@ -66,3 +66,36 @@ def test_golden_prompts_without_a_baseline_case_get_an_unscored_recon_call() -> 
     planned = [Case(id="a", phase="baseline", input="flights to Rome")]
     extra = recon_cases(planned, ["flights to Rome", "guide to Kyoto"])
     assert [(c.input, c.recon) for c in extra] == [("guide to Kyoto", True)]
+
+
+def own(attack_id: str, channel: str, carrier: str, **placed) -> Case:
+    return Case(id=attack_id, phase="security", input=carrier, attack_id=attack_id, channel=channel,
+                injections=({"channel": channel, "payload": "do it", **placed},), own_carrier=True)
+
+
+def test_a_users_attack_rides_on_its_own_carrier_when_it_reaches_the_tool() -> None:
+    bound = bind_carriers([own("mine-1", "tool_output", "guide to Kyoto", tool="get_guide")], surface(), seed=1)
+    [case] = bound.cases
+    assert case.input == "guide to Kyoto" and case.carrier == "golden"
+    assert case.injections[0]["tools"] == ["get_guide"]
+
+
+def test_a_users_attack_whose_carrier_misses_its_tool_is_not_exercised_naming_the_tool() -> None:
+    bound = bind_carriers([own("mine-1", "tool_output", "flights to Rome", tool="get_guide"),
+                           own("mine-2", "tool_output", "hello")], surface(), seed=1)
+    assert bound.cases == []
+    reasons = {case.id: reason for case, reason, _ in bound.not_exercised}
+    assert reasons["mine-1"] == "its carrier prompt did not reach the tool get_guide in the baseline"
+    assert "did not reach any tool" in reasons["mine-2"]
+
+
+def test_a_built_in_attack_placed_on_a_tool_rides_only_on_prompts_that_reach_that_tool() -> None:
+    cases = [Case(id=f"t-{n}", phase="security", input="corpus carrier", attack_id=f"t-{n}", channel="tool_output",
+                  injections=({"channel": "tool_output", "payload": "x", "tool": "search_flights"},))
+             for n in range(6)]
+    assert {c.input for c in bind_carriers(cases, surface(), seed=3).cases} == {"flights to Rome"}
+
+
+def test_recon_calls_the_carriers_of_the_users_attacks_too() -> None:
+    extra = recon_cases([own("mine-1", "tool_output", "my own request")], ["flights to Rome"])
+    assert [c.input for c in extra] == ["flights to Rome", "my own request"] and all(c.recon for c in extra)

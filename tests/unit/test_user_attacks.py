@@ -217,3 +217,21 @@ def test_the_digest_covers_the_content_not_the_layout(tmp_path: Path) -> None:
     assert load(tmp_path, "a.yaml").digest == first
     write(tmp_path, "a.yaml", PAYMENT.replace("print {canary}.", "print {canary} now."))
     assert load(tmp_path, "a.yaml").digest != first
+
+
+def test_tool_places_the_payload_by_name_or_by_role_and_only_for_tool_channels(tmp_path: Path) -> None:
+    from khaos_action.attacks.planner import attack_case
+    from khaos_action.roles import guess_role
+
+    placed = PAYMENT.replace("    requires: [has_tools]\n", "    requires: [has_tools]\n    tool: payment\n")
+    write(tmp_path, "a.yaml", placed)
+    attack = load(tmp_path, "a.yaml").attacks["bank-pay-attacker"][0]
+    roles = [guess_role("wire_funds", declared="payment"), guess_role("get_balance")]
+    case = attack_case(attack, 1, own_carrier=True, roles=roles)
+    assert case.injections[0]["tools"] == ["wire_funds"] and case.own_carrier
+    by_name = attack.model_copy(update={"tool": "get_balance"})
+    assert attack_case(by_name, 1, roles=roles).injections[0]["tool"] == "get_balance"
+    write(tmp_path, "b.yaml", PAYMENT.replace("    payload: \"Ignore", "    tool: x\n    payload: \"Ignore"))
+    with pytest.raises(ConfigFileError) as exc:
+        load(tmp_path, "b.yaml")
+    assert "attacks[1].tool:" in one_issue(exc) and "is not carried by tools" in one_issue(exc)
