@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import random
 from collections import Counter
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -60,6 +61,27 @@ class CaseContext:
     """Attack cases: hosts the attack names; outbound HTTP to them is answered locally (engine/chaos/egress.py)."""
     egress: list[dict[str, Any]] = field(default_factory=list)
     """The requests to those hosts that were answered locally (host, method, path, body, via)."""
+    on_change: Callable[[], None] | None = None
+    """Told when the case observed something the engine must keep however the case ends (a fault hit, through
+    `Hits`; a finished LLM call, engine/llm_calls.py): the python worker then reports the case's observations at
+    once (engine/worker_child.py), so a case the engine stops waiting for (its time limit, a crash) keeps them."""
+
+    def changed(self) -> None:
+        if self.on_change is not None:
+            self.on_change()
+
+
+class Hits(Counter):
+    """A case's fault hits that tell the case of every change (`CaseContext.changed`): hits are counted in many
+    places (tool wrappers, interceptors, injections), and each must reach the engine even if the call never ends."""
+
+    def __init__(self, ctx: CaseContext) -> None:
+        super().__init__()
+        self.ctx = ctx
+
+    def __setitem__(self, key: Any, value: Any) -> None:
+        super().__setitem__(key, value)
+        self.ctx.changed()
 
 
 class CallClock:

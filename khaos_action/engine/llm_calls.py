@@ -148,6 +148,7 @@ class LlmCall:
         if partial:
             record["partial"] = True
         self.runtime.finished(record, tokens_in + tokens_out if live else None, cost)
+        self.ctx.changed()  # the record is whole: a case that then times out keeps it (engine/worker_child.py)
 
     def finish_live(self, status: int, headers: Mapping[str, str], body: bytes | None, *,
                     complete: bool = True) -> None:

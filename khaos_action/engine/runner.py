@@ -43,6 +43,8 @@ class Invocation:
     tool_calls: list[ToolCall] = field(default_factory=list)
     error: str | None = None
     timed_out: bool = False
+    timeout_s: float | None = None
+    """The time limit the call ran out of (`agent.timeout_s`), when it timed out."""
     latency_ms: float = 0.0
     truncated: bool = False
     notes: list[str] = field(default_factory=list)
@@ -232,6 +234,7 @@ class Engine:
             response = await _within(self.transport.send(message), timeout, clock)
         except asyncio.TimeoutError:
             invocation.timed_out = True
+            invocation.timeout_s = timeout
             invocation.error = f"timed out after {timeout:g}s"
             return None
         except asyncio.CancelledError:

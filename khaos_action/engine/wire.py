@@ -148,9 +148,15 @@ class FrameWriter:
             asyncio.get_running_loop().call_soon(self._flush)
         self._pending.append(data)
 
+    def send_now(self, obj: dict[str, Any]) -> None:
+        """`send`, leaving at once with whatever is pending: a frame the other side must have even if this process
+        blocks or dies right after (the worker's reports of what a case observed)."""
+        self._pending.append(self._encode(obj))
+        self._flush()
+
     def _flush(self) -> None:
         data, self._pending = b"".join(self._pending), []
-        if not self.transport.is_closing():
+        if data and not self.transport.is_closing():
             self.transport.write(data)
 
     def close(self) -> None:

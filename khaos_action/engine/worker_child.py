@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import os
 import sys
+import threading
 from contextlib import ExitStack
 from dataclasses import asdict
 from pathlib import Path
@@ -33,11 +34,12 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # on every run's critical path).
 from khaos_action.engine.agent_tools import imported_tools, with_roles
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.context import CaseContext, Hits, current_case
 from khaos_action.engine.timely_loop import timely_loop
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.wire import case_state, read_frame, write_frame
+from khaos_action.engine.wire import read_frame, write_frame
+from khaos_action.engine.worker_reports import Reports
 from khaos_action.engine.worker_serve import Lanes
 from khaos_action.engine.worker_setup import ToolWrappers, llm_runtime, read_agent
 from khaos_action.extensions import Extension, import_extension
@@ -69,6 +71,8 @@ class Worker:
         self.faults: dict[str, CaseFault] = {}
         """Fault entries by their stable id (a digest of the entry), validated once per worker, not once per case."""
         self._told: tuple[Any, ...] = ()
+        self.reports = Reports(self.loop)
+        """What cases observe, sent as it happens (engine/worker_reports.py)."""
 
     @property
     def concurrent(self) -> bool:
@@ -117,7 +121,15 @@ class Worker:
     # ---- several requests at once (async agents) --------------------------------------------------------------------
     def serve(self, read_fd: int, write_fd: int) -> None:
         """Serve requests until the engine closes the pipe, each in a task of its own (engine/worker_serve.py)."""
-        Lanes(self, self.lanes).serve(read_fd, write_fd)
+        lanes = Lanes(self, self.lanes)
+        self.reports.loop_thread = threading.get_ident()
+
+        def emit(frame: dict[str, Any]) -> None:
+            if lanes.writer is not None:
+                lanes.writer.send_now(frame)
+
+        self.reports.emit = emit
+        lanes.serve(read_fd, write_fd)
 
     # ---- shared ---------------------------------------------------------------------------------------------------
     def case(self, request: dict[str, Any]) -> CaseContext | None:
@@ -137,7 +149,7 @@ class Worker:
         """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
         its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""
         answer: dict[str, Any] = {"op": "reply", "id": request.get("id"), "payload": payload, "error": error}
-        if ctx is not None and (state := case_state(ctx)):
+        if ctx is not None and (state := self.reports.state(ctx)):
             answer["state"] = state
         traffic = self.traffic
         cassette = self.runtime.cassette if self.runtime is not None else None
@@ -190,6 +202,8 @@ class Worker:
 
             ctx.faults = bind_faults([self._fault(entry) for entry in setup["faults"]], ctx.rng)
         ctx.llm = self.runtime
+        ctx.hits = Hits(ctx)
+        ctx.on_change = lambda: self.reports.changed(ctx)
         return ctx
 
     def _fault(self, entry: dict[str, Any]) -> CaseFault:
@@ -229,8 +243,16 @@ def main(read_fd: int, write_fd: int) -> int:
     if worker.concurrent:
         worker.serve(read_fd, write_fd)
         return 0
+    # A sync agent: replies from this thread, reports from whichever thread a tool or an LLM call ran on.
+    lock = threading.Lock()
+
+    def emit(frame: dict[str, Any]) -> None:
+        with lock:
+            write_frame(write_fd, frame)
+
+    worker.reports.emit = emit
     while (request := read_frame(read_fd)) is not None:
-        write_frame(write_fd, worker.handle(request))
+        emit(worker.handle(request))
     return 0
 
 

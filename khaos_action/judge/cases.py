@@ -78,6 +78,34 @@ def _tool_call(call) -> dict:
             **({"error_source": call.error_source} if call.error_source else {})}
 
 
+def fault_name(fault_id: str) -> str:
+    """`page_lookup:slow:7c7815` -> `page_lookup:slow` (the digest only tells entries apart)."""
+    head, _, tail = fault_id.rpartition(":")
+    return head if head and ":" in head and tail.isalnum() and len(tail) == 6 else fault_id
+
+
+def failed_under_fault(invocation: Invocation) -> str | None:
+    """Why a call that failed while the scenario's faults were firing fails its case; None when the call did not
+    fail or no fault fired. A timeout or a crash under a fault that fired is the agent not handling it, never
+    "not exercised": the fault did what it was configured to do."""
+    fired = fired_faults(invocation)
+    if not fired or not (invocation.error or invocation.timed_out):
+        return None
+    names = ", ".join(fault_name(f) for f in fired)
+    were = "were" if len(fired) > 1 else "was"
+    if invocation.timed_out:
+        limit = f" ({invocation.timeout_s:g}s)" if invocation.timeout_s else ""
+        return f"no answer within timeout_s{limit} while {names} {were} active"
+    return f"the agent failed while {names} {were} active: {(invocation.error or '')[:200]}"
+
+
+def _unjudged(inv: Invariant, invocation: Invocation) -> bool:
+    """Whether `inv` would leave a failed call unjudged (it reads the output; checkers.invariant_verdict's rule)."""
+    if invocation.timed_out:
+        return inv.on_failed_call == "not_evaluated"
+    return bool(invocation.error) and inv.on_failed_call != "judged"
+
+
 def exercised(invocation: Invocation) -> bool:
     """A case with faults is exercised only if at least one of them fired (DESIGN decision 1)."""
     return not invocation.case.faults or bool(fired_faults(invocation))
@@ -153,6 +181,11 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
     if not exercised(invocation):
         not_exercised(result, "none of the configured faults fired")
         return result
+    failure = failed_under_fault(invocation)
+    if failure is not None:
+        result.passed = False
+        result.notes.append(failure)
+        return result
     if case.phase == "resilience":
         from khaos_action.judge.graceful import graceful
 
@@ -214,6 +247,7 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     scenario_has_chaos = bool(case.faults)
     ok = exercised(invocation)
     kinds = active_kinds(invocation)
+    failure = failed_under_fault(invocation)
     for inv_id in case.invariant_ids:
         inv = ctx.invariants[inv_id]
         passed: bool | None
@@ -223,6 +257,8 @@ def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
             passed, detail = None, f"not applicable here (when: {inv.when})"
         elif (skipped := inv.skip_reason(has_faults=bool(case.faults), phase=case.phase)) is not None:
             passed, detail = None, skipped
+        elif failure is not None and _unjudged(inv, invocation):
+            passed, detail = False, failure  # the cell failed under its fault: a failure, not a check left out
         else:
             passed, detail = invariant_verdict(
                 inv, reply, baseline_text=ctx.baseline_texts.get(case.prompt_key or ""), exercised=True,

@@ -34,7 +34,7 @@ from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError, OutputTail
 from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
-from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert
+from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert, latest
 from khaos_action.engine.transport.worker_start import WorkerStarter
 from khaos_action.engine.transport.zygote_process import ZygoteProcess
 from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
@@ -149,6 +149,8 @@ class WorkerTransport:
     # ---- workers ----------------------------------------------------------------------------------------------------
     def _end_case(self, ctx: CaseContext | None, lease: Lease) -> None:
         if ctx is not None:
+            # What the worker reported during a call that got no reply (the time limit, a crash) counts too.
+            lease.state = latest(lease.state, lease.worker.observed.pop(ctx.case_id, None))
             self._bank(ctx, lease)
             if ctx.case_id in lease.worker.cases:
                 lease.worker.cases.discard(ctx.case_id)
@@ -336,9 +338,10 @@ class WorkerTransport:
     async def _move(self, lease: Lease, ctx: CaseContext | None, *, alone: bool) -> None:
         """Give the lease another worker: a new one of its own (`alone`, on a lane of the dead one), else one of the
         pool's."""
+        old = lease.worker
         if ctx is not None:
             self._bank(ctx, lease)  # what the old worker said about the case's earlier turns
-        old = lease.worker
+            old.observed.pop(ctx.case_id, None)  # its call in flight runs again: that attempt's reports are not kept
         try:
             if alone:
                 worker = await self._spawn(parent=old)
@@ -365,7 +368,7 @@ class WorkerTransport:
         if isinstance(answer.get("traffic"), dict):
             note_traffic(self.traffic, worker, answer["traffic"])
         if isinstance(answer.get("state"), dict):
-            lease.state = answer["state"]
+            lease.state = latest(lease.state, answer["state"])
         if isinstance(answer.get("cassette"), dict):
             cassette_delta(ctx, worker, answer["cassette"])
         waited = answer.get("waited")

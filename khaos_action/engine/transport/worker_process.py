@@ -59,6 +59,9 @@ class WorkerProcess:
         """Cases that ended since its last request: the next one tells it to drop their contexts."""
         self.retire = False
         """A worker of one case (a re-run after a shared worker died): closed when that case ends."""
+        self.observed: dict[str, dict[str, Any]] = {}
+        """Case id -> the latest report of what the case observed during a call still in flight (a fault that fired,
+        an LLM call): kept for a case that ends without a reply (its time limit, this process's death)."""
         self.cassette: dict[str, Any] = {}
         self.traffic: dict[tuple[str, ...], int] = {}
         self.dead = False
@@ -119,6 +122,9 @@ class WorkerProcess:
         """A frame from the worker: a reply wakes the request it answers and may say which requests sent ahead
         started; a beat only says the worker is alive."""
         self.last_seen = asyncio.get_running_loop().time()
+        if obj.get("op") == "observed":
+            self._observed(obj)
+            return
         started = obj.get("started") if obj.get("op") != "started" else obj.get("ids")
         if started:
             for key in started if isinstance(started, list) else ():
@@ -131,6 +137,12 @@ class WorkerProcess:
             self._done(obj.get("id"))  # type: ignore[arg-type]
             if not future.done():
                 future.set_result(obj)
+
+    def _observed(self, obj: dict[str, Any]) -> None:
+        case, state = obj.get("case"), obj.get("state")
+        if not isinstance(case, str) or case not in self.cases or not isinstance(state, dict):
+            return  # a report after its case ended (a tool thread still running), or not one at all
+        self.observed[case] = latest(self.observed.get(case), state)
 
     def _done(self, key: int) -> None:
         if self.held.pop(key, None) is None:
@@ -202,6 +214,18 @@ class WorkerProcess:
         for task in self._tasks:
             task.cancel()
         await asyncio.gather(*self._tasks, return_exceptions=True)
+
+
+def latest(old: dict[str, Any] | None, new: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The later of two snapshots of a case's observations (the worker numbers them: `seq`)."""
+    if old is None or new is None:
+        return new if old is None else old
+    return new if _seq(new) >= _seq(old) else old
+
+
+def _seq(state: dict[str, Any]) -> int:
+    seq = state.get("seq")
+    return seq if isinstance(seq, int) and not isinstance(seq, bool) else 0
 
 
 def inert(text: str) -> str:
