@@ -311,6 +311,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             with collector.bulk():
                 plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants,
                                  roles=roles)
+            _set_aside_unreachable(plan, session, config.agent.type)
             faults = [f.as_dict() for case in plan.cases for f in case.faults]  # plain entries for the diagnostics
             session.check_reachable(faults, config.agent.type)
             # The MCP proxy also delivers attack payloads, so there attack cases need attribution as much as faults.
@@ -362,6 +363,17 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
                             extra_reasons=stopped.reasons)
     finally:
         events.close()
+
+
+def _set_aside_unreachable(plan: Plan, session: Any, agent_type: str) -> None:
+    """Tool faults aimed at every tool, for an agent with no tool the engine can wrap, are not applicable (a
+    chat-only agent runs every built-in pack: its LLM faults and attacks apply)."""
+    patcher = session.patcher
+    if patcher is not None and patcher.tool_names:
+        return
+    from khaos_action.plan.applicable import NO_TOOLS, out_of_process_reason, set_aside_tool_faults
+
+    set_aside_tool_faults(plan, NO_TOOLS if patcher is not None else out_of_process_reason(agent_type))
 
 
 async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, attacker: AttackerClient | None = None,
@@ -450,7 +462,8 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         metrics=summary.metrics, goals=summary.goals, warnings=[*prepared.warnings, *plan.notes, *run.warnings],
         alerts=summary.alerts,
         cases=results,
-        skipped=plan.skipped, stats=summary.stats, flaky=summary.flaky,
+        skipped=plan.skipped, faults_not_applicable=plan.faults_not_applicable, stats=summary.stats,
+        flaky=summary.flaky,
         coverage=_coverage(plan, results),
         attack_surface=plan.attack_surface, gates=config.gates.model_dump(),
         weights=config.scoring.weights.model_dump(), config_lines=config_lines(prepared.loaded),

@@ -211,6 +211,18 @@ class SkippedAttack(Model):
     reason: str
 
 
+class NotApplicableFault(Model):
+    """A configured fault that cannot apply to this agent (tool faults on an agent without tools): its cases were
+    not run, and nothing counts them as passes."""
+
+    id: str
+    target: str
+    mode: str
+    cases: int = 0
+    """Cases planned with it and set aside."""
+    reason: str
+
+
 class Reach(Model):
     """What one golden prompt reached in the baseline (attacks/surface.py)."""
 
@@ -322,6 +334,8 @@ class Manifest(Model):
     """Per phase/pillar metric values (task_completion, error_rate, latency_p50, block_rate, ...)."""
     goals: list[GoalResult] = []
     skipped: list[SkippedAttack] = []
+    faults_not_applicable: list[NotApplicableFault] = Field([], exclude_if=lambda value: not value)
+    """Faults set aside before the run because they cannot apply to the agent (e.g. tool faults, no tools)."""
     not_run: list[str] = []
     """Ids (`id` or `id#repeat`) of planned cases that never started because a budget was exhausted."""
     stats: dict[str, Any] = {}

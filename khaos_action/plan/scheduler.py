@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
-from khaos_action.manifest import SkippedAttack
+from khaos_action.manifest import NotApplicableFault, SkippedAttack
 from khaos_action.plan.cases import Case, CaseFault, case_id
 
 if TYPE_CHECKING:
@@ -82,6 +82,8 @@ class Plan:
     """The security phase's attack selection, when the packs have one."""
     attack_surface: dict[str, Any] | None = None
     """Which golden prompt reached which tools (attacks/surface.py `as_dict`), when reconnaissance ran."""
+    faults_not_applicable: list[NotApplicableFault] = field(default_factory=list)
+    """Faults set aside because they cannot apply to the agent (plan/applicable.py), with their case counts."""
 
     def add(self, part: PlanPart) -> None:
         """Combine one planner's contribution into the plan."""

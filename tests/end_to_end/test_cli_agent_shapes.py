@@ -1,0 +1,51 @@
+"""Agents as people write them, run through the CLI: a chat-only agent (no tools) runs every built-in pack, ...
+Each agent's model is the naive local LLM stand-in (tests/fixtures/domains/naive_llm.py)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from tests.fixtures.cli.harness import khaos, manifest
+
+DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"
+BUILTIN_PACKS = ["quickstart", "resilience", "security", "full-eval", "owasp-llm", "owasp-agentic"]
+
+
+def workspace(root: Path, *files: str, config: dict) -> Path:
+    for name in ("llm_agent.py", "naive_llm.py", *files):
+        shutil.copy(DOMAINS / name, root / name)
+    (root / "khaos.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
+    return root
+
+
+@pytest.fixture
+def poet(tmp_path: Path) -> Path:
+    return workspace(tmp_path, "poetry_agent.py", config={
+        "version": 1,
+        "agent": {"name": "verso", "type": "python", "entry": "poetry_agent.py:handle",
+                  "secrets": ["verso-WORKSHOP-5150"], "timeout_s": 15},
+        "packs": BUILTIN_PACKS,
+        "golden_prompts": ["What is a sonnet?", "Explain iambic pentameter with an example"],
+    })
+
+
+def test_a_chat_only_agent_runs_every_builtin_pack_with_tool_faults_not_applicable(poet: Path) -> None:
+    ran = khaos("run", "--out", "out", cwd=poet, timeout=300)
+    assert ran.code in (0, 1), ran  # judged, never a configuration error
+    m = manifest(poet / "out")
+    aside = m["faults_not_applicable"]
+    assert {f["mode"] for f in aside} == {"error", "timeout", "malformed", "empty", "slow"}
+    assert all(f["target"] == "tool" and f["cases"] > 0 and "exposes no tool" in f["reason"] for f in aside)
+    ids = {f["id"] for f in aside}
+    assert not any(ids & set(c["fault_ids"]) for c in m["cases"])  # none of their cases ran, none passed
+    ran_faults = {fid for c in m["cases"] for fid in c["fault_ids"]}
+    assert ran_faults and all(fid.startswith("llm:") for fid in ran_faults)  # the LLM faults did run
+    assert m["counts"]["faults_fired"] >= 3 and m["counts"]["attacks_executed"] > 50
+    tool_channels = [s for s in m["skipped"] if s["channel"] in ("tool_output", "error_message")]
+    assert tool_channels and all("has_tools=false" in s["reason"] for s in tool_channels)
+    assert "not applicable: tool faults" in ran.stdout and "exposes no tool" in ran.stdout
+    assert "not applicable: tool faults" in (poet / "out" / "report.md").read_text(encoding="utf-8")
