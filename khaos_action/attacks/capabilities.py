@@ -3,8 +3,9 @@
 Every flag is decided by the strongest `Evidence` for it; the kinds, strongest first (SOURCE_KINDS):
 config overrides (`agent.capabilities`) > agent metadata (`@khaosagent(capabilities=...)`) > declared tool roles
 (`agent.tools: [{ref, role}]`, `@tool(role=...)`) > framework adapters (e.g. a LangGraph checkpointer is multi-turn
-state) > tool definitions (parameters and descriptions, then names) > defaults (everything false: an attack only
-runs through a channel we have evidence for, and the skip is reported as not applicable, never as blocked).
+state) > the entry's signature (`handle(text, history=None)` is multi-turn) > tool definitions (parameters and
+descriptions, then names) > defaults (everything false: an attack only runs through a channel we have evidence
+for, and the skip is reported as not applicable, never as blocked).
 A source is a string `kind` or `kind:detail` ("role:get_guide", "tool:send_email", "framework:langgraph
 checkpointer"), so another inference (a framework adapter) plugs in by handing `infer_capabilities` more evidence.
 """
@@ -75,7 +76,7 @@ class CapabilityProfile(BaseModel):
         return {flag: getattr(self, flag) for flag in FLAGS}
 
 
-SOURCE_KINDS: tuple[str, ...] = ("config", "metadata", "role", "framework", "tool", "default")
+SOURCE_KINDS: tuple[str, ...] = ("config", "metadata", "role", "framework", "signature", "tool", "default")
 """Evidence kinds, strongest first."""
 
 
@@ -150,6 +151,14 @@ def flags_from_tool(tool: ToolInfo) -> set[str]:
     return found
 
 
+def signature_evidence(metadata: dict[str, Any] | None) -> list[Evidence]:
+    """An entry that takes the conversation history (`handle(text, history=None)`) keeps multi-turn state: the
+    transport passes every earlier turn to it (engine/agent_tools.py `with_signature` reads the signature)."""
+    if not isinstance(metadata, dict) or not metadata.get("entry_history"):
+        return []
+    return [Evidence("has_multi_turn", True, f"signature:{metadata.get('entry_signature')}")]
+
+
 def _metadata_flags(metadata: dict[str, Any] | None) -> dict[str, bool]:
     """Accepts the `@khaosagent` record `{"capabilities": ...}` or the capabilities themselves: a flag dict or a
     list of flag names (with or without `has_`)."""
@@ -187,6 +196,7 @@ def infer_capabilities(
     for tool in tools:  # the first tool that shows a flag is named as its source
         kind = "role" if tool.role else "tool"
         found += [Evidence(flag, True, f"{kind}:{tool.name}") for flag in sorted(flags_from_tool(tool))]
+    found += signature_evidence(metadata)
     found += [Evidence(flag, value, "metadata") for flag, value in _metadata_flags(metadata).items()]
     found += [Evidence(flag, value, "config") for flag, value in agent.capabilities.model_dump().items()
               if value is not None]
@@ -198,7 +208,8 @@ def describe_source(source: str) -> str:
     kind, _, detail = source.partition(":")
     return {"config": "agent.capabilities in khaos.yaml", "metadata": "@khaosagent(capabilities=...)",
             "default": "no evidence (default)", "role": f"declared role of tool {detail}",
-            "framework": f"framework: {detail}", "tool": f"tool {detail} (its name, parameters or description)",
+            "framework": f"framework: {detail}", "signature": f"signature of {detail}",
+            "tool": f"tool {detail} (its name, parameters or description)",
             }.get(kind, source)
 
 

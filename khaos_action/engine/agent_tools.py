@@ -41,13 +41,27 @@ def imported_tools(agent_type: str, entry: str, refs: Sequence[str],
 
     if transport_entry(agent_type).adapter is None:
         tools = [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
-        return tools, getattr(load_callable(entry, base_dir, what="agent.entry"), "__khaos_agent__", None)
+        entry_fn = load_callable(entry, base_dir, what="agent.entry")
+        return tools, with_signature(getattr(entry_fn, "__khaos_agent__", None), entry_fn)
     from khaos_action.engine.transport.frameworks.base import discover_tools
 
     # The framework's own tool definitions (names, descriptions, JSON schemas), plus any listed in agent.tools.
     tools = [t.info for t in discover_tools(agent_type, entry, base_dir)]
     tools += [tool_info_from_callable(load_callable(spec, base_dir, what="agent.tools")) for spec in refs]
     return tools, None
+
+
+def with_signature(metadata: object | None, entry_fn: object) -> object | None:
+    """The `@khaosagent` record, plus the entry's signature when it takes the conversation history (evidence of
+    multi-turn state: attacks/capabilities.py `signature_evidence`)."""
+    from khaos_action.engine.transport.python import entry_signature
+
+    found = entry_signature(entry_fn)
+    if found is None or found[1] is None:
+        return metadata
+    record = dict(metadata) if isinstance(metadata, dict) else {"capabilities": None}
+    record["entry_signature"], record["entry_history"] = found
+    return record
 
 
 def with_roles(tools: Sequence[ToolInfo], declared: Mapping[str, str]) -> list[ToolInfo]:

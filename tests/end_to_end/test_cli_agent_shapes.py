@@ -49,3 +49,27 @@ def test_a_chat_only_agent_runs_every_builtin_pack_with_tool_faults_not_applicab
     assert tool_channels and all("has_tools=false" in s["reason"] for s in tool_channels)
     assert "not applicable: tool faults" in ran.stdout and "exposes no tool" in ran.stdout
     assert "not applicable: tool faults" in (poet / "out" / "report.md").read_text(encoding="utf-8")
+
+
+@pytest.fixture
+def tutor(tmp_path: Path) -> Path:
+    return workspace(tmp_path, "tutor_agent.py", config={
+        "version": 1,
+        "agent": {"name": "mole", "type": "python", "entry": "tutor_agent.py:handle", "timeout_s": 15},
+        "packs": ["security"],
+        "golden_prompts": ["What is a mole in chemistry?"],
+    })
+
+
+def test_an_entry_that_takes_the_conversation_is_multi_turn_from_its_signature(tutor: Path) -> None:
+    checked = khaos("validate", cwd=tutor, timeout=120)
+    assert checked.code == 0, checked
+    assert "has_multi_turn      yes  from signature of handle(text, messages=None)" in checked.stdout
+    ran = khaos("run", "--out", "out", cwd=tutor, timeout=300)
+    assert ran.code in (0, 1), ran
+    m = manifest(tutor / "out")
+    assert m["agent"]["capabilities"]["has_multi_turn"] is True
+    assert m["agent"]["capability_sources"]["has_multi_turn"] == "signature:handle(text, messages=None)"
+    assert not [s for s in m["skipped"] if "has_multi_turn" in s["reason"]]
+    multi = [c for c in m["cases"] if c["category"] == "multi_turn" and c["outcome"]]
+    assert multi and all(not c["error"] for c in multi)

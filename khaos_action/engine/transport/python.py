@@ -40,6 +40,8 @@ if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (w
     from khaos_action.config.agents import PythonAgent
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}
+HISTORY_NAMES = ("history", "messages", "chat_history")
+"""A parameter (after the input) by one of these names gets the conversation so far ({role, content} dicts)."""
 
 
 class PythonTransport:
@@ -309,8 +311,9 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
     # An explicit `str` annotation wins over the parameter's name: `def handle(message: str)` wants the text.
     is_text = annotation is str or annotation == "str"
     wants_payload = first is not None and not is_text and (first.name in _PAYLOAD_NAMES or _is_mapping(annotation))
-    extras = [name for name in ("history", "session_id")
-              if name in signature.parameters and (first is None or name != first.name)
+    history = history_parameter(signature, first)
+    extras = [name for name in (history, "session_id")
+              if name and name in signature.parameters and (first is None or name != first.name)
               and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY]
     required_rest = [p for p in positional[1:] if p.default is p.empty and p.name not in extras]
     if required_rest:
@@ -320,9 +323,9 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
 
     def build(payload: dict[str, Any]) -> tuple[tuple[Any, ...], dict[str, Any]]:
         arg = dict(payload) if wants_payload else payload.get("text", "")
-        kwargs = {name: payload.get(name) for name in extras}
-        if "history" in kwargs and kwargs["history"] is None:
-            kwargs["history"] = []
+        kwargs = {name: payload.get("history" if name == history else name) for name in extras}
+        if history in kwargs and kwargs[history] is None:
+            kwargs[history] = []
         return (arg,), kwargs
 
     return build
@@ -337,6 +340,29 @@ def _accepts_keyword(fn: Callable[..., Any], name: str) -> bool:
     if param is not None:
         return param.kind is not inspect.Parameter.POSITIONAL_ONLY
     return any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+
+
+def history_parameter(signature: inspect.Signature, first: inspect.Parameter | None) -> str | None:
+    """The entry's parameter that receives the conversation history (HISTORY_NAMES, after the input), if any."""
+    for name in HISTORY_NAMES:
+        param = signature.parameters.get(name)
+        if param is not None and param is not first and param.kind is not inspect.Parameter.POSITIONAL_ONLY:
+            return name
+    return None
+
+
+def entry_signature(fn: Any) -> tuple[str, str | None] | None:
+    """How an entry reads (`handle(text, history=None)`) and its history parameter, for the capability profile;
+    None when it has no signature to read."""
+    try:
+        signature = inspect.signature(fn)
+    except (TypeError, ValueError):
+        return None
+    params = list(signature.parameters.values())
+    first = next((p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)), None)
+    shown = ", ".join(p.name if p.default is p.empty else f"{p.name}={p.default!r}"[:60] for p in params)
+    name = getattr(fn, "__name__", None) or type(fn).__name__
+    return f"{name}({shown})", history_parameter(signature, first)
 
 
 def _annotation(fn: Callable[..., Any], param: inspect.Parameter) -> Any:
