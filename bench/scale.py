@@ -267,14 +267,16 @@ def time_compare_and_merge(folder: Path, repeat: int) -> None:
 
 
 def split_manifest(path: Path, folder: Path) -> list[Path]:
-    """Two shard manifests of one run (cases halved), as `--shard 1/2` and `2/2` would have written them."""
-    data = json.loads(path.read_text(encoding="utf-8"))
-    cases = data["cases"]
+    """Two shard manifests of one run (cases halved), as `--shard 1/2` and `2/2` would have written them (by the
+    manifest's own writer: merge checks the digest it ends with)."""
+    from khaos_action.manifest_read import load_manifest
+
+    run = load_manifest(path)
     out = []
-    for index, part in enumerate((cases[::2], cases[1::2]), start=1):
-        shard = {**data, "cases": part, "shard": f"{index}/2", "run_id": f"{data['run_id']}-shard{index}"}
+    for index, part in enumerate((run.cases[::2], run.cases[1::2]), start=1):
         target = folder / f"shard{index}.json"
-        target.write_text(json.dumps(shard), encoding="utf-8")
+        run.model_copy(update={"cases": part, "shard": f"{index}/2", "run_id": f"{run.run_id}-shard{index}"}).write(
+            target)
         out.append(target)
     return out
 

@@ -71,6 +71,11 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("--out", type=Path, required=True)
     merge.add_argument("-c", "--config", type=Path, default=None, help="khaos.yaml, to re-apply its gates")
     merge.add_argument("--format", default=",".join(default_formats()))
+    merge.add_argument("--expect", type=_shard_count, default=None, metavar="N",
+                       help="the run was split into N shards: every manifest must be one of them")
+    merge.add_argument("--allow-partial", action="store_true",
+                       help="decide on the shards given when some are missing (the verdict says so); without it "
+                            "a missing shard fails the merged run")
     _extension_option(merge)
 
     discover = sub.add_parser("discover", help="find @khaosagent functions")
@@ -95,6 +100,12 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--format", default=",".join(default_formats()), help=f"comma list of {', '.join(REPORTERS)}")
     p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
     _extension_option(p)
+
+
+def _shard_count(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of shards (1 or more)")
+    return int(text)
 
 
 def _extension_option(p: argparse.ArgumentParser) -> None:

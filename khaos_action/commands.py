@@ -243,7 +243,8 @@ def cmd_merge(args: argparse.Namespace) -> int:
         formats = parse_formats(args.format)
     except KeyboardInterrupt:
         raise Interrupted(f"merge interrupted: nothing was written to {args.out}; run merge again") from None
-    result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config, formats=formats))
+    result = hold(merge_manifests(args.manifests, out_dir=args.out, config_path=args.config, formats=formats,
+                                  expect=args.expect, allow_partial=args.allow_partial))
     try:
         print(summary(result))
     except KeyboardInterrupt:

@@ -6,6 +6,8 @@ Files are read back by khaos_action/manifest_read.py.
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Annotated, Any, BinaryIO
@@ -175,6 +177,8 @@ class Verdict(Model):
     """The findings' texts, for readers of older manifests."""
     findings: list[Finding] = []
     exit_code: int = 0
+    partial: str | None = Field(None, exclude_if=lambda value: value is None)
+    """What of the run this verdict was decided without (`merge` of some of its shards): every headline says it."""
 
 
 class Counts(Model):
@@ -393,10 +397,37 @@ class Manifest(Model):
 
     def json_chunks(self, cases: Iterable[bytes | memoryview]) -> Iterator[bytes | memoryview]:
         """The document, given its cases as `cases_json` writes them (`merge` has them written by another process
-        while this one scores them)."""
-        yield type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})[:-1] + b',"cases":['
-        yield from cases
-        yield b"]}"
+        while this one scores them), ending with its digest (`check_digest`)."""
+        digest = hashlib.sha256()
+        head = type(self).__pydantic_serializer__.to_json(self, exclude={"cases"})[:-1] + b',"cases":['
+        digest.update(head)
+        yield head
+        for chunk in cases:
+            digest.update(chunk)
+            yield chunk
+        digest.update(b"]")
+        yield b"]" + DIGEST_KEY + digest.hexdigest().encode() + b'"}'
+
+
+DIGEST_KEY = b',"digest":"sha256:'
+"""A manifest's last key: the sha256 of every byte before it (the run, its config_hash and seed, and every case).
+`merge` refuses a manifest whose digest is missing or does not match: a shard edited, truncated or mixed with
+another run's bytes never counts."""
+_DIGEST = re.compile(rb',"digest":"sha256:([0-9a-f]{64})"\}\s*\Z')
+
+
+def check_digest(raw: bytes, *, source: str) -> None:
+    """Raise ManifestError naming `source` unless `raw` ends with the digest of the bytes before it."""
+    found = _DIGEST.search(raw, max(0, len(raw) - 100))
+    if found is None:
+        raise ManifestError(
+            f"{source}: no digest at its end: every manifest khaos-action writes ends with "
+            f'`"digest":"sha256:…"`, so this one was written by hand, edited, cut short or written by an older '
+            "khaos-action; use the manifest the run wrote (re-run that shard)")
+    if hashlib.sha256(memoryview(raw)[:found.start()]).hexdigest() != found[1].decode():
+        raise ManifestError(
+            f"{source}: its digest does not match its content: it was changed after the run wrote it; use the "
+            "manifest the run wrote (re-run that shard)")
 
 
 def cases_json(cases: Sequence[CaseResult]) -> Iterator[bytes | memoryview]:

@@ -27,12 +27,19 @@ def why(manifest: Any) -> str:
     return texts[0] + more
 
 
+def partial(manifest: Any) -> str:
+    """What the verdict was decided without (a merge of some of the run's shards), or ""."""
+    return getattr(manifest.verdict, "partial", None) or ""
+
+
 def headline(manifest: Any) -> str:
-    """Plain text: `FAILED: <why> · overall 100.0 · security 45.2`."""
+    """Plain text: `FAILED: <why> · overall 100.0 · security 45.2`; `PASSED (partial run: …) · …` when the verdict
+    was decided on part of the run."""
     scores = f"overall {score_text(manifest.scores.overall)} · security {score_text(manifest.scores.security)}"
+    part = f" (partial run: {partial(manifest)})" if partial(manifest) else ""
     if manifest.verdict.passed:
-        return f"PASSED · {scores}"
-    return f"FAILED: {why(manifest)} · {scores}"
+        return f"PASSED{part} · {scores}"
+    return f"FAILED{part}: {why(manifest)} · {scores}"
 
 
 def headline_markdown(manifest: Any, *, passed: bool | None = None, reason: str | None = None) -> str:
@@ -40,7 +47,8 @@ def headline_markdown(manifest: Any, *, passed: bool | None = None, reason: str 
     ok = manifest.verdict.passed if passed is None else passed
     scores = (f"overall **{score_text(manifest.scores.overall)}** · security "
               f"**{score_text(manifest.scores.security)}**")
+    part = f" (**partial run**: {md_escape(partial(manifest), 200)})" if partial(manifest) else ""
     if ok:
-        return f"**Passed** · {scores}"
+        return f"**Passed**{part} · {scores}"
     text = why(manifest) if reason is None else reason
-    return f"**Failed**: {md_escape(text, 300)} · {scores}" if text else f"**Failed** · {scores}"
+    return f"**Failed**{part}: {md_escape(text, 300)} · {scores}" if text else f"**Failed**{part} · {scores}"

@@ -1,25 +1,30 @@
 """`khaos-action merge`: shard manifests → one run, re-scored from the union of their judged cases.
 
 Shards of one run share config_hash and seed and hold disjoint cases; anything else is refused, because merged
-scores would then describe no run that exists. Gates and weights are taken from the shards' own manifests (they
-record them), or from khaos.yaml when given.
+scores would then describe no run that exists. So is a manifest whose digest is missing or does not match its bytes
+(edited after the run wrote it). A missing shard fails the merged run (an `incomplete` finding) unless
+`allow_partial`, and the verdict says what it was decided without either way. Gates and weights are taken from the
+shards' own manifests (they record them), or from khaos.yaml when given.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from khaos_action import collector
 from khaos_action.atomic import stamp
-from khaos_action.errors import Interrupted
-from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry
+from khaos_action.errors import ExitCode, Interrupted
+from khaos_action.findings import Finding
+from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import manifest_from_bytes, read_manifest_bytes
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
+from khaos_action.score.gates import verdict_of
 from khaos_action.score.statistics import mark_flaky
 from khaos_action.score.summary import GoalSpec, summarise
 
@@ -28,13 +33,17 @@ if TYPE_CHECKING:
 
 
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
-                    formats: Sequence[str] | None = None) -> EvaluateResult:
-    """`formats`: the reports to write (default: every default format of khaos_action/reporters.py, as a run writes)."""
+                    formats: Sequence[str] | None = None, expect: int | None = None,
+                    allow_partial: bool = False) -> EvaluateResult:
+    """`formats`: the reports to write (default: every default format of khaos_action/reporters.py, as a run writes).
+    `expect`: how many shards the run was split into (every manifest must then be one of them); `allow_partial`:
+    decide on the shards there are when some are missing, instead of failing the merged run."""
     formats = default_formats() if formats is None else formats
     before = _files(out_dir, formats)
     try:
         # Read here, parsed in both of write_scored's processes: each builds its own objects from the same bytes.
         shards = [(read_manifest_bytes(path), str(path)) for path in paths]
+        sources = [source for _, source in shards]
         config = _config(config_path)
 
         def loaded() -> list[Manifest]:
@@ -43,12 +52,16 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
             return manifests
 
         def scored() -> Manifest:
+            for raw, source in shards:  # here only: a refusal stops the run before the other process's files are kept
+                check_digest(raw, source=source)
             manifests = loaded()
             cases = union_of_cases(manifests)
+            split = shard_split(manifests, sources, expect=expect)
             flaky = mark_flaky(cases)
             gates = config.gates if config is not None else manifests[0].gates
             weights = config.scoring.weights if config is not None else manifests[0].weights
-            return _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky)
+            merged = _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky)
+            return with_missing_shards(merged, split, allow_partial=allow_partial)
 
         def written_cases() -> list[CaseResult]:
             # The same cases scored() makes, unchecked: shards scored() refuses stop the run before anything is kept.
@@ -82,8 +95,83 @@ def _interrupted(out_dir: Path, before: dict, after: dict) -> str:
             f"again for the whole set")
 
 
-def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights) -> Manifest:
-    return _merged(manifests, union_of_cases(manifests), gates=gates, weights=weights)
+def merge(manifests: Sequence[Manifest], *, gates: Gates, weights: Weights, expect: int | None = None,
+          allow_partial: bool = False) -> Manifest:
+    """Manifests already read (and their digests checked) → the merged run."""
+    cases = union_of_cases(manifests)
+    split = shard_split(manifests, [m.run_id for m in manifests], expect=expect)
+    merged = _merged(manifests, cases, gates=gates, weights=weights)
+    return with_missing_shards(merged, split, allow_partial=allow_partial)
+
+
+@dataclass(frozen=True)
+class ShardSplit:
+    """Which shards of an `I/N` split were given."""
+
+    total: int
+    given: tuple[int, ...]
+
+    @property
+    def missing(self) -> list[int]:
+        return [index for index in range(1, self.total + 1) if index not in self.given]
+
+    def describe(self) -> str:
+        missing = self.missing
+        return (f"merged {len(self.given)} of {self.total} shards; missing: "
+                + ", ".join(f"{index}/{self.total}" for index in missing))
+
+
+def shard_split(manifests: Sequence[Manifest], sources: Sequence[str], *, expect: int | None) -> ShardSplit | None:
+    """The split the manifests are shards of (None: none of them is a shard and `expect` is not set). Refused, naming
+    the file: a manifest that is not a shard among shards, shards of different splits, a shard given twice, a split
+    other than `expect`."""
+    given: dict[int, str] = {}
+    total = expect
+    sharded = expect is not None or any(m.shard for m in manifests)
+    for manifest, source in zip(manifests, sources, strict=True):
+        index, of = _shard_of(manifest.shard, source, sharded=sharded)
+        if index is None:
+            continue
+        if total is not None and of != total:
+            raise ManifestError(f"{source} is shard {index}/{of}, but the run was split into {total} shards "
+                                f"({'--expect' if expect else given[min(given)]}); merge the shards of one run")
+        if index in given:
+            raise ManifestError(f"{given[index]} and {source} are both shard {index}/{of}: give each shard once")
+        total, given[index] = of, source
+    if total is None:
+        return None
+    return ShardSplit(total, tuple(sorted(given)))
+
+
+def _shard_of(shard: str | None, source: str, *, sharded: bool) -> tuple[int | None, int]:
+    if not shard:
+        if sharded:
+            raise ManifestError(f"{source} is not a shard (its manifest has no `shard`): merge only the shard "
+                                "manifests of one run (`run --shard I/N`)")
+        return None, 0
+    index, _, of = shard.partition("/")
+    if not (index.isdigit() and of.isdigit() and 1 <= int(index) <= int(of)):
+        raise ManifestError(f"{source}: `shard` is {shard!r}, not I/N")
+    return int(index), int(of)
+
+
+def with_missing_shards(merged: Manifest, split: ShardSplit | None, *, allow_partial: bool) -> Manifest:
+    """A run merged from some of its shards: an `incomplete` finding fails it, unless `allow_partial`; either way
+    its verdict says what it was decided without."""
+    if split is None or not split.missing:
+        return merged
+    partial = split.describe() + (" (--allow-partial)" if allow_partial else "")
+    verdict = merged.verdict
+    if allow_partial:
+        verdict = verdict.model_copy(update={"partial": partial})
+    else:
+        missing = Finding(gate="incomplete", kind="coverage", text=(
+            f"the run is incomplete: shard{'s' if len(split.missing) > 1 else ''} "
+            f"{', '.join(f'{i}/{split.total}' for i in split.missing)} missing; upload every shard's manifest "
+            "(`if: always()`), or pass --allow-partial to decide on the shards there are"))
+        verdict = verdict_of([missing, *verdict.findings], max(verdict.exit_code, ExitCode.GATE_FAILED))
+        verdict.partial = partial
+    return merged.model_copy(update={"verdict": verdict})
 
 
 def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
@@ -114,11 +202,6 @@ def _merged(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Ga
             flaky: list[str] | None = None) -> Manifest:
     first = manifests[0]
     warnings = sorted({w for m in manifests for w in m.warnings})
-    shards = sorted(m.shard for m in manifests if m.shard)
-    totals = {int(s.split("/")[1]) for s in shards}
-    if len(totals) == 1 and len(shards) != next(iter(totals)):
-        warnings.append(f"merged {len(shards)} of {next(iter(totals))} shards ({', '.join(shards)}): the run is "
-                        f"incomplete")
     goals = {(g.phase, g.metric, g.operator, g.threshold) for m in manifests for g in m.goals}
     summary = summarise(
         cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,

@@ -10,6 +10,7 @@ import time
 from pathlib import Path
 
 from khaos_action.report.merge import _interrupted
+from tests.signed import signed_copy
 
 SHARDS = Path(__file__).resolve().parent.parent / "fixtures" / "manifests" / "v2"
 
@@ -62,7 +63,8 @@ def test_merge_interrupted_while_reading_a_shard_wrote_nothing(tmp_path) -> None
 def test_merge_interrupted_while_writing_reports_leaves_no_file_half_written(tmp_path) -> None:
     (tmp_path / "slow.py").write_text(SLOW_FORMAT)
     marker = tmp_path / "rendering"
-    process = _merge(tmp_path, str(SHARDS / "shard1.json"), str(SHARDS / "shard2.json"), "--extension", "slow.py",
+    shards = [signed_copy(SHARDS / name, tmp_path) for name in ("shard1.json", "shard2.json")]  # written unsigned
+    process = _merge(tmp_path, *map(str, shards), "--extension", "slow.py",
                      "--format", "md,junit,slow", env={"SLOW_MARKER": str(marker)})
     try:
         deadline = time.monotonic() + 30

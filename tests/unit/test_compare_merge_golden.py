@@ -7,6 +7,11 @@ and head_regressed.json (the version 1 fixture loaded and written again). The ex
 tests/fixtures/manifests/golden/ were recorded at 4f938a9 by `python -m tests.unit.test_compare_merge_golden`
 (report files are kept as sha256 digests: the HTML report alone is 300 kB); record again only for a change that
 means to alter these outputs, and say so in its commit.
+
+Manifests now end with a digest, which merge checks: the workspace's merge inputs are signed as a run would have
+written them (tests/signed.py), and a merged manifest.json is recorded without its digest (which is checked), so the
+outputs recorded at 4f938a9 still hold. Recorded since, on purpose: `v2_one_shard` (a missing shard fails the merged
+run) and the entries that check the digest, `--expect` and `--allow-partial`.
 """
 
 from __future__ import annotations
@@ -20,7 +25,9 @@ from pathlib import Path
 import pytest
 
 from khaos_action.demo import demo_config_path
+from khaos_action.manifest import check_digest
 from tests.fixtures.cli.harness import khaos
+from tests.signed import signed, without_digest
 
 MANIFESTS = Path(__file__).resolve().parent.parent / "fixtures" / "manifests"
 REPORT = Path(__file__).resolve().parent.parent / "fixtures" / "report"
@@ -75,7 +82,14 @@ MERGES = {
     "error_twice": (["v2_shard1.json", "v2_shard1.json"], []),
     "error_bad_value": (["v2_shard1.json", "bad_value.json"], []),
     "error_bad_shard": (["bad_shard.json", "v2_shard2.json"], []),
+    "v2_one_shard_partial": (["v2_shard1.json"], ["--allow-partial"]),
+    "v2_shards_expect": (["v2_shard1.json", "v2_shard2.json"], ["--expect", "2"]),
+    "error_expect": (["v2_shard1.json", "v2_shard2.json"], ["--expect", "3"]),
+    "error_unsigned": (["v2_shard1.json", "unsigned_shard2.json"], []),
+    "error_edited": (["v2_shard1.json", "edited_shard2.json"], []),
 }
+SIGNED = {name for inputs, _ in MERGES.values() for name in inputs} - {"unsigned_shard2.json", "edited_shard2.json"}
+"""Merge inputs signed as a run signs its manifest; the other two are refused for their digest."""
 
 
 def _derived(folder: Path) -> None:
@@ -105,6 +119,13 @@ def _derived(folder: Path) -> None:
     (folder / "not_json.json").write_text('{"run_id": "x", "cases": [', encoding="utf-8")
     (folder / "newer.json").write_text(json.dumps({**base, "schema_version": 3}), encoding="utf-8")
     (folder / "no_run_id.json").write_text(json.dumps({"cases": []}), encoding="utf-8")
+    shutil.copy(folder / "v2_shard2.json", folder / "unsigned_shard2.json")
+    for name in SIGNED:
+        (folder / name).write_bytes(signed((folder / name).read_bytes()))
+    # Shard 2 with a failing case turned into a pass, its digest left as it was.
+    raw = (folder / "v2_shard2.json").read_bytes()
+    assert raw.count(b'"passed":false') > 0
+    (folder / "edited_shard2.json").write_bytes(raw.replace(b'"passed":false', b'"passed":true', 1))
 
 
 def _workspace(folder: Path) -> Path:
@@ -134,7 +155,11 @@ def _run_merge(ws: Path, name: str) -> dict[str, str]:
     out = {"exit": str(ran.code), "stdout": ran.stdout, "stderr": ran.stderr}
     if target.is_dir():
         for path in sorted(target.iterdir()):
-            out[f"sha256 {path.name}"] = hashlib.sha256(path.read_bytes()).hexdigest()
+            raw = path.read_bytes()
+            if path.name == "manifest.json":
+                check_digest(raw, source=str(path))
+                raw = without_digest(raw)
+            out[f"sha256 {path.name}"] = hashlib.sha256(raw).hexdigest()
     return out
 
 
@@ -157,12 +182,15 @@ def test_merge_writes_what_it_wrote_before(ws: Path, name: str) -> None:
     assert _run_merge(ws, name) == _expected("merge", name)
 
 
-def record(folder: Path) -> None:
-    """Write the expected outputs (run only at the commit they describe; see the module docstring)."""
+def record(folder: Path, names: list[str]) -> None:
+    """Write the expected outputs (run only at the commit they describe; see the module docstring); `names`: only
+    these (`compare-NAME` or `merge-NAME`), else all."""
     ws = _workspace(folder)
     GOLDEN.mkdir(exist_ok=True)
     for kind, table, run in (("compare", COMPARES, _run_compare), ("merge", MERGES, _run_merge)):
         for name in table:
+            if names and f"{kind}-{name}" not in names:
+                continue
             text = json.dumps(run(ws, name), indent=1, ensure_ascii=False, sort_keys=True) + "\n"
             (GOLDEN / f"{kind}-{name}.json").write_text(text, encoding="utf-8")
 
@@ -170,5 +198,5 @@ def record(folder: Path) -> None:
 if __name__ == "__main__":
     import tempfile
 
-    record(Path(tempfile.mkdtemp(prefix="khaos-golden-")))
+    record(Path(tempfile.mkdtemp(prefix="khaos-golden-")), sys.argv[1:])
     sys.exit(0)

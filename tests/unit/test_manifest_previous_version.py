@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
+from khaos_action.manifest import ManifestError
 from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
+from tests.signed import signed_copy
 
 PREVIOUS = Path(__file__).parent.parent / "fixtures" / "manifests" / "previous"
 
@@ -53,8 +57,11 @@ def test_compare_pairs_a_previous_base_with_a_head_in_todays_shape(tmp_path: Pat
 def test_merge_of_previous_shards_decides_with_their_gates_and_merges_their_llm_usage(tmp_path: Path) -> None:
     shards = [load_manifest(PREVIOUS / name) for name in ("shard1.json", "shard2.json")]
     assert not shards[1].verdict.passed  # alone, shard 2 has no baseline to measure its goal on
-    merged = merge_manifests([PREVIOUS / "shard1.json", PREVIOUS / "shard2.json"], out_dir=tmp_path,
-                             formats=("json",)).manifest
+    with pytest.raises(ManifestError, match="shard1.json: no digest at its end"):
+        merge_manifests([PREVIOUS / "shard1.json", PREVIOUS / "shard2.json"], out_dir=tmp_path, formats=("json",))
+    # Written before manifests carried a digest: merge reads them once they carry one.
+    signed = [signed_copy(PREVIOUS / name, tmp_path) for name in ("shard1.json", "shard2.json")]
+    merged = merge_manifests(signed, out_dir=tmp_path / "merged", formats=("json",)).manifest
     # Their gates say compromised attacks do not fail the run: with the default gates this verdict would fail.
     assert merged.gates.fail_on_critical is False and merged.counts.compromised > 0
     assert merged.verdict.passed and merged.verdict.reasons == []

@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from khaos_action.github.gates import decide
-from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry
+from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import load_manifest, parse_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
+from tests.signed import signed_copy, without_digest
 
 V2 = Path(__file__).parent.parent / "fixtures" / "manifests" / "v2_sections"
 
@@ -47,12 +48,16 @@ def test_a_version_2_manifest_reads_its_sections_into_their_models() -> None:
 def test_a_version_2_manifest_is_written_again_byte_for_byte(tmp_path: Path) -> None:
     for name in ("shard1.json", "shard2.json", "merged.json"):
         load_manifest(V2 / name).write(tmp_path / name)
-        assert (tmp_path / name).read_bytes() == (V2 / name).read_bytes(), name
+        written = (tmp_path / name).read_bytes()
+        check_digest(written, source=name)  # what is new: the digest at its end
+        assert without_digest(written) == (V2 / name).read_bytes(), name
 
 
 def test_merging_the_version_2_shards_gives_the_manifest_the_previous_version_merged(tmp_path: Path) -> None:
-    result = merge_manifests([V2 / "shard1.json", V2 / "shard2.json"], out_dir=tmp_path, formats=("json",))
+    shards = [signed_copy(V2 / name, tmp_path) for name in ("shard1.json", "shard2.json")]  # written unsigned
+    result = merge_manifests(shards, out_dir=tmp_path, formats=("json",))
     written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
+    assert written.pop("digest").startswith("sha256:")
     assert written == json.loads((V2 / "merged.json").read_text(encoding="utf-8"))
     assert result.manifest.telemetry is not None and result.manifest.telemetry.shard_budgets == [
         s.telemetry.budget for s in map(load_manifest, (V2 / "shard1.json", V2 / "shard2.json"))

@@ -1,5 +1,5 @@
 """manifest.json is written compact and streamed (cases a thousand at a time, issue 19): the same document as one
-serialisation, across batch boundaries, with and without cases, readable by load_manifest."""
+serialisation, across batch boundaries, with and without cases, ending with its digest, readable by load_manifest."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, check_digest
 from khaos_action.manifest_read import load_manifest
 
 
@@ -27,5 +27,8 @@ def test_the_streamed_manifest_is_the_one_document(tmp_path: Path, n: int) -> No
     original.write(path)
     text = path.read_text(encoding="utf-8")
     assert "\n" not in text  # compact
-    assert json.loads(text) == json.loads(original.model_dump_json())
+    written = json.loads(text)
+    assert list(written)[-1] == "digest" and written.pop("digest").startswith("sha256:")
+    assert written == json.loads(original.model_dump_json())
+    check_digest(path.read_bytes(), source=str(path))
     assert load_manifest(path) == original

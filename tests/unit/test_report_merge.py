@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+
 import pytest
 
 from khaos_action.manifest import (
@@ -13,8 +16,11 @@ from khaos_action.manifest import (
     ManifestError,
     Telemetry,
     Verdict,
+    check_digest,
 )
 from khaos_action.policy import Gates, Weights
+from khaos_action.report.headline import headline, headline_markdown
+from khaos_action.report.markdown import render_markdown
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats
 
@@ -39,9 +45,107 @@ def test_merged_shards_rescore_from_the_union_of_cases():
     assert merged.shard is None and merged.warnings == []
 
 
-def test_a_missing_shard_is_a_warning():
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/3")], gates=Gates(), weights=Weights())
-    assert "merged 1 of 3 shards" in merged.warnings[0]
+def test_a_missing_shard_fails_the_merged_run_and_says_which():
+    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/3"),
+                    manifest("r-3", [contract_case("c", True)], shard="3/3")], gates=Gates(), weights=Weights())
+    assert not merged.verdict.passed and merged.verdict.exit_code == 1
+    finding = merged.verdict.findings[0]
+    assert finding.gate == "incomplete" and finding.text.startswith("the run is incomplete: shard 2/3 missing;")
+    assert merged.verdict.partial == "merged 2 of 3 shards; missing: 2/3"
+    assert headline(merged).startswith("FAILED (partial run: merged 2 of 3 shards; missing: 2/3): the run is "
+                                       "incomplete")
+
+
+def test_allow_partial_decides_on_the_shards_given_and_every_headline_says_so():
+    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(),
+                   allow_partial=True)
+    assert merged.verdict.passed and merged.verdict.findings == []
+    assert merged.verdict.partial == "merged 1 of 2 shards; missing: 2/2 (--allow-partial)"
+    assert headline(merged).startswith("PASSED (partial run: merged 1 of 2 shards; missing: 2/2 (--allow-partial))")
+    assert "**partial run**: merged 1 of 2 shards" in headline_markdown(merged)
+    assert "partial run" in render_markdown(merged).split("\n\n")[1]
+
+
+def test_expect_names_the_split_even_when_the_last_shards_are_missing():
+    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2"),
+                    manifest("r-2", [contract_case("b", True)], shard="2/2")], gates=Gates(), weights=Weights(),
+                   expect=2)
+    assert merged.verdict.passed and merged.verdict.partial is None
+    with pytest.raises(ManifestError, match=r"r-1 is shard 1/2, but the run was split into 3 shards \(--expect\)"):
+        merge([manifest("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(), expect=3)
+
+
+@pytest.mark.parametrize("shards, expect, error", [
+    (["1/2", "1/2"], None, "r-0 and r-1 are both shard 1/2: give each shard once"),
+    (["1/2", "2/3"], None, "r-1 is shard 2/3, but the run was split into 2 shards"),
+    (["1/2", None], None, "r-1 is not a shard"),
+    ([None, "2/2"], None, "r-0 is not a shard"),
+    ([None], 1, "r-0 is not a shard"),
+    (["2/1"], None, "`shard` is '2/1', not I/N"),
+    (["x/2"], None, "`shard` is 'x/2', not I/N"),
+])
+def test_shards_of_no_one_split_are_refused_naming_the_manifest(shards, expect, error):
+    manifests = [manifest(f"r-{i}", [], shard=s) for i, s in enumerate(shards)]
+    with pytest.raises(ManifestError, match=re.escape(error)):
+        merge(manifests, gates=Gates(), weights=Weights(), expect=expect)
+
+
+def test_runs_that_are_not_shards_merge_without_a_split():
+    merged = merge([manifest("r-1", [contract_case("a", True)]), manifest("r-2", [contract_case("b", True)])],
+                   gates=Gates(), weights=Weights())
+    assert merged.verdict.passed and merged.verdict.partial is None
+
+
+def written_shards(tmp_path, shards):
+    paths = []
+    for name, case, shard in shards:
+        path = tmp_path / name / "manifest.json"
+        path.parent.mkdir()
+        manifest(name, [case], shard=shard).write(path)
+        paths.append(path)
+    return paths
+
+
+def test_a_shard_edited_after_the_run_is_refused_naming_it(tmp_path):
+    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
+                                      ("r-2", contract_case("b", False), "2/2")])
+    raw = paths[1].read_bytes()
+    assert raw.count(b'"passed":false') == 2  # the case and its invariant
+    paths[1].write_bytes(raw.replace(b'"passed":false', b'"passed":true'))
+    with pytest.raises(ManifestError, match=re.escape(f"{paths[1]}: its digest does not match its content")):
+        merge_manifests(paths, out_dir=tmp_path / "merged")
+    assert not (tmp_path / "merged" / "manifest.json").exists()
+
+
+@pytest.mark.parametrize("edit", ["dropped", "pretty-printed", "cut short"])
+def test_a_shard_without_its_digest_is_refused_naming_it(tmp_path, edit):
+    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
+                                      ("r-2", contract_case("b", False), "2/2")])
+    data = json.loads(paths[0].read_text())
+    if edit == "dropped":
+        paths[0].write_text(json.dumps({k: v for k, v in data.items() if k != "digest"}, separators=(",", ":")))
+    elif edit == "pretty-printed":
+        paths[0].write_text(json.dumps(data, indent=2))
+    else:
+        paths[0].write_bytes(paths[0].read_bytes()[:-10])
+    with pytest.raises(ManifestError, match=re.escape(f"{paths[0]}: no digest at its end")):
+        merge_manifests(paths, out_dir=tmp_path / "merged")
+
+
+def test_a_digest_covers_the_config_hash_and_seed(tmp_path):
+    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2")])
+    raw = paths[0].read_bytes()
+    for before, after in ((b'"seed":42', b'"seed":43'), (b'"config_hash":"h1"', b'"config_hash":"h2"')):
+        paths[0].write_bytes(raw.replace(before, after))
+        with pytest.raises(ManifestError, match="its digest does not match"):
+            merge_manifests(paths, out_dir=tmp_path / "merged", allow_partial=True)
+
+
+def test_a_merged_manifest_carries_its_own_digest(tmp_path):
+    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
+                                      ("r-2", contract_case("b", True), "2/2")])
+    merge_manifests(paths, out_dir=tmp_path / "merged", formats=("json",))
+    check_digest((tmp_path / "merged" / "manifest.json").read_bytes(), source="merged")
 
 
 def test_shards_of_different_configs_or_seeds_are_refused():

@@ -11,11 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest import DIGEST_KEY, AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
 from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import default_formats
+from tests.signed import signed
 
 
 def shard(index: int, total: int, cases: list[CaseResult]) -> Manifest:
@@ -93,7 +94,8 @@ def test_shards_refused_after_the_fork_write_nothing_and_leave_no_process(tmp_pa
     first = written([shard(1, 2, [case("a", True)])], tmp_path, "first")[0]
     other = tmp_path / "second.json"
     if second is None:  # parsed (and refused) only after the fork: the bytes are JSON, the cases are not cases
-        other.write_text(first.read_text().replace('"passed":true', '"passed":"perhaps"', 1))
+        edited = first.read_bytes().replace(b'"passed":true', b'"passed":"perhaps"', 1)
+        other.write_bytes(signed(edited[:edited.rindex(DIGEST_KEY)] + b"}"))
     else:
         second().write(other)
     (tmp_path / "merged").mkdir()
