@@ -50,8 +50,7 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
                 problem = _entry_signature_problem(entry)
                 if problem:
                     found.issues.append(loaded.issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",
-                                                     "The entry is called as `entry(message)` or "
-                                                     "`entry(message, history)`"))
+                                                     _entry_fix(entry)))
     for index, ref in enumerate(agent.tool_refs()):
         try:
             tool = load_object(ref, base, what="agent.tools")
@@ -81,6 +80,15 @@ def _entry_signature_problem(fn: Callable[..., Any]) -> str | None:
                    f"and at most the history"
         return None
     return "takes no positional argument, but it is called with the user's message"
+
+
+def _entry_fix(entry: Any) -> str:
+    if callable(entry):
+        return "The entry is called as `entry(message)` or `entry(message, history)`"
+    from khaos_action.engine.hints import object_hint
+
+    hint = object_hint(entry)
+    return hint[0].upper() + hint[1:]
 
 
 def _first_line(exc: Exception) -> str:

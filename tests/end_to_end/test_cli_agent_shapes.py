@@ -1,4 +1,5 @@
-"""Agents as people write them, run through the CLI: a chat-only agent (no tools) runs every built-in pack, ...
+"""Agents as people write them, run through the CLI: a chat-only agent (no tools) runs every built-in pack, an entry
+that takes the conversation is multi-turn, an import that reads a missing key is told which and how to give it.
 Each agent's model is the naive local LLM stand-in (tests/fixtures/domains/naive_llm.py)."""
 
 from __future__ import annotations
@@ -73,3 +74,25 @@ def test_an_entry_that_takes_the_conversation_is_multi_turn_from_its_signature(t
     assert not [s for s in m["skipped"] if "has_multi_turn" in s["reason"]]
     multi = [c for c in m["cases"] if c["category"] == "multi_turn" and c["outcome"]]
     assert multi and all(not c["error"] for c in multi)
+
+
+def test_a_key_read_at_import_is_named_with_the_config_keys_that_give_it(tmp_path: Path) -> None:
+    (tmp_path / "pharmacy_agent.py").write_text(
+        "import os\n\nAPI_KEY = os.environ['PHARMA_API_KEY']  # read at import, as SDK quickstarts do\n\n\n"
+        "def handle(text: str) -> str:\n    return 'Your prescription is ready.'\n", encoding="utf-8")
+    (tmp_path / "khaos.yaml").write_text(yaml.safe_dump({
+        "version": 1, "agent": {"name": "pharmacy", "type": "python", "entry": "pharmacy_agent.py:handle"},
+        "packs": ["quickstart"], "golden_prompts": ["Is my prescription ready?"]}), encoding="utf-8")
+    checked = khaos("validate", cwd=tmp_path)
+    ran = khaos("run", "--out", "out", cwd=tmp_path)
+    for result, code in ((checked, 2), (ran, 3)):
+        assert result.code == code, result
+        assert "KeyError: 'PHARMA_API_KEY'" in result.stderr and "environment variable PHARMA_API_KEY" in result.stderr
+        assert "`agent.pass_env`" in result.stderr and "`agent.env: {PHARMA_API_KEY: ...}`" in result.stderr
+        assert "without side effects" not in result.stderr
+    (tmp_path / "khaos.yaml").write_text(yaml.safe_dump({
+        "version": 1, "agent": {"name": "pharmacy", "type": "python", "entry": "pharmacy_agent.py:handle",
+                                "env": {"PHARMA_API_KEY": "placeholder"}},
+        "packs": ["quickstart"], "golden_prompts": ["Is my prescription ready?"]}), encoding="utf-8")
+    fixed = khaos("validate", cwd=tmp_path)
+    assert fixed.code == 0, fixed

@@ -160,7 +160,10 @@ def load_callable(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Ca
     """Import `file.py:func` or `module:func` and return the callable; AgentError naming the entry if impossible."""
     obj = load_object(spec, base_dir, what=what)
     if not callable(obj):
-        raise AgentError(f"{what} {spec!r}: {split_entry(spec)[1]} is a {type(obj).__name__}, not a function.")
+        from khaos_action.engine.hints import object_hint
+
+        hint = f" Hint: {object_hint(obj)}." if what == "agent.entry" else ""
+        raise AgentError(f"{what} {spec!r}: {split_entry(spec)[1]} is a {type(obj).__name__}, not a function.{hint}")
     return obj
 
 
@@ -266,7 +269,10 @@ def _import_failure(what: str, spec: str, exc: BaseException) -> AgentError:
     elif isinstance(exc, SystemExit):
         hint = "the module calls sys.exit() when imported; guard its script code with `if __name__ == \"__main__\":`"
     else:
-        hint = "importing the module runs its top-level code; make it importable without side effects"
+        from khaos_action.engine.hints import import_hint
+
+        hint = import_hint(exc) or ("importing the module runs its top-level code; make it importable without side "
+                                    "effects")
     return AgentError(f"{what} {spec!r} could not be imported: {type(exc).__name__}: {exc}. Hint: {hint}.")
 
 

@@ -1,0 +1,48 @@
+"""Import and entry hints name the fix: the environment variable an import read, the agent type that runs a
+framework's object (from the transport registry), or the handle() + agent.tools recipe."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.engine.hints import RECIPE, import_hint, missing_variable, object_hint
+from khaos_action.transports import framework_types
+
+
+@pytest.mark.parametrize(("error", "name"), [
+    (KeyError("OPENAI_API_KEY"), "OPENAI_API_KEY"),
+    (RuntimeError("The api_key client option must be set either by passing api_key to the client or by setting "
+                  "the OPENAI_API_KEY environment variable"), "OPENAI_API_KEY"),
+    (ValueError("Missing env var GROQ_API_KEY"), "GROQ_API_KEY"),
+    (RuntimeError("ANTHROPIC_API_KEY is not set"), "ANTHROPIC_API_KEY"),
+    (KeyError("order_id"), None),  # a dict lookup in the module, not the environment
+    (ValueError("bad value for MAX_SIZE"), None),
+])
+def test_the_variable_an_import_missed_is_named(error, name):
+    assert missing_variable(error) == name
+
+
+def test_the_hint_names_the_variable_and_both_config_keys():
+    hint = import_hint(KeyError("LABSYNC_API_KEY"))
+    assert "LABSYNC_API_KEY" in hint and "`agent.pass_env`" in hint and "`agent.env: {LABSYNC_API_KEY: ...}`" in hint
+    assert import_hint(ZeroDivisionError("division by zero")) is None
+
+
+class Pipeline:
+    def run(self, text: str) -> str:
+        return text
+
+
+def test_an_unknown_object_gets_the_registered_types_and_the_recipe():
+    hint = object_hint(Pipeline())
+    assert "test_engine_hints.Pipeline is no agent object khaos-action runs itself" in hint
+    assert all(f"`type: {name}`" in hint for name in framework_types()) and RECIPE in hint
+
+
+def test_a_frameworks_own_object_is_pointed_at_its_type():
+    graph_module = pytest.importorskip("langgraph.graph")
+    builder = graph_module.StateGraph(dict)
+    builder.add_node("echo", lambda state: state)
+    builder.set_entry_point("echo")
+    hint = object_hint(builder.compile())
+    assert hint.startswith("it is a langgraph agent") and "set `type: langgraph`" in hint
