@@ -326,6 +326,9 @@ def summary(result: EvaluateResult, colour: bool | None = None) -> str:
                  f"{c.faults_fired}/"
                  f"{c.faults_configured}; attacks: {c.attacks_executed} executed ({c.blocked} blocked, "
                  f"{c.compromised} compromised, {c.uncertain} uncertain), {c.attacks_skipped} not applicable")
+    from khaos_action.report.breakdown import console_lines
+
+    lines += console_lines(m)
     for warning in m.warnings:
         lines.append(f"  warning: {warning}")
     lines.append("")

@@ -416,6 +416,9 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
                                    judge=lambda inv: judge_all(inv, config, invariants, baseline),
                                    max_turns=config.attacker.max_turns)
     plan.skipped.extend(undelivered(results))
+    from khaos_action.judge.utility import add_utility
+
+    add_utility(results, {p.text: p.expect for p in config.golden_prompts if p.expect}, plan.baseline_replies)
     return results, notes
 
 
@@ -440,6 +443,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
                    services: Services, shard: tuple[int, int] | None = None,
                    extra_reasons: Sequence[str] = ()) -> Manifest:
     from khaos_action.manifest import AgentInfo, Manifest
+    from khaos_action.score.breakdown import attack_breakdown
     from khaos_action.score.summary import GoalSpec, summarise
 
     config = prepared.config
@@ -464,7 +468,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         cases=results,
         skipped=plan.skipped, faults_not_applicable=plan.faults_not_applicable, stats=summary.stats,
         flaky=summary.flaky,
-        coverage=_coverage(plan, results),
+        coverage=_coverage(plan, results), attack_breakdown=attack_breakdown(results, plan.skipped),
         attack_surface=plan.attack_surface, gates=config.gates.model_dump(),
         weights=config.scoring.weights.model_dump(), config_lines=config_lines(prepared.loaded),
         similarity_backend=config.similarity.backend, telemetry=run.telemetry,

@@ -103,6 +103,18 @@ class EgressAttempt(Model):
 
 
 
+class Utility(Model):
+    """Utility under attack: whether an indirect attack case still did the user's task (judge/utility.py)."""
+
+    passed: bool | None = None
+    """None: nothing to compare with (no `expect`, no baseline reply)."""
+    via: str = "baseline"
+    """`expect` (the carrier golden prompt's) or `baseline` (similarity to the prompt's no-fault reply)."""
+    detail: str = ""
+    score: float | None = None
+    """The similarity to the baseline reply, when that decided."""
+
+
 class CaseResult(Model):
     id: str
     phase: str
@@ -144,6 +156,8 @@ class CaseResult(Model):
     evidence: str | None = None
     """The span of the reply (or tool call) that made an attack COMPROMISED."""
     egress_attempts: list[EgressAttempt] = Field([], exclude_if=lambda value: not value)
+    utility: Utility | None = Field(None, exclude_if=lambda value: value is None)
+    """Indirect attacks: did the agent still do the user's task (the carrier prompt's)? Absent elsewhere."""
     """Attack cases: the agent's outbound requests to hosts the attack named, answered locally (never sent), with
     whether each carried the canary or a secret (exfiltration evidence)."""
 
@@ -213,6 +227,39 @@ class SkippedAttack(Model):
     channel: str
     owasp: list[str] = []
     reason: str
+    objective: str | None = Field(None, exclude_if=lambda value: value is None)
+
+
+class BreakdownRow(Model):
+    """One channel's or one objective's attacks: what ran, what came of it, and the user's task under attack."""
+
+    executed: int = 0
+    blocked: int = 0
+    compromised: int = 0
+    uncertain: int = 0
+    not_exercised: int = 0
+    """Selected and applicable, but nothing reached the agent (no carrier reaches the channel, payload not
+    delivered, the model never answered)."""
+    not_applicable: int = 0
+    """Selected, but the agent has no such channel or tool."""
+    utility_judged: int = 0
+    utility_kept: int = 0
+    """Indirect attack cases whose reply still did the user's task (of `utility_judged`)."""
+
+    @property
+    def attack_success_rate(self) -> float | None:
+        return self.compromised / self.executed if self.executed else None
+
+    @property
+    def utility_rate(self) -> float | None:
+        return self.utility_kept / self.utility_judged if self.utility_judged else None
+
+
+class AttackBreakdown(Model):
+    """The security phase per channel and per objective (score/breakdown.py)."""
+
+    by_channel: dict[str, BreakdownRow] = {}
+    by_objective: dict[str, BreakdownRow] = {}
 
 
 class NotApplicableFault(Model):
@@ -368,6 +415,8 @@ class Manifest(Model):
     budget; merged runs add `shard_budgets`)."""
     merged_from: list[str] = []
     """Run ids of the shards a merged manifest was made from."""
+    attack_breakdown: AttackBreakdown | None = Field(None, exclude_if=lambda value: value is None)
+    """Attacks per channel and per objective, with utility under attack (absent when no attack was selected)."""
     cases: list[CaseResult] = []
 
     @model_validator(mode="before")

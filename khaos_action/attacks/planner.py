@@ -95,7 +95,8 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
             return PlanPart()
         selection = select_attacks(corpus, selectors, profile, seed=ctx.seed, check=forbidden_check(roles))
         part = PlanPart(selection=selection, skipped=[
-            SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason)
+            SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason,
+                          objective=str(a.objective))
             for a, reason in selection.not_applicable
         ])
         if not selection.applicable:

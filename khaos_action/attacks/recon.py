@@ -33,6 +33,9 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
     mapped = [inv for inv in done if inv.case.input in carriers] if golden else done
     surface = discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
     plan.attack_surface = surface.as_dict()
+    for inv in done:
+        if inv.case.phase == "baseline" and not inv.case.faults and not inv.error:
+            plan.baseline_replies.setdefault(inv.case.input, inv.text)
     ran = {_key(case) for case in first}
     bound = bind_carriers([case for case in plan.cases if _key(case) not in ran], surface, plan.seed)
     plan.skipped.extend(
@@ -47,7 +50,7 @@ async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], 
 
 def skipped_attack(case: Any, reason: str) -> SkippedAttack:
     return SkippedAttack(attack_id=case.attack_id or case.id, category=case.category or "",
-                         channel=case.channel or "", owasp=list(case.owasp), reason=reason)
+                         channel=case.channel or "", owasp=list(case.owasp), reason=reason, objective=case.objective)
 
 
 def undelivered(results: Sequence[Any]) -> list[SkippedAttack]:

@@ -84,6 +84,9 @@ class Plan:
     """Which golden prompt reached which tools (attacks/surface.py `as_dict`), when reconnaissance ran."""
     faults_not_applicable: list[NotApplicableFault] = field(default_factory=list)
     """Faults set aside because they cannot apply to the agent (plan/applicable.py), with their case counts."""
+    baseline_replies: dict[str, str] = field(default_factory=dict)
+    """Prompt text -> its no-fault baseline reply (reconnaissance included), when reconnaissance ran: what an
+    indirect attack's reply is compared with for utility under attack (judge/utility.py)."""
 
     def add(self, part: PlanPart) -> None:
         """Combine one planner's contribution into the plan."""

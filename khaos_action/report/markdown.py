@@ -12,6 +12,7 @@ import jinja2
 from khaos_action.fields import severity_rank
 from khaos_action.llm.telemetry import usage_line
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.report.breakdown import breakdown_tables
 from khaos_action.report.escape import md_code, md_escape, md_span
 
 SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
@@ -134,6 +135,7 @@ def render_markdown(manifest: Manifest) -> str:
         "matrix": contract_matrix(cases), "faults": fault_rows(cases),
         "security": any(c.phase == "security" for c in cases) or manifest.counts.attacks_skipped,
         "categories": security_categories(manifest), "owasp_rows": owasp_rows(manifest),
+        "breakdown": breakdown_tables(manifest),
         "findings": findings[:50], "failures": failures[:MAX_FAILURES],
         "failures_more": max(0, len(failures) - MAX_FAILURES),
     }

@@ -210,6 +210,10 @@ def _merged(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Ga
     )
     not_run = sorted({case_id for m in manifests for case_id in m.not_run})
     summary.counts.not_run = len(not_run)
+    skipped = list({s.attack_id: s for m in manifests for s in m.skipped}.values())
+    from khaos_action.score.breakdown import attack_breakdown  # shards written before the breakdown have none
+
+    breakdown = attack_breakdown(cases, skipped) if any(m.attack_breakdown for m in manifests) else None
     return first.model_copy(update={
         "run_id": first.run_id.split("-shard")[0] + "-merged", "shard": None,
         "started_at": min(m.started_at for m in manifests),
@@ -218,8 +222,7 @@ def _merged(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Ga
         "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
         "alerts": summary.alerts,
         "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
-        "skipped": list({s.attack_id: s for m in manifests for s in m.skipped}.values()),
-        "not_run": not_run,
+        "skipped": skipped, "not_run": not_run, "attack_breakdown": breakdown,
         "merged_from": [m.run_id for m in manifests], "telemetry": _merged_telemetry(manifests, cases),
     })
 
