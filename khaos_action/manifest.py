@@ -246,14 +246,6 @@ class BreakdownRow(Model):
     utility_kept: int = 0
     """Indirect attack cases whose reply still did the user's task (of `utility_judged`)."""
 
-    @property
-    def attack_success_rate(self) -> float | None:
-        return self.compromised / self.executed if self.executed else None
-
-    @property
-    def utility_rate(self) -> float | None:
-        return self.utility_kept / self.utility_judged if self.utility_judged else None
-
 
 class AttackBreakdown(Model):
     """The security phase per channel and per objective (score/breakdown.py)."""

@@ -7,8 +7,6 @@ from types import SimpleNamespace
 
 from khaos_action.manifest import BreakdownRow, Manifest
 
-TITLES = (("by_channel", "Channel"), ("by_objective", "Objective"))
-
 
 def rate(part: int, whole: int) -> str:
     """`12% (3/25)`, or `–` when there is nothing to divide by."""
@@ -28,8 +26,7 @@ def breakdown_tables(manifest: Manifest) -> list[SimpleNamespace]:
     if breakdown is None:
         return []
     tables = []
-    for field, title in TITLES:
-        rows = getattr(breakdown, field)
+    for title, rows in (("Channel", breakdown.by_channel), ("Objective", breakdown.by_objective)):
         if rows:
             tables.append(SimpleNamespace(title=title, rows=[row_view(name, row) for name, row in rows.items()]))
     return tables

@@ -61,7 +61,7 @@ def test_breakdown_counts_outcomes_not_exercised_not_applicable_and_utility_per_
     assert breakdown is not None
     tool = breakdown.by_channel["tool_output"]
     assert (tool.executed, tool.blocked, tool.compromised, tool.not_exercised) == (2, 1, 1, 2)
-    assert (tool.utility_judged, tool.utility_kept, tool.attack_success_rate) == (2, 1, 0.5)
+    assert (tool.utility_judged, tool.utility_kept) == (2, 1)
     assert breakdown.by_channel["memory"].not_applicable == 1
     assert breakdown.by_channel["rag_document"].utility_judged == 0
     assert breakdown.by_objective["check"].not_exercised == 1
