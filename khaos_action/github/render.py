@@ -21,7 +21,7 @@ from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.markdown import SCORE_ORDER
 from khaos_action.score.compare import Comparison, row_label
 
-SECTIONS = ("verdict", "scores", "changes", "compromised", "faults", "owasp", "flaky", "llm")
+SECTIONS = ("verdict", "scores", "changes", "compromised", "breakdown", "faults", "owasp", "flaky", "llm")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
 MAX_ROWS = 25
 
@@ -76,6 +76,7 @@ def build_context(manifest: Manifest, *, comparison: Comparison | None, decision
     flaky = sorted({c.id for c in manifest.cases if c.flaky} |
                    {c.id for c in (comparison.flaky if comparison is not None else [])})
     owasp = owasp_rows(manifest)
+    from khaos_action.report.breakdown import breakdown_tables
     from khaos_action.report.headline import headline_markdown
 
     first = ordered(decision.failing)
@@ -97,6 +98,7 @@ def build_context(manifest: Manifest, *, comparison: Comparison | None, decision
         "compromised_new": sum(1 for c in compromised if has_baseline and c.id not in base_compromised),
         "unfired": unfired_faults(manifest.cases)[:MAX_ROWS],
         "owasp": owasp, "owasp_covered": sum(1 for r in owasp if r.executed),
+        "breakdown": breakdown_tables(manifest, base),
         "flaky": flaky[:MAX_ROWS], "flaky_total": len(flaky),
         "llm": llm_view(manifest),
         "run_url": run_url, "seed": manifest.seed, "config_hash": manifest.config_hash,

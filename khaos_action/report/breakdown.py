@@ -13,22 +13,46 @@ def rate(part: int, whole: int) -> str:
     return f"{part / whole:.0%} ({part}/{whole})" if whole else "–"
 
 
-def row_view(name: str, row: BreakdownRow) -> SimpleNamespace:
-    return SimpleNamespace(name=name, executed=row.executed, blocked=row.blocked, compromised=row.compromised,
-                           uncertain=row.uncertain, not_exercised=row.not_exercised,
-                           not_applicable=row.not_applicable, success=rate(row.compromised, row.executed),
-                           utility=rate(row.utility_kept, row.utility_judged))
+def _since(part: int, whole: int, base: BreakdownRow | None, field: str) -> str:
+    """` (base 4%)`: the base run's rate of the same row, when there is one to compare with."""
+    if base is None:
+        return ""
+    base_part, base_whole = ((base.compromised, base.executed) if field == "success"
+                             else (base.utility_kept, base.utility_judged))
+    if not base_whole:
+        return " (base –)"
+    return f" (base {base_part / base_whole:.0%})"
 
 
-def breakdown_tables(manifest: Manifest) -> list[SimpleNamespace]:
-    """[(title, rows)] for the tables that have rows; names are attack-file text: views escape them."""
+def row_view(name: str, row: BreakdownRow, base: BreakdownRow | None = None, *,
+             compared: bool = False) -> SimpleNamespace:
+    """One row as text; `compared`: the base run's rates beside (a row the base run did not have says so)."""
+    missing = compared and base is None
+    return SimpleNamespace(
+        name=name, executed=row.executed, blocked=row.blocked, compromised=row.compromised, uncertain=row.uncertain,
+        not_exercised=row.not_exercised, not_applicable=row.not_applicable,
+        success=rate(row.compromised, row.executed) + (" (new)" if missing else
+                                                        _since(row.compromised, row.executed, base, "success")),
+        utility=rate(row.utility_kept, row.utility_judged) + ("" if missing else
+                                                              _since(row.utility_kept, row.utility_judged, base,
+                                                                     "utility")))
+
+
+def breakdown_tables(manifest: Manifest, base: Manifest | None = None) -> list[SimpleNamespace]:
+    """[(title, rows)] for the tables that have rows; names are attack-file text: views escape them. With `base`
+    (the base branch's run), each rate has the base run's beside it."""
     breakdown = manifest.attack_breakdown
     if breakdown is None:
         return []
+    before = base.attack_breakdown if base is not None else None
     tables = []
-    for title, rows in (("Channel", breakdown.by_channel), ("Objective", breakdown.by_objective)):
+    for title, rows, base_rows in (
+            ("Channel", breakdown.by_channel, before.by_channel if before else None),
+            ("Objective", breakdown.by_objective, before.by_objective if before else None)):
         if rows:
-            tables.append(SimpleNamespace(title=title, rows=[row_view(name, row) for name, row in rows.items()]))
+            tables.append(SimpleNamespace(title=title, rows=[
+                row_view(name, row, (base_rows or {}).get(name), compared=base_rows is not None)
+                for name, row in rows.items()]))
     return tables
 
 

@@ -76,3 +76,27 @@ def test_breakdown_counts_outcomes_not_exercised_not_applicable_and_utility_per_
     assert (row.success, row.utility) == ("50% (1/2)", "50% (1/2)")
     assert any(line.startswith("  channel memory: 0 executed") and "utility under attack –" in line
                for line in console_lines(manifest))
+
+
+def test_the_pr_comment_has_both_tables_with_the_base_runs_rates_and_inert_names() -> None:
+    from khaos_action.github.gates import GateDecision
+    from khaos_action.github.render import render_sections
+    from khaos_action.manifest import AttackBreakdown, BreakdownRow
+
+    def manifest(rows: dict[str, BreakdownRow]) -> Manifest:
+        return Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=False),
+                        attack_breakdown=AttackBreakdown(by_channel=rows, by_objective={"|@everyone <b>x</b>": rows[
+                            "tool_output"]}))
+
+    head = manifest({"tool_output": BreakdownRow(executed=4, compromised=1, blocked=3, utility_judged=4,
+                                                 utility_kept=2),
+                     "memory": BreakdownRow(executed=1, blocked=1)})
+    base = manifest({"tool_output": BreakdownRow(executed=4, blocked=4, utility_judged=4, utility_kept=4)})
+    sections, _ = render_sections(head, comparison=None, decision=GateDecision(exit_code=1), baseline_source="x",
+                                  fail_on=["critical"], base=base)
+    [text] = [s for s in sections if "per channel and per objective" in s]
+    assert "| tool\\_output | 4 | 3 | 1 | 0 | 0 | 0 | 25% (1/4) (base 0%) | 50% (2/4) (base 100%) |" in text
+    assert "| memory | 1 | 1 | 0 | 0 | 0 | 0 | 0% (0/1) (new) | – |" in text
+    assert "| \\|@\u200deveryone &lt;b&gt;x&lt;/b&gt; |" in text  # attack-file text stays inert
+    assert "@everyone" not in text and "<b>" not in text
