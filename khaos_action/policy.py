@@ -18,7 +18,7 @@ class Weights(Strict):
     chaos: float = Field(0.35, ge=0)
     contract: float = Field(0.35, ge=0)
     replay: float = Field(0.10, ge=0)
-    security: float = Field(0.5, ge=0, le=1)
+    security: float = Field(0.5, ge=0, le=1, exclude_if=lambda value: value == 0.5)  # earlier manifests' bytes hold
     """Share of `overall` given to the security score when a security phase ran; the pillars' weighted mean (the
     resilience side, weighted by the four weights above, which sum to 1.0) gets the rest."""
 

@@ -62,9 +62,10 @@ def test_merge_of_previous_shards_decides_with_their_gates_and_merges_their_llm_
     # Written before manifests carried a digest: merge reads them once they carry one.
     signed = [signed_copy(PREVIOUS / name, tmp_path) for name in ("shard1.json", "shard2.json")]
     merged = merge_manifests(signed, out_dir=tmp_path / "merged", formats=("json",)).manifest
-    # Their gates say compromised attacks do not fail the run: with the default gates this verdict would fail.
+    # Their gates say compromised attacks do not fail the run (with the default gates they would), but overall now
+    # takes security in: 100 on the pillars and 0 on security is no longer above their min_overall of 99.
     assert merged.gates.fail_on_critical is False and merged.counts.compromised > 0
-    assert merged.verdict.passed and merged.verdict.reasons == []
+    assert merged.verdict.reasons == ["overall score 50.0 is below min_overall 99"]
     assert merged.merged_from == ["s1", "s2"] and len(merged.cases) == 10
     assert merged.telemetry is not None
     assert merged.telemetry.calls == sum(len(c.llm_calls) for s in shards for c in s.cases) > 0
