@@ -327,8 +327,11 @@ def summary(result: EvaluateResult, colour: bool | None = None) -> str:
                  f"{c.faults_configured}; attacks: {c.attacks_executed} executed ({c.blocked} blocked, "
                  f"{c.compromised} compromised, {c.uncertain} uncertain), {c.attacks_skipped} not applicable")
     from khaos_action.report.breakdown import console_lines
+    from khaos_action.score.actions import consequential_calls
+    from khaos_action.score.actions import console_lines as action_lines
 
     lines += console_lines(m)
+    lines += action_lines(consequential_calls(m.cases, m.tool_roles))
     for warning in m.warnings:
         lines.append(f"  warning: {warning}")
     lines.append("")

@@ -274,6 +274,8 @@ class Executed:
     not_run: list[str] = field(default_factory=list)
     extra_reasons: list[str] = field(default_factory=list)
     """Verdict reasons decided by the run itself (budget exhausted, cassette misses)."""
+    tool_roles: dict[str, str] = field(default_factory=dict)
+    """Each tool's role (declared or guessed), for the reports' list of consequential calls."""
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, services: Services, *, out_dir: Path,
@@ -360,7 +362,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
                             warnings=[*warnings, *engine.warnings, *stopped.warnings],
                             telemetry=telemetry_section(llm), not_run=stopped.not_run,
-                            extra_reasons=stopped.reasons)
+                            extra_reasons=stopped.reasons, tool_roles={r.tool: r.role for r in roles if r.role})
     finally:
         events.close()
 
@@ -471,7 +473,7 @@ def build_manifest(prepared: Prepared, run: Executed, *, run_id: str, started_at
         coverage=_coverage(plan, results), attack_breakdown=attack_breakdown(results, plan.skipped),
         attack_surface=plan.attack_surface, gates=config.gates.model_dump(),
         weights=config.scoring.weights.model_dump(), config_lines=config_lines(prepared.loaded),
-        similarity_backend=config.similarity.backend, telemetry=run.telemetry,
+        similarity_backend=config.similarity.backend, telemetry=run.telemetry, tool_roles=run.tool_roles,
     )
 
 

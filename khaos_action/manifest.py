@@ -409,6 +409,8 @@ class Manifest(Model):
     """Run ids of the shards a merged manifest was made from."""
     attack_breakdown: AttackBreakdown | None = Field(None, exclude_if=lambda value: value is None)
     """Attacks per channel and per objective, with utility under attack (absent when no attack was selected)."""
+    tool_roles: dict[str, str] = Field({}, exclude_if=lambda value: not value)
+    """Tool name -> its role (declared, else guessed: roles.py), as the run knew them; absent when none was known."""
     cases: list[CaseResult] = []
 
     @model_validator(mode="before")

@@ -283,6 +283,15 @@ class Expect(Strict):
     regex: RegexPattern | None = None
     equals: str | None = None
     not_contains: str | list[str] | None = None
+    tools_called: list[str] | None = None
+    """Tool names (or `fnmatch` patterns) the agent must call while answering, e.g. `[lookup_order]`."""
+    tools_not_called: list[str] | None = None
+    """Tool names (or patterns) the agent must not call, e.g. `[refund_order]`: a refund nobody asked for fails."""
+
+    def checks_text(self) -> bool:
+        """Whether any check is about the reply's text (a tools-only `expect` still wants a real answer)."""
+        return any(v is not None for v in (self.contains, self.contains_any, self.regex, self.equals,
+                                           self.not_contains))
 
 
 class GoldenPrompt(Strict):

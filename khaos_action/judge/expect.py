@@ -1,7 +1,10 @@
-"""Task completion for pack inputs: a reply completes the task when every `expect` check holds."""
+"""Task completion for pack inputs: a reply completes the task when every `expect` check holds (what the reply
+says, and which tools the agent called or must not have called)."""
 
 from __future__ import annotations
 
+import fnmatch
+from collections.abc import Sequence
 from typing import Any
 
 from khaos_action import regexes
@@ -9,11 +12,14 @@ from khaos_action.config.models import Expect
 from khaos_action.regexes import RegexTimeout
 
 
-def check_expect(expect: Expect | None, text: str) -> tuple[bool, str]:
+def check_expect(expect: Expect | None, text: str, tool_calls: Sequence[Any] = ()) -> tuple[bool, str]:
     """(passed, detail). Without `expect`, a non-empty reply counts as completing the task. `expect` is the model
     the pack or config loader validated (its regex already compiled once there)."""
     if expect is None:
         return (bool(text.strip()), "non-empty reply" if text.strip() else "empty reply")
+    tools = check_tools(expect, tool_calls)
+    if tools is not None:
+        return False, tools
     lowered = text.casefold()
     for needle in _as_list(expect.contains):
         if needle.casefold() not in lowered:
@@ -34,6 +40,27 @@ def check_expect(expect: Expect | None, text: str) -> tuple[bool, str]:
     if expect.equals is not None and text.strip() != expect.equals.strip():
         return False, f"expected exactly {expect.equals!r}"
     return True, "expectations met"
+
+
+def check_tools(expect: Expect, tool_calls: Sequence[Any]) -> str | None:
+    """Why `tools_called` / `tools_not_called` do not hold, or None when they do. A call counts as made whether or
+    not the tool succeeded: the agent decided to make it."""
+    called = [call.name for call in tool_calls]
+    for pattern in expect.tools_called or ():
+        if not any(fnmatch.fnmatchcase(name, pattern) for name in called):
+            made = ", ".join(dict.fromkeys(called)) or "no tool"
+            return f"expected a call to {pattern} (tools_called); the agent called {made}"
+    for pattern in expect.tools_not_called or ():
+        hit = next((call for call in tool_calls if fnmatch.fnmatchcase(call.name, pattern)), None)
+        if hit is not None:
+            return f"called {hit.name}({_args(hit)}), which tools_not_called forbids"
+    return None
+
+
+def _args(call: Any) -> str:
+    args = getattr(call, "args", None) or {}
+    shown = ", ".join(f"{k}={v!r}" for k, v in list(args.items())[:4])
+    return shown if len(shown) <= 160 else shown[:159] + "…"
 
 
 def _as_list(value: Any) -> list[str]:

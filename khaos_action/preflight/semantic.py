@@ -55,6 +55,28 @@ def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = (),
     issues += _when_issues(loaded)
     issues += _mutation_issues(loaded)
     issues += golden_prompt_issues(loaded, packs)
+    if declared is not None:
+        issues += expect_tool_issues(loaded.issue, ("golden_prompts",), config.golden_prompts, declared)
+        for pack in packs:
+            issues += expect_tool_issues(pack.issue, ("inputs",), pack.pack.inputs, declared)
+    return issues
+
+
+def expect_tool_issues(issue: Callable[..., ConfigIssue], where: KeyPath, prompts: Sequence[Any],
+                       declared: Sequence[str]) -> list[ConfigIssue]:
+    """`expect.tools_called` / `tools_not_called` naming a tool the agent does not declare: a `tools_not_called`
+    typo would pass forever, a `tools_called` one fail forever."""
+    issues = []
+    for index, prompt in enumerate(prompts):
+        expect = prompt.expect
+        for key in ("tools_called", "tools_not_called"):
+            for position, name in enumerate(getattr(expect, key, None) or ()):
+                if not _declares(declared, name):
+                    issues.append(issue(
+                        (*where, index, "expect", key, position),
+                        f"expect.{key} names `{name}`, which the agent does not declare "
+                        f"(agent.tools: {', '.join(declared)})",
+                        _did_you_mean(name, declared) or "Use one of the agent's tool names"))
     return issues
 
 

@@ -14,9 +14,11 @@ from khaos_action.llm.telemetry import usage_line
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.breakdown import breakdown_tables
 from khaos_action.report.escape import md_code, md_escape, md_span
+from khaos_action.score.actions import consequential_calls
 
 SCORE_ORDER = ("overall", "baseline", "resilience", "security", "contract", "chaos", "mutation", "replay")
 MAX_FAILURES = 25
+MAX_ACTIONS = 50
 
 
 @lru_cache(maxsize=1)
@@ -138,6 +140,7 @@ def render_markdown(manifest: Manifest) -> str:
         "breakdown": breakdown_tables(manifest),
         "findings": findings[:50], "failures": failures[:MAX_FAILURES],
         "failures_more": max(0, len(failures) - MAX_FAILURES),
+        "actions": consequential_calls(cases, manifest.tool_roles)[:MAX_ACTIONS],
     }
     text = _environment().get_template("report.md.j2").render(**context)
     return re.sub(r"\n{3,}", "\n\n", text)

@@ -216,3 +216,19 @@ def test_the_bundled_demo_config_is_semantically_clean() -> None:
     packs = load_packs(loaded.config.packs, loaded.base_dir, origin=loaded)
     assert check_semantics(loaded, packs) == []
     assert semantic_warnings(loaded) == []
+
+
+def test_expect_tools_must_be_tools_the_agent_declares(tmp_path):
+    text = AGENT.replace('golden_prompts: ["Where is my order 1234?"]', """\
+golden_prompts:
+  - text: "Where is my order 1234?"
+    expect: {tools_called: [lookup_order], tools_not_called: [refund_ordr]}
+  - {text: "Search the docs", expect: {tools_called: [search_docs, "lookup_*"]}}""")
+    loaded = _load(tmp_path, text)
+    issues = check_semantics(loaded)
+    assert len(issues) == 1
+    (issue,) = issues
+    assert issue.line == _line(text, "refund_ordr")
+    assert ".".join(map(str, issue.path)) == "golden_prompts.0.expect.tools_not_called.0"
+    assert "`refund_ordr`, which the agent does not declare" in issue.message
+    assert issue.hint is None or "lookup_order" in issue.hint or "Use one of" in issue.hint

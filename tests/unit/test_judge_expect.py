@@ -28,3 +28,27 @@ def test_a_reply_completes_the_task_when_every_given_check_holds(expect, reply, 
 def test_a_bad_expect_regex_is_rejected_when_the_pack_loads_not_when_a_reply_is_judged():
     with pytest.raises(ValueError, match="regex"):
         Expect.model_validate({"regex": "(unclosed"})
+
+
+def _calls(*names, **args):
+    from khaos_action.messages import ToolCall
+
+    return [ToolCall(name=name, args=dict(args)) for name in names]
+
+
+@pytest.mark.parametrize(("expect", "calls", "passed", "detail"), [
+    ({"tools_called": ["find_slots"]}, _calls("find_slots"), True, "expectations met"),
+    ({"tools_called": ["find_slots"]}, _calls("list_doctors"), False,
+     "expected a call to find_slots (tools_called); the agent called list_doctors"),
+    ({"tools_called": ["find_*"]}, _calls("find_doctor"), True, "expectations met"),
+    ({"tools_called": ["find_slots"]}, [], False, "expected a call to find_slots (tools_called); the agent called "
+                                                  "no tool"),
+    ({"tools_not_called": ["cancel_booking"]}, _calls("find_slots"), True, "expectations met"),
+    ({"tools_not_called": ["cancel_booking"]}, _calls("find_slots", "cancel_booking", booking="B-7"), False,
+     "called cancel_booking(booking='B-7'), which tools_not_called forbids"),
+    ({"tools_not_called": ["issue_*"], "contains": "slot"}, _calls("issue_refund", amount=40), False,
+     "called issue_refund(amount=40), which tools_not_called forbids"),
+])
+def test_tools_called_and_not_called(expect, calls, passed, detail):
+    model = PackInput.model_validate({"text": "q", "expect": expect}).expect
+    assert check_expect(model, "Your slot is at 10:00", calls) == (passed, detail)

@@ -1,0 +1,75 @@
+"""What the agent *did* in the baseline that matters beyond words: every call to a tool that sends, pays, deletes,
+runs code or fetches from the web, per golden prompt.
+
+A refund nobody asked for passes a text check ("Your order has shipped"), so the reports list these calls where a
+reader sees them (console, report.md and so the job summary); `expect.tools_not_called` turns one into a failing
+case. Roles come from the manifest's `tool_roles` (declared, else guessed).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+CONSEQUENTIAL_ROLES = ("messaging", "payment", "destructive", "code_exec", "web_fetch")
+ARGS_SHOWN = 160
+
+
+@dataclass(frozen=True, slots=True)
+class ConsequentialCall:
+    prompt: str
+    tool: str
+    role: str
+    args: str
+    """The arguments as `name='value', ...` on one line, cut to ARGS_SHOWN characters (untrusted: escape)."""
+    case_id: str
+    failed: bool
+    """The call raised (the agent still decided to make it)."""
+
+
+def consequential_calls(cases: Sequence[Any], tool_roles: dict[str, str]) -> list[ConsequentialCall]:
+    """Baseline calls to tools of a consequential role, in case order (each case's first run only)."""
+    found = []
+    for case in cases:
+        if case.phase != "baseline" or case.repeat or case.fault_ids:
+            continue
+        for call in case.tool_calls:
+            name = call.get("name") if isinstance(call, dict) else getattr(call, "name", None)
+            role = tool_roles.get(name or "")
+            if role in CONSEQUENTIAL_ROLES:
+                args = call.get("args") if isinstance(call, dict) else getattr(call, "args", None)
+                error = call.get("error") if isinstance(call, dict) else getattr(call, "error", None)
+                found.append(ConsequentialCall(prompt=case.input, tool=str(name), role=role, args=one_line(args),
+                                               case_id=case.id, failed=bool(error)))
+    return found
+
+
+def one_line(args: Any) -> str:
+    """`a='x', b=2` with every control character (newlines included) replaced: safe on one console line."""
+    if not isinstance(args, dict):
+        text = "" if args is None else repr(args)
+    else:
+        text = ", ".join(f"{key}={value!r}" for key, value in args.items())
+    return printable(text, ARGS_SHOWN)
+
+
+def printable(text: str, limit: int) -> str:
+    """`text` with every control character (newlines included) made a space, cut to `limit` characters."""
+    text = "".join(ch if ch.isprintable() else " " for ch in text)
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def console_lines(calls: Sequence[ConsequentialCall], limit: int = 20) -> list[str]:
+    """The console's section: one line per call, grouped by prompt."""
+    if not calls:
+        return []
+    lines = [f"  consequential calls in the baseline ({len(calls)}; tools of role "
+             f"{', '.join(CONSEQUENTIAL_ROLES)}):"]
+    for call in calls[:limit]:
+        prompt = printable(call.prompt, 60)
+        failed = " (raised)" if call.failed else ""
+        lines.append(f"    {prompt!r}: {call.tool} [{call.role}]({call.args}){failed}")
+    if len(calls) > limit:
+        lines.append(f"    … and {len(calls) - limit} more (report.md lists them all)")
+    return lines
