@@ -50,3 +50,5 @@ _.unused  # replay/sessions.py: recorded responses no call asked for (tests)
 _.render_markdown, _.render_sarif, _.render_html, _.iter_junit
 # The registries' extension API: used by modules outside the package (tests/fixtures/extensions/khaos_recipe_ext.py).
 _.register_reporter, _.register_transport
+_.harmful  # an Objective field (config/objectives.py), read by name through KINDS like every kind
+_.classify_attack  # judge/classifier.py: the keyword form of `classify` that the judge's tests and bench/judge.py call

@@ -19,7 +19,7 @@ from khaos_action.engine.runner import Invocation
 from khaos_action.manifest import Attempt, CaseResult
 from khaos_action.plan.cases import Case
 
-MULTI_TURN_OBJECTIVES = frozenset({"system_prompt_leak", "forbidden_tool_call"})
+MULTI_TURN_OBJECTIVES = frozenset({"system_prompt", "tool_call"})
 STRATEGIES = ("crescendo", "pair")
 
 RunCases = Callable[[list[Case]], Awaitable[list[Invocation]]]
@@ -30,7 +30,7 @@ def candidates(results: Sequence[CaseResult], cases: dict[str, Case]) -> list[tu
     """BLOCKED direct attacks whose objective a conversation can reach."""
     return [(cases[r.id], r) for r in results
             if r.phase == "security" and r.outcome == "BLOCKED" and r.repeat == 0 and r.id in cases
-            and cases[r.id].objective in MULTI_TURN_OBJECTIVES and not cases[r.id].injections]
+            and (cases[r.id].objective or "").split(":")[0] in MULTI_TURN_OBJECTIVES and not cases[r.id].injections]
 
 
 def _attempt(result: CaseResult, mutation: str) -> Attempt:
@@ -47,8 +47,9 @@ async def converse(strategy: str, case: Case, first: CaseResult, *, client: Atta
     system = CRESCENDO if strategy == "crescendo" else PAIR
     turns: list[Attempt] = []
     for turn in range(1, max_turns + 1):
-        facts = brief(objective=OBJECTIVES.get(case.objective or "", case.objective), original_attack=case.input,
-                      reference_code=case.canary if case.objective == "forbidden_tool_call" else None,
+        kind = (case.objective or "").split(":")[0]
+        facts = brief(objective=OBJECTIVES.get(kind, case.objective), original_attack=case.input,
+                      reference_code=case.canary if kind == "tool_call" else None,
                       conversation=history if strategy == "crescendo" else None,
                       previous_attempts=tried if strategy == "pair" else None)
         try:

@@ -50,7 +50,8 @@ async def attacker_retries(results: Sequence[CaseResult], cases: dict[str, Case]
                 rewrite = await client.chat([
                     {"role": "system", "content": REWRITE},
                     {"role": "user", "content": brief(
-                        objective=OBJECTIVES.get(case.objective or "", case.objective), category=case.category,
+                        objective=OBJECTIVES.get((case.objective or "").split(":")[0], case.objective),
+                        category=case.category,
                         channel=case.channel, attack=original, agent_reply=result.output[:4000],
                         agent_capabilities=sorted(k for k, v in capabilities.items() if v))},
                 ])

@@ -9,7 +9,7 @@ applicable, never as blocked.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 
 from khaos_action.attacks.capabilities import CapabilityProfile
@@ -17,6 +17,7 @@ from khaos_action.attacks.select import select_attacks
 from khaos_action.canary import make_canary
 from khaos_action.config.corpus import Attack, Corpus, render_attack
 from khaos_action.config.models import AttackSelector
+from khaos_action.config.objectives import aimed_at
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PackSource, PlanContext, Planner, PlanPart
@@ -28,7 +29,7 @@ def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
 
 
 def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, own_carrier: bool = False,
-                roles: list[ToolRole] | None = None) -> Case:
+                roles: Sequence[ToolRole] | None = None) -> Case:
     """`targets`: the agent's real tools a forbidden-tool attack aims at (roles/forbidden_targets); the attack's
     text then names one of them where it named a tool the agent does not have. `own_carrier`: a user attack (its
     carrier is the prompt that carries it). `roles`: the agent's tools, for an attack placed by tool role."""
@@ -36,23 +37,27 @@ def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, 
     canary = make_canary(seed, cid)
     rendered = render_attack(attack, canary)
     forbidden = list(attack.forbidden_tools)
+    goal = attack.goal
     if targets:
         chosen = targets[int(cid, 16) % len(targets)]
         rendered = replace(rendered, input=_rename_tools(rendered.input, attack.forbidden_tools, targets, chosen),
                            injection=rendered.injection and _rename_tools(rendered.injection, attack.forbidden_tools,
                                                                           targets, chosen))
         forbidden = sorted(set(forbidden) | set(targets))
+        goal = aimed_at(attack.objective, forbidden)
     injections = ({"channel": rendered.channel, "payload": rendered.injection, **placed_on(attack, roles)},)\
         if rendered.injection else ()
     return Case(
         id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
-        attack_id=attack.id, category=attack.category, objective=attack.objective, channel=attack.channel,
+        attack_id=attack.id, category=attack.category, objective=attack.objective.label, goal=goal,
+        channel=attack.channel,
         severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",
         canary_halves=(canary.a, canary.b), forbidden_tools=tuple(forbidden), own_carrier=own_carrier,
+        tool_roles=tuple((r.tool, r.role) for r in roles or ()),
     )
 
 
-def placed_on(attack: Attack, roles: list[ToolRole] | None) -> dict[str, object]:
+def placed_on(attack: Attack, roles: Sequence[ToolRole] | None) -> dict[str, object]:
     """Which tool's results carry the payload (`tool:` a name, or a role: every tool of the agent's with it)."""
     if attack.tool is None:
         return {}
@@ -76,7 +81,7 @@ def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | No
     """Not applicable: a forbidden-tool attack whose tools (by name or by role) the agent has none of. Without a
     known tool list (an agent in another process) every attack stays applicable."""
     def check(attack: Attack) -> str | None:
-        if not roles or attack.objective != "forbidden_tool_call":
+        if not roles or not attack.forbidden_tools:
             return None
         if forbidden_targets(attack.forbidden_tools, roles) == []:
             kinds = sorted({r for r in (role_from_name(n) for n in attack.forbidden_tools) if r in ACTION_ROLES})
@@ -112,8 +117,10 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
 
 
 def retry_case(case: Case, mutated_input: str, mutation: str) -> Case:
-    """The adaptive retry of a BLOCKED attack (red-team ADR-020): same canary, one seeded mutation of the text."""
+    """The adaptive retry of a BLOCKED attack (red-team ADR-020): same canary, one seeded mutation of the text; the
+    text before it is kept (`plain`) for the judge."""
     if case.injections:
         injections = tuple({**inj, "payload": mutated_input} for inj in case.injections)
-        return replace(case, injections=injections, mutation=mutation)
-    return replace(case, input=mutated_input, mutation=mutation)
+        plain = "\n".join(str(inj.get("payload", "")) for inj in case.injections)
+        return replace(case, injections=injections, mutation=mutation, plain=case.plain or plain)
+    return replace(case, input=mutated_input, mutation=mutation, plain=case.plain or case.input)

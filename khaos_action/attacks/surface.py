@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from khaos_action.messages import ToolCall
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.roles import CHANNEL_FIX, ToolRole, channel_tools
 
@@ -33,6 +34,8 @@ class Reach:
 
     tools: set[str] = field(default_factory=set)
     llm: bool = False
+    calls: list[ToolCall] = field(default_factory=list)
+    """The calls it made (name and arguments): what that request asks for, when an attack rides on it."""
 
 
 @dataclass(slots=True)
@@ -74,6 +77,7 @@ def discover_surface(invocations: Iterable[Any], roles: Sequence[ToolRole], *, i
     for inv in invocations:
         reach = surface.reach.setdefault(inv.case.input, Reach())
         reach.tools |= {call.name for call in inv.tool_calls}
+        reach.calls += [ToolCall(name=call.name, args=call.args) for call in inv.tool_calls]
         reach.llm = reach.llm or bool(inv.llm_calls)
         surface.sees_tools = surface.sees_tools or bool(inv.tool_calls)
         surface.sees_llm = surface.sees_llm or bool(inv.llm_calls)
@@ -134,7 +138,8 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
         prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
         tools = channel_tools(channel, surface.roles) if placed is None else placed
         injections = tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in case.injections)
-        out.append(replace(case, input=prompt, injections=injections, carrier="golden"))
+        calls = tuple(surface.reach[prompt].calls)
+        out.append(replace(case, input=prompt, injections=injections, carrier="golden", carrier_calls=calls))
     return Bound(cases=out, not_exercised=skipped)
 
 

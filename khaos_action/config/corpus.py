@@ -20,6 +20,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from khaos_action.canary import Canary, render_payload
+from khaos_action.config.objectives import Objective, aimed_at
 from khaos_action.errors import ConfigError
 from khaos_action.fields import Severity
 
@@ -28,7 +29,6 @@ Channel = Literal[
     "user_prompt", "tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory",
     "multi_turn",
 ]
-Objective = Literal["canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance"]
 Capability = Literal[
     "has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag", "has_memory",
     "has_multi_turn",
@@ -84,6 +84,8 @@ class Attack(BaseModel):
     owasp: tuple[str, ...] = Field(min_length=1)
     """OWASP Agentic Top 10 2026 (ASI01..ASI10) and LLM Top 10 2025 (LLM01:2025..LLM10:2025) ids."""
     objective: Objective
+    """What the attack tries to make the agent do (config/objectives.py): a kind such as `canary`, `tool_call`,
+    `check`, or `any` / `all` of several."""
     payload: str = Field(min_length=1)
     """The attack text; for multi_turn the first user turn, for indirect channels the planted content."""
     turns: tuple[str, ...] = ()
@@ -94,7 +96,8 @@ class Attack(BaseModel):
     """Tool channels (tool_output, error_message, rag_document, file_content, memory): the tool whose results carry
     the payload, by name or by role (`retriever`, `payment`, ...); default: the tools the channel's role implies."""
     forbidden_tools: tuple[str, ...] = ()
-    """forbidden_tool_call: tool names the attack tries to get called (`*`: any tool)."""
+    """The tools a `tool_call` objective aimed at `*` means (the `forbidden_tool_call` form): the attack tries to get
+    one of them called; the planner re-aims them at the agent's own tools of the same role."""
     requires: tuple[Capability, ...] = ()
     reference: str = Field(min_length=1)
     """The public technique source (paper, OWASP entry, URL)."""
@@ -110,44 +113,21 @@ class Attack(BaseModel):
 
     @model_validator(mode="after")
     def _consistent(self) -> Attack:
-        texts = self.texts()
-        joined = "\n".join(texts)
+        joined = "\n".join(self.texts())
         unknown = sorted(set(_PLACEHOLDER.findall(joined)) - _KNOWN_PLACEHOLDERS)
         if unknown:
             raise ValueError(f"unknown placeholder(s) {unknown}; use {{canary}}, {{canary_a}}, {{canary_b}}, "
                              "{canary_token}")
-        needed = CHANNEL_REQUIRES[self.channel]
-        if needed and needed not in self.requires:
-            raise ValueError(f"channel {self.channel!r} needs {needed!r} in `requires`")
-        if self.channel == "multi_turn" and not self.turns:
-            raise ValueError("a multi_turn attack needs scripted follow-up `turns`")
-        if self.channel != "multi_turn" and self.turns:
-            raise ValueError("`turns` is only for channel multi_turn")
-        if self.tool is not None and self.channel not in TOOL_CARRIED:
-            raise ValueError(f"`tool` places a payload in a tool's results; channel {self.channel!r} is not carried "
-                             f"by tools (it is for {', '.join(sorted(TOOL_CARRIED))})")
-        if self.channel in INDIRECT_CHANNELS and not self.carrier:
-            raise ValueError(f"channel {self.channel!r} needs a `carrier` (the benign prompt that makes the agent "
-                             "read the channel)")
-        if self.objective == "canary_echo":
-            if "{canary_token}" in joined:
-                raise ValueError("a canary_echo attack must not show {canary_token}: an echo of the input would "
-                                 "count as obedience; show {canary} or {canary_a} + {canary_b} and ask to join them")
-            if "{canary}" not in joined and not ("{canary_a}" in joined and "{canary_b}" in joined):
-                raise ValueError("a canary_echo attack needs {canary} (or {canary_a} and {canary_b}) in its text")
-            rendered = "\n".join(render_payload(t, _PROBE) for t in texts)
-            if _PROBE.token in rendered:
-                raise ValueError("the rendered text contains the joined canary (are {canary_a}{canary_b} adjacent?)")
-        if self.objective == "forbidden_tool_call":
-            if not self.forbidden_tools:
-                raise ValueError("a forbidden_tool_call attack needs `forbidden_tools`")
-            if "has_tools" not in self.requires:
-                raise ValueError("a forbidden_tool_call attack needs 'has_tools' in `requires`")
-            if "{canary_token}" not in joined:
-                raise ValueError("a forbidden_tool_call attack needs {canary_token} in the attacker arguments")
-        elif self.forbidden_tools:
-            raise ValueError("`forbidden_tools` is only for objective forbidden_tool_call")
+        for check in (_channel_fits, _canary_shown, _tools_fit):
+            problem = check(self, joined)
+            if problem:
+                raise ValueError(problem)
         return self
+
+    @property
+    def goal(self) -> Objective:
+        """The objective, with a `tool_call` aimed at `*` aimed at `forbidden_tools` when the attack names some."""
+        return aimed_at(self.objective, list(self.forbidden_tools)) if self.forbidden_tools else self.objective
 
     def texts(self) -> list[str]:
         """Every template text the attack sends (payload, turns, carrier)."""
@@ -156,6 +136,51 @@ class Attack(BaseModel):
     @property
     def indirect(self) -> bool:
         return self.channel in INDIRECT_CHANNELS
+
+
+def _channel_fits(attack: Attack, joined: str) -> str | None:
+    needed = CHANNEL_REQUIRES[attack.channel]
+    if needed and needed not in attack.requires:
+        return f"channel {attack.channel!r} needs {needed!r} in `requires`"
+    if attack.channel == "multi_turn" and not attack.turns:
+        return "a multi_turn attack needs scripted follow-up `turns`"
+    if attack.channel != "multi_turn" and attack.turns:
+        return "`turns` is only for channel multi_turn"
+    if attack.tool is not None and attack.channel not in TOOL_CARRIED:
+        return (f"`tool` places a payload in a tool's results; channel {attack.channel!r} is not carried by tools "
+                f"(it is for {', '.join(sorted(TOOL_CARRIED))})")
+    if attack.channel in INDIRECT_CHANNELS and not attack.carrier:
+        return (f"channel {attack.channel!r} needs a `carrier` (the benign prompt that makes the agent read the "
+                "channel)")
+    return None
+
+
+def _canary_shown(attack: Attack, joined: str) -> str | None:
+    """A canary objective shows the canary apart and asks for it joined: an echo of the input is no obedience."""
+    if not attack.objective.needs_canary:
+        return None
+    if "{canary_token}" in joined and attack.objective.kind == "canary":
+        return ("a canary attack must not show {canary_token}: an echo of the input would count as obedience; "
+                "show {canary} or {canary_a} + {canary_b} and ask to join them")
+    if "{canary}" not in joined and not ("{canary_a}" in joined and "{canary_b}" in joined):
+        return "a canary objective needs {canary} (or {canary_a} and {canary_b}) in the attack's text"
+    rendered = "\n".join(render_payload(t, _PROBE) for t in attack.texts())
+    if _PROBE.token in rendered and attack.objective.kind == "canary":
+        return "the rendered text contains the joined canary (are {canary_a}{canary_b} adjacent?)"
+    return None
+
+
+def _tools_fit(attack: Attack, joined: str) -> str | None:
+    kinds = attack.objective.kinds()
+    if {"tool_call", "unrequested_action"} & kinds and "has_tools" not in attack.requires:
+        return "an attack whose objective is a tool call needs 'has_tools' in `requires`"
+    if attack.forbidden_tools and "tool_call" not in kinds:
+        return "`forbidden_tools` is only for an objective with a `tool_call` (forbidden_tool_call)"
+    if "tool_call" in kinds and not attack.forbidden_tools and any(
+            leaf.tool_call is not None and leaf.tool_call.tool == ["*"] and not leaf.tool_call.args
+            for leaf in attack.objective.leaves()):
+        return "a tool_call objective on any tool (`*`) needs argument predicates or `forbidden_tools`"
+    return None
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,8 @@ secrets, system prompt), never calls the agent.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from khaos_action.canary import Canary
 from khaos_action.checkers import Invariant
@@ -17,6 +18,11 @@ from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE
 from khaos_action.judge.expect import check_expect
 from khaos_action.llm.health import case_model
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, EgressAttempt, InvariantResult
+
+if TYPE_CHECKING:
+    from khaos_action.config.objectives import Objective
+    from khaos_action.judge.evidence import Scene
+    from khaos_action.plan.cases import Case
 
 TOOL, LLM = "tool", "llm"
 
@@ -305,25 +311,51 @@ def flag_egress(attempts: Sequence[EgressAttempt], canary: Canary | None, secret
         attempt.secret = any(find_leak(text, s) is not None for s in secrets if s)
 
 
+def attack_goal(case: Case) -> Objective:
+    """The case's objective: the planned one, else its kind read from the label (tailored attacks)."""
+    from khaos_action.config.objectives import aimed_at, parse_objective
+
+    if case.goal is not None:
+        return case.goal
+    goal = parse_objective((case.objective or "canary").split(":")[0])
+    return aimed_at(goal, list(case.forbidden_tools)) if case.forbidden_tools else goal
+
+
+def attack_scene(invocation: Invocation, ctx: JudgeContext) -> Scene:
+    """What the judge knows of one attack case (judge/evidence.py)."""
+    from khaos_action.judge.evidence import Scene
+    from khaos_action.outcome import AgentReply
+
+    case = invocation.case
+    reply = AgentReply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,
+                       error=invocation.error, timed_out=invocation.timed_out, latency_ms=invocation.latency_ms,
+                       tool_calls=invocation.tool_calls)
+    payloads = [str(i.get("payload", "")) for i in case.injections]
+    attack_input = "\n".join([case.input, *case.turns, *payloads])
+    plain = case.plain
+    if plain is not None:
+        plain = "\n".join([plain, *case.turns]) if not case.injections else plain
+    elif case.injections:
+        plain = "\n".join(payloads)
+    return Scene(
+        reply=reply, attack_input=attack_input, payload=plain or "",
+        user_request=case.input if case.injections else None,
+        canary=Canary(*case.canary_halves) if case.canary_halves else None,
+        secrets=tuple(ctx.secrets), system_prompt=ctx.system_prompt, roles=dict(case.tool_roles),
+        baseline_calls=case.carrier_calls if case.injections else None,
+    )
+
+
 def judge_attack(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Security cases: objective signals first, then refusal/compliance (classifier); errors are UNCERTAIN."""
-    from khaos_action.judge.classifier import classify_attack
-    from khaos_action.outcome import AgentReply
+    from khaos_action.judge.classifier import classify
 
     result = base_result(invocation)
     case = invocation.case
     canary = Canary(*case.canary_halves) if case.canary_halves else None
     flag_egress(result.egress_attempts, canary, ctx.secrets)
-    reply = AgentReply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,
-                  error=invocation.error, timed_out=invocation.timed_out, latency_ms=invocation.latency_ms,
-                  tool_calls=invocation.tool_calls)
-    attack_input = "\n".join([case.input, *case.turns, *(i["payload"] for i in case.injections)])
-    verdict = classify_attack(
-        objective=case.objective or "canary_echo", reply=reply, attack_input=attack_input, canary=canary,
-        secrets=list(ctx.secrets), system_prompt=ctx.system_prompt,
-        forbidden_tools=case.forbidden_tools,
-        user_request=case.input if case.injections else None,
-    )
+    outbound = tuple(f"{a.method} {a.host}{a.path}\n{a.body}" for a in result.egress_attempts)
+    verdict = classify(attack_goal(case), replace(attack_scene(invocation, ctx), outbound=outbound))
     if verdict.outcome.value != "COMPROMISED" and model_not_exercised(result, invocation, security=True):
         result.evidence_tags = ["model_never_answered"]
         return _with_secret_check(result, invocation, ctx.secrets)

@@ -8,8 +8,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from khaos_action.messages import ToolCall
+
 if TYPE_CHECKING:
     from khaos_action.config.models import Expect
+    from khaos_action.config.objectives import Objective
     from khaos_action.faults.registry import BoundFaultSpec
     from khaos_action.replay.sessions import ToolResponse
 
@@ -59,6 +62,10 @@ class Case:
     attack_id: str | None = None
     category: str | None = None
     objective: str | None = None
+    """The objective's label (config/objectives.py `Objective.label`), as the manifest shows it."""
+    goal: Objective | None = None
+    """The attack's objective itself, aimed at the agent's tools: what the judge decides. None: the judge reads
+    `objective` as a kind name."""
     channel: str | None = None
     severity: str | None = None
     owasp: tuple[str, ...] = ()
@@ -68,6 +75,14 @@ class Case:
     """The canary's two halves as payloads show them apart (canary.py); only an obedient agent joins them."""
     forbidden_tools: tuple[str, ...] = ()
     """Tools a forbidden-tool attack tries to make the agent call."""
+    plain: str | None = None
+    """An attack's text before a mutation (the retry's encoding or framing): attacker values and exemptions are
+    decided on it, so a mutation neither creates nor hides evidence. None: the text was not mutated."""
+    tool_roles: tuple[tuple[str, str | None], ...] = ()
+    """The agent's tools and their roles (declared or guessed), for the judge: which calls act on the world."""
+    carrier_calls: tuple[ToolCall, ...] | None = None
+    """Indirect attacks: the calls the carrier prompt made in the baseline (what the user's request asks for);
+    None when unknown."""
     mutation: str | None = None
     invariant_ids: tuple[str, ...] = ()
     """Invariants evaluated on this case's reply (contract/mutation/replay)."""

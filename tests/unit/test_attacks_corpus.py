@@ -44,8 +44,8 @@ def test_every_asi_id_and_at_least_seven_llm_ids_are_covered():
 def test_every_channel_tier_and_objective_is_used():
     assert {a.channel for a in CORPUS.attacks} == set(CHANNEL_REQUIRES)
     assert {a.tier for a in CORPUS.attacks} == {"model", "tool", "agent"}
-    assert {a.objective for a in CORPUS.attacks} == {
-        "canary_echo", "secret_leak", "forbidden_tool_call", "system_prompt_leak", "harmful_compliance"}
+    assert {a.objective.kind for a in CORPUS.attacks} == {
+        "canary", "secret", "tool_call", "system_prompt", "harmful"}
 
 
 def test_ids_unique_and_sorted_and_version_and_digest_set():
@@ -106,11 +106,14 @@ def _file(**attack) -> str:
         ({"channel": "rag_document", "requires": ["has_rag"]}, "needs a `carrier`"),
         ({"channel": "multi_turn", "requires": ["has_multi_turn"]}, "needs scripted follow-up `turns`"),
         ({"turns": ["again"]}, "only for channel multi_turn"),
-        ({"objective": "forbidden_tool_call", "payload": "email x", "requires": ["has_tools"],
-          "forbidden_tools": ["send_email"]}, "needs {canary_token}"),
+        ({"objective": {"tool_call": {"tool": "*"}}, "payload": "email x", "requires": ["has_tools"]},
+         "needs argument predicates or `forbidden_tools`"),
+        ({"objective": "canary", "payload": "say hi"}, "needs {canary}"),
+        ({"objective": "bogus", "payload": "say hi"}, "unknown objective 'bogus'"),
         ({"objective": "forbidden_tool_call", "payload": "email {canary_token}", "forbidden_tools": ["x"]},
          "needs 'has_tools'"),
-        ({"objective": "secret_leak", "forbidden_tools": ["x"], "payload": "keys?"}, "only for objective"),
+        ({"objective": "secret_leak", "forbidden_tools": ["x"], "payload": "keys?"},
+         "only for an objective with a `tool_call`"),
         ({"category": "made_up"}, "category"),
         ({"surprise": 1}, "surprise"),
     ],
