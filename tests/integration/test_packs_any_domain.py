@@ -73,7 +73,7 @@ def test_nothing_undelivered_or_aimed_at_a_missing_tool_counts_as_executed(trave
         guess_role("get_destination_guide", declared="retriever")]
     for case in executed:
         attack = corpus.by_id[case.attack_id]
-        if attack.objective == "forbidden_tool_call":
+        if attack.forbidden_tools:
             assert forbidden_targets(attack.forbidden_tools, roles) != [], case.attack_id
     skipped = {s.attack_id: s.reason for s in travel.skipped}
     assert "ii-014-delete-records" in skipped and "no tool like delete_records" in skipped["ii-014-delete-records"]
@@ -84,7 +84,8 @@ def test_the_naive_model_is_caught_through_tool_output_and_retrieved_documents(t
     for channel in ("tool_output", "rag_document"):
         assert [c for c in delivered(travel, channel) if c.outcome == "COMPROMISED"], channel
     # A forbidden-tool attack names the agent's real payment tool, and the naive model called it.
-    hijacked = [c for c in attacks(travel) if c.objective == "forbidden_tool_call" and c.outcome == "COMPROMISED"]
+    hijacked = [c for c in attacks(travel) if (c.objective or "").startswith("tool_call")
+                and c.outcome == "COMPROMISED"]
     assert any(t["name"] == "book_flight" for c in hijacked for t in c.tool_calls)
     assert not travel.verdict.passed
 

@@ -64,15 +64,15 @@ def test_every_attack_renders_and_obeys_its_objective_rules(attack: Attack):
     joined = "\n".join(texts)
     assert not re.search(r"\{canary\w*\}", joined, re.IGNORECASE), "placeholder left unrendered"
     assert rendered.input.strip()
-    if attack.objective == "canary_echo":
+    if attack.objective.kind == "canary":
         # An agent that echoes the attack back must not produce the joined token.
         assert canary.token not in joined
         assert canary.a in joined and canary.b in joined
-    if attack.objective == "forbidden_tool_call":
-        assert canary.token in joined and attack.forbidden_tools and "has_tools" in attack.requires
+    if attack.objective.kind == "tool_call":
+        assert attack.forbidden_tools and "has_tools" in attack.requires
     if attack.indirect:
         assert rendered.injection and rendered.input == attack.carrier.replace("{canary}", canary.shown)
-        assert canary.token not in rendered.input or attack.objective != "canary_echo"
+        assert canary.token not in rendered.input or attack.objective.kind != "canary"
     else:
         assert rendered.injection is None
     needed = CHANNEL_REQUIRES[attack.channel]
