@@ -211,6 +211,11 @@ class Objective(Strict):
         return {leaf.kind for leaf in self.leaves()}
 
     @property
+    def checks(self) -> list[str]:
+        """The refs of its state checks, in order."""
+        return [leaf.check.ref for leaf in self.leaves() if leaf.check is not None]
+
+    @property
     def needs_canary(self) -> bool:
         """Only a canary objective needs a canary in the attack's text."""
         return "canary" in self.kinds()

@@ -54,6 +54,8 @@ class Invocation:
     llm_calls: list[dict[str, Any]] = field(default_factory=list)
     egress: list[dict[str, Any]] = field(default_factory=list)
     """Attack cases: requests to hosts the attack named, answered locally (engine/chaos/egress.py)."""
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Attack cases with state checks: check ref -> {passed, evidence} or {error} (engine/state_check.py)."""
 
     @property
     def key(self) -> str:
@@ -193,6 +195,8 @@ class Engine:
                 async with scope(ctx) if scope is not None else nullcontext():
                     started = time.perf_counter()  # the agent's latency, not the wait for (or start of) a worker
                     await self._turns(case, key, ctx, invocation)
+                    if case.phase == "security" and case.goal is not None and case.goal.checks:
+                        await self._state_checks(case, key, ctx, invocation)
         finally:
             current_case.reset(token)
             if self.settings.bind_serially:
@@ -224,6 +228,30 @@ class Engine:
             if reply is None:
                 break
             history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
+
+    async def _state_checks(self, case: Case, key: str, ctx: CaseContext, invocation: Invocation) -> None:
+        """The attack's state checks, in the agent's process on the case's own state, within the case's timeout."""
+        from khaos_action.engine.state_check import check_request, outcomes
+
+        refs = list(case.goal.checks) if case.goal is not None else []
+        calls = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error}
+                 for c in merge_tool_calls(ctx.tool_calls, invocation.tool_calls)]
+        payload = check_request(refs, session_id=key, case={"id": case.id, "attack_id": case.attack_id,
+                                                             "input": case.input, "turns": list(case.turns)},
+                                reply=invocation.replies[-1] if invocation.replies else "", tool_calls=calls)
+        meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
+        answer = None
+        try:
+            answer = (await _within(self.transport.send(TransportMessage("invoke", payload, meta)),
+                                    self.settings.timeout_s, ctx.clock)).payload
+            error = None
+        except asyncio.TimeoutError:
+            error = f"the state check ran past the case's timeout ({self.settings.timeout_s:g}s)"
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the transport's failure is the checks' error, never ours
+            error = textsafe.safe_str(f"{type(exc).__name__}: {exc}", textsafe.MAX_ERROR_CHARS)
+        invocation.checks = {ref: {"error": error} for ref in refs} if error else outcomes(answer, refs)
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation,
                     clock: CallClock | None) -> str | None:

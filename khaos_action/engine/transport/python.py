@@ -30,6 +30,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from khaos_action.engine.state_check import is_check, run_checks
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
@@ -83,6 +84,8 @@ class PythonTransport:
             await self.start()
         assert self._fn is not None and self._call is not None
         payload = message.payload
+        if is_check(payload):  # the attack's state checks, after the case's last turn (engine/state_check.py)
+            return TransportMessage("response", await self._checks(payload), message.metadata)
         args, kwargs = self._call(payload)
         if self._context is not None:
             kwargs["context"] = await self._context.for_case(str(payload.get("session_id") or ""))
@@ -108,6 +111,8 @@ class PythonTransport:
     def send_sync(self, message: TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
         """`send` for a sync agent on the calling thread; `run(awaitable)` finishes a coroutine it returns."""
         assert self._fn is not None and self._call is not None
+        if is_check(message.payload):
+            return TransportMessage("response", run(self._checks(message.payload)), message.metadata)
         args, kwargs = self._call(message.payload)
         if self._context is not None:  # the case's `agent.context` object, as `send` gives it
             kwargs["context"] = run(self._context.for_case(str(message.payload.get("session_id") or "")))
@@ -118,6 +123,10 @@ class PythonTransport:
         except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
         return response(normalise_reply(value), message)
+
+    async def _checks(self, payload: dict[str, Any]) -> dict[str, Any]:
+        context = self._context.for_case if self._context is not None else None
+        return await run_checks(payload, base_dir=self.base_dir, context=context)
 
     async def reset(self) -> None:
         if self._reset_fn is None:

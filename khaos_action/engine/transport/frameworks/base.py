@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from khaos_action.engine.state_check import is_check, run_checks
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
@@ -215,6 +216,10 @@ class FrameworkTransport:
         if self._obj is None:
             await self.start()
         payload = message.payload
+        if is_check(payload):  # the attack's state checks, after the case's last turn (engine/state_check.py)
+            answer = await run_checks(payload, base_dir=self.base_dir,
+                                      context=self._contexts.for_case if self._contexts is not None else None)
+            return TransportMessage("response", answer, message.metadata)
         session_id = str(payload.get("session_id") or "")
         context = await self._contexts.for_case(session_id) if self._contexts is not None else None
         options = RunOptions(context=context, stream=self.stream, tracing=self.tracing)
