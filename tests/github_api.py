@@ -3,10 +3,12 @@
 Serves what the action uses: the token's user (GET /user: 403 for an installation token such as GITHUB_TOKEN,
 like GitHub, unless `viewer` names a personal token's user), issue comments with their authors (list with Link
 pagination, create, update), workflow artifacts (list, zip download answered with a 302 to a different origin, like
-GitHub's blob storage; 410 once expired). Knobs inject failures: any status with headers and body (rate limits,
-3xx, 5xx), optionally after the request was carried out (`after=True`: a POST stored, then answered 502). Every
-request is logged (method, path, query, headers, body) so tests can assert on what was sent and that the token
-never appears in a body.
+GitHub's blob storage; 410 once expired), the workflow runs that uploaded them (GET .../actions/runs/{id}), a
+comparison's merge base (GET .../compare/{base}...{head}) and pull requests (list, with GitHub's `head=owner:branch`
+filter, and get). The repository is `o/r` (id 1); a run's code from another repository is a fork's. Knobs inject
+failures: any status with headers and body (rate limits, 3xx, 5xx), optionally after the request was carried out
+(`after=True`: a POST stored, then answered 502). Every request is logged (method, path, query, headers, body) so
+tests can assert on what was sent and that the token never appears in a body.
 """
 
 from __future__ import annotations
@@ -33,6 +35,10 @@ from khaos_action.manifest import (
 )
 
 TOKEN = "ghs_TESTtoken0123456789abcdefABCDEF"
+REPOSITORY = "o/r"
+WORKFLOW = ".github/workflows/khaos.yml"
+WORKFLOW_REF = f"{REPOSITORY}/{WORKFLOW}@refs/pull/7/merge"
+"""GITHUB_WORKFLOW_REF of a pull request's run of that workflow (the runner sets it)."""
 
 
 @dataclass
@@ -65,6 +71,10 @@ class GitHubState:
         self.page_size = page_size
         self.comments: dict[int, list[dict[str, Any]]] = {}
         self.artifacts: list[dict[str, Any]] = []
+        self.runs: dict[int, dict[str, Any]] = {}
+        self.merge_bases: dict[str, str] = {}
+        """`base...head` → the merge base's sha (GET .../compare); `base` itself when absent."""
+        self.pulls: list[dict[str, Any]] = []
         self.blobs: dict[int, bytes] = {}
         self.faults: list[Fault] = []
         self.log: list[Logged] = []
@@ -90,18 +100,52 @@ class GitHubState:
 
     def add_artifact(self, *, name: str = "khaos-baseline", branch: str = "main", sha: str = "base000",
                      created_at: str = "2026-11-20T10:00:00Z", expired: bool = False, content: bytes | None = None,
-                     manifest: Manifest | None = None, run_id: int = 77, size: int | None = None) -> int:
+                     manifest: Manifest | None = None, run_id: int | None = None, size: int | None = None,
+                     head_repository: str = REPOSITORY, event: str = "push", workflow: str = WORKFLOW) -> int:
+        """An artifact uploaded by run `run_id` (recorded too, unless it is already; default: a new run, 77 for the
+        first): by default this repository's own push run of WORKFLOW on `branch`; with `head_repository` another
+        repository, a fork's run."""
+        if run_id is None:
+            run_id = next(n for n in range(77, 10**6) if n not in self.runs)
         self.next_id += 1
         if content is None:
             content = zip_bytes({"manifest.json": (manifest or make_manifest()).model_dump_json()})
         self.blobs[self.next_id] = content
+        if run_id not in self.runs:
+            self.add_run(run_id, branch=branch, sha=sha, head_repository=head_repository, event=event,
+                         workflow=workflow)
+        run = self.runs[run_id]
         self.artifacts.append({
             "id": self.next_id, "name": name, "size_in_bytes": len(content) if size is None else size,
             "expired": expired, "created_at": created_at,
             "archive_download_url": f"http://127.0.0.1:{self.port}/repos/o/r/actions/artifacts/{self.next_id}/zip",
-            "workflow_run": {"id": run_id, "head_branch": branch, "head_sha": sha},
+            "workflow_run": {"id": run_id, "repository_id": run["repository"]["id"],
+                             "head_repository_id": run["head_repository"]["id"], "head_branch": run["head_branch"],
+                             "head_sha": run["head_sha"]},
         })
         return self.next_id
+
+    def add_run(self, run_id: int, *, branch: str = "main", sha: str = "base000", head_repository: str = REPOSITORY,
+                event: str = "push", workflow: str = WORKFLOW, pull_requests: list[int] | None = None) -> None:
+        """A workflow run as GET /repos/o/r/actions/runs/{id} returns it (the fields the action reads)."""
+        self.runs[run_id] = {
+            "id": run_id, "event": event, "path": workflow, "head_branch": branch, "head_sha": sha,
+            "repository": {"id": 1, "full_name": REPOSITORY},
+            "head_repository": {"id": 1 if head_repository == REPOSITORY else 1000 + len(self.runs),
+                                "full_name": head_repository},
+            "pull_requests": [{"number": n} for n in pull_requests or []],
+        }
+
+    def add_pull(self, number: int, *, head_repository: str, head_ref: str, head_sha: str, base_ref: str = "main",
+                 state: str = "open") -> None:
+        """A pull request into o/r (`head_repository` None: its fork was deleted)."""
+        owner = head_repository.split("/")[0] if head_repository else None
+        self.pulls.append({
+            "number": number, "state": state,
+            "head": {"ref": head_ref, "sha": head_sha, "label": f"{owner}:{head_ref}" if owner else head_ref,
+                     "repo": {"full_name": head_repository} if head_repository else None},
+            "base": {"ref": base_ref, "sha": "base000", "repo": {"full_name": REPOSITORY}},
+        })
 
     def fail(self, method: str, path: str, status: int, *, times: int = 1, headers: dict[str, str] | None = None,
              body: Any = None, after: bool = False) -> None:
@@ -202,6 +246,21 @@ class _Handler(BaseHTTPRequestHandler):
             name = query.get("name", [None])[0]
             items = [a for a in state.artifacts if name is None or a["name"] == name]
             return self._page(items, query, path, wrap="artifacts")
+        if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/actions/runs/(\d+)", path)) and method == "GET":
+            run = state.runs.get(int(m[3]))
+            return self._send(200, run) if run else self._send(404, {"message": "Not Found"})
+        if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/compare/(.+)", path)) and method == "GET":
+            # A pull request branched from its base commit unless the test says otherwise.
+            base = state.merge_bases.get(m[3], m[3].split("...")[0])
+            return self._send(200, {"merge_base_commit": {"sha": base}, "status": "ahead", "commits": []})
+        if re.fullmatch(r"/repos/([^/]+)/([^/]+)/pulls", path) and method == "GET":
+            head, wanted = query.get("head", [None])[0], query.get("state", ["open"])[0]
+            items = [p for p in state.pulls if (wanted == "all" or p["state"] == wanted)
+                     and (head is None or p["head"]["label"] == head)]
+            return self._page(items, query, path)
+        if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/pulls/(\d+)", path)) and method == "GET":
+            pull = next((p for p in state.pulls if p["number"] == int(m[3])), None)
+            return self._send(200, pull) if pull else self._send(404, {"message": "Not Found"})
         if (m := re.fullmatch(r"/repos/([^/]+)/([^/]+)/actions/artifacts/(\d+)/zip", path)) and method == "GET":
             if int(m[3]) not in state.blobs:
                 return self._send(404, {"message": "Not Found"})

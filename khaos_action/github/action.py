@@ -126,7 +126,7 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
     base = baseline_mod.load_baseline(
         mode=settings.baseline, path=(workdir / settings.baseline_path) if settings.baseline_path else None,
         artifact_name=settings.baseline_artifact, github=github, repository=settings.GITHUB_REPOSITORY, event=event,
-        current_run_id=settings.GITHUB_RUN_ID, config_hash=manifest.config_hash)
+        workflow=settings.expected_workflow, current_run_id=settings.GITHUB_RUN_ID, config_hash=manifest.config_hash)
     for warning in base.warnings:
         log.warning(warning)
     comparison = None
@@ -169,9 +169,9 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
         if posted.file is not None:
             comment_file = _rel(posted.file, workspace)
 
-    if event.is_default_branch_push:
+    if event.writes_baseline:
         written = baseline_mod.write_baseline(result.manifest_path, workspace)
-        log.info(f"khaos-action: default-branch push; baseline written to {_rel(written, workspace)} "
+        log.info(f"khaos-action: default-branch {event.name} run; baseline written to {_rel(written, workspace)} "
                  f"(upload it as the `{settings.baseline_artifact}` artifact)")
 
     set_outputs(settings.GITHUB_OUTPUT, _outputs(manifest, result, decision, workspace, comment_file))

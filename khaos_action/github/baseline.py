@@ -1,6 +1,7 @@
-"""The base branch's run: fetched from a workflow artifact (or a file), validated, and written on default-branch pushes.
+"""The base branch's run: fetched from a workflow artifact (or a file), validated, and written on default-branch runs.
 
 Every way of not having a usable baseline is a warning and "no baseline yet": regression gates then do not fire.
+Which artifacts may be used at all (this repository's own runs of the expected workflow) is github/provenance.py.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from khaos_action.github import provenance
 from khaos_action.github.client import GitHubClient, GitHubError, GitHubGone
 from khaos_action.github.event import EventInfo
 from khaos_action.manifest import Manifest, ManifestError
@@ -40,16 +42,19 @@ def load_baseline(
     github: GitHubClient | None = None,
     repository: str | None = None,
     event: EventInfo | None = None,
+    workflow: str | None = None,
     current_run_id: str | None = None,
     config_hash: str | None = None,
     max_bytes: int = MAX_ARTIFACT_BYTES,
 ) -> Baseline:
+    """`workflow`: the workflow file whose runs may provide the artifact (provenance.expected_workflow)."""
     if mode == "none":
         return Baseline(None, "baseline: none")
     if mode == "path":
         baseline = _from_path(path)
     else:
-        baseline = _from_artifact(github, repository, event, artifact_name, current_run_id, max_bytes)
+        where = _Where(repository or "", event, workflow, current_run_id)
+        baseline = _from_artifact(github, where, artifact_name, max_bytes)
     if baseline.manifest is not None and config_hash and baseline.manifest.config_hash != config_hash:
         baseline.warnings.append(
             f"the baseline ({baseline.source}) was produced by a different config (config_hash "
@@ -58,8 +63,16 @@ def load_baseline(
     return baseline
 
 
-def _none(source: str, warning: str) -> Baseline:
-    return Baseline(None, source, [warning])
+@dataclass(frozen=True)
+class _Where:
+    repository: str
+    event: EventInfo | None
+    workflow: str | None
+    current_run_id: str | None
+
+
+def _none(source: str, warning: str, *more: str) -> Baseline:
+    return Baseline(None, source, [*more, warning])
 
 
 def _from_path(path: str | Path | None) -> Baseline:
@@ -71,36 +84,64 @@ def _from_path(path: str | Path | None) -> Baseline:
         return _none("no baseline yet", f"baseline file unusable, running without a baseline: {exc}")
 
 
-def _from_artifact(
-    github: GitHubClient | None, repository: str | None, event: EventInfo | None, name: str,
-    current_run_id: str | None, max_bytes: int,
-) -> Baseline:
+def _expected(github: GitHubClient | None, where: _Where) -> provenance.Expected | str:
+    """Who may have produced the baseline, or why the artifact cannot be looked up at all."""
+    branch = where.event.base_branch if where.event else None
+    for missing, why in (
+        (github is None, "no `github-token`: cannot fetch the baseline artifact; running without a baseline"),
+        (not where.repository, "GITHUB_REPOSITORY is not set: cannot look up the baseline artifact"),
+        (not branch, "no base branch known (not a pull request, and the event names no default branch); running "
+                     "without a baseline"),
+        (not where.workflow, "cannot tell which workflow's runs may provide the baseline (GITHUB_WORKFLOW_REF is "
+                             "not set): set the `baseline-workflow` input; running without a baseline"),
+    ):
+        if missing:
+            return why
+    return provenance.Expected(where.repository, str(branch), str(where.workflow))
+
+
+def _preferred(github: GitHubClient, where: _Where) -> tuple[list[str], list[str]]:
+    """Commits whose baseline is preferred, best first (the PR's merge base, then its base commit), and warnings."""
+    pr = where.event.pull_request if where.event else None
+    if pr is None:
+        return [], []
+    base, warning = provenance.merge_base(github, where.repository, pr.base_sha, pr.head_sha)
+    return [sha for sha in (base, pr.base_sha) if sha], [warning] if warning else []
+
+
+def _from_artifact(github: GitHubClient | None, where: _Where, name: str, max_bytes: int) -> Baseline:
     none = "no baseline yet"
-    if github is None:
-        return _none(none, "no `github-token`: cannot fetch the baseline artifact; running without a baseline")
-    if not repository:
-        return _none(none, "GITHUB_REPOSITORY is not set: cannot look up the baseline artifact")
-    branch = event.base_branch if event else None
-    if not branch:
-        return _none(none, "no base branch known (not a pull request, and the event names no default branch); "
-                           "running without a baseline")
-    base_sha = event.pull_request.base_sha if event and event.pull_request else None
+    expected = _expected(github, where)
+    if isinstance(expected, str):
+        return _none(none, expected)
+    assert github is not None  # _expected said why otherwise
     try:
-        artifacts = list(github.paginate(f"repos/{repository}/actions/artifacts", params={"name": name},
+        artifacts = list(github.paginate(f"repos/{expected.repository}/actions/artifacts", params={"name": name},
                                          items_key="artifacts", max_pages=10))
     except GitHubError as exc:
         return _none(none, f"cannot list baseline artifacts: {exc}")
-    chosen, why_not = pick_artifact(artifacts, name=name, branch=branch, base_sha=base_sha,
-                                    current_run_id=current_run_id)
-    if chosen is None:
-        return _none(none, why_not)
+    prefer, warnings = _preferred(github, where)
+    choice = provenance.choose(github, artifacts, name=name, expected=expected, prefer=prefer,
+                               current_run_id=where.current_run_id)
+    warnings += choice.warnings
+    if choice.artifact is None:
+        return _none(none, choice.why_none, *warnings)
+    baseline = _download(github, expected, choice.artifact, name, max_bytes)
+    baseline.warnings[:0] = warnings
+    return baseline
+
+
+def _download(github: GitHubClient, expected: provenance.Expected, chosen: dict[str, Any], name: str,
+              max_bytes: int) -> Baseline:
+    none = "no baseline yet"
     run = chosen.get("workflow_run") or {}
-    source = f"artifact {name} from {branch}@{str(run.get('head_sha') or '?')[:7]}"
+    source = f"artifact {name} from {expected.branch}@{str(run.get('head_sha') or '?')[:7]} (run {run.get('id')})"
     size = chosen.get("size_in_bytes")
     if isinstance(size, int) and size > max_bytes:
         return _none(none, f"baseline {source} is {size:,} bytes, over the {max_bytes:,} byte limit; not downloaded")
     try:
-        data = github.download(f"repos/{repository}/actions/artifacts/{chosen['id']}/zip", max_bytes=max_bytes)
+        data = github.download(f"repos/{expected.repository}/actions/artifacts/{chosen['id']}/zip",
+                               max_bytes=max_bytes)
     except GitHubGone:
         # Listed as live a moment ago, but its retention period ran out before the download.
         return _none(none, f"baseline {source} has expired (GitHub answered 410 Gone); re-run the default-branch "
@@ -112,26 +153,6 @@ def _from_artifact(
     except ManifestError as exc:
         return _none(none, f"baseline {source} is unusable, running without a baseline: {exc}")
     return Baseline(manifest, source)
-
-
-def pick_artifact(
-    artifacts: list[dict[str, Any]], *, name: str, branch: str, base_sha: str | None, current_run_id: str | None,
-) -> tuple[dict[str, Any] | None, str]:
-    """The newest non-expired artifact from a run on `branch`, preferring the PR's exact base commit."""
-    named = [a for a in artifacts if isinstance(a, dict) and a.get("name") == name]
-    on_branch = [a for a in named if (a.get("workflow_run") or {}).get("head_branch") == branch
-                 and str((a.get("workflow_run") or {}).get("id")) != str(current_run_id)]
-    live = [a for a in on_branch if not a.get("expired")]
-    if not live:
-        if on_branch:
-            return None, (f"every `{name}` artifact from {branch} has expired; re-run the default-branch workflow "
-                          "(or raise its retention-days) to create a new baseline")
-        where = f" ({len(named)} found on other branches)" if named else ""
-        return None, (f"no `{name}` artifact from a run on {branch} yet{where}; it appears after the workflow "
-                      f"runs on a push to {branch} (see docs/github-action.md)")
-    live.sort(key=lambda a: ((a.get("workflow_run") or {}).get("head_sha") == base_sha, a.get("created_at") or ""),
-              reverse=True)
-    return live[0], ""
 
 
 def manifest_from_zip(data: bytes, *, source: str) -> Manifest:

@@ -66,10 +66,14 @@ class EventInfo:
     """Why the event could not be read (shown as a warning); None when it was fine or absent by design."""
 
     @property
-    def is_default_branch_push(self) -> bool:
-        return (
-            self.name == "push" and self.default_branch is not None and self.ref == f"refs/heads/{self.default_branch}"
-        )
+    def writes_baseline(self) -> bool:
+        """A run of the default branch's own code that PRs may compare with: a push to it, or a `workflow_dispatch`
+        of it; a `schedule` run always runs the default branch (its event has no payload to name the branch by).
+        The baseline is only ever taken from these runs (github/provenance.py TRUSTED_EVENTS)."""
+        if self.name == "schedule":
+            return True
+        on_default = self.default_branch is not None and self.ref == f"refs/heads/{self.default_branch}"
+        return on_default and self.name in ("push", "workflow_dispatch")
 
     @property
     def base_branch(self) -> str | None:

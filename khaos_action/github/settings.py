@@ -31,6 +31,7 @@ INPUTS: dict[str, str] = {
     "baseline": "baseline",
     "baseline-path": "baseline_path",
     "baseline-artifact": "baseline_artifact",
+    "baseline-workflow": "baseline_workflow",
     "fail-on": "fail_on",
     "min-score": "min_score",
     "shard": "shard",
@@ -44,6 +45,7 @@ INPUTS: dict[str, str] = {
 RUNNER_ENV = (
     "GITHUB_API_URL", "GITHUB_REPOSITORY", "GITHUB_EVENT_PATH", "GITHUB_EVENT_NAME", "GITHUB_REF", "GITHUB_SHA",
     "GITHUB_RUN_ID", "GITHUB_SERVER_URL", "GITHUB_OUTPUT", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "RUNNER_TEMP",
+    "GITHUB_WORKFLOW_REF",
 )
 
 
@@ -62,6 +64,9 @@ class ActionSettings(BaseModel):
     baseline: Literal["artifact", "path", "none"] = "artifact"
     baseline_path: str | None = None
     baseline_artifact: str = "khaos-baseline"
+    baseline_workflow: str | None = None
+    """The workflow file whose base-branch runs upload the baseline (a name in .github/workflows/ or a path);
+    default: this run's own workflow."""
     fail_on: list[FailOn] = ["critical", "regression", "threshold"]
     min_score: float | None = Field(None, ge=0, le=100)
     shard: tuple[int, int] | None = None
@@ -88,6 +93,7 @@ class ActionSettings(BaseModel):
     GITHUB_OUTPUT: str | None = None
     GITHUB_STEP_SUMMARY: str | None = None
     GITHUB_WORKSPACE: str | None = None
+    GITHUB_WORKFLOW_REF: str | None = None
     RUNNER_TEMP: str | None = None
 
     @field_validator("packs", "extensions", mode="before")
@@ -168,6 +174,13 @@ class ActionSettings(BaseModel):
     @property
     def token(self) -> str | None:
         return self.github_token.get_secret_value() if self.github_token else None
+
+    @property
+    def expected_workflow(self) -> str | None:
+        """The workflow file a baseline artifact must come from (github/provenance.py)."""
+        from khaos_action.github.provenance import expected_workflow
+
+        return expected_workflow(self.baseline_workflow, self.GITHUB_WORKFLOW_REF, self.GITHUB_REPOSITORY)
 
     @property
     def run_url(self) -> str | None:

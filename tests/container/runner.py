@@ -125,6 +125,7 @@ class RunnerJob:
             "GITHUB_WORKSPACE": "/github/workspace", "GITHUB_EVENT_PATH": "/github/workflow/event.json",
             "GITHUB_EVENT_NAME": self.event_name, "GITHUB_REF": self.ref, "GITHUB_SHA": self.sha,
             "GITHUB_REPOSITORY": "o/r", "GITHUB_RUN_ID": "4242", "GITHUB_RUN_ATTEMPT": "1",
+            "GITHUB_WORKFLOW_REF": f"o/r/.github/workflows/khaos.yml@{self.ref}",
             "GITHUB_SERVER_URL": "https://github.com", "GITHUB_API_URL": self.api.api_url,
             "GITHUB_OUTPUT": inside("set_output"), "GITHUB_STEP_SUMMARY": inside("step_summary"),
             "GITHUB_ENV": inside("set_env"), "GITHUB_PATH": inside("add_path"), "GITHUB_STATE": inside("save_state"),

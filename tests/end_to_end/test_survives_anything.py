@@ -576,6 +576,7 @@ def test_a_deep_baseline_artifact_is_a_warning_and_the_action_still_comments(tmp
                "GITHUB_REPOSITORY": "o/r", "GITHUB_EVENT_NAME": "pull_request",
                "GITHUB_EVENT_PATH": str(runner / "event.json"), "GITHUB_RUN_ID": "9", "GITHUB_SHA": "h1",
                "GITHUB_REF": "refs/pull/5/merge", "GITHUB_WORKSPACE": str(ws), "GITHUB_ACTIONS": "true",
+               "GITHUB_WORKFLOW_REF": "o/r/.github/workflows/khaos.yml@refs/pull/5/merge",
                "GITHUB_OUTPUT": str(runner / "output"), "GITHUB_STEP_SUMMARY": str(runner / "summary"),
                "INPUT_GITHUB-TOKEN": TOKEN, "INPUT_CONFIG": "khaos.yaml", "INPUT_COMMENT": "always",
                "INPUT_FAIL-ON": "critical", "INPUT_BASELINE": "artifact"}

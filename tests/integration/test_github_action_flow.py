@@ -20,6 +20,7 @@ from khaos_action.github.workflow import WorkflowLog
 from khaos_action.services import Services
 from tests.github_api import (
     TOKEN,
+    WORKFLOW_REF,
     evaluate_golden_prompts,
     make_case,
     make_manifest,
@@ -79,7 +80,7 @@ class Runner:
             "GITHUB_EVENT_PATH": str(self.runner / "event.json"), "GITHUB_RUN_ID": "555", "GITHUB_SHA": "head222",
             "GITHUB_REF": "refs/pull/7/merge", "GITHUB_SERVER_URL": "https://github.com",
             "GITHUB_OUTPUT": str(self.runner / "output"), "GITHUB_STEP_SUMMARY": str(self.runner / "summary"),
-            "GITHUB_WORKSPACE": str(self.workspace), "INPUT_GITHUB-TOKEN": TOKEN,
+            "GITHUB_WORKSPACE": str(self.workspace), "INPUT_GITHUB-TOKEN": TOKEN, "GITHUB_WORKFLOW_REF": WORKFLOW_REF,
         }
         self.stream = io.StringIO()
 
@@ -211,6 +212,21 @@ def test_regression_against_the_baseline_artifact(run) -> None:
     assert "Newly failing (1)" in body and "`golden-2`" in body and "❌ **regression**" in body
     assert "⚠️ critical (not in `fail-on`)" in body
     assert "Compared with artifact khaos-baseline from main@\u200dbase111" in body
+
+
+def test_a_forged_baseline_from_a_forks_branch_named_main_cannot_hide_a_regression(run) -> None:
+    """A fork's pull request uploads a `khaos-baseline` artifact from its branch named `main`, newer than the real
+    one and already failing like the regressed head, so that nothing looks newly failing. It is ignored."""
+    real = make_manifest([make_case(f"golden-{i}") for i in range(3)], config_hash="cfg" + "0" * 61)
+    run.api.add_artifact(manifest=real, sha="base111", created_at="2026-11-01T00:00:00Z")
+    forged = make_manifest([make_case(f"golden-{i}", passed=i != 2) for i in range(3)], config_hash="cfg" + "0" * 61)
+    run.api.add_artifact(manifest=forged, sha="base111", created_at="2026-11-09T00:00:00Z", run_id=6666,
+                         head_repository="mallory/r", event="pull_request")
+    run.agent(AGENT_LEAKS)
+    assert run.run(**{"fail-on": "regression"}) == 1
+    assert "Newly failing (1)" in comment_bodies(run.api)[0]
+    assert re.search(r"::warning::ignored `khaos-baseline` artifact \d+ of run 6666 \(base111\): its run's code "
+                     r"came from another repository", run.log)
 
 
 def test_second_run_updates_the_same_comment(run) -> None:

@@ -8,7 +8,7 @@ from khaos_action.github.baseline import BASELINE_FILE, load_baseline, write_bas
 from khaos_action.github.client import GitHubClient, make_http_client
 from khaos_action.github.comment import COMMENT_FILE, find_comment, marker, publish
 from khaos_action.github.event import parse_event
-from tests.github_api import TOKEN, make_manifest, serve, zip_bytes
+from tests.github_api import TOKEN, WORKFLOW, make_manifest, serve, zip_bytes
 
 MARK = marker("khaos.yaml")
 
@@ -184,7 +184,7 @@ def test_no_token_writes_the_file(tmp_path) -> None:
 
 def baseline(gh, api, **kw):
     return load_baseline(mode="artifact", github=gh, repository="o/r", event=kw.pop("event", pr_event()),
-                         current_run_id="999", **kw)
+                         workflow=kw.pop("workflow", WORKFLOW), current_run_id="999", **kw)
 
 
 def test_baseline_artifact_from_the_base_branch_preferring_the_base_sha(api, gh) -> None:
@@ -206,6 +206,95 @@ def test_newest_on_the_branch_when_the_base_sha_has_none(api, gh) -> None:
     api.add_artifact(sha="newest", created_at="2026-11-06T00:00:00Z", run_id=999,
                      manifest=make_manifest(run_id="this-run"))  # the current run's own upload is skipped
     assert baseline(gh, api).manifest.run_id == "new"
+
+
+def test_a_forks_artifact_from_a_branch_named_like_the_base_is_ignored_naming_the_run(api, gh) -> None:
+    api.add_artifact(sha="real", created_at="2026-11-01T00:00:00Z", manifest=make_manifest(run_id="real"))
+    api.add_artifact(sha="forged", created_at="2026-11-09T00:00:00Z", run_id=4040, head_repository="evil/r",
+                     event="pull_request", manifest=make_manifest(run_id="forged"))
+    found = baseline(gh, api)
+    assert found.manifest is not None and found.manifest.run_id == "real"
+    warning, = found.warnings
+    assert "ignored `khaos-baseline` artifact" in warning and "of run 4040 (forged)" in warning
+    assert "came from another repository (a fork's branch named like the base branch)" in warning
+    assert not api.requests("GET", "/actions/runs/4040$")  # the listing said enough: no lookup
+
+
+@pytest.mark.parametrize("run, why", [
+    ({"event": "pull_request_target"}, "triggered by `pull_request_target`, not by a push to main"),
+    ({"event": "workflow_run"}, "triggered by `workflow_run`"),
+    ({"event": "pull_request"}, "triggered by `pull_request`"),
+    ({"workflow": ".github/workflows/other.yml"},
+     "the run is of workflow .github/workflows/other.yml, not .github/workflows/khaos.yml (set the "
+     "`baseline-workflow` input"),
+])
+def test_a_run_this_repository_does_not_trust_is_ignored_naming_it_and_why(api, gh, run, why) -> None:
+    api.add_artifact(sha="real", created_at="2026-11-01T00:00:00Z", manifest=make_manifest(run_id="real"))
+    api.add_artifact(sha="other", created_at="2026-11-09T00:00:00Z", run_id=4141, manifest=make_manifest(run_id="x"),
+                     **run)
+    found = baseline(gh, api)
+    assert found.manifest is not None and found.manifest.run_id == "real"
+    assert len(found.warnings) == 1 and "of run 4141 (other)" in found.warnings[0] and why in found.warnings[0]
+
+
+def test_when_only_forged_artifacts_exist_there_is_no_baseline(api, gh) -> None:
+    for index in range(8):
+        api.add_artifact(sha=f"f{index}", run_id=5000 + index, head_repository="evil/r")
+    found = baseline(gh, api)
+    assert found.manifest is None and found.source == "no baseline yet"
+    assert len(found.warnings) == 7  # five named, the rest counted, and why there is none
+    assert "ignored 3 more `khaos-baseline` artifacts" in found.warnings[5]
+    assert "comes from a run this repository trusts (a push/workflow_dispatch/schedule run of " \
+           ".github/workflows/khaos.yml in o/r)" in found.warnings[6]
+
+
+@pytest.mark.parametrize("event", ["workflow_dispatch", "schedule"])
+def test_dispatched_and_scheduled_runs_of_the_base_branch_are_trusted(api, gh, event) -> None:
+    api.add_artifact(sha="nightly", event=event, manifest=make_manifest(run_id="nightly"))
+    found = baseline(gh, api)
+    assert found.manifest is not None and found.manifest.run_id == "nightly" and found.warnings == []
+
+
+def test_baselines_from_another_workflow_file_are_used_when_the_input_names_it(api, gh) -> None:
+    api.add_artifact(sha="b", workflow=".github/workflows/nightly.yml", manifest=make_manifest(run_id="nightly"))
+    assert baseline(gh, api).manifest is None
+    found = baseline(gh, api, workflow=".github/workflows/nightly.yml")
+    assert found.manifest is not None and found.manifest.run_id == "nightly"
+
+
+def test_the_run_at_the_merge_base_is_preferred_to_the_base_commit_and_the_newest(api, gh) -> None:
+    api.merge_bases["base111...head222"] = "mb0000"
+    api.add_artifact(sha="mb0000", created_at="2026-11-01T00:00:00Z", manifest=make_manifest(run_id="merge-base"))
+    api.add_artifact(sha="base111", created_at="2026-11-03T00:00:00Z", manifest=make_manifest(run_id="base"))
+    api.add_artifact(sha="newest", created_at="2026-11-05T00:00:00Z", manifest=make_manifest(run_id="newest"))
+    found = baseline(gh, api)
+    assert found.manifest.run_id == "merge-base" and "main@mb0000" in found.source
+    assert api.requests("GET", "/compare/base111...head222$")
+
+
+def test_a_forged_artifact_at_the_merge_base_loses_to_a_trusted_older_one(api, gh) -> None:
+    api.add_artifact(sha="older", created_at="2026-11-01T00:00:00Z", manifest=make_manifest(run_id="trusted"))
+    api.add_artifact(sha="base111", created_at="2026-11-03T00:00:00Z", run_id=6000, event="pull_request_target",
+                     manifest=make_manifest(run_id="forged"))
+    found = baseline(gh, api)
+    assert found.manifest.run_id == "trusted" and "run 6000" in found.warnings[0]
+
+
+def test_no_merge_base_and_no_run_lookup_are_warnings_never_a_forged_baseline(api, gh) -> None:
+    api.add_artifact(sha="base111", manifest=make_manifest(run_id="base"))
+    api.fail("GET", "/compare/", 500, times=10)
+    found = baseline(gh, api)
+    assert found.manifest.run_id == "base" and "cannot find the pull request's merge base" in found.warnings[0]
+    api.fail("GET", "/actions/runs/77$", 404)
+    found = baseline(gh, api)
+    assert found.manifest is None and any("cannot check where baseline artifact" in w for w in found.warnings)
+
+
+def test_without_knowing_the_workflow_no_artifact_is_trusted(api, gh) -> None:
+    api.add_artifact()
+    found = load_baseline(mode="artifact", github=gh, repository="o/r", event=pr_event(), workflow=None)
+    assert found.manifest is None and "set the `baseline-workflow` input" in found.warnings[0]
+    assert not api.requests("GET", "/actions/artifacts$")
 
 
 def test_missing_baseline_is_a_warning_and_no_baseline(api, gh) -> None:
@@ -273,11 +362,11 @@ def test_artifact_listing_forbidden_is_a_warning(api, gh) -> None:
 
 def test_no_token_or_no_base_branch(api) -> None:
     assert "no `github-token`" in load_baseline(mode="artifact", github=None, repository="o/r",
-                                               event=pr_event()).warnings[0]
+                                               event=pr_event(), workflow=WORKFLOW).warnings[0]
     gh = GitHubClient(make_http_client(api.api_url, TOKEN))
     dispatch = parse_event({}, "workflow_dispatch")
     assert "no base branch" in load_baseline(mode="artifact", github=gh, repository="o/r",
-                                             event=dispatch).warnings[0]
+                                             event=dispatch, workflow=WORKFLOW).warnings[0]
 
 
 def test_path_and_none_modes(tmp_path) -> None:

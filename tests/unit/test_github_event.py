@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from khaos_action.github.event import parse_event, read_event
 
 
@@ -26,11 +28,19 @@ def test_a_pr_payload_under_another_event_name_is_not_a_pr() -> None:
     assert event.pull_request is None and event.base_branch == "main"
 
 
-def test_default_branch_push() -> None:
-    push = parse_event({"ref": "refs/heads/main", "repository": {"default_branch": "main"}}, "push")
-    assert push.is_default_branch_push
-    other = parse_event({"ref": "refs/heads/dev", "repository": {"default_branch": "main"}}, "push")
-    assert not other.is_default_branch_push
+@pytest.mark.parametrize("name, ref, writes", [
+    ("push", "refs/heads/main", True),
+    ("push", "refs/heads/dev", False),
+    ("workflow_dispatch", "refs/heads/main", True),
+    ("workflow_dispatch", "refs/heads/dev", False),
+    ("schedule", None, True),  # a scheduled run always runs the default branch
+    ("pull_request_target", "refs/heads/main", False),  # runs on the base branch, may handle a PR's code
+    ("workflow_run", "refs/heads/main", False),
+    ("pull_request", "refs/pull/1/merge", False),
+])
+def test_runs_of_the_default_branch_write_the_baseline(name, ref, writes) -> None:
+    event = parse_event({"repository": {"default_branch": "main"}} | ({"ref": ref} if ref else {}), name)
+    assert event.writes_baseline is writes
 
 
 def test_missing_unreadable_and_malformed_events_are_problems_not_crashes(tmp_path) -> None:
