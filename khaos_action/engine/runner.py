@@ -294,6 +294,11 @@ class Engine:
                                                       result=_result(call.get("result"))))
         if body.get("error"):
             invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
+        kind = textsafe.repr_type(text) if text[:1] == "<" else None
+        if kind is not None:  # `str(generator)` and the like: the agent's code never produced an answer
+            invocation.error = (f"the agent's reply is the repr of a {kind} object ({textsafe.safe_str(text, 120)}), "
+                                "not text: return a string, or yield its text as a stream")
+            return None
         cap = self.settings.max_output_bytes
         encoded = text.encode("utf-8") if len(text) * 4 > cap else b""  # 4 bytes per character at most
         if len(encoded) > cap:

@@ -10,6 +10,7 @@ Pure functions; the runner applies them once per invocation (README "Limits").
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping
 from itertools import islice
 from typing import Any
@@ -136,3 +137,28 @@ def take_notes(value: Any, room: int) -> tuple[list[str], int]:
     except Exception as exc:  # noqa: BLE001 - a hostile iterable is still only data about the agent
         return [safe_str(f"notes could not be read ({type(exc).__name__})")], 0
     return taken, (max(0, total - len(taken)) if total is not None else 0)
+
+
+_REPR = re.compile(r"<(?P<what>[^<>\n]{1,300}?) at 0x[0-9a-fA-F]{4,16}>")
+_BOUND = re.compile(r"<bound method [^<>\s]{1,200} of <[^<>\n]{1,300} at 0x[0-9a-fA-F]{4,16}>>")
+
+
+def type_name(value: Any) -> str:
+    kind = type(value)
+    module = kind.__module__
+    return kind.__qualname__ if module in ("builtins", "__main__") or module.startswith("_khaos_") \
+        else f"{module}.{kind.__qualname__}"
+
+
+def repr_type(text: str) -> str | None:
+    """The type named by a reply that is only an object's repr (`<async_generator object handle at 0x7f…>` ->
+    `async_generator`), else None."""
+    text = text.strip()
+    if _BOUND.fullmatch(text):
+        return "method"
+    found = _REPR.fullmatch(text)
+    if found is None:
+        return None
+    what = found.group("what")
+    head, sep, _ = what.partition(" object")
+    return head if sep else what.split(" ")[0]

@@ -19,7 +19,15 @@ from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from khaos_action.engine.textsafe import MAX_NOTES, MAX_STRING_CHARS, MAX_TOOL_CALLS, safe_str, take_notes
+from khaos_action.engine.textsafe import (
+    MAX_NOTES,
+    MAX_STRING_CHARS,
+    MAX_TOOL_CALLS,
+    repr_type,
+    safe_str,
+    take_notes,
+    type_name,
+)
 from khaos_action.messages import TransportMessage
 
 BindInstance = Callable[[int, "str | None"], None]
@@ -88,8 +96,12 @@ def normalise_reply(value: Any) -> dict[str, Any]:
         inner = getattr(value, attr, None)
         if isinstance(inner, str):
             return {"text": inner, "tool_calls": [], "notes": [f"agent returned {type(value).__name__}; used .{attr}"]}
+    text = safe_str(value, 1 << 62)
+    if text[:1] == "<" and repr_type(text) is not None:  # nothing but `<Itinerary object at 0x7f…>`: no reply at all
+        raise AgentCallError(f"agent returned a {type_name(value)} object, not text ({safe_str(text, 120)}): return "
+                             "a string, a dict with `text`, or a stream of text chunks")
     notes.append(f"agent returned {type(value).__name__}; converted with str()")
-    return {"text": safe_str(value, 1 << 62), "tool_calls": [], "notes": notes}
+    return {"text": text, "tool_calls": [], "notes": notes}
 
 
 def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:

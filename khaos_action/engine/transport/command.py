@@ -5,6 +5,8 @@ Protocol (one JSON object per line, UTF-8):
                      "session_id": "..."}
   agent  -> engine  {"id": "7", "output": "It ships today."}       (output may also be {"text", "tool_calls"})
               or    {"id": "7", "error": "what went wrong"}
+  streamed:         {"id": "7", "delta": "It ships "}, {"id": "7", "delta": "today."}, ... then
+                    {"id": "7", "done": true} (the deltas joined are the output) or the reply line above
   optional reset:   engine sends {"type": "reset"}, agent answers {"type": "reset", "ok": true}
 Anything else the agent writes to stdout (its own prints, logs) is not a reply: it is kept as a note on the case.
 stderr is drained continuously into a bounded buffer, shown when the process dies.
@@ -40,6 +42,7 @@ from khaos_action.engine.transport.base import (
     terminate,
 )
 from khaos_action.engine.transport.pool import InstancePool
+from khaos_action.engine.transport.streams import MAX_CHARS, chunk_text
 from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
@@ -66,6 +69,9 @@ class _Instance:
         self.tasks: list[asyncio.Task[None]] = []
         self.waiting_id: str | None = None
         self.future: asyncio.Future[dict[str, Any]] | None = None
+        self.deltas: list[str] = []
+        """The text of the `delta` lines of the call in flight (a streamed reply)."""
+        self.delta_chars = 0
         self.stray: list[str] = []
         self.eof = False
         self.stale: str | None = None
@@ -177,6 +183,16 @@ class CommandTransport:
                 data["_invalid_utf8"] = True
             if isinstance(data, dict) and inst.future is not None and not inst.future.done():
                 if data.get("id") is not None and str(data["id"]) == inst.waiting_id:
+                    if _is_delta(data):
+                        text = chunk_text(data["delta"])
+                        if text is None:
+                            inst.future.set_exception(AgentCallError(
+                                f"the agent streamed a delta of type {type(data['delta']).__name__} with no text: "
+                                'send {"id": ..., "delta": "text"} lines'))
+                        elif text and inst.delta_chars < MAX_CHARS:  # past it, read and dropped
+                            inst.deltas.append(text)
+                            inst.delta_chars += len(text)
+                        return
                     inst.future.set_result(data)
                     return
                 if inst.waiting_id == "reset" and data.get("type") == "reset":
@@ -203,7 +219,12 @@ class CommandTransport:
             restarts, inst.restarts = inst.restarts, []
         if "error" in reply and reply["error"] is not None and "output" not in reply:
             raise AgentCallError(f"agent reported an error: {str(reply['error'])[:2000]}")
-        body = normalise_reply(reply.get("output"))
+        deltas = reply.get("_deltas")
+        if deltas and reply.get("output") is None:  # a streamed reply: its deltas are the output
+            body = normalise_reply("".join(deltas))
+            body["notes"] = [f"agent streamed its reply: {len(deltas)} delta line(s) joined"]
+        else:
+            body = normalise_reply(reply.get("output"))
         if reply.get("tool_calls"):
             body["tool_calls"] = body["tool_calls"] + normalise_tool_calls(reply["tool_calls"])
         body["notes"] += restarts
@@ -246,6 +267,7 @@ class CommandTransport:
         loop = asyncio.get_running_loop()
         inst.future = loop.create_future()
         inst.waiting_id = str(request.get("id", request.get("type")))
+        inst.deltas, inst.delta_chars = [], 0
         try:
             inst.process.stdin.write(json.dumps(request, ensure_ascii=False).encode() + b"\n")
             await inst.process.stdin.drain()
@@ -254,6 +276,8 @@ class CommandTransport:
         try:
             answer = await inst.future
             inst.served += 1
+            if inst.deltas:
+                answer = {**answer, "_deltas": inst.deltas}
             return answer
         except asyncio.CancelledError:
             # The engine timed out. A sequential agent still busy with this input would make the next case wait
@@ -311,6 +335,11 @@ class CommandTransport:
         await asyncio.gather(*(self._stop(inst) for inst in self._instances), return_exceptions=True)
         self._started = False
         self._pool = None
+
+
+def _is_delta(line: dict[str, Any]) -> bool:
+    """A chunk of a streamed reply: a `delta` line that is not the reply itself."""
+    return "delta" in line and not any(key in line for key in ("output", "error", "done"))
 
 
 def build(agent: CommandAgent, options: BuildOptions) -> CommandTransport:

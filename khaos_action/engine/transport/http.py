@@ -51,6 +51,7 @@ from khaos_action.engine.transport.base import (
 )
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
+from khaos_action.engine.transport.streams import streamed_body_text, streamed_type
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
@@ -235,7 +236,14 @@ class HttpTransport:
         if status in (204, 205) or status < 200:
             raise AgentCallError(f"{method} {inst.url} answered HTTP {status} with no reply body")
         content_type = answer.headers.get("content-type", "")
-        if cut:
+        streamed = streamed_type(text, content_type)
+        if streamed is not None:  # Server-Sent Events or JSON lines: every event's text, joined
+            path = self.agent.response_path
+            reply = streamed_body_text(text, streamed, (lambda data: dig(data, path)) if path else None)
+            if cut:
+                reply["notes"].append(f"reply stream longer than {limit:,} bytes; reading stopped there "
+                                      "(agent.max_output_bytes)")
+        elif cut:
             if _looks_json(text, content_type):
                 raise AgentCallError(f"{method} {inst.url} answered more than {limit:,} bytes of JSON; reading "
                                      "stopped there (agent.max_output_bytes)")

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.state_check import is_check, run_checks
+from khaos_action.engine.transport import streams
 from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
@@ -92,11 +93,16 @@ class PythonTransport:
         try:
             if self._is_async:
                 value = await self._fn(*args, **kwargs)
-            else:
-                value = await self._in_thread(functools.partial(self._fn, *args, **kwargs))
+            else:  # a sync stream is read on the agent's thread too: its chunks run the agent's code
+                value = await self._in_thread(functools.partial(_read_sync, self._fn, args, kwargs))
             if inspect.isawaitable(value):  # a sync wrapper around a coroutine function
                 value = await value
+            if streams.is_stream(value):
+                return response(await streams.read_async(value) if streams.is_async_stream(value)
+                                else await self._in_thread(functools.partial(streams.read_sync, value)), message)
         except asyncio.CancelledError:
+            raise
+        except AgentCallError:
             raise
         except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
@@ -120,6 +126,11 @@ class PythonTransport:
             value = self._fn(*args, **kwargs)
             if inspect.isawaitable(value):  # a sync wrapper around a coroutine function
                 value = run(value)
+            if streams.is_stream(value):
+                return response(run(streams.read_async(value)) if streams.is_async_stream(value)
+                                else streams.read_sync(value), message)
+        except AgentCallError:
+            raise
         except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
         return response(normalise_reply(value), message)
@@ -153,6 +164,14 @@ class PythonTransport:
     def _in_thread(self, fn: Callable[[], Any]) -> asyncio.Future[Any]:
         ctx = contextvars.copy_context()
         return asyncio.get_running_loop().run_in_executor(self._pool, ctx.run, fn)
+
+
+def _read_sync(fn: Callable[..., Any], args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+    """`fn(*args, **kwargs)`, a sync stream it returns read to its end (on the calling thread)."""
+    value = fn(*args, **kwargs)
+    if streams.is_stream(value) and not streams.is_async_stream(value):
+        return streams.read_sync(value)
+    return value
 
 
 # ---- loading ------------------------------------------------------------------------------------
