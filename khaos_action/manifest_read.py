@@ -18,6 +18,7 @@ from typing_extensions import NotRequired, TypedDict
 from khaos_action import collector
 from khaos_action.manifest import (
     SCHEMA_VERSION,
+    AttackBreakdown,
     CaseResult,
     InvariantResult,
     Manifest,
@@ -100,6 +101,7 @@ class Outcomes(BaseModel):
     run_id: str
     config_hash: str
     scores: Scores = Scores()
+    attack_breakdown: AttackBreakdown | None = None
     cases: list[CaseOutcome] = []  # type: ignore[valid-type]
 
 

@@ -138,6 +138,13 @@ def render_comparison_markdown(cmp: Comparison) -> str:
     if cmp.newly_critical:
         out += [f"### Newly failing critical checks ({len(cmp.newly_critical)})", "",
                 *_case_table(cmp.newly_critical), ""]
+    if cmp.breakdown:
+        out += ["### Attack success and utility under attack, base → head", "",
+                "| | name | attack success | utility under attack |", "|---|---|---|---|"]
+        for row in cmp.breakdown:
+            out.append(f"| {row.kind} | {md_escape(row.name, 60)} | {_pct(row.base_success)} → "
+                       f"{_pct(row.head_success)} | {_pct(row.base_utility)} → {_pct(row.head_utility)} |")
+        out.append("")
     if cmp.still_failing:
         out += [f"<details><summary>Still failing ({len(cmp.still_failing)})</summary>", "",
                 *_case_table(cmp.still_failing), "", "</details>", ""]

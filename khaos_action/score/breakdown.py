@@ -4,8 +4,12 @@ user's task under attack (utility), for every report's tables and for `compare`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from khaos_action.manifest import AttackBreakdown, BreakdownRow, CaseResult, SkippedAttack
+
+if TYPE_CHECKING:
+    from khaos_action.score.compare import BreakdownChange
 
 _OUTCOME_FIELD = {"BLOCKED": "blocked", "COMPROMISED": "compromised", "UNCERTAIN": "uncertain"}
 NOT_EXERCISED = "not exercised"
@@ -41,3 +45,26 @@ def _rows(attacks: Sequence[CaseResult], skipped: Sequence[SkippedAttack],
         else:
             row.not_applicable += 1
     return dict(sorted(rows.items()))
+
+
+def _rate(part: int, whole: int) -> float | None:
+    return round(part / whole, 4) if whole else None
+
+
+def breakdown_changes(base: AttackBreakdown | None, head: AttackBreakdown | None) -> list[BreakdownChange]:
+    """Attack success and utility under attack of every channel and objective either run has, base → head; empty
+    unless both runs recorded a breakdown (an older base run did not)."""
+    from khaos_action.score.compare import BreakdownChange
+
+    if base is None or head is None:
+        return []
+    changes = []
+    for kind, before, after in (("channel", base.by_channel, head.by_channel),
+                                ("objective", base.by_objective, head.by_objective)):
+        for name in sorted(set(before) | set(after)):
+            b, h = before.get(name, BreakdownRow()), after.get(name, BreakdownRow())
+            changes.append(BreakdownChange(
+                kind=kind, name=name, base_success=_rate(b.compromised, b.executed),
+                head_success=_rate(h.compromised, h.executed), base_utility=_rate(b.utility_kept, b.utility_judged),
+                head_utility=_rate(h.utility_kept, h.utility_judged)))
+    return changes

@@ -23,11 +23,12 @@ from collections.abc import Iterable, Iterator
 from types import SimpleNamespace
 from typing import Any, Literal
 
-from pydantic import BaseModel, model_serializer, model_validator
+from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from khaos_action.findings import case_is_critical, is_critical
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.manifest_read import CaseOutcome, InvariantOutcome, Outcomes
+from khaos_action.score.breakdown import breakdown_changes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]
@@ -134,6 +135,17 @@ class ComparisonWarning(BaseModel):
         return self.text
 
 
+class BreakdownChange(BaseModel):
+    """One channel's or objective's attack success and utility under attack, base → head (None: not measured)."""
+
+    kind: Literal["channel", "objective"]
+    name: str
+    base_success: float | None = None
+    head_success: float | None = None
+    base_utility: float | None = None
+    head_utility: float | None = None
+
+
 class Comparison(BaseModel):
     base_run_id: str
     head_run_id: str
@@ -162,6 +174,8 @@ class Comparison(BaseModel):
     newly_critical: list[CaseChange] = []
     significant_regression: bool = False
     regression: bool = False
+    breakdown: list[BreakdownChange] = Field([], exclude_if=lambda value: not value)
+    """Attack success and utility under attack per channel and per objective, when both runs recorded them."""
 
 
 Row = dict[str, Any]
@@ -335,6 +349,7 @@ def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, a
         only_in_base=sum(1 for cid in base_cases if cid not in head_cases),
         only_in_head=sum(1 for cid in head_cases if cid not in base_cases),
     )
+    cmp.breakdown = breakdown_changes(base.attack_breakdown, head.attack_breakdown)
     pairs: list[tuple[_Aggregate, _Aggregate]] = []
     for cid in common:
         b, h = base_cases[cid], head_cases[cid]

@@ -100,3 +100,26 @@ def test_the_pr_comment_has_both_tables_with_the_base_runs_rates_and_inert_names
     assert "| memory | 1 | 1 | 0 | 0 | 0 | 0 | 0% (0/1) (new) | – |" in text
     assert "| \\|@\u200deveryone &lt;b&gt;x&lt;/b&gt; |" in text  # attack-file text stays inert
     assert "@everyone" not in text and "<b>" not in text
+
+
+def test_compare_diffs_attack_success_and_utility_per_channel_and_objective() -> None:
+    from khaos_action.manifest import AttackBreakdown, BreakdownRow
+    from khaos_action.report.comparison import render_comparison_markdown
+    from khaos_action.score.compare import compare_manifests
+
+    def manifest(run: str, row: BreakdownRow | None) -> Manifest:
+        breakdown = None if row is None else AttackBreakdown(by_channel={"tool_output": row},
+                                                             by_objective={"check": row})
+        return Manifest(run_id=run, tool_version="t", seed=1, config_hash="h", started_at="s",
+                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=True),
+                        attack_breakdown=breakdown)
+
+    base = manifest("base", BreakdownRow(executed=4, blocked=4, utility_judged=4, utility_kept=4))
+    head = manifest("head", BreakdownRow(executed=4, blocked=2, compromised=2, utility_judged=4, utility_kept=1))
+    cmp = compare_manifests(base, head)
+    channel = next(c for c in cmp.breakdown if c.kind == "channel")
+    assert (channel.base_success, channel.head_success, channel.base_utility, channel.head_utility) == (
+        0.0, 0.5, 1.0, 0.25)
+    assert "| channel | tool\\_output | 0% → 50% | 100% → 25% |" in render_comparison_markdown(cmp)
+    older = compare_manifests(manifest("base", None), head)
+    assert older.breakdown == [] and "breakdown" not in older.model_dump_json()
