@@ -57,6 +57,7 @@ def environment() -> Environment:
 def render_html(manifest: Manifest, comparison: Comparison | None = None) -> str:
     """The whole report as one HTML document: no external resources, no scripts."""
     by_category, by_owasp = attack_breakdown(manifest.cases)
+    from khaos_action.report.breakdown import breakdown_tables
     from khaos_action.report.headline import headline
 
     groups = case_groups(manifest.cases)
@@ -68,6 +69,7 @@ def render_html(manifest: Manifest, comparison: Comparison | None = None) -> str
         "heatmap": heatmap(manifest.cases),
         "by_category": by_category,
         "by_owasp": by_owasp,
+        "channel_tables": breakdown_tables(manifest),
         "faults": fault_firing(manifest.cases),
         "groups": groups,
         "comparison": comparison_view(comparison, manifest, shown) if comparison is not None else None,

@@ -123,3 +123,18 @@ def test_compare_diffs_attack_success_and_utility_per_channel_and_objective() ->
     assert "| channel | tool\\_output | 0% → 50% | 100% → 25% |" in render_comparison_markdown(cmp)
     older = compare_manifests(manifest("base", None), head)
     assert older.breakdown == [] and "breakdown" not in older.model_dump_json()
+
+
+def test_the_html_report_has_both_tables_with_names_escaped() -> None:
+    from khaos_action.manifest import AttackBreakdown, BreakdownRow
+    from khaos_action.report.html import render_html
+
+    row = BreakdownRow(executed=2, compromised=1, blocked=1, utility_judged=2, utility_kept=2, not_applicable=3)
+    manifest = Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=False),
+                        attack_breakdown=AttackBreakdown(by_channel={"rag_document": row},
+                                                         by_objective={"<script>x</script>": row}))
+    page = render_html(manifest)
+    assert "<h3>By channel</h3>" in page and "<h3>By objective</h3>" in page
+    assert "<td>rag_document</td>" in page and "50% (1/2)" in page and "100% (2/2)" in page
+    assert "<script>x</script>" not in page and "&lt;script&gt;x&lt;/script&gt;" in page
