@@ -5,9 +5,9 @@ something outside Python's call graph uses it (a framework by name, a template, 
 """
 # ruff: noqa
 
-# getattr(commands, f"cmd_{args.command}") in cli.main: one function per subcommand.
+# getattr(commands, f"cmd_{args.command}") in cli.main: one function per subcommand (`-` in a name is `_`).
 _.cmd_run, _.cmd_init, _.cmd_demo, _.cmd_validate, _.cmd_contract, _.cmd_compare, _.cmd_merge, _.cmd_discover
-_.cmd_replay
+_.cmd_replay, _.cmd_post_comment
 
 # Pydantic model fields: read through model_dump / templates / the JSON schema, never as attributes in our code.
 _.has_tools, _.has_code_execution, _.has_file_access, _.has_network_access, _.has_mcp, _.has_rag, _.has_memory

@@ -78,6 +78,10 @@ def build_parser() -> argparse.ArgumentParser:
                             "a missing shard fails the merged run")
     _extension_option(merge)
 
+    post = sub.add_parser("post-comment", help="in a workflow_run workflow: post the comment file a pull request's "
+                                               "run uploaded, on that run's own pull request (fork-safe pattern)")
+    post.add_argument("file", type=Path, help="the comment file the action wrote (output `comment-file`)")
+
     discover = sub.add_parser("discover", help="find @khaosagent functions")
     discover.add_argument("path", type=Path, nargs="?", default=Path("."))
 
@@ -126,7 +130,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     def body() -> int:
         from khaos_action import commands
 
-        return getattr(commands, f"cmd_{args.command}")(args)
+        return getattr(commands, f"cmd_{args.command.replace('-', '_')}")(args)
 
     code = guard(body, say=report_error, debug=args.debug)
     if argv is None:

@@ -252,6 +252,15 @@ def cmd_merge(args: argparse.Namespace) -> int:
     return result.manifest.verdict.exit_code
 
 
+def cmd_post_comment(args: argparse.Namespace) -> int:
+    from khaos_action.github.relay import post_from_environ
+
+    world = services()
+    for line in post_from_environ(args.file, environ=world.environ, http=world.http):
+        print(f"post-comment: {line}")  # never at a line's start: no workflow command
+    return ExitCode.PASSED
+
+
 @on_interrupt(lambda args: writes_nothing("discover"))
 def cmd_discover(args: argparse.Namespace) -> int:
     from khaos_action.discover import discover, format_discovered

@@ -1,5 +1,7 @@
 """The workflows docs/github-action.md documents are the ones the product is built for: each parses, and the ones
-with a security or completeness duty do it (a sharded run fails closed)."""
+with a security or completeness duty do it (a sharded run fails closed; the fork-safe pattern posts through
+`khaos-action post-comment`, which maps the comment to the run's own pull request, tested in
+tests/integration/test_github_relay.py)."""
 
 from __future__ import annotations
 
@@ -57,3 +59,15 @@ def test_the_report_job_expects_as_many_shards_as_the_matrix_runs() -> None:
     merge = next(s["run"] for s in steps(report) if "khaos-action merge" in s.get("run", ""))
     assert f"--expect {count}" in merge and "--allow-partial" not in merge
     assert report.get("if") == "always()"  # a failed shard job must not skip the report that fails the run
+
+
+def test_the_fork_safe_comment_is_posted_by_post_comment_never_found_by_commit() -> None:
+    trusted = [w for w in workflows() if "workflow_run" in (w.get("on") or w.get(True) or {})]
+    assert len(trusted) == 1
+    job, = trusted[0]["jobs"].values()
+    assert not any(uses(s, "actions/checkout") for s in steps(job))  # never the pull request's code
+    scripts = "\n".join(s.get("run", "") for s in steps(job))
+    assert "khaos-action post-comment comment.md" in scripts and "head.sha" not in scripts
+    poster = next(s for s in steps(job) if "post-comment" in s.get("run", ""))
+    assert poster["env"] == {"GITHUB_TOKEN": "${{ github.token }}"}
+    assert trusted[0]["permissions"] == {"pull-requests": "write", "actions": "read"}
