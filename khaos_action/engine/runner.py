@@ -234,6 +234,10 @@ class Engine:
         from khaos_action.engine.state_check import check_request, outcomes
 
         refs = list(case.goal.checks) if case.goal is not None else []
+        if not getattr(self.transport, "runs_checks", False):
+            invocation.checks = {ref: {"error": "state checks run only in a python agent's worker (agent.type python "
+                                                "or a framework type): this agent runs elsewhere"} for ref in refs}
+            return
         calls = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error}
                  for c in merge_tool_calls(ctx.tool_calls, invocation.tool_calls)]
         payload = check_request(refs, session_id=key, case={"id": case.id, "attack_id": case.attack_id,

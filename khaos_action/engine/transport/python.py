@@ -47,6 +47,9 @@ HISTORY_NAMES = ("history", "messages", "chat_history")
 
 
 class PythonTransport:
+    runs_checks = True
+    """It answers an attack's state checks itself (engine/state_check.py)."""
+
     def __init__(self, entry: str, *, base_dir: Path, reset: str | None = None, concurrency: int = 8,
                  context: str | None = None) -> None:
         self.entry = entry

@@ -68,6 +68,9 @@ class Lease:
 
 
 class WorkerTransport:
+    runs_checks = True
+    """An attack's state checks run in the worker, on the case's agent.context (engine/state_check.py)."""
+
     def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], concurrency: int = 8,
                  python: str | None = None, env: Mapping[str, str] | None = None, llm: dict[str, Any] | None = None,
                  limits: sandbox.Limits | None = None, identity: sandbox.Identity | None = None,

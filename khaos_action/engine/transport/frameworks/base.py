@@ -177,6 +177,9 @@ class FrameworkTransport:
 
     `tool_callables` (after `start`) are the discovered tools, for the session's ToolPatcher."""
 
+    runs_checks = True
+    """It answers an attack's state checks itself (engine/state_check.py)."""
+
     def __init__(self, adapter: FrameworkAdapter, entry: str, *, base_dir: Path, reset: str | None = None,
                  context: str | None = None, stream: bool = False, tracing: bool = False) -> None:
         self.adapter = adapter
