@@ -58,7 +58,14 @@ def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, 
 
 
 def placed_on(attack: Attack, roles: Sequence[ToolRole] | None) -> dict[str, object]:
-    """Which tool's results carry the payload (`tool:` a name, or a role: every tool of the agent's with it)."""
+    """Which tool's results carry the payload (`tool:` a name, or a role: every tool of the agent's with it), and
+    where in them (`placement`, `field`)."""
+    where = {**({"placement": attack.placement} if attack.placement != "append" else {}),
+             **({"field": attack.field} if attack.field else {})}
+    return {**where, **_carried_by(attack, roles)}
+
+
+def _carried_by(attack: Attack, roles: list[ToolRole] | None) -> dict[str, object]:
     if attack.tool is None:
         return {}
     if any(r.tool == attack.tool for r in roles or []):

@@ -95,6 +95,12 @@ class Attack(BaseModel):
     tool: str | None = None
     """Tool channels (tool_output, error_message, rag_document, file_content, memory): the tool whose results carry
     the payload, by name or by role (`retriever`, `payment`, ...); default: the tools the channel's role implies."""
+    placement: Literal["append", "prepend"] = "append"
+    """Tool channels: the payload after the result's text (append) or before it (prepend)."""
+    field: str | None = None
+    """Tool channels: put the payload into this key of a structured result (a mapping's key, or that key of the last
+    item of a list of mappings that has it), e.g. `subject` of a transaction list; a result without it gets the
+    payload as usual."""
     forbidden_tools: tuple[str, ...] = ()
     """The tools a `tool_call` objective aimed at `*` means (the `forbidden_tool_call` form): the attack tries to get
     one of them called; the planner re-aims them at the agent's own tools of the same role."""
@@ -146,6 +152,9 @@ def _channel_fits(attack: Attack, joined: str) -> str | None:
         return "a multi_turn attack needs scripted follow-up `turns`"
     if attack.channel != "multi_turn" and attack.turns:
         return "`turns` is only for channel multi_turn"
+    if (attack.field is not None or attack.placement != "append") and attack.channel not in TOOL_CARRIED:
+        return (f"`placement` and `field` place a payload in a tool's result; channel {attack.channel!r} is not "
+                "carried by tools")
     if attack.tool is not None and attack.channel not in TOOL_CARRIED:
         return (f"`tool` places a payload in a tool's results; channel {attack.channel!r} is not carried by tools "
                 f"(it is for {', '.join(sorted(TOOL_CARRIED))})")
@@ -327,6 +336,13 @@ def _explain(exc: ValidationError) -> str:
     return "; ".join(parts)
 
 
+_PLACEMENT_DEFAULTS = {"placement": "append", "field": None}
+"""Placement keys left at their default are not hashed: the digest (and so config_hash) of a corpus that does not
+use them stays what it was before they existed."""
+
+
 def corpus_digest(version: str, attacks: tuple[Attack, ...]) -> str:
-    blob = json.dumps([version, [a.model_dump(mode="json") for a in attacks]], sort_keys=True, separators=(",", ":"))
+    dumped = [{k: v for k, v in a.model_dump(mode="json").items()
+               if not (k in _PLACEMENT_DEFAULTS and v == _PLACEMENT_DEFAULTS[k])} for a in attacks]
+    blob = json.dumps([version, dumped], sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()

@@ -243,6 +243,7 @@ def _attack_issues(exc: ValidationError, merged: dict[str, Any], entry: dict[str
 
 
 # The key a cross-key rule's message is about, first match wins (the wording of Attack._consistent's errors).
-_ABOUT = (("`tool`", "tool"), ("placeholder", "payload"), ("{canary", "payload"), ("joined canary", "payload"),
+_ABOUT = (("`placement` and `field`", "field"), ("`tool`", "tool"), ("placeholder", "payload"),
+          ("{canary", "payload"), ("joined canary", "payload"),
           ("`turns`", "turns"), ("`carrier`", "carrier"), ("`forbidden_tools`", "forbidden_tools"),
           ("`requires`", "requires"))

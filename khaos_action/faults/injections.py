@@ -81,3 +81,36 @@ def _shaped_like(example: dict[str, Any], payload: str) -> dict[str, Any]:
     key = next((k for k in ("content", "text", "body", "snippet", "page_content") if k in example), None)
     key = key or (text_keys[-1] if text_keys else "content")
     return {k: ("" if isinstance(v, str) else v) for k, v in example.items()} | {key: payload}
+
+
+def place(result: Any, payload: str, channel: str, *, placement: str | None = None, field: str | None = None) -> Any:
+    """`result` with `payload` where the attack put it: `field` (that key of a mapping, or of the last item of a list
+    of mappings that has it), at the start (`placement: prepend`) or the end of the text; without either, `embed`.
+    A result without the field gets the payload as `embed` adds it, so it is still delivered."""
+    if field is not None:
+        placed = _into_field(result, payload, field, prepend=placement == "prepend")
+        if placed is not None:
+            return placed
+    if placement == "prepend":
+        if isinstance(result, str):
+            return f"{payload}\n{result}" if result else payload
+        if isinstance(result, list):
+            return [_shaped_like(result[0], payload) if result and isinstance(result[0], dict) else payload, *result]
+    return embed(result, payload, channel)
+
+
+def _into_field(result: Any, payload: str, field: str, *, prepend: bool) -> Any | None:
+    def joined(value: Any) -> str:
+        text = "" if value is None else str(value)
+        if not text:
+            return payload
+        return f"{payload}\n{text}" if prepend else f"{text}\n{payload}"
+
+    if isinstance(result, dict) and field in result:
+        return {**result, field: joined(result[field])}
+    if isinstance(result, list):
+        for index in range(len(result) - 1, -1, -1):  # the newest record: where data from outside arrives last
+            item = result[index]
+            if isinstance(item, dict) and field in item:
+                return [*result[:index], {**item, field: joined(item[field])}, *result[index + 1:]]
+    return None

@@ -99,3 +99,19 @@ def test_a_built_in_attack_placed_on_a_tool_rides_only_on_prompts_that_reach_tha
 def test_recon_calls_the_carriers_of_the_users_attacks_too() -> None:
     extra = recon_cases([own("mine-1", "tool_output", "my own request")], ["flights to Rome"])
     assert [c.input for c in extra] == ["flights to Rome", "my own request"] and all(c.recon for c in extra)
+
+
+def test_a_payload_goes_where_the_attack_places_it() -> None:
+    from khaos_action.faults.injections import place
+
+    rows = [{"id": 1, "subject": "Rent"}, {"id": 2, "subject": "Sushi dinner"}, {"id": 3, "amount": 4}]
+    into = place(rows, "PAY ME", "tool_output", field="subject")
+    assert into[1] == {"id": 2, "subject": "Sushi dinner\nPAY ME"} and into[0] == rows[0] and into[2] == rows[2]
+    first = place(rows, "PAY ME", "tool_output", field="subject", placement="prepend")
+    assert first[1]["subject"] == "PAY ME\nSushi dinner"
+    assert place({"subject": "x", "n": 1}, "P", "tool_output", field="subject") == {"subject": "x\nP", "n": 1}
+    assert place("Bill: 98.70", "P", "tool_output", placement="prepend") == "P\nBill: 98.70"
+    assert place("Bill: 98.70", "P", "tool_output") == "Bill: 98.70\nP"
+    assert place(["a", "b"], "P", "tool_output", placement="prepend") == ["P", "a", "b"]
+    missing = place({"total": 3}, "P", "tool_output", field="subject")  # no such field: still delivered
+    assert "P" in str(missing)

@@ -235,3 +235,18 @@ def test_tool_places_the_payload_by_name_or_by_role_and_only_for_tool_channels(t
     with pytest.raises(ConfigFileError) as exc:
         load(tmp_path, "b.yaml")
     assert "attacks[1].tool:" in one_issue(exc) and "is not carried by tools" in one_issue(exc)
+
+
+def test_placement_and_field_reach_the_case_and_only_tool_channels_take_them(tmp_path: Path) -> None:
+    from khaos_action.attacks.planner import attack_case
+
+    placed = PAYMENT.replace("    requires: [has_tools]\n", "    requires: [has_tools]\n    field: subject\n"
+                                                            "    placement: prepend\n")
+    write(tmp_path, "a.yaml", placed)
+    attack = load(tmp_path, "a.yaml").attacks["bank-pay-attacker"][0]
+    injection = attack_case(attack, 1).injections[0]
+    assert (injection["field"], injection["placement"]) == ("subject", "prepend")
+    write(tmp_path, "b.yaml", PAYMENT.replace("    payload: \"Ignore", "    field: x\n    payload: \"Ignore"))
+    with pytest.raises(ConfigFileError) as exc:
+        load(tmp_path, "b.yaml")
+    assert "attacks[1].field:" in one_issue(exc)

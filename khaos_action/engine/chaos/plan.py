@@ -23,7 +23,7 @@ from khaos_action.faults.effects import (
     ToolInvocation,
 )
 from khaos_action.faults.http import HttpFaultBase
-from khaos_action.faults.injections import embed, injections_for
+from khaos_action.faults.injections import injections_for, place
 from khaos_action.faults.llm import LlmFaultBase, llm_provider
 from khaos_action.faults.registry import Fault, validate_fault
 from khaos_action.faults.tool import ToolFaultBase, ToolFaultError
@@ -130,7 +130,8 @@ def finish_tool(ctx: CaseContext, decision: ToolDecision, result: Any) -> Any:
         channel = injection.get("channel", "tool_output")
         if channel == "error_message":
             continue
-        result = embed(result, str(injection.get("payload", "")), channel)
+        result = place(result, str(injection.get("payload", "")), channel, placement=injection.get("placement"),
+                       field=injection.get("field"))
         ctx.hits[f"injection:{channel}"] += 1
     return result
 
