@@ -73,6 +73,18 @@ def test_workflows_pass_actionlint(actionlint) -> None:
                                      for f in findings)
 
 
+def test_the_workflows_the_docs_show_pass_actionlint(actionlint, tmp_path) -> None:
+    text = (ROOT / "docs" / "github-action.md").read_text(encoding="utf-8")
+    blocks = [b for b in re.findall(r"```yaml\n(.*?)```", text, flags=re.DOTALL) if "jobs:" in b]
+    paths = []
+    for index, block in enumerate(blocks):
+        paths.append(tmp_path / f"docs-{index}.yml")
+        paths[-1].write_text(block)
+    assert len(paths) >= 4
+    findings = [f for f in run_actionlint(actionlint, *paths) if not f["message"].startswith(STALE_RULES)]
+    assert findings == [], "\n".join(f"{Path(f['file']).name}:{f['line']}: {f['message']}" for f in findings)
+
+
 def test_actionlint_does_catch_a_broken_workflow(actionlint, tmp_path) -> None:
     broken = tmp_path / "broken.yml"
     broken.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-24.04\n    steps:\n"
