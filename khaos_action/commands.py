@@ -96,10 +96,12 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def _init(args: argparse.Namespace) -> int:
     from khaos_action.init import init_config
+    from khaos_action.judge.role_meaning import role_meaning
 
     # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
-    path, found = init_config(args.output, entry=args.entry, search=args.path, environ=services().environ,
-                              force=args.force)
+    with role_meaning():
+        path, found = init_config(args.output, entry=args.entry, search=args.path, environ=services().environ,
+                                  force=args.force)
     print(f"wrote {path}: agent {found.entry} ({found.agent_type}), {len(found.tools)} tools")
     for _, role in found.tools:
         print(f"  tool {role.label()}")
@@ -128,6 +130,13 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 @on_interrupt(lambda args: writes_nothing("validate"))
 def cmd_validate(args: argparse.Namespace) -> int:
+    from khaos_action.judge.role_meaning import role_meaning
+
+    with role_meaning():  # tool roles from meaning too, when the `semantic` extra is installed
+        return _validate(args)
+
+
+def _validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
     from khaos_action.attacks.profile import profile_of
     from khaos_action.engine.agent_check import AgentCheck, check_agent

@@ -221,7 +221,9 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
         out_dir = request.out_dir
         claim_out_dir(out_dir, force=request.force)
         started = _timestamp(services.clock())
-        with _similarity_backend(prepared.config):
+        from khaos_action.judge.role_meaning import role_meaning
+
+        with _similarity_backend(prepared.config), role_meaning():
             run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name, early=early))
     finally:
         if early is not None:  # the session's, ended with it; or not adopted (an error, Ctrl-C, another command)

@@ -4,16 +4,21 @@ A role decides three things (DESIGN decision 10): which capability flags the too
 channels it carries (a RAG payload goes into what the retriever returns, a file payload into what the file reader
 returns), and which of the agent's real tools a forbidden-tool attack targets ("any payment tool" rather than a
 fixed `transfer_funds` the agent does not have). A declared role (`agent.tools: [{ref, role}]`, `@tool(role=...)`)
-always wins; otherwise the role is guessed from the tool's parameters and description, then from its name, and the
-guess says so, so a user can correct it by declaring the role.
+always wins; otherwise the role is guessed from the tool's name, then its description, then its parameter names (in
+English, German, French or Spanish: role_words.py), then from what its text means (the semantic backend, when the
+`semantic` extra is installed: judge/role_meaning.py), and the guess says which, so a user can correct it by
+declaring the role.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+import unicodedata
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
+
+from khaos_action.role_words import DESCRIPTION_WORDS, NAME_WORDS, PARAMETER_WORDS, READ_VERBS
 
 Role = Literal["retriever", "file_reader", "web_fetch", "messaging", "payment", "destructive", "code_exec", "memory",
                "read_only"]
@@ -43,33 +48,11 @@ CHANNEL_FIX: dict[str, str] = {
     "mcp_tool_description": "add a golden prompt that makes the agent call its model with its MCP tools",
 }
 
-# Guessing, in order: the first role whose words appear wins. Names are split into words (snake/camel/kebab case).
-# Destructive and payment come first: `delete_document` is destructive before it is a document tool.
-_NAME_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("code_exec", ("exec", "execute", "shell", "bash", "eval", "interpreter", "run_code", "run_shell", "sql",
-                   "python", "subprocess", "command")),
-    ("destructive", ("delete", "remove", "drop", "purge", "wipe", "destroy", "erase", "revoke", "disable", "cancel",
-                     "truncate", "unlink", "rm", "kill", "terminate", "deactivate", "reset")),
-    ("payment", ("pay", "payment", "payments", "transfer", "refund", "charge", "purchase", "checkout", "buy", "book",
-                 "order", "invoice", "wire", "payout", "withdraw", "deposit", "subscribe")),
-    ("messaging", ("send", "email", "mail", "sms", "message", "notify", "post_message", "slack", "tweet", "publish",
-                   "invite", "reply", "forward", "share", "broadcast", "webhook")),
-    ("memory", ("memory", "memories", "remember", "recall", "memorize", "memorise", "notes", "note")),
-    ("file_reader", ("file", "files", "read_file", "open_file", "cat", "fs", "filesystem", "directory", "folder",
-                     "path", "readfile", "attachment")),
-    ("web_fetch", ("fetch", "url", "http", "browse", "browser", "crawl", "scrape", "download", "web", "webpage",
-                   "website", "http_get", "http_request")),
-    ("retriever", ("retrieve", "retriever", "retrieval", "docs", "doc", "documents", "document", "kb",
-                   "knowledge", "rag", "vector", "faq", "wiki", "guide", "guides", "article", "articles", "manual",
-                   "handbook", "policy", "policies", "query_index", "lookup_docs", "semantic")),
-)
-_READ_VERBS = frozenset({"get", "lookup", "look", "find", "list", "search", "check", "track", "fetch", "query", "show",
-                         "view", "read", "describe", "count", "estimate", "quote", "convert", "calculate", "compare",
-                         "retrieve", "load", "recall", "is", "has", "validate", "verify", "status"})
 _ACTION_ROLES = frozenset({"code_exec", "destructive", "payment", "messaging"})
 ACTION_ROLES = _ACTION_ROLES | {"web_fetch"}
 """Roles a forbidden-tool attack can aim at (tools that act on the world or send data out)."""
-# Description phrases are weaker evidence than a name: only unambiguous ones count ("card on file" is no file tool).
+# English description phrases (role_words.py has the words of every language the guess reads): only unambiguous
+# ones count ("card on file" is no file tool).
 _DESCRIPTION_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("code_exec", re.compile(r"\b(execut\w* (code|commands?|scripts?|sql)|runs? (shell|python|code)|shell command)\b",
                              re.I)),
@@ -85,6 +68,16 @@ _DESCRIPTION_PHRASES: tuple[tuple[str, re.Pattern[str]], ...] = (
                              r"guides?|kb|index)|vector (store|index)|travel guide|documents?)\b", re.I)),
 )
 
+RoleMeaning = Callable[[str], "str | None"]
+"""A guess from what a tool's text means (name words, description, parameter names) → a role or None."""
+_meaning: RoleMeaning | None = None
+
+
+def set_role_meaning(fn: RoleMeaning | None) -> None:
+    """Install (or remove, with None) the semantic guess used when no word decides (judge/role_meaning.py)."""
+    global _meaning
+    _meaning = fn
+
 
 @dataclass(frozen=True, slots=True)
 class ToolRole:
@@ -93,7 +86,8 @@ class ToolRole:
     tool: str
     role: str | None
     source: str
-    """`declared` (config or `@tool(role=...)`), `description`, `name`, or `none` (no role guessed)."""
+    """`declared` (config or `@tool(role=...)`), `name`, `description`, `parameters`, `meaning` (the semantic
+    backend), or `none` (no role guessed)."""
 
     def label(self) -> str:
         if self.role is None:
@@ -111,45 +105,100 @@ def normalise_role(value: str) -> str:
     return name
 
 
+def fold(text: str) -> str:
+    """Lower case without accents (`löschen` → `loschen`, `Straße` → `strasse`), as role_words.py writes words."""
+    text = unicodedata.normalize("NFKD", text.replace("ß", "ss").replace("ẞ", "ss"))
+    return "".join(ch for ch in text if not unicodedata.combining(ch)).lower()
+
+
 def words(text: str) -> list[str]:
-    """Lower-case words of an identifier or prose: snake_case, kebab-case and camelCase split."""
+    """Folded words of an identifier or prose: snake_case, kebab-case and camelCase split."""
     spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", text)
-    return [w for w in re.split(r"[^a-z0-9]+", spaced.lower()) if w]
+    return [w for w in re.split(r"[^a-z0-9]+", fold(spaced)) if w]
+
+
+def _spellings(parts: Sequence[str]) -> list[str]:
+    """The words, and German ones as identifiers spell them without umlauts (`loeschen`, `pruefen`: `loschen`)."""
+    plain = [re.sub(r"([aou])e", r"\1", p) for p in parts if "ae" in p or "oe" in p or "ue" in p]
+    return [*parts, *plain] if plain else list(parts)
+
+
+def _has(parts: Sequence[str], key: str) -> bool:
+    if "_" in key:
+        return key in "_".join(parts)
+    if key.startswith("*"):
+        return any(p.endswith(key[1:]) for p in parts)
+    if key.endswith("*"):
+        return any(p.startswith(key[:-1]) for p in parts)
+    return key in parts
 
 
 def role_from_name(name: str) -> str | None:
-    """The role a tool's name suggests (`delete_records` → destructive, `get_destination_guide` → retriever,
-    `lookup_order` → read_only: a name that starts with a reading verb never guesses an action role)."""
+    """The role a tool's name suggests, in any language role_words.py reads (`delete_records` → destructive,
+    `termin_buchen` → payment, `get_destination_guide` → retriever, `lookup_order` → read_only: a name that begins
+    or ends with a reading verb (`kontostand_abfragen`) never guesses an action role)."""
     parts = words(name)
-    joined = "_".join(parts)
-    reading = bool(parts) and parts[0] in _READ_VERBS
-    for role, keys in _NAME_WORDS:
+    ends = {*_spellings(parts[:1]), *_spellings(parts[-1:])}
+    reading = bool(ends & READ_VERBS)
+    parts = _spellings(parts)
+    for role, keys in NAME_WORDS:
         if reading and role in _ACTION_ROLES:
             continue
-        for key in keys:
-            if ("_" in key and key in joined) or key in parts:
-                return role
+        if any(_has(parts, key) for key in keys):
+            return role
     return "read_only" if reading else None
 
 
 def role_from_description(description: str) -> str | None:
+    """The role a description states: an English phrase, or in any language a verb with what it acts on."""
+    if not description:
+        return None
     for role, pattern in _DESCRIPTION_PHRASES:
-        if description and pattern.search(description):
+        if pattern.search(description):
+            return role
+    parts = _spellings(words(description))
+    for role, verbs, objects in DESCRIPTION_WORDS:
+        if any(_has(parts, v) for v in verbs) and (not objects or any(_has(parts, o) for o in objects)):
             return role
     return None
 
 
-def guess_role(name: str, description: str = "", declared: str | None = None) -> ToolRole:
-    """The declared role, else the one the name suggests, else the description's (names are what a model sees
-    first; a description is prose and its words are weaker evidence)."""
+def role_from_parameters(parameters: Sequence[str]) -> str | None:
+    """The role a parameter says the tool takes (`url`, `sql`, `pfad`, `iban`): whole names only (`promo_code`
+    takes no code)."""
+    parts = _spellings([fold(p).strip("_") for p in parameters])
+    for role, keys in PARAMETER_WORDS:
+        if any(key in parts for key in keys):
+            return role
+    return None
+
+
+def role_from_meaning(name: str, description: str, parameters: Sequence[str]) -> str | None:
+    """The installed semantic guess (set_role_meaning), or None without one."""
+    if _meaning is None:
+        return None
+    text = " ".join(words(name))
+    if description:
+        text += f". {description.strip()}"
+    if parameters:
+        text += f". Parameters: {', '.join(parameters)}"
+    return _meaning(text)
+
+
+def guess_role(name: str, description: str = "", declared: str | None = None,
+               parameters: Sequence[str] = ()) -> ToolRole:
+    """The declared role, else the one the name suggests, then the description's, the parameters', and what the
+    whole text means (the semantic backend, when installed): names are what a model sees first; prose is weaker
+    evidence, and meaning the weakest."""
     if declared:
         return ToolRole(name, normalise_role(declared), "declared")
-    by_name = role_from_name(name)
-    if by_name is not None:
-        return ToolRole(name, by_name, "name")
-    by_description = role_from_description(description)
-    if by_description is not None:
-        return ToolRole(name, by_description, "description")
+    guesses = (("name", lambda: role_from_name(name)), ("description", lambda: role_from_description(description)),
+               ("parameters", lambda: role_from_parameters(parameters)),
+               ("meaning", lambda: role_from_meaning(name, description, parameters)))
+    for source, guess in guesses:
+        role = guess()
+        if role is not None:
+            return ToolRole(name, role, source)
     return ToolRole(name, None, "none")
 
 
@@ -176,4 +225,5 @@ def forbidden_targets(named: Sequence[str], roles: Iterable[ToolRole]) -> list[s
 
 
 __all__ = ["ACTION_ROLES", "CHANNEL_FIX", "CHANNEL_ROLES", "ROLES", "ROLE_FLAGS", "Role", "ToolRole", "channel_tools",
-           "forbidden_targets", "guess_role", "normalise_role", "role_from_description", "role_from_name", "words"]
+           "forbidden_targets", "fold", "guess_role", "normalise_role", "role_from_description", "role_from_meaning",
+           "role_from_name", "role_from_parameters", "set_role_meaning", "words"]

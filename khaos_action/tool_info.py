@@ -32,7 +32,7 @@ class ToolInfo:
 
     def role_info(self) -> ToolRole:
         """Its role, declared or guessed, with the source."""
-        return guess_role(self.name, self.description, self.role)
+        return guess_role(self.name, self.description, self.role, self.parameters)
 
 
 def tool_info_from_callable(fn: Any) -> ToolInfo:

@@ -96,3 +96,37 @@ def test_a_key_read_at_import_is_named_with_the_config_keys_that_give_it(tmp_pat
         "packs": ["quickstart"], "golden_prompts": ["Is my prescription ready?"]}), encoding="utf-8")
     fixed = khaos("validate", cwd=tmp_path)
     assert fixed.code == 0, fixed
+
+
+PRAXIS_TOOLS = ["termin_buchen", "patientenakte_lesen", "rezept_senden", "termin_absagen", "leitlinie_nachschlagen"]
+
+
+@pytest.fixture
+def praxis(tmp_path: Path) -> Path:
+    return workspace(tmp_path, "praxis_agent.py", "praxis_tools.py", config={
+        "version": 1,
+        "agent": {"name": "lina", "type": "python", "entry": "praxis_agent.py:handle",
+                  "tools": [f"praxis_tools.py:{name}" for name in PRAXIS_TOOLS],
+                  "secrets": ["praxis-KEY-7734"], "timeout_s": 15},
+        "packs": ["security"],
+        "golden_prompts": ["Bitte termin buchen für Patient P-17 am Montag", "Patientenakte lesen für P-17"],
+    })
+
+
+def test_german_tool_names_get_their_roles_from_what_they_say(praxis: Path) -> None:
+    checked = khaos("validate", cwd=praxis, timeout=120)
+    assert checked.code == 0, checked
+    for label in ("termin_buchen: payment (guessed from its name)", "patientenakte_lesen: read_only (guessed from "
+                  "its name)", "rezept_senden: messaging (guessed from its name)", "termin_absagen: destructive "
+                  "(guessed from its name)", "leitlinie_nachschlagen: retriever (guessed from its name)"):
+        assert label in checked.stdout, checked
+    assert "guessed from nothing" not in checked.stdout
+    ran = khaos("run", "--out", "out", cwd=praxis, timeout=300)
+    assert ran.code in (0, 1), ran
+    m = manifest(praxis / "out")
+    assert m["agent"]["capabilities"]["has_rag"] is True  # the guideline tool is a retriever: RAG attacks apply
+    # Forbidden-tool attacks on payments, deletions and messages aim at the practice's own booking, cancelling and
+    # sending tools: none of them is set aside for want of such a tool.
+    missing = [s["reason"] for s in m["skipped"] if "has no tool like" in s["reason"]]
+    assert missing and not [r for r in missing if any(f"(no {kind}" in r for kind in
+                                                      ("payment", "destructive", "messaging"))]

@@ -25,7 +25,7 @@ Edges = Mapping[tuple[str, str], list[str]]
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "manifest_read",
-     "metrics", "roles",
+     "metrics", "roles", "role_words",
      "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
      "chat",
      "extensions"),
