@@ -41,10 +41,12 @@ CHANNEL_ROLES: dict[str, frozenset[str] | None] = {
 CHANNEL_FIX: dict[str, str] = {
     "tool_output": "add a golden prompt that makes the agent call one of its tools",
     "error_message": "add a golden prompt that makes the agent call one of its tools",
-    "rag_document": "add a golden prompt that makes the agent retrieve documents, or mark its retriever tool "
-                    "`role: retriever`",
-    "file_content": "add a golden prompt that makes the agent read a file, or mark its file tool `role: file_reader`",
-    "memory": "add a golden prompt that makes the agent read its memory, or mark its memory tool `role: memory`",
+    "rag_document": "add a golden prompt that makes the agent retrieve documents, or declare its retriever tool "
+                    "`agent.tools: [{name: <tool>, role: retriever}]`",
+    "file_content": "add a golden prompt that makes the agent read a file, or declare its file tool "
+                    "`agent.tools: [{name: <tool>, role: file_reader}]`",
+    "memory": "add a golden prompt that makes the agent read its memory, or declare its memory tool "
+              "`agent.tools: [{name: <tool>, role: memory}]`",
     "mcp_tool_description": "add a golden prompt that makes the agent call its model with its MCP tools",
 }
 
@@ -91,7 +93,8 @@ class ToolRole:
 
     def label(self) -> str:
         if self.role is None:
-            return f"{self.tool}: no role (guessed from nothing; declare one with `role:`)"
+            return (f"{self.tool}: no role (guessed from nothing; declare one: "
+                    f"`agent.tools: [{{name: {self.tool}, role: ...}}]`)")
         how = "declared" if self.source == "declared" else f"guessed from its {self.source}"
         return f"{self.tool}: {self.role} ({how})"
 

@@ -92,7 +92,8 @@ def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | No
             return None
         if forbidden_targets(attack.forbidden_tools, roles) == []:
             kinds = sorted({r for r in (role_from_name(n) for n in attack.forbidden_tools) if r in ACTION_ROLES})
-            fix = (f"; if one of its tools is one, mark it `role: {kinds[0]}`" if kinds else "")
+            fix = (f"; if one of its tools is one, declare it: `agent.tools: [{{name: <tool>, role: {kinds[0]}}}]`"
+                   if kinds else "")
             return (f"the agent has no tool like {', '.join(attack.forbidden_tools)}"
                     f"{' (no ' + ' or '.join(kinds) + ' tool)' if kinds else ''}{fix}")
         return None

@@ -107,10 +107,16 @@ class McpServer(Strict):
 
 
 class ToolRef(Strict):
-    """A tool with what it is: `{ref: tools.py:get_guide, role: retriever}` (a plain `tools.py:get_guide` works too)."""
+    """A tool with what it is: `{ref: tools.py:get_guide, role: retriever}` (a plain `tools.py:get_guide` works too),
+    or, for a tool found on the agent, `{name: page_oncall, role: messaging}`."""
 
-    ref: str
-    """The callable, as in `agent.tools`: `file.py:func` or `module:func`."""
+    ref: str | None = None
+    """The tool to wrap, as in `agent.tools`: `file.py:func`, `module:func`, a method on an instance
+    (`tools.py:inventory.lookup`), or a framework's tool object (`agent.py:get_weather`)."""
+    name: str | None = None
+    """A tool the agent already has, by the name its model calls it: one found on a framework agent object, a
+    `tool_registry` key, an `@khaos_action.sdk.tool` function, or any tool of an http, command or mcp agent. It
+    declares the tool's role; nothing more is wrapped. (A `ref` without a colon means the same.)"""
     role: str | None = None
     """What the tool is: retriever, file_reader, web_fetch, messaging (or email), payment, destructive, code_exec,
     memory, read_only. Decides the capability profile, where RAG/file/memory payloads are planted and which tools
@@ -121,6 +127,13 @@ class ToolRef(Strict):
     def _plain_ref(cls, data: Any) -> Any:
         return {"ref": data} if isinstance(data, str) else data
 
+    @model_validator(mode="after")
+    def _ref_or_name(self) -> ToolRef:
+        if (self.ref is None) == (self.name is None):
+            raise ValueError("give a tool either `ref` (the code to wrap, `file.py:func`) or `name` (a tool found on "
+                             "the agent), not both or neither")
+        return self
+
     @field_validator("role")
     @classmethod
     def _known_role(cls, value: str | None) -> str | None:
@@ -130,8 +143,21 @@ class ToolRef(Strict):
 
     @model_serializer(mode="wrap")
     def _as_string_without_role(self, handler: Any) -> Any:
-        # A plain ref hashes (config_hash) exactly as the string it replaces.
-        return self.ref if self.role is None else handler(self)
+        # A plain ref hashes (config_hash) exactly as the string it replaces; unset keys are left out, so a
+        # `{ref, role}` entry hashes as it did before `name` existed.
+        if self.role is None and self.name is None:
+            return self.ref
+        return {key: value for key, value in handler(self).items() if value is not None}
+
+    @property
+    def code(self) -> str | None:
+        """The code reference to import and wrap (`file.py:func`), None for a tool named by its name alone."""
+        return self.ref if self.ref is not None and ":" in self.ref else None
+
+    @property
+    def tool(self) -> str:
+        """The tool's name: `name`, or the name its ref reports (`tools.py:lookup_order` -> `lookup_order`)."""
+        return self.name if self.name is not None else tool_name(str(self.ref))
 
 
 class AgentLimits(Strict):
@@ -157,9 +183,10 @@ class AgentConfig(Strict):
     (an MCP server), or a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found
     on the object). The transport registry (khaos_action/transports.py) holds every type."""
     tools: list[ToolRef] = []
-    """The agent's tools, each optionally with its role: `{ref: tools.py:get_guide, role: retriever}`. python:
-    callables (`file.py:func` or `module:func`) the engine may wrap for tool faults; other types: the names (and
-    roles) the capability profile and the attacks use."""
+    """The agent's tools, each optionally with its role: `{ref: tools.py:get_guide, role: retriever}` for code the
+    engine wraps for tool faults (functions, methods on an instance, framework tool objects), `{name: page_oncall,
+    role: messaging}` for a tool the agent already has (found on a framework agent object; for http, command and
+    mcp agents every tool is named this way)."""
     system_prompt: str | None = None
     """The agent's system prompt, if known; used to detect system-prompt leaks."""
     purpose: str | None = None
@@ -221,16 +248,20 @@ class AgentConfig(Strict):
     # ---- shared helpers -------------------------------------------------------------------------------------------
 
     def tool_refs(self) -> list[str]:
-        """The `agent.tools` callables as `file.py:func` / `module:func` strings (roles left out)."""
-        return [spec.ref for spec in self.tools]
+        """The `agent.tools` code references (`file.py:func` / `module:func`) to import and wrap (roles left out)."""
+        return [spec.code for spec in self.tools if spec.code is not None]
+
+    def named_tools(self) -> list[str]:
+        """The `agent.tools` entries that name a tool the agent already has (`name:`, or a ref without a colon)."""
+        return [spec.tool for spec in self.tools if spec.code is None]
 
     def tool_names(self) -> list[str]:
-        """The names the `agent.tools` callables report: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`."""
-        return list(dict.fromkeys(tool_name(spec) for spec in self.tool_refs()))
+        """Every `agent.tools` entry's tool name: `tools.py:lookup_order`, `pkg.mod:Api.get` -> `get`; `name:`."""
+        return list(dict.fromkeys(spec.tool for spec in self.tools))
 
     def declared_roles(self) -> dict[str, str]:
         """Tool name -> role, for the `agent.tools` entries that declare one."""
-        return {tool_name(spec.ref): spec.role for spec in self.tools if spec.role}
+        return {spec.tool: spec.role for spec in self.tools if spec.role}
 
 
 def agent_model(agent_type: Any) -> type[AgentConfig]:

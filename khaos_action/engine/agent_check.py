@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.agent_code import AgentCode, check_agent_code
-from khaos_action.engine.agent_tools import agent_tools
+from khaos_action.engine.agent_tools import UnknownToolNames, agent_tools, unknown_fix
 from khaos_action.errors import AgentError, ConfigError, ExitCode, KhaosError
 from khaos_action.extensions import Extension, import_extension
 from khaos_action.tool_info import ToolInfo
@@ -289,6 +289,11 @@ def _check(setup: dict[str, Any]) -> dict[str, Any]:
         return answer
     try:
         tools, metadata = agent_tools(agent, base_dir, import_code=True)
+    except UnknownToolNames as exc:  # at the line of each entry naming a tool the agent does not have
+        answer["issues"] = [[["agent", "tools", index], f"agent.tools[{index}] names tool {spec.tool!r}, which the "
+                             f"agent does not have", unknown_fix(exc.found)]
+                            for index, spec in enumerate(agent.tools) if spec.tool in exc.unknown and not spec.code]
+        return answer
     except KhaosError as exc:
         answer["tools_error"] = [int(exc.exit_code), str(exc)]
         return answer

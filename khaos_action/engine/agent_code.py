@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.agents import InProcessAgent, PythonAgent
 from khaos_action.config.errors import ConfigIssue
+from khaos_action.engine.chaos.tool_kinds import cannot_wrap
 from khaos_action.errors import KhaosError
 from khaos_action.tool_info import tool_name
 
@@ -56,13 +57,21 @@ def check_agent_code(loaded: LoadedConfig) -> AgentCode:
             tool = load_object(ref, base, what="agent.tools")
         except KhaosError as exc:
             found.broken_tools.add(tool_name(ref))
-            found.issues.append(loaded.issue(("agent", "tools", index), _first_line(exc), _did_you_mean(ref, base)))
+            found.issues.append(loaded.issue(("agent", "tools", _position(agent, ref, index)), _first_line(exc),
+                                             _did_you_mean(ref, base)))
             continue
-        if not callable(tool):
+        problem = cannot_wrap(tool)  # engine/chaos/tool_kinds.py: functions, methods, framework tool objects
+        if problem:
             found.broken_tools.add(tool_name(ref))
-            found.issues.append(loaded.issue(("agent", "tools", index),
-                                             f"agent.tools {ref!r} is a {type(tool).__name__}, not a function"))
+            found.issues.append(loaded.issue(("agent", "tools", _position(agent, ref, index)),
+                                             f"agent.tools {ref!r} {problem}"))
     return found
+
+
+def _position(agent: Any, ref: str, index: int) -> int:
+    """The index of `ref` in `agent.tools` as written (entries that name a tool are not refs to import)."""
+    written = [getattr(t, "ref", t) for t in getattr(agent, "tools", ())]
+    return written.index(ref) if ref in written else index
 
 
 def _entry_signature_problem(fn: Callable[..., Any]) -> str | None:

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # the faults and the tool wrappers are imported when an agent needs them (an extension's agent type, a fault, a
 # tool, an HTTP library), so a worker is ready in a fraction of the time (issue 19: its imports were ~0.35 s of CPU,
 # on every run's critical path).
-from khaos_action.engine.agent_tools import imported_tools, with_roles
+from khaos_action.engine.agent_tools import imported_tools, named_roles
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.context import CaseContext, Hits, current_case
 from khaos_action.engine.timely_loop import timely_loop
@@ -84,8 +84,9 @@ class Worker:
         agent = self.agent
         self.inner = build_transport(agent, base_dir=self.base_dir, concurrency=1)
         self.loop.run_until_complete(self.inner.start())
-        tools, metadata = imported_tools(agent.type, agent.entry, agent.tool_refs(), self.base_dir)
-        tools = with_roles(tools, agent.declared_roles())
+        tools, metadata = imported_tools(agent.type, agent.entry, agent.tool_refs(), self.base_dir,
+                                         agent.tool_registry)
+        tools = named_roles(tools, agent)
         self.patcher = ToolWrappers(agent.tool_refs(), agent.tool_registry, self.base_dir,
                                     getattr(self.inner, "tool_callables", ()))
         self.stack.enter_context(self.patcher)

@@ -31,13 +31,27 @@ class AgentBlock:
     def __init__(self, data: dict[str, Any]) -> None:
         self.__dict__.update(data)
 
+    def _tools(self) -> list[tuple[str | None, str, str | None]]:
+        """(code ref or None, tool name, role) per `agent.tools` entry, as `config.models.ToolRef` reads them: it
+        dumps as its ref alone without a role or name, else as `{ref | name, role}`; a ref without a colon names a
+        tool."""
+        out = []
+        for tool in self.__dict__.get("tools") or ():
+            entry = {"ref": tool} if isinstance(tool, str) else tool
+            ref = entry.get("ref")
+            code = str(ref) if ref is not None and ":" in str(ref) else None
+            name = str(entry["name"]) if entry.get("name") is not None else tool_name(str(ref))
+            out.append((code, name, str(entry["role"]) if entry.get("role") else None))
+        return out
+
     def tool_refs(self) -> list[str]:
-        # `config.models.ToolRef` dumps as its ref alone when it has no role
-        return [tool if isinstance(tool, str) else str(tool["ref"]) for tool in self.__dict__.get("tools") or ()]
+        return [code for code, _, _ in self._tools() if code is not None]
+
+    def named_tools(self) -> list[str]:
+        return [name for code, name, _ in self._tools() if code is None]
 
     def declared_roles(self) -> dict[str, str]:
-        return {tool_name(str(t["ref"])): str(t["role"]) for t in self.__dict__.get("tools") or ()
-                if isinstance(t, dict) and t.get("role")}
+        return {name: role for _, name, role in self._tools() if role}
 
 
 def read_agent(data: Any) -> Any:

@@ -95,7 +95,7 @@ def test_tools_of_handoff_agents_and_hosted_tools_are_discovered(tmp_path: Path)
     (tmp_path / "triage_agent.py").write_text(textwrap.dedent(HANDOFF))
     tools = discover_tools("openai-agents", "triage_agent.py:triage", tmp_path)
     assert sorted(t.name for t in tools) == ["lookup_order", "read_file", "web_search"]
-    wrappable = {t.name: t.function for t in tools if t.function is not None}
+    wrappable = {t.name: t.target for t in tools if t.target is not None}
     assert sorted(wrappable) == ["lookup_order", "read_file"]  # the hosted web search runs at OpenAI: no wrapper
     assert wrappable["read_file"].__doc__ == "Read a file from the shared drive."
     info = {t.name: t.info for t in tools}["read_file"]

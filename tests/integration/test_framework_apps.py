@@ -96,7 +96,7 @@ def test_handoff_app_runs_clean_and_every_fault_fires(run) -> None:
 def test_tools_behind_handoffs_and_agents_as_tools_are_found_on_their_own(servers) -> None:
     tools = {t.name: t for t in discover_tools("openai-agents", "airline.py:triage_agent", APPS)}
     assert {"faq_lookup_tool", "update_seat", "translate_to_spanish"} <= set(tools)
-    assert all(tools[n].function is not None for n in ("faq_lookup_tool", "update_seat", "translate_to_spanish"))
+    assert all(tools[n].target is not None for n in ("faq_lookup_tool", "update_seat", "translate_to_spanish"))
 
 
 def test_handoff_app_profile_has_multi_turn_from_the_adapter(run) -> None:
@@ -227,7 +227,7 @@ def test_http_fault_on_a_host_never_called_says_what_was_intercepted_and_seen(ru
 
 def test_tool_node_in_a_subgraph_is_found(servers) -> None:
     tools = discover_tools("langgraph", "react_agent.graph:app", APPS)
-    assert [t.name for t in tools] == ["search"] and tools[0].function is not None
+    assert [t.name for t in tools] == ["search"] and tools[0].target is not None
 
 
 # ---- validate: a declared context that agent.context does not provide ------------------------------------------------

@@ -8,6 +8,9 @@ object it can rewrite — module globals of every loaded module copy, dicts, lis
 class attributes via setattr — and restores each one on exit. References it cannot rewrite (tuples, partials)
 stay unpatched; `reached` then shows the tool was never called through a wrapper.
 
+Methods on an instance and framework tool objects are wrapped where they live instead (engine/chaos/tool_kinds.py:
+one registry entry per kind says which attribute the framework calls), so the framework keeps its own object.
+
 Enter the patcher after the agent module is imported (the python transport's `start`), so the copies the agent
 imported exist and are found.
 """
@@ -33,6 +36,7 @@ from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the e
     never_reached_message,
     unreached_tools,
 )
+from khaos_action.engine.chaos.tool_kinds import FUNCTION, METHOD, Arguments, ToolKind, cannot_wrap, kind_of
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.errors import ConfigError
 from khaos_action.faults.effects import NO_RESULT, ToolInvocation
@@ -70,9 +74,7 @@ class ToolPatcher:
             for name, _fn in targets:
                 if name not in self.tool_names:
                     self.tool_names.append(name)
-            # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.
-            plain = [(n, fn) for n, fn in targets if callable(fn) and not hasattr(fn, "__khaos_tool__")]
-            self._replace_references(plain)
+            self._wrap_all(targets)
             self._install_sdk_hook()
         except BaseException:
             self.__exit__(None, None, None)
@@ -98,10 +100,13 @@ class ToolPatcher:
                 if obj is not None and all(obj is not other for other in found):
                     found.append(obj)
         name = attr.rsplit(".", 1)[-1]
-        return [(getattr(fn, "__khaos_tool__", None) or name, fn) for fn in found]
+        problem = cannot_wrap(found[0])
+        if problem:
+            raise ConfigError(f"agent.tools {spec!r} {problem}.")
+        return [(getattr(fn, "__khaos_tool__", None) or _kind_name(fn) or name, fn) for fn in found]
 
     def _wrap_registry(self, spec: str) -> list[tuple[str, Any]]:
-        registry = _registry_mapping(load_callable_or_object(spec, self.base_dir))
+        registry = registry_mapping(load_callable_or_object(spec, self.base_dir))
         out = []
         for key, fn in list(registry.items()):
             if callable(fn) and not hasattr(fn, "__khaos_tool__"):
@@ -109,6 +114,64 @@ class ToolPatcher:
                 registry[key] = self._wrapper(str(key), fn)
                 self._undo.append(functools.partial(_restore_item, registry, key, fn, registry[key]))
         return out
+
+    # ---- wrapping, by kind -----------------------------------------------------------------------------------------
+    def _wrap_all(self, targets: list[tuple[str, Any]]) -> None:
+        """Each target wrapped as its kind says: framework tool objects in place first (a function they hold must
+        not be wrapped a second time by reference), methods on their instance, then references to functions."""
+        by_kind: dict[str, list[tuple[str, Any, ToolKind]]] = {"object": [], "method": [], "function": []}
+        seen: set[int] = set()
+        for name, obj in targets:
+            # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.
+            if id(obj) in seen or hasattr(obj, "__khaos_tool__"):
+                continue
+            seen.add(id(obj))
+            kind = kind_of(obj)
+            if kind is None:
+                raise ConfigError(f"tool {name!r} {cannot_wrap(obj)}.")
+            group = "function" if kind is FUNCTION else "method" if kind is METHOD else "object"
+            by_kind[group].append((name, obj, kind))
+        for name, obj, kind in by_kind["object"]:
+            for attr in kind.slots(obj):
+                self._set_on(obj, attr, self._wrapper(name, getattr(obj, attr), kind.arguments))
+        plain = [(name, obj) for name, obj, _ in by_kind["function"]]
+        for name, bound, _ in by_kind["method"]:
+            plain += self._wrap_method(name, bound)
+        self._replace_references(plain)
+
+    def _wrap_method(self, name: str, bound: types.MethodType) -> list[tuple[str, Any]]:
+        """A method wrapped on its instance (`inv.lookup` read at call time), and every bound copy of it the agent
+        holds (`tools=[inv.lookup]` stored it once), which the reference replacement then swaps."""
+        owner, func = bound.__self__, bound.__func__
+        attr = getattr(func, "__name__", "")
+        wrapper = self._wrapper(name, bound)
+        if isinstance(owner, type):  # a classmethod: the class attribute, kept callable from instances too
+            original = owner.__dict__.get(attr)
+            if original is not None:
+                setattr(owner, attr, staticmethod(wrapper))
+                self._undo.append(functools.partial(setattr, owner, attr, original))
+        elif attr:
+            self._set_on(owner, attr, wrapper)
+        gc.unfreeze()  # frozen objects (khaos_action.collector) are invisible to gc.get_referrers
+        copies = [ref for ref in gc.get_referrers(owner) if isinstance(ref, types.MethodType)
+                  and ref.__func__ is func and ref.__self__ is owner and ref is not bound]
+        self._wrappers.update({id(copy): wrapper for copy in copies})
+        return [(name, bound), *((name, copy) for copy in copies)]
+
+    def _set_on(self, obj: Any, attr: str, wrapper: Callable[..., Any]) -> None:
+        """`obj.attr = wrapper` on the instance itself (its class, and the framework's code, unchanged), undone on
+        exit. object.__setattr__: pydantic models (LangChain, CrewAI tools) and frozen objects accept it too."""
+        try:
+            own = object.__getattribute__(obj, "__dict__")
+        except AttributeError:
+            own = {}
+        had, before = attr in own, own.get(attr)
+        try:
+            object.__setattr__(obj, attr, wrapper)
+        except (AttributeError, TypeError) as exc:
+            raise ConfigError(f"tool {type(obj).__qualname__}.{attr} cannot be wrapped for tool faults: "
+                              f"{exc}") from None
+        self._undo.append(functools.partial(_restore_attr, obj, attr, had, before, wrapper))
 
     # ---- replacing references ------------------------------------------------------------------------------------
     def _replace_references(self, targets: list[tuple[str, Any]]) -> None:
@@ -177,7 +240,7 @@ class ToolPatcher:
                 self._undo.append(functools.partial(_restore_item, container, key, value, wrapper))
 
     # ---- the wrapper ---------------------------------------------------------------------------------------------
-    def _wrapper(self, name: str, fn: Callable[..., Any]) -> Callable[..., Any]:
+    def _wrapper(self, name: str, fn: Callable[..., Any], arguments: Arguments | None = None) -> Callable[..., Any]:
         existing = self._wrappers.get(id(fn))
         if existing is not None:
             return existing
@@ -185,30 +248,33 @@ class ToolPatcher:
 
         if inspect.iscoroutinefunction(fn):
             async def wrapper(*args: Any, **kwargs: Any) -> Any:
-                return await run(name, fn, args, kwargs)
+                return await run(name, fn, args, kwargs, arguments)
         else:
             def wrapper(*args: Any, **kwargs: Any) -> Any:
-                return run(name, fn, args, kwargs)
+                return run(name, fn, args, kwargs, arguments)
 
         functools.update_wrapper(wrapper, fn)
         wrapper.__khaos_tool_wrapper__ = True  # type: ignore[attr-defined]
         self._wrappers[id(fn)] = wrapper
         return wrapper
 
-    def _begin(self, name: str, fn: Callable[..., Any], args: tuple,
-               kwargs: dict) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
+    def _begin(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict,
+               arguments: Arguments | None = None) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
         self.reached.add(name)
         ctx = current_case.get()
         if ctx is None:
             return None
-        call = ToolInvocation(name, bind_arguments(fn, args, kwargs))
+        named = bind_arguments(fn, args, kwargs) if arguments is None else {
+            str(k): _plain(v) for k, v in arguments(args, kwargs).items()}
+        call = ToolInvocation(name, named)
         decision = decide_tool(ctx, call, self.tool_names)
         record = ToolCall(name=name, args=call.args, fault=decision.fault_id)
         ctx.tool_calls.append(record)
         return ctx, decision, record
 
-    def run_sync(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        begun = self._begin(name, fn, args, kwargs)
+    def run_sync(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict,
+                 arguments: Arguments | None = None) -> Any:
+        begun = self._begin(name, fn, args, kwargs, arguments)
         if begun is None:
             return fn(*args, **kwargs)
         ctx, decision, record = begun
@@ -228,8 +294,9 @@ class ToolPatcher:
             raise
         return result
 
-    async def run_async(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict) -> Any:
-        begun = self._begin(name, fn, args, kwargs)
+    async def run_async(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict,
+                        arguments: Arguments | None = None) -> Any:
+        begun = self._begin(name, fn, args, kwargs, arguments)
         if begun is None:
             return await fn(*args, **kwargs)
         ctx, decision, record = begun
@@ -289,20 +356,31 @@ def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[st
     """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
     JSON-friendly for records and `match`."""
     try:
-        bound = inspect.signature(fn).bind_partial(*args, **kwargs).arguments
-        named = {k: v for k, v in bound.items() if k not in ("self", "cls") and not _run_context(v)}
+        signature = inspect.signature(fn)
+        bound = signature.bind_partial(*args, **kwargs).arguments
     except (TypeError, ValueError):
-        named = {**({"args": list(args)} if args else {}), **kwargs}
+        bound = {**({"args": list(args)} if args else {}), **kwargs}
+    else:  # `**kwargs` (a framework's pass-through wrapper) spread out: the tool's arguments by their names
+        spread = [name for name, p in signature.parameters.items() if p.kind is p.VAR_KEYWORD and name in bound]
+        for name in spread:
+            bound = {**{k: v for k, v in bound.items() if k != name}, **bound[name]}
+    named = {k: v for k, v in bound.items() if k not in ("self", "cls") and not _run_context(v)}
     return {str(k): _plain(v) for k, v in named.items()}
 
 
 # What frameworks pass a tool besides the model's arguments (pydantic-ai RunContext, OpenAI Agents
 # RunContextWrapper/ToolContext, LangGraph ToolRuntime): not tool data, and their repr would only be noise.
-_RUN_CONTEXTS = frozenset({"RunContext", "RunContextWrapper", "ToolContext", "ToolRuntime"})
+# LangChain's callback managers and AutoGen's cancellation token likewise; LlamaIndex's workflow `Context` by module,
+# since users name their own classes Context too.
+_RUN_CONTEXTS = frozenset({"RunContext", "RunContextWrapper", "ToolContext", "ToolRuntime", "CallbackManagerForToolRun",
+                           "AsyncCallbackManagerForToolRun", "CancellationToken"})
+_WORKFLOW_MODULES = ("llama_index.", "workflows.")
 
 
 def _run_context(value: Any) -> bool:
-    return any(klass.__name__ in _RUN_CONTEXTS for klass in type(value).__mro__)
+    return any(klass.__name__ in _RUN_CONTEXTS or (klass.__name__ == "Context"
+                                                   and klass.__module__.startswith(_WORKFLOW_MODULES))
+               for klass in type(value).__mro__)
 
 
 def _plain(value: Any, depth: int = 0) -> Any:
@@ -318,6 +396,23 @@ def _plain(value: Any, depth: int = 0) -> Any:
         except Exception:  # noqa: BLE001 - a record must never break the tool call
             pass
     return repr(value)[:200]
+
+
+def _kind_name(obj: Any) -> str | None:
+    kind = kind_of(obj)
+    return kind.tool_name(obj) if kind is not None else None
+
+
+def _restore_attr(obj: Any, attr: str, had: bool, before: Any, wrapper: Any) -> None:
+    try:
+        if object.__getattribute__(obj, attr) is not wrapper:
+            return
+        if had:
+            object.__setattr__(obj, attr, before)
+        else:
+            object.__delattr__(obj, attr)
+    except (AttributeError, TypeError):
+        pass
 
 
 def _modules_from(path: Path) -> list[Any]:
@@ -358,7 +453,7 @@ def load_callable_or_object(spec: str, base_dir: Path) -> Any:
     return obj
 
 
-def _registry_mapping(obj: Any) -> MutableMapping[Any, Any]:
+def registry_mapping(obj: Any) -> MutableMapping[Any, Any]:
     """The name -> callable mapping inside a registry object (a dict, or an object holding one)."""
     if isinstance(obj, MutableMapping):
         return obj

@@ -31,12 +31,13 @@ if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (w
 
 @dataclass(frozen=True, slots=True)
 class DiscoveredTool:
-    """One tool found on the agent object: the name the model calls it by, the function the engine wraps (every
-    reference to it is patched for the run; None for tools running elsewhere, e.g. behind an MCP server), and what
-    the capability profile may read."""
+    """One tool found on the agent object: the name the model calls it by, what the engine wraps (a function, whose
+    every reference is patched for the run, or the framework's tool object, wrapped in place by its kind:
+    engine/chaos/tool_kinds.py; None for tools running elsewhere, e.g. behind an MCP server), and what the
+    capability profile may read."""
 
     name: str
-    function: Callable[..., Any] | None
+    target: Any
     info: ToolInfo
 
 
@@ -196,8 +197,8 @@ class FrameworkTransport:
         self._contexts: Any = None
 
     @property
-    def tool_callables(self) -> list[tuple[str, Callable[..., Any]]]:
-        return [(tool.name, tool.function) for tool in self.tools if tool.function is not None]
+    def tool_callables(self) -> list[tuple[str, Any]]:
+        return [(tool.name, tool.target) for tool in self.tools if tool.target is not None]
 
     async def start(self) -> None:
         if self._obj is not None:

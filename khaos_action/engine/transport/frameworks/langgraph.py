@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import uuid
+from dataclasses import replace
 from typing import Any
 
 from khaos_action.chat import content_text
@@ -19,7 +20,6 @@ from khaos_action.engine.transport.frameworks.base import (
     RunOptions,
     output_text,
     plain_args,
-    tool_info,
     type_name,
 )
 from khaos_action.errors import AgentError
@@ -38,16 +38,16 @@ class LangGraphAdapter:
         return isinstance(obj, Pregel)
 
     def discover(self, obj: Any) -> list[DiscoveredTool]:
+        """The tools of every ToolNode, each a LangChain tool object: wrapped in place (its `func`/`coroutine`, or
+        the `_run`/`_arun` a BaseTool subclass defines), so the graph keeps calling its own tool."""
+        from khaos_action.engine.chaos.tool_kinds import describe_tool, kind_of
+
         found: list[DiscoveredTool] = []
         for graph in _graphs(obj):
             for node in (getattr(graph, "nodes", None) or {}).values():
-                tools = _tools_by_name(getattr(node, "bound", node))
-                for name, tool in tools.items():
-                    fns = _functions(tool)
-                    info = tool_info(str(name), getattr(tool, "description", ""), _schema(tool),
-                                     fns[0] if fns else None)
-                    found += [DiscoveredTool(str(name), fn, info) for fn in fns] or [
-                        DiscoveredTool(str(name), None, info)]
+                for name, tool in _tools_by_name(getattr(node, "bound", node)).items():
+                    info = replace(describe_tool(tool), name=str(name))
+                    found.append(DiscoveredTool(str(name), tool if kind_of(tool) is not None else None, info))
         return found
 
     def context_type(self, obj: Any) -> str | None:
@@ -107,29 +107,6 @@ def _tools_by_name(bound: Any) -> dict[str, Any]:
         if isinstance(value, dict):
             return value
     return {}
-
-
-def _schema(tool: Any) -> dict[str, Any] | None:
-    try:
-        return tool.get_input_jsonschema()
-    except Exception:  # noqa: BLE001 - a tool without a schema still has a name and a description
-        args = getattr(tool, "args", None)
-        return {"properties": args} if isinstance(args, dict) else None
-
-
-def _functions(tool: Any) -> list[Any]:
-    """The user's code behind a LangChain tool: `func` / `coroutine` of a StructuredTool or Tool, else the `_run` /
-    `_arun` a BaseTool subclass defines (patched on its class)."""
-    fns = [fn for fn in (getattr(tool, "func", None), getattr(tool, "coroutine", None)) if callable(fn)]
-    if fns:
-        return fns
-    from langchain_core.tools import BaseTool
-
-    for klass in type(tool).__mro__:
-        if klass is BaseTool or not issubclass(klass, BaseTool):
-            break
-        fns += [klass.__dict__[name] for name in ("_run", "_arun") if callable(klass.__dict__.get(name))]
-    return fns
 
 
 def _text(content: Any) -> str:
