@@ -45,6 +45,16 @@ def lexical_similarity(a: str, b: str) -> float:
     return round((words + grams) / 2, 4)
 
 
+def containment(answer: str, reply: str) -> float:
+    """How much of `answer`'s wording `reply` still holds (its words, stemmed, counted with repeats): 1.0 when the
+    reply says all of it, whatever it adds (a warning, a second paragraph)."""
+    wanted = _words((answer or "").strip())
+    if not wanted:
+        return 1.0
+    have = _words((reply or "").strip())
+    return round(sum(min(n, have[w]) for w, n in wanted.items()) / sum(wanted.values()), 4)
+
+
 @lru_cache(maxsize=2048)
 def _words(text: str) -> Counter[str]:
     return Counter(_stem(w) for w in _WORD.findall(text.casefold()))

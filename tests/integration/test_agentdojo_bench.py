@@ -36,3 +36,4 @@ def test_verdicts_agree_with_the_benchmarks_oracle(tmp_path: Path, suite: str, d
     shown = "\n".join(agreement.disagreements[:15])
     assert agreement.false_compromised == 0, shown
     assert agreement.security_agree >= 0.98 * agreement.episodes, (agreement.rates(), shown)
+    assert agreement.utility_agree >= 0.95 * agreement.episodes, (agreement.rates(), shown)
