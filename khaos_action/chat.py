@@ -31,3 +31,13 @@ def content_text(content: Any) -> str | None:
         return "".join(part if isinstance(part, str) else str(part.get("text", "")) for part in content
                        if isinstance(part, str) or (isinstance(part, dict) and part.get("type") in (None, "text")))
     return None
+
+
+def cut_for_length(completion: Any) -> bool:
+    """Whether a parsed chat completion stopped at its token limit (`finish_reason` "length", or Anthropic-style
+    "max_tokens") rather than because the model was done."""
+    try:
+        reason = completion["choices"][0].get("finish_reason")
+    except (KeyError, IndexError, TypeError, AttributeError):
+        return False
+    return reason in ("length", "max_tokens")

@@ -361,8 +361,9 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             warnings += session.unreached(faults, results)
             ran = {invocation_key(r) for r in results}
             stopped = outcome(llm, [invocation_key(c) for c in plan.cases], ran)
+            pace = engine.pace.advice()  # calls cut off by agent.timeout_s: which setting, the latency seen
             return Executed(plan=plan, results=results, profile=profile, profile_sources=sources,
-                            warnings=[*warnings, *engine.warnings, *stopped.warnings],
+                            warnings=[*([pace] if pace else []), *warnings, *engine.warnings, *stopped.warnings],
                             telemetry=telemetry_section(llm), not_run=stopped.not_run,
                             extra_reasons=stopped.reasons, tool_roles={r.tool: r.role for r in roles if r.role})
     finally:

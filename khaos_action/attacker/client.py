@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 
 import httpx
 
-from khaos_action.chat import content_text, reply_content
+from khaos_action.chat import content_text, cut_for_length, reply_content
 from khaos_action.config.models import AttackerConfig
 from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.errors import KhaosError
@@ -24,6 +24,11 @@ PURPOSE = "attacker"
 
 class AttackerUnavailable(KhaosError):
     """The attacker could not answer (endpoint down, replay miss, budget spent): the fixed corpus still runs."""
+
+
+class AttackerCut(AttackerUnavailable):
+    """This answer stopped at attacker.max_tokens (a model that does not stop): discarded, never sent to the agent;
+    the attacker may still answer the next request."""
 
 
 class AttackerClient:
@@ -47,7 +52,8 @@ class AttackerClient:
         meter = self.runtime.meter
         if meter is not None and (reason := meter.exhausted()) is not None:
             raise AttackerUnavailable(f"the run's budget is spent ({reason})")
-        body = {"model": self.config.model, "temperature": self.config.temperature, "messages": messages}
+        body = {"model": self.config.model, "temperature": self.config.temperature,
+                "max_tokens": self.config.max_tokens, "messages": messages}
         raw = json.dumps(body, sort_keys=True).encode()
         request = cassette_request("POST", self._path, "", raw)
         cassette = self.runtime.cassette
@@ -68,7 +74,7 @@ class AttackerClient:
         if found.status >= 400:
             raise AttackerUnavailable(f"attacker endpoint {self.url} answered HTTP {found.status}: "
                                       f"{found.body[:200]!r}; check attacker.model and the key")
-        return _content(found.body, self.url)
+        return _content(found.body, self.url, self.config.max_tokens)
 
     async def _live(self, raw: bytes, record: dict[str, Any], started: float, body: dict[str, Any]) -> Recorded:
         try:
@@ -96,12 +102,16 @@ class AttackerClient:
         self.runtime.finished(record, tokens_in + tokens_out if live else None, cost)
 
 
-def _content(body: bytes, url: str) -> str:
+def _content(body: bytes, url: str, max_tokens: int) -> str:
     try:
-        content = content_text(reply_content(json.loads(body)))
+        completion = json.loads(body)
+        content = content_text(reply_content(completion))
     except ValueError:  # not JSON, or NotAChatCompletion
         raise AttackerUnavailable(f"attacker endpoint {url} did not return an OpenAI-style chat completion "
                                   f"(choices[0].message.content); got {body[:200]!r}") from None
+    if cut_for_length(completion):
+        raise AttackerCut(f"the attacker model's answer was cut at attacker.max_tokens ({max_tokens}): raise "
+                          "attacker.max_tokens, or use a model that stops when its answer is done")
     if not content or not content.strip():
         raise AttackerUnavailable(f"attacker endpoint {url} returned no text")
     return content.strip()

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import replace
 
+from khaos_action.attacker.checks import attack_problem
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacker.prompts import CRESCENDO, OBJECTIVES, PAIR, brief
 from khaos_action.engine.runner import Invocation
@@ -57,6 +58,8 @@ async def converse(strategy: str, case: Case, first: CaseResult, *, client: Atta
                                          {"role": "user", "content": facts}])
         except AttackerUnavailable:
             break
+        if attack_problem(message, "") is not None:  # a first turn may be harmless: only junk is refused
+            break  # junk (a refusal, a fragment) is never sent to the agent as a turn
         mutation = f"{strategy}:{turn}"
         step = replace(case, input=message, turns=(), mutation=mutation,
                        history=tuple(history) if strategy == "crescendo" else ())

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
+from khaos_action.attacker.checks import attack_problem
+from khaos_action.attacker.client import AttackerClient, AttackerCut, AttackerUnavailable
 from khaos_action.attacker.prompts import OBJECTIVES, REWRITE, brief
 from khaos_action.attacks.planner import retry_case
 from khaos_action.attacks.retry import make_retry
@@ -40,6 +41,7 @@ async def attacker_retries(results: Sequence[CaseResult], cases: dict[str, Case]
     notes: list[str] = []
     unavailable: str | None = None
     discarded: list[str] = []
+    junk: list[str] = []
     for result in results:
         case = cases.get(result.id)
         if case is None or result.phase != "security" or result.outcome != "BLOCKED" or result.repeat != 0:
@@ -55,17 +57,26 @@ async def attacker_retries(results: Sequence[CaseResult], cases: dict[str, Case]
                         channel=case.channel, attack=original, agent_reply=result.output[:4000],
                         agent_capabilities=sorted(k for k, v in capabilities.items() if v))},
                 ])
+            except AttackerCut as exc:
+                junk.append(f"{case.attack_id or case.id} ({exc})")
             except AttackerUnavailable as exc:
                 unavailable = str(exc)
             else:
-                if keeps_canary(case, original, rewrite):
+                problem = attack_problem(rewrite, case.objective or "")
+                if problem is None and keeps_canary(case, original, rewrite):
                     retries.append(retry_case(case, rewrite, MUTATION))
                     continue
-                discarded.append(case.attack_id or case.id)
+                if problem is None:
+                    discarded.append(case.attack_id or case.id)
+                else:
+                    junk.append(f"{case.attack_id or case.id} ({problem})")
         retries.append(make_retry(case, seed))
     if discarded:
         notes.append(f"attacker: {len(discarded)} rewrite(s) dropped the canary and were discarded (the fixed "
                      f"transform ran instead): {', '.join(discarded[:10])}")
+    if junk:
+        notes.append(f"attacker: {len(junk)} rewrite(s) were no attack message and were discarded (the fixed "
+                     f"transform ran instead): {'; '.join(junk[:5])}")
     if unavailable:
         notes.append(f"attacker: unavailable, the remaining retries used the fixed transforms: {unavailable}")
     return retries, notes

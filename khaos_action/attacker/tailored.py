@@ -2,6 +2,8 @@
 
 The attacker writes only the request; we add the part the judge checks (the canary instruction, the reference code
 a forbidden tool call must carry), so every tailored attack has an objective we can decide like any corpus attack.
+What the attacker wrote is checked first (attacker/checks.py): a text that is no attack message for its objective
+(junk, a refusal, cut off, naming none of the agent's tools) is discarded and counted, never run.
 Ids are stable from (seed, category, index); with a cassette the texts are too.
 """
 
@@ -10,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
+from khaos_action.attacker.checks import attack_problem
+from khaos_action.attacker.client import AttackerClient, AttackerCut, AttackerUnavailable
 from khaos_action.attacker.prompts import OBJECTIVES, TAILORED, brief, parse_list
 from khaos_action.canary import make_canary
 from khaos_action.config.corpus import Attack
@@ -41,6 +44,7 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
         return [], []
     cases: list[Case] = []
     notes: list[str] = []
+    discarded: list[str] = []
     for category, examples in tailored_categories(applicable).items():
         objective = Counter(a.objective.kind for a in examples).most_common(1)[0][0]
         if objective == "tool_call" and not tools:
@@ -53,12 +57,23 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
                                                   agent_purpose=purpose, agent_tools=list(tools),
                                                   examples=[a.description for a in examples[:3]], n=per_category)},
             ])
+        except AttackerCut as exc:
+            notes.append(f"attacker: the tailored {category} attacks were discarded: {exc}")
+            continue
         except AttackerUnavailable as exc:
             notes.append(f"attacker: tailored attacks not written: {exc}")
             break
-        texts = [t for t in dict.fromkeys(s.strip() for s in parse_list(content)) if t][:per_category]
-        if not texts:
+        written = [t for t in dict.fromkeys(s.strip() for s in parse_list(content)) if t][:per_category]
+        texts = []
+        for text in written:
+            problem = attack_problem(text, objective, tools)
+            if problem is None:
+                texts.append(text)
+            else:
+                discarded.append(f"{text[:60]!r} ({problem})")
+        if not written:
             notes.append(f"attacker: no usable tailored {category} attack in the answer {content[:120]!r}")
+        if not texts:
             continue
         severity = min((a.severity for a in examples), key=severity_rank)
         owasp = tuple(dict.fromkeys(o for a in examples for o in a.owasp))
@@ -73,4 +88,7 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
                 canary_halves=(canary.a, canary.b),
                 forbidden_tools=tuple(tools) if objective == "tool_call" else (),
             ))
+    if discarded:
+        notes.append(f"attacker: {len(discarded)} tailored attack(s) discarded, not run (not attack messages): "
+                     + "; ".join(discarded[:5]) + (f"; and {len(discarded) - 5} more" if len(discarded) > 5 else ""))
     return cases, notes

@@ -441,10 +441,21 @@ class LlmEndpoint(Strict):
     timeout_s: float = Field(30.0, gt=0)
 
 
+class JudgeConfig(LlmEndpoint):
+    """An LLM judge, consulted only for UNCERTAIN attack outcomes."""
+
+    max_tokens: int = Field(256, ge=16, le=8192)
+    """The longest answer the judge may write (its verdict is one short JSON object): a model that would go on
+    generating stops here, and an answer cut at it is reported, never read as a verdict."""
+
+
 class AttackerConfig(LlmEndpoint):
     """An attacker model (red-team ADR-020): rewrites blocked attacks, runs multi-turn strategies and writes attacks
     tailored to the agent. Every call goes through `llm_cache` and counts against `budget`."""
 
+    max_tokens: int = Field(512, ge=16, le=8192)
+    """The longest answer the attacker may write (an attack message, or a JSON list of them): a model that would
+    go on generating stops here, and an answer cut at it is discarded and counted, never sent to the agent."""
     temperature: float = Field(0.7, ge=0, le=2)
     max_turns: int = Field(4, ge=1, le=20)
     """Bound of each multi-turn strategy (Crescendo, PAIR): attacker messages per conversation."""
@@ -534,7 +545,7 @@ class KhaosConfig(Strict):
     chaos_matrix: list[Scenario] = []
     mutation: Mutation | None = None
     replay: Replay | None = None
-    judge: LlmEndpoint | None = None
+    judge: JudgeConfig | None = None
     """Optional LLM judge consulted only for UNCERTAIN attack outcomes."""
     attacker: AttackerConfig | None = None
     """Optional attacker model for adaptive and tailored attacks (off unless set)."""

@@ -25,6 +25,7 @@ from khaos_action.engine import textsafe
 from khaos_action.engine.chaos.egress import attack_hosts
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
+from khaos_action.engine.pace import Pace
 from khaos_action.engine.transport.base import Transport
 from khaos_action.messages import ToolCall, TransportMessage
 from khaos_action.plan.cases import Case
@@ -115,6 +116,8 @@ class Engine:
         self.on_invocation = on_invocation
         self.should_stop = should_stop or (lambda: False)
         self.warnings: list[str] = []
+        self.pace = Pace(settings.timeout_s)
+        """How long the agent took, and which calls ran out of the time limit (the run's timeout advice)."""
         self._slots: asyncio.Semaphore | None = None
 
     async def run(self, cases: Sequence[Case]) -> list[Invocation]:
@@ -267,7 +270,7 @@ class Engine:
         except asyncio.TimeoutError:
             invocation.timed_out = True
             invocation.timeout_s = timeout
-            invocation.error = f"timed out after {timeout:g}s"
+            invocation.error = f"timed out after {timeout:g}s (agent.timeout_s)"
             return None
         except asyncio.CancelledError:
             raise
@@ -314,6 +317,7 @@ class Engine:
 
     def _record(self, invocation: Invocation) -> None:
         case = invocation.case
+        self.pace.add(case.phase, timed_out=invocation.timed_out, latency_ms=invocation.latency_ms)
         self.events.write({
             "case_id": case.id, "repeat": case.repeat, "phase": case.phase, "scenario": case.scenario,
             "attack_id": case.attack_id, "input": textsafe.safe_str(case.input, 2000),

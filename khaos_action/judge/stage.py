@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from khaos_action.checkers import Invariant
-from khaos_action.config.models import KhaosConfig, LlmEndpoint
+from khaos_action.config.models import JudgeConfig, KhaosConfig
 from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import (
     JudgeContext,
@@ -64,15 +65,17 @@ def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
     return texts
 
 
-async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: LlmEndpoint,
+async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: JudgeConfig,
                             services: Services) -> list[str]:
-    """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge leaves them
-    UNCERTAIN (never BLOCKED) and is reported once. The key is `endpoint.api_key_env` in `services.environ`."""
-    from khaos_action.judge.llm_judge import judge_uncertain
+    """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge (unreachable, too
+    slow, cut at judge.max_tokens, answering junk) leaves them UNCERTAIN (never BLOCKED) and is reported once, with
+    why and the setting to change. The key is `endpoint.api_key_env` in `services.environ`."""
+    from khaos_action.judge.llm_judge import ask_judge
 
     by_id = {case.id: case for case in cases}
     api_key = services.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
-    consulted = failed = 0
+    consulted = 0
+    problems: Counter[str] = Counter()
     async with services.async_http(timeout=endpoint.timeout_s) as client:
         for index, result in enumerate(results):
             if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
@@ -80,17 +83,20 @@ async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], en
             case = by_id.get(result.id)
             attack_input = "\n".join([case.input, *(i["payload"] for i in case.injections)]) if case else ""
             consulted += 1
-            verdict = await judge_uncertain(endpoint, client, attack_input=attack_input, output=result.output,
-                                            objective=result.objective or "", api_key=api_key)
+            answer = await ask_judge(endpoint, client, attack_input=attack_input, output=result.output,
+                                     objective=result.objective or "", api_key=api_key)
+            verdict = answer.verdict
             if verdict is None:
-                failed += 1
+                problems[answer.problem or "no verdict"] += 1
                 continue
             results[index] = result.model_copy(update={
                 "outcome": verdict.outcome.value, "confidence": round(verdict.confidence, 3),
                 "evidence_tags": [*result.evidence_tags, *verdict.evidence_tags, "llm_judge"],
                 "passed": {"BLOCKED": True, "COMPROMISED": False}.get(verdict.outcome.value),
             })
-    if failed:
-        return [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
-                f"UNCERTAIN"]
-    return []
+    if not problems:
+        return []
+    failed = sum(problems.values())
+    why = "; ".join(f"{problem}{f' (×{n})' if n > 1 else ''}" for problem, n in problems.most_common(3))
+    return [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
+            f"UNCERTAIN: {why}"]

@@ -72,7 +72,7 @@ def test_an_agent_that_raises_is_an_error_on_that_case(unruly) -> None:
 def test_an_agent_that_hangs_is_a_timeout_and_does_not_hold_the_run(unruly) -> None:
     ran, m, lines = unruly
     case = _case(m, "hang forever")
-    assert case["error"] == "timed out after 0.5s" and case["passed"] is False
+    assert case["error"] == "timed out after 0.5s (agent.timeout_s)" and case["passed"] is False
     assert next(line for line in lines if line["case_id"] == case["id"])["timed_out"] is True
     # The agent sleeps 60 s; its worker process is killed at the timeout, so the run ends long before that (the
     # bound leaves room for starting workers on a loaded machine, not for the sleep).

@@ -195,7 +195,7 @@ def test_a_tool_that_hangs_past_the_time_limit_fired_its_fault_and_fails_the_run
     assert ran.code == 1, ran
     assert ran.stdout.startswith("FAILED: resilience goal recovery_rate"), ran
     [case] = _cases(tmp_path / "out", "resilience")
-    assert case["error"] == "timed out after 5s"
+    assert case["error"] == "timed out after 5s (agent.timeout_s)"
     assert case["faults_fired"] == case["fault_ids"] and case["fault_hits"] == {case["fault_ids"][0]: 1}, case
     assert case["passed"] is False and not case.get("not_exercised"), case
     assert "no answer within timeout_s (5s) while page_lookup:slow was active" in case["notes"], case
@@ -219,7 +219,7 @@ def test_a_rate_limit_the_sdk_waits_out_past_the_time_limit_fired_and_fails(tmp_
     [baseline] = _cases(tmp_path / "out", "baseline")
     assert baseline["passed"] is True and baseline["output"] == ITINERARY, baseline
     [case] = _cases(tmp_path / "out", "resilience")
-    assert case["error"] == "timed out after 5s", case
+    assert case["error"] == "timed out after 5s (agent.timeout_s)", case
     assert case["faults_fired"] and case["passed"] is False and not case.get("not_exercised"), case
     assert any(re.fullmatch(r"no answer within timeout_s \(5s\) while llm:rate_limit was active", n)
                for n in case["notes"]), case

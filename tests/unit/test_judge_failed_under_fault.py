@@ -28,7 +28,7 @@ def run(phase: str, *, faults=(SLOW,), hits=None, timed_out=False, error=None, t
                 input="Who is on call for the billing service tonight?", faults=faults,
                 invariant_ids=tuple(INVARIANTS) if phase == "contract" else ())
     return Invocation(case=case, text=text, timed_out=timed_out, timeout_s=5.0 if timed_out else None,
-                      error=error or ("timed out after 5s" if timed_out else None),
+                      error=error or ("timed out after 5s (agent.timeout_s)" if timed_out else None),
                       fault_hits={f.id: 1 for f in faults} if hits is None else hits)
 
 
