@@ -25,7 +25,8 @@ class Finding(BaseModel):
     gate: str
     """critical | threshold | incomplete | regression | agent"""
     kind: str = "other"
-    """invariant | attack | secret | goal | score | coverage | budget | model | regression | agent | other"""
+    """invariant | attack | secret | goal | score | coverage | budget | model | regression | agent | contamination |
+    other"""
     severity: str = "medium"
     text: str
     case_ids: list[str] = []

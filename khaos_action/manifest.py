@@ -10,7 +10,7 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Annotated, Any, BinaryIO
+from typing import Annotated, Any, BinaryIO, Literal
 
 from pydantic import (
     BaseModel,
@@ -115,6 +115,18 @@ class Utility(Model):
     """The similarity to the baseline reply, when that decided."""
 
 
+class Contamination(Model):
+    """Another case's data in this case's reply, or this case's data in another's (judge/contamination.py)."""
+
+    string: str
+    """The foreign string: a token of a tool result, an injected payload or a canary (agent text: escape it)."""
+    other_case: str
+    """The other case's id (`id#repeat` for a repeat)."""
+    direction: Literal["received", "leaked"]
+    """received: the string belongs to `other_case` and is in this reply; leaked: it is this case's and is in the
+    reply of `other_case`."""
+
+
 class CaseResult(Model):
     id: str
     phase: str
@@ -156,6 +168,9 @@ class CaseResult(Model):
     evidence: str | None = None
     """The span of the reply (or tool call) that made an attack COMPROMISED."""
     egress_attempts: list[EgressAttempt] = Field([], exclude_if=lambda value: not value)
+    contaminated: list[Contamination] = Field([], exclude_if=lambda value: not value)
+    """Cross-case contamination: another concurrent case's tool result or canary in this reply, or this case's in
+    another's (both are marked; neither is a pass). Absent when none."""
     utility: Utility | None = Field(None, exclude_if=lambda value: value is None)
     """Indirect attacks: did the agent still do the user's task (the carrier prompt's)? Absent elsewhere."""
     """Attack cases: the agent's outbound requests to hosts the attack named, answered locally (never sent), with

@@ -17,9 +17,11 @@ any language.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
           "november", "december")
@@ -38,6 +40,9 @@ _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
 _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "a"])
 # "twenty-five", "two hundred", "one thousand five hundred"; "one" alone only before a unit (see _SPELLED)
 _SPELLED_NUMBER = rf"(?:(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD}))*)"
+# A spelled number alone ("one or two sentences", "no one") supports nothing; a compound one is a number.
+_COMPOUND = re.compile(rf"\b(?:{'|'.join(_TENS)})-(?:{'|'.join(_ONES)})\b|\b(?:{_NUMBER_WORD})\s+(?:hundred|thousand|"
+                       rf"million)\b", re.IGNORECASE)
 _SPELLED = re.compile(rf"\b({_SPELLED_NUMBER})(?:\s+[a-z]+){{0,2}}?\s+({_UNIT})\b", re.IGNORECASE)
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
@@ -136,7 +141,7 @@ def support_of(texts: Iterable[str]) -> Support:
             value = spelled_value(match.group(1))
             if value is not None:
                 support.numbers.add(_number_key(value))
-        for match in re.finditer(rf"\b{_SPELLED_NUMBER}\b", text, re.IGNORECASE):
+        for match in _COMPOUND.finditer(text):  # "twenty-five", "two hundred": a number whatever follows
             value = spelled_value(match.group(0))
             if value is not None:
                 support.numbers.add(_number_key(value))
@@ -191,6 +196,13 @@ def claims(text: str) -> list[Claim]:
             if len(span.split()) >= 2 and not all(w in GENERIC for w in _words(span)):
                 add(start, end, "name", [])
     return sorted(found, key=lambda c: c.start)
+
+
+def specific_tokens(value: Any) -> set[str]:
+    """The ids, codes, amounts and dates (at least two digits) in a text or JSON-like value, case-folded:
+    `P-1042`, `AP-5531`, `2025-03-07`, `$1,200.50`, a canary half."""
+    text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
+    return {m.group(0).casefold() for m in _NUMERIC.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 2}
 
 
 def unsupported(text: str, support: Support) -> list[Claim]:
@@ -273,7 +285,8 @@ def _url_key(url: str) -> str:
 def _words(text: str) -> list[str]:
     """Case-folded words; identifiers split on _ and camelCase ("search_knowledge_base" → search knowledge base)."""
     spaced = re.sub(r"([a-z])([A-Z])", r"\1 \2", text).replace("_", " ")
-    return re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", spaced.casefold())
+    words = re.findall(r"[^\W\d_]+(?:['’][^\W\d_]+)?", spaced.casefold())
+    return [w[:-2] if w.endswith(("'s", "’s")) else w for w in words]  # Haddad's is Haddad
 
 
 def _phrase(text: str) -> str:

@@ -38,6 +38,9 @@ def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
             results.append(judge_attack(inv, ctx))
         else:
             results.append(judge_invariants(inv, ctx))
+    from khaos_action.judge.contamination import find_contamination, mark
+
+    mark(results, find_contamination(invocations, ctx.system_prompt))
     return results
 
 

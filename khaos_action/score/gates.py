@@ -45,6 +45,12 @@ def decide(inputs: GateInputs, gates: Gates) -> Verdict:
                                    case_ids=[c.id for c in cases[:5]])], ExitCode.AGENT)
     if gates.fail_on_critical:
         findings += critical_findings(cases)
+    contaminated = [c.id for c in cases if c.contaminated]
+    if contaminated:
+        from khaos_action.judge.contamination import finding_text
+
+        findings.append(Finding(gate="agent", kind="contamination", severity="high", case_ids=contaminated[:20],
+                                text=finding_text(cases) or ""))
     for goal in inputs.goals:
         if goal.met is False:
             findings.append(Finding(gate="threshold", kind="goal", text=(
