@@ -105,8 +105,10 @@ def refs_of(values: Sequence[str], origin: Path, positions: dict[KeyPath, Positi
             for index, ref in enumerate(values)]
 
 
-def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus) -> UserAttacks:
-    """Every attack of every referenced file or folder, validated; all problems are raised together (exit 2)."""
+def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: Path | None = None) -> UserAttacks:
+    """Every attack of every referenced file or folder, validated; all problems are raised together (exit 2).
+    `base_dir`: khaos.yaml's folder, which the agent's worker resolves a `check:` file against (a check's path is
+    written relative to its attack file and rewritten relative to it)."""
     issues: list[ConfigIssue] = []
     files: list[Path] = []
     for ref in refs:
@@ -117,7 +119,7 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus) -> UserAtta
     attacks: dict[str, tuple[Attack, str]] = {}
     for path in files:
         try:
-            parsed = _parse_file(path)
+            parsed = _parse_file(path, _Checks(path, refs_root(path, refs), base_dir))
         except ConfigFileError as exc:
             issues.extend(exc.issues)
             continue
@@ -188,7 +190,89 @@ def _yaml_below(folder: Path, root: Path) -> Iterable[Path]:
                 yield path
 
 
-def _parse_file(path: Path) -> list[tuple[Attack, int, Position | None]]:
+def refs_root(path: Path, refs: Iterable[AttackRef]) -> Path:
+    """The repository an attack file belongs to (the root of the reference that named it)."""
+    resolved = path.resolve()
+    for ref in refs:
+        if resolved.is_relative_to(ref.root):
+            return ref.root
+    return resolved.parent
+
+
+@dataclass
+class _Checks:
+    """Resolves an attack file's `check: file.py:function` refs: relative to the attack file (or, as in khaos.yaml,
+    to khaos.yaml's folder), inside the repository, the file there and the function defined at its top level (read,
+    never run: pull-request code runs only in the agent's worker), rewritten relative to khaos.yaml's folder."""
+
+    attack_file: Path
+    root: Path
+    base_dir: Path | None
+    problems: list[tuple[KeyPath, str, str]] = field(default_factory=list)
+
+    def rebase(self, value: Any, at: KeyPath) -> Any:
+        if isinstance(value, list):
+            return [self.rebase(v, at + (i,)) for i, v in enumerate(value)]
+        if not isinstance(value, dict):
+            return value
+        out = {}
+        for key, inner in value.items():
+            if key == "check" and isinstance(inner, (str, dict)):
+                ref = inner if isinstance(inner, str) else inner.get("ref")
+                where = at + (key,) if isinstance(inner, str) else at + (key, "ref")
+                fixed = self.resolve(ref, where) if isinstance(ref, str) else ref
+                out[key] = fixed if isinstance(inner, str) else {**inner, "ref": fixed}
+            else:
+                out[key] = self.rebase(inner, at + (key,))
+        return out
+
+    def resolve(self, ref: str, at: KeyPath) -> str:
+        target, _, function = ref.strip().rpartition(":")
+        if not target.endswith(".py") or not function:
+            return ref  # `module:function` (an installed module) or a malformed ref the schema words
+        written = Path(target)
+        candidates = [written] if written.is_absolute() else [
+            self.attack_file.parent / written, *([self.base_dir / written] if self.base_dir else [])]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            self.problems.append((at, f"check file {target} not found (looked for {shown(candidates[0])})",
+                                  "A check's path is relative to this attack file"))
+            return ref
+        if not _inside(found, self.root):
+            self.problems.append((at, f"check file {target} is outside the repository ({shown(self.root)})",
+                                  "Keep check files in the repository"))
+            return ref
+        problem = _defines(found, function)
+        if problem:
+            self.problems.append((at, problem, f"Define `def {function}(context, reply, tool_calls, case)` at the "
+                                               f"top level of {shown(found)}"))
+            return ref
+        if self.base_dir is None:
+            return f"{found.resolve().as_posix()}:{function}"
+        return f"{Path(os.path.relpath(found.resolve(), self.base_dir.resolve())).as_posix()}:{function}"
+
+
+def _defines(path: Path, name: str) -> str | None:
+    """Why `path` cannot give `name` (a syntax error, no such top-level name), read with `ast`, never imported."""
+    import ast
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, UnicodeDecodeError, OSError) as exc:
+        line = getattr(exc, "lineno", None)
+        return f"check file {shown(path)} cannot be imported: {type(exc).__name__}" + (f" at line {line}"
+                                                                                        if line else "")
+    for node in tree.body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
+            return None
+        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
+            return None
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names):
+            return None
+    return f"check file {shown(path)} defines no `{name}` at its top level"
+
+
+def _parse_file(path: Path, checks: _Checks) -> list[tuple[Attack, int, Position | None]]:
     """(attack, index in the file, position of its `id`) for every attack of one file; problems as issues."""
     document = read_yaml(path, what="attack")
     parsed = validate(_AttackFile, document, file=shown(path))
@@ -196,6 +280,13 @@ def _parse_file(path: Path) -> list[tuple[Attack, int, Position | None]]:
     result = []
     for index, entry in enumerate(parsed.attacks):
         merged = {**_fallbacks(entry, parsed.defaults, path), **parsed.defaults, **entry}
+        origin = ("attacks", index) if "objective" in entry else ("defaults",)
+        if "objective" in merged:
+            merged["objective"] = checks.rebase(merged["objective"], origin + ("objective",))
+        for at, message, hint in checks.problems:
+            line, column = document.locate(at, True) or (None, None)
+            issues.append(ConfigIssue(shown(path), line, column, at, message, hint))
+        checks.problems.clear()
         try:
             attack = Attack.model_validate(merged)
         except ValidationError as exc:

@@ -61,7 +61,7 @@ def test_a_bad_attack_file_is_exit_2_with_file_line_and_fix_and_nothing_runs(tmp
     for command in (["run", "--out", "out"], ["validate"]):
         ran = khaos(*command, cwd=ws)
         assert ran.code == 2, ran
-        assert "attacks/mine.yaml:11:16: attacks[1].objective: expected one of" in ran.stderr, ran
+        assert "attacks/mine.yaml:11:5: attacks[1].objective: unknown objective 'leak_everything'" in ran.stderr, ran
         assert "Traceback" not in ran.stderr
     assert not (ws / "out" / "events.jsonl").exists()
 
@@ -80,4 +80,14 @@ def test_source_user_with_no_attack_files_is_exit_2_before_the_agent_runs(tmp_pa
     ran = khaos("run", "--out", "out", cwd=ws)
     assert ran.code == 2, ran
     assert "source: user" in ran.stderr, ran
+    assert not (ws / "out" / "events.jsonl").exists()
+
+
+def test_a_check_that_cannot_be_imported_is_exit_2_and_nothing_runs(tmp_path: Path) -> None:
+    ws = setup(tmp_path, ATTACKS.replace("objective: system_prompt_leak", "objective: {check: ../checks.py:held}"))
+    (ws / "checks.py").write_text("def other(context):\n    return True\n")
+    ran = khaos("run", "--out", "out", cwd=ws)
+    assert ran.code == 2, ran
+    assert "attacks/mine.yaml:11:24: attacks[1].objective.check: check file checks.py defines no `held`" in \
+        ran.stderr, ran
     assert not (ws / "out" / "events.jsonl").exists()

@@ -78,5 +78,5 @@ def test_every_pair_becomes_one_attack_carried_by_its_user_task_through_the_vect
     assert len(banking) == 16 * 9 and len(slack) == 21 * 5
     first = banking[0]
     assert first["tool"] == "read_file" and first["channel"] == "file_content"
-    assert first["objective"] == {"check": "dojo_checks/banking.py:injection_task_0"}
+    assert first["objective"] == {"check": "../dojo_checks/banking.py:injection_task_0"}
     assert dojo.MARKER in first["payload"]
