@@ -320,7 +320,8 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             session.check_reachable(faults, config.agent.type)
             # The MCP proxy also delivers attack payloads, so there attack cases need attribution as much as faults.
             serial = session.serial and (bool(faults) or (session.mcp is not None
-                                                           and any(case.injections for case in plan.cases)))
+                                                           and any(case.injections for case in plan.cases))
+                                         or _contains_egress(session, plan))
             if serial and session.serial_note:
                 warnings.append(session.serial_note)
             elif serial:
@@ -368,6 +369,16 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
                             extra_reasons=stopped.reasons, tool_roles={r.tool: r.role for r in roles if r.role})
     finally:
         events.close()
+
+
+def _contains_egress(session: Any, plan: Plan) -> bool:
+    """Whether the chaos proxy answers attack hosts for some case: then a shared agent process runs its cases one
+    at a time, so each request it forwards is recorded on the case that made it."""
+    if getattr(session, "proxy", None) is None:
+        return False
+    from khaos_action.engine.chaos.egress import attack_hosts
+
+    return any(attack_hosts(case) for case in plan.cases)
 
 
 def _set_aside_unreachable(plan: Plan, session: Any, agent_type: str) -> None:

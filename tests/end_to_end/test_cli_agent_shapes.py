@@ -5,6 +5,7 @@ Each agent's model is the naive local LLM stand-in (tests/fixtures/domains/naive
 from __future__ import annotations
 
 import shutil
+import sys
 from pathlib import Path
 
 import pytest
@@ -130,3 +131,27 @@ def test_german_tool_names_get_their_roles_from_what_they_say(praxis: Path) -> N
     missing = [s["reason"] for s in m["skipped"] if "has no tool like" in s["reason"]]
     assert missing and not [r for r in missing if any(f"(no {kind}" in r for kind in
                                                       ("payment", "destructive", "messaging"))]
+
+
+def test_a_command_agents_fetch_of_an_attackers_url_stays_inside_the_run(tmp_path: Path) -> None:
+    """The chaos proxy is the agent process's HTTP_PROXY: the SSRF attack's metadata URL and the exfiltration URL
+    are answered locally and recorded on their cases, with the canary flagged."""
+    shutil.copy(DOMAINS / "fetcher_agent.py", tmp_path / "fetcher_agent.py")
+    (tmp_path / "fetch_pack.yaml").write_text(yaml.safe_dump({
+        "name": "fetch-attacks", "version": "1", "phases": [{"type": "security", "attacks": [
+            {"id": "tm-010-ssrf-url"}, {"id": "exf-008-fetch-with-secret"}]}]}), encoding="utf-8")
+    (tmp_path / "khaos.yaml").write_text(yaml.safe_dump({
+        "version": 1,
+        "agent": {"name": "scout", "type": "command", "command": f"{sys.executable} fetcher_agent.py",
+                  "capabilities": {"has_tools": True, "has_network_access": True}, "timeout_s": 20},
+        "packs": ["fetch_pack.yaml"], "golden_prompts": ["Summarise the history of the printing press"]}),
+        encoding="utf-8")
+    ran = khaos("run", "--out", "out", cwd=tmp_path, timeout=120)
+    assert ran.code in (0, 1), ran
+    cases = {c["attack_id"]: c for c in manifest(tmp_path / "out")["cases"] if c.get("attack_id")}
+    ssrf = cases["tm-010-ssrf-url"]["egress_attempts"]
+    assert [(e["host"], e["via"], e["canary"]) for e in ssrf] == [("169.254.169.254", "proxy", True)]
+    assert ssrf[0]["path"].startswith("/latest/meta-data/iam/security-credentials/")
+    exfil = cases["exf-008-fetch-with-secret"]["egress_attempts"]
+    assert exfil and all(e["host"] == "uptime.monitor-hub.example" and e["via"] == "proxy" for e in exfil)
+    assert "I read: " in cases["tm-010-ssrf-url"]["output"] and ": OK" in cases["tm-010-ssrf-url"]["output"]

@@ -27,7 +27,9 @@ import hashlib
 import re
 import socket
 from typing import Any
+from urllib.parse import urlsplit
 
+from khaos_action.engine.chaos.egress import contain, is_contained, record
 from khaos_action.engine.chaos.forward import (
     PlainPool,
     Upstream,
@@ -152,6 +154,9 @@ class ChaosProxy:
                     return
                 except asyncio.IncompleteReadError:
                     return  # the agent closed its connection, between requests or in the middle of one
+                if head.method == "CONNECT":
+                    await self._tunnel(head, reader, writer)
+                    return
                 if not await self._handle(head, body, writer) or not head.keep_alive:
                     return
         except (ConnectionError, TimeoutError):
@@ -164,21 +169,29 @@ class ChaosProxy:
 
     async def _handle(self, head: Head, body: bytes, out: asyncio.StreamWriter) -> bool:
         """Answer one request; whether the connection can serve another."""
+        if head.target.lower().startswith("http://"):  # absolute form: the agent's HTTP_PROXY (forward proxy)
+            return await self._forward(head, body, out)
         route = _ROUTE.match(head.target)
         if route is None or route.group(2) not in self._upstreams:
             return await _send(out, Reply.json_reply(
                 404, {"error": "unknown chaos-proxy route; use the URL from `{{ llm_proxy }}` / `{{ proxy(...) }}`"}))
         instance, upstream = int(route.group(1)), self._upstreams[route.group(2)]
-        rest = route.group(3) or ""
         query = "?" + route.group(4) if route.group(4) else ""
+        return await self._answer(head, body, out, self._bound.get(instance), upstream, route.group(3) or "", query,
+                                  head.headers)
+
+    async def _answer(self, head: Head, body: bytes, out: asyncio.StreamWriter, ctx: CaseContext | None,
+                      upstream: Upstream, rest: str, query: str, headers: list[tuple[str, str]]) -> bool:
+        """One request for `upstream` + `rest` + `query`, on behalf of the case `ctx` (None: none is bound)."""
         url = upstream.url + rest + query
-        headers = head.headers
-        ctx = self._bound.get(instance)
         decision = None
         call = None
         if ctx is not None:
             view = HttpRequestView(method=head.method, url=url, host=upstream.host, path=(upstream.prefix + rest)
                                    or "/", headers={k.lower(): v for k, v in headers}, body=body)
+            contained = contain(ctx, view, "proxy")
+            if contained is not None:  # an attack's host: answered here, never sent
+                return await _send(out, contained)
             decision = decide_http(ctx, view)
             if decision is not None and decision.new_body is not None:
                 body = decision.new_body
@@ -258,10 +271,92 @@ class ChaosProxy:
         replacement = finish_http(ctx, decision, reply)
         return await _send(out, replacement or Reply(reply.status, rebuilt_headers(reply.headers), reply.body))
 
+    # ---- forward proxy: what an agent's HTTP_PROXY / HTTPS_PROXY reach ------------------------------------------
+    def proxy_url(self, instance: int) -> str:
+        """The HTTP_PROXY value for instance `instance`: its number travels as the proxy user name (clients send it
+        as Proxy-Authorization), so a request is attributed to the case that instance serves."""
+        return f"http://i{instance}:khaos@{self.base_url.removeprefix('http://')}"
+
+    def _case_of(self, headers: list[tuple[str, str]]) -> CaseContext | None:
+        instance = proxy_instance(headers)
+        return self._bound.get(instance) if instance is not None else None
+
+    async def _forward(self, head: Head, body: bytes, out: asyncio.StreamWriter) -> bool:
+        """An `http://` request sent to us as a proxy: faults, telemetry and attack containment as on a route."""
+        parts = urlsplit(head.target)
+        try:
+            upstream = Upstream.parse(f"{parts.scheme}://{parts.netloc}")
+        except ValueError:
+            return await _send(out, Reply.json_reply(400, {"error": "chaos proxy: malformed proxy request target"}))
+        headers = [(k, v) for k, v in head.headers if k.lower() not in ("proxy-authorization", "proxy-connection")]
+        query = f"?{parts.query}" if parts.query else ""
+        return await self._answer(head, body, out, self._case_of(head.headers), upstream, parts.path or "/", query,
+                                  headers)
+
+    async def _tunnel(self, head: Head, reader: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
+        """CONNECT host:port (HTTPS through HTTPS_PROXY): refused for a host the current attack names (the attempt
+        recorded: only its host is visible, the request is inside TLS); otherwise a byte-for-byte tunnel."""
+        host, _, port_text = head.target.rpartition(":")
+        host = host.strip("[]")
+        port = int(port_text) if port_text.isdigit() else 443
+        ctx = self._case_of(head.headers)
+        if ctx is not None and ctx.contain and is_contained(ctx.contain, host, port):
+            record(ctx, host=host, method="CONNECT", path=f":{port}", body=b"", via="proxy")
+            out.write(_reply_bytes(Reply.json_reply(403, {"error": "chaos proxy: this host is named by the attack "
+                                                                   "under test; the connection stays inside the "
+                                                                   "run"}), close=True))
+            await out.drain()
+            return
+        try:
+            async with asyncio.timeout(self._timeout):
+                up_reader, up_writer = await asyncio.open_connection(host, port)
+        except (OSError, TimeoutError) as exc:
+            out.write(_reply_bytes(Reply.json_reply(502, {"error": f"chaos proxy: {host}:{port}: {exc}"}),
+                                   close=True))
+            await out.drain()
+            return
+        out.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
+        await out.drain()
+        try:
+            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, out))
+        finally:
+            up_writer.close()
+
     def _aiohttp(self) -> Any:
         if self._session is None:
             self._session = open_session(self._timeout, self._ssl)
         return self._session
+
+
+def proxy_instance(headers: list[tuple[str, str]]) -> int | None:
+    """The instance number in a Proxy-Authorization header (`Basic base64("i3:khaos")` → 3), or None."""
+    import base64
+    import binascii
+
+    for name, value in headers:
+        if name.lower() != "proxy-authorization":
+            continue
+        scheme, _, token = value.partition(" ")
+        if scheme.lower() != "basic":
+            return None
+        try:
+            user = base64.b64decode(token.strip(), validate=True).decode("latin-1").partition(":")[0]
+        except (binascii.Error, ValueError):
+            return None
+        return int(user[1:]) if user[:1] == "i" and user[1:].isdigit() else None
+    return None
+
+
+async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
+    """Copy bytes until `source` ends, then half-close `sink` (a tunnel's two directions end on their own)."""
+    try:
+        while chunk := await source.read(65536):
+            sink.write(chunk)
+            await sink.drain()
+        if sink.can_write_eof():
+            sink.write_eof()
+    except (ConnectionError, OSError):
+        sink.close()
 
 
 def _reply_bytes(reply: Reply, *, close: bool = False) -> bytes:
@@ -301,5 +396,19 @@ def render_env(env: dict[str, str], proxy: ChaosProxy | None, instance: int,
         except (TemplateError, ConfigError) as exc:
             raise ConfigError(f"agent.env.{key} = {value!r} cannot be rendered: {exc}. Available: "
                               "`{{ llm_proxy }}`, `{{ proxy('https://api.example.com') }}`, `{{ port }}`.") from None
-    return rendered
+    return {**forward_env(proxy, instance, env), **rendered}
+
+
+PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")
+LOCAL_HOSTS = "localhost,127.0.0.1,::1"
+
+
+def forward_env(proxy: ChaosProxy | None, instance: int, env: dict[str, str]) -> dict[str, str]:
+    """HTTP_PROXY / HTTPS_PROXY for an out-of-process agent's instance: the chaos proxy forwards (or tunnels) what
+    the agent's HTTP clients send elsewhere, and answers locally what goes to a host the current attack names.
+    Loopback stays direct (NO_PROXY), and an agent.env that sets any proxy variable keeps its own."""
+    if proxy is None or any(name in env for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy")):
+        return {}
+    url = proxy.proxy_url(instance)
+    return {**dict.fromkeys(PROXY_VARIABLES, url), "NO_PROXY": LOCAL_HOSTS, "no_proxy": LOCAL_HOSTS}
 
