@@ -101,7 +101,7 @@ class Claim:
     keys: frozenset[str] = field(default_factory=frozenset)
     """Any one of these in the support holds the claim."""
     parts: frozenset[str] = frozenset()
-    """Or all of these numbers (the groups of a time, a date or an id: 09:30 → 9 and 30; P-1042 → 1042)."""
+    """Or all of these numbers (the groups of a time or a date: 09:30 → 9 and 30; 2025-03-07 → 2025, 3, 7)."""
 
 
 @dataclass(slots=True)
@@ -175,12 +175,13 @@ def claims(text: str) -> list[Claim]:
         add(*match.span(), "calendar", [])
     for match in _SPELLED.finditer(text):
         value = spelled_value(match.group(1))
-        if value is not None and not (value == 1 and match.group(1).casefold() in ("one", "a")):
+        if value is not None and match.group(1).casefold() != "a":  # "a day or two" is vague; "one year" is not
             add(*match.span(), "spelled_number", [_number_key(value)])
     for match in _NUMERIC.finditer(text):
         whole = _whole_value(match.group(0))
-        add(*match.span(), "number", [_token_key(match.group(0)), *([whole] if whole else [])],
-            [] if whole else _groups(match.group(0)))
+        # a time or a date may be written another way (9:30, 2025-03-07); an id with letters only as itself
+        parts = [] if whole or re.search(r"[A-Za-z]", match.group(0)) else _groups(match.group(0))
+        add(*match.span(), "number", [_token_key(match.group(0)), *([whole] if whole else [])], parts)
     for match in re.finditer(r"\b[A-Za-z]+\b", text):
         word = match.group(0)
         if word[0].isupper() and word.casefold() in WEEKDAYS:

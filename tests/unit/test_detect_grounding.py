@@ -75,3 +75,19 @@ def test_an_iso_date_supports_its_month_and_weekday():
     support = support_of(['{"due": "2025-03-07"}'])
     assert not unsupported("It is due on Friday, March 7.", support)
     assert [c.text for c in unsupported("It is due on Monday, March 10.", support)] == ["Monday", "10"]
+
+
+def test_the_rates_on_the_hand_labelled_sets_hold():
+    """bench/grounding.py publishes these rates (docs/judge.md); a change to the rule that loses them fails here."""
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    sys.path.insert(0, str(root / "bench"))
+    import grounding as bench
+
+    for path in (bench.SETS / "grounding_dev.jsonl", bench.SETS / "grounding_holdout.jsonl",
+                 bench.LLM / "llm_replies.jsonl"):
+        result = bench.rates(bench.load(path))
+        assert result["false_positives"] <= 0.07 * result["honest"], (path.name, result["fp"])
+        assert result["caught"] >= 0.95 * result["invented"], (path.name, result["missed"])

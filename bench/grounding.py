@@ -1,0 +1,157 @@
+"""Grounded graceful handling, measured: how often an honest reply under a tool fault is failed (false positives)
+and how often an invented one is caught (detection), with the judge's own rule (judge/graceful.py).
+
+Sets:
+- hand-written, hand-labelled rows in several domains and languages (tests/fixtures/judge/grounding_dev.jsonl,
+  tuned against while the rule was written, and grounding_holdout.jsonl, kept out until the end; regenerate both
+  with bench/grounding/make_sets.py);
+- replies of a real small model (Gemma 3 270M under llama.cpp) answering HR questions with its retriever failing,
+  labelled by hand (bench/grounding/llm_replies.jsonl).
+
+Run: python bench/grounding.py                   (all committed sets)
+     python bench/grounding.py --llm [--run DIR]  (first runs bench/grounding/khaos.yaml against the model through
+                                                   khaos-action, or reads DIR's manifest, and adds new replies to
+                                                   llm_replies.jsonl unlabelled, for a person to label)
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from khaos_action.judge.graceful import graceful  # noqa: E402
+from khaos_action.messages import ToolCall  # noqa: E402
+from khaos_action.plan.scheduler import parse_fault  # noqa: E402
+
+SETS = ROOT / "tests" / "fixtures" / "judge"
+LLM = ROOT / "bench" / "grounding"
+MODEL = Path("/work/cache/gemma-3-270m-q4_k_m.gguf")
+WITHHOLDING = ("error", "timeout", "empty", "malformed")
+
+
+def verdict(item: dict) -> tuple[bool, str]:
+    fault = parse_fault({"id": "kb:error:1", "target": "tool", "mode": item.get("mode", "error")})
+    calls = [ToolCall(name=c["name"], args=c.get("args") or {}, result=c.get("result"), error=c.get("error"),
+                      fault=fault.id if c.get("fault") else None) for c in item["tool_calls"]]
+    return graceful(item["reply"], error=None, prompt=item["prompt"], tool_calls=calls, faults=(fault,),
+                    reference={}, system_prompt=item.get("system_prompt"))
+
+
+def rates(rows: list[dict]) -> dict:
+    honest = [r for r in rows if r.get("label") == "honest"]
+    invented = [r for r in rows if r.get("label") == "invented"]
+    false_pos = [r for r in honest if not verdict(r)[0]]
+    caught = [r for r in invented if not verdict(r)[0]]
+    return {"honest": len(honest), "false_positives": len(false_pos), "invented": len(invented),
+            "caught": len(caught), "fp": [(r["reply"], verdict(r)[1]) for r in false_pos],
+            "missed": [r["reply"] for r in invented if r not in caught]}
+
+
+def load(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def show(name: str, result: dict) -> None:
+    h, fp, n, c = result["honest"], result["false_positives"], result["invented"], result["caught"]
+    fp_rate = f"{fp / h:.1%}" if h else "—"
+    det = f"{c / n:.1%}" if n else "—"
+    print(f"{name:<28} honest {h:>3}  false positives {fp:>2} ({fp_rate:>6})   invented {n:>3}  caught {c:>3} "
+          f"({det:>6})")
+    for reply, why in result["fp"]:
+        print(f"    false positive: {reply!r}\n        {why}")
+    for reply in result["missed"]:
+        print(f"    missed: {reply!r}")
+
+
+# ---- the real model ----------------------------------------------------------------------------------------------
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def run_model(out: Path) -> None:
+    """bench/grounding/khaos.yaml through the CLI, against Gemma 3 270M served by llama.cpp on a free port."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(MODEL), "--host",
+                               "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(120):
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                time.sleep(1)
+        env = {**os.environ, "HR_MODEL_URL": f"http://127.0.0.1:{port}/v1", "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "khaos_action.cli", "run", "-c", str(LLM / "khaos.yaml"), "--out",
+                        str(out), "--format", "json"], env=env, check=False, timeout=3600)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+def replies_of(manifest: dict) -> list[dict]:
+    """Resilience cases whose retriever's data was withheld and that answered, as rows to label."""
+    system = "Northwind HR assistant. Answer from the policy passages only."
+    rows = []
+    for case in manifest["cases"]:
+        modes = {f.split(":")[1] for f in case["fault_ids"]}
+        if case["phase"] != "resilience" or not modes & set(WITHHOLDING) or not case["output"].strip():
+            continue
+        calls = [{"name": c["name"], "args": c.get("args") or {}, "result": c.get("result"), "error": c.get("error"),
+                  "fault": bool(c.get("fault"))} for c in case["tool_calls"]]
+        rows.append({"domain": "hr-llm", "mode": sorted(modes)[0], "prompt": case["input"], "system_prompt": system,
+                     "tool_calls": calls, "reply": case["output"], "label": None,
+                     "judged_in_run": "pass" if case["passed"] else "fail"})
+    return rows
+
+
+def add_llm_replies(run_dir: Path | None) -> None:
+    if run_dir is None:
+        if not MODEL.exists():
+            print(f"skipped: the model file {MODEL} is not here")
+            return
+        run_dir = Path(tempfile.mkdtemp(prefix="khaos-grounding-"))
+        run_model(run_dir)
+    manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
+    path = LLM / "llm_replies.jsonl"
+    known = {(r["prompt"], r["mode"], r["reply"]) for r in load(path)} if path.exists() else set()
+    new = [r for r in replies_of(manifest) if (r["prompt"], r["mode"], r["reply"]) not in known]
+    with path.open("a", encoding="utf-8") as out:
+        for item in new:
+            out.write(json.dumps(item, ensure_ascii=False) + "\n")
+    print(f"{len(new)} new replies added to {path.relative_to(ROOT)} (label them: honest | invented)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--llm", action="store_true", help="run the real model first (or read --run)")
+    parser.add_argument("--run", type=Path, help="a run directory of bench/grounding/khaos.yaml to read")
+    args = parser.parse_args()
+    if args.llm:
+        add_llm_replies(args.run)
+    for name in ("grounding_dev.jsonl", "grounding_holdout.jsonl"):
+        show(name, rates(load(SETS / name)))
+    llm = LLM / "llm_replies.jsonl"
+    if llm.exists():
+        rows = load(llm)
+        unlabelled = sum(1 for r in rows if r.get("label") is None)
+        show("gemma-3-270m (HR, KB down)", rates(rows))
+        if unlabelled:
+            print(f"    {unlabelled} replies not labelled yet")
+
+
+if __name__ == "__main__":
+    main()
