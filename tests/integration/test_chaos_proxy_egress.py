@@ -15,7 +15,8 @@ from test_chaos_fakes import FakeUpstream
 
 from khaos_action.engine.chaos.egress import named_hosts
 from khaos_action.engine.chaos.plan import bind_faults, fault_hits
-from khaos_action.engine.chaos.proxy import ChaosProxy, proxy_instance, render_env
+from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
+from khaos_action.engine.chaos.proxy_forward import proxy_instance
 from khaos_action.engine.context import CaseContext
 
 CLIENT = r'''

@@ -29,7 +29,7 @@ import socket
 from typing import Any
 from urllib.parse import urlsplit
 
-from khaos_action.engine.chaos.egress import contain, is_contained, record
+from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.forward import (
     PlainPool,
     Upstream,
@@ -50,6 +50,7 @@ from khaos_action.engine.chaos.http1 import (
     status_line,
 )
 from khaos_action.engine.chaos.plan import decide_http, finish_http
+from khaos_action.engine.chaos.proxy_forward import forward_env, proxy_instance, tunnel
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.llm_calls import LlmCall, begin_call
 from khaos_action.errors import ConfigError
@@ -154,8 +155,8 @@ class ChaosProxy:
                     return
                 except asyncio.IncompleteReadError:
                     return  # the agent closed its connection, between requests or in the middle of one
-                if head.method == "CONNECT":
-                    await self._tunnel(head, reader, writer)
+                if head.method == "CONNECT":  # HTTPS through the agent's HTTPS_PROXY (proxy_forward.py)
+                    await tunnel(head, reader, writer, self._case_of(head.headers), self._timeout)
                     return
                 if not await self._handle(head, body, writer) or not head.keep_alive:
                     return
@@ -293,70 +294,10 @@ class ChaosProxy:
         return await self._answer(head, body, out, self._case_of(head.headers), upstream, parts.path or "/", query,
                                   headers)
 
-    async def _tunnel(self, head: Head, reader: asyncio.StreamReader, out: asyncio.StreamWriter) -> None:
-        """CONNECT host:port (HTTPS through HTTPS_PROXY): refused for a host the current attack names (the attempt
-        recorded: only its host is visible, the request is inside TLS); otherwise a byte-for-byte tunnel."""
-        host, _, port_text = head.target.rpartition(":")
-        host = host.strip("[]")
-        port = int(port_text) if port_text.isdigit() else 443
-        ctx = self._case_of(head.headers)
-        if ctx is not None and ctx.contain and is_contained(ctx.contain, host, port):
-            record(ctx, host=host, method="CONNECT", path=f":{port}", body=b"", via="proxy")
-            out.write(_reply_bytes(Reply.json_reply(403, {"error": "chaos proxy: this host is named by the attack "
-                                                                   "under test; the connection stays inside the "
-                                                                   "run"}), close=True))
-            await out.drain()
-            return
-        try:
-            async with asyncio.timeout(self._timeout):
-                up_reader, up_writer = await asyncio.open_connection(host, port)
-        except (OSError, TimeoutError) as exc:
-            out.write(_reply_bytes(Reply.json_reply(502, {"error": f"chaos proxy: {host}:{port}: {exc}"}),
-                                   close=True))
-            await out.drain()
-            return
-        out.write(b"HTTP/1.1 200 Connection Established\r\n\r\n")
-        await out.drain()
-        try:
-            await asyncio.gather(_pipe(reader, up_writer), _pipe(up_reader, out))
-        finally:
-            up_writer.close()
-
     def _aiohttp(self) -> Any:
         if self._session is None:
             self._session = open_session(self._timeout, self._ssl)
         return self._session
-
-
-def proxy_instance(headers: list[tuple[str, str]]) -> int | None:
-    """The instance number in a Proxy-Authorization header (`Basic base64("i3:khaos")` → 3), or None."""
-    import base64
-    import binascii
-
-    for name, value in headers:
-        if name.lower() != "proxy-authorization":
-            continue
-        scheme, _, token = value.partition(" ")
-        if scheme.lower() != "basic":
-            return None
-        try:
-            user = base64.b64decode(token.strip(), validate=True).decode("latin-1").partition(":")[0]
-        except (binascii.Error, ValueError):
-            return None
-        return int(user[1:]) if user[:1] == "i" and user[1:].isdigit() else None
-    return None
-
-
-async def _pipe(source: asyncio.StreamReader, sink: asyncio.StreamWriter) -> None:
-    """Copy bytes until `source` ends, then half-close `sink` (a tunnel's two directions end on their own)."""
-    try:
-        while chunk := await source.read(65536):
-            sink.write(chunk)
-            await sink.drain()
-        if sink.can_write_eof():
-            sink.write_eof()
-    except (ConnectionError, OSError):
-        sink.close()
 
 
 def _reply_bytes(reply: Reply, *, close: bool = False) -> bytes:
@@ -397,18 +338,3 @@ def render_env(env: dict[str, str], proxy: ChaosProxy | None, instance: int,
             raise ConfigError(f"agent.env.{key} = {value!r} cannot be rendered: {exc}. Available: "
                               "`{{ llm_proxy }}`, `{{ proxy('https://api.example.com') }}`, `{{ port }}`.") from None
     return {**forward_env(proxy, instance, env), **rendered}
-
-
-PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")
-LOCAL_HOSTS = "localhost,127.0.0.1,::1"
-
-
-def forward_env(proxy: ChaosProxy | None, instance: int, env: dict[str, str]) -> dict[str, str]:
-    """HTTP_PROXY / HTTPS_PROXY for an out-of-process agent's instance: the chaos proxy forwards (or tunnels) what
-    the agent's HTTP clients send elsewhere, and answers locally what goes to a host the current attack names.
-    Loopback stays direct (NO_PROXY), and an agent.env that sets any proxy variable keeps its own."""
-    if proxy is None or any(name in env for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy")):
-        return {}
-    url = proxy.proxy_url(instance)
-    return {**dict.fromkeys(PROXY_VARIABLES, url), "NO_PROXY": LOCAL_HOSTS, "no_proxy": LOCAL_HOSTS}
-
