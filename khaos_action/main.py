@@ -177,9 +177,10 @@ def corpus_of(user_attacks: UserAttacks | None) -> Corpus:
 
 def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
               shard: tuple[int, int] | None = None, llm_variants: dict[str, list[str]] | None = None,
-              roles: list[ToolRole] | None = None) -> Plan:
+              roles: list[ToolRole] | None = None, parameters: dict[str, tuple[str, ...]] | None = None) -> Plan:
     """The run's cases. Without a profile, the one inferred from the config alone is used. `roles`: the agent's
-    tools with their roles (forbidden-tool attacks aim at them)."""
+    tools with their roles (forbidden-tool attacks aim at them); `parameters`: each tool's parameter names (an
+    attack adapted to a tool fills them with the attacker's values)."""
     from khaos_action.plan.contract import plan_contract
     from khaos_action.plan.mutation import mutation_planner
     from khaos_action.plan.scheduler import SeededScheduler, select_shard
@@ -200,7 +201,7 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
             corpus = corpus_of(prepared.user_attacks)
             if profile is None:
                 profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
-            planners.append(security_planner(corpus, profile, roles))
+            planners.append(security_planner(corpus, profile, roles, parameters))
             hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
     plan = SeededScheduler(config, prepared.packs, planners=planners, hash_extra=hash_extra).plan()
     if shard is not None:
@@ -314,7 +315,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             roles += [guess_role(name) for name in wrapped if name not in {r.tool for r in roles}]
             with collector.bulk():
                 plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants,
-                                 roles=roles)
+                                 roles=roles, parameters={tool.name: tool.parameters for tool in tools})
             _set_aside_unreachable(plan, session, config.agent.type)
             faults = [f.as_dict() for case in plan.cases for f in case.faults]  # plain entries for the diagnostics
             session.check_reachable(faults, config.agent.type)

@@ -8,10 +8,10 @@ applicable, never as blocked.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
+from khaos_action.attacks.adapt import adapted_goal, adapted_request
 from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.select import select_attacks
 from khaos_action.canary import make_canary
@@ -29,20 +29,25 @@ def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
 
 
 def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, own_carrier: bool = False,
-                roles: Sequence[ToolRole] | None = None) -> Case:
-    """`targets`: the agent's real tools a forbidden-tool attack aims at (roles/forbidden_targets); the attack's
-    text then names one of them where it named a tool the agent does not have. `own_carrier`: a user attack (its
-    carrier is the prompt that carries it). `roles`: the agent's tools, for an attack placed by tool role."""
+                roles: Sequence[ToolRole] | None = None,
+                parameters: Mapping[str, Sequence[str]] | None = None) -> Case:
+    """`targets`: the agent's real tools a forbidden-tool attack aims at (roles/forbidden_targets). When the agent
+    has a tool the attack names, the attack is sent as written; otherwise it is rewritten for one of the targets
+    (attacks/adapt.py: that tool's own action, its `parameters` filled with the attacker's values). `own_carrier`: a
+    user attack (its carrier is the prompt that carries it). `roles`: the agent's tools, for an attack placed by
+    tool role."""
     cid = case_id("security", attack.id)
     canary = make_canary(seed, cid)
     rendered = render_attack(attack, canary)
     forbidden = list(attack.forbidden_tools)
     goal = attack.goal
-    if targets:
+    if targets and not set(attack.forbidden_tools) & set(targets):
         chosen = targets[int(cid, 16) % len(targets)]
-        rendered = replace(rendered, input=_rename_tools(rendered.input, attack.forbidden_tools, targets, chosen),
-                           injection=rendered.injection and _rename_tools(rendered.injection, attack.forbidden_tools,
-                                                                          targets, chosen))
+        params = list((parameters or {}).get(chosen, ()))
+        text = adapted_request(chosen, params, canary, indirect=attack.indirect, key=cid)
+        rendered = replace(rendered, injection=text) if attack.indirect else replace(rendered, input=text)
+        forbidden, goal = [chosen], adapted_goal(chosen, params)
+    elif targets:
         forbidden = sorted(set(forbidden) | set(targets))
         goal = aimed_at(attack.objective, forbidden)
     injections = ({"channel": rendered.channel, "payload": rendered.injection, **placed_on(attack, roles)},)\
@@ -77,13 +82,6 @@ def _carried_by(attack: Attack, roles: list[ToolRole] | None) -> dict[str, objec
     return {"tools": sorted(r.tool for r in roles or [] if r.role == role)}
 
 
-def _rename_tools(text: str, named: Iterable[str], targets: list[str], chosen: str) -> str:
-    for name in named:
-        if name != "*" and name not in targets:
-            text = re.sub(rf"\b{re.escape(name)}\b", chosen, text)
-    return text
-
-
 def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | None]:
     """Not applicable: a forbidden-tool attack whose tools (by name or by role) the agent has none of. Without a
     known tool list (an agent in another process) every attack stays applicable."""
@@ -101,7 +99,10 @@ def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | No
     return check
 
 
-def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[ToolRole] | None = None) -> Planner:
+def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[ToolRole] | None = None,
+                     parameters: Mapping[str, Sequence[str]] | None = None) -> Planner:
+    """`roles`: the agent's tools and roles (forbidden-tool attacks aim at them); `parameters`: each tool's
+    parameter names, for the attacker values of an attack adapted to it."""
     def plan(ctx: PlanContext) -> PlanPart:
         selectors = security_selectors(ctx.packs)
         if not selectors:
@@ -109,7 +110,7 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
         selection = select_attacks(corpus, selectors, profile, seed=ctx.seed, check=forbidden_check(roles))
         part = PlanPart(selection=selection, skipped=[
             SkippedAttack(attack_id=a.id, category=a.category, channel=a.channel, owasp=list(a.owasp), reason=reason,
-                          objective=str(a.objective))
+                          objective=a.objective.label)
             for a, reason in selection.not_applicable
         ])
         if not selection.applicable:
@@ -118,7 +119,7 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
         for attack in selection.applicable:
             targets = forbidden_targets(attack.forbidden_tools, roles) if roles else None
             part.cases.append(attack_case(attack, ctx.seed, targets, own_carrier=attack.id in corpus.user_ids,
-                                          roles=roles))
+                                          roles=roles, parameters=parameters))
         return part
 
     return plan
