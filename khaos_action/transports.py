@@ -140,7 +140,8 @@ for _entry in (
                      f"{_T}.frameworks.base:build", f"{_A}:FrameworkAgent", in_process=True,
                      adapter=f"{_T}.frameworks.{module}", sends_history=True)
       for name, module in (("pydantic-ai", "pydantic_ai"), ("langgraph", "langgraph"),
-                           ("openai-agents", "openai_agents"))),
+                           ("openai-agents", "openai_agents"), ("smolagents", "smolagents"),
+                           ("llama-index", "llama_index"))),
 ):
     add(_entry)
 del _entry

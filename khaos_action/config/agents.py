@@ -24,8 +24,10 @@ class InProcessAgent(AgentConfig):
     """An agent whose own code is imported into the python worker (engine/transport/worker.py)."""
 
     entry: str
-    """python: `path/to/file.py:function` or `package.module:function`. pydantic-ai / langgraph / openai-agents:
-    the agent object, e.g. `agent.py:agent` (an Agent, a compiled graph)."""
+    """python: `path/to/file.py:function` or `package.module:function`. A framework type: the framework's own agent
+    object, e.g. `agent.py:agent` (a pydantic-ai or openai-agents Agent, a compiled LangGraph graph, a smolagents
+    agent, a LlamaIndex FunctionAgent or AgentWorkflow, an AutoGen agent or team, a CrewAI Crew or Agent, a Google ADK
+    agent or Runner)."""
     tool_registry: str | None = None
     """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
     context: str | None = None
@@ -47,14 +49,16 @@ class PythonAgent(InProcessAgent):
 
 
 class FrameworkAgent(InProcessAgent):
-    """`type: pydantic-ai | langgraph | openai-agents`: a framework's agent object, run through its adapter."""
+    """A framework type (`pydantic-ai`, `langgraph`, `openai-agents`, `smolagents`, `llama-index`, `autogen`,
+    `crewai`, `google-adk`): the framework's own agent object, run through its adapter."""
 
     stream: bool = False
-    """pydantic-ai / langgraph / openai-agents: run the agent through its streaming API (`run_stream`, `astream`,
-    `Runner.run_streamed`), as an app that streams does."""
+    """Run the agent through its framework's streaming API (pydantic-ai `run_stream`, LangGraph `astream`,
+    openai-agents `Runner.run_streamed`, smolagents `run(stream=True)`, LlamaIndex `stream_events`, AutoGen
+    `run_stream`, ADK SSE streaming; CrewAI has none), as an app that streams does."""
     tracing: bool = False
-    """pydantic-ai / langgraph / openai-agents: leave the framework's trace export on during the run (off by
-    default: openai-agents and LangSmith would send every case's trace over the network)."""
+    """Leave the framework's trace and telemetry export on during the run (off by default: openai-agents,
+    LangSmith and CrewAI would send every case's trace over the network)."""
 
 
 DEFAULT_LLM_UPSTREAM = "https://api.openai.com/v1"

@@ -180,8 +180,9 @@ class AgentConfig(Strict):
     """A name for reports."""
     type: AgentType = "python"
     """How the agent is reached: python (in-process callable), http (a server), command (JSON lines over stdio), mcp
-    (an MCP server), or a framework agent object run in-process: pydantic-ai, langgraph, openai-agents (tools found
-    on the object). The transport registry (khaos_action/transports.py) holds every type."""
+    (an MCP server), or a framework agent object run in-process: pydantic-ai, langgraph, openai-agents, smolagents,
+    llama-index, autogen, crewai, google-adk (tools found on the object; docs/frameworks.md). The transport registry
+    (khaos_action/transports.py) holds every type."""
     tools: list[ToolRef] = []
     """The agent's tools, each optionally with its role: `{ref: tools.py:get_guide, role: retriever}` for code the
     engine wraps for tool faults (functions, methods on an instance, framework tool objects), `{name: page_oncall,

@@ -112,3 +112,27 @@ class CallClock:
 
 
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)
+
+_SERVING: list[CaseContext | None] = [None]
+"""The one case a python worker serving one case at a time is on (engine/worker_child.py `serving`)."""
+
+
+def case_now() -> CaseContext | None:
+    """The case the running code serves: the context's; else, in a worker serving one case at a time, that case.
+    Some frameworks run the agent's tools on threads of their own without copying the context (smolagents' code
+    executor, AutoGen's sync tools): every thread of such a worker serves its one case."""
+    ctx = current_case.get()
+    return ctx if ctx is not None else _SERVING[0]
+
+
+class serving:  # noqa: N801 - used as a `with` block, like contextlib's lower-case managers
+    """`with serving(ctx):` around a call of a worker that serves one case at a time."""
+
+    def __init__(self, ctx: CaseContext | None) -> None:
+        self.ctx = ctx
+
+    def __enter__(self) -> None:
+        _SERVING[0] = self.ctx
+
+    def __exit__(self, *exc: object) -> None:
+        _SERVING[0] = None

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # on every run's critical path).
 from khaos_action.engine.agent_tools import imported_tools, named_roles
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.context import CaseContext, Hits, current_case
+from khaos_action.engine.context import CaseContext, Hits, current_case, serving
 from khaos_action.engine.timely_loop import timely_loop
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
@@ -111,8 +111,9 @@ class Worker:
         try:
             reply: dict[str, Any] = {}
             if getattr(self.inner, "calls_sync", False):
-                error = self._call(lambda: reply.update(payload=self.inner.send_sync(
-                    message, self.loop.run_until_complete).payload))
+                with serving(ctx):  # threads the agent starts without the context serve this case too
+                    error = self._call(lambda: reply.update(payload=self.inner.send_sync(
+                        message, self.loop.run_until_complete).payload))
             else:
                 error = self._call(lambda: self.loop.run_until_complete(self._send(message, reply)))
         finally:

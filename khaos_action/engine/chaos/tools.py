@@ -37,7 +37,7 @@ from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the e
     unreached_tools,
 )
 from khaos_action.engine.chaos.tool_kinds import FUNCTION, METHOD, Arguments, ToolKind, cannot_wrap, kind_of
-from khaos_action.engine.context import CaseContext, current_case
+from khaos_action.engine.context import CaseContext, case_now
 from khaos_action.errors import ConfigError
 from khaos_action.faults.effects import NO_RESULT, ToolInvocation
 from khaos_action.messages import ToolCall
@@ -261,7 +261,7 @@ class ToolPatcher:
     def _begin(self, name: str, fn: Callable[..., Any], args: tuple, kwargs: dict,
                arguments: Arguments | None = None) -> tuple[CaseContext, ToolDecision, ToolCall] | None:
         self.reached.add(name)
-        ctx = current_case.get()
+        ctx = case_now()
         if ctx is None:
             return None
         named = bind_arguments(fn, args, kwargs) if arguments is None else {

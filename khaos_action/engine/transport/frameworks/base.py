@@ -13,8 +13,9 @@ import asyncio
 import importlib
 import inspect
 import json
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -51,6 +52,34 @@ class RunOptions:
     """Through the framework's streaming API (`agent.stream`)."""
     tracing: bool = False
     """Leave the framework's trace export on (`agent.tracing`); off, no framework global is touched either."""
+    settings: Mapping[str, Any] = field(default_factory=dict)
+    """The type's own `agent:` keys the adapter reads (its `settings`), e.g. crewai's `inputs`."""
+
+
+class Sessions:
+    """A framework's own conversation state (an ADK session, a LlamaIndex Context, a smolagents memory...) per case:
+    made fresh for a case's first turn, kept for its next turns. The engine sends every turn with the case's history
+    so far; a kept state is resumed only if it has seen exactly that history, else the adapter starts a new one from
+    the history (a case that starts with a conversation, a state lost with a worker)."""
+
+    def __init__(self, limit: int = 256) -> None:
+        self._kept: OrderedDict[tuple[int, str], tuple[Any, int]] = OrderedDict()
+        self._limit = limit
+
+    def resume(self, obj: Any, session_id: str, history: list[dict[str, str]]) -> Any | None:
+        key = (id(obj), session_id)
+        kept = self._kept.get(key)
+        if kept is None or kept[1] != len(history):
+            return None
+        self._kept.move_to_end(key)
+        return kept[0]
+
+    def keep(self, obj: Any, session_id: str, history: list[dict[str, str]], state: Any) -> None:
+        """After a turn: `state` has now seen the history and this turn (its message and the reply)."""
+        self._kept[(id(obj), session_id)] = (state, len(history) + 2)
+        self._kept.move_to_end((id(obj), session_id))
+        while len(self._kept) > self._limit:  # cases end without telling: the oldest are long finished
+            self._kept.popitem(last=False)
 
 
 class FrameworkAdapter(Protocol):
@@ -64,6 +93,10 @@ class FrameworkAdapter(Protocol):
     """The PyPI package that provides `module`."""
     expects: str
     """What `entry` must name, for error messages."""
+
+    # Optional, read with getattr: `one_case_at_a_time = True` when the agent object itself holds a conversation
+    # (smolagents' memory, an AutoGen agent's model context): its worker then serves one case at a time, as a sync
+    # agent's does. `settings`: the names of the type's own `agent:` keys handed over in RunOptions.settings.
 
     def accepts(self, obj: Any) -> bool:
         """Whether `obj` is an agent this adapter can run."""
@@ -182,8 +215,10 @@ class FrameworkTransport:
     """It answers an attack's state checks itself (engine/state_check.py)."""
 
     def __init__(self, adapter: FrameworkAdapter, entry: str, *, base_dir: Path, reset: str | None = None,
-                 context: str | None = None, stream: bool = False, tracing: bool = False) -> None:
+                 context: str | None = None, stream: bool = False, tracing: bool = False,
+                 settings: Mapping[str, Any] | None = None) -> None:
         self.adapter = adapter
+        self.settings = dict(settings or {})
         self.entry = entry
         self.base_dir = Path(base_dir)
         self.reset_spec = reset
@@ -226,7 +261,7 @@ class FrameworkTransport:
             return TransportMessage("response", answer, message.metadata)
         session_id = str(payload.get("session_id") or "")
         context = await self._contexts.for_case(session_id) if self._contexts is not None else None
-        options = RunOptions(context=context, stream=self.stream, tracing=self.tracing)
+        options = RunOptions(context=context, stream=self.stream, tracing=self.tracing, settings=self.settings)
         try:
             reply = await self.adapter.run(self._obj, str(payload.get("text", "")), list(payload.get("history") or []),
                                            session_id, options)
@@ -236,6 +271,16 @@ class FrameworkTransport:
             raise AgentCallError(f"{self.adapter.agent_type} agent raised {type(exc).__name__}: {exc}") from exc
         # The engine merges these with the calls its tool wrappers recorded, so each call is counted once.
         return response(normalise_reply(reply), message)
+
+    @property
+    def calls_sync(self) -> bool:
+        """An agent object holding a conversation of its own: the python worker serves it one case at a time, on
+        its main thread (`send_sync`), so no two cases share its state."""
+        return self._obj is not None and bool(getattr(self.adapter, "one_case_at_a_time", False))
+
+    def send_sync(self, message: TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+        """`send` on the worker's own event loop (`run(awaitable)` runs it to the end)."""
+        return run(self.send(message))
 
     async def reset(self) -> None:
         if self._reset_fn is None:
@@ -287,5 +332,7 @@ def build(agent: FrameworkAgent, options: BuildOptions) -> FrameworkTransport:
     """The builder of every framework entry (khaos_action/transports.py): the entry names the adapter."""
     from khaos_action.engine.transport.frameworks import adapter_for
 
-    return FrameworkTransport(adapter_for(agent.type), agent.entry, base_dir=options.base_dir, reset=agent.reset,
-                              context=agent.context, stream=agent.stream, tracing=agent.tracing)
+    adapter = adapter_for(agent.type)
+    settings = {name: getattr(agent, name, None) for name in getattr(adapter, "settings", ())}
+    return FrameworkTransport(adapter, agent.entry, base_dir=options.base_dir, reset=agent.reset,
+                              context=agent.context, stream=agent.stream, tracing=agent.tracing, settings=settings)
