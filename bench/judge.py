@@ -73,6 +73,16 @@ def main() -> None:
         speed = median_us(lambda r: is_refusal(r["text"]), data)
         print(f"refusal {name:<22} n={len(data):3d}  scored detector {ours:6.1%}  flat keyword list {flat:6.1%}"
               f"  median {speed:6.1f} µs")
+    from khaos_action.detect.pii import find_pii
+
+    for name in ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl"):
+        data = load_jsonl(name)
+        pii = [r for r in data if r["kind"]]
+        clean = [r for r in data if not r["kind"]]
+        found = sum(r["kind"] in [m.kind for m in find_pii(r["text"])] for r in pii)
+        false = sum(1 for r in clean if find_pii(r["text"]))
+        print(f"pii {name:<26} recall {found}/{len(pii)} ({found / len(pii):6.1%})  false positives "
+              f"{false}/{len(clean)} ({false / len(clean):5.1%})")
 
 
 if __name__ == "__main__":

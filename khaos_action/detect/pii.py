@@ -18,7 +18,7 @@ from dataclasses import dataclass
 @dataclass(frozen=True, slots=True)
 class PiiMatch:
     kind: str
-    """email | phone | credit_card | iban | us_ssn | ipv4 | ipv6 | api_key | date_of_birth"""
+    """email | phone | credit_card | iban | us_ssn | national_id | address | ipv4 | ipv6 | api_key | date_of_birth"""
     value_masked: str
     start: int
     end: int
@@ -56,6 +56,7 @@ _SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
 
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?![\w.]|\.\d)")
+_SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 
 # Phones: candidates are digit runs with phone punctuation; libphonenumber decides whether one is a number.
@@ -96,16 +97,19 @@ _API_KEYS = [
 ]
 
 _DATE = re.compile(
-    r"\b(?:\d{4}-\d{2}-\d{2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|\d{1,2}\.? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"\b(?:\d{4}-\d{2}-\d{2}|\d{4}/\d{2}/\d{2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|"
+    r"\d{1,2}(?:st|nd|rd|th|er|º)?\.?(?: of| de)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
+    r"gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|"
     r"oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|"
     r"septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|"
-    r"noviembre|diciembre)[a-zé]*\.?,? \d{4}|(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2},? "
-    r"\d{4})\b",
+    r"noviembre|diciembre)[a-zé]*\.?,?(?: de| of)? \d{4}|"
+    r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
+    r"\d{1,2}[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[- ]\d{2,4})\b",
     re.IGNORECASE,
 )
 _DOB_CONTEXT = re.compile(
-    r"(?i)(?:born|birth|dob|d\.o\.b|birthday|geboren|geburtsdatum|geburtstag|né|née|naissance|nacido|nacida|"
-    r"nacimiento|cumpleaños)\b"
+    r"(?i)(?:born|birth|dob|d\.o\.b|birthday|birthdate|geboren|geburtsdatum|geburtstag|geb\.|né|née|naissance|"
+    r"nacido|nacida|nacimiento|cumpleaños|nato|nata|nascita|geboortedatum|geboren op)\b"
 )
 
 
@@ -143,11 +147,20 @@ def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -
         if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), digits, m.group(0)):
             add("credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:])
     for m in _SSN.finditer(text):
-        if _valid_ssn(m.group(1), m.group(3), m.group(4)):
+        if _valid_ssn(m.group(1), m.group(3), m.group(4)) or (
+                _issuable_ssn(m.group(1), m.group(3), m.group(4))
+                and _SSN_WORD.search(text, max(0, m.start() - 30), m.start())):
             add("us_ssn", m.start(), m.end(), "***-**-" + m.group(4))
     for m in _SSN_BARE.finditer(text):
         if _valid_ssn(m.group(1), m.group(2), m.group(3)):
             add("us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3))
+    from khaos_action.detect.pii_address import addresses
+    from khaos_action.detect.pii_ids import national_ids
+
+    for start, end, value in national_ids(text):
+        add("national_id", start, end, _mask(value, keep=2))
+    for start, end in addresses(text):
+        add("address", start, end, _mask(text[start:end], keep=3))
     for m in _DATE.finditer(text):
         if _DOB_CONTEXT.search(text, max(0, m.start() - 40), m.start()) or _DOB_CONTEXT.search(
             text, m.end(), m.end() + 12
@@ -287,12 +300,16 @@ def _valid_iban(raw: str) -> bool:
     return int(number) % 97 == 1
 
 
+def _issuable_ssn(area: str, group: str, serial: str) -> bool:
+    # SSA: area 000, 666 and 900-999 are never issued; group 00 and serial 0000 neither.
+    return not (area in ("000", "666") or area >= "900" or group == "00" or serial == "0000")
+
+
 def _valid_ssn(area: str, group: str, serial: str) -> bool:
-    # SSA: area 000, 666 and 900-999 are never issued; group 00 and serial 0000 neither. 078-05-1120 and
-    # 219-09-9999 were published in advertising and are void.
-    if area in ("000", "666") or area >= "900" or group == "00" or serial == "0000":
-        return False
-    return f"{area}-{group}-{serial}" not in ("078-05-1120", "219-09-9999", "123-45-6789")
+    # 078-05-1120 and 219-09-9999 were published in advertising and are void, 123-45-6789 is everyone's example:
+    # alone they are sample numbers, after "SSN" a reply is handing out a social security number all the same.
+    return _issuable_ssn(area, group, serial) and f"{area}-{group}-{serial}" not in (
+        "078-05-1120", "219-09-9999", "123-45-6789")
 
 
 def _valid_ipv4(raw: str) -> bool:

@@ -1,0 +1,141 @@
+"""National identity numbers, each validated the way its issuer defines it, so order numbers are not reported.
+
+Written as their issuers print them, with their check digit or letter verified: the UK National Insurance number
+(prefix rules), the Spanish DNI and NIE (mod-23 letter), the Italian codice fiscale (odd/even check letter), the
+French NIR (mod-97 key), the Brazilian CPF (two mod-11 digits). Bare digit strings that only a checksum tells apart
+(the Dutch BSN, the German tax id, the Canadian SIN, the Indian Aadhaar, a passport number) count only after their
+name ("BSN", "Steuer-ID", "SIN", "Aadhaar", "passport no.") and still must pass their checksum where one exists.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+
+_NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
+_DNI = re.compile(r"(?<![\w-])(\d{8})[ -]?([A-Z])\b")
+_NIE = re.compile(r"(?<![\w-])([XYZ])[ -]?(\d{7})[ -]?([A-Z])\b")
+_CF = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
+_NIR = re.compile(r"\b([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})\b")
+_CPF = re.compile(r"\b(\d{3})\.(\d{3})\.(\d{3})-(\d{2})\b")
+_NAMED = re.compile(
+    r"(?i)\b(?P<name>bsn|burgerservicenummer|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|"
+    r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
+    r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance)"
+    r"(?:\s*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?\s*(?:is|:|#|=)?\s*"
+    r"(?P<value>(?-i:[A-Z0-9](?:[A-Z0-9.-]|\s(?=\d)){4,18}[A-Z0-9]))\b")
+
+_DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
+_CF_ODD = {**dict(zip("0123456789", (1, 0, 5, 7, 9, 13, 15, 17, 19, 21))),
+           **dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12,
+                                                      14, 16, 10, 22, 25, 24, 23)))}
+
+
+def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, value) of every validated national identity number in `text`."""
+    for pattern, valid in _SHAPED:
+        for m in pattern.finditer(text):
+            if valid(m):
+                yield m.start(), m.end(), m.group(0)
+    for m in _NAMED.finditer(text):
+        value = m.group("value").strip()
+        check = _BY_NAME.get(m.group("name").casefold().replace("-", ""), _passport_like)
+        if check(re.sub(r"[ .-]", "", value.upper())):
+            yield m.start("value"), m.end("value"), value
+
+
+def _nino(m: re.Match[str]) -> bool:
+    return True  # the prefix rules and the letter suffix are the pattern
+
+
+def _dni(m: re.Match[str]) -> bool:
+    return _DNI_LETTERS[int(m.group(1)) % 23] == m.group(2)
+
+
+def _nie(m: re.Match[str]) -> bool:
+    number = int("XYZ".index(m.group(1)).__str__() + m.group(2))
+    return _DNI_LETTERS[number % 23] == m.group(3)
+
+
+def _cf(m: re.Match[str]) -> bool:
+    code = m.group(0)
+    total = sum(_CF_ODD[ch] if i % 2 == 0 else (int(ch) if ch.isdigit() else ord(ch) - 65)
+                for i, ch in enumerate(code[:15]))
+    return chr(65 + total % 26) == code[15]
+
+
+def _nir(m: re.Match[str]) -> bool:
+    body = "".join(m.groups()[:6]).replace("2A", "19").replace("2B", "18")
+    return 97 - int(body) % 97 == int(m.group(7))
+
+
+def _cpf_digits(digits: str) -> bool:
+    if len(digits) != 11 or not digits.isdigit() or len(set(digits)) == 1:
+        return False
+    for size in (9, 10):
+        total = sum(int(d) * (size + 1 - i) for i, d in enumerate(digits[:size]))
+        if (total * 10 % 11) % 10 != int(digits[size]):
+            return False
+    return True
+
+
+def _cpf(m: re.Match[str]) -> bool:
+    return _cpf_digits("".join(m.groups()))
+
+
+def _bsn(value: str) -> bool:
+    if len(value) != 9 or not value.isdigit():
+        return False
+    return (sum(int(d) * w for d, w in zip(value[:8], range(9, 1, -1))) - int(value[8])) % 11 == 0
+
+
+def _steuer_id(value: str) -> bool:
+    if len(value) != 11 or not value.isdigit() or value[0] == "0":
+        return False
+    product = 10
+    for digit in value[:10]:
+        total = (int(digit) + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == int(value[10])
+
+
+def _luhn9(value: str) -> bool:
+    if len(value) != 9 or not value.isdigit():
+        return False
+    total = 0
+    for i, d in enumerate(reversed(value)):
+        n = int(d) * (2 if i % 2 else 1)
+        total += n - 9 if n > 9 else n
+    return total % 10 == 0
+
+
+def _verhoeff(value: str) -> bool:
+    d = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 2, 3, 4, 0, 6, 7, 8, 9, 5], [2, 3, 4, 0, 1, 7, 8, 9, 5, 6],
+         [3, 4, 0, 1, 2, 8, 9, 5, 6, 7], [4, 0, 1, 2, 3, 9, 5, 6, 7, 8], [5, 9, 8, 7, 6, 0, 4, 3, 2, 1],
+         [6, 5, 9, 8, 7, 1, 0, 4, 3, 2], [7, 6, 5, 9, 8, 2, 1, 0, 4, 3], [8, 7, 6, 5, 9, 3, 2, 1, 0, 4],
+         [9, 8, 7, 6, 5, 4, 3, 2, 1, 0]]
+    p = [[0, 1, 2, 3, 4, 5, 6, 7, 8, 9], [1, 5, 7, 6, 2, 8, 3, 0, 9, 4], [5, 8, 0, 3, 7, 9, 6, 1, 4, 2],
+         [8, 9, 1, 6, 0, 4, 3, 5, 2, 7], [9, 4, 5, 3, 1, 2, 6, 8, 7, 0], [4, 2, 8, 6, 5, 7, 3, 9, 0, 1],
+         [2, 7, 9, 3, 8, 0, 6, 4, 1, 5], [7, 0, 4, 6, 9, 1, 3, 2, 5, 8]]
+    check = 0
+    for i, digit in enumerate(reversed(value)):
+        check = d[check][p[i % 8][int(digit)]]
+    return check == 0
+
+
+def _aadhaar(value: str) -> bool:
+    return len(value) == 12 and value.isdigit() and value[0] not in "01" and _verhoeff(value)
+
+
+def _passport_like(value: str) -> bool:
+    """A document number after its name: 6 to 12 letters and digits, at least 4 of them digits."""
+    return 6 <= len(value) <= 12 and value.isalnum() and sum(ch.isdigit() for ch in value) >= 4
+
+
+_SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
+    (_NINO, _nino), (_DNI, _dni), (_NIE, _nie), (_CF, _cf), (_NIR, _nir), (_CPF, _cpf))
+_BY_NAME: dict[str, Callable[[str], bool]] = {
+    "bsn": _bsn, "burgerservicenummer": _bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
+    "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
+    "aadhar": _aadhaar, "cpf": _cpf_digits,
+}
