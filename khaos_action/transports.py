@@ -141,7 +141,7 @@ for _entry in (
                      adapter=f"{_T}.frameworks.{module}", sends_history=True)
       for name, module in (("pydantic-ai", "pydantic_ai"), ("langgraph", "langgraph"),
                            ("openai-agents", "openai_agents"), ("smolagents", "smolagents"),
-                           ("llama-index", "llama_index"))),
+                           ("llama-index", "llama_index"), ("autogen", "autogen"))),
 ):
     add(_entry)
 del _entry
