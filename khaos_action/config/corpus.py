@@ -12,6 +12,7 @@ import hashlib
 import importlib.util
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -144,24 +145,30 @@ class Attack(BaseModel):
         return self.channel in INDIRECT_CHANNELS
 
 
-def _channel_fits(attack: Attack, joined: str) -> str | None:
+def _needs_capability(attack: Attack) -> bool:
     needed = CHANNEL_REQUIRES[attack.channel]
-    if needed and needed not in attack.requires:
-        return f"channel {attack.channel!r} needs {needed!r} in `requires`"
-    if attack.channel == "multi_turn" and not attack.turns:
-        return "a multi_turn attack needs scripted follow-up `turns`"
-    if attack.channel != "multi_turn" and attack.turns:
-        return "`turns` is only for channel multi_turn"
-    if (attack.field is not None or attack.placement != "append") and attack.channel not in TOOL_CARRIED:
-        return (f"`placement` and `field` place a payload in a tool's result; channel {attack.channel!r} is not "
-                "carried by tools")
-    if attack.tool is not None and attack.channel not in TOOL_CARRIED:
-        return (f"`tool` places a payload in a tool's results; channel {attack.channel!r} is not carried by tools "
-                f"(it is for {', '.join(sorted(TOOL_CARRIED))})")
-    if attack.channel in INDIRECT_CHANNELS and not attack.carrier:
-        return (f"channel {attack.channel!r} needs a `carrier` (the benign prompt that makes the agent read the "
-                "channel)")
-    return None
+    return bool(needed) and needed not in attack.requires
+
+
+# (the attack breaks the rule, what to say): the channel's rules, first broken one reported.
+_CHANNEL_RULES: tuple[tuple[Callable[[Attack], bool], Callable[[Attack], str]], ...] = (
+    (_needs_capability, lambda a: f"channel {a.channel!r} needs {CHANNEL_REQUIRES[a.channel]!r} in `requires`"),
+    (lambda a: a.channel == "multi_turn" and not a.turns,
+     lambda a: "a multi_turn attack needs scripted follow-up `turns`"),
+    (lambda a: a.channel != "multi_turn" and bool(a.turns), lambda a: "`turns` is only for channel multi_turn"),
+    (lambda a: (a.field is not None or a.placement != "append") and a.channel not in TOOL_CARRIED,
+     lambda a: f"`placement` and `field` place a payload in a tool's result; channel {a.channel!r} is not carried "
+               "by tools"),
+    (lambda a: a.tool is not None and a.channel not in TOOL_CARRIED,
+     lambda a: f"`tool` places a payload in a tool's results; channel {a.channel!r} is not carried by tools (it is "
+               f"for {', '.join(sorted(TOOL_CARRIED))})"),
+    (lambda a: a.channel in INDIRECT_CHANNELS and not a.carrier,
+     lambda a: f"channel {a.channel!r} needs a `carrier` (the benign prompt that makes the agent read the channel)"),
+)
+
+
+def _channel_fits(attack: Attack, joined: str) -> str | None:
+    return next((say(attack) for broken, say in _CHANNEL_RULES if broken(attack)), None)
 
 
 def _canary_shown(attack: Attack, joined: str) -> str | None:
@@ -185,11 +192,13 @@ def _tools_fit(attack: Attack, joined: str) -> str | None:
         return "an attack whose objective is a tool call needs 'has_tools' in `requires`"
     if attack.forbidden_tools and "tool_call" not in kinds:
         return "`forbidden_tools` is only for an objective with a `tool_call` (forbidden_tool_call)"
-    if "tool_call" in kinds and not attack.forbidden_tools and any(
-            leaf.tool_call is not None and leaf.tool_call.tool == ["*"] and not leaf.tool_call.args
-            for leaf in attack.objective.leaves()):
+    if not attack.forbidden_tools and any(_any_tool_unqualified(leaf) for leaf in attack.objective.leaves()):
         return "a tool_call objective on any tool (`*`) needs argument predicates or `forbidden_tools`"
     return None
+
+
+def _any_tool_unqualified(leaf: Objective) -> bool:
+    return leaf.tool_call is not None and leaf.tool_call.tool == ["*"] and not leaf.tool_call.args
 
 
 @dataclass(frozen=True, slots=True)

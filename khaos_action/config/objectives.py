@@ -81,6 +81,11 @@ class ToolCallSpec(Strict):
     def _roles(cls, value: list[str]) -> list[str]:
         return [normalise_role(v) for v in value]
 
+    @property
+    def label(self) -> str:
+        aim = ",".join(t for t in self.tool if t != "*") or ",".join(self.role)
+        return f"{'not ' if self.negate else ''}tool_call" + (f":{aim}" if aim else "")
+
     @model_validator(mode="after")
     def _aimed(self) -> ToolCallSpec:
         if not self.tool and not self.role:
@@ -223,15 +228,13 @@ class Objective(Strict):
     @property
     def label(self) -> str:
         """A short name for reports and the manifest's `objective`: the kind, with its target where it has one."""
-        kind = self.kind
         if self.parts:
-            return f"{kind}({', '.join(p.label for p in self.parts)})"
-        if kind == "tool_call" and self.tool_call is not None:
-            aim = ",".join(t for t in self.tool_call.tool if t != "*") or ",".join(self.tool_call.role)
-            return f"{'not ' if self.tool_call.negate else ''}tool_call" + (f":{aim}" if aim else "")
-        if kind == "check" and self.check is not None:
+            return f"{self.kind}({', '.join(p.label for p in self.parts)})"
+        if self.tool_call is not None:
+            return self.tool_call.label
+        if self.check is not None:
             return f"check:{self.check.ref.rsplit('/', 1)[-1]}"
-        return kind
+        return self.kind
 
 
 KINDS: tuple[str, ...] = ("canary", "secret", "system_prompt", "harmful", "tool_call", "unrequested_action",
