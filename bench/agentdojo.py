@@ -21,6 +21,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import yaml
+
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "agentdojo"))
 
 import dojo_harness as harness  # noqa: E402
@@ -33,13 +35,16 @@ def main() -> int:
     parser.add_argument("--keep", type=Path, help="run in this folder and keep the workspaces")
     parser.add_argument("--json", type=Path, help="write the figures here")
     parser.add_argument("--show", type=int, default=10, help="disagreements to print per run")
+    parser.add_argument("--objective", help="one objective for every attack instead of the state checks, as YAML "
+                                            "(e.g. unrequested_action: what the judge sees from the calls alone)")
     args = parser.parse_args()
     root = args.keep or Path(tempfile.mkdtemp(prefix="khaos-agentdojo-"))
     total = harness.Agreement()
     rows = {}
     for suite in args.suite or sorted(harness.dojo.SUITES):
         for disposition in args.disposition or harness.DISPOSITIONS:
-            folder = harness.write_workspace(root / f"{suite}-{disposition}", suite, disposition)
+            folder = harness.write_workspace(root / f"{suite}-{disposition}", suite, disposition,
+                                             yaml.safe_load(args.objective) if args.objective else None)
             started = time.perf_counter()
             ran = harness.run(folder)
             if not (folder / "out" / "manifest.json").exists():
