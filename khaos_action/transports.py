@@ -141,7 +141,8 @@ for _entry in (
                      adapter=f"{_T}.frameworks.{module}", sends_history=True)
       for name, module in (("pydantic-ai", "pydantic_ai"), ("langgraph", "langgraph"),
                            ("openai-agents", "openai_agents"), ("smolagents", "smolagents"),
-                           ("llama-index", "llama_index"), ("autogen", "autogen"))),
+                           ("llama-index", "llama_index"), ("autogen", "autogen"),
+                           ("google-adk", "google_adk"))),
 ):
     add(_entry)
 del _entry

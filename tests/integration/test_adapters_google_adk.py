@@ -1,0 +1,107 @@
+"""`type: google-adk` on a hiking-conditions agent laid out as Google ADK's quickstart is
+(tests/fixtures/frameworks/adk_app: a package whose agent.py defines `root_agent`; plain functions returning status
+dicts as tools; a model through `LiteLlm`), the agent object as the entry, no `handle()`. Real ADK and LiteLLM (its
+aiohttp transport) against the offline model on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import shutil
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from khaos_action.engine.chaos.plan import activate
+from khaos_action.engine.context import CaseContext
+from khaos_action.engine.transport.frameworks import adapter_for
+from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
+from khaos_action.messages import TransportMessage
+from tests import frameworks as fw
+
+pytest.importorskip("google.adk")
+pytest.importorskip("litellm")
+
+APP = fw.APPS / "adk_app"
+TOOLS = {"get_trail_conditions", "get_sunset_time"}
+
+
+@pytest.fixture(scope="module")
+def servers():
+    yield from fw.stand_ins()
+
+
+@pytest.fixture(scope="module")
+def runs(servers, tmp_path_factory: pytest.TempPathFactory):
+    llm, _ = servers
+    base = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("base"))
+    llm.obey = True  # the regression: the model now follows instructions found in tool results
+    try:
+        head = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("head"))
+    finally:
+        llm.obey = False
+    return base, head
+
+
+def test_init_finds_the_tools_on_the_root_agent_and_writes_the_type(servers, tmp_path: Path) -> None:
+    written = fw.init_writes("trail_agent/agent.py:root_agent", APP, tmp_path)
+    assert "type: google-adk" in written
+    assert "get_trail_conditions-down" in written and "get_sunset_time-down" in written
+
+
+def test_validate_passes(servers) -> None:
+    done = fw.cli("validate", "-c", str(APP / "khaos.yaml"))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_fault_fires_and_the_baseline_is_clean(runs) -> None:
+    base, _ = runs
+    fw.assert_clean_baseline(base)
+    fw.assert_every_fault_fired(base)
+    # ADK hands a tool's exception to nobody: the run stops, and the case says which fault did it
+    [down] = [c for c in fw.cases(base, scenario="trail-reports-down") if "Eagle" in c.input]
+    assert "ToolFaultError: 503" in down.error and down.tool_calls[0]["fault"]
+
+
+def test_indirect_payloads_ride_on_the_real_tools_and_are_judged(runs) -> None:
+    base, _ = runs
+    attacks = fw.assert_indirect_attacks_ride_on_real_tools(base, TOOLS)
+    assert {c.outcome for c in attacks} == {"BLOCKED"}
+
+
+def test_compare_catches_a_model_that_starts_obeying_injected_instructions(runs) -> None:
+    base, head = runs
+    fw.assert_compare_catches_the_regression(base, head)
+
+
+RUNNER = '''
+from google.adk.runners import Runner
+from google.adk.sessions import InMemorySessionService
+from trail_agent.agent import root_agent
+
+session_service = InMemorySessionService()
+runner = Runner(agent=root_agent, app_name="trails", session_service=session_service)
+'''
+
+
+def test_a_runner_entry_uses_its_session_service_one_session_per_case(servers, tmp_path: Path) -> None:
+    shutil.copytree(APP / "trail_agent", tmp_path / "trail_agent")
+    (tmp_path / "serve.py").write_text(textwrap.dedent(RUNNER))
+    assert {t.name for t in discover_tools("google-adk", "serve.py:runner", tmp_path)} == TOOLS
+    transport = FrameworkTransport(adapter_for("google-adk"), "serve.py:runner", base_dir=tmp_path, stream=True)
+    asked = "When is sunset in Grenoble?"
+
+    async def sessions_after_each_turn() -> list[int]:
+        counts = []
+        for session, history in (("a", []), ("a", [{"role": "user", "content": asked},
+                                                   {"role": "assistant", "content": "21:18"}]), ("b", [])):
+            with activate(CaseContext(case_id=session, rng=random.Random(1))):
+                reply = await transport.send(TransportMessage("invoke", {"text": asked, "history": history,
+                                                                         "session_id": session}))
+            assert "21:18" in reply.payload["text"]
+            service = transport._obj.session_service
+            counts.append(len((await service.list_sessions(app_name="trails", user_id="khaos-action")).sessions))
+        return counts
+
+    assert asyncio.run(sessions_after_each_turn()) == [1, 1, 2]  # case a kept its session; case b got its own
