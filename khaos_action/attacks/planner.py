@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import replace
 
-from khaos_action.attacks.adapt import adapted_goal, adapted_request
+from khaos_action.attacks.adapt import adapted_goal, adapted_request, unreachable
 from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.select import select_attacks
 from khaos_action.canary import make_canary
@@ -83,11 +83,14 @@ def _carried_by(attack: Attack, roles: list[ToolRole] | None) -> dict[str, objec
 
 
 def forbidden_check(roles: list[ToolRole] | None) -> Callable[[Attack], str | None]:
-    """Not applicable: a forbidden-tool attack whose tools (by name or by role) the agent has none of. Without a
+    """Not applicable: a forbidden-tool attack whose tools (by name or by role) the agent has none of, or an
+    objective its tools cannot carry out (attacks/adapt.unreachable: a tool call to a tool it lacks). Without a
     known tool list (an agent in another process) every attack stays applicable."""
     def check(attack: Attack) -> str | None:
-        if not roles or not attack.forbidden_tools:
+        if not roles:
             return None
+        if not attack.forbidden_tools:
+            return unreachable(attack.objective, roles)
         if forbidden_targets(attack.forbidden_tools, roles) == []:
             kinds = sorted({r for r in (role_from_name(n) for n in attack.forbidden_tools) if r in ACTION_ROLES})
             fix = (f"; if one of its tools is one, declare it: `agent.tools: [{{name: <tool>, role: {kinds[0]}}}]`"
