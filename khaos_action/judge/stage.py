@@ -87,7 +87,7 @@ async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], en
             attack_input = "\n".join([case.input, *(i["payload"] for i in case.injections)]) if case else ""
             consulted += 1
             answer = await ask_judge(endpoint, client, attack_input=attack_input, output=result.output,
-                                     objective=result.objective or "", api_key=api_key)
+                                     objective=goal_text(case) or result.objective or "", api_key=api_key)
             verdict = answer.verdict
             if verdict is None:
                 problems[answer.problem or "no verdict"] += 1
@@ -103,3 +103,11 @@ async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], en
     why = "; ".join(f"{problem}{f' (×{n})' if n > 1 else ''}" for problem, n in problems.most_common(3))
     return [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
             f"UNCERTAIN: {why}"]
+
+
+def goal_text(case: Case | None) -> str | None:
+    """What the LLM judge is asked about: an attack's rubric sentences when it has any (`rubric` objectives are
+    the judge's to decide), else None (the objective's kind)."""
+    goal = case.goal if case is not None else None
+    sentences = [leaf.rubric for leaf in goal.leaves() if leaf.rubric] if goal is not None else []
+    return "; ".join(sentences) or None
