@@ -3,13 +3,14 @@ runs code or fetches from the web, per golden prompt.
 
 A refund nobody asked for passes a text check ("Your order has shipped"), so the reports list these calls where a
 reader sees them (console, report.md and so the job summary); `expect.tools_not_called` turns one into a failing
-case. Roles come from the manifest's `tool_roles` (declared, else guessed).
+case. Roles come from the manifest's `tool_roles` (declared, else guessed), else from the tool's name.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 CONSEQUENTIAL_ROLES = ("messaging", "payment", "destructive", "code_exec", "web_fetch")
@@ -36,13 +37,22 @@ def consequential_calls(cases: Sequence[Any], tool_roles: dict[str, str]) -> lis
             continue
         for call in case.tool_calls:
             name = call.get("name") if isinstance(call, dict) else getattr(call, "name", None)
-            role = tool_roles.get(name or "")
+            role = tool_roles.get(name or "") or _guessed(name or "")
             if role in CONSEQUENTIAL_ROLES:
                 args = call.get("args") if isinstance(call, dict) else getattr(call, "args", None)
                 error = call.get("error") if isinstance(call, dict) else getattr(call, "error", None)
                 found.append(ConsequentialCall(prompt=case.input, tool=str(name), role=role, args=one_line(args),
                                                case_id=case.id, failed=bool(error)))
     return found
+
+
+@lru_cache(maxsize=256)
+def _guessed(name: str) -> str | None:
+    """A tool the run met only while it ran (an SDK-decorated tool, a registry entry) has no recorded role: guessed
+    from its name, as the run guesses it."""
+    from khaos_action.roles import guess_role
+
+    return guess_role(name).role if name else None
 
 
 def one_line(args: Any) -> str:
