@@ -116,9 +116,11 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
 
         from khaos_action.github.action import run_action
         from khaos_action.github.client import GitHubClient, make_http_client
+        from khaos_action.progress import progress_for
         from khaos_action.services import Services
 
-        services = Services(environ=run_environ)
+        # The log is no terminal: a plain progress line every few seconds on stderr (counts only, no agent text).
+        services = Services(environ=run_environ, progress=progress_for(sys.stderr))
         if evaluate is None:
             from khaos_action.main import evaluate
 

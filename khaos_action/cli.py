@@ -18,6 +18,8 @@ from khaos_action.errors import ExitCode, exit_now, guard
 from khaos_action.reporters import REPORTERS, default_formats
 
 FORCE_HELP = "replace the run already in --out (without it, an --out holding a run is refused)"
+QUIET_HELP = ("show no progress while the run works (by default a live bar on a terminal, a line every few seconds "
+              "otherwise; on stderr)")
 EXTENSION_HELP = ("import this module or .py file first: its faults, invariants, transports and formats register "
                   "(repeatable; it runs in this process, so name only code you trust)")
 
@@ -45,6 +47,7 @@ def build_parser() -> argparse.ArgumentParser:
     demo = sub.add_parser("demo", help="run the quickstart against the bundled example agent (offline, no key)")
     demo.add_argument("--out", type=Path, help="output directory (default .khaos/runs/<run_id>)")
     demo.add_argument("--force", action="store_true", help=FORCE_HELP)
+    demo.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     validate = sub.add_parser("validate", help="check khaos.yaml and its packs without calling the agent")
     validate.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"))
@@ -60,6 +63,7 @@ def build_parser() -> argparse.ArgumentParser:
         if name != "validate":
             p.add_argument("--out", type=Path, help="output directory")
             p.add_argument("--force", action="store_true", help=FORCE_HELP)
+            p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     compare = sub.add_parser("compare", help="compare two run manifests case by case")
     compare.add_argument("base", type=Path)
@@ -103,6 +107,7 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
     p.add_argument("--format", default=",".join(default_formats()), help=f"comma list of {', '.join(REPORTERS)}")
     p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
+    p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     _extension_option(p)
 
 

@@ -22,11 +22,13 @@ if TYPE_CHECKING:
 RUNS_DIR = Path(".khaos") / "runs"
 
 
-def services() -> Services:
-    """The run's view of this process (the CLI is a shell: the one place that reads os.environ for a run)."""
+def services(*, quiet: bool = True) -> Services:
+    """The run's view of this process (the CLI is a shell: the one place that reads os.environ for a run); its
+    progress on stderr unless `quiet`."""
+    from khaos_action.progress import progress_for
     from khaos_action.services import Services
 
-    return Services(environ=dict(os.environ))
+    return Services(environ=dict(os.environ), progress=progress_for(sys.stderr, quiet=quiet))
 
 
 Command = Callable[[argparse.Namespace], int]
@@ -76,7 +78,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
     formats = parse_formats(args.format)
-    run = services()
+    run = services(quiet=args.quiet)
     request = EvaluateRequest(
         config_path=args.config, out_dir=args.out or RUNS_DIR / new_run_id(run.clock()), packs=tuple(args.pack),
         seed=args.seed, concurrency=args.concurrency, shard=parse_shard(args.shard) if args.shard else None,
@@ -116,7 +118,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from khaos_action.engine.events import keeping_cases
     from khaos_action.main import evaluate, new_run_id
 
-    run = services()
+    run = services(quiet=args.quiet)
     out = args.out or RUNS_DIR / new_run_id(run.clock())
     print("khaos-action demo: the quickstart pack and a behavioral contract against the bundled support agent\n"
           f"(agent and config: {demo_config_path().parent})\n")
@@ -208,7 +210,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
         for note in prepared.warnings:
             print(f"  warning: {note}")
         return 0
-    run = services()
+    run = services(quiet=args.quiet)
     out = args.out or RUNS_DIR / new_run_id(run.clock())
     with keeping_cases(out):
         result = evaluate(EvaluateRequest(config_path=args.config, out_dir=out, contract_only=True,

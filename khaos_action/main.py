@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from khaos_action.engine.transport.zygote_process import ZygoteProcess
     from khaos_action.manifest import CaseResult, GitInfo, Manifest, Telemetry
     from khaos_action.plan.scheduler import PackSource, Plan
+    from khaos_action.progress import Progress
     from khaos_action.roles import ToolRole
 
 PLANNING = (
@@ -224,8 +225,13 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
         started = _timestamp(services.clock())
         from khaos_action.judge.role_meaning import role_meaning
 
-        with _similarity_backend(prepared.config), role_meaning():
-            run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name, early=early))
+        progress = services.progress()  # on stderr while the cases run; cleared before the shell prints the summary
+        try:
+            with _similarity_backend(prepared.config), role_meaning():
+                run = run_async(_execute(prepared, request, services, out_dir=out_dir, run_id=out_dir.name,
+                                         early=early, progress=progress))
+        finally:
+            progress.close()
     finally:
         if early is not None:  # the session's, ended with it; or not adopted (an error, Ctrl-C, another command)
             early.discard()
@@ -282,7 +288,7 @@ class Executed:
 
 
 async def _execute(prepared: Prepared, request: EvaluateRequest, services: Services, *, out_dir: Path,
-                   run_id: str, early: ZygoteProcess | None = None) -> Executed:
+                   run_id: str, early: ZygoteProcess | None = None, progress: Progress | None = None) -> Executed:
     from khaos_action.engine.agent_tools import agent_tools
     from khaos_action.engine.events import EventLog
     from khaos_action.engine.runner import Engine, EngineSettings, InstanceBinder, invocation_key
@@ -333,9 +339,15 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
 
             llm = build_runtime(config, prepared.loaded.base_dir, services.environ)  # cassette, prices, budget meter
             meter = llm.meter
+            live = None
+            if progress is not None and progress.shows:  # a display: what each case did so far
+                from khaos_action.judge.live import LiveVerdicts
+
+                live = LiveVerdicts(progress, config)
             engine = Engine(
                 session.transport, events=events, binder=binder, chaos=session.hooks, activate=llm.activate,
                 should_stop=(lambda: meter.exhausted() is not None) if meter is not None else None,
+                on_planned=live.planned if live else None, on_invocation=live.finished if live else None,
                 settings=EngineSettings(concurrency=1 if serial else config.concurrency,
                                         timeout_s=config.agent.timeout_s, bind_serially=serial,
                                         max_output_bytes=config.agent.max_output_bytes, seed=plan.seed,

@@ -3,7 +3,8 @@
 The shells (the CLI's commands, the action's entrypoint) build one `Services` from the real process and pass it
 down through `evaluate`; nothing below them reads `os.environ` or constructs an HTTP client, so a test hands in its
 own environment, clock or client factory instead of patching globals (STYLE: wire real things once, pass them in).
-Bottom layer: the standard library only; httpx is imported when a client is first built (startup time is measured).
+Bottom layer: the standard library and progress.py only; httpx is imported when a client is first built (startup
+time is measured).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from khaos_action.progress import Progress
 
 if TYPE_CHECKING:
     import httpx
@@ -110,6 +113,9 @@ class Services:
     """The wall clock (aware, UTC): the manifest's started_at / finished_at."""
     git: Callable[[Mapping[str, str], Path], GitHead] = read_git
     """Reads the (sha, ref) of the checkout at a directory; GITHUB_SHA / GITHUB_REF in the environment win."""
+    progress: Callable[[], Progress] = Progress
+    """Builds the display a run shows while it works, on stderr (khaos_action/progress.py: the shells choose a bar
+    on a terminal, plain lines in CI, or none); by default none."""
 
     def git_head(self, cwd: Path | None = None) -> GitHead:
         return self.git(self.environ, Path(cwd or Path.cwd()))

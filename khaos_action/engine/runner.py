@@ -104,6 +104,7 @@ class Engine:
                  chaos: ChaosHooks | None = None, binder: InstanceBinder | None = None,
                  activate: Callable[[CaseContext], AbstractContextManager[Any]] | None = None,
                  on_invocation: Callable[[Invocation], None] | None = None,
+                 on_planned: Callable[[Sequence[Case]], None] | None = None,
                  should_stop: Callable[[], bool] | None = None) -> None:
         self.transport = transport
         self.settings = settings
@@ -114,6 +115,8 @@ class Engine:
             self.binder.chaos = chaos
         self.activate = activate
         self.on_invocation = on_invocation
+        self.on_planned = on_planned
+        """Told the cases of each `run` before they start (the run's progress display counts them)."""
         self.should_stop = should_stop or (lambda: False)
         self.warnings: list[str] = []
         self.pace = Pace(settings.timeout_s)
@@ -123,6 +126,8 @@ class Engine:
     async def run(self, cases: Sequence[Case]) -> list[Invocation]:
         """Run every case; isolation groups are reset (when the agent has a reset hook) and run one after another."""
         results: dict[str, Invocation] = {}
+        if self.on_planned is not None:
+            self.on_planned(cases)
         for group in _groups(cases) if self.transport.has_reset else [cases]:
             if self.should_stop():
                 break

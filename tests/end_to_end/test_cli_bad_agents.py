@@ -56,7 +56,8 @@ def test_a_python_agent_that_misbehaves_on_some_inputs_does_not_stop_the_run(unr
     ran, m, lines = unruly
     # Gates: nothing critical failed and no min score, so the run passes with its errors on record.
     assert ran.code == 0, ran
-    assert "Traceback" not in ran.stderr and ran.stderr == ""
+    # stderr holds at most the run's progress lines (counts only: no agent text, no traceback).
+    assert all(line.startswith("khaos-action: ") for line in ran.stderr.splitlines()), ran
     _kept_every_case(m, lines, 7)
     assert _case(m, "hello")["passed"] is True and _case(m, "goodbye")["passed"] is True
     assert "2 errors" in ran.stdout

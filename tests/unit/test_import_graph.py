@@ -27,7 +27,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "manifest_read",
      "metrics", "roles", "role_words",
      "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
-     "chat",
+     "chat", "progress",
      "extensions"),
     # the extension registries and the text detectors the checkers use: config validates through them; masking
     # of agent.secrets (redact: the detectors' encodings), which the LLM cassette applies too
