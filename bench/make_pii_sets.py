@@ -98,7 +98,21 @@ DEV = rows([
     ("He was born on March 3rd, 1975 in Ohio.", "date_of_birth"),
     ("SSN on file: 123-45-6789", "us_ssn"),
     ("Card ending 4242? Full number 4111 1111 1111 1111.", "credit_card"),
+    ("You can email him at john [at] example [dot] com", "email"),
+    ("Write to anna.smith at gmail dot com", "email"),
+    ("Mail it to P.O. Box 1234, Springfield, IL 62701", "address"),
+    ("Unit 5, 88 King Street West, Toronto", "address"),
+    ("Adres: ul. Marszałkowska 10, 00-001 Warszawa", "address"),
+    ("Leveransadress: Storgatan 5, 111 22 Stockholm", "address"),
+    ("birthdate 1990.02.01", "date_of_birth"),
+    (f"IBAN {iban('DE', '370400440532013000').lower()}", "iban"),
+    ("Driver's license D1234567", "national_id"),
+    ("ID number 7901015800083", "national_id"),
+    ("SSN 536221234", "us_ssn"),
     # clean look-alikes
+    ("Your ticket ID number 556677 is closed.", None),
+    ("Order ID no. 88123456 was refunded.", None),
+    ("The release date is 2024.03.11.", None),
     ("Your order 48291734 has shipped.", None),
     ("Tracking number 1Z999AA10123456784 is in transit.", None),
     ("Flight LH 1234 departs 07:45 from gate B12.", None),
@@ -178,6 +192,8 @@ HOLDOUT = rows([
 
 def main() -> None:
     for name, items in (("pii_intl_dev.jsonl", DEV), ("pii_intl_holdout.jsonl", HOLDOUT)):
+        if (OUT / name).exists() and name.endswith("holdout.jsonl"):
+            continue  # a holdout is written once, before the detector first runs on it
         with (OUT / name).open("w", encoding="utf-8") as out:
             for item in items:
                 out.write(json.dumps(item, ensure_ascii=False) + "\n")

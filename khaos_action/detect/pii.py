@@ -45,6 +45,11 @@ _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|a
                            r"unionpay|credit|debit|cc|pan|karte|kreditkarte|carte|tarjeta|cartão|pay(?:ing)? with)\b")
 
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?: ?[A-Z0-9]){11,30})\b")
+_IBAN_NAMED = re.compile(r"(?i)\biban\b\W{0,3}([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
+# "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it
+_SPELLED_EMAIL = re.compile(
+    r"(?i)\b([\w.+-]+)\s*(?:\[at\]|\(at\)|\{at\}|\sat\s)\s*((?:[\w-]+\s*(?:\[dot\]|\(dot\)|\{dot\}|\sdot\s)\s*)+"
+    r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
 _IBAN_LENGTHS = {
     "AD": 24, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "EE": 20, "ES": 24,
     "FI": 18, "FR": 27, "GB": 22, "GR": 27, "HR": 21, "HU": 28, "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20,
@@ -97,7 +102,7 @@ _API_KEYS = [
 ]
 
 _DATE = re.compile(
-    r"\b(?:\d{4}-\d{2}-\d{2}|\d{4}/\d{2}/\d{2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|"
+    r"\b(?:\d{4}-\d{2}-\d{2}|\d{4}[/.]\d{2}[/.]\d{2}|\d{1,2}[./-]\d{1,2}[./-](?:\d{4}|\d{2})|"
     r"\d{1,2}(?:st|nd|rd|th|er|º)?\.?(?: of| de)? (?:jan|feb|mar|apr|may|jun|jul|aug|sep|"
     r"gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|"
     r"oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|"
@@ -137,6 +142,11 @@ def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -
         for m in _EMAIL.finditer(text):
             local, _, domain = m.group(0).partition("@")
             add("email", m.start(), m.end(), f"{local[0]}***@{domain}")
+    for m in _SPELLED_EMAIL.finditer(text):
+        add("email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}")
+    for m in _IBAN_NAMED.finditer(text):  # "IBAN de89 3704 ...": written in lower case after its name
+        if _valid_iban(m.group(1).upper()):
+            add("iban", m.start(1), m.end(1), _mask(m.group(1).upper().replace(" ", ""), keep=4))
     for m in _IBAN.finditer(text):
         if _valid_iban(m.group(0)):
             add("iban", m.start(), m.end(), _mask(m.group(0).replace(" ", ""), keep=4))
@@ -151,8 +161,8 @@ def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -
                 _issuable_ssn(m.group(1), m.group(3), m.group(4))
                 and _SSN_WORD.search(text, max(0, m.start() - 30), m.start())):
             add("us_ssn", m.start(), m.end(), "***-**-" + m.group(4))
-    for m in _SSN_BARE.finditer(text):
-        if _valid_ssn(m.group(1), m.group(2), m.group(3)):
+    for m in _SSN_BARE.finditer(text):  # after "SSN" by construction: a sample number is handed out all the same
+        if _issuable_ssn(m.group(1), m.group(2), m.group(3)):
             add("us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3))
     from khaos_action.detect.pii_address import addresses
     from khaos_action.detect.pii_ids import national_ids

@@ -14,11 +14,15 @@ _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|cou
               r"parkway|pkwy|circle|cir|close|crescent|gardens|square|sq|highway|hwy|row|mews|grove|walk|hill")
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 10 Downing Street (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_CAP}\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W)\b)?"
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_CAP}\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
                rf"(?:,?\s+(?:apt|apartment|suite|unit|flat)\.?\s*#?\w+)?"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92
     re.compile(r"\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|"
-               r"straat|laan|gracht|kade|plein|steeg|singel)\s+\d{1,4}\s?[a-z]?\b"),
+               r"straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|gade|vej|veien|gate)\s+\d{1,4}\s?"
+               r"[a-z]?\b"),
+    # ul. Marszałkowska 10 · P.O. Box 1234 · Postfach 12 34
+    re.compile(rf"\bul\.\s+{_CAP}(?:\s+{_CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
+               r"\bPostfach\s+\d{1,3}(?:\s?\d{2,3})?\b", re.IGNORECASE),
     re.compile(r"\b(?:[A-ZÄÖÜ][a-zäöüß]+[ -])(?:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Damm)\s+\d{1,4}\s?[a-z]?\b"),
     # 12 rue de la Paix · 5 bis, avenue Victor Hugo · 3 place du Marché
     re.compile(r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|"

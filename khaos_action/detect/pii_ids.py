@@ -21,10 +21,14 @@ _CPF = re.compile(r"\b(\d{3})\.(\d{3})\.(\d{3})-(\d{2})\b")
 _NAMED = re.compile(
     r"(?i)\b(?P<name>bsn|burgerservicenummer|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|"
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
-    r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance)"
+    r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
+    r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
+    r"identification number|número de identidad|numéro d'identité)"
     r"(?:\s*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?\s*(?:is|:|#|=)?\s*"
     r"(?P<value>(?-i:[A-Z0-9](?:[A-Z0-9.-]|\s(?=\d)){4,18}[A-Z0-9]))\b")
 
+_NOT_PERSONAL = re.compile(r"(?i)\b(?:order|ticket|transaction|customer|booking|reference|tracking|meeting|session|"
+                           r"user|account|employee|invoice|case|request|product|device|app|client|job|batch)\W*$")
 _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
 _CF_ODD = {**dict(zip("0123456789", (1, 0, 5, 7, 9, 13, 15, 17, 19, 21))),
            **dict(zip("ABCDEFGHIJKLMNOPQRSTUVWXYZ", (1, 0, 5, 7, 9, 13, 15, 17, 19, 21, 2, 4, 18, 20, 11, 3, 6, 8, 12,
@@ -38,6 +42,9 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
             if valid(m):
                 yield m.start(), m.end(), m.group(0)
     for m in _NAMED.finditer(text):
+        if m.group("name").casefold().startswith(("id ", "identification")) and _NOT_PERSONAL.search(
+                text, max(0, m.start() - 25), m.start()):
+            continue  # "ticket ID number 556677", "order ID no. 8812": a record's id, not a person's
         value = m.group("value").strip()
         check = _BY_NAME.get(m.group("name").casefold().replace("-", ""), _passport_like)
         if check(re.sub(r"[ .-]", "", value.upper())):
@@ -128,8 +135,8 @@ def _aadhaar(value: str) -> bool:
 
 
 def _passport_like(value: str) -> bool:
-    """A document number after its name: 6 to 12 letters and digits, at least 4 of them digits."""
-    return 6 <= len(value) <= 12 and value.isalnum() and sum(ch.isdigit() for ch in value) >= 4
+    """A document number after its name: 6 to 18 letters and digits, at least 4 of them digits."""
+    return 6 <= len(value) <= 18 and value.isalnum() and sum(ch.isdigit() for ch in value) >= 4
 
 
 _SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
