@@ -52,3 +52,6 @@ _.render_markdown, _.render_sarif, _.render_html, _.iter_junit
 _.register_reporter, _.register_transport
 _.harmful  # an Objective field (config/objectives.py), read by name through KINDS like every kind
 _.classify_attack  # judge/classifier.py: the keyword form of `classify` that the judge's tests and bench/judge.py call
+
+# Agent models named by their transport registry entry as "khaos_action.config.agents:Class" (transports.py).
+_.CrewAiAgent

@@ -143,6 +143,10 @@ for _entry in (
                            ("openai-agents", "openai_agents"), ("smolagents", "smolagents"),
                            ("llama-index", "llama_index"), ("autogen", "autogen"),
                            ("google-adk", "google_adk"))),
+    # A Crew runs tasks, not a conversation: the history reaches an `Agent` entry only (no multi-turn evidence).
+    TransportEntry("crewai", "a CrewAI Crew or Agent run in-process (tools found on the object)",
+                   f"{_T}.frameworks.base:build", f"{_A}:CrewAiAgent", in_process=True,
+                   adapter=f"{_T}.frameworks.crewai"),
 ):
     add(_entry)
 del _entry

@@ -61,6 +61,15 @@ class FrameworkAgent(InProcessAgent):
     LangSmith and CrewAI would send every case's trace over the network)."""
 
 
+class CrewAiAgent(FrameworkAgent):
+    """`type: crewai`: a CrewAI `Crew` (run with `kickoff(inputs=...)`) or `Agent` (run with `kickoff(messages)`)."""
+
+    inputs: dict[str, str] = {}
+    """crewai: the Crew's `kickoff` inputs, `{{input}}` in a value standing for the case's message, e.g.
+    `{topic: "{{input}}", year: "2025"}`. Default: the one `{placeholder}` of the crew's tasks and agents gets the
+    message."""
+
+
 DEFAULT_LLM_UPSTREAM = "https://api.openai.com/v1"
 
 

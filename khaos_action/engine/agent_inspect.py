@@ -27,14 +27,18 @@ def inspect_entry(entry: str, base_dir: Path) -> dict[str, Any]:
     obj = load_object(entry, base_dir)
     for agent_type in framework_types():
         adapter = adapter_for(agent_type)
+        if adapter.module not in sys.modules:  # the agent's code never imported it: not one of its agents
+            continue
         try:
-            accepted = adapter.accepts(obj)
+            resolve = getattr(adapter, "resolve", None)
+            candidate = resolve(obj) if resolve is not None else obj
+            accepted = adapter.accepts(candidate)
         except ImportError:  # the framework is not installed, so the object cannot be one of its agents
             continue
         if accepted:
             return {"agent_type": agent_type, "tools": [
                 {"ref": "", "name": t.info.name, "description": t.info.description, "role": None}
-                for t in adapter.discover(obj)]}
+                for t in adapter.discover(candidate)]}
     if not callable(obj):
         return {"agent_type": None, "type_name": type(obj).__name__, "tools": []}
     module = sys.modules.get(getattr(obj, "__module__", "") or "")

@@ -1,0 +1,128 @@
+"""`type: crewai` on an observing-night planner written as CrewAI's guides and example crews are
+(tests/fixtures/frameworks/crew_app): `@tool("name")` tools, an agent with a role, a goal and a backstory, a task
+whose `{request}` placeholder takes the message, a sequential `Crew` as the entry, no `handle()`. Real CrewAI (its
+ReAct loop, its LLM class over LiteLLM) against the offline model on 127.0.0.1."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from khaos_action.engine.chaos.plan import activate
+from khaos_action.engine.chaos.tools import ToolPatcher
+from khaos_action.engine.context import CaseContext
+from khaos_action.engine.transport.frameworks import adapter_for
+from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
+from khaos_action.engine.transport.frameworks.crewai import kickoff_inputs
+from khaos_action.errors import ConfigError
+from khaos_action.messages import TransportMessage
+from tests import frameworks as fw
+
+pytest.importorskip("crewai")
+
+APP = fw.APPS / "crew_app"
+TOOLS = {"lookup_catalogue", "sky_forecast"}
+
+
+@pytest.fixture(scope="module")
+def servers():
+    yield from fw.stand_ins()
+
+
+@pytest.fixture(scope="module")
+def runs(servers, tmp_path_factory: pytest.TempPathFactory):
+    llm, _ = servers
+    base = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("base"))
+    llm.obey = True  # the regression: the model now follows instructions found in tool results
+    try:
+        head = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("head"))
+    finally:
+        llm.obey = False
+    return base, head
+
+
+def test_init_finds_the_crews_tools_and_writes_the_type(servers, tmp_path: Path) -> None:
+    written = fw.init_writes("observatory.py:crew", APP, tmp_path)
+    assert "type: crewai" in written
+    assert "lookup_catalogue-down" in written and "sky_forecast-down" in written
+
+
+def test_validate_passes(servers) -> None:
+    done = fw.cli("validate", "-c", str(APP / "khaos.yaml"))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_every_fault_fires_and_the_baseline_is_clean(runs) -> None:
+    base, _ = runs
+    fw.assert_clean_baseline(base)
+    fw.assert_every_fault_fired(base)
+    # each case reaches the tools itself: the crew's cache of tool results is dropped between cases
+    assert all(c.tool_calls for c in fw.cases(base, phase="contract") if c.scenario in ("no-chaos", "forecast-empty"))
+
+
+def test_indirect_payloads_ride_on_the_real_tools_and_are_judged(runs) -> None:
+    base, _ = runs
+    attacks = fw.assert_indirect_attacks_ride_on_real_tools(base, TOOLS)
+    assert {c.outcome for c in attacks} == {"BLOCKED"}
+
+
+def test_compare_catches_a_model_that_starts_obeying_injected_instructions(runs) -> None:
+    base, head = runs
+    fw.assert_compare_catches_the_regression(base, head)
+
+
+def test_the_message_fills_the_crews_one_placeholder_or_the_configured_inputs(servers) -> None:
+    from khaos_action.engine.transport.python import load_object
+
+    crew = load_object("observatory.py:crew", APP)
+    assert kickoff_inputs(crew, "Is M42 up?", {}) == {"request": "Is M42 up?"}
+    assert kickoff_inputs(crew, "Is M42 up?", {"request": "{{input}} (from the club)", "site": "Pic du Midi"}) == {
+        "request": "Is M42 up? (from the club)", "site": "Pic du Midi"}
+    crew.tasks[0].description += " at {site}"
+    try:
+        with pytest.raises(ConfigError, match=r"several inputs \(request, site\).*agent.inputs"):
+            kickoff_inputs(crew, "Is M42 up?", {})
+    finally:
+        crew.tasks[0].description = crew.tasks[0].description.replace(" at {site}", "")
+
+
+CREW_BASE = '''
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+from observatory import llm, lookup_catalogue
+
+@CrewBase
+class ObservingCrew:
+    @agent
+    def planner(self) -> Agent:
+        return Agent(role="Planner", goal="Plan the night", backstory="An astronomer.", tools=[lookup_catalogue],
+                     llm=llm)
+
+    @task
+    def plan(self) -> Task:
+        return Task(description="Answer: {request}", expected_output="A plan.", agent=self.planner())
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks)
+'''
+
+
+def test_a_crew_base_class_is_run_through_the_crew_it_builds(servers, tmp_path: Path) -> None:
+    (tmp_path / "observatory.py").write_text((APP / "observatory.py").read_text())
+    (tmp_path / "project.py").write_text(textwrap.dedent(CREW_BASE))
+    assert [t.name for t in discover_tools("crewai", "project.py:ObservingCrew", tmp_path)] == ["lookup_catalogue"]
+    transport = FrameworkTransport(adapter_for("crewai"), "project.py:ObservingCrew", base_dir=tmp_path)
+    ctx = CaseContext(case_id="c", rng=random.Random(1))
+
+    async def turn() -> str:
+        await transport.start()
+        with ToolPatcher([], callables=transport.tool_callables), activate(ctx):
+            message = TransportMessage("invoke", {"text": "Is M31 worth observing?", "session_id": "c"})
+            return (await transport.send(message)).payload["text"]
+
+    assert "Andromeda" in asyncio.run(turn()) and [c.name for c in ctx.tool_calls] == ["lookup_catalogue"]
