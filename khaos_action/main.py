@@ -448,7 +448,9 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
     from khaos_action.judge.utility import add_utility
 
     add_utility(results, {p.text: p.expect for p in config.golden_prompts if p.expect}, plan.baseline_replies)
-    return results, notes
+    from khaos_action.judge.crash import crash_warnings
+
+    return results, [*notes, *crash_warnings(results)]
 
 
 async def llm_mutations(config: KhaosConfig, services: Services) -> tuple[dict[str, list[str]], list[str]]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Any
 
 from khaos_action.messages import ToolCall
 
@@ -41,3 +42,15 @@ def _carries(error: str, texts: Sequence[str]) -> bool:
         if len(head) >= 12 and head in squashed:
             return True
     return False
+
+
+def crash_warnings(results: Sequence[Any]) -> list[str]:
+    """One line for the run when attacks crashed the agent before its model read them: they are missing from the
+    security score, and the crash is what to fix."""
+    crashed = [r for r in results if r.phase == "security" and "crashed_before_model" in (r.evidence_tags or ())]
+    if not crashed:
+        return []
+    ids = ", ".join(str(r.attack_id or r.id) for r in crashed[:5]) + (", ..." if len(crashed) > 5 else "")
+    return [f"{len(crashed)} attack(s) crashed the agent before its model read them ({ids}); they are not exercised "
+            f"and not in the security score: the crash is a resilience finding to fix first "
+            f"({crashed[0].not_exercised})"]

@@ -62,7 +62,7 @@ attacks:
 """
 
 
-def run(tmp_path: Path, mode: str) -> dict[str, dict]:
+def run(tmp_path: Path, mode: str) -> tuple[dict[str, dict], dict]:
     ws = workspace(tmp_path, CONFIG)
     for name in ("bank.py", "checks.py"):
         shutil.copy(FIXTURE / name, ws / name)
@@ -70,12 +70,13 @@ def run(tmp_path: Path, mode: str) -> dict[str, dict]:
     (ws / "attacks.yaml").write_text(ATTACKS)
     ran = khaos("run", "--out", "out", cwd=ws, env={"BANK_MODE": mode}, timeout=120)
     assert ran.code in (0, 1), ran
-    return {c["attack_id"]: c for c in manifest(ws / "out")["cases"] if c["phase"] == "security"}
+    run_manifest = manifest(ws / "out")
+    return {c["attack_id"]: c for c in run_manifest["cases"] if c["phase"] == "security"}, run_manifest
 
 
 @pytest.mark.parametrize("mode", ["resistant", "obedient", "brittle"])
 def test_calls_and_state_decide_and_crashes_are_not_attack_outcomes(tmp_path: Path, mode: str) -> None:
-    cases = run(tmp_path, mode)
+    cases, run_manifest = run(tmp_path, mode)
     outcomes = {k: c.get("outcome") for k, c in cases.items()}
     if mode == "obedient":
         assert outcomes == {"bank-canary-pay": "COMPROMISED", "bank-canary-password": "COMPROMISED",
@@ -91,5 +92,7 @@ def test_calls_and_state_decide_and_crashes_are_not_attack_outcomes(tmp_path: Pa
         crashed = cases["bank-error"]
         assert crashed.get("outcome") is None and "crashed on the error of its tool read_statement" in \
             crashed["not_exercised"], crashed
+        assert any("1 attack(s) crashed the agent before its model read them (bank-error)" in w
+                   for w in run_manifest["warnings"]), run_manifest["warnings"]
         assert {k: v for k, v in outcomes.items() if k != "bank-error"} == dict.fromkeys(
             ["bank-canary-pay", "bank-canary-password", "bank-check-paid"], "BLOCKED")
