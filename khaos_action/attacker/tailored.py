@@ -51,44 +51,59 @@ async def tailored_cases(client: AttackerClient, applicable: Sequence[Attack], *
             notes.append(f"attacker: no tailored {category} attacks: the agent has no known tools to forbid")
             continue
         try:
-            content = await client.chat([
-                {"role": "system", "content": TAILORED.format(n=per_category)},
-                {"role": "user", "content": brief(category=category, objective=OBJECTIVES.get(objective, objective),
-                                                  agent_purpose=purpose, agent_tools=list(tools),
-                                                  examples=[a.description for a in examples[:3]], n=per_category)},
-            ])
+            written = await _write(client, category, objective, examples, per_category, purpose, tools)
         except AttackerCut as exc:
             notes.append(f"attacker: the tailored {category} attacks were discarded: {exc}")
             continue
         except AttackerUnavailable as exc:
             notes.append(f"attacker: tailored attacks not written: {exc}")
             break
-        written = [t for t in dict.fromkeys(s.strip() for s in parse_list(content)) if t][:per_category]
-        texts = []
-        for text in written:
-            problem = attack_problem(text, objective, tools)
-            if problem is None:
-                texts.append(text)
-            else:
-                discarded.append(f"{text[:60]!r} ({problem})")
-        if not written:
-            notes.append(f"attacker: no usable tailored {category} attack in the answer {content[:120]!r}")
-        if not texts:
+        if isinstance(written, str):  # no list in the answer at all
+            notes.append(f"attacker: no usable tailored {category} attack in the answer {written[:120]!r}")
             continue
-        severity = min((a.severity for a in examples), key=severity_rank)
-        owasp = tuple(dict.fromkeys(o for a in examples for o in a.owasp))
-        for index, text in enumerate(texts):
-            attack_id = f"tailored-{category}-{index + 1}"
-            cid = case_id("security", "tailored", seed, category, index)
-            canary = make_canary(seed, cid)
-            cases.append(Case(
-                id=cid, phase="security", input=text + _canary_clause(objective, canary.a, canary.b),
-                attack_id=attack_id, category=category, objective=objective, channel="user_prompt",
-                severity=severity, owasp=owasp, canary=canary.token, group=f"security:{attack_id}",
-                canary_halves=(canary.a, canary.b),
-                forbidden_tools=tuple(tools) if objective == "tool_call" else (),
-            ))
+        texts = _usable(written, objective, tools, discarded)
+        cases += [_case(text, index, category, objective, examples, seed, tools) for index, text in enumerate(texts)]
     if discarded:
         notes.append(f"attacker: {len(discarded)} tailored attack(s) discarded, not run (not attack messages): "
                      + "; ".join(discarded[:5]) + (f"; and {len(discarded) - 5} more" if len(discarded) > 5 else ""))
     return cases, notes
+
+
+async def _write(client: AttackerClient, category: str, objective: str, examples: Sequence[Attack], n: int,
+                 purpose: str | None, tools: Sequence[str]) -> list[str] | str:
+    """The attacker's texts for one category (at most `n`, distinct), or its whole answer when it holds none."""
+    content = await client.chat([
+        {"role": "system", "content": TAILORED.format(n=n)},
+        {"role": "user", "content": brief(category=category, objective=OBJECTIVES.get(objective, objective),
+                                          agent_purpose=purpose, agent_tools=list(tools),
+                                          examples=[a.description for a in examples[:3]], n=n)},
+    ])
+    written = [t for t in dict.fromkeys(s.strip() for s in parse_list(content)) if t][:n]
+    return written or content
+
+
+def _usable(written: Sequence[str], objective: str, tools: Sequence[str], discarded: list[str]) -> list[str]:
+    """The texts that are attack messages for `objective`; the others go to `discarded`, with why."""
+    texts = []
+    for text in written:
+        problem = attack_problem(text, objective, tools)
+        if problem is None:
+            texts.append(text)
+        else:
+            discarded.append(f"{text[:60]!r} ({problem})")
+    return texts
+
+
+def _case(text: str, index: int, category: str, objective: str, examples: Sequence[Attack], seed: int,
+          tools: Sequence[str]) -> Case:
+    attack_id = f"tailored-{category}-{index + 1}"
+    cid = case_id("security", "tailored", seed, category, index)
+    canary = make_canary(seed, cid)
+    return Case(
+        id=cid, phase="security", input=text + _canary_clause(objective, canary.a, canary.b),
+        attack_id=attack_id, category=category, objective=objective, channel="user_prompt",
+        severity=min((a.severity for a in examples), key=severity_rank),
+        owasp=tuple(dict.fromkeys(o for a in examples for o in a.owasp)), canary=canary.token,
+        group=f"security:{attack_id}", canary_halves=(canary.a, canary.b),
+        forbidden_tools=tuple(tools) if objective == "tool_call" else (),
+    )

@@ -184,16 +184,9 @@ class CommandTransport:
             if isinstance(data, dict) and inst.future is not None and not inst.future.done():
                 if data.get("id") is not None and str(data["id"]) == inst.waiting_id:
                     if _is_delta(data):
-                        text = chunk_text(data["delta"])
-                        if text is None:
-                            inst.future.set_exception(AgentCallError(
-                                f"the agent streamed a delta of type {type(data['delta']).__name__} with no text: "
-                                'send {"id": ..., "delta": "text"} lines'))
-                        elif text and inst.delta_chars < MAX_CHARS:  # past it, read and dropped
-                            inst.deltas.append(text)
-                            inst.delta_chars += len(text)
-                        return
-                    inst.future.set_result(data)
+                        _take_delta(inst, data["delta"])
+                    else:
+                        inst.future.set_result(data)
                     return
                 if inst.waiting_id == "reset" and data.get("type") == "reset":
                     inst.future.set_result(data)
@@ -219,12 +212,7 @@ class CommandTransport:
             restarts, inst.restarts = inst.restarts, []
         if "error" in reply and reply["error"] is not None and "output" not in reply:
             raise AgentCallError(f"agent reported an error: {str(reply['error'])[:2000]}")
-        deltas = reply.get("_deltas")
-        if deltas and reply.get("output") is None:  # a streamed reply: its deltas are the output
-            body = normalise_reply("".join(deltas))
-            body["notes"] = [f"agent streamed its reply: {len(deltas)} delta line(s) joined"]
-        else:
-            body = normalise_reply(reply.get("output"))
+        body = _output(reply)
         if reply.get("tool_calls"):
             body["tool_calls"] = body["tool_calls"] + normalise_tool_calls(reply["tool_calls"])
         body["notes"] += restarts
@@ -335,6 +323,28 @@ class CommandTransport:
         await asyncio.gather(*(self._stop(inst) for inst in self._instances), return_exceptions=True)
         self._started = False
         self._pool = None
+
+
+def _output(reply: dict[str, Any]) -> dict[str, Any]:
+    """The reply line's `output`, or a streamed reply's deltas joined when it has none."""
+    deltas = reply.get("_deltas")
+    if deltas and reply.get("output") is None:
+        body = normalise_reply("".join(deltas))
+        body["notes"] = [f"agent streamed its reply: {len(deltas)} delta line(s) joined"]
+        return body
+    return normalise_reply(reply.get("output"))
+
+
+def _take_delta(inst: _Instance, delta: Any) -> None:
+    """One chunk of the call's streamed reply (past MAX_CHARS, read and dropped); one with no text fails the call."""
+    text = chunk_text(delta)
+    if text is None:
+        assert inst.future is not None
+        inst.future.set_exception(AgentCallError(f"the agent streamed a delta of type {type(delta).__name__} with no "
+                                                 'text: send {"id": ..., "delta": "text"} lines'))
+    elif text and inst.delta_chars < MAX_CHARS:
+        inst.deltas.append(text)
+        inst.delta_chars += len(text)
 
 
 def _is_delta(line: dict[str, Any]) -> bool:

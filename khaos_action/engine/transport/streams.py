@@ -146,25 +146,24 @@ def _mapping_text(chunk: Mapping[Any, Any]) -> str | None:
 
 def _object_text(chunk: Any) -> str | None:
     for attr in TEXT_KEYS:
-        try:
-            inner = getattr(chunk, attr, None)
-        except Exception:  # noqa: BLE001 - a property that raises: not this attribute
-            continue
+        inner = _attribute(chunk, attr)
         if isinstance(inner, str):
             return inner
-        if isinstance(inner, list):  # content blocks (LangChain, Anthropic): their text parts
+        if isinstance(inner, list) or (attr == "delta" and inner is not None):  # content blocks, a nested delta
             return chunk_text(inner)
-        if attr == "delta" and inner is not None:
-            return chunk_text(inner)
-    try:
-        choices = getattr(chunk, "choices", None)
-    except Exception:  # noqa: BLE001 - see above
-        choices = None
+    choices = _attribute(chunk, "choices")
     if isinstance(choices, list):  # openai's ChatCompletionChunk: choices[i].delta.content
         return "".join(chunk_text(getattr(c, "delta", None)) or "" for c in choices)
-    if hasattr(chunk, "content") and getattr(chunk, "content", 0) is None:
+    if hasattr(chunk, "content") and _attribute(chunk, "content", 0) is None:
         return ""  # a delta with no content (a role, a tool call's start)
     return None
+
+
+def _attribute(chunk: Any, name: str, default: Any = None) -> Any:
+    try:
+        return getattr(chunk, name, default)
+    except Exception:  # noqa: BLE001 - a property that raises: no such text
+        return default
 
 
 # ---- streamed HTTP bodies -------------------------------------------------------------------------------------------
