@@ -116,3 +116,18 @@ def test_an_unchanged_run_has_no_evidence():
                                            (None, 'class="arc good"')])
 def test_the_overall_gauge_takes_the_verdicts_colour(band, css):
     assert css in str(gauge(100.0, band=band))
+
+
+@pytest.mark.parametrize(("passed", "colour"), [(True, "32"), (False, "31")])
+def test_the_console_headline_is_green_only_when_the_run_passed(passed, colour, tmp_path):
+    from khaos_action.commands import summary
+    from khaos_action.manifest import Manifest, Scores, Verdict
+    from khaos_action.run_api import EvaluateResult
+
+    manifest = Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                        agent={"name": "a", "type": "python"}, scores=Scores(overall=100.0),
+                        verdict=Verdict(passed=passed, reasons=[] if passed else ["goal missed"]))
+    text = summary(EvaluateResult(manifest=manifest, out_dir=tmp_path), colour=True)
+    first = text.splitlines()[0]
+    assert first.startswith(f"\x1b[{colour};1m") and first.endswith("\x1b[0m")
+    assert "\x1b[" not in summary(EvaluateResult(manifest=manifest, out_dir=tmp_path), colour=False)
