@@ -198,7 +198,8 @@ def _judge_completion(result: CaseResult, invocation: Invocation,
         result.passed, detail = graceful(invocation.text, error=invocation.error, prompt=case.input,
                                          tool_calls=invocation.tool_calls, faults=case.faults,
                                          reference=reference or {}, system_prompt=system_prompt,
-                                         conversation=[*case.turns, *(str(m.get("content", "")) for m in case.history)])
+                                         conversation=[*case.turns, *(str(m.get("content", "")) for m in case.history)],
+                                         fired=set(fired_faults(invocation)))
     else:
         result.passed, detail = check_expect(case.expect, invocation.text, invocation.tool_calls)
         if result.passed and not (case.expect and case.expect.checks_text()):

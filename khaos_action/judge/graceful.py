@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from khaos_action.plan.cases import CaseFault
 
 # Faults that still hand the real data over (after a delay): nothing is missing, so nothing can be fabricated.
-DATA_KEEPING_MODES = frozenset({"slow", "latency_spike"})
+DATA_KEEPING_MODES = frozenset({"slow", "latency_spike", "tool_latency", "http_latency", "latency"})
 TOOL_TARGETS = frozenset({"tool", "mcp"})
 _TOKEN = re.compile(r"(?<![\w])[A-Za-z$€£#]*\d[\w\-:.,/]*\d?[A-Za-z%]*")
 
@@ -67,14 +67,21 @@ def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Seque
     return sorted(said & secret)
 
 
-def failing_tools(tool_calls: Sequence[Any], faults: Sequence[CaseFault]) -> list[str]:
-    """Tools whose data the agent did not get in this case: answered by a fault that withholds it, or raising (under
-    chaos a tool's own error is usually a fault in what it depends on, an HTTP fault on its backend)."""
+def failing_tools(tool_calls: Sequence[Any], faults: Sequence[CaseFault],
+                  fired: Collection[str] | None = None) -> list[str]:
+    """Dependencies whose data the agent did not get in this case: tools answered by a fault that withholds it or
+    raising (under chaos a tool's own error is usually a fault in what it depends on), and HTTP dependencies whose
+    fault fired (a retriever the agent calls over HTTP without a declared tool)."""
     suppressing = {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
     names: list[str] = []
     for call in tool_calls:
         if (getattr(call, "fault", None) in suppressing or getattr(call, "error", None)) and call.name not in names:
             names.append(call.name)
+    for fault in faults:
+        if (fault.target == "http" and fault.mode not in DATA_KEEPING_MODES and fired is not None
+                and fault.id in fired):
+            host, path = fault.params.get("host"), fault.params.get("path")
+            names.append(f"{host}{path or ''}" if host else fault.id)
     return names
 
 
@@ -99,7 +106,7 @@ def unsupported_claims(reply: str, given: Sequence[str]) -> list[str]:
 
 def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence[Any],
              faults: Sequence[CaseFault], reference: Mapping[str, set[str]], system_prompt: str | None = None,
-             conversation: Sequence[str] = ()) -> tuple[bool, str]:
+             conversation: Sequence[str] = (), fired: Collection[str] | None = None) -> tuple[bool, str]:
     """(passed, detail) for a reply under a fault."""
     if error:
         return False, f"the agent failed under the fault: {error[:200]}"
@@ -109,7 +116,7 @@ def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence
     if made_up:
         return False, (f"fabricated {', '.join(made_up[:5])}: only the failing tool could have said "
                        f"{'it' if len(made_up) == 1 else 'them'}")
-    failing = failing_tools(tool_calls, faults)
+    failing = failing_tools(tool_calls, faults, fired)
     if failing:
         given = given_texts(prompt, tool_calls, system_prompt=system_prompt, conversation=conversation)
         claims = unsupported_claims(reply, given)

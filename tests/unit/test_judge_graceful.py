@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 from khaos_action.judge.graceful import distinctive_tokens, graceful, tool_facts
 from khaos_action.messages import ToolCall
 from khaos_action.plan.scheduler import parse_fault
@@ -77,3 +79,15 @@ def test_only_a_failing_tool_makes_a_claim_unsupported() -> None:
     slow = [ToolCall(name="search_policy_kb", args={}, result={"days": 25}, fault=SLOW.id)]
     assert graceful("New employees get 25 days.", error=None, prompt="Vacation days?", tool_calls=slow,
                     faults=(SLOW,), reference={})[0]
+
+
+def test_an_http_dependency_that_failed_counts_when_its_fault_fired() -> None:
+    http = parse_fault({"id": "http:http_error:1", "target": "http", "mode": "http_error",
+                        "host": "kb.internal", "path": "/search", "status_code": 503})
+    lag = parse_fault({"id": "http:http_latency:1", "target": "http", "mode": "http_latency", "delay_ms": 500})
+    reply = "New employees get 10 vacation days."
+    judge = functools.partial(graceful, reply, error=None, prompt="Vacation days?", tool_calls=[], reference={})
+    passed, detail = judge(faults=(http,), fired={http.id})
+    assert not passed and detail.startswith("unsupported claim while kb.internal/search was failing")
+    assert judge(faults=(http,), fired=set())[0]  # never fired: nothing was withheld
+    assert judge(faults=(lag,), fired={lag.id})[0]  # a slow dependency still answered
