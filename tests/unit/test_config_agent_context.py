@@ -25,5 +25,6 @@ def test_context_for_an_out_of_process_agent_says_to_remove_it(tmp_path: Path) -
     path = tmp_path / "khaos.yaml"
     path.write_text(BASE + "  type: http\n  url: http://127.0.0.1:9/chat\n  context: agent.py:make_deps\n")
     with pytest.raises(ConfigError, match=r"khaos\.yaml:7:3: agent\.context: agent\.context applies to types python, "
-                                          r"pydantic-ai, langgraph, openai-agents; this agent is type http: remove it"):
+                                          r"pydantic-ai, langgraph, openai-agents, smolagents, llama-index, autogen, "
+                                          r"google-adk, crewai; this agent is type http: remove it"):
         load_config(path)

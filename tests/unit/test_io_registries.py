@@ -29,31 +29,35 @@ def test_every_builtin_transport_names_a_builder_that_exists(name: str) -> None:
 
 
 def test_transport_facts_are_those_the_if_chains_had() -> None:
-    assert list(TRANSPORTS) == ["python", "http", "command", "mcp", "pydantic-ai", "langgraph", "openai-agents"]
+    frameworks = ("pydantic-ai", "langgraph", "openai-agents", "smolagents", "llama-index", "autogen", "google-adk",
+                  "crewai")
+    assert list(TRANSPORTS) == ["python", "http", "command", "mcp", *frameworks]
     assert {n for n, e in TRANSPORTS.items() if e.in_process} == {"python", *framework_types()}
-    assert framework_types() == ("pydantic-ai", "langgraph", "openai-agents")
+    assert framework_types() == frameworks
     # The key each type cannot run without is the one required field its agent model adds to the shared ones.
     required = {n: [k for k, f in model_of(e).model_fields.items() if f.is_required()] for n, e in TRANSPORTS.items()}
-    assert required == {
-        "python": ["entry"], "http": ["url"], "command": ["command"], "mcp": ["mcp"], "pydantic-ai": ["entry"],
-        "langgraph": ["entry"], "openai-agents": ["entry"]}
+    assert required == {"python": ["entry"], "http": ["url"], "command": ["command"], "mcp": ["mcp"],
+                        **{name: ["entry"] for name in frameworks}}
     assert {n for n, e in TRANSPORTS.items() if issubclass(model_of(e), InProcessAgent)} == {
         n for n, e in TRANSPORTS.items() if e.in_process}
     assert all(e.proxy for e in TRANSPORTS.values() if not e.in_process)
-    assert {n for n, e in TRANSPORTS.items() if e.sends_history} == set(framework_types())
+    # A Crew runs tasks, not a conversation: crewai alone sends no history.
+    assert {n for n, e in TRANSPORTS.items() if e.sends_history} == set(framework_types()) - {"crewai"}
 
 
 def test_an_unknown_type_is_a_config_error_listing_the_registered_ones() -> None:
     with pytest.raises(ConfigError, match="'grpc' is unknown: expected one of python, http, command, mcp, "
-                                          "pydantic-ai, langgraph, openai-agents"):
+                                          "pydantic-ai, langgraph, openai-agents, smolagents, llama-index, "
+                                          "autogen, google-adk, crewai"):
         transport_entry("grpc")
-    with pytest.raises(ValueError, match="Input should be 'python', 'http', .* or 'openai-agents'"):
+    with pytest.raises(ValueError, match="Input should be 'python', 'http', .* or 'crewai'"):
         AgentConfig(type="grpc", url="http://x")
 
 
 def test_context_is_refused_for_an_out_of_process_type() -> None:
     with pytest.raises(ValueError, match="agent.context applies to types python, pydantic-ai, langgraph, "
-                                         "openai-agents; this agent is type http: remove it"):
+                                         "openai-agents, smolagents, llama-index, autogen, google-adk, crewai; "
+                                         "this agent is type http: remove it"):
         AgentConfig(type="http", url="http://127.0.0.1:1/", context="ctx.py:make")
     assert AgentConfig(type="langgraph", entry="g.py:graph", context="ctx.py:make").context == "ctx.py:make"
 

@@ -173,4 +173,18 @@ def python_agent_env(agent: Any, environ: Mapping[str, str]) -> dict[str, str]:
     """agent.env for a python worker: `${VAR}` expanded from the run's environment less the runner's secrets (no
     chaos-proxy templates: the worker's HTTP is intercepted in-process)."""
     visible = sandbox.visible_environ(environ)
-    return {k: sandbox.expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}
+    own = {k: sandbox.expand_vars(str(v), visible, where=f"agent.env.{k}") for k, v in agent.env.items()}
+    return {**quiet_env(agent), **own}
+
+
+def quiet_env(agent: Any) -> dict[str, str]:
+    """What a framework adapter sets in its agent's worker while `agent.tracing` is off (CrewAI's telemetry and trace
+    export would post every case over the network); agent.env wins over it."""
+    from khaos_action.transports import TRANSPORTS
+
+    entry = TRANSPORTS.get(str(getattr(agent, "type", "python")))
+    if entry is None or entry.adapter is None or getattr(agent, "tracing", False):
+        return {}
+    import importlib
+
+    return dict(getattr(importlib.import_module(entry.adapter).ADAPTER, "quiet_env", None) or {})

@@ -124,15 +124,11 @@ def require_framework(adapter: FrameworkAdapter) -> Any:
             f"the agent's requirements, e.g. through the action's `install` input).") from exc
 
 
-def load_agent_object(adapter: FrameworkAdapter, entry: str, base_dir: Path, *, tracing: bool = False) -> Any:
-    """Import `entry` and check it is the adapter's kind of agent. An adapter may prepare the framework's import
-    (`before_import(tracing=...)`: CrewAI's telemetry off) and turn what the entry names into the agent it runs
-    (`resolve(obj)`: a `@CrewBase` class into its Crew)."""
+def load_agent_object(adapter: FrameworkAdapter, entry: str, base_dir: Path) -> Any:
+    """Import `entry` and check it is the adapter's kind of agent. An adapter may turn what the entry names into
+    the agent it runs (`resolve(obj)`: a `@CrewBase` class into its Crew)."""
     from khaos_action.engine.transport.python import load_object
 
-    prepare = getattr(adapter, "before_import", None)
-    if prepare is not None:
-        prepare(tracing=tracing)
     require_framework(adapter)
     obj = load_object(entry, base_dir, what="agent.entry")
     resolve = getattr(adapter, "resolve", None)
@@ -245,7 +241,7 @@ class FrameworkTransport:
     async def start(self) -> None:
         if self._obj is not None:
             return
-        obj = load_agent_object(self.adapter, self.entry, self.base_dir, tracing=self.tracing)
+        obj = load_agent_object(self.adapter, self.entry, self.base_dir)
         check_context(self.adapter, obj, self.entry, self.context_spec)
         self.tools = self.adapter.discover(obj)
         if self.context_spec:

@@ -8,15 +8,14 @@ not reach it (a note says so). An `Agent` entry is a chat: a turn is `agent.kick
 Kickoff mutates the crew (task outputs, usage, the tool results its agents cache), so its worker serves one case at
 a time, and a case's first turn drops the tool results cached before it; it runs synchronously, in a thread that
 carries the case. A crew created with `stream=True` is read as a stream. With `agent.tracing` off,
-CrewAI's telemetry and trace export are switched off in the agent's worker before CrewAI is imported (they would
-send every case over the network). CrewAI's LLM class reaches OpenAI-compatible models through the openai SDK or
+CrewAI's telemetry and trace export are switched off in the agent's worker's environment (they would send every case
+over the network). CrewAI's LLM class reaches OpenAI-compatible models through the openai SDK or
 LiteLLM: LLM faults reach them through the engine's HTTP interception.
 """
 
 from __future__ import annotations
 
 import asyncio
-import os
 import re
 from typing import Any
 
@@ -39,12 +38,11 @@ class CrewAiAdapter:
     def __init__(self) -> None:
         self.sessions = Sessions()
 
-    def before_import(self, *, tracing: bool) -> None:
-        if not tracing:  # in the agent's worker only: its telemetry would post every case to crewai.com
-            # CREWAI_TESTING: no first-run "view your traces? [y/N]" prompt (it waits 20 s on the console).
-            for key, value in (("CREWAI_DISABLE_TELEMETRY", "true"), ("CREWAI_TRACING_ENABLED", "false"),
-                               ("OTEL_SDK_DISABLED", "true"), ("CREWAI_TESTING", "true")):
-                os.environ.setdefault(key, value)
+    # Set in the agent's worker while agent.tracing is off (engine/transport/worker_start.quiet_env): its telemetry
+    # and trace export would post every case to crewai.com; CREWAI_TESTING: no first-run "view your traces? [y/N]"
+    # prompt (it waits 20 s on the console).
+    quiet_env = {"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_TRACING_ENABLED": "false", "OTEL_SDK_DISABLED": "true",
+                 "CREWAI_TESTING": "true"}
 
     def resolve(self, obj: Any) -> Any:
         """A `@CrewBase` class or instance: the Crew its `crew()` builds (once)."""
