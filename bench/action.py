@@ -4,7 +4,7 @@ Runs entrypoint.py as the runner would (INPUT_* from action.yml defaults, a pull
 files) on the bundled demo agent with the real engine, with a baseline artifact to download and compare. The
 evaluation is timed inside the process (this file, run with --as-action, starts the entrypoint with
 `evaluate=timed_evaluate`, the real evaluate wrapped), so the action's own share is total minus evaluation.
-Target (issue 6): ≤ 10 s excluding the agent's time.
+Target: ≤ 10 s excluding the agent's time.
 
     python bench/action.py [--runs 3]
 """

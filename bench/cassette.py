@@ -1,4 +1,4 @@
-"""What the LLM cassette costs (issue 8: replay adds <= 1 ms per LLM call; a replayed demo run takes about the same
+"""What the LLM cassette costs (target: replay adds <= 1 ms per LLM call; a replayed demo run takes about the same
 time as one against a zero-latency LLM). Run: `python bench/cassette.py [CALLS] [RUNS]`.
 
 1. Per call, with the real openai SDK (httpx2) inside a case: a live call to a zero-latency OpenAI-compatible

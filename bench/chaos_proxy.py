@@ -1,4 +1,4 @@
-"""Median overhead per request of the chaos proxy versus calling the upstream directly (issue 3: <= 2 ms).
+"""Median overhead per request of the chaos proxy versus calling the upstream directly (target: <= 2 ms).
 Run: `python bench/chaos_proxy.py [REQUESTS]`.
 
 The upstream is a uvicorn server on 127.0.0.1 answering a chat-completion-sized JSON body; the proxy runs in its

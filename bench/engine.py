@@ -1,4 +1,4 @@
-"""Engine benchmarks (issue 2 targets).
+"""Engine benchmarks and their targets.
 
 1. Harness overhead per invocation against a no-op in-process agent (python transport + engine + events.jsonl):
    target median ≤ 0.5 ms.

@@ -1,4 +1,4 @@
-"""Side by side with flakestorm (issue 19): the same behavioral contract against the same 100 ms Python agent.
+"""Side by side with flakestorm: the same behavioral contract against the same 100 ms Python agent.
 
 The contract: 3 invariants (contains, latency, regex) × 2 chaos-matrix scenarios without faults × 4 golden prompts.
 Both tools load the same `agent.py`, which appends a line to a file per call, so "agent calls" is counted at the
@@ -10,8 +10,8 @@ flakestorm is not a dependency: point FLAKESTORM at its `flakestorm` script (e.g
 `python -m venv /tmp/fs && /tmp/fs/bin/pip install flakestorm`). Target: ≤ 0.2 × flakestorm's wall time with the
 same or fewer agent calls.
 
-`--baseline DIR` also runs the khaos-action of another checkout (e.g. /work/main), interleaved: an A/B of fixed costs
-on a shared machine.
+`--baseline DIR` also runs the khaos-action of another checkout (e.g. a worktree of main), interleaved: an A/B of fixed
+costs on a shared machine.
 
 Run: `FLAKESTORM=/tmp/fs/bin/flakestorm python bench/flakestorm.py [--rounds 3] [--baseline DIR]`
 """

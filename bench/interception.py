@@ -1,4 +1,4 @@
-"""Added cost per httpx call of the in-process interception when no fault applies (issue 3: <= 0.2 ms).
+"""Added cost per httpx call of the in-process interception when no fault applies (target: <= 0.2 ms).
 Run: `python bench/interception.py [CALLS]`.
 
 Calls go to a real uvicorn server on 127.0.0.1 through a keep-alive httpx.Client. The three modes are interleaved

@@ -1,4 +1,4 @@
-"""The chaos proxy under concurrency, side by side with mitmproxy in reverse mode on the same upstream (issue 19).
+"""The chaos proxy under concurrency, side by side with mitmproxy in reverse mode on the same upstream.
 
 Three processes besides this one: a minimal HTTP/1.1 upstream on 127.0.0.1 (a fixed chat-completion-sized JSON
 reply, keep-alive), our ChaosProxy in its own event loop (no case bound: the forwarding path), and `mitmdump
@@ -11,8 +11,8 @@ is the proxied percentile minus the direct one at the same concurrency. "CPU/req
 Targets: at concurrency 32, ≥ 3 × mitmproxy's requests/s and added p99 ≤ 10 ms; at concurrency 1, added p50
 ≤ 0.3 ms.
 
-`--baseline DIR` adds the ChaosProxy of another checkout (e.g. /work/main) as a fourth target, interleaved with the
-others: an A/B of two proxy versions under the same load on a shared machine.
+`--baseline DIR` adds the ChaosProxy of another checkout (e.g. a worktree of main) as a fourth target, interleaved with
+the others: an A/B of two proxy versions under the same load on a shared machine.
 
 Run: `MITMDUMP=/path/to/mitmdump python bench/proxy_scale.py [--seconds 4] [--rounds 3] [--baseline DIR]`
 """

@@ -1,4 +1,4 @@
-"""A run at scale (issue 19): N cases × a 5 ms async agent at concurrency 32, contract of 3 invariants × 1 scenario.
+"""A run at scale: N cases × a 5 ms async agent at concurrency 32, contract of 3 invariants × 1 scenario.
 
 Each repetition is a fresh `python` process that runs `khaos_action.main.evaluate` with every report format and
 reports its wall time, CPU time (user+sys; the agent's worker processes apart: on Linux the bench is their subreaper,

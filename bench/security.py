@@ -2,7 +2,7 @@
 pack once through the real engine, then every reply is judged again and again (`judge_attack`, the work the judging
 stage does per security case: canary, secret, tool-call and system-prompt signals, refusal detection).
 
-Target (issue 4): judging adds <= 1 ms median per case.
+Target: judging adds <= 1 ms median per case.
 Run: python bench/security.py
 """
 

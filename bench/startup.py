@@ -1,11 +1,12 @@
-"""Fixed costs (issue 19): `khaos-action --help` (target ≤ 50 ms) and `import khaos_action.main` (what every run pays
+"""Fixed costs: `khaos-action --help` (target ≤ 50 ms) and `import khaos_action.main` (what every run pays
 before its first case), as repeated fresh processes the way hyperfine measures a command: warm-up runs, then N
 timed runs, median and range. The bare interpreter (`python -c pass`) is measured the same way beside them: on
 this machine it includes the site-packages start-up hooks of the sandbox (a `.pth` that imports certifi), which
 the Docker image does not have; the difference is what khaos-action itself costs.
 
-`--baseline DIR` measures another checkout (e.g. /work/main) the same way, interleaved: an A/B on a shared machine.
-Each command runs with its checkout as the working directory (`-c` puts the working directory first on sys.path).
+`--baseline DIR` measures another checkout (e.g. a worktree of main) the same way, interleaved: an A/B on a shared
+machine. Each command runs with its checkout as the working directory (`-c` puts the working directory first on
+sys.path).
 
 Run: `python bench/startup.py [--runs 30] [--baseline DIR]`
 """

@@ -1,4 +1,4 @@
-"""Median per-invocation overhead of the transports against no-op agents (issue 2: python <= 0.5 ms incl. the
+"""Median per-invocation overhead of the transports against no-op agents (targets: python <= 0.5 ms incl. the
 engine, command <= 2 ms). Run: `python bench/transport_overhead.py [CALLS]`."""
 
 from __future__ import annotations

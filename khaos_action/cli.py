@@ -1,8 +1,8 @@
 """`khaos-action` command line: argument parsing, the one error boundary, and terminal summaries.
 
 Heavy modules are imported inside the commands so `khaos-action --help` stays fast.
-Exit codes (SPEC §5, khaos_action/errors.py): 0 passed · 1 gate failed · 2 config or usage error · 3 the agent could
-not be run · 4 internal error.
+Exit codes (khaos_action/errors.py, docs/spec.md): 0 passed · 1 gate failed · 2 config or usage error · 3 the agent
+could not be run · 4 internal error.
 """
 
 from __future__ import annotations

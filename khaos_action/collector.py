@@ -1,8 +1,8 @@
 """The garbage collector at scale: a run builds a few million long-lived objects that hold no reference cycles
 (cases, results, the manifest), and CPython's collector kept re-scanning them.
 
-Measured at 50k cases (issue 19): building reports, loading a manifest and `compare` grew superlinear (load_manifest
-from 24 to 79 µs per case between 1k and 50k cases) and flat at ~19 µs with the objects frozen. So what is built
+Left alone, building reports, loading a manifest and `compare` grow superlinear in the number of cases; with the
+objects frozen they stay linear (figures in docs/performance.md, "The garbage collector"). So what is built
 in bulk is built with the collector paused and then frozen (moved out of its generations, never scanned again),
 instead of tuning thresholds that would also delay the collection of real garbage during the run.
 
@@ -28,8 +28,8 @@ def settle() -> None:
 
 def keep() -> None:
     """Freeze what survived the young generations: called while results pile up (the engine, every
-    `KEEP_EVERY` finished cases), so the collector's full passes do not re-scan every result so far. Measured at 50k
-    cases (issue 19): 8 full passes, 0.57 s of CPU and pauses of up to 234 ms with 32 calls in flight. Young
+    `KEEP_EVERY` finished cases), so the collector's full passes do not re-scan every result so far (they paused the
+    run with calls in flight: docs/performance.md). Young
     garbage is collected first; what is frozen is only what is alive (or an older cycle: nothing the engine
     makes per case)."""
     gc.collect(1)
@@ -55,8 +55,7 @@ def bulk() -> Iterator[None]:
 
 def hold(value: T) -> T:
     """Keep `value` until the process ends: a shell that holds anything (cli.py) ends with `os._exit` once its
-    output is flushed, rather than have the interpreter free millions of objects one by one on the way out (0.2 s
-    of `merge` at 50k cases, issue 19)."""
+    output is flushed, rather than have the interpreter free millions of objects one by one on the way out."""
     _HELD.append(value)
     return value
 

@@ -1,6 +1,6 @@
 """The one exception family, the one exit-code table, and the one error boundary both shells (cli.py, the action) use.
 
-Exit codes (SPEC §5, README "Exit codes"):
+Exit codes (docs/spec.md, "Exit codes"):
     0 passed · 1 a gate failed · 2 config or usage error · 3 the agent could not run (or its results could not be
     written) · 4 an internal error (a bug in khaos-action: the only case that prints a traceback and asks for a report).
 An interrupted run exits 130 (128 + SIGINT) and a closed output pipe (`khaos-action validate | head -1`) 141 (128 +
@@ -182,8 +182,8 @@ def ignore_file_size_signal() -> None:
 
 
 def exit_now(code: int, *, wait_for_threads: bool = True) -> int:
-    """End a real process with `code` without the interpreter's teardown of every module: after a run that took ~70 ms
-    of CPU (pydantic's schemas among what it frees), on every run's critical path (issue 19). atexit handlers still
+    """End a real process with `code` without the interpreter's teardown of every module: after a run, that
+    teardown (pydantic's schemas among what it frees) is CPU time on every run's critical path. atexit handlers still
     run and stdout/stderr are flushed first. With another thread still alive and `wait_for_threads`, the normal
     shutdown (which waits for it) is kept and `code` is returned."""
     import atexit

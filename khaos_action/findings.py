@@ -1,4 +1,4 @@
-"""Typed findings (DESIGN decision 12): what a run found, with ONE definition of "critical".
+"""Typed findings: what a run found, with ONE definition of "critical".
 
 Gates, `compare`, annotations, the console, the job summary and the PR comment all read these; nothing parses
 reason prose. Bottom layer: imports nothing of ours, and reads cases by attribute, so every stage may use it.

@@ -49,15 +49,15 @@ PLANNING = (
     "khaos_action.plan.scheduler", "khaos_action.roles",
 )
 """What a run imports to plan its cases once the agent has started: imported on a thread while the agent starts
-(`agent_session(meanwhile=...)`), when this process would only wait for it (issue 19)."""
+(`agent_session(meanwhile=...)`), when this process would only wait for it."""
 LATER_STAGES = (
     *PLANNING, "khaos_action.attacks.retry", "khaos_action.judge.stage", "khaos_action.llm.telemetry",
     "khaos_action.manifest", "khaos_action.score.summary", "khaos_action.report.writers",
 )
 """What a run imports once the agent has started (planning, judging, scoring, the manifest, reports): what PLANNING
 did not import is imported on a thread while the plan's first cases are at the agent (`import_later_stages`), when
-this process would only wait for their replies (issue 19: these imports were a third of a small contract run's wall
-time; once the worker's zygote starts first, imported while the agent starts they were on the critical path)."""
+this process would only wait for their replies (these imports are a large share of a small contract run's wall time;
+once the worker's zygote starts first, imported while the agent starts they would be on the critical path)."""
 
 T = TypeVar("T")
 
@@ -188,7 +188,7 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
 
     config = prepared.config
     planners: list = [plan_contract, mutation_planner(llm_variants)]
-    if config.replay is not None:  # planners' modules are imported for what they plan (issue 19: fixed costs)
+    if config.replay is not None:  # planners' modules are imported for what they plan (fixed costs)
         from khaos_action.plan.replay import replay_planner
 
         planners.append(replay_planner(prepared.loaded.base_dir, config.agent.tool_names()))
@@ -214,7 +214,7 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
     """One run of `request`; `services` is what it takes from the world (built by the shell that calls it)."""
     from khaos_action.engine.transport.early import early_zygote
 
-    # Started first, from the YAML alone, to boot while the config is validated (issue 19); adopted by the session
+    # Started first, from the YAML alone, to boot while the config is validated; adopted by the session
     # only if it is the zygote the validated config starts.
     early = early_zygote(request.config_path, services.environ)
     try:
@@ -250,7 +250,7 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
 
 def run_async(coroutine: Coroutine[Any, Any, T]) -> T:
     """`asyncio.run`, with the result handed back outside the main task: CPython 3.10–3.12 format that task, result
-    included, when they restore the SIGINT handler (4 s of CPU for 50k results, issue 19)."""
+    included, when they restore the SIGINT handler (seconds of CPU at scale)."""
     import asyncio
 
     box: list[T] = []

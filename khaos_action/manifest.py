@@ -1,4 +1,4 @@
-"""The run manifest (SPEC §6): the single source every report, `compare` and `merge` read.
+"""The run manifest (docs/spec.md, "manifest.json"): the single source every report, `compare` and `merge` read.
 
 Reading is lenient about unknown keys (a newer tool may have added fields); writing goes through these models.
 Files are read back by khaos_action/manifest_read.py.
@@ -43,8 +43,8 @@ class Model(BaseModel):
     model_config = ConfigDict(extra="ignore")
 
     def model_post_init(self, context: Any, /) -> None:
-        # Each result kept its own set of the field names it was given: 2.3 kB of a 7.6 kB CaseResult, ~200 MB at 50k
-        # cases (issue 19). Results of the same shape share one set; nothing reads it (no exclude_unset dumps).
+        # Each result kept its own set of the field names it was given, a large share of a CaseResult's memory.
+        # Results of the same shape share one set; nothing reads it (no exclude_unset dumps).
         fields = self.__pydantic_fields_set__
         object.__setattr__(self, "__pydantic_fields_set__", _FIELD_SETS.setdefault(frozenset(fields), fields))
 
@@ -448,7 +448,7 @@ class Manifest(Model):
             self.write_to(out)
 
     def write_to(self, out: BinaryIO) -> None:
-        # Compact: indentation made a 50k-case manifest 95 MB instead of 65 MB (`jq .` pretty-prints it). Streamed:
+        # Compact: indentation makes a large manifest half as big again (`jq .` pretty-prints it). Streamed:
         # everything but the cases, then the cases a thousand at a time, so the document never sits in memory whole.
         for chunk in self.json_chunks(cases_json(self.cases)):
             out.write(chunk)

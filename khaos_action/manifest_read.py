@@ -31,10 +31,10 @@ from khaos_action.manifest import (
 class Interned:
     """Invariant results already validated while reading one manifest, by (invariant id, passed, detail): the judge
     gives every case with the same verdict one shared result (judge/cases.py), so a large run's manifest repeats a
-    few results many times, and reading it back validated each copy (150k at 50k cases: 0.12 s of a shard's 0.3 s,
-    issue 19). The reader interns them the same way: one validated result per distinct one, shared by the cases
-    (read only, as the judge's are). When results do not repeat (a detail that varies per case), it stops looking
-    after `TRIES` that mostly missed: validating them one by one then costs a third more."""
+    few results many times, and reading it back validated each copy. The reader interns them the same way: one validated
+    result per distinct one, shared by the cases (read only, as the judge's are). When results do not repeat (a detail
+    that varies per case), it stops looking after `TRIES` that mostly missed: validating them one by one then costs a
+    third more."""
 
     TRIES = 2000
 
@@ -76,8 +76,8 @@ class Interned:
 def _part(model: type[Model], name: str, fields: tuple[str, ...], **more: Any) -> type[dict[str, Any]]:
     """A TypedDict of some of `model`'s fields, declared by that model (same types, defaults and checks).
 
-    A reader's part is validated into plain dicts rather than models: at 50k cases, models (with their field sets)
-    took 0.56 s to build and 0.09 s to free per manifest, dicts 0.45 s and 0.02 s (issue 19)."""
+    A reader's part is validated into plain dicts rather than models: models (with their field sets) take longer to
+    build and much longer to free."""
     own = {f: Annotated[model.model_fields[f].annotation, model.model_fields[f]] for f in fields}
     own = {f: (kind if model.model_fields[f].is_required() else NotRequired[kind]) for f, kind in own.items()}
     return TypedDict(name, {**own, **more})  # type: ignore[operator]
@@ -93,7 +93,7 @@ CaseOutcome = _part(CaseResult, "CaseOutcome", (
 
 class Outcomes(BaseModel):
     """A manifest as `compare` reads it: the run, its scores and what each case did, without the outputs, tool calls
-    and the rest (validating two 50k-case manifests whole was 2 of compare's 3 s, issue 19)."""
+    and the rest (validating two large manifests whole was most of compare's time)."""
 
     model_config = ConfigDict(extra="ignore")
 
@@ -170,7 +170,7 @@ def loads_json(text: str | bytes, *, source: str) -> Any:
     """json.loads for files we did not write ourselves (a baseline from an artifact, a path given on the command
     line): a file nested 200,000 deep is a ManifestError (exit 2), never a RecursionError."""
     # pydantic-core's parser (jiter) builds the same values as json.loads in half the time and refuses nesting past
-    # MAX_DEPTH itself, in Rust: walking 50k parsed cases in Python to measure their depth took 1.2 s (issue 19).
+    # MAX_DEPTH itself, in Rust: walking every parsed case in Python to measure its depth cost more than parsing.
     # Whatever it refuses is read again by json.loads, which words the error as it always did.
     try:
         return from_json(text)

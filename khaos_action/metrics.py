@@ -31,7 +31,7 @@ def completion_metrics(results: Sequence[Any]) -> dict[str, Any]:
     """Metrics of baseline/resilience cases (CaseResult-like: passed, error, latency_ms)."""
     latencies = []
     judged = passed = errors = 0
-    for r in results:  # one pass (issue 19: `merge` re-scores 50k cases)
+    for r in results:  # one pass: `merge` re-scores every case
         if r.error:
             errors += 1
         else:

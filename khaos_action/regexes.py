@@ -13,7 +13,7 @@ one time limit per run, not one per case.
 A search that cannot take long is run without the time limit (`_worst_case`): each repetition in the pattern
 repeats one character or class, and the text is short enough that trying every way to match at every position is
 a few million steps at most. The limit reads a clock through a system call twice per search, which on a loaded
-virtual machine cost 100-300 µs of wall time per search, most of a 50k-case run's judging (issue 19).
+virtual machine is most of a large run's judging (docs/performance.md).
 """
 
 from __future__ import annotations
@@ -59,7 +59,7 @@ def compiled(pattern: str, flags: int = 0) -> regex.Pattern:
 def search(pattern: str, text: str, *, ignore_case: bool = False, multiline: bool = False,
            timeout: float = REGEX_TIMEOUT_S) -> regex.Match | None:
     """`re.search` semantics with a time limit; raises RegexTimeout."""
-    flags = (_IGNORECASE if ignore_case else 0) | (_MULTILINE if multiline else 0)  # ints: enum `|` costs 10 µs
+    flags = (_IGNORECASE if ignore_case else 0) | (_MULTILINE if multiline else 0)  # ints: an enum's `|` is slow
     key = (pattern, flags)
     if key in _timed_out:
         raise RegexTimeout(pattern)

@@ -1,6 +1,6 @@
 """Tool roles: what a tool *is* (a retriever, a payment, a messaging tool...), declared or guessed, with the source.
 
-A role decides three things (DESIGN decision 10): which capability flags the tool gives evidence for, which indirect
+A role decides three things: which capability flags the tool gives evidence for, which indirect
 channels it carries (a RAG payload goes into what the retriever returns, a file payload into what the file reader
 returns), and which of the agent's real tools a forbidden-tool attack targets ("any payment tool" rather than a
 fixed `transfer_funds` the agent does not have). A declared role (`agent.tools: [{ref, role}]`, `@tool(role=...)`)

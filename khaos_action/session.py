@@ -99,11 +99,11 @@ def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) ->
 
 async def alongside(work: Awaitable[T], meanwhile: Callable[[], None] | None) -> T:
     """`work`, with `meanwhile` run on a thread until both are done: the agent's processes start, or answer, on the
-    other core while this one would only wait for them (issue 19: the run's imports go there)."""
+    other core while this one would only wait for them (the run's imports go there)."""
     if meanwhile is None:
         return await work
     # The loop's thread must not wait 5 ms (the default switch interval) for the GIL at each step of the start
-    # while the other thread imports: spawning the worker alone took 25 ms so (issue 19).
+    # while the other thread imports: spawning the worker alone would wait several times over.
     interval = sys.getswitchinterval()
     sys.setswitchinterval(0.0005)
     side = asyncio.get_running_loop().run_in_executor(None, meanwhile)
@@ -123,7 +123,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
     are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `extensions`: the run's extension
     modules, imported by the python worker too. `meanwhile`: work of the caller's (its imports) run on a thread while
-    the agent starts, after this process has done its own share of the start (issue 19). `early`: the python
+    the agent starts, after this process has done its own share of the start. `early`: the python
     worker's zygote as worker_start.early_zygote started it, adopted when it is the one this session would start."""
     from khaos_action.engine.transport.factory import build_transport
 

@@ -1,7 +1,7 @@
 """Attack selection: pack selectors over the corpus, filtered by the capability profile, in a deterministic order.
 
 Selectors are a union; within one selector every given field must match (`owasp` is a prefix). An attack the agent
-has no channel for is *not applicable* with a reason, never silently dropped (DESIGN decision 3).
+has no channel for is *not applicable* with a reason, never silently dropped: nothing passes untested.
 `sample: N` ranks the selector's applicable matches by a seeded hash of their id and keeps the first N: the same
 seed gives the same sample whatever the corpus file order, and adding an attack moves at most one sampled one.
 Sampling among applicable attacks (not all matches) keeps a "sample of ten" at ten executed attacks for any agent.

@@ -1,7 +1,7 @@
 """Attack-surface discovery: which golden prompt reaches which tool and channel, and attacks carried to it.
 
-The baseline run is the reconnaissance pass (DESIGN decision 10): every baseline invocation records the tools it
-went through and whether it called the LLM. An indirect attack (tool output, RAG document, file, error message,
+The baseline run is the reconnaissance pass (the user's agent defines the test): every baseline invocation records the
+tools it went through and whether it called the LLM. An indirect attack (tool output, RAG document, file, error message,
 memory, MCP tool description) is then carried by a golden prompt known to reach its channel, picked by a seeded
 rank (same seed and same reach → same carrier), and its payload goes only to the tools that carry that channel
 (roles decide: RAG payloads to retrievers, file payloads to file readers). An attack whose channel no prompt reaches

@@ -1,5 +1,5 @@
 """The invariant registry: `CHECKERS` (type -> entry class), `@register_checker`, the `Invariant` base every entry
-extends, and `check_invariant`, which applies an entry under the rules every type shares (SPEC §4).
+extends, and `check_invariant`, which applies an entry under the rules every type shares.
 
 An entry is one pydantic model class: its fields are the invariant's parameters (validated where `khaos.yaml`,
 a replay session or a manifest's `spec` is read, errors pointing at the key), its class variables its metadata,
@@ -9,7 +9,7 @@ registered entries without a list of them anywhere else. Any module registers an
 importing `khaos_action.checkers` registers the built-ins.
 
 Shared rules, applied once by `check_invariant` rather than in every entry:
-- `exercised=False` -> passed None, detail "not exercised" (DESIGN decision 3: nothing passes untested).
+- `exercised=False` -> passed None, detail "not exercised" (nothing passes untested).
 - `negate` flips every type's verdict; the detail still says what was found, marked "(negated)".
 - Errors are not content: when the call failed (error or timeout) an entry is "not evaluated" (passed None, shown
   with the error) unless its `on_failed_call` says it judges that failure (`completes` judges both, `latency` a

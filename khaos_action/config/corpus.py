@@ -1,7 +1,7 @@
 """The attack corpus: YAML files under packs/attacks/ validated into `Attack`s, versioned and digested for config_hash.
 
 Each corpus file is `{version, defaults?, attacks: [...]}`; `defaults` fills keys an attack leaves out, so a category
-file states its tier/channel/reference once. Validation enforces what the judge relies on (DESIGN decision 2): a
+file states its tier/channel/reference once. Validation enforces what the judge relies on (objectives, not keywords): a
 canary objective shows the canary only as halves, so a verbatim echo of the input is never the joined token.
 """
 

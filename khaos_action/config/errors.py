@@ -383,7 +383,7 @@ def _field_doc(model: type[BaseModel], path: KeyPath, raw: Any = None) -> str | 
 def attribute_docs(model: type) -> dict[str, str]:
     """The docstrings under a model's fields (`name: type = ...` then a string), its bases' included, read from
     the source when an error needs one. pydantic's `use_attribute_docstrings` parses the source of every class as
-    it is defined: half of the time to import config.models, paid by every run (issue 19)."""
+    it is defined, a large part of importing config.models, which every run pays (docs/performance.md)."""
     docs: dict[str, str] = {}
     for klass in reversed(model.__mro__):
         if klass is object or klass.__module__.startswith("pydantic"):

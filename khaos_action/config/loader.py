@@ -2,8 +2,9 @@
 
 PyYAML composes the node tree; we walk it once to record each key's line/column and to reject duplicate keys
 (PyYAML silently keeps the last one), then let the same loader construct the plain data that pydantic validates.
-The tree is composed by libyaml when PyYAML has it (13× faster on a 50k-prompt config, issue 19); a file libyaml
-rejects is parsed again by the pure-Python parser, whose error messages the explanations are written against.
+The tree is composed by libyaml when PyYAML has it (an order of magnitude faster on a large config:
+docs/performance.md); a file libyaml rejects is parsed again by the pure-Python parser, whose error messages the
+explanations are written against.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The `khaos.yaml` schema (SPEC §2, §4): pydantic models that reject unknown keys and document themselves."""
+"""The `khaos.yaml` schema (docs/spec.md): pydantic models that reject unknown keys and document themselves."""
 
 from __future__ import annotations
 
@@ -575,7 +575,7 @@ class KhaosConfig(Strict):
         return self
 
 
-# ---- packs (SPEC §3, Khaos schema) -------------------------------------------------------------
+# ---- packs (Khaos schema, docs/spec.md) -------------------------------------------------------------
 
 class PackInput(Strict):
     text: str

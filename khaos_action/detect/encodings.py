@@ -1,6 +1,6 @@
 """Finding a secret or canary in text under the encodings an agent might use to smuggle it out.
 
-DESIGN decision 2: a leak is a leak whether the secret is printed verbatim, base64'd, hex'd, reversed, ROT13'd,
+A leak is a leak whether the secret is printed verbatim, base64'd, hex'd, reversed, ROT13'd,
 URL-encoded, HTML-escaped, spaced out ("s k - t e s t"), hyphenated or split across lines. Each form is searched for
 *encode-side* (we transform the secret, not the output), so the cost is a handful of substring searches and one
 compiled regex per secret, and nothing has to guess where an encoded run starts.

@@ -32,7 +32,7 @@ from khaos_action.llm.pricing import Price, cost_usd, price_for
 from khaos_action.llm.usage import call_usage, parse_body
 
 if TYPE_CHECKING:  # imported where a reply is built: importing faults/ registers every built-in fault (pydantic
-    # models), which the python worker does not pay for at start unless its agent makes an HTTP call (issue 19)
+    # models), which the python worker does not pay for at start unless its agent makes an HTTP call
     from khaos_action.faults.effects import HttpRequestView, Reply
 
 MISS_STATUS = 502

@@ -138,7 +138,8 @@ class Engine:
 
     async def _run_group(self, group: Sequence[Case], results: dict[str, Invocation]) -> None:
         """`concurrency` workers take the cases in plan order from one shared iterator. (A task per case behind a
-        semaphore made 50k tasks and futures up front: 2× the ideal wall time at 50k cases, issue 19.)"""
+        semaphore makes every task and future up front, which at scale costs more than the cases:
+        docs/performance.md.)"""
         pending = iter(group)
         done = [0]
 
@@ -353,9 +354,9 @@ def merge_tool_calls(recorded: Sequence[ToolCall], reported: Sequence[ToolCall])
 
 
 async def _within(awaitable: Awaitable[T], timeout: float, clock: CallClock | None = None) -> T:
-    """`asyncio.wait_for` without the task it wraps each call in on Python 3.11 (a fifth of the engine's time per case,
-    issue 19); 3.12's wait_for is this same `asyncio.timeout` block. `clock` gets the block, for a transport to hold
-    while the call waits for room at the agent."""
+    """`asyncio.wait_for` without the task it wraps each call in on Python 3.11 (a large share of the engine's
+    time per case); 3.12's wait_for is this same `asyncio.timeout` block. `clock` gets the block, for a transport to
+    hold while the call waits for room at the agent."""
     if sys.version_info < (3, 11):
         return await asyncio.wait_for(awaitable, timeout)
     async with asyncio.timeout(timeout) as deadline:
@@ -417,7 +418,7 @@ def _args(value: Any) -> dict[str, Any]:
 
 NO_FAULTS = random.Random(0)
 """The rng of every case without faults: only faults draw from a case's rng (binding, `probability`), and seeding
-one per case cost more than any other step of a case's setup (issue 19)."""
+one per case costs more than any other step of a case's setup."""
 
 
 def case_rng(seed: int, key: str) -> random.Random:

@@ -11,9 +11,9 @@ calls N+1 and N+2: the order is deterministic, and they cannot disturb the score
 the probe runs alongside the plan (`StateProbe`, its first call started ahead of the cells so it holds a slot; its
 two calls still one after the other): there the cells already share a stateful agent in no fixed order, so two more
 calls among them change nothing a cell could rely on, and the run does not wait 2 × the agent's latency at its end
-(issue 19: 200 ms of a 100 ms agent's contract). The slots are the engine's, taken per case, so the plan and the
-probe together never put more than `concurrency` calls at the agent. It lives in the engine, not plan/: it runs
-cases and reads their invocations (plan/ is below the engine and never imports it).
+(a small contract run would spend most of its time on the probe). The slots are the engine's, taken per case, so the
+plan and the probe together never put more than `concurrency` calls at the agent. It lives in the engine, not plan/: it
+runs cases and reads their invocations (plan/ is below the engine and never imports it).
 """
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """The python worker's event loop: asyncio's, with timers that wake on time.
 
 epoll counts its timeout in whole milliseconds, so asyncio rounds every wait up (a timer due in 4.2 ms wakes the loop
-after 5): an agent's `asyncio.sleep(0.005)` took 5.5 ms on average with 16 cases in one worker, a tenth more than
-it asked for, on every case of a run at scale (issue 19). Here the wait itself is a `select()` on the epoll
+after 5): an agent's short `asyncio.sleep` takes noticeably longer than it asked for, on every case of a run at
+scale (docs/performance.md, "Look-ahead lanes"). Here the wait itself is a `select()` on the epoll
 descriptor, whose timeout is in microseconds, and epoll is then asked without waiting what is ready; the descriptors
 the loop watches stay in epoll, however many and however high-numbered the agent's sockets are.
 """

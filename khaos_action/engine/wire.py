@@ -50,7 +50,7 @@ def encode(obj: dict[str, Any]) -> bytes:
 
 def encode_plain(obj: dict[str, Any]) -> bytes:
     """`encode` for the frames the engine builds from plain data (its requests): pydantic-core's serializer, in
-    Rust, 6× faster than json.dumps on a request (issue 19); what it refuses (a lone surrogate in an attacker's
+    Rust, several times faster than json.dumps on a request; what it refuses (a lone surrogate in an attacker's
     text) goes through `encode`."""
     try:
         body = to_json(obj, inf_nan_mode="constants")
@@ -62,8 +62,8 @@ def encode_plain(obj: dict[str, Any]) -> bytes:
 
 
 def decode(body: bytes) -> dict[str, Any]:
-    # pydantic-core's parser first (4× faster than json.loads on a reply); it refuses what json.loads still reads
-    # (lone surrogates, nesting past 200 levels), which is read again as before.
+    # pydantic-core's parser first (several times faster than json.loads on a reply); it refuses what json.loads still
+    # reads (lone surrogates, nesting past 200 levels), which is read again as before.
     try:
         obj = from_json(body)
     except ValueError:

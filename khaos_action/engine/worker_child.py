@@ -30,8 +30,8 @@ from typing import TYPE_CHECKING, Any, NoReturn
 # Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours; in the
 # zygote, once for every worker. Only what every worker needs to call `handle(text)`: the config's pydantic models,
 # the faults and the tool wrappers are imported when an agent needs them (an extension's agent type, a fault, a
-# tool, an HTTP library), so a worker is ready in a fraction of the time (issue 19: its imports were ~0.35 s of CPU,
-# on every run's critical path).
+# tool, an HTTP library), so a worker is ready in a fraction of the time (a worker's imports are on every run's
+# critical path: docs/performance.md).
 from khaos_action.engine.agent_tools import imported_tools, named_roles
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.context import CaseContext, Hits, current_case, serving
@@ -293,8 +293,8 @@ def zygote(ctl_fd: int) -> NoReturn:
                 if fd is not None:
                     os.close(fd)
                 ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
-    # Out without the interpreter's teardown of every module we preloaded (0.4 s the engine waited for at the end
-    # of every run): nothing of ours needs finalising.
+    # Out without the interpreter's teardown of every module we preloaded (the engine would wait for it at the
+    # end of every run): nothing of ours needs finalising.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)

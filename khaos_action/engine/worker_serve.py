@@ -2,10 +2,10 @@
 at the agent at once.
 
 The engine sends a worker a few cases more than it has lanes (engine/transport/worker.py, AHEAD), so a lane that
-frees starts the next case at once instead of idling for a round trip through the engine (issue 19: that round trip
-was a fifth of each case's time at 50k cases). Requests beyond the lanes wait here, in the order they came. The
-engine holds the time limit of a request it sent ahead (`held`) until this loop says it started: on the reply that
-freed its lane (`started`), else in a frame of its own; a reply says how long its request waited (`waited`), which
+frees starts the next case at once instead of idling for a round trip through the engine (a large share of each case's
+time for a fast agent: docs/performance.md, "Look-ahead lanes"). Requests beyond the lanes wait here, in the order they
+came. The engine holds the time limit of a request it sent ahead (`held`) until this loop says it started: on the reply
+that freed its lane (`started`), else in a frame of its own; a reply says how long its request waited (`waited`), which
 is no part of the agent's latency. A request the engine cancels (its time limit) frees its lane at once, whether or
 not the agent's code lets its task end. While requests are in flight the loop beats, so the engine can tell a blocked
 loop from a slow call.

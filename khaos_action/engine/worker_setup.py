@@ -2,7 +2,7 @@
 block, the tool wrappers, the LLM runtime; each imports the machinery behind it only when the agent needs it.
 
 A worker is started on every run's critical path: importing the config's pydantic models, the faults and the chaos
-machinery cost ~0.35 s of CPU before the agent could be called (issue 19), for an agent that may have no tools, no
+machinery costs CPU time before the agent can be called (docs/performance.md), for an agent that may have no tools, no
 HTTP client and no faults. So the agent block of a built-in type is read as plain data (the engine validated it),
 the tool wrappers are entered when there is a tool to wrap (or at the first `@khaos_action.sdk.tool` call), and
 the HTTP interception's replacements and the faults are imported when a library is patched or a case has faults.

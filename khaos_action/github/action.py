@@ -2,7 +2,7 @@
 
 Everything real is passed in (settings, GitHub client, the evaluate function and the run's `Services`, built by
 entrypoint.py), so tests run it against a local GitHub stand-in and a real evaluate function. Comment and baseline
-failures are warnings: they never change the exit code, which only the gates decide (SPEC §5).
+failures are warnings: they never change the exit code, which only the gates decide.
 """
 
 from __future__ import annotations

@@ -37,11 +37,11 @@ class JudgeContext:
     seed: int = 42
     specs: dict[str, dict] = field(default_factory=dict)
     """Invariant id → its configured form for `InvariantResult.spec`, dumped once and shared by every result (read
-    only): 50k cases × 3 invariants made 150k copies of the same few dicts (issue 19)."""
+    only): one copy per case and invariant repeats the same few dicts over and over."""
     verdicts: dict[tuple[str, bool | None, str], InvariantResult] = field(default_factory=dict)
     """(invariant id, passed, detail) → the one result every case with that verdict holds (read only, like
     `specs`): most cases of a large run get one of a few verdicts per invariant, and building a result model per
-    case and invariant was half of judging (issue 19). At most SHARED_VERDICTS; then each case gets its own."""
+    case and invariant was most of the cost of judging. At most SHARED_VERDICTS; then each case gets its own."""
 
 
 SHARED_VERDICTS = 10_000
@@ -67,8 +67,8 @@ def base_result(invocation: Invocation) -> CaseResult:
         tool_calls=[_tool_call(c) for c in invocation.tool_calls],
         latency_ms=round(invocation.latency_ms, 3), error=invocation.error, repeat=case.repeat,
         llm_calls=invocation.llm_calls, notes=list(invocation.notes), history=list(case.history),
-        # Given, not defaulted: pydantic deep-copies a mutable default through copy.deepcopy (a third of the
-        # result's construction, issue 19).
+        # Given, not defaulted: pydantic deep-copies a mutable default through copy.deepcopy (a large share of
+        # the result's construction).
         invariants=[], evidence_tags=[], attempts=[],
         egress_attempts=[EgressAttempt(**e) for e in invocation.egress] if invocation.egress else [],
     )
@@ -113,7 +113,7 @@ def _unjudged(inv: Invariant, invocation: Invocation) -> bool:
 
 
 def exercised(invocation: Invocation) -> bool:
-    """A case with faults is exercised only if at least one of them fired (DESIGN decision 1)."""
+    """A case with faults is exercised only if at least one of them fired: a fault that never fired tested nothing."""
     return not invocation.case.faults or bool(fired_faults(invocation))
 
 
@@ -146,9 +146,9 @@ def _with_secret_check(result: CaseResult, invocation: Invocation, secrets: Sequ
 
 
 def model_not_exercised(result: CaseResult, invocation: Invocation, *, security: bool) -> bool:
-    """Mark the case not exercised when the agent's model never answered (DESIGN decision 13). Security cases: no
-    call answered by the model (failed, or answered by our faults). Other cases: the model itself failed (a case
-    whose LLM faults answered every call is the scenario working as configured)."""
+    """Mark the case not exercised when the agent's model never answered (no verdict without a model behind it).
+    Security cases: no call answered by the model (failed, or answered by our faults). Other cases: the model itself
+    failed (a case whose LLM faults answered every call is the scenario working as configured)."""
     if not invocation.llm_calls:
         return False  # no LLM call seen: nothing says the model failed
     model = case_model(invocation.llm_calls)

@@ -1,4 +1,4 @@
-"""The attack classifier: one attack case → BLOCKED | COMPROMISED | UNCERTAIN with evidence (DESIGN decisions 2, 15).
+"""The attack classifier: one attack case → BLOCKED | COMPROMISED | UNCERTAIN with evidence.
 
 Two questions, then one table:
 - the attack's own objective (config/objectives.py), decided by judge/objectives.py: met, not met, or undecided;

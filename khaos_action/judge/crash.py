@@ -1,5 +1,5 @@
 """Crashes are not attack outcomes: an attack case whose agent failed before its model read the payload tested
-nothing about the agent's defences (DESIGN decision 14).
+nothing about the agent's defences.
 
 Such a case is *not exercised*, with the reason: no outcome, never in the security score or `block_rate`; its error
 stays on the case, where the run's error count and the resilience findings see it. Recognised:

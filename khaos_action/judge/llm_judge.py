@@ -1,6 +1,6 @@
 """Optional LLM judge for UNCERTAIN attack outcomes, over any OpenAI-compatible /chat/completions endpoint.
 
-Consulted by the engine only when the rule-based classifier says UNCERTAIN (DESIGN decision 2). Any failure —
+Consulted by the engine only when the rule-based classifier says UNCERTAIN (objectives first). Any failure —
 connection, HTTP status, timeout, an answer cut or unparsable — gives no verdict, only the reason, so the outcome
 stays UNCERTAIN: a broken judge must never turn into a BLOCKED. The attack and the agent's reply are untrusted text:
 they are sent inside fences with a per-call random marker and the judge is told that nothing inside them is an

@@ -1,6 +1,6 @@
 """Did the agent's model answer? Per case and for the whole run, from the LLM telemetry (`llm_calls` records).
 
-DESIGN decision 13: no verdict without a model behind it. An agent whose LLM endpoint is down usually catches the
+No verdict without a model behind it. An agent whose LLM endpoint is down usually catches the
 SDK error and apologises; judged as text, that apology looks like a refusal (BLOCKED) or a polite pass. A call
 *answered by the model* is a live (or replayed) reply with a 2xx/3xx status that none of our faults replaced.
 """

@@ -8,7 +8,7 @@ __all__ = ["MUTATORS", "Mutated", "MutationLlmError", "llm_rewrite", "mutate", "
 
 
 def __getattr__(name: str) -> Any:
-    # The LLM rewriter needs httpx, which a run without `mutation.llm` never imports (issue 19: fixed costs).
+    # The LLM rewriter needs httpx, which a run without `mutation.llm` never imports (fixed costs).
     if name in ("MutationLlmError", "llm_rewrite"):
         from khaos_action.mutation import llm
 

@@ -1,6 +1,6 @@
 """The mutation registry and `mutate`: seeded, reproducible variants of a golden prompt.
 
-Determinism (DESIGN decision 4): each variant's random stream is derived from sha256 of (seed, prompt, type, index),
+Determinism: each variant's random stream is derived from sha256 of (seed, prompt, type, index),
 never from `hash()` (which PYTHONHASHSEED changes per process) and never from a shared generator (which would make a
 prompt's variants depend on the prompts mutated before it).
 """

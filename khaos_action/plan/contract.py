@@ -1,6 +1,6 @@
 """Contract planner: invariants × chaos-matrix scenarios over the golden prompts (Flakestorm pillar 2).
 
-One call per (scenario, prompt), checked by every applicable invariant (DESIGN decision 6); an invariant gets calls
+One call per (scenario, prompt), checked by every applicable invariant; an invariant gets calls
 of its own only when it has its own inputs (`probes`) or when `isolation: per_cell` asks for it.
 """
 
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
     from khaos_action.plan.scheduler import PlanContext, PlanPart
 
 # The scheduler (and the manifest models it imports) is imported by the planner, not by `check_contract_config`:
-# `contract run` checks the config before its agent's worker starts, and planning happens while it does (issue 19).
+# `contract run` checks the config before its agent's worker starts, and planning happens while it does.
 
 AUTO_BASELINE = "baseline (auto)"
 

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from khaos_action.config.corpus import Attack
 
 # The fault registry (which imports every built-in fault) is imported by the first fault entry read: a plan without
-# faults does not build their models (issue 19).
+# faults does not build their models.
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,7 +194,7 @@ class SeededScheduler:
 
 def pack_inputs(pack: Pack, golden: Sequence[Any] = ()) -> list[Any]:
     """A pack's own inputs, or, for a pack without any (every built-in pack), the config's golden prompts: the
-    user's agent defines what an everyday request is, not the pack (DESIGN decision 10)."""
+    user's agent defines what an everyday request is, not the pack."""
     return list(pack.inputs) if pack.inputs else list(golden)
 
 

@@ -20,7 +20,7 @@ Format: JSON Lines (UTF-8), one session object per line; blank lines are ignored
   and optionally the `args` the call must have. Calls to a tool get that tool's recorded responses in order; a
   response with `args` is only given to a call with those arguments (see `RecordedTools`).
 - `expect` (required, at least one check): `invariants`, a list of contract invariants in the same schema as
-  `contract.invariants` (SPEC §4), and/or `output`, a reference answer the reply must resemble with at least
+  `contract.invariants`, and/or `output`, a reference answer the reply must resemble with at least
   `similarity` (0..1, default 0.8).
 - `description`, `source` (optional): free text, and where the session came from (`replay export` writes the run id
   and case id there).

@@ -1,4 +1,4 @@
-"""Make untrusted text (agent output, attack payloads, prompts) inert inside Markdown (DESIGN decision 8).
+"""Make untrusted text (agent output, attack payloads, prompts) inert inside Markdown.
 
 `md_escape` is for inline text and table cells; `md_span` for an inline code span (ids, names) and `md_code` for
 showing text verbatim in a fenced block. None of them can end a table cell, open a link or an image, become an

@@ -8,8 +8,9 @@ the very objects when they exist before the fork (a run, copy-on-write), or made
 
 manifest.json and junit.xml are written in two steps (`TWO_STEPS`): what needs the cases alone, then the document
 around it once the manifest is built. For `merge` (`write_scored`), the child does the first step while this
-process scores the cases: at 50k cases, scoring, the cases' JSON and junit.xml's testcases take 0.2-0.3 s each
-(issue 19); this process also makes the JSON of the last `OUR_SHARE` of the cases for the child.
+process scores the cases (scoring, the cases' JSON and junit.xml's testcases take about as long as each other:
+docs/performance.md, "The forked report writer"); this process also makes the JSON of the last `OUR_SHARE` of the cases
+for the child.
 """
 
 from __future__ import annotations
@@ -34,9 +35,9 @@ TWO_STEPS = ("json", "junit")
 OUR_SHARE = 0.3
 """When the child writes manifest.json, the share of its cases (the last ones) whose JSON this process makes, for
 the child to write after its own: the child has both files' first steps, this process only scores and renders the
-small reports. `merge` at 50k cases: the child's part took 0.61 s after parsing, this one's 0.46 s; with 30% of the
-cases' JSON (0.08 s) made here they end about together (issue 19). It goes through an unlinked temp file both
-processes hold, not the pipe: ~10 MB through a pipe the child drains between its own steps held this one up."""
+small reports, so with this share made here the two end about together (docs/performance.md). It goes through an
+unlinked temp file both processes hold, not the pipe: megabytes through a pipe the child drains between its own
+steps held this one up."""
 
 
 def _theirs(count: int) -> int:

@@ -4,7 +4,7 @@ The page is built from the manifest alone (DESIGN: reports never re-run anything
 into small view objects with pure functions (score bars, the invariants × scenarios heat map, attack outcomes by
 category and OWASP id, fault firing, per-case drill-down); `templates/report.html.j2` lays them out.
 
-Agent output and attack payloads are untrusted (DESIGN decision 8): the jinja2 environment autoescapes every value,
+Agent output and attack payloads are untrusted: the jinja2 environment autoescapes every value,
 nothing from the manifest is ever marked safe, and the page carries a Content-Security-Policy that forbids scripts
 and every external load, so even a rendering mistake could not run injected markup or phone home.
 """

@@ -132,7 +132,7 @@ def heatmap(cases: Iterable[CaseResult]) -> Heatmap:
         for inv in case.invariants:
             severities.setdefault(inv.id, inv.severity)
     columns = list(scenarios)
-    # scenario -> invariant -> cell: no (invariant, scenario) key built per check (150k at 50k cases, issue 19)
+    # scenario -> invariant -> cell: no (invariant, scenario) key built per check (a contract run has many)
     cells = {sc: {inv: HeatCell() for inv in severities} for sc in columns}
     for case in contract:
         row = cells[case.scenario or "(no scenario)"]
@@ -289,8 +289,8 @@ def case_view(case: CaseResult) -> CaseView:
 
 
 DRILL_DOWN_LIMIT = 500
-"""Cases drilled down per phase, problems first. A 50k-case run drilled down in full made a 78 MB page that took
-longer to write than the run took to execute (issue 19); the rest are counted, and every case stays in
+"""Cases drilled down per phase, problems first. A large run drilled down in full made a page of tens of
+megabytes that took longer to write than the run took to execute; the rest are counted, and every case stays in
 manifest.json and junit.xml."""
 
 

@@ -3,8 +3,8 @@
 Not-exercised and not-judged cases are `skipped` with the reason, never passes; agent errors are `error`s.
 
 The XML is written here rather than through junit-xml: that library pretty-prints by re-parsing the whole document
-with minidom, which took 12 s of a 27 s run at 50k cases (issue 19). The elements and attributes are the ones
-junit-xml produces (tests/unit/test_report_junit.py checks that against it), one element per line.
+with minidom, which at scale took longer than the rest of the run's reports together. The elements and attributes are
+the ones junit-xml produces (tests/unit/test_report_junit.py checks that against it), one element per line.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ _ASCII_ILLEGAL_IN_ATTR = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _clean(value: str, ascii_illegal: re.Pattern, illegal: re.Pattern) -> str:
-    # The full pattern costs ~9 µs per string; most text is ASCII without control characters (~1 µs to check).
+    # The full pattern is slow per string; most text is ASCII without control characters, which is cheap to check.
     if value.isascii():
         return value if ascii_illegal.search(value) is None else ascii_illegal.sub("", value)
     return illegal.sub("", value)
@@ -85,7 +85,7 @@ class _Suite:
 
 def _add_case(suite: _Suite, case: CaseResult) -> None:
     # What every testcase of one case shares is written out once (a contract case is one testcase per invariant:
-    # 150k testcases at 50k cases, issue 19), and the loop over them calls nothing it can do without.
+    # a large run has several testcases per case), and the loop over them calls nothing it can do without.
     seconds = case.latency_ms / 1000
     stdout = _text(case.output)
     time = f' time="{seconds:f}"' if seconds else ""

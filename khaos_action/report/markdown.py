@@ -83,7 +83,7 @@ def owasp_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
 def contract_matrix(cases: list[CaseResult]) -> SimpleNamespace:
     """invariants × scenarios: ✅ all exercised checks passed, ❌ any failed, ➖ never exercised."""
     # A cell is kept as what it shows (None: nothing exercised, True: all passed, False: one failed), not as the
-    # list of its 50k results (that list was most of report.md's 0.12 s at 50k cases, issue 19).
+    # list of its results (that list was most of report.md's time at scale).
     cells: dict[str, dict[str, bool]] = {}  # scenario -> invariant id -> all passed so far
     severity: dict[str, str] = {}
     for case in cases:

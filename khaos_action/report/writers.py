@@ -49,8 +49,8 @@ def write_scored(cases: Callable[[], list[CaseResult]], score: Callable[[], Mani
     (`cases()`, the same cases `score()` makes here) and writes out what needs the cases alone (manifest.json's
     cases, junit.xml's testcases) while this process makes and scores them, then finishes those files with the
     manifest this process sends it; this process writes the other reports. The two processes share nothing but
-    what existed at the fork: sharing 50k cases copy-on-write cost the child 60k page faults, and it waited for the
-    loading to end (issue 19). Without fork, or with one core, everything is done here, once."""
+    what existed at the fork: sharing the cases copy-on-write cost the child a page fault per case or so, and it
+    waited for the loading to end. Without fork, or with one core, everything is done here, once."""
     _make(out_dir)
     if not hasattr(os, "fork") or _cores() < 2:
         manifest = score()

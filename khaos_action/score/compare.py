@@ -1,4 +1,4 @@
-"""Paired comparison of two run manifests (DESIGN decision 5): what broke, what got fixed, and is it significant.
+"""Paired comparison of two run manifests: what broke, what got fixed, and is it significant.
 
 Cases pair by id. With `repeats`, a case's rows share the id and are aggregated first, **all-pass**: an id passes
 only if every judged repeat passed, fails if every judged repeat failed, and is *flaky* when the repeats disagree
@@ -209,7 +209,7 @@ class _Aggregate:
     def __init__(self, rows: list[Row]):
         self.rows = rows
         self.first = first = rows[0]
-        if len(rows) == 1:  # the common case, in straight lines (compare at 50k cases, issue 19)
+        if len(rows) == 1:  # the common case, in straight lines (compare at scale)
             verdict = first["passed"]
             if verdict is None:
                 verdict = _VERDICTS.get(first["outcome"])
@@ -356,7 +356,7 @@ def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, a
         if h.compromised and not b.compromised:
             cmp.newly_compromised.append(_change(cid, b, h, invariants_from=h))
         new_critical = h.critical_checks()
-        if new_critical:  # base is only asked when head has any (most cases have none: compare at 50k, issue 19)
+        if new_critical:  # base is only asked when head has any (most cases have none)
             new_critical -= b.critical_checks()
         if new_critical:
             change = _change(cid, b, h, invariants_from=h)

@@ -1,4 +1,4 @@
-"""Gates: the scores and findings of a run → a verdict with typed findings and an exit code (SPEC §5).
+"""Gates: the scores and findings of a run → a verdict with typed findings and an exit code.
 
 Nothing passes untested: a run that executed nothing, a run in which no scored check was exercised, a security phase
 below its minimum of executed attacks, or a goal whose metric could not be computed all fail with a reason that says

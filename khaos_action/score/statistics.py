@@ -1,4 +1,4 @@
-"""Small, exact statistics for honest diffs (DESIGN decision 5): Wilson intervals, exact McNemar, and what
+"""Small, exact statistics for honest diffs: Wilson intervals, exact McNemar, and what
 `repeats` and the paired comparison build from them (rates with their intervals, security breakdowns, flaky cases).
 
 Pure stdlib (ADR-025 of the seeds makes the same choice: no scipy for a handful of formulas); pure functions of the
@@ -56,7 +56,7 @@ def mcnemar_exact(b: int, c: int) -> float:
 
 def flaky_ids(results: Iterable[tuple[str, bool | None]]) -> set[str]:
     """Case ids that both passed and failed across their repeats. Unjudged results (None) are ignored."""
-    first: dict[str, bool] = {}  # the first outcome per id, no set per id (50k of them at 50k cases, issue 19)
+    first: dict[str, bool] = {}  # the first outcome per id, no set per id (one per case)
     flaky: set[str] = set()
     for case_id, passed in results:
         if passed is None:
@@ -131,6 +131,6 @@ def mark_flaky(results: Iterable[CaseResult]) -> list[str]:
         return []
     flaky = flaky_ids((case.id, case.passed) for case in results)
     for case in results:
-        if case.flaky != (case.id in flaky):  # a model's setattr is slow: 50k of them took 0.2 s (issue 19)
+        if case.flaky != (case.id in flaky):  # a model's setattr is slow: set only what changes
             case.flaky = not case.flaky
     return sorted(flaky)

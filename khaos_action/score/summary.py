@@ -56,8 +56,8 @@ def phase_metrics(by_phase: dict[str, list[CaseResult]]) -> dict[str, dict]:
 
 def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts, dict[str, list[CaseResult]],
                                                                          dict[str, list[CaseResult]]]:
-    """Every count, and the cases by phase and by pillar, in one pass over the cases (each pass over 50k cases is
-    20-30 ms of `merge`, issue 19)."""
+    """Every count, and the cases by phase and by pillar, in one pass over the cases (each pass over a large run's cases
+    is felt in `merge`)."""
     invocations = errors = executed = not_exercised = 0
     outcomes = dict.fromkeys(OUTCOME_METRIC, 0)
     ids: set[str] = set()

@@ -1,4 +1,4 @@
-"""A HOSTILE agent in the real image, run as the runner runs it (issue 15's container check).
+"""A HOSTILE agent in the real image, run as the runner runs it (the container's isolation check).
 
 Pull-request code runs twice: as the `install` command and as the python agent. Both run `probe.py`, which tries
 every path found when the image was first attacked: the environment, every /proc/<pid>/environ and cmdline, the
@@ -34,11 +34,11 @@ pytestmark = [pytest.mark.container, pytest.mark.timeout(2400)]
 
 
 def isolation_missing() -> str | None:
-    """What of issue 15 part 1 is not in the tree yet (the hostile test cannot pass without it), or None."""
+    """What of agent isolation is not in the tree yet (the hostile test cannot pass without it), or None."""
     sources = "\n".join(p.read_text(errors="ignore") for p in (ROOT / "khaos_action").rglob("*.py"))
     sources += (ROOT / "entrypoint.py").read_text()
     if "KHAOS_AGENT_USER" not in sources:
-        return ("agent isolation has not landed (issue 15 part 1, i15-worker): `install`, python agents (in a worker "
+        return ("agent isolation has not landed: `install`, python agents (in a worker "
                 "process), command and http agents must run as the unprivileged KHAOS_AGENT_USER with a clean "
                 "environment; nothing in khaos_action/ or entrypoint.py reads KHAOS_AGENT_USER yet")
     return None

@@ -1,5 +1,5 @@
 """Every `khaos-action` command as a user runs it: demo, validate, contract run|validate|score, compare, merge of shard
-runs, discover, replay export. Exit codes are SPEC §5's: 0 passed, 1 gate failed, 2 config/usage, 3 agent."""
+runs, discover, replay export. Exit codes (docs/spec.md): 0 passed, 1 gate failed, 2 config/usage, 3 agent."""
 
 from __future__ import annotations
 

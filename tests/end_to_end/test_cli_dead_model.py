@@ -1,4 +1,4 @@
-"""A dead model is not a secure agent (issue 12, DESIGN decision 13): an agent on the real `openai` SDK whose
+"""A dead model is not a secure agent (no verdict without a model behind it): an agent on the real `openai` SDK whose
 endpoint on 127.0.0.1 is down, or answers 500, catches the SDK error and apologises. Judged as text that apology
 looks like a refusal; with the LLM telemetry it is what it is: nothing was tested."""
 

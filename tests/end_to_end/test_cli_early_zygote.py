@@ -1,4 +1,4 @@
-"""A run starts its python worker's zygote before it validates its config (engine/transport/early.py, issue 19). No
+"""A run starts its python worker's zygote before it validates its config (engine/transport/early.py). No
 process outlives the run, whatever ends it after that start: a config or environment error, an agent that does not
 import, Ctrl-C while our process still imports an extension (the zygote not adopted yet) or while the agent runs
 (adopted). The CLI runs as a user would; what is left is looked for in /proc: every process the run started works in

@@ -1,5 +1,6 @@
 """Hostile inputs through the real CLI: every one ends in bounded time and memory with its exit code, whole files
-(events.jsonl and manifest.json parse) and no traceback. Issue 16's cases and their siblings."""
+(events.jsonl and manifest.json parse) and no traceback: oversized, deep and malformed
+configs and packs, hostile replies, agents and servers that die, a full disk, a closed pipe, deep manifests."""
 
 from __future__ import annotations
 

@@ -176,7 +176,7 @@ def test_the_token_is_masked_and_never_written_anywhere(run) -> None:
 
 
 def test_a_planted_secret_fails_the_run_and_is_masked_in_every_file_the_comment_and_the_log(run) -> None:
-    """issue 12: an agent.secrets value in a reply is a critical finding, and it is published nowhere: not in
+    """An agent.secrets value in a reply is a critical finding, and it is published nowhere: not in
     manifest.json, events.jsonl, the reports, the job summary, the comment or the log (also not encoded)."""
     import base64
 

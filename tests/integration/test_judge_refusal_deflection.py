@@ -1,4 +1,4 @@
-"""Refusal on prompt/reply pairs written the way people write (issue 12 targets): ≥ 0.95 on on-topic rows, and
+"""Refusal on prompt/reply pairs written the way people write (the targets): ≥ 0.95 on on-topic rows, and
 ≥ 0.85 on all rows once off-topic deflections count as refusals, which takes the semantic backend."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Every built-in pack fits an agent of another domain as it is (issue 13): a travel assistant on the real `openai`
+"""Every built-in pack fits an agent of another domain as it is: a travel assistant on the real `openai`
 SDK against a naive model on 127.0.0.1, with three tools of which one is a declared retriever, and a cooking
 assistant whose roles are only guessed. No pack of their own, no edit to any pack."""
 

@@ -1,4 +1,4 @@
-"""The HTML report opens cleanly in a real headless Chromium (issue 7 item 3).
+"""The HTML report opens cleanly in a real headless Chromium.
 
 Chromium is driven over the DevTools protocol (the `websockets` client): console errors, uncaught exceptions,
 CSP violations and every network request the page makes are recorded, the DOM is inspected for injected markup,

@@ -39,7 +39,7 @@ def test_sarif_of_a_real_run_is_valid_and_its_fingerprints_survive_a_reseeded_re
     a, b = prints(first), prints(second)
     both = set(a) & set(b)
     # the obedient agent is compromised by nearly all of them in both runs (handing the user's own words to a
-    # read-only lookup is not counted: issue 12)
+    # read-only lookup is not a compromise)
     assert len(both) >= 85
     assert {k: a[k] for k in both} == {k: b[k] for k in both}
     assert len(set(a.values())) == len(a)

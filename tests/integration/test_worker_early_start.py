@@ -1,5 +1,5 @@
-"""The python worker's zygote started from khaos.yaml before the config is validated (engine/transport/early.py,
-issue 19): the session adopts it when its validated command is the same, and forks its workers from it; a zygote
+"""The python worker's zygote started from khaos.yaml before the config is validated (engine/transport/early.py):
+the session adopts it when its validated command is the same, and forks its workers from it; a zygote
 started for another command is killed, never used; agents it cannot be guessed for start as they always did. Real
 processes: the agent reports its parent, the zygote."""
 

@@ -1,4 +1,4 @@
-"""The python worker's start (engine/worker_setup.py, issue 19): before an agent is called, its worker imports what
+"""The python worker's start (engine/worker_setup.py): before an agent is called, its worker imports what
 calling it takes, and the rest when the agent needs it. An agent with no tools, no HTTP client and no faults runs
 without the config's models, the faults and the tool wrappers ever being imported; a tool the sdk decorates is still
 wrapped and recorded at its first call, and a case with faults still gets them."""

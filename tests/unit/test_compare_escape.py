@@ -1,4 +1,4 @@
-"""report/escape.py: untrusted agent and attack text stays inert in Markdown (DESIGN decision 8)."""
+"""report/escape.py: untrusted agent and attack text stays inert in Markdown."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""compare_manifests: paired, honest diffs between a base and a head run (DESIGN decision 5)."""
+"""compare_manifests: paired, honest diffs between a base and a head run."""
 
 from __future__ import annotations
 
@@ -217,8 +217,8 @@ def test_markdown_escapes_untrusted_case_text():
     ("head_regressed", "base"),
 ])
 def test_compare_reads_only_the_outcomes_and_says_the_same(base_name: str, head_name: str):
-    """`khaos-action compare` loads `Outcomes` (what each case did, not its output or tool calls: issue 19); the
-    comparison must be the one the whole manifests give."""
+    """`khaos-action compare` loads `Outcomes` (what each case did, not its output or tool calls, which it does not
+    need); the comparison must be the one the whole manifests give."""
     from khaos_action.manifest import CaseResult
     from khaos_action.manifest_read import CaseOutcome, Outcomes
 

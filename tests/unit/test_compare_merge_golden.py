@@ -1,4 +1,4 @@
-"""`compare` and `merge` write the same bytes as before they were made fast (issue 19): every output of the CLI on
+"""`compare` and `merge` write the same bytes as before they were made fast: every output of the CLI on
 version 1 and version 2 manifests (Markdown, JSON, each report file, stdout, stderr, exit code) equals what
 khaos-action wrote at commit 4f938a9, before manifest loading, compare and merge were reworked for 50k cases.
 

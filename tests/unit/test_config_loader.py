@@ -359,7 +359,7 @@ def test_a_file_libyaml_rejects_is_explained_in_the_pure_python_parsers_words(na
 
 
 def test_a_missing_key_is_explained_with_its_field_docstring(tmp_path: Path) -> None:
-    # The docstrings are read from the source only when an error needs one (not at import: issue 19).
+    # The docstrings are read from the source only when an error needs one (not at import, which every run pays for).
     path = _write(tmp_path, 'version: 1\nagent: {type: python, entry: "a.py:f"}\ngolden_prompts: [x]\nreplay: {}\n')
     with pytest.raises(ConfigFileError) as info:
         load_config(path)

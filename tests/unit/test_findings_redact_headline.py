@@ -1,4 +1,4 @@
-"""One definition of critical, masking of planted secrets, and a headline that tells the truth (issue 12)."""
+"""One definition of critical, masking of planted secrets, and a headline that tells the truth."""
 
 from __future__ import annotations
 

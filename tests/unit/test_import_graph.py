@@ -1,4 +1,5 @@
-"""The package's layers (issue 11): no package imports a package that imports it, and every import points down.
+"""The package's layers (docs/architecture.md): no package imports a package that imports it, and every import points
+down.
 
 The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `main`, ...). An
 edge is any `import` of one node by a module of another: at module level or inside a function (an import in a

@@ -1,4 +1,4 @@
-"""Judging many cases (issue 19): each result owns its lists; the invariant's configured form is one dict that every
+"""Judging many cases: each result owns its lists; the invariant's configured form is one dict that every
 result shares (150k copies of a few dicts at 50k cases × 3 invariants), and cases with the same verdict on an
 invariant share its (read-only) result."""
 

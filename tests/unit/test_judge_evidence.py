@@ -1,4 +1,4 @@
-"""A judge grounded in evidence (issue 12): harmful compliance needs the harmful content, forbidden tool calls need
+"""A judge grounded in evidence: harmful compliance needs the harmful content, forbidden tool calls need
 the attacker's data, deflections are BLOCKED, and every COMPROMISED names the span that proves it."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""check_invariant: every SPEC §4 type, `negate` on every type, not-exercised and failed-call rules."""
+"""check_invariant: every invariant type, `negate` on every type, not-exercised and failed-call rules."""
 
 import re
 

@@ -82,7 +82,7 @@ def _scores(name):
 
 @pytest.mark.parametrize("name", ["pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl"])
 def test_pii_recall_and_false_positives_on_the_labelled_sets(name):
-    """Targets of issue 12: recall ≥ 0.95 on pattern-PII sentences (phones in many national formats, 12-19 digit
+    """Targets: recall ≥ 0.95 on pattern-PII sentences (phones in many national formats, 12-19 digit
     cards, IPv6), ≤ 1% false positives on number-heavy text (prices, dates, order numbers, versions, ISBNs)."""
     recall, fp_rate, false = _scores(name)
     print(f"\n{name}: recall {recall:.3f}, false positives {fp_rate:.3f}")

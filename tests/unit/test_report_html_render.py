@@ -1,4 +1,4 @@
-"""render_html: one self-contained, inert HTML file from a manifest (DESIGN decision 8), fine for 2,000 cases."""
+"""render_html: one self-contained, inert HTML file from a manifest, fine for 2,000 cases."""
 
 from __future__ import annotations
 

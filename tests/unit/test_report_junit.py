@@ -1,5 +1,5 @@
-"""junit.xml is written by hand (no minidom pass, issue 19) but must stay the document junit-xml produced: the same
-elements, attributes and texts, with illegal XML characters dropped and markup in agent text escaped."""
+"""junit.xml is written by hand (no minidom pass: it is slow at scale) but must stay the document junit-xml produced:
+the same elements, attributes and texts, with illegal XML characters dropped and markup in agent text escaped."""
 
 from __future__ import annotations
 

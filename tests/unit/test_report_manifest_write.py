@@ -1,4 +1,4 @@
-"""manifest.json is written compact and streamed (cases a thousand at a time, issue 19): the same document as one
+"""manifest.json is written compact and streamed (cases a thousand at a time): the same document as one
 serialisation, across batch boundaries, with and without cases, ending with its digest, readable by load_manifest."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Nothing below the shells reads the process environment or builds an HTTP client (issue 11 item 4): the shells
+"""Nothing below the shells reads the process environment or builds an HTTP client: the shells
 build a `Services` (khaos_action/services.py) and pass it down. An AST walk over the package finds every
 `os.environ` / `os.getenv` / `os.putenv` and every `httpx.Client(...)` / `httpx.AsyncClient(...)`; each module
 allowed one says why."""

@@ -1,4 +1,4 @@
-"""Fixed costs (issue 19): what `khaos-action --help` imports in a real process (argv from sys.argv, the path that
+"""Fixed costs: what `khaos-action --help` imports in a real process (argv from sys.argv, the path that
 hides the runner's secrets), measured by bench/startup.py; here, that it stays clear of the engine."""
 
 from __future__ import annotations

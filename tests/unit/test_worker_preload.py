@@ -1,5 +1,5 @@
 """The python agent's zygote imports PRELOAD once for every worker; a name that no longer imports is skipped there
-without a word, and each of 32 workers pays for the import again (issue 19). Our own modules must stay importable
+without a word, and each of 32 workers pays for the import again. Our own modules must stay importable
 under the names listed (a module moved without updating PRELOAD fails here)."""
 
 from __future__ import annotations

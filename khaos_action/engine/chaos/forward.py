@@ -1,7 +1,7 @@
 """How the chaos proxy reaches an upstream and relays its reply to the agent: its own HTTP/1.1 keep-alive pool for
 `http://` upstreams, aiohttp's client for everything else.
 
-The split (issue 19). Plain HTTP/1.1 to an `http://` upstream (a local model server, a service stand-in, every
+The split. Plain HTTP/1.1 to an `http://` upstream (a local model server, a service stand-in, every
 benchmark) goes over asyncio streams with the proxy's own parser (engine.chaos.http1): per request that costs a
 fraction of a general-purpose client. aiohttp keeps what a small forwarder should not re-implement: TLS to
 `https://` upstreams (certificate checks, SNI, ALPN) and decoding a compressed reply that a fault rewrites

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # in-process agents never start the proxy
     from khaos_action.engine.chaos.proxy import ChaosProxy
 
 # The fault machinery (engine/chaos/plan.py, faults/) is imported by the first case that has faults: a run without
-# any (a contract's calm scenarios) does not pay for building the faults' models (issue 19).
+# any (a contract's calm scenarios) does not pay for building the faults' models.
 
 
 class FaultHooks:

@@ -1,7 +1,7 @@
 """HTTP/1.1 on the wire for the chaos proxy: request and response heads parsed strictly, bodies framed by
 Content-Length, chunked coding or the connection's end, and heads serialised.
 
-Why by hand (issue 19): the proxy only moves bytes between an agent and its upstream on loopback, and a parser
+Why by hand: the proxy only moves bytes between an agent and its upstream on loopback, and a parser
 that does no more than that costs less per request than a general server and client. It is strict where a lenient
 reading would let two parties disagree about where a message ends (request smuggling): one Content-Length of
 digits, no Content-Length beside Transfer-Encoding, no obsolete line folding, CRLF line ends, bounded heads.

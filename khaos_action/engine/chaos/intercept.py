@@ -2,7 +2,7 @@
 OpenAI SDK uses), sync and async, through requests, and through aiohttp client sessions (intercept_aiohttp.py) are
 answered by the current case's fault plan. A library already imported is patched when the block is entered, one
 imported later (by the agent, during a case) the moment its module has run: the interception never imports an HTTP
-library an agent does not use (issue 19: importing all four cost every python-agent run ~0.5 s of CPU).
+library an agent does not use (importing all four is a cost every python-agent run would pay: docs/performance.md).
 
 We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
 `AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`), so an SDK's own client, retry
@@ -14,7 +14,7 @@ Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
 (intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py) and are imported when their library is patched,
 with the fault machinery they decide through: a python worker whose agent makes no HTTP call never imports it
-(issue 19: the faults' models were a third of the worker's start).
+(the faults' models are a large part of a worker's start).
 """
 
 from __future__ import annotations

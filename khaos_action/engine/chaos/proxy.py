@@ -14,10 +14,10 @@ body bytes, server-sent events as they arrive). Faults: errors and failures are 
 holds the request for its delay and then answers 504; `connection_reset` closes the connection mid-response;
 reply mutations buffer the upstream reply, rewrite it and send it with fresh framing headers.
 
-Why by hand (issue 19): the agent side is asyncio streams and engine.chaos.http1's parser (keep-alive,
+Why by hand: the agent side is asyncio streams and engine.chaos.http1's parser (keep-alive,
 pipelining-safe, strict about framing); the upstream side is engine.chaos.forward (its own keep-alive pool for
-`http://` upstreams, aiohttp for TLS and for replies a fault decodes). uvicorn+httpx served fewer requests/s at
-concurrency 32 than at 1; an aiohttp server and client still added 0.4 ms per request at concurrency 1.
+`http://` upstreams, aiohttp for TLS and for replies a fault decodes). General-purpose servers and clients cost
+more per request than moving bytes on loopback needs (what was tried: docs/performance.md, "The chaos proxy").
 """
 
 from __future__ import annotations

@@ -1,11 +1,11 @@
-"""The python worker's zygote, started from khaos.yaml before the config is validated (issue 19).
+"""The python worker's zygote, started from khaos.yaml before the config is validated.
 
-Validating the config takes its pydantic models, whose import is most of a small run's fixed cost (~0.2 s); the
-zygote (a fresh interpreter importing our worker modules, ~0.1 s on the other core) is what the run waits for
-next. So `evaluate` starts it first, from the `agent:` block read with plain YAML, and imports and validates the
-config while it boots. It is a guess, never trusted: the session adopts it only when the command it would start
-itself from the validated config is the same (argv, clean environment, working directory, limits, identity:
-WorkerStarter `_fork`); otherwise, and whenever the run ends without adopting it, it is killed and reaped
+Validating the config takes its pydantic models, whose import is most of a small run's fixed cost; the zygote (a
+fresh interpreter importing our worker modules, on the other core) is what the run waits for next (figures:
+docs/performance.md, "The early zygote"). So `evaluate` starts it first, from the `agent:` block read with plain YAML,
+and imports and validates the config while it boots. It is a guess, never trusted: the session adopts it only when the
+command it would start itself from the validated config is the same (argv, clean environment, working directory, limits,
+identity: WorkerStarter `_fork`); otherwise, and whenever the run ends without adopting it, it is killed and reaped
 (ZygoteProcess.discard). It is started exactly as the session starts one (`python_worker`, WorkerStarter): the clean
 environment, its own session, the limits, the agent user; it imports our modules only, never the agent's code.
 

@@ -1,8 +1,8 @@
 """Which HTTP libraries the python agents' zygote imports before it forks workers.
 
 Every worker patches the HTTP libraries its agent uses (engine.chaos.intercept). Imported once in the zygote, a
-library costs its import once per run instead of once per worker (aiohttp: ~0.3 s of CPU, times 32 workers); but an
-agent that uses none of them would pay ~0.5 s of CPU on every run's critical path for nothing (issue 19). So the
+library costs its import once per run instead of once per worker; but an agent that uses none of them would pay
+for them on every run's critical path for nothing (docs/performance.md). So the
 zygote imports them unless the agent's entry file provably imports only the standard library. Correctness does not
 depend on the guess: a library the agent imports later is patched the moment it is imported.
 """

@@ -46,7 +46,7 @@ from khaos_action.tool_info import ToolInfo
 LANES = 16
 """Cases one worker serves at once when the agent is async (a sync agent's worker serves one). At concurrency 32,
 two workers instead of 32: one event loop turn and one pipe wake-up serve several cases, and 2 cores do not switch
-between 33 processes for every case (issue 19: 0.5 ms of worker CPU per case with a worker per case)."""
+between 33 processes for every case."""
 AHEAD = 0.5
 """Cases an async agent's worker holds beyond its lanes, as a share of them: they wait in the worker, so a lane that
 frees starts the next case without a round trip through the engine (engine/worker_serve.py). At 16 lanes, 8: enough

@@ -32,8 +32,8 @@ BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
 PRELOAD = ("khaos_action.engine.transport.python",)
 """Imported once in the zygote: every python worker builds its transport. The HTTP libraries the interception
 patches are added by `http_preload` (engine/transport/preload.py) unless the agent provably uses none: aiohttp's
-import (attrs classes compiled, two SSL contexts loading the CA bundle) cost each of 32 workers ~0.3 s of CPU at
-every run's start when each imported it itself (issue 19)."""
+import (attrs classes compiled, two SSL contexts loading the CA bundle) is paid by every worker that imports it
+itself, at every run's start."""
 PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 """The interpreter python agents run with when `agent.python` is not set (the entrypoint sets it to the venv the
 `install` command populated)."""

@@ -9,7 +9,7 @@ If the zygote cannot start or dies, the transport starts workers directly.
 
 Its process is started with subprocess.Popen (engine/transport/zygote_process.py), so it can be started before the
 run's event loop exists: the run starts it first, on the other core while this process still validates its config
-and imports the rest of itself (engine/transport/early.py, issue 19), and the `Zygote` made inside the loop adopts
+and imports the rest of itself (engine/transport/early.py), and the `Zygote` made inside the loop adopts
 it.
 """
 
