@@ -118,3 +118,16 @@ def test_summary_lists_annotation_overflow_and_embeds_the_report() -> None:
     text = summary_markdown(["v"], "foot", report_md="# Report\nbody",
                             overflow=[Annotation("error", "msg | x", file="khaos.yaml", line=3)])
     assert "1 more finding" in text and "khaos.yaml:3 — msg \\| x" in text and "# Report" in text
+
+
+def test_a_newly_compromised_attack_is_a_regression_in_the_comment_not_noise() -> None:
+    def attack(cid, outcome):
+        return make_case(cid, phase="security", attack_id=cid, outcome=outcome, severity="high",
+                         passed=outcome == "BLOCKED", invariants=[])
+
+    base = make_manifest([attack(f"a{i}", "BLOCKED") for i in range(7)], scores=Scores(security=100.0))
+    head = make_manifest([attack(f"a{i}", "COMPROMISED" if i < 5 else "BLOCKED") for i in range(7)],
+                         scores=Scores(security=28.6))
+    sections, _ = _sections(head, compare_manifests(base, head))
+    row = next(line for line in "\n".join(sections).splitlines() if line.startswith("| security |"))
+    assert "regression: 5 newly compromised or critical" in row and "noise" not in row
