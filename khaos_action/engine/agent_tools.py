@@ -70,12 +70,12 @@ class UnknownToolNames(ConfigError):
 
     def __init__(self, unknown: Sequence[str], found: Sequence[str]) -> None:
         self.unknown, self.found = list(unknown), list(found)
-        super().__init__(f"agent.tools names {', '.join(repr(n) for n in unknown)}, which the agent does not have "
-                         f"({unknown_fix(found)})")
+        super().__init__(f"agent.tools names {', '.join(repr(n) for n in unknown)}, which the agent does not have. "
+                         f"{unknown_fix(found)}.")
 
 
 def unknown_fix(found: Sequence[str]) -> str:
-    return (f"tools found on it: {', '.join(found) if found else 'none'}. Use one of those names (the name its model "
+    return (f"Tools found on it: {', '.join(found) if found else 'none'}. Use one of those names (the name its model "
             f"calls the tool by), or give the code to wrap as `ref: file.py:function`")
 
 

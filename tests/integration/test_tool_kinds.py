@@ -247,3 +247,21 @@ def test_kinds_are_told_apart_without_importing_a_framework() -> None:
     assert kind_of(len).name == "function" and kind_of(str.upper) is not None
     assert kind_of(object()) is None and "cannot wrap" in cannot_wrap(object())
     assert not [m for m in set(sys.modules) - before if m.split(".")[0] in ("smolagents", "crewai", "google")]
+
+
+def test_a_run_reaches_tools_that_are_methods_on_an_instance(tmp_path: Path) -> None:
+    """`tools: [stock.py:inv.lookup, stock.py:inv.reserve]` on a python agent: every fault fires, through the
+    instance's attribute and through the bound copy the agent keeps in a table."""
+    from khaos_action.main import evaluate
+    from khaos_action.run_api import EvaluateRequest
+    from tests import shell
+
+    app = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "warehouse"
+    manifest = evaluate(EvaluateRequest(config_path=app / "khaos.yaml", out_dir=tmp_path, formats=("json",)),
+                        services=shell.services()).manifest
+    fired = {f for c in manifest.cases for f, n in c.fault_hits.items() if n}
+    assert fired == {f for c in manifest.cases for f in c.fault_ids} and len(fired) == 2
+    [reserved] = [c for c in manifest.cases if c.scenario == "reserve-down" and "reserve" in c.input]
+    assert reserved.output == "Sorry, the stock system failed: 500 Internal Server Error"
+    assert reserved.tool_calls[0]["args"] == {"sku": "B-200", "units": 2}
+    assert not [w for w in manifest.warnings if "never" in w]
