@@ -40,23 +40,24 @@ def verdict(value: Any) -> dict[str, Any]:
 async def run_checks(payload: Mapping[str, Any], *, base_dir: Path,
                      context: Callable[[str], Awaitable[Any]] | None) -> dict[str, Any]:
     """The transport's answer to a check request: {CHECK_KEY: {ref: verdict}} (in the agent's process)."""
-    from khaos_action.engine.transport.python import load_callable
-
     request = payload.get(CHECK_KEY) or {}
     session = str(payload.get("session_id") or "")
     state = await context(session) if context is not None else None
     arguments = {"context": state, "case": request.get("case") or {}, "reply": request.get("reply") or "",
                  "tool_calls": request.get("tool_calls") or []}
-    out: dict[str, Any] = {}
-    for ref in request.get("refs") or ():
-        try:
-            fn = load_callable(str(ref), base_dir, what="check")
-            out[str(ref)] = verdict(await _call(fn, arguments))
-        except asyncio.CancelledError:
-            raise
-        except BaseException as exc:  # noqa: BLE001 - a check is user code: whatever it raises is its verdict's error
-            out[str(ref)] = {"error": f"{type(exc).__name__}: {exc}"[:1000]}
-    return {CHECK_KEY: out, "text": ""}
+    return {CHECK_KEY: {str(ref): await _one(str(ref), base_dir, arguments) for ref in request.get("refs") or ()},
+            "text": ""}
+
+
+async def _one(ref: str, base_dir: Path, arguments: dict[str, Any]) -> dict[str, Any]:
+    from khaos_action.engine.transport.python import load_callable
+
+    try:
+        return verdict(await _call(load_callable(ref, base_dir, what="check"), arguments))
+    except asyncio.CancelledError:
+        raise
+    except BaseException as exc:  # noqa: BLE001 - a check is user code: whatever it raises is its verdict's error
+        return {"error": f"{type(exc).__name__}: {exc}"[:1000]}
 
 
 async def _call(fn: Callable[..., Any], arguments: dict[str, Any]) -> Any:
