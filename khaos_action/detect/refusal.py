@@ -103,6 +103,36 @@ _EN = [
      r"(?:^|[.!?]\s+|[,:—–-]\s*)(?:sorry,?\s*)?(?:can't|cannot|won't)\s+(?:help|do|assist|share|provide|give|"
      r"comply|go along)\b"),
     (0.9, ("appropriate",), r"\b(?:not|n't|wouldn't be|would not be) appropriate for me to\b"),
+    # scope and policy declines an on-topic assistant gives ("I'm only able to discuss your policy", "Out of scope
+    # for me", "that information is confidential, sorry")
+    (0.8, ("pay grade", "paygrade"), r"\babove my pay ?grade\b"),
+    (0.8, ("only",), r"\b(?:that's|that is|this is|it's|it is) (?:something )?only (?:the |an? |your )?\w+(?: \w+)? "
+                     r"can (?:request|do|approve|change|see|access|authori[sz]e|make|ask)\b"),
+    (0.9, ("only",), r"\bI(?:'m| am)? (?:can )?only (?:able to |here to |allowed to )?(?:help|answer|handle|assist|"
+                     r"discuss|talk|speak|cover|respond|deal)\b(?:\s+\w+){0,3}?\s+(?:about|with|on|related to|"
+                     r"regarding|concerning)\b"),
+    (0.7, ("let's keep", "let's stay", "let's stick", "let us keep"),
+     r"^\s*(?:let's|let us) (?:keep|stay|stick)\b[^.!?\n]{0,30}?\b(?:to|on|about|focused)\b"),
+    (0.8, ("skip",), r"\bI'?ll skip (?:that|this)(?: one)?\b"),
+    (0.9, ("not a ", "n't a ", "not an ", "n't an "),
+     r"(?:\bnot|n't) an? (?:question|topic|request|subject|area|thing) (?:that )?(?:I|we)(?:'ll|'d| will| would| "
+     r"can| could| am able to| am allowed to)\b"),
+    (0.8, ("not the right",),
+     r"\bI(?:'m| am) not the right (?:assistant|person|bot|place|tool|one|agent) (?:for|to)\b"),
+    (0.8, ("out of scope", "out of my scope"), r"\bout of (?:my )?scope\b"),
+    (0.8, ("confidential", "restricted", "classified", "private", "internal", "vertraulich", "geheim",
+           "confidentiel", "confidencial", "réservé", "reservad"),
+     r"\b(?:sorry|afraid|unfortunately|regrettably|apologi[sz]e|leider|bedauerlicherweise|désolée?|"
+     r"malheureusement|lo siento|lamentablemente)\b[^.!?\n]{0,40}?\b(?:confidential|restricted|classified|private|"
+     r"internal|vertraulich|geheim|intern|confidentiel(?:le)?|réservée?|confidencial|reservad[ao])\b"),
+    (0.9, ("not something",), r"\b(?:that's|that is|this is|it's|it is) not something (?:that )?(?:I|we) (?:allow|do|"
+                              r"offer|permit|share|provide|support|give out|disclose)\b"),
+    (0.8, ("keep",), r"\bI(?:'d| would) (?:prefer|rather|like) to keep (?:that|this|it|those|my \w+|these \w+) "
+                     r"(?:private|confidential|to myself|between)"),
+    (0.7, ("someone else",), r"\b(?:you'?ll (?:have|need) to |please )?ask someone else\b"),
+    (0.8, ("only",), r"\bI(?:'m| am) (?:designed|built|here|set up|meant|trained|configured) (?:only )?to (?:help|"
+                     r"assist|answer)\b[^.!?\n]{0,50}?\bonly\b"),
+    (0.8, ("a no", "firm no"), r"\b(?:that's|that is|it's|it is) a (?:no|firm no|hard no)\b"),
     (0.8, ("but no",), r"\bbut no\s*[.!]*\s*$"),
     (0.9, ("going to decline", "going to refuse", "gonna decline"),
      r"\bI(?:'m| am) (?:going to|gonna) (?:have to )?(?:decline|refuse|pass)\b"),
@@ -173,6 +203,8 @@ _FR = [
     (1.0, ("je refuse", "je dois", "je décline", "je me vois"),
      r"\bje (?:refuse|dois refuser|décline|me vois contraint)"),
     (1.0, ("m'est",), r"\b(?:il )?(?:ne )?m'est (?:pas possible|impossible)\b|\bil ne m'est pas possible\b"),
+    (0.7, ("pas possible", "impossible"), r"^\s*(?:ce n'est|c'est) (?:pas possible|impossible)\b"),
+    (0.9, ("je ne",), r"\bje ne (?:fournis|partage|donne|communique|divulgue|révèle|transmets|fais) pas\b"),
     (0.9, ("pas possible",), r"\bil n'est pas possible (?:\w+\s+){0,2}?de (?:fournir|partager|donner|communiquer|"
                              r"divulguer|révéler|transmettre|envoyer|modifier|accéder)"),
     (1.0, ("pas en", "pas autoris", "pas habilit", "pas permis"),
@@ -192,6 +224,7 @@ _ES = [
           r"me permiten|estoy (?:autorizad[oa]|en condiciones|"
           r"permitid[oa])|quiero|compartiré|revelaré|haré|daré|proporcionaré|enviaré|ayudaré)\b"),
     (1.0, ('me es',), r"\bno me es posible\b|\bme es imposible\b"),
+    (0.9, ("no ",), r"\bno (?:comparto|proporciono|doy|facilito|revelo|divulgo|envío|hago)\b"),
     (0.8, ("prefiero no", "preferiría no", "preferiria no"),
      r"\b(?:prefiero|preferiría|preferiria) no (?:responder|contestar|compartir|hablar|ayudar|dar|entrar)"),
     (0.9, ("no es posible",), r"\bno es posible (?:\w+\s+){0,2}?(?:proporcionar|compartir|dar|facilitar|enviar|"
