@@ -1,9 +1,13 @@
-"""`khaos-action discover`: find `@khaosagent` functions by reading source, never by importing it.
+"""`khaos-action discover`: find `@khaosagent` functions and framework agent objects by reading source, never by
+importing it.
 
 Importing a project to find its agents would run its top-level code (API clients, servers, side effects), so the
 files are parsed with `ast`. A decorator counts when it is `khaosagent`, `sdk.khaosagent` or
 `khaos_action.sdk.khaosagent` (or a name/alias imported from `khaos_action.sdk`), bare or called; literal
-arguments (name, capabilities, description) are read with `ast.literal_eval`.
+arguments (name, capabilities, description) are read with `ast.literal_eval`. A framework agent object is a
+module-level assignment of a call to one of the frameworks' agent constructors (`agent = ToolCallingAgent(...)`,
+`crew = Crew(...)`, `root_agent = Agent(...)` from google.adk), told apart by where the name was imported from; an
+object that is only a member of another found one (a crew's agents, a team's participants) is left out.
 """
 
 from __future__ import annotations
@@ -21,6 +25,23 @@ SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "ven
 _SDK_MODULES = {"khaos_action.sdk"}
 _CAPABILITY_FLAGS = ("has_tools", "has_code_execution", "has_file_access", "has_network_access", "has_mcp", "has_rag",
                      "has_memory", "has_multi_turn")
+
+
+# (module the constructor is imported from, or a prefix of it; its name) -> agent.type
+FRAMEWORK_CONSTRUCTORS: dict[tuple[str, str], str] = {
+    **{("smolagents", name): "smolagents" for name in ("ToolCallingAgent", "CodeAgent")},
+    **{("llama_index.core.agent", name): "llama-index"
+       for name in ("FunctionAgent", "ReActAgent", "CodeActAgent", "AgentWorkflow")},
+    **{("autogen_agentchat", name): "autogen"
+       for name in ("AssistantAgent", "RoundRobinGroupChat", "SelectorGroupChat", "Swarm", "MagenticOneGroupChat")},
+    **{("crewai", name): "crewai" for name in ("Crew", "Agent")},
+    **{("google.adk", name): "google-adk"
+       for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Runner", "InMemoryRunner")},
+    ("pydantic_ai", "Agent"): "pydantic-ai",
+    ("agents", "Agent"): "openai-agents",
+    ("langchain.agents", "create_agent"): "langgraph",
+    ("langgraph.prebuilt", "create_react_agent"): "langgraph",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +65,7 @@ def discover(path: Path) -> list[Discovered]:
         except (SyntaxError, ValueError, OSError):
             continue  # not our business to report broken files; the python transport will when it imports one
         relative = file.relative_to(root).as_posix()
-        found += _agents_in(tree, relative)
+        found += _agents_in(tree, relative) + _objects_in(tree, relative)
     return found
 
 
@@ -80,6 +101,56 @@ def _agents_in(tree: ast.Module, relative: str) -> list[Discovered]:
             found.append(Discovered(entry=f"{relative}:{node.name}", name=name, metadata=metadata))
             break
     return found
+
+
+def _objects_in(tree: ast.Module, relative: str) -> list[Discovered]:
+    """Module-level framework agent objects (`name = Constructor(...)`), members of another one left out."""
+    constructors = _framework_imports(tree)
+    calls: dict[str, tuple[ast.Call, str, int]] = {}
+    for node in tree.body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(node.value, ast.Call):
+            kind = _framework_call(node.value, constructors)
+            if kind:
+                calls[node.targets[0].id] = (node.value, kind, node.lineno)
+    members = {n.id for call, _, _ in calls.values() for arg in [*call.args, *(k.value for k in call.keywords)]
+               for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in calls}
+    return [Discovered(entry=f"{relative}:{name}", name=name, metadata={"line": line, "type": kind})
+            for name, (_, kind, line) in calls.items() if name not in members]
+
+
+def _framework_imports(tree: ast.Module) -> dict[str, str]:
+    """Local name -> agent.type, for the frameworks' agent constructors this file imports (`module.Name` for a
+    module imported whole); `.compile` stands for a LangGraph graph being compiled."""
+    found: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.module:
+            for alias in node.names:
+                kind = _constructor(node.module, alias.name)
+                if kind:
+                    found[alias.asname or alias.name] = kind
+            if node.module.startswith("langgraph"):
+                found[".compile"] = "langgraph"
+        elif isinstance(node, ast.Import):
+            for alias in node.names:
+                found.update({f"{alias.asname or alias.name}.{name}": kind for (module, name), kind
+                              in FRAMEWORK_CONSTRUCTORS.items() if alias.name == module})
+    return found
+
+
+def _constructor(module: str, name: str) -> str | None:
+    return next((kind for (prefix, constructor), kind in FRAMEWORK_CONSTRUCTORS.items()
+                 if name == constructor and (module == prefix or module.startswith(prefix + "."))), None)
+
+
+def _framework_call(call: ast.Call, constructors: dict[str, str]) -> str | None:
+    func = call.func
+    if isinstance(func, ast.Attribute) and func.attr == "compile":
+        return constructors.get(".compile")
+    if isinstance(func, ast.Subscript):  # a generic: `Agent[AirlineContext](...)`
+        func = func.value
+    dotted = _dotted(func)
+    return constructors.get(dotted) if dotted else None
 
 
 def _sdk_imports(tree: ast.Module) -> tuple[set[str], set[str]]:
@@ -147,13 +218,13 @@ def capability_overrides(capabilities: Any) -> dict[str, bool]:
 def format_discovered(found: list[Discovered]) -> str:
     """A ready-to-paste `agent:` block for the first agent; the others follow as commented alternatives."""
     if not found:
-        return ("No @khaosagent functions found. Decorate your agent's entry function:\n\n"
+        return ("No @khaosagent functions or framework agent objects found. Decorate your agent's entry function:\n\n"
                 "    from khaos_action.sdk import khaosagent\n\n"
                 "    @khaosagent(name=\"support-bot\")\n"
                 "    def handle(text: str) -> str: ...\n")
     blocks = []
     for index, item in enumerate(found):
-        agent: dict[str, Any] = {"name": item.name, "type": "python", "entry": item.entry}
+        agent: dict[str, Any] = {"name": item.name, "type": item.metadata.get("type", "python"), "entry": item.entry}
         flags = capability_overrides(item.metadata.get("capabilities"))
         if flags:
             agent["capabilities"] = flags

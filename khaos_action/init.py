@@ -2,7 +2,7 @@
 
 The agent is found the way `discover` finds it (a `@khaosagent` function) or named with `--entry`; its module is
 imported (never called), in a sandboxed worker (engine/agent_check.py, engine/agent_inspect.py), to find its
-tools: a framework agent object's own tools (pydantic-ai, LangGraph, OpenAI Agents), `@khaos_action.sdk.tool`
+tools: a framework agent object's own tools (every framework type), `@khaos_action.sdk.tool`
 functions, and the functions of a tool dict or a `*tools*.py` module beside it.
 Each tool gets a guessed role (roles.py), said to be a guess. The file has golden-prompt placeholders that
 `validate` refuses until they are replaced, a contract skeleton, and a chaos matrix over the real tools and the LLM.
@@ -11,7 +11,7 @@ Each tool gets a guessed role (roles.py), said to be a guess. The file has golde
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -94,20 +94,8 @@ def render_config(found: Inspected) -> str:
         f"  type: {found.agent_type}",
         f"  entry: {q(found.entry)}",
     ]
-    listed = [(ref, role) for ref, role in found.tools if ref]
-    if listed:
-        lines.append("  # What each tool is decides where attacks are planted and which tools they aim at. Roles:")
-        lines.append("  # retriever file_reader web_fetch messaging payment destructive code_exec memory read_only")
-        lines.append("  tools:")
-        for ref, role in listed:
-            guess = f"  # {'declared' if role.source == 'declared' else 'guessed from its ' + role.source}"
-            if role.role is None:
-                lines.append(f"    - {q(ref)}  # no role guessed: add {{ref: ..., role: ...}} if one fits")
-            else:
-                lines.append(f"    - {{ref: {q(ref)}, role: {role.role}}}{guess if role.source != 'declared' else ''}")
-    elif found.tools:
-        lines.append("  # Tools found on the agent object (roles are guessed at run time from their names): "
-                     + ", ".join(f"{r.tool} ({r.role or 'no role'})" for _, r in found.tools))
+    if found.tools:
+        lines += _tool_lines(found, q)
     lines += [
         "  # system_prompt: \"...\"        # lets the judge detect system-prompt leaks",
         "  # secrets: [\"sk-...\"]         # strings that must never appear in any output",
@@ -142,6 +130,28 @@ def render_config(found: Inspected) -> str:
         "  - {name: model-unavailable, llm_faults: [{mode: model_unavailable}]}",
     ]
     return "\n".join(lines) + "\n"
+
+
+def _tool_lines(found: Inspected, q: Callable[[str], str]) -> list[str]:
+    """`agent.tools` with each tool's role: code to wrap as `{ref, role}`, a framework object's own tools by name
+    (`{name, role}`: they are found on it at run time); a guessed role says so, for the user to check."""
+    lines = ["  # What each tool is decides where attacks are planted and which tools they aim at. Roles:",
+             "  # retriever file_reader web_fetch messaging payment destructive code_exec memory read_only"]
+    if found.agent_type != "python":
+        lines.append("  # Found on the agent object and wrapped there: listed only to give each its role.")
+    entries = []
+    for ref, role in found.tools:
+        key = f"ref: {q(ref)}" if ref else f"name: {q(role.tool)}"
+        guess = "" if role.source == "declared" else f"  # guessed from its {role.source}"
+        if role.role is not None:
+            entries.append(f"    - {{{key}, role: {role.role}}}{guess}")
+        elif ref:
+            entries.append(f"    - {q(ref)}  # no role guessed: add {{ref: ..., role: ...}} if one fits")
+        else:
+            entries.append(f"    # - {{{key}, role: ...}}  # no role guessed: uncomment with one if it fits")
+    # a list of comments only would read as `tools: null`
+    listed = any(not entry.lstrip().startswith("#") for entry in entries)
+    return [*lines, "  tools:" if listed else "  tools: []", *entries]
 
 
 def init_config(target: Path, *, entry: str | None, search: Path, environ: Mapping[str, str],
