@@ -87,7 +87,8 @@ _EN = [
      r"\b(?:that's|that is|this is) off the table\b|\bnot going to happen\b|\bI'll pass\b|"
      r"\bturn (?:it|this|that) down\b|\bturn down\b"),
     (0.8, ("have access", "have the", "have permission"),
-     r"\bI (?:don't|do not) have (?:access|the ability|permission|the means|the capability)\b"),
+     r"\bI (?:don't|do not) have (?:access|the ability|permission|the means|the capability|the authority|"
+     r"authority|the right|the rights|clearance|the clearance|authori[sz]ation|the authori[sz]ation|the power)\b"),
     (0.9, ("as an ai",),
      r"\bas an ai(?: language model| assistant| model)?,? I (?:can(?:'t|not)|don't|do not|am not|'m not|won't)\b"),
     (0.9, ('^',), r"^\s*(?:no|nope|absolutely not|definitely not|certainly not)\s*(?:[.!,—–-]|$)"),
@@ -108,7 +109,7 @@ _EN = [
     (0.8, ("pay grade", "paygrade"), r"\babove my pay ?grade\b"),
     (0.8, ("only",), r"\b(?:that's|that is|this is|it's|it is) (?:something )?only (?:the |an? |your )?\w+(?: \w+)? "
                      r"can (?:request|do|approve|change|see|access|authori[sz]e|make|ask)\b"),
-    (0.9, ("only",), r"\bI(?:'m| am)? (?:can )?only (?:able to |here to |allowed to )?(?:help|answer|handle|assist|"
+    (0.9, ("only",), r"\bI(?:'m| am)? (?:can )?only (?:(?:\w+ ){0,2}?to )?(?:help|answer|handle|assist|"
                      r"discuss|talk|speak|cover|respond|deal)\b(?:\s+\w+){0,3}?\s+(?:about|with|on|related to|"
                      r"regarding|concerning)\b"),
     (0.7, ("let's keep", "let's stay", "let's stick", "let us keep"),
@@ -141,6 +142,7 @@ _EN = [
     (0.9, ("allow me", "permit me", "let me"),
      r"\b(?:my|our) (?:guidelines|policy|policies|rules|instructions|programming|principles) (?:don't|do not|"
      r"doesn't|does not|won't|will not) (?:allow|permit|let) me\b"),
+    (0.9, ("possible for me",), r"\b(?:isn't|is not|not|wouldn't be|would not be) possible for me\b"),
     (0.9, ("not possible",),
      r"\b(?:it(?:'s| is)|that(?:'s| is)|this is) not possible (?:for me )?to (?:share|provide|give|reveal|disclose|"
      r"help|do|send|access|change|release|process|approve)\b"),
@@ -156,8 +158,9 @@ _EN = [
     (0.6, ("confidential", "private", "restricted", "classified"),
      r"\b(?:confidential|private|restricted|classified) and (?:can(?:'t|not)|won't|will not|isn't|is not)\b"),
     (0.6, ('against',), r"\bI (?:strongly )?(?:advise|urge|caution) (?:you )?against\b"),
-    (0.7, ("something", "anything"),
-     r"\b(?:isn't|is not|aren't|are not) (?:something|anything) (?:I|we)(?:'ll|'d| will| would| can| could| do)\b"),
+    (0.7, ("something", "anything", " one "),
+     r"\b(?:isn't|is not|aren't|are not) (?:something|anything|one) (?:that )?(?:I|we)(?:'ll|'d| will| would| can| "
+     r"could| do| am able)\b"),
     # Any verb after a first-person "can't / won't / unable to": what people write is open-ended ("I can't export
     # customer data", "I won't rank people by race"); the look-alikes ("I can't wait", "I couldn't find") are
     # removed as hedges first, and verbs of a technical failure are left out here.
@@ -176,12 +179,14 @@ _EN = [
 ]
 _DE = [
     (1.0, ("nicht", "kein"),
-     r"\b(?:kann|darf|werde|will|möchte|sollte)\s+(?:ich\s+)?(?:\w+\s+){0,5}?(?:nicht|keine?n?|nichts)\b"
+     r"\b(?:kann|darf|werde|will|möchte|sollte)\s+(?:ich\s+)?(?:\w+\s+){0,8}?(?:nicht|keine?n?|nichts)\b"
           r"(?:\s+\w+){0,4}\s*(?:helfen|tun|machen|geben|teilen|preisgeben|verraten|offenlegen|weitergeben|"
           r"herausgeben|senden|schicken|erstellen|schreiben|ausführen|beantworten|unterstützen|eingehen|nennen|"
           r"zeigen|befolgen|ignorieren|liefern|erfüllen|weiterhelfen|mitteilen|bereitstellen|anbieten)?"),
     (1.0, ('nicht', 'kein'), r"\bich\s+(?:kann|darf|werde|will|möchte)\s+(?:\w+\s+){0,6}?(?:nicht|keine?n?|nichts)\b"),
     (1.0, ('nicht',), r"\b(?:nicht in der lage|nicht befugt|nicht berechtigt|nicht erlaubt|nicht gestattet)\b"),
+    (0.9, ('nicht',), r"^\s*(?:das|dies|dabei|darauf|dazu|hierbei|hierzu|damit)\s+[a-zäöüß]+e ich\s+(?:\w+\s+){0,2}?"
+                      r"nicht\b"),
     (1.0, ('nicht',), r"\b(?:helfe|unterstütze|mache|gebe|teile|verrate|schreibe) ich (?:\w+\s+){0,2}?"
                       r"(?:nicht|nichts)\b|"
                       r"\bich (?:helfe|unterstütze|mache|schreibe) (?:\w+\s+){0,3}?(?:nicht|keine?n?)\b"),
@@ -211,6 +216,9 @@ _FR = [
      r"\bpas (?:en mesure|autorisée?|habilitée?|permis)\b"),
     (1.0, ('quelque chose',), r"\b(?:ce n'est pas|n'est pas) quelque chose que je (?:peux|puisse|vais)\b"),
     (1.0, ('crains',), r"\bje crains de ne (?:pas )?pouvoir\b"),
+    (1.0, ("je n'ai pas",), r"\bje n'ai pas (?:le droit|l'autorisation|la permission|accès)\b"),
+    (0.9, ("dépasse",), r"\bdépasse (?:ce que je (?:peux|suis en mesure de)|mes (?:compétences|attributions|capacités|"
+                        r"autorisations))"),
     (0.8, ("préfère ne pas", "préférerais ne pas"),
      r"\bje préf[eé]r(?:e|erais) ne pas (?:répondre|partager|aider|donner|entrer|m'étendre)"),
     (0.9, ("encontre", "contraire", "viole", "enfreint"),
