@@ -1,8 +1,9 @@
 """The Docker action's entrypoint: read settings, hide the token from pull-request code, install, run the action.
 
-Thin on purpose (the flow lives in khaos_action.github.action). Order matters: settings are read and every
-secret-bearing variable is removed from os.environ BEFORE the `install` command runs or the evaluation imports the
-agent, because both execute code from the pull request. This is a shell: it reads os.environ and builds the run's
+Thin on purpose (the flow lives in khaos_action.github.action, the set-up in khaos_action.github.prepare). Order
+matters: settings are read and every secret-bearing variable is removed from os.environ, and the workspace's
+credentials are hidden and the caps set, BEFORE the `install` command runs or the evaluation imports the agent,
+because both execute code from the pull request. This is a shell: it reads os.environ and builds the run's
 `Services` (khaos_action/services.py) and the GitHub HTTP client; nothing below it does.
 
 Which function evaluates is `main(evaluate=...)`'s parameter (default `khaos_action.main.evaluate`), never the
@@ -15,7 +16,6 @@ import contextlib
 import os
 import signal
 import sys
-from pathlib import Path
 
 SCRUBBED = (
     "GITHUB_TOKEN", "ACTIONS_RUNTIME_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_TOKEN", "ACTIONS_ID_TOKEN_REQUEST_URL",
@@ -32,17 +32,6 @@ def scrub_environment(environ: dict[str, str] | os._Environ[str], token: str | N
     for key in removed:
         environ.pop(key, None)
     return removed
-
-
-def run_install(command: str, cwd: str, log, environ, venv):  # type: ignore[no-untyped-def]
-    """The `install` command in its own venv at `venv` (the agent worker then uses it): (exit code, its last lines,
-    the venv's python)."""
-    from khaos_action.engine.install import run_install as install
-
-    log.info(f"khaos-action: running the `install` command in {cwd} (in a venv of its own)")
-    with log.group("install"), log.commands_stopped():
-        done = install(command, cwd, venv=venv, echo=print, environ=environ)
-    return done.code, done.tail, done.python
 
 
 def _interrupt(_signum: int, _frame: object) -> None:
@@ -75,7 +64,9 @@ def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
 
 
 def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
-    from khaos_action.errors import AgentError, ConfigError, Interrupted, KhaosError
+    from khaos_action.engine.sandbox import agent_identity
+    from khaos_action.errors import KhaosError
+    from khaos_action.github import prepare
     from khaos_action.github.settings import ActionSettings
 
     try:
@@ -85,34 +76,30 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
         raise
     token = settings.token
     log.mask(token)
+    tokens = prepare.job_tokens(environ, token)
     scrub_environment(os.environ, token)
     if not token:
         log.warning("no `github-token`: the PR comment and the baseline artifact are unavailable "
                     "(the evaluation and its verdict are unaffected)")
 
     workspace = settings.GITHUB_WORKSPACE or os.getcwd()
-    workdir = os.path.join(workspace, settings.working_directory)
-    if os.path.isdir(workdir):
-        os.chdir(workdir)  # relative paths in khaos.yaml resolve as in a local run
+    workdir = os.path.abspath(os.path.join(workspace, settings.working_directory))
+    prepare.enter(workspace, workdir)  # relative paths in khaos.yaml resolve as in a local run
     # The run's environment: ours once the secrets are gone (the agent's processes get a clean copy of it).
     run_environ = dict(os.environ)
+    identity = agent_identity(run_environ)
     with contextlib.ExitStack() as cleanup:
+        # Before any pull-request code: credentials hidden from it, caps on all it runs (undone by `cleanup`).
+        prepare.hide_credentials(workspace, environ, tokens, identity, log, cleanup)
+        watchdog = prepare.contain(settings, identity, workspace, cleanup)
         if settings.install:
-            if not os.path.isdir(workdir):
-                raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")
-            venv = _venv_for_this_run(cleanup)
-            try:
-                code, tail, python = run_install(settings.install, workdir, log, run_environ, venv)
-            except KeyboardInterrupt:  # no run has started: no events.jsonl to speak of
-                raise Interrupted("interrupted during the `install` command; the agent was not run") from None
-            if code != 0:
-                last = "\n".join(tail[-10:])
-                raise AgentError(f"the `install` command exited with {code}; the agent was not run. Fix the "
-                                 f"command or remove the `install` input. Its last lines:\n{last}")
+            python = prepare.install(settings, workdir, log, run_environ, watchdog, cleanup)
             if python:
                 from khaos_action.engine.transport.worker_start import PYTHON_ENV
 
                 run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
+        if watchdog is not None:
+            watchdog.phase = "run"
 
         from khaos_action.github.action import run_action
         from khaos_action.github.client import GitHubClient, make_http_client
@@ -130,17 +117,10 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
             cleanup.callback(http.close)
             github = GitHubClient(http, max_wait_s=settings.github_max_wait)
         handed_over.append(True)
-        return run_action(settings, github=github, evaluate=evaluate, services=services, log=log)
-
-
-def _venv_for_this_run(cleanup: contextlib.ExitStack) -> Path:
-    """Where the install venv goes: a fresh directory (not a guessable /tmp name another user could plant first),
-    removed when the run ends, so runs outside a throwaway container leave nothing behind."""
-    import tempfile
-
-    home = cleanup.enter_context(tempfile.TemporaryDirectory(prefix="khaos-agent-venv-", ignore_cleanup_errors=True))
-    os.chmod(home, 0o755)  # the directory's 0700 would shut the agent user out of its own venv below it
-    return Path(home) / "venv"
+        code = run_action(settings, github=github, evaluate=evaluate, services=services, log=log)
+        for breach in watchdog.breaches if watchdog is not None else ():
+            log.warning(breach.describe())
+        return code
 
 
 def launch(argv: list[str], evaluate=None) -> int:  # type: ignore[no-untyped-def]

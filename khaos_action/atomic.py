@@ -1,5 +1,11 @@
 """Files whole or absent: every report and the manifest are written to a temp file beside the target, fsynced and
-renamed over it, so a kill, a full disk or `ulimit -f` never leaves a truncated file (POSIX rename is atomic)."""
+renamed over it, so a kill, a full disk or `ulimit -f` never leaves a truncated file (POSIX rename is atomic).
+
+Every write here goes through a descriptor of its directory (khaos_action.nofollow.open_dir): inside the action's
+workspace that directory was reached without following a link, the temp file is created with O_EXCL | O_NOFOLLOW
+and renamed in that same directory, and a link where the file goes is an error naming it, never replaced or
+followed.
+"""
 
 from __future__ import annotations
 
@@ -8,9 +14,12 @@ import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TextIO
 
 from khaos_action.errors import output_error
+from khaos_action.nofollow import LinkRefused, open_dir, refuse_link, shown_below
+
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW | os.O_CLOEXEC
 
 
 def write_atomic(path: Path, data: str | bytes, *, kept: str = "") -> None:
@@ -30,7 +39,7 @@ def atomic_file(path: Path, *, kept: str = "") -> Iterator[BinaryIO]:
         with staged_file(tmp) as handle:
             yield handle
         try:
-            os.replace(tmp, path)
+            replace(tmp, path)
         except BaseException:
             discard(tmp)
             raise
@@ -48,8 +57,9 @@ def temp_beside(path: Path) -> Path:
 def staged_file(tmp: Path) -> Iterator[BinaryIO]:
     """Write `tmp` and fsync it; the caller renames it over the target (or unlinks it). Removed again if the block
     fails; OSErrors are the caller's to word (it knows which target the file stands for)."""
-    # os.open with 0o666 so the umask applies as for any file we write (mkstemp would make it 0600).
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+    # 0o666 so the umask applies as for any file we write (mkstemp would make it 0600).
+    with open_dir(tmp.parent) as directory:
+        fd = os.open(tmp.name, _NEW, 0o666, dir_fd=directory)
     try:
         with os.fdopen(fd, "wb") as handle:
             yield handle
@@ -60,25 +70,66 @@ def staged_file(tmp: Path) -> Iterator[BinaryIO]:
         raise
 
 
+def replace(tmp: Path, path: Path) -> None:
+    """Rename `tmp` over `path` (the same directory); a link at `path` is refused, never replaced."""
+    with open_dir(path.parent) as directory:
+        refuse_link(directory, path.name, shown_below(path))
+        os.rename(tmp.name, path.name, src_dir_fd=directory, dst_dir_fd=directory)
+
+
 def discard(path: Path) -> None:
     try:
-        os.unlink(path)
-    except OSError:
-        pass
+        with open_dir(Path(path).parent) as directory:
+            os.unlink(Path(path).name, dir_fd=directory)
+    except (OSError, LinkRefused):
+        pass  # nothing there, or nothing of ours: a temp file is never made through a link
+
+
+def remove(path: Path) -> None:
+    """Unlink `path` (never what a link there points to); OSError as os.unlink raises it."""
+    with open_dir(Path(path).parent) as directory:
+        os.unlink(Path(path).name, dir_fd=directory)
+
+
+def make_dirs(path: Path) -> None:
+    """`mkdir -p path`, reached without following a link inside the action's workspace; OutputError when it
+    cannot be made."""
+    try:
+        with open_dir(path, create=True):
+            pass
+    except OSError as exc:
+        raise output_error(path, exc) from None
+
+
+def open_text(path: Path) -> TextIO:
+    """`path` truncated and opened for writing text (a log written line by line: events.jsonl); its directory is
+    made. errors="replace": a lone surrogate that slipped past the writer never stops it."""
+    path = Path(path)
+    with open_dir(path.parent, create=True) as directory:
+        refuse_link(directory, path.name, shown_below(path))
+        fd = os.open(path.name, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666,
+                     dir_fd=directory)
+    return os.fdopen(fd, "w", encoding="utf-8", errors="replace")
+
+
+def symlink(target: str, path: Path) -> None:
+    """`path` → `target`, replacing a link or file already there (never what it points to)."""
+    path = Path(path)
+    with open_dir(path.parent, create=True) as directory:
+        try:
+            os.unlink(path.name, dir_fd=directory)
+        except FileNotFoundError:
+            pass
+        os.symlink(target, path.name, dir_fd=directory)
 
 
 def fsync_dir(directory: Path) -> None:
     """Make the rename itself durable; not every file system allows it, which is fine."""
     try:
-        fd = os.open(directory, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
+        with open_dir(directory) as fd:
+            os.fsync(fd)
     except OSError:
         pass
-    finally:
-        os.close(fd)
 
 
 def stamp(path: Path) -> tuple[int, int] | None:

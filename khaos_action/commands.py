@@ -309,15 +309,13 @@ def _replay(args: argparse.Namespace) -> int:
 
 def link_latest(out_dir: Path) -> None:
     """`.khaos/latest` → the last run's directory (a symlink; a text file where symlinks are not allowed)."""
+    from khaos_action.atomic import symlink, write_atomic
+
     latest = Path(".khaos") / "latest"
     try:
-        latest.parent.mkdir(parents=True, exist_ok=True)
-        if latest.is_symlink() or latest.is_file():
-            latest.unlink()
-        target = os.path.relpath(out_dir.resolve(), latest.parent.resolve())
-        latest.symlink_to(target, target_is_directory=True)
+        symlink(os.path.relpath(out_dir.resolve(), latest.parent.resolve()), latest)
     except OSError:
-        latest.write_text(str(out_dir.resolve()) + "\n", encoding="utf-8")
+        write_atomic(latest, str(out_dir.resolve()) + "\n")
 
 
 def summary(result: EvaluateResult, colour: bool | None = None) -> str:

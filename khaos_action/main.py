@@ -577,10 +577,12 @@ def claim_out_dir(out_dir: Path, *, force: bool) -> None:
     if present and not force:
         raise UsageError(f"--out {out_dir} already holds a run ({', '.join(present)}); choose a new directory, "
                          "or pass --force to replace that run")
+    from khaos_action.atomic import make_dirs, remove
+
+    make_dirs(out_dir)  # through no link in the action's workspace: a committed one is refused, naming it
     try:
-        out_dir.mkdir(parents=True, exist_ok=True)
         for name in present:
-            (out_dir / name).unlink()
+            remove(out_dir / name)
     except OSError as exc:
         raise output_error(out_dir, exc) from None
 

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TextIO
 
-from khaos_action.atomic import stamp
+from khaos_action.atomic import open_text, stamp
 from khaos_action.errors import Interrupted, output_error
 
 
@@ -26,10 +26,12 @@ class EventLog:
         self._file: TextIO | None = None
         self._lock = threading.Lock()
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
             # "w": the run directory was claimed for this run (main.claim_out_dir), so nothing is appended to another
-            # run's lines; errors="replace" so a lone surrogate that slipped past the runner cannot stop the log.
-            self._file = path.open("w", encoding="utf-8", errors="replace")
+            # run's lines; through no link in the action's workspace (atomic.open_text).
+            try:
+                self._file = open_text(path)
+            except OSError as exc:
+                raise output_error(path, exc) from None
 
     def write(self, event: dict[str, Any]) -> None:
         if self._file is None:

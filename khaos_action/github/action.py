@@ -31,6 +31,7 @@ from khaos_action.github.workflow import (
 )
 from khaos_action.manifest import Manifest
 from khaos_action.manifest_read import load_manifest
+from khaos_action.nofollow import check_writable, confine, open_dir
 from khaos_action.reporters import REPORTERS, action_outputs
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests
@@ -60,12 +61,15 @@ def run_action(
     workspace = Path(settings.GITHUB_WORKSPACE or services.environ.get("PWD") or os.getcwd()).resolve()
 
     def body() -> int:
-        workdir = _workdir(settings, workspace)
-        event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
-        if event.problem:
-            log.warning(event.problem)
-        result = _evaluate(settings, workdir, workspace, evaluate, services, log)
-        return _report(settings, workspace, workdir, event, result, github, log, compare)
+        # Root writes in a workspace the pull request filled: nothing we write there may follow a link it committed
+        # (khaos_action/nofollow.py), for the whole run: reports, events, cassettes, comment file, baseline.
+        with confine(workspace):
+            workdir = _workdir(settings, workspace)
+            event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
+            if event.problem:
+                log.warning(event.problem)
+            result = _evaluate(settings, workdir, workspace, evaluate, services, log)
+            return _report(settings, workspace, workdir, event, result, github, log, compare)
 
     def on_exit(code: int, message: str | None) -> None:
         # Every exit: the workspace back to its owner; without a verdict, a summary and outputs saying why.
@@ -78,11 +82,23 @@ def run_action(
 
 
 def _workdir(settings: ActionSettings, workspace: Path) -> Path:
-    workdir = (workspace / settings.working_directory).resolve()
-    if not workdir.is_dir():
+    """The working directory, reached from the workspace without following a link (we write below it)."""
+    workdir = Path(os.path.abspath(workspace / settings.working_directory))
+    try:
+        with open_dir(workdir):
+            pass
+    except OSError:
         raise ConfigError(f"working-directory {settings.working_directory!r} does not exist under {workspace}; "
-                          "fix the `working-directory` input")
+                          "fix the `working-directory` input") from None
     return workdir
+
+
+def _refuse_links(out_dir: Path, workspace: Path) -> None:
+    """Before the agent runs: a link committed where one of our files will go is an error naming it now, not after
+    the run (the writes themselves refuse it too)."""
+    for path in (out_dir / "manifest.json", workspace / comment_mod.COMMENT_FILE,
+                 workspace / baseline_mod.BASELINE_FILE):
+        check_writable(path)
 
 
 def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate: Evaluate, services: Services,
@@ -102,8 +118,10 @@ def _evaluate(settings: ActionSettings, workdir: Path, workspace: Path, evaluate
     run_name = f"github-{settings.GITHUB_RUN_ID or 'local'}"
     if settings.shard:
         run_name += f"-shard-{settings.shard[0]}-of-{settings.shard[1]}"
+    out_dir = workdir / ".khaos" / "runs" / run_name
+    _refuse_links(out_dir, workspace)
     request = EvaluateRequest(
-        config_path=config_path, out_dir=workdir / ".khaos" / "runs" / run_name, packs=tuple(settings.packs),
+        config_path=config_path, out_dir=out_dir, packs=tuple(settings.packs),
         seed=settings.seed, concurrency=settings.concurrency, shard=settings.shard, min_score=settings.min_score,
         force=True,  # a re-run attempt of the same workflow run replaces its own earlier run, never mixes with it
         extensions=tuple(extension_path(spec, workdir) for spec in settings.extensions),
@@ -167,7 +185,7 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
         log.info(f"khaos-action: PR comment {posted.action}{': ' + posted.detail if posted.detail else ''}"
                  f"{' ' + posted.url if posted.url else ''}")
         if posted.file is not None:
-            comment_file = _rel(posted.file, workspace)
+            comment_file = _inside(posted.file, workspace)
 
     if event.writes_baseline:
         written = baseline_mod.write_baseline(result.manifest_path, workspace)
@@ -181,9 +199,10 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
 
 def _outputs(manifest: Manifest, result: EvaluateResult, decision: gates.GateDecision, workspace: Path,
              comment_file: str) -> dict[str, str]:
-    # Paths are relative to the workspace: the container sees /github/workspace, later steps the runner's path.
+    # Paths are relative to the workspace: the container sees /github/workspace, later steps the runner's path. A
+    # file outside it (only a `manifest` input can be) is nothing the next step can read: no output.
     def path(kind: str) -> str:
-        return _rel(result.reports[kind], workspace) if kind in result.reports else ""
+        return _inside(result.reports[kind], workspace) if kind in result.reports else ""
 
     return {
         "passed": "true" if decision.passed else "false",
@@ -191,7 +210,7 @@ def _outputs(manifest: Manifest, result: EvaluateResult, decision: gates.GateDec
         "security-score": _score(manifest.scores.security),
         "resilience-score": _score(manifest.scores.resilience),
         **{reporter.action_output: path(kind) for kind, reporter in REPORTERS.items() if reporter.action_output},
-        "manifest-path": _rel(result.manifest_path, workspace), "comment-file": comment_file,
+        "manifest-path": _inside(result.manifest_path, workspace), "comment-file": comment_file,
     }
 
 
@@ -227,6 +246,11 @@ def _rel(path: Path, workspace: Path) -> str:
         return path.resolve().relative_to(workspace).as_posix()
     except ValueError:
         return str(path)
+
+
+def _inside(path: Path, workspace: Path) -> str:
+    shown = _rel(path, workspace)
+    return "" if os.path.isabs(shown) else shown
 
 
 def _score(value: float | None) -> str:

@@ -185,8 +185,9 @@ def manifest_from_zip(data: bytes, *, source: str) -> Manifest:
 def write_baseline(manifest_path: Path, workspace: Path) -> Path:
     """Copy this run's manifest to where the default-branch workflow uploads the baseline artifact from."""
     target = workspace / BASELINE_FILE
-    target.parent.mkdir(parents=True, exist_ok=True)
-    from khaos_action.atomic import write_atomic
+    from khaos_action.atomic import make_dirs, write_atomic
+
+    make_dirs(target.parent)  # through no link in the workspace (a committed one is refused, naming it)
 
     write_atomic(target, Path(manifest_path).read_bytes())  # whole or absent: the next PR run reads it
     return target

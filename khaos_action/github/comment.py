@@ -160,9 +160,11 @@ def publish(
 
     def to_file(reason: str) -> tuple[CommentResult, list[str]]:
         path = fallback_dir / COMMENT_FILE
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(body, encoding="utf-8")
+        from khaos_action.atomic import make_dirs, write_atomic
+
+        try:  # through no link in the workspace: a committed `.khaos/comment.md` link is refused (exit 3)
+            make_dirs(path.parent)
+            write_atomic(path, body)
         except OSError as exc:
             return CommentResult("skipped", reason), [f"{reason}; could not write {path} either: {exc}"]
         warning = (f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "

@@ -37,6 +37,10 @@ INPUTS: dict[str, str] = {
     "shard": "shard",
     "working-directory": "working_directory",
     "install": "install",
+    "install-timeout": "install_timeout",
+    "max-memory-mb": "max_memory_mb",
+    "max-processes": "max_processes",
+    "max-disk-mb": "max_disk_mb",
     "manifest": "manifest",
     "github-max-wait": "github_max_wait",
     "extensions": "extensions",
@@ -74,6 +78,14 @@ class ActionSettings(BaseModel):
     working_directory: str = "."
     install: str | None = None
     """Shell command run in `working_directory` before the agent starts."""
+    install_timeout: float = Field(300.0, gt=0, le=21600)
+    """Seconds `install` may run; past them its processes are killed and the job stops (exit 3)."""
+    max_memory_mb: int = Field(4096, ge=64)
+    """Memory all pull-request processes (`install`, the agent's) may use together (their proportional set size)."""
+    max_processes: int = Field(256, ge=16, le=65536)
+    """Processes and threads the agent user may run at once (RLIMIT_NPROC)."""
+    max_disk_mb: int = Field(2048, ge=64)
+    """Disk pull-request code may fill in all while the action runs."""
     manifest: str | None = None
     """Report on this existing manifest (e.g. `khaos-action merge` output) instead of running the agent."""
     github_max_wait: float = Field(300.0, ge=0, le=3600)

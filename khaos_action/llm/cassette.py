@@ -29,7 +29,6 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
-import os
 import re
 import threading
 from collections.abc import Sequence
@@ -38,6 +37,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal
 from urllib.parse import parse_qsl, urlencode
 
+from khaos_action.atomic import make_dirs, write_atomic
 from khaos_action.errors import ExitCode, KhaosError
 
 if TYPE_CHECKING:
@@ -275,10 +275,8 @@ class Cassette:
         text = redact(json.dumps(document, indent=2, sort_keys=True, ensure_ascii=False), secrets) + "\n"
         path = self.directory / request.filename
         with self._lock:
-            self.directory.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp")
-            tmp.write_text(text, encoding="utf-8")
-            os.replace(tmp, path)
+            make_dirs(self.directory)  # through no link in the action's workspace
+            write_atomic(path, text)
             self._memory[request.key] = reply_of(self._unmasked(json.loads(text)), str(path))
             self._missing.discard(request.key)
             self.recorded += 1

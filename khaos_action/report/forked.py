@@ -24,7 +24,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from khaos_action.atomic import discard, fsync_dir, staged_file, temp_beside
+from khaos_action.atomic import discard, fsync_dir, replace, staged_file, temp_beside
 from khaos_action.errors import KhaosError, OutputError, output_error
 from khaos_action.manifest import CaseResult, Manifest, cases_json
 from khaos_action.report.writers import kept_note
@@ -303,7 +303,7 @@ def _commit(order: list[str], paths: dict[str, Path], temps: dict[str, Path],
                 raise failure
             kept = kept_note(out_dir, list(written.values()))
             try:
-                os.replace(temps[kind], paths[kind])
+                replace(temps[kind], paths[kind])
             except OSError as exc:
                 raise output_error(paths[kind], exc, kept=kept) from None
             written[kind] = paths[kind]

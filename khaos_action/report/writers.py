@@ -7,8 +7,7 @@ import os
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from khaos_action.atomic import atomic_file, write_atomic
-from khaos_action.errors import output_error
+from khaos_action.atomic import atomic_file, make_dirs, write_atomic
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.reporters import REPORTERS
 
@@ -71,10 +70,7 @@ def _cores() -> int:
 
 
 def _make(out_dir: Path) -> None:
-    try:
-        out_dir.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise output_error(out_dir, exc) from None
+    make_dirs(out_dir)
 
 
 def kept_note(out_dir: Path, written: list[Path]) -> str:

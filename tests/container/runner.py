@@ -1,8 +1,9 @@
 """GitHub's runner starting a Docker action, reproduced: the job's directories, the mounts, the environment.
 
 The runner (actions/runner, ContainerOperationProvider) starts a Docker action roughly as
-`docker run --workdir /github/workspace -v <work>:/github/workspace -v <temp>/_github_home:/github/home
--v <temp>/_github_workflow:/github/workflow -v <temp>/_runner_file_commands:/github/file_commands -e INPUT_X -e …`
+`docker run --workdir /github/workspace -v <work>:/github/workspace -v <temp>:/github/runner_temp
+-v <temp>/_github_home:/github/home -v <temp>/_github_workflow:/github/workflow
+-v <temp>/_runner_file_commands:/github/file_commands -e INPUT_X -e …`
 with the job's directories owned by the runner user (uid 1001 on hosted runners) and the container running as root.
 `RunnerJob` does the same against the local GitHub REST stand-in (tests/github_api.py) over --network host.
 """
@@ -86,6 +87,7 @@ class RunnerJob:
     def __init__(self, root: Path, engine: engine_mod.Engine, api) -> None:
         self.engine, self.api = engine, api
         self.workspace = root / "work" / "repo"
+        self.temp = root / "_temp"
         self.home = root / "_temp" / "_github_home"
         self.workflow = root / "_temp" / "_github_workflow"
         self.file_commands = root / "_temp" / "_runner_file_commands"
@@ -138,12 +140,13 @@ class RunnerJob:
         (self.workflow / "event.json").write_text(json.dumps(self.event))
         for kind in FILE_COMMANDS:
             self.command_file(kind).touch()
-        for path in (self.workspace, self.home, self.workflow, self.file_commands):
+        for path in (self.workspace, self.temp):
             chown_tree(path)
         env = self.container_env(inputs)
         name = f"khaos-job-{self.suffix}-{uuid.uuid4().hex[:6]}"
         args = ["run", "--rm", "--name", name, "--network", "host", "--workdir", "/github/workspace",
-                "-v", f"{self.workspace}:/github/workspace", "-v", f"{self.home}:/github/home",
+                "-v", f"{self.workspace}:/github/workspace", "-v", f"{self.temp}:/github/runner_temp",
+                "-v", f"{self.home}:/github/home",
                 "-v", f"{self.workflow}:/github/workflow", "-v", f"{self.file_commands}:/github/file_commands"]
         for mount in self.extra_mounts:
             args += ["-v", mount]

@@ -263,6 +263,37 @@ def test_fork_pr_writes_comment_file_output(run) -> None:
     assert not run.api.requests("POST")
 
 
+@pytest.mark.parametrize(("link", "target", "fork"), [
+    (".khaos/comment.md", "../../runner/event.json", True),   # a fork's comment file onto the event payload
+    (".khaos/runs/github-555", "../../../runner", False),      # the run's folder onto the runner's files
+    (".khaos", "../runner", False),                           # the whole .khaos onto them
+    (".khaos/baseline", "../../runner", False),               # the baseline a push writes
+    ("svc", "../runner", False),                              # the working directory itself
+])
+def test_a_committed_link_where_an_output_goes_is_an_error_naming_it_and_nothing_is_written_there(
+        run, link, target, fork) -> None:
+    calls = []
+
+    def evaluate(request, *, services):
+        calls.append(request)
+        return evaluate_golden_prompts(request, services=services)
+
+    if fork:
+        run.event["pull_request"]["head"]["repo"] = {"full_name": "someone/fork"}
+    path = run.workspace / link
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.symlink_to(target)
+    (run.runner / "event.json").write_text(json.dumps(run.event))
+    before = {p.name: p.read_bytes() for p in run.runner.iterdir()}
+    inputs = {"working-directory": "svc"} if link == "svc" else {}
+    assert run.run(evaluate=evaluate, **inputs) == 3, run.log
+    assert f"::error::cannot write {link}: it is a symbolic link (to {target})" in run.log
+    assert calls == []  # refused before the agent ran
+    after = {p.name: p.read_bytes() for p in run.runner.iterdir() if p.name in before}
+    assert after == before and set(p.name for p in run.runner.iterdir()) <= {*before, "output", "summary"}
+    assert run.outputs["passed"] == "false" and "no verdict" in run.summary
+
+
 def test_missing_token_still_evaluates_and_writes_the_comment_file(run) -> None:
     assert run.run(token=None) == 0
     assert run.outputs["comment-file"] == ".khaos/comment.md" and run.api.log == []

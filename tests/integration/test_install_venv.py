@@ -73,3 +73,56 @@ def test_a_failing_install_returns_its_exit_code_and_last_lines(tmp_path: Path) 
     done = run_install(command, str(tmp_path), venv=tmp_path / "venv", environ=dict(os.environ))
     assert done.code == 7
     assert done.tail[-3:] == ["line-29", "line-30", "oops"] and len(done.tail) == 20
+
+
+def gone(pid: int, within_s: float = 10.0) -> bool:
+    """The process ended (a zombie not yet reaped by its parent counts as ended)."""
+    import time
+
+    deadline = time.monotonic() + within_s
+    while time.monotonic() < deadline:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                if handle.read().rsplit(")", 1)[1].split()[0] == "Z":
+                    return True
+        except FileNotFoundError:
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_a_background_process_holding_the_output_does_not_hold_the_install(tmp_path: Path) -> None:
+    """`sleep 100000 & echo started`: read until the command exits, not until every descendant closes the pipe;
+    what it left running is ended with stop_group (the action's end)."""
+    import time
+
+    from khaos_action.engine.install import stop_group
+
+    lines: list[str] = []
+    started = time.monotonic()
+    done = run_install("sleep 100000 & echo $! > sleeper.pid; echo started", str(tmp_path), venv=tmp_path / "venv",
+                       environ=dict(os.environ), echo=lines.append, timeout_s=120)
+    assert done.code == 0 and lines == ["started"] and done.tail == ["started"]
+    assert time.monotonic() - started < 60  # the venv's creation, not the sleep
+    sleeper = int((tmp_path / "sleeper.pid").read_text())
+    assert not gone(sleeper, within_s=0.2)  # still running: a server it started may be what the agent needs
+    stop_group(done.pgid)
+    assert gone(sleeper)
+
+
+def test_an_install_past_its_time_limit_is_stopped_with_everything_it_started(tmp_path: Path) -> None:
+    lines: list[str] = []
+    done = run_install("sleep 100000 & echo $! > sleeper.pid; echo working; sleep 100000", str(tmp_path),
+                       venv=tmp_path / "venv", environ=dict(os.environ), echo=lines.append, timeout_s=1.5)
+    assert done.timed_out and done.code is None and done.tail == ["working"]
+    assert gone(int((tmp_path / "sleeper.pid").read_text()))
+
+
+def test_an_install_gets_the_agents_rlimits(tmp_path: Path) -> None:
+    from khaos_action.engine.sandbox import Limits
+
+    lines: list[str] = []
+    done = run_install("ulimit -v; ulimit -n; ulimit -f", str(tmp_path), venv=tmp_path / "venv",
+                       environ=dict(os.environ), echo=lines.append,
+                       limits=Limits(memory_bytes=2048 * 1024 * 1024, open_files=512, file_size_bytes=1024 * 1024))
+    assert done.code == 0 and lines == [str(2048 * 1024), "512", "2048"]  # KiB, -, 512-byte blocks

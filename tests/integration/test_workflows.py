@@ -124,3 +124,29 @@ def test_release_publishes_multi_arch_with_provenance_and_points_action_yml_at_t
                        .replace("$VERSION", "1.2.3"), (ROOT / "action.yml").read_text())
     assert yaml.safe_load(rewritten)["runs"] == {"using": "docker",
                                                  "image": "docker://ghcr.io/o/khaos-action:1.2.3"}
+
+
+def documented_checkouts() -> list[tuple[str, dict]]:
+    """Every actions/checkout step of every workflow the docs show (README, docs/, examples/)."""
+    found = []
+    pages = [ROOT / "README.md", *(ROOT / "docs").glob("*.md"), *(ROOT / "examples").rglob("*.md"),
+             *(ROOT / "examples").rglob("*.yml"), *(ROOT / "examples").rglob("*.yaml")]
+    for page in pages:
+        text = page.read_text(encoding="utf-8")
+        blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL) if page.suffix == ".md" else [text]
+        for block in blocks:
+            if "actions/checkout" not in block:
+                continue
+            data = yaml.safe_load(block)
+            steps = [step for job in (data.get("jobs") or {}).values() for step in job.get("steps", [])]
+            steps += data.get("steps", []) if isinstance(data, dict) else []
+            found += [(page.name, step) for step in steps if "actions/checkout" in str(step.get("uses", ""))]
+    return found
+
+
+def test_every_documented_workflow_keeps_the_token_out_of_the_checkout() -> None:
+    """persist-credentials: false, so the job token is never written to .git/config where pull-request code runs."""
+    checkouts = documented_checkouts()
+    assert len(checkouts) >= 6, checkouts
+    assert [(page, step) for page, step in checkouts
+            if (step.get("with") or {}).get("persist-credentials") is not False] == []

@@ -25,8 +25,8 @@ Edges = Mapping[tuple[str, str], list[str]]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
-    ("errors", "collector", "atomic", "bounds", "regexes", "fields", "findings", "manifest", "manifest_read",
-     "metrics", "roles", "role_words",
+    ("errors", "collector", "nofollow", "atomic", "bounds", "regexes", "fields", "findings", "manifest",
+     "manifest_read", "metrics", "roles", "role_words",
      "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
      "chat", "progress",
      "extensions"),
