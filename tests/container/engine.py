@@ -77,6 +77,9 @@ class Engine:
     def has_image(self, ref: str) -> bool:
         return self("image", "inspect", ref, check=False, timeout=60).returncode == 0
 
+    def storage_driver(self) -> str:
+        return self("info", "--format", "{{.Driver}}", timeout=60).stdout.strip()
+
     def image_size(self, ref: str) -> int:
         return int(self("image", "inspect", "--format", "{{.Size}}", ref).stdout.strip())
 
@@ -234,15 +237,17 @@ def ensure_base(engine: Engine) -> tuple[str, bool]:
     return tag, True
 
 
-def build(engine: Engine, base: str, tag: str, *build_args: str) -> float:
+def build(engine: Engine, base: str, tag: str, *build_args: str, no_cache: bool = False) -> float:
     """`docker build` of the repository's Dockerfile; returns the seconds it took."""
     started = time.monotonic()
     args = ["build", "--network", "host", "--build-arg", f"BASE_IMAGE={base}", "--tag", tag]
+    if no_cache:
+        args.append("--no-cache")
     for arg in build_args:
         args += ["--build-arg", arg]
     env = {**os.environ, "DOCKER_BUILDKIT": "0"}  # the classic builder: the Debian daemon here has no BuildKit CLI
     engine(*args, str(ROOT), timeout=1800, env=env)
     engine.created_images.append(tag)
     seconds = time.monotonic() - started
-    say(f"built {tag} in {seconds:.0f} s")
+    say(f"built {tag}{' (no cache)' if no_cache else ''} in {seconds:.0f} s")
     return seconds

@@ -14,6 +14,7 @@ import time
 
 import pytest
 
+from tests.container import engine as engine_mod
 from tests.container.engine import say
 from tests.container.runner import (
     RUNNER_UID,
@@ -92,8 +93,33 @@ def test_the_image_is_small_and_starts_fast(engine, base, image) -> None:
         proc = engine("run", "--rm", "-e", "INPUT_FAIL-ON=sometimes", image, check=False, timeout=120)
         times.append(time.monotonic() - started)
         assert proc.returncode == 2, proc.stdout + proc.stderr
-    say(f"startup, docker run → exit (input error): median {statistics.median(times):.2f} s of {times}")
-    assert statistics.median(times) < 10
+    driver = engine.storage_driver()
+    say(f"startup, docker run → exit (input error): median {statistics.median(times):.2f} s of {times} "
+        f"(storage driver {driver})")
+    # vfs copies the whole image for every container (tens of seconds on a loaded machine): that measures the
+    # driver, not the action; the bound that matters is overlay2's, the driver GitHub's runners use.
+    assert statistics.median(times) < (10 if driver != "vfs" else 120)
+
+
+def test_two_builds_of_one_commit_are_the_same_bytes(engine, base, image) -> None:
+    """Reproducible: a second build without any cache gives the very same layers (file times are SOURCE_DATE_EPOCH,
+    bytecode hash-based). The classic builder writes its own clock into the image's config (`created`), so the
+    config digest differs here; BuildKit (the release) takes it from SOURCE_DATE_EPOCH too."""
+    again = f"{image}-again"
+    engine_mod.build(engine, base[0], again, no_cache=True)
+    first, second = (json.loads(engine("image", "inspect", ref).stdout)[0] for ref in (image, again))
+    assert first["RootFS"]["Layers"] == second["RootFS"]["Layers"], "two builds of one commit differ"
+    for key in ("Env", "Entrypoint", "User", "WorkingDir", "Cmd"):
+        assert first["Config"][key] == second["Config"][key], key
+    say(f"reproducible: two builds, same {len(first['RootFS']['Layers'])} layers "
+        f"({', '.join(d[7:19] for d in first['RootFS']['Layers'])})")
+    # Every .pyc the image adds is hash-based (flags bit 0: PEP 552), none carries a build time.
+    flags = engine("run", "--rm", "--entrypoint", "/opt/khaos-action/bin/python", image, "-c",
+                   "import collections, json, pathlib; print(json.dumps(collections.Counter("
+                   "'hash' if p.read_bytes()[4] & 1 else 'time' for p in pathlib.Path('/opt/khaos-action')"
+                   ".rglob('*.pyc'))))", timeout=300)
+    counts = json.loads(flags.stdout)
+    assert set(counts) == {"hash"} and counts["hash"] > 100, counts
 
 
 def test_pull_request_on_the_demo_posts_the_sticky_comment(job, image) -> None:

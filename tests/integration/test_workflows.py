@@ -108,22 +108,118 @@ def test_self_test_runs_this_commits_action_on_the_demo() -> None:
     assert flow["permissions"]["pull-requests"] == "write"
 
 
-def test_release_publishes_multi_arch_with_provenance_and_points_action_yml_at_the_image() -> None:
+def test_release_publishes_multi_arch_with_provenance_and_points_action_yml_at_the_image_by_digest() -> None:
     text = (ROOT / ".github/workflows/release.yml").read_text()
     flow = yaml.safe_load(text)
     steps = flow["jobs"]["image"]["steps"]
     builds = [s for s in steps if "build-push-action" in s.get("uses", "")]
-    assert builds and all(s["with"]["platforms"] == "linux/amd64,linux/arm64" and s["with"]["push"] for s in builds)
+    assert builds and all(s["with"]["platforms"] == "linux/amd64,linux/arm64" for s in builds)
+    assert all("push=true" in s["with"]["outputs"] and "rewrite-timestamp=true" in s["with"]["outputs"]
+               and "SOURCE_DATE_EPOCH=${{ steps.epoch.outputs.epoch }}" in s["with"]["build-args"] for s in builds)
     assert sum("attest-build-provenance" in s.get("uses", "") for s in steps) == len(builds)
     assert flow["jobs"]["image"]["permissions"]["id-token"] == "write"
-    # The tag job's rewrite, applied to the real action.yml, gives the published image reference.
+    # The tag job's rewrite, applied to the real action.yml, names the published image by tag AND digest.
     script = flow["jobs"]["tag"]["steps"][1]["run"]
     sed = re.search(r'sed -i "(s\|.*?\|.*?\|)" action.yml', script)[1]
     pattern, replacement = sed[2:-1].split("|")
+    digest = "sha256:" + "ab" * 32
     rewritten = re.sub(pattern.replace("^", "(?m)^", 1), replacement.replace("$IMAGE", "ghcr.io/o/khaos-action")
-                       .replace("$VERSION", "1.2.3"), (ROOT / "action.yml").read_text())
+                       .replace("$VERSION", "1.2.3").replace("$DIGEST", digest), (ROOT / "action.yml").read_text())
     assert yaml.safe_load(rewritten)["runs"] == {"using": "docker",
-                                                 "image": "docker://ghcr.io/o/khaos-action:1.2.3"}
+                                                 "image": f"docker://ghcr.io/o/khaos-action:1.2.3@{digest}"}
+
+
+def test_release_refuses_an_existing_version_before_it_builds_or_pushes_anything() -> None:
+    steps = yaml.safe_load((ROOT / ".github/workflows/release.yml").read_text())["jobs"]["image"]["steps"]
+    names = [s.get("name") or s.get("uses", "") for s in steps]
+    check = next(i for i, s in enumerate(steps) if "release-version-is-new.sh" in s.get("run", ""))
+    first_push = next(i for i, n in enumerate(names) if "login-action" in n or "build-push-action" in n)
+    assert check < first_push, names
+
+
+class Registry:
+    """GitHub's git-ref endpoint and an OCI registry (token + manifests), each answering what the test says."""
+
+    def __init__(self) -> None:
+        self.tags: dict[str, int] = {}
+        self.images: dict[str, int] = {}
+        self.requests: list[str] = []
+
+    def serve(self):  # type: ignore[no-untyped-def]
+        import threading
+        from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+        registry = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # noqa: N802 - http.server's name
+                registry.requests.append(self.path)
+                if self.path.startswith("/token"):
+                    return self._answer(200, b'{"token": "registry-token"}')
+                if m := re.fullmatch(r"/repos/o/r/git/ref/tags/v(.+)", self.path):
+                    return self._answer(registry.tags.get(m[1], 404))
+                if m := re.fullmatch(r"/v2/o/khaos-action/manifests/(.+)", self.path):
+                    ok = self.headers.get("authorization") == "Bearer registry-token"
+                    return self._answer(registry.images.get(m[1], 404) if ok else 401)
+                return self._answer(404)
+
+            def _answer(self, status: int, body: bytes = b"{}") -> None:
+                self.send_response(status)
+                self.send_header("content-length", str(len(body)))
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args) -> None:
+                pass
+
+        server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        return server
+
+
+@pytest.mark.parametrize(("tags", "images", "code", "said"), [
+    ({}, {}, 0, "version 1.2.3 is new"),
+    ({"1.2.3": 200}, {}, 1, "v1.2.3 is already released"),
+    ({}, {"1.2.3": 200}, 1, "ghcr.io/o/khaos-action:1.2.3 already exists"),
+    ({}, {"1.2.3-node": 200}, 1, "ghcr.io/o/khaos-action:1.2.3-node already exists"),
+    ({"1.2.3": 500}, {}, 1, "cannot tell whether git tag v1.2.3 exists (GitHub answered HTTP 500)"),
+    ({}, {"1.2.3": 403}, 1, "cannot tell whether ghcr.io/o/khaos-action:1.2.3 exists"),
+])
+def test_the_release_check_lets_only_a_new_version_through(tags, images, code, said) -> None:
+    if not shutil.which("curl") or not shutil.which("jq"):
+        pytest.skip("the release check runs curl and jq (on GitHub's runners); not found here")
+    registry = Registry()
+    registry.tags, registry.images = tags, images
+    server = registry.serve()
+    try:
+        url = f"http://127.0.0.1:{server.server_address[1]}"
+        proc = subprocess.run(
+            ["bash", str(ROOT / ".github/scripts/release-version-is-new.sh")], capture_output=True, text=True,
+            timeout=60, check=False,
+            env={"PATH": os.environ["PATH"], "VERSION": "1.2.3", "IMAGE": "ghcr.io/o/khaos-action",
+                 "GITHUB_REPOSITORY": "o/r", "GH_TOKEN": "t", "GITHUB_ACTOR": "a", "GITHUB_API_URL": url,
+                 "REGISTRY_URL": url})
+    finally:
+        server.shutdown()
+    assert proc.returncode == code, proc.stdout + proc.stderr
+    assert said in proc.stdout
+
+
+def test_renovate_keeps_the_base_digest_and_the_pinned_actions_current() -> None:
+    path = ROOT / ".github" / "renovate.json"
+    proc = subprocess.run([shutil.which("check-jsonschema"), "--builtin-schema", "vendor.renovate", str(path)],
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    config = json.loads(path.read_text())
+    assert {"github-actions", "custom.regex"} <= set(config["enabledManagers"])
+    manager, = config["customManagers"]
+    assert manager["datasourceTemplate"] == "docker"
+    # Renovate's (JavaScript) pattern, read by Python: it must find the Dockerfile's base with its tag and digest.
+    pattern = re.sub(r"\(\?<(\w+)>", r"(?P<\1>", manager["matchStrings"][0])
+    found = re.search(pattern, (ROOT / "Dockerfile").read_text())
+    assert found and found["depName"] == "python" and found["currentValue"].endswith("-slim-bookworm")
+    assert re.fullmatch(r"sha256:[0-9a-f]{64}", found["currentDigest"])
+    assert re.search(manager["managerFilePatterns"][0].strip("/"), "Dockerfile")
 
 
 def documented_checkouts() -> list[tuple[str, dict]]:
