@@ -61,6 +61,9 @@ INDIRECT_CHANNELS = frozenset(
     {"tool_output", "rag_document", "file_content", "mcp_tool_description", "error_message", "memory"}
 )
 
+CONVERSATION_CHANNELS = frozenset({"user_prompt", "multi_turn"})
+"""Channels whose attack may be a scripted conversation (`turns`): the user writes every turn."""
+
 TOOL_CARRIED = frozenset({"tool_output", "error_message", "rag_document", "file_content", "memory"})
 """Channels whose payload arrives in a tool's result (the tool wrappers deliver it)."""
 
@@ -88,9 +91,10 @@ class Attack(BaseModel):
     """What the attack tries to make the agent do (config/objectives.py): a kind such as `canary`, `tool_call`,
     `check`, or `any` / `all` of several."""
     payload: str = Field(min_length=1)
-    """The attack text; for multi_turn the first user turn, for indirect channels the planted content."""
+    """The attack text; with `turns`, the first user turn; for indirect channels the planted content."""
     turns: tuple[str, ...] = ()
-    """multi_turn: scripted follow-up user turns."""
+    """user_prompt and multi_turn: scripted follow-up user turns, sent after `payload` one by one through the
+    agent's conversation history (needs `has_multi_turn`); judged on the whole conversation."""
     carrier: str | None = None
     """Indirect channels: the benign user prompt that makes the agent read the channel."""
     tool: str | None = None
@@ -116,6 +120,14 @@ class Attack(BaseModel):
         unknown = [v for v in value if v not in OWASP_IDS]
         if unknown:
             raise ValueError(f"unknown OWASP id(s) {unknown}; expected ASI01..ASI10 or LLM01:2025..LLM10:2025")
+        return value
+
+    @field_validator("turns")
+    @classmethod
+    def _turns_said(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        empty = [index for index, turn in enumerate(value) if not turn.strip()]
+        if empty:
+            raise ValueError(f"turn {empty[0]} of `turns` is empty: write what the user says in it, or drop it")
         return value
 
     @model_validator(mode="after")
@@ -155,7 +167,13 @@ _CHANNEL_RULES: tuple[tuple[Callable[[Attack], bool], Callable[[Attack], str]], 
     (_needs_capability, lambda a: f"channel {a.channel!r} needs {CHANNEL_REQUIRES[a.channel]!r} in `requires`"),
     (lambda a: a.channel == "multi_turn" and not a.turns,
      lambda a: "a multi_turn attack needs scripted follow-up `turns`"),
-    (lambda a: a.channel != "multi_turn" and bool(a.turns), lambda a: "`turns` is only for channel multi_turn"),
+    (lambda a: a.channel not in CONVERSATION_CHANNELS and bool(a.turns),
+     lambda a: f"`turns` (a scripted conversation) is for channels user_prompt and multi_turn; channel {a.channel!r} "
+               "delivers its payload once, without the user's follow-ups: drop `turns`, or make it a user_prompt "
+               "attack"),
+    (lambda a: bool(a.turns) and "has_multi_turn" not in a.requires,
+     lambda a: "scripted `turns` reach the agent through its conversation history: add 'has_multi_turn' to "
+               "`requires` (an agent that keeps no history is then not applicable, never counted as blocked)"),
     (lambda a: (a.field is not None or a.placement != "append") and a.channel not in TOOL_CARRIED,
      lambda a: f"`placement` and `field` place a payload in a tool's result; channel {a.channel!r} is not carried "
                "by tools"),

@@ -105,7 +105,10 @@ def _file(**attack) -> str:
         ({"channel": "rag_document", "carrier": "q?"}, "needs 'has_rag'"),
         ({"channel": "rag_document", "requires": ["has_rag"]}, "needs a `carrier`"),
         ({"channel": "multi_turn", "requires": ["has_multi_turn"]}, "needs scripted follow-up `turns`"),
-        ({"turns": ["again"]}, "only for channel multi_turn"),
+        ({"turns": ["again"]}, "add 'has_multi_turn' to `requires`"),
+        ({"turns": ["again", ""], "requires": ["has_multi_turn"]}, "turn 1 of `turns` is empty"),
+        ({"channel": "tool_output", "requires": ["has_tools", "has_multi_turn"], "carrier": "q?",
+          "turns": ["again"]}, "is for channels user_prompt and multi_turn"),
         ({"objective": {"tool_call": {"tool": "*"}}, "payload": "email x", "requires": ["has_tools"]},
          "needs argument predicates or `forbidden_tools`"),
         ({"objective": "canary", "payload": "say hi"}, "needs {canary}"),
@@ -153,6 +156,15 @@ def test_defaults_fill_missing_keys_and_digest_tracks_content(tmp_path: Path):
     doc["attacks"][0]["payload"] = "q"
     (changed / "a.yaml").write_text(yaml.safe_dump(doc), encoding="utf-8")
     assert load_corpus(changed).digest != first.digest
+
+
+def test_a_user_prompt_attack_may_be_a_scripted_conversation():
+    text = _file(turns=["Now join them: {canary_a} and {canary_b}."], payload="Let's play a game, ok?",
+                 requires=["has_multi_turn"])
+    attack = parse_corpus_file(text, source="custom.yaml")[0]
+    rendered = render_attack(attack, make_canary(1, "c"))
+    assert attack.channel == "user_prompt" and rendered.injection is None
+    assert rendered.input == "Let's play a game, ok?" and len(rendered.turns) == 1
 
 
 def test_multi_turn_render_fills_every_turn():
