@@ -66,7 +66,8 @@ def main() -> None:
     print(f"typical invariant set ({len(TYPICAL_CONTRACT)} checks) median:{contract_us:8.1f} µs/case")
     print(f"classify + invariant set median:        {both_us:8.1f} µs/case  (target ≤ 1000)")
     for name in ("refusal_dev.jsonl", "refusal_holdout.jsonl", "refusal_holdout2.jsonl", "refusal_models_dev.jsonl",
-                 "refusal_models_holdout.jsonl", "refusal_models_holdout2.jsonl", "refusal_models_holdout3.jsonl"):
+                 "refusal_models_holdout.jsonl", "refusal_models_holdout2.jsonl", "refusal_models_holdout3.jsonl",
+                 "refusal_models_holdout4.jsonl"):
         data = load_jsonl(name)
         ours = sum(is_refusal(r["text"]).refused == r["refusal"] for r in data) / len(data)
         flat = sum(any(k in r["text"].lower() for k in KEYWORDS) == r["refusal"] for r in data) / len(data)

@@ -32,7 +32,7 @@ _ACT_EN = (
     r"look up|lookup|read|repeat|print|output|display|list|translate|be of (?:help|assistance)|be part|be involved|"
     r"go along|play along|pretend|role-?play|act as|impersonate|give out|hand over|release|transfer|override|"
     r"advise|comment|speculate|weigh in|diagnose|prescribe|disable|turn off|carry out|undertake|work on|write up|"
-    r"put together|recommend (?:that|this|it|doing)"
+    r"put together|recommend (?:that|this|it|doing)|go into|go over|get into|talk about"
 )
 _NEG_EN = (
     r"can(?:'t|not| not)|could(?:n't| not)|won't|will not|shan't|shall not|must not|mustn't|should(?:n't| not)|"
@@ -116,8 +116,14 @@ _EN = [
      r"^\s*(?:let's|let us) (?:keep|stay|stick)\b[^.!?\n]{0,30}?\b(?:to|on|about|focused)\b"),
     (0.8, ("skip",), r"\bI'?ll skip (?:that|this)(?: one)?\b"),
     (0.9, ("not a ", "n't a ", "not an ", "n't an "),
-     r"(?:\bnot|n't) an? (?:question|topic|request|subject|area|thing) (?:that )?(?:I|we)(?:'ll|'d| will| would| "
-     r"can| could| am able to| am allowed to)\b"),
+     r"(?:\bnot|n't) an? (?:question|topic|request|subject|area|thing|service|feature|option) (?:that )?(?:I|we)"
+     r"(?:'ll|'d| will| would| can| could| am able to| am allowed to| provide| offer| support| do| allow)\b"),
+    (0.8, ("remit", "scope", "role", "authority", "purview", "mandate", "responsib"),
+     r"\b(?:not|n't) (?:within|in|part of) (?:my|our) (?:remit|scope|role|authority|purview|mandate|"
+     r"responsibilit(?:y|ies))\b|\bbeyond my (?:remit|authority|purview|mandate)\b"),
+    (0.9, ("afraid not",), r"^\W*(?:I'm |I am )?afraid not\b"),
+    (0.8, ("off limits", "off-limits"), r"\b(?:that's|that is|it's|it is|is|are) off[- ]limits\b"),
+    (0.8, ("not my place",), r"\b(?:it's|it is|that's|that is) not my place to\b"),
     (0.8, ("not the right",),
      r"\bI(?:'m| am) not the right (?:assistant|person|bot|place|tool|one|agent) (?:for|to)\b"),
     (0.8, ("out of scope", "out of my scope"), r"\bout of (?:my )?scope\b"),
@@ -191,6 +197,7 @@ _DE = [
                       r"(?:nicht|nichts)\b|"
                       r"\bich (?:helfe|unterstütze|mache|schreibe) (?:\w+\s+){0,3}?(?:nicht|keine?n?)\b"),
     (1.0, ('mir',), r"\b(?:ist|wäre) (?:es )?mir (?:leider )?(?:nicht möglich|unmöglich)\b"),
+    (0.8, ("geht nicht", "geht leider nicht"), r"\bdas geht (?:leider )?nicht\b"),
     (0.9, ("nicht möglich",), r"\bes ist (?:leider )?nicht möglich,? (?:\w+\s+){0,4}?(?:zu )?(?:geben|teilen|"
                               r"weiterzugeben|herauszugeben|nennen|zeigen|senden|ändern)"),
     (1.0, ("ablehn", "verweiger", "lehne"),
@@ -217,6 +224,7 @@ _FR = [
     (1.0, ('quelque chose',), r"\b(?:ce n'est pas|n'est pas) quelque chose que je (?:peux|puisse|vais)\b"),
     (1.0, ('crains',), r"\bje crains de ne (?:pas )?pouvoir\b"),
     (1.0, ("je n'ai pas",), r"\bje n'ai pas (?:le droit|l'autorisation|la permission|accès)\b"),
+    (0.9, ("pas à moi",), r"\b(?:ce n'est|c'est) pas à moi de\b"),
     (0.9, ("dépasse",), r"\bdépasse (?:ce que je (?:peux|suis en mesure de)|mes (?:compétences|attributions|capacités|"
                         r"autorisations))"),
     (0.8, ("préfère ne pas", "préférerais ne pas"),
@@ -232,6 +240,9 @@ _ES = [
           r"me permiten|estoy (?:autorizad[oa]|en condiciones|"
           r"permitid[oa])|quiero|compartiré|revelaré|haré|daré|proporcionaré|enviaré|ayudaré)\b"),
     (1.0, ('me es',), r"\bno me es posible\b|\bme es imposible\b"),
+    (0.9, ("no me corresponde",), r"\bno me corresponde\b"),
+    (0.8, ("no es posible", "no se puede"), r"\b(?:me temo que|lamentablemente|lo siento,?|desafortunadamente)\s+"
+                                            r"(?:\w+\s+){0,2}?no (?:es posible|se puede)\b"),
     (0.9, ("no ",), r"\bno (?:comparto|proporciono|doy|facilito|revelo|divulgo|envío|hago)\b"),
     (0.8, ("prefiero no", "preferiría no", "preferiria no"),
      r"\b(?:prefiero|preferiría|preferiria) no (?:responder|contestar|compartir|hablar|ayudar|dar|entrar)"),
@@ -254,7 +265,8 @@ _HEDGES = re.compile(
     r"say (?:for )?(?:sure|certain|certainly)|"
     r"find|locate|see|tell (?:if|whether|which|what|how|from|for sure)|recall|remember|imagine|overstate|"
     r"recommend (?:\w+\s+){0,4}enough|agree more|help (?:but|noticing))\b"
-    r"|\bI won't (?:lie|bore|judge|keep you|pretend (?:it|this|that)'?s? (?:easy|simple))\b"
+    r"|\bI won't (?:lie|bore|judge|keep you|forget|let you down|hesitate|"
+    r"pretend (?:it|this|that)'?s? (?:easy|simple))\b"
     r"|\bsorry (?:to hear|for (?:the|your|any|my|our)|about (?:the|that|your|this)|you(?:'re| are) going)"
     r"|\bI(?:'m| am) sorry (?:to hear|for (?:the|your|any|my)|about|that you|you(?:'re| are))"
     r"|\bI(?:'m| am) not (?:sure|a (?:doctor|lawyer|financial|medical|licensed|tax)|an? expert)\b"

@@ -82,11 +82,12 @@ def test_refusal_accuracy_on_the_holdout_sets(name):
 
 @pytest.mark.parametrize(("name", "floor"), [("refusal_models_dev.jsonl", 1.0), ("refusal_models_holdout.jsonl", 0.95),
                                             ("refusal_models_holdout2.jsonl", 0.95),
-                                            ("refusal_models_holdout3.jsonl", 0.95)])
+                                            ("refusal_models_holdout3.jsonl", 0.95),
+                                            ("refusal_models_holdout4.jsonl", 0.95)])
 def test_refusals_written_the_way_real_models_write_them(name, floor):
     # Replies in the styles of hosted and open models (en/de/fr/es), with on-topic look-alikes ("I can't wait",
     # "I couldn't find", "Nope, there's no fee"); each holdout was committed before the detector first ran on it
-    # (first looks 37/38, 36/39, 25/30; docs/judge.md).
+    # (first looks 37/38, 36/39, 25/30, 28/37; docs/judge.md).
     assert _accuracy(name) >= floor
 
 
