@@ -204,6 +204,9 @@ def make_plan(prepared: Prepared, *, profile: CapabilityProfile | None = None,
                 profile, _ = agent_profile(config.agent, prepared.loaded.base_dir, import_code=False)
             planners.append(security_planner(corpus, profile, roles, parameters))
             hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
+            named = prepared.user_attacks.named_digest if prepared.user_attacks else None
+            if named:  # the check files the attacks name: editing one changes what a verdict means
+                hash_extra.append(f"attack-files:{named}")
     plan = SeededScheduler(config, prepared.packs, planners=planners, hash_extra=hash_extra).plan()
     if shard is not None:
         plan.cases = select_shard(plan.cases, *shard)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -51,12 +52,23 @@ class UserAttacks:
     attacks: dict[str, tuple[Attack, str]] = field(default_factory=dict)
     files: tuple[str, ...] = ()
     """The attack files read, as reports show them."""
+    named: dict[str, str] = field(default_factory=dict)
+    """The files the attacks name (their `check:` files), as the worker finds them -> sha256 of their bytes."""
 
     @property
     def digest(self) -> str:
         """sha256 of the attacks as validated (comments, key order and file layout aside): config_hash covers it."""
         blob = json.dumps([[i, a.model_dump(mode="json")] for i, (a, _) in sorted(self.attacks.items())],
                           sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+        return hashlib.sha256(blob.encode("utf-8")).hexdigest()
+
+    @property
+    def named_digest(self) -> str | None:
+        """sha256 of the files the attacks name, byte for byte (a check is part of what decides a verdict, so
+        editing one changes config_hash); None when they name none."""
+        if not self.named:
+            return None
+        blob = json.dumps(sorted(self.named.items()), separators=(",", ":"), ensure_ascii=False)
         return hashlib.sha256(blob.encode("utf-8")).hexdigest()
 
     def __bool__(self) -> bool:
@@ -117,12 +129,15 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
             issues.append(problem)
         files.extend(path for path in found if path not in files)
     attacks: dict[str, tuple[Attack, str]] = {}
+    named: dict[str, str] = {}
     for path in files:
+        checks = _Checks(path, refs_root(path, refs), base_dir)
         try:
-            parsed = _parse_file(path, _Checks(path, refs_root(path, refs), base_dir))
+            parsed = _parse_file(path, checks)
         except ConfigFileError as exc:
             issues.extend(exc.issues)
             continue
+        named.update(checks.files)
         for attack, where, position in parsed:
             clash = builtin.sources.get(attack.id) or (attacks[attack.id][1] if attack.id in attacks else None)
             if clash is not None:
@@ -137,7 +152,7 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
             attacks[attack.id] = (attack, f"{shown(path)}:{position[0] if position else 1}")
     if issues:
         raise ConfigFileError(issues)
-    return UserAttacks(attacks=attacks, files=tuple(shown(path) for path in files))
+    return UserAttacks(attacks=attacks, files=tuple(shown(path) for path in files), named=named)
 
 
 def _free_id(taken: str, builtin: Corpus, attacks: dict[str, Any]) -> str:
@@ -209,6 +224,8 @@ class _Checks:
     root: Path
     base_dir: Path | None
     problems: list[tuple[KeyPath, str, str]] = field(default_factory=list)
+    files: dict[str, str] = field(default_factory=dict)
+    """Each check file found (as the worker is told it) -> sha256 of its bytes, for config_hash."""
 
     def rebase(self, value: Any, at: KeyPath) -> Any:
         if isinstance(value, list):
@@ -229,7 +246,8 @@ class _Checks:
     def resolve(self, ref: str, at: KeyPath) -> str:
         target, _, function = ref.strip().rpartition(":")
         if not target.endswith(".py") or not function:
-            return ref  # `module:function` (an installed module) or a malformed ref the schema words
+            self._module(target)
+            return ref  # `module:function` (a module of the repository or installed) or a malformed ref
         written = Path(target)
         candidates = [written] if written.is_absolute() else [
             self.attack_file.parent / written, *([self.base_dir / written] if self.base_dir else [])]
@@ -248,8 +266,27 @@ class _Checks:
                                                f"top level of {shown(found)}"))
             return ref
         if self.base_dir is None:
-            return f"{found.resolve().as_posix()}:{function}"
-        return f"{Path(os.path.relpath(found.resolve(), self.base_dir.resolve())).as_posix()}:{function}"
+            written = found.resolve()
+        else:
+            written = Path(os.path.relpath(found.resolve(), self.base_dir.resolve()))
+        self._hash(written.as_posix(), found)
+        return f"{written.as_posix()}:{function}"
+
+    def _module(self, dotted: str) -> None:
+        """A `module:function` check whose module is a file of the repository (found from khaos.yaml's folder, as
+        the worker imports it) is hashed like a file; an installed module is not (its version is the install's)."""
+        if self.base_dir is None or not re.fullmatch(r"[A-Za-z_][\w.]*", dotted):
+            return
+        stem = self.base_dir.joinpath(*dotted.split("."))
+        found = next((c for c in (stem.with_suffix(".py"), stem / "__init__.py") if c.is_file()), None)
+        if found is not None and _inside(found, self.root):
+            self._hash(dotted, found)
+
+    def _hash(self, name: str, path: Path) -> None:
+        try:
+            self.files[name] = hashlib.sha256(path.read_bytes()).hexdigest()
+        except OSError as exc:  # read a moment ago by `_defines`: say so rather than hash nothing
+            self.files[name] = f"unreadable: {type(exc).__name__}"
 
 
 def _defines(path: Path, name: str) -> str | None:

@@ -292,3 +292,30 @@ def test_a_check_that_cannot_be_imported_is_an_error_at_its_line(tmp_path: Path)
     with pytest.raises(ConfigFileError) as exc:
         load_user_attacks(refs(tmp_path, "a.yaml"), builtin=BUILTIN, base_dir=tmp_path)
     assert "outside the repository" in one_issue(exc)
+
+
+def test_the_files_the_checks_name_are_digested_byte_for_byte(tmp_path: Path) -> None:
+    write(tmp_path, "security/checks/bank.py", "def attacker_paid(context, **_):\n    return True\n")
+    write(tmp_path, "security/attacks/bank.yaml", CHECKED.replace("CHECK", "../checks/bank.py:attacker_paid"))
+
+    def named() -> dict[str, str]:
+        return load_user_attacks(refs(tmp_path, "security/attacks/bank.yaml"), builtin=BUILTIN,
+                                 base_dir=tmp_path).named
+
+    first = named()
+    assert list(first) == ["security/checks/bank.py"]
+    write(tmp_path, "security/checks/bank.py", "def attacker_paid(context, **_):\n    return False\n")
+    assert named() != first
+    write(tmp_path, "security/checks/bank.py", "def attacker_paid(context, **_):\n    return True\n")
+    assert named() == first
+
+
+def test_a_module_check_of_the_repository_is_digested_an_installed_one_is_not(tmp_path: Path) -> None:
+    write(tmp_path, "oracles/__init__.py", "")
+    write(tmp_path, "oracles/bank.py", "def attacker_paid(context, **_):\n    return True\n")
+    for ref, expected in (("oracles.bank:attacker_paid", ["oracles.bank"]), ("oracles:attacker_paid", ["oracles"]),
+                          ("json:loads", [])):
+        write(tmp_path, "a.yaml", CHECKED.replace("CHECK", ref))
+        user = load_user_attacks(refs(tmp_path, "a.yaml"), builtin=BUILTIN, base_dir=tmp_path)
+        assert list(user.named) == expected, ref
+        assert (user.named_digest is None) == (not expected)
