@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.engine.hints import RECIPE, import_hint, missing_variable, object_hint
-from khaos_action.transports import framework_types
+from khaos_action.engine.hints import import_hint, missing_variable
 
 
 @pytest.mark.parametrize(("error", "name"), [
@@ -26,23 +25,3 @@ def test_the_hint_names_the_variable_and_both_config_keys():
     hint = import_hint(KeyError("LABSYNC_API_KEY"))
     assert "LABSYNC_API_KEY" in hint and "`agent.pass_env`" in hint and "`agent.env: {LABSYNC_API_KEY: ...}`" in hint
     assert import_hint(ZeroDivisionError("division by zero")) is None
-
-
-class Pipeline:
-    def run(self, text: str) -> str:
-        return text
-
-
-def test_an_unknown_object_gets_the_registered_types_and_the_recipe():
-    hint = object_hint(Pipeline())
-    assert "test_engine_hints.Pipeline is no agent object khaos-action runs itself" in hint
-    assert all(f"`type: {name}`" in hint for name in framework_types()) and RECIPE in hint
-
-
-def test_a_frameworks_own_object_is_pointed_at_its_type():
-    graph_module = pytest.importorskip("langgraph.graph")
-    builder = graph_module.StateGraph(dict)
-    builder.add_node("echo", lambda state: state)
-    builder.set_entry_point("echo")
-    hint = object_hint(builder.compile())
-    assert hint.startswith("it is a langgraph agent") and "set `type: langgraph`" in hint

@@ -1,5 +1,6 @@
 """Manifests written before the run's sections became typed fields (they sat in an `extra` mapping) still load, and
-`compare` and `merge` read them: a pull request's base-branch run is often such a manifest.
+`compare` and `merge` read them (merge: tests/integration/test_report_merge_files.py): a pull request's base-branch
+run is often such a manifest.
 
 tests/fixtures/manifests/previous/ was written by khaos-action at commit 5ab318e (`run`, and `run --shard 1/2`,
 `--shard 2/2`) on a small travel agent with a local model: gates `fail_on_critical: false`, `min_overall: 99`.
@@ -10,13 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import pytest
-
-from khaos_action.manifest import ManifestError
 from khaos_action.manifest_read import load_manifest
-from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
-from tests.signed import signed_copy
 
 PREVIOUS = Path(__file__).parent.parent / "fixtures" / "manifests" / "previous"
 
@@ -52,22 +48,3 @@ def test_compare_pairs_a_previous_base_with_a_head_in_todays_shape(tmp_path: Pat
     assert not comparison.regression and not comparison.newly_failing and not comparison.fixed
     deltas = [row.delta for row in comparison.scores]
     assert 0.0 in deltas and set(deltas) <= {0.0, None}
-
-
-def test_merge_of_previous_shards_decides_with_their_gates_and_merges_their_llm_usage(tmp_path: Path) -> None:
-    shards = [load_manifest(PREVIOUS / name) for name in ("shard1.json", "shard2.json")]
-    assert not shards[1].verdict.passed  # alone, shard 2 has no baseline to measure its goal on
-    with pytest.raises(ManifestError, match="shard1.json: no digest at its end"):
-        merge_manifests([PREVIOUS / "shard1.json", PREVIOUS / "shard2.json"], out_dir=tmp_path, formats=("json",))
-    # Written before manifests carried a digest: merge reads them once they carry one.
-    signed = [signed_copy(PREVIOUS / name, tmp_path) for name in ("shard1.json", "shard2.json")]
-    merged = merge_manifests(signed, out_dir=tmp_path / "merged", formats=("json",)).manifest
-    # Their gates say compromised attacks do not fail the run (with the default gates they would), but overall now
-    # takes security in: 100 on the pillars and 0 on security is no longer above their min_overall of 99.
-    assert merged.gates.fail_on_critical is False and merged.counts.compromised > 0
-    assert merged.verdict.reasons == ["overall score 50.0 is below min_overall 99"]
-    assert merged.merged_from == ["s1", "s2"] and len(merged.cases) == 10
-    assert merged.telemetry is not None
-    assert merged.telemetry.calls == sum(len(c.llm_calls) for s in shards for c in s.cases) > 0
-    assert merged.telemetry.shard_budgets == [s.telemetry.budget for s in shards if s.telemetry is not None]
-    assert merged.config_lines == shards[0].config_lines

@@ -1,5 +1,6 @@
 """Schema-version-2 manifests written before the manifest's sections had models (gates, weights and telemetry were
-plain dicts) load into the typed sections, are written again byte for byte, and compare and merge as before.
+plain dicts) load into the typed sections, are written again byte for byte, and compare and merge as before (merge:
+tests/integration/test_report_merge_files.py).
 
 tests/fixtures/manifests/v2_sections/ was written by khaos-action at commit 4f938a9: `run --shard 1/2` and
 `--shard 2/2` of khaos.yaml there (the bundled demo agent and model with the small pack v2-shape.yaml; gates
@@ -17,9 +18,8 @@ import pytest
 from khaos_action.github.gates import decide
 from khaos_action.manifest import SCHEMA_VERSION, BudgetState, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import load_manifest, parse_manifest
-from khaos_action.report.merge import merge_manifests
 from khaos_action.score.compare import compare_manifests
-from tests.signed import signed_copy, without_digest
+from tests.signed import without_digest
 
 V2 = Path(__file__).parent.parent / "fixtures" / "manifests" / "v2_sections"
 
@@ -51,17 +51,6 @@ def test_a_version_2_manifest_is_written_again_byte_for_byte(tmp_path: Path) -> 
         written = (tmp_path / name).read_bytes()
         check_digest(written, source=name)  # what is new: the digest at its end
         assert without_digest(written) == (V2 / name).read_bytes(), name
-
-
-def test_merging_the_version_2_shards_gives_the_manifest_the_previous_version_merged(tmp_path: Path) -> None:
-    shards = [signed_copy(V2 / name, tmp_path) for name in ("shard1.json", "shard2.json")]  # written unsigned
-    result = merge_manifests(shards, out_dir=tmp_path, formats=("json",))
-    written = json.loads((tmp_path / "manifest.json").read_text(encoding="utf-8"))
-    assert written.pop("digest").startswith("sha256:")
-    assert written == json.loads((V2 / "merged.json").read_text(encoding="utf-8"))
-    assert result.manifest.telemetry is not None and result.manifest.telemetry.shard_budgets == [
-        s.telemetry.budget for s in map(load_manifest, (V2 / "shard1.json", V2 / "shard2.json"))
-        if s.telemetry is not None]
 
 
 def test_compare_pairs_version_2_runs_and_the_recorded_gates_switch_the_regression_gate_off() -> None:

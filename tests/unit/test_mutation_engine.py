@@ -5,9 +5,6 @@ from __future__ import annotations
 import base64
 import codecs
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -125,21 +122,6 @@ def test_same_arguments_give_the_same_list():
         mutate(other, types="all", per_prompt=14, seed=42)
     assert mutate(prompt, types="all", per_prompt=14, seed=42) == first
     assert mutate(prompt, types="all", per_prompt=14, seed=43) != first
-
-
-def test_determinism_holds_across_processes_with_different_hash_seeds():
-    code = (
-        "import json; from khaos_action.mutation import mutate; "
-        "print(json.dumps([[m.type, m.text, m.index] for p in ['Where is my order 1234?', 'Summarize invoice "
-        "INV-2024-0042 in two sentences.'] for m in mutate(p, types='all', per_prompt=20, seed=9)]))"
-    )
-    outputs = set()
-    for hash_seed in ("0", "1", "12345"):
-        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        outputs.add(
-            subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-        )
-    assert len(outputs) == 1
 
 
 def test_per_prompt_beyond_the_types_cycles_with_fresh_streams():

@@ -1,8 +1,8 @@
-"""merge: shards of one run combine into the run; anything else is refused."""
+"""merge: shards of one run combine into the run; anything else is refused (merging shard files, their digests:
+tests/integration/test_report_merge_files.py)."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -16,13 +16,11 @@ from khaos_action.manifest import (
     ManifestError,
     Telemetry,
     Verdict,
-    check_digest,
 )
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.headline import headline, headline_markdown
 from khaos_action.report.markdown import render_markdown
-from khaos_action.report.merge import merge, merge_manifests
-from khaos_action.reporters import REPORTERS, default_formats
+from khaos_action.report.merge import merge
 
 
 def manifest(run_id, cases, shard=None, config_hash="h1", seed=42, coverage=None):
@@ -96,58 +94,6 @@ def test_runs_that_are_not_shards_merge_without_a_split():
     assert merged.verdict.passed and merged.verdict.partial is None
 
 
-def written_shards(tmp_path, shards):
-    paths = []
-    for name, case, shard in shards:
-        path = tmp_path / name / "manifest.json"
-        path.parent.mkdir()
-        manifest(name, [case], shard=shard).write(path)
-        paths.append(path)
-    return paths
-
-
-def test_a_shard_edited_after_the_run_is_refused_naming_it(tmp_path):
-    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
-                                      ("r-2", contract_case("b", False), "2/2")])
-    raw = paths[1].read_bytes()
-    assert raw.count(b'"passed":false') == 2  # the case and its invariant
-    paths[1].write_bytes(raw.replace(b'"passed":false', b'"passed":true'))
-    with pytest.raises(ManifestError, match=re.escape(f"{paths[1]}: its digest does not match its content")):
-        merge_manifests(paths, out_dir=tmp_path / "merged")
-    assert not (tmp_path / "merged" / "manifest.json").exists()
-
-
-@pytest.mark.parametrize("edit", ["dropped", "pretty-printed", "cut short"])
-def test_a_shard_without_its_digest_is_refused_naming_it(tmp_path, edit):
-    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
-                                      ("r-2", contract_case("b", False), "2/2")])
-    data = json.loads(paths[0].read_text())
-    if edit == "dropped":
-        paths[0].write_text(json.dumps({k: v for k, v in data.items() if k != "digest"}, separators=(",", ":")))
-    elif edit == "pretty-printed":
-        paths[0].write_text(json.dumps(data, indent=2))
-    else:
-        paths[0].write_bytes(paths[0].read_bytes()[:-10])
-    with pytest.raises(ManifestError, match=re.escape(f"{paths[0]}: no digest at its end")):
-        merge_manifests(paths, out_dir=tmp_path / "merged")
-
-
-def test_a_digest_covers_the_config_hash_and_seed(tmp_path):
-    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2")])
-    raw = paths[0].read_bytes()
-    for before, after in ((b'"seed":42', b'"seed":43'), (b'"config_hash":"h1"', b'"config_hash":"h2"')):
-        paths[0].write_bytes(raw.replace(before, after))
-        with pytest.raises(ManifestError, match="its digest does not match"):
-            merge_manifests(paths, out_dir=tmp_path / "merged", allow_partial=True)
-
-
-def test_a_merged_manifest_carries_its_own_digest(tmp_path):
-    paths = written_shards(tmp_path, [("r-1", contract_case("a", True), "1/2"),
-                                      ("r-2", contract_case("b", True), "2/2")])
-    merge_manifests(paths, out_dir=tmp_path / "merged", formats=("json",))
-    check_digest((tmp_path / "merged" / "manifest.json").read_bytes(), source="merged")
-
-
 def test_shards_of_different_configs_or_seeds_are_refused():
     with pytest.raises(ManifestError, match="one config and seed"):
         merge([manifest("r-1", [], config_hash="h1"), manifest("r-2", [], config_hash="h2")],
@@ -188,18 +134,3 @@ def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
     assert merged.not_run == ["x", "y"] and merged.counts.not_run == 2
     assert merged.telemetry is not None and merged.telemetry.calls == 5
     assert merged.telemetry.shard_budgets is not None and len(merged.telemetry.shard_budgets) == 2
-
-
-def test_merge_writes_every_report_a_run_writes_by_default(tmp_path):
-    # The default used to be md/junit/sarif/json: a merged run had no report.html although each shard had one.
-    paths = []
-    for name, case, shard in (("r-1", contract_case("a", True), "1/2"), ("r-2", contract_case("b", False), "2/2")):
-        path = tmp_path / name / "manifest.json"
-        path.parent.mkdir()
-        manifest(name, [case], shard=shard).write(path)
-        paths.append(path)
-    result = merge_manifests(paths, out_dir=tmp_path / "merged")
-    assert "html" in default_formats() and set(result.reports) == set(default_formats())
-    for kind in default_formats():
-        assert (tmp_path / "merged" / REPORTERS[kind].file).stat().st_size > 0, kind
-    assert "<html" in (tmp_path / "merged" / "report.html").read_text().lower()

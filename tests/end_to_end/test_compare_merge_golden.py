@@ -4,7 +4,7 @@ khaos-action wrote at commit 4f938a9, before manifest loading, compare and merge
 
 tests/fixtures/manifests/v2/ was written at 4f938a9: `run`, `run --shard 1/2` and `--shard 2/2` of the demo config,
 and head_regressed.json (the version 1 fixture loaded and written again). The expected outputs in
-tests/fixtures/manifests/golden/ were recorded at 4f938a9 by `python -m tests.unit.test_compare_merge_golden`
+tests/fixtures/manifests/golden/ were recorded at 4f938a9 by `python -m tests.end_to_end.test_compare_merge_golden`
 (report files are kept as sha256 digests: the HTML report alone is 300 kB); record again only for a change that
 means to alter these outputs, and say so in its commit.
 

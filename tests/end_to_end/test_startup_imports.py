@@ -84,3 +84,12 @@ def test_a_run_starts_its_zygote_before_it_imports_pydantic_asyncio_or_the_confi
     proc = subprocess.run([sys.executable, "-c", EARLY], capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.split() == ["True", "[]"]
+
+
+def test_help_reads_the_format_registry_without_importing_any_renderer() -> None:
+    code = ("import sys\nfrom khaos_action.cli import main\ntry:\n    main(['run', '--help'])\nexcept SystemExit:\n"
+            "    pass\nprint(sorted(m for m in sys.modules if m.split('.')[0] in ('pydantic', 'jinja2', 'httpx') "
+            "or m.startswith(('khaos_action.report', 'khaos_action.config'))))")
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert "comma list of md, junit, sarif, json, html" in proc.stdout
+    assert proc.stdout.strip().splitlines()[-1] == "['khaos_action.reporters']"
