@@ -22,7 +22,8 @@ from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
 APPS = Path(__file__).resolve().parent / "fixtures" / "frameworks"
 
 # Their telemetry and model price lists would be fetched from the internet at import; the agents get these too.
-QUIET = {"CREWAI_DISABLE_TELEMETRY": "true", "OTEL_SDK_DISABLED": "true", "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+QUIET = {"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_TESTING": "true", "OTEL_SDK_DISABLED": "true",
+         "LITELLM_LOCAL_MODEL_COST_MAP": "True",
          "HF_HUB_OFFLINE": "1", "ANONYMIZED_TELEMETRY": "False"}
 
 

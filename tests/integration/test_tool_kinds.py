@@ -211,7 +211,11 @@ def test_autogen_function_tool_meets_the_fault_in_run_json() -> None:
     assert describe_tool(tool).parameters == ("room", "hour")
 
 
-def test_crewai_tool_meets_the_fault_through_the_structured_tool_its_agents_use() -> None:
+def test_crewai_tool_meets_the_fault_through_the_structured_tool_its_agents_use(monkeypatch) -> None:
+    from tests.frameworks import QUIET
+
+    for key, value in QUIET.items():  # CrewAI's telemetry would try to post from this test's process
+        monkeypatch.setenv(key, value)
     crewai_tools = pytest.importorskip("crewai.tools")
 
     @crewai_tools.tool("search_papers")
