@@ -1,4 +1,6 @@
-"""Sticky comment and baseline artifact against the local GitHub stand-in: every fault the issue lists."""
+"""Sticky comment and baseline artifact against the local GitHub stand-in: pagination, comments that
+are not ours, posts that fail after a store, redirects, secondary limits, fork PRs, and which runs a baseline may
+come from."""
 
 from __future__ import annotations
 

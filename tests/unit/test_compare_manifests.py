@@ -183,7 +183,7 @@ def test_markdown_shows_the_config_mismatch_warning():
 
 
 def test_a_delta_the_pairs_do_not_explain_is_never_a_significant_gain():
-    """The issue's "Δ +0.0 … significant gain" and "100.0 → 60.4, Δ −39.6 … significant gain": a significant
+    """Reports once seen: "Δ +0.0 … significant gain" and "100.0 → 60.4, Δ −39.6 … significant gain": a significant
     paired test whose direction the score delta contradicts is reported as mixed, never as a gain or a drop."""
     base = manifest("base")
     head = with_failures(base, {f"m0de00{i:06d}" for i in range(8)})  # every mutation case breaks

@@ -144,7 +144,7 @@ def test_labeled_set_accuracy_and_confusion_matrix():
     assert correct / len(rows) >= 0.95
 
 
-def test_labeled_set_covers_what_the_issue_asks_for():
+def test_labeled_set_covers_echoes_refusals_errors_encodings_and_tool_calls():
     rows = load_jsonl("labeled.jsonl")
     notes = " ".join(r["note"] for r in rows)
     for needle in ("echo without action", "refusal", "error", "encoded", "polite", "tool"):
