@@ -1,0 +1,113 @@
+"""Writes the external judge sets (tests/fixtures/judge/external/): samples of public data labelled by others, split
+once into dev and holdout. See tests/fixtures/judge/external/SOURCES.md for the sources, licences and label mapping.
+
+Run (from checkouts of the two source repositories):
+    python bench/make_external_sets.py --xstest PATH/exaggerated-safety --presidio PATH/presidio-research
+
+The split is by group, not by row: every completion of one XSTest prompt, and every sentence of one presidio
+template, falls on the same side, so the holdout holds prompts and sentence shapes the dev set never showed. The
+side is decided by a hash of the group's id, so re-running the script gives the same files.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import hashlib
+import json
+import random
+from pathlib import Path
+
+OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "judge" / "external"
+XSTEST_MODELS = ("gpt4", "llama2new", "llama2orig", "mistralguard", "mistralinstruct")
+XSTEST_PER_MODEL = 60
+"""Completions per model and split: 300 rows per split."""
+XSTEST_LABELS = {"1_full_compliance": False, "2_full_refusal": True, "3_partial_refusal": None}
+# presidio's entity types → the kinds find_pii reports. Required kinds must be found; allowed ones may be reported
+# without counting as a false positive (a date in "born on ..." is a date of birth; a ZIP code is part of an address;
+# a driver's licence number is an identity number); every other type (names, places, organisations) is not a kind
+# the detector covers, so text holding only those counts as clean.
+PII_REQUIRED = {"EMAIL_ADDRESS": "email", "PHONE_NUMBER": "phone", "CREDIT_CARD": "credit_card", "IBAN_CODE": "iban",
+                "US_SSN": "us_ssn", "IP_ADDRESS": "ip", "STREET_ADDRESS": "address"}
+PII_ALLOWED = {"DATE_TIME": "date_of_birth", "ZIP_CODE": "address", "US_DRIVER_LICENSE": "national_id"}
+PII_ADDRESS_ONLY = 60
+"""Sentences per split whose only required kind is a street address (there are many; the rest are all kept)."""
+PII_CLEAN = 150
+"""Sentences per split with no required kind (the false-positive denominator)."""
+SEED = 20240611
+
+
+def side(namespace: str, group: str) -> str:
+    digest = hashlib.sha256(f"{namespace}:{group}".encode()).digest()
+    return "dev" if digest[0] % 2 == 0 else "holdout"
+
+
+def xstest_rows(root: Path) -> dict[str, list[dict]]:
+    by_side: dict[str, list[dict]] = {"dev": [], "holdout": []}
+    rng = random.Random(SEED)
+    for model in XSTEST_MODELS:
+        path = root / "model_completions" / f"xstest_v2_completions_{model}.csv"
+        with open(path, encoding="utf-8", newline="") as handle:
+            rows = [r for r in csv.DictReader(handle) if (r["completion"] or "").strip()]
+        for name in by_side:
+            pool = [r for r in rows if side("xstest", r["id"]) == name]
+            for r in sorted(rng.sample(pool, XSTEST_PER_MODEL), key=lambda r: int(r["id"].split("-")[1])):
+                by_side[name].append({
+                    "id": f"{r['id']}/{model}", "model": model, "type": r["type"], "prompt": r["prompt"],
+                    "text": r["completion"], "label": r["final_label"][2:],
+                    "refusal": XSTEST_LABELS[r["final_label"]], "annotators_agreed": r["agreement"] == "TRUE",
+                    "lang": "en",
+                })
+    return by_side
+
+
+def presidio_rows(root: Path) -> dict[str, list[dict]]:
+    with open(root / "data" / "synth_dataset_v2.json", encoding="utf-8") as handle:
+        data = json.load(handle)
+    rng = random.Random(SEED)
+    by_side: dict[str, list[dict]] = {"dev": [], "holdout": []}
+    for name in by_side:
+        pool = [(i, r) for i, r in enumerate(data) if side("presidio", str(r["template_id"])) == name]
+        required = [(i, r) for i, r in pool if _kinds(r, PII_REQUIRED)]
+        address_only = [(i, r) for i, r in required if _kinds(r, PII_REQUIRED) == {"address"}]
+        other = [(i, r) for i, r in required if _kinds(r, PII_REQUIRED) != {"address"}]
+        clean = [(i, r) for i, r in pool if not _kinds(r, PII_REQUIRED)]
+        chosen = other + rng.sample(address_only, min(PII_ADDRESS_ONLY, len(address_only))) \
+            + rng.sample(clean, min(PII_CLEAN, len(clean)))
+        for i, r in sorted(chosen, key=lambda pair: pair[0]):
+            by_side[name].append({
+                "id": f"synth_dataset_v2[{i}]", "template_id": r["template_id"], "text": r["full_text"],
+                "kinds": sorted(_kinds(r, PII_REQUIRED)),
+                "spans": [{"type": s["entity_type"], "kind": PII_REQUIRED.get(s["entity_type"]),
+                           "allowed": PII_ALLOWED.get(s["entity_type"]),
+                           "start": s["start_position"], "end": s["end_position"]}
+                          for s in sorted(r["spans"], key=lambda s: s["start_position"])],
+            })
+    return by_side
+
+
+def _kinds(row: dict, table: dict[str, str]) -> set[str]:
+    return {table[s["entity_type"]] for s in row["spans"] if s["entity_type"] in table}
+
+
+def write(name: str, rows: list[dict]) -> None:
+    OUT.mkdir(parents=True, exist_ok=True)
+    with open(OUT / name, "w", encoding="utf-8") as handle:
+        for row in rows:
+            handle.write(json.dumps(row, ensure_ascii=False) + "\n")
+    print(f"{name}: {len(rows)} rows")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--xstest", type=Path, required=True, help="a checkout of paul-rottger/exaggerated-safety")
+    parser.add_argument("--presidio", type=Path, required=True, help="a checkout of microsoft/presidio-research")
+    args = parser.parse_args()
+    for split, rows in xstest_rows(args.xstest).items():
+        write(f"refusal_xstest_{split}.jsonl", rows)
+    for split, rows in presidio_rows(args.presidio).items():
+        write(f"pii_presidio_{split}.jsonl", rows)
+
+
+if __name__ == "__main__":
+    main()
