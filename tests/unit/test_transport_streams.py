@@ -161,3 +161,18 @@ def test_events_with_no_readable_text_are_an_error_naming_the_setting() -> None:
 ])
 def test_which_http_bodies_are_streams(body: str, content_type: str, kind: str | None) -> None:
     assert streamed_type(body, content_type) == kind
+
+
+def test_langchain_message_chunks_are_read_as_text() -> None:
+    messages = pytest.importorskip("langchain_core.messages")
+    stream = iter([messages.AIMessageChunk(content="Gate "), messages.AIMessageChunk(content=""),
+                   messages.AIMessageChunk(content=[{"type": "text", "text": "B12"}])])
+    assert read_sync(stream)["text"] == "Gate B12"
+
+
+def test_openai_sdk_chunks_are_read_as_text() -> None:
+    chunk = pytest.importorskip("openai.types.chat").ChatCompletionChunk
+    parts = [chunk.model_validate({"id": "c", "object": "chat.completion.chunk", "created": 0, "model": "m",
+                                   "choices": [{"index": 0, "delta": delta}]})
+             for delta in ({"role": "assistant"}, {"content": "On call: "}, {"content": "Sam"}, {})]
+    assert read_sync(iter(parts))["text"] == "On call: Sam"
