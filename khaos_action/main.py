@@ -150,7 +150,8 @@ def user_attacks_of(loaded: LoadedConfig, packs: Sequence[LoadedPack]) -> UserAt
             inside = pack.path.resolve().is_relative_to(root)
             refs += refs_of(pack.pack.attacks, pack.path, pack.positions,
                             root=root if inside else repository_root(pack.path.parent))
-    return load_user_attacks(refs, builtin=load_corpus(), base_dir=loaded.base_dir)
+    return load_user_attacks(refs, builtin=load_corpus(), base_dir=loaded.base_dir,
+                             agent_type=loaded.config.agent.type)
 
 
 def check_selectors(packs: Sequence[LoadedPack], user_attacks: UserAttacks | None) -> list[str]:

@@ -117,10 +117,12 @@ def refs_of(values: Sequence[str], origin: Path, positions: dict[KeyPath, Positi
             for index, ref in enumerate(values)]
 
 
-def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: Path | None = None) -> UserAttacks:
+def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: Path | None = None,
+                      agent_type: str | None = None) -> UserAttacks:
     """Every attack of every referenced file or folder, validated; all problems are raised together (exit 2).
     `base_dir`: khaos.yaml's folder, which the agent's worker resolves a `check:` file against (a check's path is
-    written relative to its attack file and rewritten relative to it)."""
+    written relative to its attack file and rewritten relative to it). `agent_type`: the agent's `agent.type`; a
+    `check:` on a type that cannot run one (it runs in the python worker) is an error at the check's line."""
     issues: list[ConfigIssue] = []
     files: list[Path] = []
     for ref in refs:
@@ -131,7 +133,7 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
     attacks: dict[str, tuple[Attack, str]] = {}
     named: dict[str, str] = {}
     for path in files:
-        checks = _Checks(path, refs_root(path, refs), base_dir)
+        checks = _Checks(path, refs_root(path, refs), base_dir, cannot_run=_cannot_run_checks(agent_type))
         try:
             parsed = _parse_file(path, checks)
         except ConfigFileError as exc:
@@ -153,6 +155,25 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
     if issues:
         raise ConfigFileError(issues)
     return UserAttacks(attacks=attacks, files=tuple(shown(path) for path in files), named=named)
+
+
+def _cannot_run_checks(agent_type: str | None) -> tuple[str, str] | None:
+    """(problem, fix) when agents of `agent_type` cannot run a state check, else None. A check runs in the agent's
+    python worker, on the case's `agent.context`: an agent in a process or server of its own (http, command, mcp)
+    has no worker, so its checks could only ever end UNCERTAIN."""
+    if agent_type is None:
+        return None
+    from khaos_action.transports import TRANSPORTS, transport_entry
+
+    if transport_entry(agent_type).in_process:
+        return None
+    able = ", ".join(name for name, entry in TRANSPORTS.items() if entry.in_process)
+    return (f"agent.type {agent_type} cannot run a state check: checks run in the agent's python worker, on the "
+            f"case's agent.context, which only these agent types have: {able}",
+            "Judge this attack on what the agent does instead: an `output` objective on its reply (`{output: "
+            "{regex: ...}}`) or a `tool_call` objective on the calls it reports (`{tool_call: {tool: ..., args: "
+            "...}}`); or run the agent as a python entry (`agent: {type: python, entry: file.py:function}`) to check "
+            "its state")
 
 
 def _free_id(taken: str, builtin: Corpus, attacks: dict[str, Any]) -> str:
@@ -223,6 +244,8 @@ class _Checks:
     attack_file: Path
     root: Path
     base_dir: Path | None
+    cannot_run: tuple[str, str] | None = None
+    """(problem, fix) when the agent cannot run a check at all (`_cannot_run_checks`)."""
     problems: list[tuple[KeyPath, str, str]] = field(default_factory=list)
     files: dict[str, str] = field(default_factory=dict)
     """Each check file found (as the worker is told it) -> sha256 of its bytes, for config_hash."""
@@ -237,7 +260,9 @@ class _Checks:
             if key == "check" and isinstance(inner, (str, dict)):
                 ref = inner if isinstance(inner, str) else inner.get("ref")
                 where = at + (key,) if isinstance(inner, str) else at + (key, "ref")
-                fixed = self.resolve(ref, where) if isinstance(ref, str) else ref
+                if self.cannot_run is not None:
+                    self.problems.append((where, *self.cannot_run))
+                fixed = self.resolve(ref, where) if isinstance(ref, str) and not self.cannot_run else ref
                 out[key] = fixed if isinstance(inner, str) else {**inner, "ref": fixed}
             else:
                 out[key] = self.rebase(inner, at + (key,))
@@ -331,8 +356,8 @@ def _parse_file(path: Path, checks: _Checks) -> list[tuple[Attack, int, Position
             continue
         result.append((attack, index, document.positions.get(("attacks", index, "id"))
                        or document.positions.get(("attacks", index))))
-    if issues:
-        raise ConfigFileError(issues)
+    if issues:  # a check in `defaults` is every attack's: its problem is said once
+        raise ConfigFileError(list(dict.fromkeys(issues)))
     return result
 
 

@@ -126,3 +126,41 @@ def test_editing_a_check_file_changes_the_config_hash(tmp_path: Path) -> None:
     assert run["config_hash"] == first, ran
     (case,) = [c for c in run["cases"] if c["phase"] == "security"]
     assert case["outcome"] == "COMPROMISED" and "9 Harbour Road" in case["evidence"], case
+
+
+# The same stockroom served out of process: its checks could never run (no python worker, no agent.context).
+OUT_OF_PROCESS = {
+    "http": """\
+version: 1
+agent:
+  type: http
+  url: http://127.0.0.1:9/ask
+  start: python started.py
+golden_prompts: ["What reagents are on the shelf?"]
+attacks: [security/attacks/]
+packs: [./mine.yaml]
+""",
+    "command": """\
+version: 1
+agent:
+  type: command
+  command: python started.py
+golden_prompts: ["What reagents are on the shelf?"]
+attacks: [security/attacks/]
+packs: [./mine.yaml]
+""",
+}
+
+
+def test_a_check_on_an_agent_that_cannot_run_it_is_exit_2_at_the_check_and_nothing_runs(tmp_path: Path) -> None:
+    for agent_type, config in OUT_OF_PROCESS.items():
+        ws = setup(tmp_path / agent_type, config)
+        (ws / "started.py").write_text("import pathlib\npathlib.Path('started').touch()\n")
+        for command in (["validate"], ["run", "--out", "out"]):
+            ran = khaos(*command, cwd=ws)
+            assert ran.code == 2, (agent_type, ran)
+            assert (f"error: security/attacks/stock.yaml:12:24: attacks[0].objective.check: agent.type {agent_type} "
+                    "cannot run a state check: checks run in the agent's python worker") in ran.stderr, ran
+            assert "an `output` objective on its reply" in ran.stderr and "`tool_call` objective" in ran.stderr
+            assert "Traceback" not in ran.stderr
+        assert not (ws / "started").exists() and not (ws / "out" / "events.jsonl").exists()

@@ -319,3 +319,33 @@ def test_a_module_check_of_the_repository_is_digested_an_installed_one_is_not(tm
         user = load_user_attacks(refs(tmp_path, "a.yaml"), builtin=BUILTIN, base_dir=tmp_path)
         assert list(user.named) == expected, ref
         assert (user.named_digest is None) == (not expected)
+
+
+@pytest.mark.parametrize(("agent_type", "runs"), [("python", True), ("langgraph", True), ("crewai", True),
+                                                  ("http", False), ("command", False), ("mcp", False)])
+def test_a_check_on_an_agent_that_cannot_run_one_is_an_error_at_its_line(tmp_path: Path, agent_type: str,
+                                                                          runs: bool) -> None:
+    write(tmp_path, "checks.py", "def attacker_paid(context, **_):\n    return True\n")
+    write(tmp_path, "a.yaml", CHECKED.replace("CHECK", "checks.py:attacker_paid"))
+    load = lambda: load_user_attacks(refs(tmp_path, "a.yaml"), builtin=BUILTIN, base_dir=tmp_path,  # noqa: E731
+                                     agent_type=agent_type)
+    if runs:
+        assert load().attacks["bank-state"][0].objective.checks == ["checks.py:attacker_paid"]
+        return
+    with pytest.raises(ConfigFileError) as exc:
+        load()
+    text = one_issue(exc)
+    assert text.startswith("a.yaml:10:") or "/a.yaml:10:" in text
+    assert f"attacks[0].objective.any[0].check: agent.type {agent_type} cannot run a state check" in text
+    assert "python, " in text and "langgraph" in text and "`output` objective" in text and "`tool_call`" in text
+
+
+def test_a_check_in_defaults_on_an_agent_that_cannot_run_it_is_said_once_at_defaults(tmp_path: Path) -> None:
+    two = PAYMENT.replace("  owasp: [ASI02, LLM06:2025]\n",
+                          "  owasp: [ASI02, LLM06:2025]\n  objective: {check: 'oracles.bank:paid'}\n")
+    two = two.replace("    objective: canary_echo\n", "")
+    write(tmp_path, "a.yaml", two)
+    with pytest.raises(ConfigFileError) as exc:
+        load_user_attacks(refs(tmp_path, "a.yaml"), builtin=BUILTIN, base_dir=tmp_path, agent_type="http")
+    text = one_issue(exc)
+    assert "a.yaml:5:" in text and "defaults.objective.check: agent.type http cannot run a state check" in text
