@@ -489,7 +489,8 @@ def check_digest(raw: bytes, *, source: str) -> None:
 
 
 def cases_json(cases: Sequence[CaseResult]) -> Iterator[bytes | memoryview]:
-    """The manifest's `cases` array without its brackets, a thousand cases a chunk (a view: no copy of 60 MB)."""
+    """The manifest's `cases` array without its brackets, a thousand cases a chunk (views: no copy
+    of the whole array)."""
     for start in range(0, len(cases), 1000):
         if start:
             yield b","

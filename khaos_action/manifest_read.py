@@ -149,9 +149,10 @@ def _valid_as_is(raw: bytes, model: type[M], *, source: str) -> M | None:
     The common case, and the fast one. A reader's part (`Outcomes`) is validated by pydantic-core straight from
     the bytes: no Python value is built for what it ignores (a case's output, tool calls, ...). A whole Manifest
     is parsed from the bytes first (not decoded to str) and then validated: its `_from_extra` hook would make
-    pydantic-core hand the hook the document as Python values and validate those (0.85 s for a 25k-case shard,
-    against 0.5 s). Anything refused here (not UTF-8, not JSON, nested past MAX_DEPTH: pydantic-core's own limit,
-    invalid, newer) is read again by `load_manifest`'s careful way, whose errors name the file and the key path."""
+    pydantic-core hand the hook the document as Python values and validate those, which is much slower
+    (docs/performance.md, "Reading manifests"). Anything refused here (not UTF-8, not JSON, nested past MAX_DEPTH:
+    pydantic-core's own limit, invalid, newer) is read again by `load_manifest`'s careful way, whose errors name the
+    file and the key path."""
     if model is Manifest:
         try:
             data = from_json(raw)

@@ -141,7 +141,7 @@ def _unit(v: np.ndarray) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def load_encoder() -> Encoder:
-    """The bundled model, loaded once per process (≈0.2 s)."""
+    """The bundled model, loaded once per process (loading it is the backend's fixed cost)."""
     return Encoder.load(model_files())
 
 

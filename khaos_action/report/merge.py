@@ -48,7 +48,7 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
 
         def loaded() -> list[Manifest]:
             manifests = [manifest_from_bytes(raw, source=source) for raw, source in shards]
-            shards.clear()  # each process's bytes (70 MB at 50k cases) are freed once it has parsed them
+            shards.clear()  # each process's bytes (tens of MB for a large run) are freed once parsed
             return manifests
 
         def scored() -> Manifest:

@@ -34,7 +34,7 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str], *, fork
         rendered = reporter.renderer()(manifest)
         if isinstance(rendered, str):
             write_atomic(path, rendered, kept=kept)
-        else:  # chunks (junit.xml: 36 MB at 50k cases), written as they come
+        else:  # chunks (a large run's junit.xml), written as they come
             with atomic_file(path, kept=kept) as out:
                 for chunk in rendered:
                     out.write(chunk.encode("utf-8", "replace"))

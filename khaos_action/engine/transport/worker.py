@@ -50,7 +50,7 @@ between 33 processes for every case."""
 AHEAD = 0.5
 """Cases an async agent's worker holds beyond its lanes, as a share of them: they wait in the worker, so a lane that
 frees starts the next case without a round trip through the engine (engine/worker_serve.py). At 16 lanes, 8: enough
-for the ~1-2 ms the engine may take to send the next case when many replies arrive together."""
+to cover the time the engine takes to send the next case when many replies arrive together (docs/performance.md)."""
 
 
 class WorkerTraceback(Exception):
