@@ -101,14 +101,29 @@ def _run_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("-c", "--config", type=Path, default=Path("khaos.yaml"), help="config file (default khaos.yaml)")
     p.add_argument("--pack", action="append", default=[], help="run this pack instead of the config's (repeatable)")
     p.add_argument("--seed", type=int, default=None)
-    p.add_argument("--concurrency", type=int, default=None)
+    p.add_argument("--concurrency", type=_bounded(int, 1, 512), default=None, help="cases in flight at once (1-512)")
     p.add_argument("--out", type=Path, default=None, help="output directory (default .khaos/runs/<run_id>)")
     p.add_argument("--force", action="store_true", help=FORCE_HELP)
     p.add_argument("--shard", default=None, help="run slice I of N, e.g. 2/4")
     p.add_argument("--format", default=",".join(default_formats()), help=f"comma list of {', '.join(REPORTERS)}")
-    p.add_argument("--min-score", type=float, default=None, help="fail below this overall score")
+    p.add_argument("--min-score", type=_bounded(float, 0, 100), default=None,
+                   help="fail below this overall score (0-100)")
     p.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
     _extension_option(p)
+
+
+def _bounded(kind: type, low: float, high: float):
+    """An argparse type: a number of `kind` within [low, high], else a usage error (exit 2) before anything runs,
+    as the config and the action's inputs bound the same settings."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text} is out of range: {low:g} to {high:g}")
+        return value
+    return parse
 
 
 def _shard_count(text: str) -> int:
