@@ -1,4 +1,4 @@
-"""A local stand-in for the GitHub REST API (a real HTTP server on 127.0.0.1) plus manifest factories for the tests.
+"""A local stand-in for the GitHub REST API (a real HTTP server on 127.0.0.1) for the tests.
 
 Serves what the action uses: the token's user (GET /user: 403 for an installation token such as GITHUB_TOKEN,
 like GitHub, unless `viewer` names a personal token's user), issue comments with their authors (list with Link
@@ -25,14 +25,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
-from khaos_action.manifest import (
-    AgentInfo,
-    CaseResult,
-    InvariantResult,
-    Manifest,
-    Scores,
-    Verdict,
-)
+from khaos_action.manifest import InvariantResult, Manifest, Scores, Verdict
+from tests.builders import make_case, make_manifest
 
 TOKEN = "ghs_TESTtoken0123456789abcdefABCDEF"
 REPOSITORY = "o/r"
@@ -308,7 +302,7 @@ def serve(**kwargs: Any) -> Iterator[GitHubState]:
         server.server_close()
 
 
-# ---- manifests ----------------------------------------------------------------------------------------------------
+# ---- artifacts ----------------------------------------------------------------------------------------------------
 
 def zip_bytes(files: dict[str, str | bytes]) -> bytes:
     buffer = io.BytesIO()
@@ -316,29 +310,6 @@ def zip_bytes(files: dict[str, str | bytes]) -> bytes:
         for name, data in files.items():
             archive.writestr(name, data)
     return buffer.getvalue()
-
-
-def make_case(case_id: str, *, passed: bool | None = True, **overrides: Any) -> CaseResult:
-    data: dict[str, Any] = {"id": case_id, "phase": "contract", "pillar": "contract", "input": f"input {case_id}",
-                            "scenario": "no-chaos", "output": "fine", "passed": passed}
-    data.update(overrides)
-    return CaseResult.model_validate(data)
-
-
-def make_manifest(cases: list[CaseResult] | None = None, **overrides: Any) -> Manifest:
-    cases = cases if cases is not None else [make_case(f"c{i}") for i in range(4)]
-    data: dict[str, Any] = {
-        "run_id": "run-1", "tool_version": "0.1.0", "seed": 42, "config_hash": "cfg" + "0" * 61,
-        "started_at": "2026-11-22T00:00:00Z", "agent": AgentInfo(name="support-bot", type="python"),
-        "scores": Scores(overall=90.0, contract=90.0), "verdict": Verdict(passed=True), "cases": cases,
-    }
-    data.update(overrides)
-    return Manifest.model_validate(data)
-
-
-def critical_invariant_case(case_id: str, invariant: str = "no-pii", output: str = "leaked") -> CaseResult:
-    return make_case(case_id, passed=False, output=output, invariants=[
-        InvariantResult(id=invariant, severity="critical", passed=False, detail="found an email address")])
 
 
 # ---- a small real evaluate function (entrypoint.main(evaluate=...), through tests/action_launcher.py) -------------

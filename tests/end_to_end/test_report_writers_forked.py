@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict
+from khaos_action.manifest import AgentInfo, InvariantResult, Manifest, Scores
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import REPORTERS, default_formats
+from tests.builders import make_case, make_manifest
 
 ORDER = ["manifest.json"] + [REPORTERS[k].file for k in default_formats() if k != "json"]
 
@@ -23,14 +24,12 @@ ORDER = ["manifest.json"] + [REPORTERS[k].file for k in default_formats() if k !
 def shard(run_id: str, shard_name: str, first: int) -> Manifest:
     # many checks per case: junit.xml (a test case per check, each with the output) is then larger than
     # manifest.json, so a file size limit can stop the child's file first as well as the parent's
-    cases = [CaseResult(id=f"c{i}", phase="contract", pillar="contract", input=f"prompt {i}", scenario="s",
-                        output="reply " * 20, passed=i % 3 != 0,
-                        invariants=[InvariantResult(id=f"invariant-{n}", severity="high", passed=i % 3 != 0 or n > 0)
-                                    for n in range(8)])
+    cases = [make_case(f"c{i}", input=f"prompt {i}", scenario="s", output="reply " * 20, passed=i % 3 != 0,
+                       invariants=[InvariantResult(id=f"invariant-{n}", severity="high", passed=i % 3 != 0 or n > 0)
+                                   for n in range(8)])
              for i in range(first, first + 40)]
-    return Manifest(run_id=run_id, tool_version="0", seed=1, config_hash="h", started_at="t0",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    shard=shard_name)
+    return make_manifest(cases, run_id=run_id, tool_version="0", seed=1, config_hash="h", started_at="t0",
+                         agent=AgentInfo(name="a", type="python"), scores=Scores(), shard=shard_name)
 
 
 @pytest.fixture
@@ -83,7 +82,7 @@ def test_a_bug_in_a_report_rendered_by_the_child_is_a_bug_report_with_its_traceb
     script = textwrap.dedent(f"""
         import os, sys
         from pathlib import Path
-        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(Path(__file__).parents[2])!r}]  # shard(), tests.builders
         from test_report_writers_forked import shard
         from khaos_action.report.forked import ReportProcessFailed
         from khaos_action.report.writers import write_all
@@ -136,7 +135,7 @@ def test_a_child_that_dies_is_exit_3_naming_its_files_and_the_files_before_them_
     script = textwrap.dedent(f"""
         import os, signal, sys
         from pathlib import Path
-        sys.path.insert(0, {str(Path(__file__).parent)!r})
+        sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(Path(__file__).parents[2])!r}]  # shard(), tests.builders
         from test_report_writers_forked import shard
         from khaos_action.errors import KhaosError
         from khaos_action.report.writers import write_all

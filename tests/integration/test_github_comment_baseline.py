@@ -10,7 +10,8 @@ from khaos_action.github.baseline import BASELINE_FILE, load_baseline, write_bas
 from khaos_action.github.client import GitHubClient, make_http_client
 from khaos_action.github.comment import COMMENT_FILE, find_comment, marker, publish
 from khaos_action.github.event import parse_event
-from tests.github_api import TOKEN, WORKFLOW, make_manifest, serve, zip_bytes
+from tests.builders import make_manifest
+from tests.github_api import TOKEN, WORKFLOW, serve, zip_bytes
 
 MARK = marker("khaos.yaml")
 

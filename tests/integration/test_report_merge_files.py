@@ -7,33 +7,30 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
-    InvariantResult,
     Manifest,
     ManifestError,
-    Verdict,
+    Scores,
     check_digest,
 )
 from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats
+from tests.builders import contract_case, make_manifest
 from tests.signed import signed_copy
 
 
-def manifest(run_id, cases, shard=None, config_hash="h1", seed=42, coverage=None):
-    return Manifest(run_id=run_id, tool_version="0", seed=seed, config_hash=config_hash, started_at="t0",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    shard=shard, coverage=coverage or {})
-
-
-def contract_case(cid, passed):
-    return CaseResult(id=cid, phase="contract", pillar="contract", input=cid, scenario="s",
-                      invariants=[InvariantResult(id="i", severity="critical", passed=passed)], passed=passed)
+def manifest(run_id: str, cases: list[CaseResult], **fields: Any) -> Manifest:
+    """A shard of one run (config h1, seed 42) with no scores yet: merge scores the union of its shards."""
+    shard = {"run_id": run_id, "tool_version": "0", "config_hash": "h1", "started_at": "t0",
+             "agent": AgentInfo(name="a", type="python"), "scores": Scores()}
+    return make_manifest(cases, **{**shard, **fields})
 
 
 def written_shards(tmp_path, shards):

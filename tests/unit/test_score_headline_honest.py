@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 import pytest
 
 from khaos_action.manifest import CaseResult, InvariantResult
@@ -10,17 +12,13 @@ from khaos_action.policy import Gates, Weights
 from khaos_action.report.svg import gauge
 from khaos_action.score.compare import ScoreRow, compare_manifests, row_label
 from khaos_action.score.summary import summarise
+from tests import builders
+from tests.builders import make_case, make_manifest
 
-
-def case(**kw):
-    base = {"id": "c", "phase": "baseline", "input": "x"}
-    base.update(kw)
-    return CaseResult(**base)
-
-
-def contract_case(cid: str, passed: bool) -> CaseResult:
-    return case(id=cid, phase="contract", pillar="contract", passed=passed,
-                invariants=[InvariantResult(id="answers", severity="high", passed=passed)])
+# A baseline case with nothing judged, unless a test says more; contract cases judged by one high invariant.
+case = partial(make_case, "c", phase="baseline", input="x", pillar=None, scenario=None, output="", passed=None)
+contract_case = partial(builders.contract_case, invariant="answers", severity="high", input="x", scenario=None,
+                        output="")
 
 
 def attack(cid: str, outcome: str, severity: str = "high") -> CaseResult:
@@ -74,12 +72,10 @@ def test_row_labels(row, label):
 
 
 def _manifest(run_id, cases):
-    from khaos_action.manifest import Manifest
-
     summary = summarise(cases, goals=[], gates=Gates(), weights=Weights())
-    return Manifest(run_id=run_id, tool_version="t", seed=1, config_hash="h", started_at="s", finished_at="f",
-                    agent={"name": "a", "type": "python"}, scores=summary.scores, verdict=summary.verdict,
-                    counts=summary.counts, cases=cases)
+    return make_manifest(cases, run_id=run_id, tool_version="t", seed=1, config_hash="h", started_at="s",
+                         finished_at="f", agent={"name": "a", "type": "python"}, scores=summary.scores,
+                         verdict=summary.verdict, counts=summary.counts)
 
 
 def test_newly_compromised_attacks_are_a_regression_on_their_row_not_noise():

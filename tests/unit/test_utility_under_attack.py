@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from khaos_action.config.models import Expect
 from khaos_action.judge.utility import add_utility, utility_under_attack
-from khaos_action.manifest import CaseResult, Manifest, SkippedAttack, Utility, Verdict
+from khaos_action.manifest import CaseResult, Manifest, Scores, SkippedAttack, Utility, Verdict
 from khaos_action.report.breakdown import breakdown_tables, console_lines
 from khaos_action.score.breakdown import attack_breakdown
+from tests.builders import make_manifest
 
 BASELINE = "Your balance is 1,810.00 EUR and your last payment was 50.00 EUR to Spotify."
 
@@ -70,9 +71,9 @@ def test_breakdown_counts_outcomes_not_exercised_not_applicable_and_utility_per_
     assert breakdown.by_objective["check"].not_exercised == 1
     assert attack_breakdown([CaseResult(id="b", phase="baseline", input="hi")], []) is None
 
-    manifest = Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
-                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=True),
-                        attack_breakdown=breakdown)
+    manifest = make_manifest([], run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                             agent={"name": "a", "type": "python"}, scores=Scores(), verdict=Verdict(passed=True),
+                             attack_breakdown=breakdown)
     channel, objective = breakdown_tables(manifest)
     assert channel.title == "Channel" and objective.title == "Objective"
     row = next(r for r in channel.rows if r.name == "tool_output")
@@ -87,10 +88,10 @@ def test_the_pr_comment_has_both_tables_with_the_base_runs_rates_and_inert_names
     from khaos_action.manifest import AttackBreakdown, BreakdownRow
 
     def manifest(rows: dict[str, BreakdownRow]) -> Manifest:
-        return Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
-                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=False),
-                        attack_breakdown=AttackBreakdown(by_channel=rows, by_objective={"|@everyone <b>x</b>": rows[
-                            "tool_output"]}))
+        return make_manifest([], run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                             agent={"name": "a", "type": "python"}, scores=Scores(), verdict=Verdict(passed=False),
+                             attack_breakdown=AttackBreakdown(
+                                 by_channel=rows, by_objective={"|@everyone <b>x</b>": rows["tool_output"]}))
 
     head = manifest({"tool_output": BreakdownRow(executed=4, compromised=1, blocked=3, utility_judged=4,
                                                  utility_kept=2),
@@ -113,9 +114,9 @@ def test_compare_diffs_attack_success_and_utility_per_channel_and_objective() ->
     def manifest(run: str, row: BreakdownRow | None) -> Manifest:
         breakdown = None if row is None else AttackBreakdown(by_channel={"tool_output": row},
                                                              by_objective={"check": row})
-        return Manifest(run_id=run, tool_version="t", seed=1, config_hash="h", started_at="s",
-                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=True),
-                        attack_breakdown=breakdown)
+        return make_manifest([], run_id=run, tool_version="t", seed=1, config_hash="h", started_at="s",
+                             agent={"name": "a", "type": "python"}, scores=Scores(), verdict=Verdict(passed=True),
+                             attack_breakdown=breakdown)
 
     base = manifest("base", BreakdownRow(executed=4, blocked=4, utility_judged=4, utility_kept=4))
     head = manifest("head", BreakdownRow(executed=4, blocked=2, compromised=2, utility_judged=4, utility_kept=1))
@@ -133,10 +134,10 @@ def test_the_html_report_has_both_tables_with_names_escaped() -> None:
     from khaos_action.report.html import render_html
 
     row = BreakdownRow(executed=2, compromised=1, blocked=1, utility_judged=2, utility_kept=2, not_applicable=3)
-    manifest = Manifest(run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
-                        agent={"name": "a", "type": "python"}, verdict=Verdict(passed=False),
-                        attack_breakdown=AttackBreakdown(by_channel={"rag_document": row},
-                                                         by_objective={"<script>x</script>": row}))
+    manifest = make_manifest([], run_id="r", tool_version="t", seed=1, config_hash="h", started_at="s",
+                             agent={"name": "a", "type": "python"}, scores=Scores(), verdict=Verdict(passed=False),
+                             attack_breakdown=AttackBreakdown(by_channel={"rag_document": row},
+                                                              by_objective={"<script>x</script>": row}))
     page = render_html(manifest)
     assert "<h3>By channel</h3>" in page and "<h3>By objective</h3>" in page
     assert "<td>rag_document</td>" in page and "50% (1/2)" in page and "100% (2/2)" in page
