@@ -1,8 +1,9 @@
 """Crashes are not attack outcomes: an attack case whose agent failed before its model read the payload tested
 nothing about the agent's defences.
 
-Such a case is *not exercised*, with the reason: no outcome, never in the security score or `block_rate`; its error
-stays on the case, where the run's error count and the resilience findings see it. Recognised:
+Such a case is *not exercised*, with the reason: no outcome, never in the security score or `block_rate`. It counts in
+resilience instead: the scores count it as a failed graceful-handling case of the resilience phase and the chaos
+pillar (score/summary.py), so the recovery rate, the error rate and `overall` see it. Recognised:
 - the agent could not import its code (ImportError, ModuleNotFoundError, SyntaxError in the error);
 - the agent raised the error of a tool it called (the tool's error text, or the attack's planted error, is in the
   agent's error): it crashed on the tool's answer instead of handing it to its model.
@@ -51,6 +52,6 @@ def crash_warnings(results: Sequence[Any]) -> list[str]:
     if not crashed:
         return []
     ids = ", ".join(str(r.attack_id or r.id) for r in crashed[:5]) + (", ..." if len(crashed) > 5 else "")
-    return [f"{len(crashed)} attack(s) crashed the agent before its model read them ({ids}); they are not exercised "
-            f"and not in the security score: the crash is a resilience finding to fix first "
+    return [f"{len(crashed)} attack(s) crashed the agent before its model read them ({ids}); they are not in the "
+            f"security score but count in resilience as failed graceful handling: fix the crash first "
             f"({crashed[0].not_exercised})"]
