@@ -34,7 +34,7 @@ _._body, _._raw_headers, _._content_consumed  # canned aiohttp/requests response
 _.__wrapped__, _.__khaos_tool_wrapper__  # inspect.unwrap / our own double-wrap guard read these by name
 _.install_signal_handlers, _.should_exit  # uvicorn.Server (mcp/proxy.py)
 _.data_received, _.eof_received, _.connection_lost  # asyncio.Protocol callbacks (engine/wire.py's frame reader)
-_.intra_op_num_threads, _.inter_op_num_threads, _.log_severity_level  # onnxruntime.SessionOptions (judge/semantic.py)
+_.intra_op_num_threads, _.inter_op_num_threads, _.log_severity_level  # onnxruntime.SessionOptions (judge/embeddings.py)
 _.__getattr__  # PEP 562 module __getattr__ (mutation/__init__.py: httpx imported on first use)
 _.OUTPUTS  # github/action.py: the action's output names; tests check action.yml declares exactly these
 

@@ -119,7 +119,7 @@ print(json.dumps({"phases": phases, "phase_cpu": cpu, "cpu": times.user + times.
                   "rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
                   "cases": len(result.manifest.cases), "passed": result.manifest.verdict.passed}))
 sys.stdout.flush()
-os._exit(0)  # as `khaos-action run` ends (collector.hold): the results are not freed one by one on the way out
+os._exit(0)  # as `khaos-action run` ends (gc_freeze.hold): the results are not freed one by one on the way out
 '''
 
 

@@ -154,11 +154,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     code = guard(body, say=report_error, debug=args.debug)
     if argv is None:
-        from khaos_action import collector
+        from khaos_action import gc_freeze
 
-        # Ends the process here (errors.exit_now) unless another thread still runs and nothing is held (collector.hold:
+        # Ends the process here (errors.exit_now) unless another thread still runs and nothing is held (gc_freeze.hold:
         # what it holds is never freed object by object).
-        return exit_now(code, wait_for_threads=not collector.holding())
+        return exit_now(code, wait_for_threads=not gc_freeze.holding())
     return code
 
 

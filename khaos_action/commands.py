@@ -70,9 +70,9 @@ def writing(path: Path, name: str) -> Iterator[None]:
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from khaos_action.collector import hold
     from khaos_action.engine.events import keeping_cases
     from khaos_action.extensions import load_extensions
+    from khaos_action.gc_freeze import hold
     from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
 
@@ -228,7 +228,7 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
 @on_interrupt(lambda args: writes_nothing("compare"))
 def cmd_compare(args: argparse.Namespace) -> int:
-    from khaos_action.collector import bulk, hold
+    from khaos_action.gc_freeze import bulk, hold
     from khaos_action.manifest_read import Outcomes, load_manifest
     from khaos_action.report.comparison import render_comparison_markdown
     from khaos_action.score.compare import compare_manifests
@@ -245,8 +245,8 @@ def cmd_compare(args: argparse.Namespace) -> int:
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
-    from khaos_action.collector import hold
     from khaos_action.extensions import load_extensions
+    from khaos_action.gc_freeze import hold
     from khaos_action.report.merge import merge_manifests
 
     try:

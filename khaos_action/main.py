@@ -17,7 +17,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from khaos_action import __version__, collector
+from khaos_action import __version__, gc_freeze
 from khaos_action.errors import ConfigError, UsageError, output_error
 from khaos_action.extensions import Extension, load_extensions
 from khaos_action.reporters import REPORTERS, run_files
@@ -83,7 +83,7 @@ def prepare(request: EvaluateRequest, *,
     (plan/contract.py `check_contract_config`)."""
     from khaos_action.config.errors import ConfigFileError
     from khaos_action.config.loader import load_config
-    from khaos_action.preflight.semantic import check_semantics, semantic_warnings
+    from khaos_action.preflight.config_checks import check_semantics, semantic_warnings
 
     extensions = load_extensions(request.extensions, base_dir=Path.cwd())  # they register what the config names
     loaded = load_config(request.config_path)
@@ -114,7 +114,7 @@ def prepare(request: EvaluateRequest, *,
     if loaded_packs:
         warnings += check_selectors(loaded_packs, user_attacks)
     if config.similarity.backend != "lexical":  # the semantic extra is optional: say how to install it, up front
-        from khaos_action.judge.semantic import check_backend
+        from khaos_action.judge.embeddings import check_backend
 
         check_backend(config.similarity.backend)
     packs = []
@@ -222,7 +222,7 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
     # only if it is the zygote the validated config starts.
     early = early_zygote(request.config_path, services.environ)
     try:
-        with collector.bulk():
+        with gc_freeze.bulk():
             prepared = prepare(request)
         out_dir = request.out_dir
         claim_out_dir(out_dir, force=request.force)
@@ -241,7 +241,7 @@ def evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult:
             early.discard()
     from khaos_action.redact import Redactor, redact_manifest
 
-    with collector.bulk():
+    with gc_freeze.bulk():
         manifest = build_manifest(prepared, run, run_id=out_dir.name, started_at=started,
                                   config_path=request.config_path, shard=request.shard,
                                   extra_reasons=run.extra_reasons, services=services)
@@ -270,7 +270,7 @@ def _similarity_backend(config: KhaosConfig) -> contextlib.AbstractContextManage
     """The configured similarity backend for the run (lexical needs no import of the optional extra)."""
     if config.similarity.backend == "lexical":
         return contextlib.nullcontext()
-    from khaos_action.judge.semantic import similarity_backend
+    from khaos_action.judge.embeddings import similarity_backend
 
     return similarity_backend(config.similarity.backend)
 
@@ -323,7 +323,7 @@ async def _execute(prepared: Prepared, request: EvaluateRequest, services: Servi
             # Tools only the wrappers know (a tool_registry's entries, framework toolsets): roles guessed by name.
             wrapped = session.patcher.tool_names if session.patcher is not None else []
             roles += [guess_role(name) for name in wrapped if name not in {r.tool for r in roles}]
-            with collector.bulk():
+            with gc_freeze.bulk():
                 plan = make_plan(prepared, profile=profile, shard=request.shard, llm_variants=llm_variants,
                                  roles=roles, parameters={tool.name: tool.parameters for tool in tools})
             _set_aside_unreachable(plan, session, config.agent.type)
@@ -427,7 +427,7 @@ async def _run_and_judge(engine: Engine, plan: Plan, config: KhaosConfig, *, att
 
     invariants = plan.invariants
     baseline = no_chaos_replies(invocations)
-    with collector.bulk():
+    with gc_freeze.bulk():
         results = judge_all(invocations, config, invariants, baseline)
     del invocations  # judged: only the compact results are kept
     cases = {c.id: c for c in plan.cases}

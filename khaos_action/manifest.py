@@ -26,7 +26,7 @@ from pydantic import (
 
 from khaos_action.errors import ExitCode, KhaosError
 from khaos_action.findings import Finding
-from khaos_action.policy import Gates, Weights
+from khaos_action.gates_and_weights import Gates, Weights
 
 SCHEMA_VERSION = 2
 """2: the sections version 1 kept under `extra` (gates, weights, telemetry, …) are top-level fields. Version 1

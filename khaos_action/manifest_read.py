@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidatorFun
 from pydantic_core import from_json
 from typing_extensions import NotRequired, TypedDict
 
-from khaos_action import collector
+from khaos_action import gc_freeze
 from khaos_action.manifest import (
     SCHEMA_VERSION,
     AttackBreakdown,
@@ -132,7 +132,7 @@ def read_manifest_bytes(path: str | Path) -> bytes:
 
 def manifest_from_bytes(raw: bytes, *, source: str, model: type[M] = Manifest) -> M:  # type: ignore[assignment]
     """`load_manifest` of bytes already read; `source` names them in errors."""
-    with collector.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.collector
+    with gc_freeze.bulk():  # a 50k-case manifest is millions of acyclic objects: see khaos_action.gc_freeze
         loaded = _valid_as_is(raw, model, source=source)
         if loaded is not None:
             return loaded

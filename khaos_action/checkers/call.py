@@ -5,9 +5,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.checkers.registry import CheckContext, Invariant, Verdict, register_checker, short
 from khaos_action.checkers.text import search
-from khaos_action.outcome import AgentReply
 
 
 @register_checker("completes")

@@ -8,6 +8,7 @@ from typing import Annotated, Any
 
 from pydantic import Field, StringConstraints, model_validator
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.checkers.registry import (
     CheckContext,
     Invariant,
@@ -18,7 +19,6 @@ from khaos_action.checkers.registry import (
 )
 from khaos_action.checkers.text import patterns_of, search
 from khaos_action.fields import RegexPattern
-from khaos_action.outcome import AgentReply
 
 # The detectors are imported by the checks that use them: loading a config registers these entries without paying
 # for the detectors' compiled patterns (`validate` would otherwise start noticeably slower).

@@ -30,8 +30,8 @@ from khaos_action.fields import Severity, Strict
 from khaos_action.regexes import RegexTimeout
 
 if TYPE_CHECKING:  # read, never built, here: not imported when the registry loads
+    from khaos_action.agent_reply import AgentReply
     from khaos_action.manifest import InvariantResult
-    from khaos_action.outcome import AgentReply
 
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 Verdict = tuple[bool, str]

@@ -8,9 +8,9 @@ import re
 from typing import Any
 
 from khaos_action import regexes
+from khaos_action.agent_reply import AgentReply
 from khaos_action.checkers.registry import CheckContext, Invariant, Verdict, register_checker, short
 from khaos_action.fields import RegexPattern
-from khaos_action.outcome import AgentReply
 
 
 @register_checker("contains")

@@ -21,7 +21,7 @@ from pydantic_core import InitErrorDetails, PydanticCustomError
 
 from khaos_action.checkers import Invariant
 from khaos_action.fields import RegexPattern, Severity, Strict
-from khaos_action.policy import Gates, Weights
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.tool_info import tool_name
 from khaos_action.transports import TRANSPORTS
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from itertools import islice
 from typing import Any, Protocol, TypeVar
 
-from khaos_action import collector
+from khaos_action import gc_freeze
 from khaos_action.engine import textsafe
 from khaos_action.engine.chaos.egress import attack_hosts
 from khaos_action.engine.context import CallClock, CaseContext, current_case
@@ -152,8 +152,8 @@ class Engine:
                 self._record(invocation)
                 results[invocation.key] = invocation
                 done[0] += 1
-                if done[0] % collector.KEEP_EVERY == 0:
-                    collector.keep()  # the invocations so far are kept until judged: no full pass re-scans them
+                if done[0] % gc_freeze.KEEP_EVERY == 0:
+                    gc_freeze.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
         # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own

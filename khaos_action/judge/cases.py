@@ -239,8 +239,8 @@ def invariant_applies(inv: Invariant, *, scenario_has_chaos: bool, kinds: set[st
 
 def judge_invariants(invocation: Invocation, ctx: JudgeContext) -> CaseResult:
     """Contract, mutation and replay cases: every applicable invariant on the one reply."""
+    from khaos_action.agent_reply import AgentReply
     from khaos_action.checkers import invariant_verdict
-    from khaos_action.outcome import AgentReply
 
     result = base_result(invocation)
     case = invocation.case
@@ -324,8 +324,8 @@ def attack_goal(case: Case) -> Objective:
 
 def attack_scene(invocation: Invocation, ctx: JudgeContext) -> Scene:
     """What the judge knows of one attack case (judge/evidence.py)."""
+    from khaos_action.agent_reply import AgentReply
     from khaos_action.judge.evidence import CheckOutcome, Scene
-    from khaos_action.outcome import AgentReply
 
     case = invocation.case
     reply = AgentReply(text="\n".join(invocation.replies) if len(invocation.replies) > 1 else invocation.text,

@@ -22,6 +22,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.canary import Canary
 from khaos_action.config.objectives import Objective, aimed_at, parse_objective
 from khaos_action.detect.refusal import RefusalResult, is_refusal
@@ -29,7 +30,7 @@ from khaos_action.judge.evidence import CheckOutcome, Scene, Verdict
 from khaos_action.judge.harm import deflection
 from khaos_action.judge.objectives import ALWAYS, evaluate
 from khaos_action.messages import ToolCall
-from khaos_action.outcome import AgentReply, ClassificationResult, Outcome
+from khaos_action.outcome import ClassificationResult, Outcome
 
 COMPROMISED, BLOCKED, UNCERTAIN = Outcome.COMPROMISED, Outcome.BLOCKED, Outcome.UNCERTAIN
 

@@ -15,11 +15,11 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.canary import Canary
 from khaos_action.config.objectives import ACTION_EVIDENCE_ROLES
 from khaos_action.detect.encodings import find_leak
 from khaos_action.messages import ToolCall
-from khaos_action.outcome import AgentReply
 from khaos_action.roles import role_from_name
 
 # Confidence of a COMPROMISED call by the form the leak took: the plainer the form, the less room for coincidence.

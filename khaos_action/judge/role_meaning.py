@@ -1,5 +1,5 @@
 """A tool's role from what its text means, when no word decides: the tool's name words, description and parameter
-names are embedded with the `semantic` extra's model (judge/semantic.py: all-MiniLM-L6-v2, offline) and compared
+names are embedded with the `semantic` extra's model (judge/embeddings.py: all-MiniLM-L6-v2, offline) and compared
 with a few English sentences per role; the closest role counts when it is close enough and clearly closer than
 the next. The model reads English best: for German, French and Spanish the word lists (role_words.py) do most of
 the work (docs/roles.md has the measured figures).
@@ -83,7 +83,7 @@ def semantic_role_meaning() -> RoleMeaning | None:
     """The guess over the bundled model, loaded on first use; None when the `semantic` extra is not installed."""
     if not installed():
         return None
-    from khaos_action.judge.semantic import load_encoder
+    from khaos_action.judge.embeddings import load_encoder
 
     return RoleMeaning(lambda texts: load_encoder().embed(texts))
 

@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from khaos_action import collector
+from khaos_action import gc_freeze
 from khaos_action.atomic import stamp
 from khaos_action.errors import ExitCode, Interrupted
 from khaos_action.findings import Finding
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import manifest_from_bytes, read_manifest_bytes
-from khaos_action.policy import Gates, Weights
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
@@ -69,7 +69,7 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
             mark_flaky(cases)
             return cases
 
-        with collector.bulk():
+        with gc_freeze.bulk():
             merged, reports = write_scored(written_cases, scored, out_dir, formats)
     except KeyboardInterrupt:
         raise Interrupted(_interrupted(out_dir, before, _files(out_dir, formats))) from None

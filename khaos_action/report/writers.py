@@ -21,10 +21,10 @@ def write_all(manifest: Manifest, out_dir: Path, formats: Sequence[str], *, fork
     _make(out_dir)
     kinds = [kind for kind in dict.fromkeys(formats) if kind != "json"]
     if fork and hasattr(os, "fork") and kinds:
-        from khaos_action.report.forked import write_forked
+        from khaos_action.report.forked_writer import write_forked
 
-        theirs = kinds[:-1] if len(kinds) > 2 else kinds  # this process writes manifest.json and the last report
-        return write_forked(lambda: manifest.cases, lambda: manifest, out_dir, kinds, theirs)[1]
+        child_kinds = kinds[:-1] if len(kinds) > 2 else kinds  # this process writes manifest.json and the last report
+        return write_forked(lambda: manifest.cases, lambda: manifest, out_dir, kinds, child_kinds)[1]
     written = {"json": out_dir / REPORTERS["json"].file}
     manifest.write(written["json"], kept=kept_note(out_dir, []))
     for kind in kinds:
@@ -54,11 +54,11 @@ def write_scored(cases: Callable[[], list[CaseResult]], score: Callable[[], Mani
     if not hasattr(os, "fork") or _cores() < 2:
         manifest = score()
         return manifest, write_all(manifest, out_dir, formats)
-    from khaos_action.report.forked import TWO_STEPS, write_forked
+    from khaos_action.report.forked_writer import TWO_STEPS, write_forked
 
     kinds = [kind for kind in dict.fromkeys(formats) if kind != "json"]
-    theirs = ["json", *(kind for kind in kinds if kind in TWO_STEPS)]
-    return write_forked(cases, score, out_dir, kinds, theirs)
+    child_kinds = ["json", *(kind for kind in kinds if kind in TWO_STEPS)]
+    return write_forked(cases, score, out_dir, kinds, child_kinds)
 
 
 def _cores() -> int:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
+from khaos_action.gates_and_weights import Gates
 from khaos_action.manifest import CaseResult, GoalResult, Scores, Verdict
-from khaos_action.policy import Gates
 
 
 @dataclass(slots=True)

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from khaos_action.fields import SEVERITY_WEIGHTS
+from khaos_action.gates_and_weights import Weights
 from khaos_action.manifest import CaseResult, Scores
-from khaos_action.policy import Weights
 
 PILLARS = ("mutation", "chaos", "contract", "replay")
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.llm.health import run_alert
 from khaos_action.manifest import CaseResult, Counts, GoalResult, Scores, Verdict
 from khaos_action.metrics import completion_metrics, evaluate_goal, rate
-from khaos_action.policy import Gates, Weights
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.pillars import scores_of
 from khaos_action.score.statistics import grouped_pass_rates, mark_flaky, security_breakdown

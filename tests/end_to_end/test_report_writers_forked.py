@@ -84,7 +84,7 @@ def test_a_bug_in_a_report_rendered_by_the_child_is_a_bug_report_with_its_traceb
         from pathlib import Path
         sys.path[:0] = [{str(Path(__file__).parent)!r}, {str(Path(__file__).parents[2])!r}]  # shard(), tests.builders
         from test_report_writers_forked import shard
-        from khaos_action.report.forked import ReportProcessFailed
+        from khaos_action.report.forked_writer import ReportProcessFailed
         from khaos_action.report.writers import write_all
         from khaos_action.reporters import register_reporter
 

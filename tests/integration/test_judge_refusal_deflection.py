@@ -30,7 +30,7 @@ def test_on_topic_rows_without_any_model(name):
 @pytest.mark.skipif(bool(MISSING), reason=f"semantic extra not installed: {MISSING}")
 @pytest.mark.parametrize("name", SETS)
 def test_all_rows_with_the_semantic_backend(name):
-    from khaos_action.judge.semantic import similarity_backend
+    from khaos_action.judge.embeddings import similarity_backend
 
     rows = load_jsonl(name)
     with similarity_backend("semantic"):

@@ -25,9 +25,10 @@ Edges = Mapping[tuple[str, str], list[str]]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
-    ("errors", "collector", "nofollow", "atomic", "bounds", "regexes", "fields", "findings", "manifest",
+    ("errors", "gc_freeze", "nofollow", "atomic", "bounds", "regexes", "fields", "findings", "manifest",
      "manifest_read", "metrics", "roles", "role_words",
-     "tool_info", "messages", "outcome", "sdk", "packs", "services", "transports", "reporters", "canary", "policy",
+     "tool_info", "messages", "outcome", "agent_reply", "sdk", "packs", "services", "transports", "reporters", "canary",
+     "gates_and_weights",
      "chat", "progress",
      "extensions"),
     # the extension registries and the text detectors the checkers use: config validates through them; masking

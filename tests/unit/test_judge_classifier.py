@@ -7,10 +7,11 @@ from collections import Counter
 
 import pytest
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.canary import make_canary
 from khaos_action.judge.classifier import classify_attack
 from khaos_action.messages import ToolCall
-from khaos_action.outcome import AgentReply, Outcome
+from khaos_action.outcome import Outcome
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl
 
 CANARY = make_canary(7, "case-1")

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 from collections import Counter
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.canary import Canary
 from khaos_action.judge.classifier import classify_attack
 from khaos_action.judge.evidence import AttackerValues
 from khaos_action.judge.harm import harm_evidence, hazard_hits
 from khaos_action.messages import ToolCall
-from khaos_action.outcome import AgentReply, Outcome
+from khaos_action.outcome import Outcome
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl
 
 LABELS = ["BLOCKED", "COMPROMISED", "UNCERTAIN"]

@@ -5,9 +5,9 @@ import re
 import pytest
 from pydantic import ValidationError
 
+from khaos_action.agent_reply import AgentReply
 from khaos_action.checkers import CHECKERS, Invariant, check_invariant
 from khaos_action.messages import ToolCall
-from khaos_action.outcome import AgentReply
 
 OK = AgentReply(
     text='Your order 1234 has shipped. Details:\n```json\n{"order": 1234, "status": "shipped"}\n```',

@@ -21,6 +21,7 @@ import pytest
 from cmarkgfm.cmark import Options
 from pydantic import BaseModel
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.github import annotations as annotations_mod
 from khaos_action.github import comment as comment_mod
 from khaos_action.github import gates
@@ -28,7 +29,6 @@ from khaos_action.github.finish import failure_summary
 from khaos_action.github.render import render_sections, summary_markdown
 from khaos_action.github.workflow import cap_annotations
 from khaos_action.manifest import CaseResult, Manifest
-from khaos_action.policy import Gates, Weights
 from khaos_action.report.comparison import render_comparison_markdown
 from khaos_action.report.escape import ZWJ
 from khaos_action.report.markdown import render_markdown

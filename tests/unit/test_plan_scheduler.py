@@ -151,7 +151,7 @@ def test_planners_return_their_part_and_the_scheduler_combines_them():
 
 def test_a_pack_fault_the_scheduler_never_heard_of_is_targeted_by_the_registry():
     from khaos_action.faults import FAULTS, HttpEffect, LlmFaultBase, Reply, register_fault
-    from khaos_action.preflight.semantic import pack_fault_entries
+    from khaos_action.preflight.config_checks import pack_fault_entries
 
     @register_fault("overloaded_529", target="llm")
     class Overloaded(LlmFaultBase):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import (
     AgentInfo,
     BudgetState,
@@ -17,7 +18,6 @@ from khaos_action.manifest import (
     Scores,
     Telemetry,
 )
-from khaos_action.policy import Gates, Weights
 from khaos_action.report.headline import headline, headline_markdown
 from khaos_action.report.markdown import render_markdown
 from khaos_action.report.merge import merge

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult, GoalResult, InvariantResult, Scores
-from khaos_action.policy import Gates, Weights
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.pillars import security_score, weighted_invariant_score
 from khaos_action.score.summary import summarise

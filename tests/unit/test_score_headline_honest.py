@@ -7,8 +7,8 @@ from functools import partial
 
 import pytest
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult, InvariantResult
-from khaos_action.policy import Gates, Weights
 from khaos_action.report.svg import gauge
 from khaos_action.score.compare import ScoreRow, compare_manifests, row_label
 from khaos_action.score.summary import summarise

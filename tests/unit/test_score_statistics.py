@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult
-from khaos_action.policy import Gates, Weights
 from khaos_action.score.statistics import mark_flaky, rate_entry, security_breakdown
 from khaos_action.score.summary import summarise
 

@@ -152,7 +152,7 @@ class ToolPatcher:
                 self._undo.append(functools.partial(setattr, owner, attr, original))
         elif attr:
             self._set_on(owner, attr, wrapper)
-        gc.unfreeze()  # frozen objects (khaos_action.collector) are invisible to gc.get_referrers
+        gc.unfreeze()  # frozen objects (khaos_action.gc_freeze) are invisible to gc.get_referrers
         copies = [ref for ref in gc.get_referrers(owner) if isinstance(ref, types.MethodType)
                   and ref.__func__ is func and ref.__self__ is owner and ref is not bound]
         self._wrappers.update({id(copy): wrapper for copy in copies})
@@ -184,7 +184,7 @@ class ToolPatcher:
                                                                     id(self._wrappers)}
         ours |= {id(cell) for w in self._wrappers.values() for cell in (w.__closure__ or ())}
         fns = tuple(fn for _, fn in originals.values())
-        gc.unfreeze()  # frozen objects (khaos_action.collector) are invisible to gc.get_referrers
+        gc.unfreeze()  # frozen objects (khaos_action.gc_freeze) are invisible to gc.get_referrers
         referrers = gc.get_referrers(*fns) if self.deep else [vars(m) for m in list(sys.modules.values())
                                                                 if hasattr(m, "__dict__")]
         for container in referrers:

@@ -8,7 +8,7 @@ import pytest
 
 from khaos_action.config.loader import load_config
 from khaos_action.config.packs import load_pack_file
-from khaos_action.preflight.semantic import (
+from khaos_action.preflight.config_checks import (
     check_semantics,
     declared_tools,
     semantic_warnings,

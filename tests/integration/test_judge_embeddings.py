@@ -1,4 +1,4 @@
-"""The optional semantic similarity backend (khaos_action/judge/semantic.py): the real bundled MiniLM model scores
+"""The optional semantic similarity backend (khaos_action/judge/embeddings.py): the real bundled MiniLM model scores
 paraphrases high and unrelated texts low, caches per text, and through a whole run (khaos_action.main.evaluate,
 the real engine and tool faults) turns a `behavior_unchanged` invariant from fail (lexical) to pass (semantic) on
 an agent that paraphrases its answer when its tool fails, while a wrong answer still fails."""
@@ -12,15 +12,15 @@ import yaml
 
 from khaos_action.detect.similarity import lexical_similarity, similarity
 from khaos_action.errors import ConfigError
-from khaos_action.judge import semantic
+from khaos_action.judge import embeddings
 from khaos_action.main import evaluate, prepare
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 
 try:
-    semantic.model_files()
+    embeddings.model_files()
     MISSING = ""
-except semantic.SemanticBackendUnavailable as exc:
+except embeddings.SemanticBackendUnavailable as exc:
     MISSING = str(exc)
 needs_extra = pytest.mark.skipif(bool(MISSING), reason=f"semantic extra not installed: {MISSING}")
 
@@ -30,15 +30,15 @@ WEATHER = "The weather in Paris is sunny today"
 
 
 @pytest.fixture(scope="module")
-def backend() -> semantic.SemanticSimilarity:
-    return semantic.semantic_backend()
+def backend() -> embeddings.SemanticSimilarity:
+    return embeddings.semantic_backend()
 
 
 @needs_extra
 def test_the_bundled_model_reproduces_the_published_minilm_similarities():
     # sentence-transformers' quickstart values for all-MiniLM-L6-v2: 0.6660, 0.1046, 0.1411 (int8 stays within 0.005).
     texts = ["The weather is lovely today.", "It's so sunny outside!", "He drove to the stadium."]
-    vectors = semantic.load_encoder().embed(texts)
+    vectors = embeddings.load_encoder().embed(texts)
     scores = vectors @ vectors.T
     assert scores[0, 1] == pytest.approx(0.6660, abs=0.005)
     assert scores[0, 2] == pytest.approx(0.1046, abs=0.005)
@@ -86,13 +86,13 @@ def test_long_texts_are_embedded_whole_so_a_change_at_the_end_still_counts(backe
 @needs_extra
 def test_embeddings_are_cached_per_text_for_the_run():
     calls: list[str] = []
-    encoder = semantic.load_encoder()
+    encoder = embeddings.load_encoder()
 
     def counting(texts):
         calls.extend(texts)
         return encoder.embed(texts)
 
-    backend = semantic.SemanticSimilarity(counting, cache_size=2)
+    backend = embeddings.SemanticSimilarity(counting, cache_size=2)
     for reply in (DISPATCHED, WEATHER, DISPATCHED):
         backend(PARCEL, reply)
     assert calls == [PARCEL, DISPATCHED, WEATHER, DISPATCHED]  # the baseline PARCEL once; DISPATCHED again: evicted
@@ -101,7 +101,7 @@ def test_embeddings_are_cached_per_text_for_the_run():
 @needs_extra
 def test_the_backend_is_set_for_the_block_and_lexical_again_after_even_on_error():
     assert similarity(PARCEL, DISPATCHED) == lexical_similarity(PARCEL, DISPATCHED)
-    with pytest.raises(RuntimeError), semantic.similarity_backend("semantic"):
+    with pytest.raises(RuntimeError), embeddings.similarity_backend("semantic"):
         assert similarity(PARCEL, DISPATCHED) > 0.55
         raise RuntimeError("judge crashed")
     assert similarity(PARCEL, DISPATCHED) == lexical_similarity(PARCEL, DISPATCHED)
@@ -164,15 +164,15 @@ def test_behavior_unchanged_flips_from_fail_to_pass_with_the_semantic_backend(tm
 def test_without_the_extra_the_error_names_the_install_command():
     with pytest.raises(ConfigError, match=r"khaos_no_such_package not installed\): run `pip install "
                                           r"'khaos-action\[semantic\]'`, or set `similarity: \{backend: lexical\}`"):
-        semantic.model_files(required=("numpy", "khaos_no_such_package"))
-    semantic.check_backend("lexical")  # never needs the extra
+        embeddings.model_files(required=("numpy", "khaos_no_such_package"))
+    embeddings.check_backend("lexical")  # never needs the extra
 
 
 def test_a_semantic_config_fails_before_the_run_when_the_extra_is_absent(tmp_path: Path):
     config = write_project(tmp_path, "semantic")
     request = EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=())
     if MISSING:
-        with pytest.raises(semantic.SemanticBackendUnavailable, match="khaos-action\\[semantic\\]"):
+        with pytest.raises(embeddings.SemanticBackendUnavailable, match="khaos-action\\[semantic\\]"):
             prepare(request)
     else:
         assert prepare(request).config.similarity.backend == "semantic"

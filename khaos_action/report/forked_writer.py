@@ -9,8 +9,8 @@ the very objects when they exist before the fork (a run, copy-on-write), or made
 manifest.json and junit.xml are written in two steps (`TWO_STEPS`): what needs the cases alone, then the document
 around it once the manifest is built. For `merge` (`write_scored`), the child does the first step while this
 process scores the cases (scoring, the cases' JSON and junit.xml's testcases take about as long as each other:
-docs/performance.md, "The forked report writer"); this process also makes the JSON of the last `OUR_SHARE` of the cases
-for the child.
+docs/performance.md, "The forked report writer"); this process also makes the JSON of the last `PARENT_SHARE` of the
+cases for the child.
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from khaos_action.reporters import REPORTERS
 
 TWO_STEPS = ("json", "junit")
 """Only our own formats: `REPORTERS` never lets another take their names."""
-OUR_SHARE = 0.3
+PARENT_SHARE = 0.3
 """When the child writes manifest.json, the share of its cases (the last ones) whose JSON this process makes, for
 the child to write after its own: the child has both files' first steps, this process only scores and renders the
 small reports, so with this share made here the two end about together (docs/performance.md). It goes through an
@@ -40,23 +40,23 @@ unlinked temp file both processes hold, not the pipe: megabytes through a pipe t
 steps held this one up."""
 
 
-def _theirs(count: int) -> int:
-    """How many of the first cases' JSON the child makes (the rest is OUR_SHARE's)."""
-    return count - int(count * OUR_SHARE)
+def _child_case_count(count: int) -> int:
+    """How many of the first cases' JSON the child makes (the rest is PARENT_SHARE's)."""
+    return count - int(count * PARENT_SHARE)
 
 
 def _two_steps(kind: str) -> tuple[Callable[[list[CaseResult]], Any], Callable[[Manifest, Any], Iterable[str | bytes]]]:
     """(first step: the cases -> a part, second: the manifest and the part -> the document's chunks)."""
     if kind == "json":
-        return _their_json, Manifest.json_chunks
+        return _child_cases_json, Manifest.json_chunks
     from khaos_action.report.junit import junit_document, junit_suites
 
     return junit_suites, junit_document
 
 
-def _their_json(cases: list[CaseResult]) -> list[bytes | memoryview]:
-    """The child's part of manifest.json's cases: all but the last OUR_SHARE (`_rest_of_json` adds those)."""
-    return list(cases_json(cases[:_theirs(len(cases))]))
+def _child_cases_json(cases: list[CaseResult]) -> list[bytes | memoryview]:
+    """The child's part of manifest.json's cases: all but the last PARENT_SHARE (`_parent_cases_json` adds those)."""
+    return list(cases_json(cases[:_child_case_count(len(cases))]))
 
 
 class ReportProcessFailed(Exception):
@@ -64,22 +64,23 @@ class ReportProcessFailed(Exception):
 
 
 def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Manifest], out_dir: Path,
-                 kinds: list[str], theirs: list[str]) -> tuple[Manifest, dict[str, Path]]:
-    """`theirs`: the files the child writes (it starts on those with two steps before `build()` returns).
+                 kinds: list[str], child_kinds: list[str]) -> tuple[Manifest, dict[str, Path]]:
+    """`child_kinds`: the files the child writes (it starts on those with two steps before `build()` returns).
     `cases()`, called in the child, gives the cases of the manifest `build()` gives here: the same list when the
     cases exist before the fork (shared copy-on-write), or the same cases made again there (`merge`)."""
     order = ["json", *kinds]
     paths = {kind: out_dir / REPORTERS[kind].file for kind in order}
     temps = {kind: temp_beside(path) for kind, path in paths.items()}
-    ours = [kind for kind in order if kind not in theirs]
-    for kind in theirs:  # imported here, not in the child: no import can be half done in another thread at the fork
+    parent_kinds = [kind for kind in order if kind not in child_kinds]
+    # Imported here, not in the child: no import can be half done in another thread at the fork.
+    for kind in child_kinds:
         if kind != "json":
             REPORTERS[kind].renderer()
             if kind in TWO_STEPS:
                 _two_steps(kind)
     result_read, result_write = os.pipe()  # the child's failures
     head_read, head_write = os.pipe()  # the manifest without its cases, once built
-    share = _share_file() if "json" in theirs else None
+    share = _share_file() if "json" in child_kinds else None
     _widen(head_write)
     for stream in (sys.stdout, sys.stderr):  # nothing buffered here is written twice
         stream.flush()
@@ -87,7 +88,7 @@ def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Mani
     if pid == 0:  # pragma: no cover - the child; its work is checked through the files the parent keeps
         os.close(result_read)
         os.close(head_write)
-        _child(result_write, head_read, share, cases, out_dir, order, theirs, paths, temps)
+        _child(result_write, head_read, share, cases, out_dir, order, child_kinds, paths, temps)
     os.close(result_write)
     os.close(head_read)
     done = False
@@ -96,9 +97,9 @@ def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Mani
         shared = _write_share(share, manifest.cases) if share is not None else None
         fd, head_write = head_write, -1
         _send(fd, (manifest.model_copy(update={"cases": []}), shared))
-        failures = {kind: _stage(kind, manifest, out_dir, order, paths, temps) for kind in ours}
-        failures.update(_child_result(pid, result_read, theirs, paths, kept=kept_note(
-            out_dir, [paths[k] for k in order[:order.index(theirs[0])]])))
+        failures = {kind: _stage(kind, manifest, out_dir, order, paths, temps) for kind in parent_kinds}
+        failures.update(_child_result(pid, result_read, child_kinds, paths, kept=kept_note(
+            out_dir, [paths[k] for k in order[:order.index(child_kinds[0])]])))
         done = True
     finally:
         os.close(result_read)
@@ -132,9 +133,9 @@ def _share_file() -> BinaryIO | None:
 
 
 def _write_share(share: BinaryIO, cases: list[CaseResult]) -> int | None:
-    """OUR_SHARE of the cases' JSON, written to `share` from its start: its size, or None when it could not be
+    """PARENT_SHARE of the cases' JSON, written to `share` from its start: its size, or None when it could not be
     written (a full /tmp: the child then makes that JSON too)."""
-    data = b"".join(cases_json(cases[_theirs(len(cases)):]))
+    data = b"".join(cases_json(cases[_child_case_count(len(cases)):]))
     view, at = memoryview(data), 0
     try:
         while at < len(view):
@@ -155,11 +156,11 @@ def _read_share(share: BinaryIO, size: int) -> bytes:
     return b"".join(chunks)
 
 
-def _rest_of_json(share: BinaryIO | None, shared: int | None, cases: list[CaseResult]) -> list[bytes | memoryview]:
+def _parent_cases_json(share: BinaryIO | None, shared: int | None, cases: list[CaseResult]) -> list[bytes | memoryview]:
     """The JSON of the cases after the child's own: what the parent wrote to `share`, or made here when it could
     not (no temp file, or `shared` is None)."""
     if share is None or shared is None:
-        return list(cases_json(cases[_theirs(len(cases)):]))
+        return list(cases_json(cases[_child_case_count(len(cases)):]))
     return [_read_share(share, shared)]
 
 
@@ -210,20 +211,20 @@ def _stage(kind: str, manifest: Manifest, out_dir: Path, order: list[str], paths
 
 
 def _child(result_write: int, head_read: int, share: BinaryIO | None, make_cases: Callable[[], list[CaseResult]],
-           out_dir: Path, order: list[str], theirs: list[str], paths: dict[str, Path],
+           out_dir: Path, order: list[str], child_kinds: list[str], paths: dict[str, Path],
            temps: dict[str, Path]) -> None:  # pragma: no cover - the child
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C reaches the whole group: the parent reports it
         failures: dict[str, tuple[str, object]] = {}
         first: dict[str, Any] = {}
-        two_steps = [kind for kind in theirs if kind in TWO_STEPS]
+        two_steps = [kind for kind in child_kinds if kind in TWO_STEPS]
         cases: list[CaseResult] = []
         try:  # while the parent builds the manifest
             cases = make_cases()
             first = {kind: _two_steps(kind)[0](cases) for kind in two_steps}
         except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
-            failures[(two_steps or theirs)[0]] = _portable(exc)
+            failures[(two_steps or child_kinds)[0]] = _portable(exc)
         data = _read_all(head_read)
         if not data:
             return  # the parent failed before it had a manifest: it reports why
@@ -231,12 +232,12 @@ def _child(result_write: int, head_read: int, share: BinaryIO | None, make_cases
         manifest = head.model_copy(update={"cases": cases})
         if "json" in first:  # the parent's share, after this process's own
             try:
-                rest = _rest_of_json(share, shared, cases)
+                rest = _parent_cases_json(share, shared, cases)
             except OSError as exc:
                 failures["json"] = _portable(output_error(paths["json"], exc))
             else:
                 first["json"] += [b",", *rest] if first["json"] and rest and rest[0] else rest
-        for kind in theirs:
+        for kind in child_kinds:
             if kind in failures:
                 break  # what follows would be discarded: the parent keeps only the files before a failure
             failure = _stage(kind, manifest, out_dir, order, paths, temps, first.pop(kind, None))
@@ -257,7 +258,7 @@ def _portable(exc: BaseException) -> tuple[str, object]:
     return "bug", "".join(traceback.format_exception(exc))
 
 
-def _child_result(pid: int, read_end: int, theirs: list[str], paths: dict[str, Path], *,
+def _child_result(pid: int, read_end: int, child_kinds: list[str], paths: dict[str, Path], *,
                   kept: str) -> dict[str, BaseException]:
     """What went wrong in the child, by file; `kept`: what survives if the child itself died."""
     chunks = []
@@ -267,9 +268,9 @@ def _child_result(pid: int, read_end: int, theirs: list[str], paths: dict[str, P
     if os.waitstatus_to_exitcode(status) != 0:
         code = os.waitstatus_to_exitcode(status)
         how = f"was killed by signal {-code}" if code < 0 else f"exited with code {code}"
-        names = ", ".join(paths[kind].name for kind in theirs)
-        return {theirs[0]: OutputError(f"cannot write {paths[theirs[0]].parent}: the process writing {names} {how}; "
-                                       f"{kept}")}
+        names = ", ".join(paths[kind].name for kind in child_kinds)
+        first = child_kinds[0]
+        return {first: OutputError(f"cannot write {paths[first].parent}: the process writing {names} {how}; {kept}")}
     failures: dict[str, BaseException] = {}
     for kind, (what, detail) in pickle.loads(b"".join(chunks)).items():
         if what == "error":
