@@ -101,3 +101,12 @@ def test_memory_is_fresh_per_case_and_kept_within_one(servers) -> None:
 
     with ToolPatcher([], callables=[]):
         assert asyncio.run(turns()) == [1, 2, 1]  # the second turn continues case a; case b starts afresh
+
+
+def test_tool_objects_listed_for_a_python_entry_stay_tools_inside_the_agent(servers, tmp_path: Path) -> None:
+    """`type: python` with the `@tool` objects in agent.tools: they are wrapped in place, so the agent still reads
+    its own Tools (it used to get functions: "'function' object has no attribute 'to_tool_calling_prompt'")."""
+    manifest = fw.run(APP / "python.khaos.yaml", tmp_path)
+    fw.assert_clean_baseline(manifest)
+    fw.assert_every_fault_fired(manifest)
+    assert not [c for c in manifest.cases if c.error]
