@@ -75,8 +75,11 @@ class Watchdog:
     """Bytes used per file system holding `roots` (default: statvfs)."""
     phase: str = "install"
     breaches: list[Breach] = field(default_factory=list)
+    clock: Callable[[], float] = time.monotonic
     _start_used: dict[int, int] = field(default_factory=dict)
     _confirmed_below: int = 0
+    _rss_fine_below: int = 0
+    _pss_due: float = 0.0
     _stop: threading.Event = field(default_factory=threading.Event)
     _thread: threading.Thread | None = None
 
@@ -107,11 +110,20 @@ class Watchdog:
         return breach
 
     def _memory(self) -> Breach | None:
+        """The resident sizes first (statm is cheap); only when they add up past the cap, the proportional sizes
+        (smaps_rollup walks every page table, slow for big processes), which split the pages forked workers share."""
         if self.caps.memory_mb is None:
             return None
-        used = sum(_pss(pid, self.proc) for pid in user_pids(self.identity.uid, self.proc))
-        return Breach("memory", used / MB, self.caps.memory_mb, self.phase) if used > self.caps.memory_mb * MB \
-            else None
+        cap = self.caps.memory_mb * MB
+        pids = user_pids(self.identity.uid, self.proc)
+        resident = sum(_rss(pid, self.proc) for pid in pids)
+        if resident <= cap or (resident <= self._rss_fine_below and self.clock() < self._pss_due):
+            return None
+        used = sum(_pss(pid, self.proc) for pid in pids)
+        if used <= cap:  # shared pages: fine; look again in a while, or once the resident sizes grow further
+            self._rss_fine_below, self._pss_due = resident + cap // 16, self.clock() + 2.0
+            return None
+        return Breach("memory", used / MB, self.caps.memory_mb, self.phase)
 
     def _disk(self) -> Breach | None:
         if self.caps.disk_mb is None:
@@ -158,6 +170,11 @@ def _pss(pid: int, proc: str) -> int:
                     return int(line.split()[1]) * 1024
     except (OSError, ValueError, IndexError):
         pass
+    return _rss(pid, proc)
+
+
+def _rss(pid: int, proc: str) -> int:
+    """A process's resident set size in bytes (never less than its proportional one)."""
     try:
         with open(f"{proc}/{pid}/statm", "rb") as handle:
             return int(handle.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")

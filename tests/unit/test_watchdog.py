@@ -14,12 +14,15 @@ from khaos_action.engine.watchdog import MB, Caps, Watchdog, owned_bytes, user_p
 AGENT = Identity(uid=10001, gid=10001, groups=(10001,), name="khaos-agent", home="/home/khaos-agent")
 
 
-def fake_proc(root: Path, processes: dict[int, tuple[int, int]]) -> str:
-    """{pid: (real uid, Pss in MiB)} as /proc shows them."""
+def fake_proc(root: Path, processes: dict[int, tuple[int, int]], *, shared: float = 2.0) -> str:
+    """{pid: (real uid, Pss in MiB)} as /proc shows them; each resident size is `shared` times its Pss."""
+    page = os.sysconf("SC_PAGE_SIZE")
     for pid, (uid, pss_mb) in processes.items():
-        (root / str(pid)).mkdir(parents=True)
+        (root / str(pid)).mkdir(parents=True, exist_ok=True)
         (root / str(pid) / "status").write_text(f"Name:\tpython\nUid:\t{uid}\t{uid}\t{uid}\t{uid}\n")
-        (root / str(pid) / "smaps_rollup").write_text(f"Rss:\t{pss_mb * 2048} kB\nPss:\t{pss_mb * 1024} kB\n")
+        rss = int(pss_mb * shared * MB)
+        (root / str(pid) / "smaps_rollup").write_text(f"Rss:\t{rss // 1024} kB\nPss:\t{pss_mb * 1024} kB\n")
+        (root / str(pid) / "statm").write_text(f"{rss // page * 3} {rss // page} 0 0 0 0 0\n")
     (root / "self").mkdir(parents=True, exist_ok=True)
     return str(root)
 
@@ -45,6 +48,17 @@ def test_memory_is_the_agent_users_processes_together_and_over_the_cap_they_are_
 def test_under_the_caps_nothing_is_killed(tmp_path) -> None:
     dog, killed = watchdog(tmp_path, {10: (10001, 300), 11: (10001, 300)}, caps=Caps(memory_mb=1024, disk_mb=64))
     assert dog.check() is None and killed == []
+
+
+def test_pages_forked_workers_share_count_once(tmp_path) -> None:
+    """Eight workers forked from one zygote: resident sizes add up past the cap, proportional ones do not. The
+    expensive proportional count then waits until the resident sizes grow further (or 2 s)."""
+    now = [0.0]
+    dog, killed = watchdog(tmp_path, {pid: (10001, 100) for pid in range(10, 18)}, caps=Caps(memory_mb=1024))
+    dog.clock = lambda: now[0]
+    assert dog.check() is None and killed == []  # 8 x 200 MiB resident, 8 x 100 MiB proportional
+    fake_proc(Path(dog.proc), {10: (10001, 700)}, shared=1.0)  # one worker grows: 7 x 200 + 700 resident
+    assert dog.check() is not None and killed == [AGENT]
 
 
 def test_disk_growth_is_confirmed_by_the_agent_users_own_files_before_it_acts(tmp_path) -> None:
