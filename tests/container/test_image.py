@@ -81,11 +81,18 @@ def test_the_image_is_small_and_starts_fast(engine, base, image) -> None:
         f"(limit {MAX_ADDED_MB} MB)")
     assert added <= MAX_ADDED_MB
     # Nothing beyond the action's venv and entrypoint: no git, no compiler, no apt lists.
+    # The last line: what the runner's container (root, no --privileged) can do with cgroups: nothing, so the caps
+    # on all pull-request processes are sampled (khaos_action/engine/watchdog.py), not set in a cgroup.
     probe = engine("run", "--rm", "--entrypoint", "/bin/sh", image, "-c",
                    "command -v git gcc || true; ls /var/lib/apt/lists | wc -l; id -u khaos-agent; "
                    "echo $KHAOS_AGENT_USER; /opt/khaos-action/bin/python -c 'import sys; print(sys.prefix)'; "
-                   "command -v python", timeout=120).stdout.split()
-    assert probe == ["0", "10001", "khaos-agent", "/opt/khaos-action", "/usr/local/bin/python"], probe
+                   "command -v python; "
+                   "if [ \"$(stat -f -c %T /sys/fs/cgroup)\" = cgroup2fs ]; then dirs=/sys/fs/cgroup; "
+                   "else dirs='/sys/fs/cgroup/memory /sys/fs/cgroup/pids'; fi; "
+                   "for d in $dirs; do mkdir $d/khaos-probe 2>/dev/null && echo cgroup-writable:$d; done; "
+                   "echo end", timeout=120).stdout.split()
+    assert probe == ["0", "10001", "khaos-agent", "/opt/khaos-action", "/usr/local/bin/python", "end"], probe
+    say("cgroups in the container as the runner starts it (root, no --privileged): read-only")
     # Startup: `docker run` to exit for the quickest real path (inputs read and rejected, exit 2).
     times = []
     for _ in range(3):
