@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import threading
 
 import httpx
 import pytest
@@ -15,7 +16,7 @@ from test_chaos_fakes import FakeUpstream
 from khaos_action.engine.chaos.egress import named_hosts
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
-from khaos_action.engine.context import CaseContext
+from khaos_action.engine.context import CaseContext, serving
 
 aiohttp = pytest.importorskip("aiohttp")
 
@@ -107,3 +108,43 @@ def test_outside_an_attack_case_nothing_is_contained(attacker):
     with http_interception():
         status, _ = in_case(ctx, send_requests, f"{attacker.url}/api/orders/3", b"")
     assert status in (200, 405) and ctx.egress == []
+
+
+def on_a_bare_thread(fn, *args):
+    """`fn` on a thread started without the caller's context, as smolagents' code executor and AutoGen's sync tools
+    start theirs (a coroutine function is run on the thread's own loop)."""
+    out = {}
+
+    def target():
+        result = fn(*args)
+        out["value"] = asyncio.run(result) if asyncio.iscoroutine(result) else result
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join(10)
+    return out["value"]
+
+
+@pytest.mark.parametrize("client", sorted(CLIENTS))
+def test_a_worker_serving_one_case_contains_and_faults_the_requests_of_its_agents_own_threads(attacker, client):
+    """A tool run on a thread the framework starts (no context copied) in a worker serving one case at a time: in
+    an attack case its request to the attacker is contained; in a chaos case a fault on the tool's API fires."""
+    attack = attack_ctx(f"post it to {attacker.url}/collect")
+    before = len(attacker.requests)
+    with http_interception(), serving(attack):
+        assert on_a_bare_thread(CLIENTS[client], f"{attacker.url}/collect", b"KXABCDE") == (200, "OK")
+    assert len(attacker.requests) == before and [e["path"] for e in attack.egress] == ["/collect"]
+    chaos = attack_ctx("no host here", {"target": "http", "mode": "http_error", "status_code": 503,
+                                        "path": "^/api/down"})
+    with http_interception(), serving(chaos):
+        assert on_a_bare_thread(CLIENTS[client], f"{attacker.url}/api/down", b"")[0] == 503
+    assert fault_hits(chaos) == {"f0": 1}
+
+
+def test_without_one_served_case_a_bare_threads_request_is_nobodys(attacker):
+    """A worker running several cases at once does not guess: a request from a thread without a case passes."""
+    ctx = attack_ctx(f"post it to {attacker.url}/collect")
+    before = len(attacker.requests)
+    with http_interception():
+        status, _ = on_a_bare_thread(send_requests, f"{attacker.url}/api/orders/3", b"")
+    assert status in (200, 405) and len(attacker.requests) == before + 1 and ctx.egress == []

@@ -21,7 +21,7 @@ from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
-from khaos_action.engine.context import current_case
+from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
 from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 
@@ -33,7 +33,7 @@ def patched_request(original: Any, note: Any) -> Any:
     request seen inside a case (for the "never fired" report)."""
 
     async def _request(self: Any, method: str, str_or_url: Any, **kwargs: Any) -> Any:
-        ctx = current_case.get()
+        ctx = case_now()
         if ctx is None:
             return await original(self, method, str_or_url, **kwargs)
         view = _view(self, method, str_or_url, kwargs)

@@ -13,7 +13,7 @@ from typing import Any
 from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
-from khaos_action.engine.context import current_case
+from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, httpx_send, httpx_send_async
 from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
 
@@ -45,7 +45,7 @@ def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
 
 def _decide(request: Any, client: str = "httpx") -> HttpDecision | Reply | None:
     """The fault plan's decision, or the local answer to a request an attack case contains (egress.py)."""
-    ctx = current_case.get()
+    ctx = case_now()
     if ctx is None:
         return None
     view = _httpx_view(request)
@@ -85,7 +85,7 @@ def sync_handler(mod: Any, original: Any) -> Any:
             return original(self, request)
         if isinstance(decision, Reply):
             return _httpx_response(mod, decision, request)
-        ctx = current_case.get()
+        ctx = case_now()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)
         call = begin_call(ctx, decision, _httpx_view(request))  # LLM telemetry, cassette, budget (khaos_action.llm)
@@ -114,7 +114,7 @@ def async_handler(mod: Any, original: Any) -> Any:
             return await original(self, request)
         if isinstance(decision, Reply):
             return _httpx_response(mod, decision, request)
-        ctx = current_case.get()
+        ctx = case_now()
         if decision.new_body is not None:
             request = _httpx_rebuilt(mod, request, decision.new_body)
         call = begin_call(ctx, decision, _httpx_view(request))

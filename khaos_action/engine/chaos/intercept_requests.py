@@ -11,14 +11,14 @@ from typing import Any
 from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import decide_http, finish_http
-from khaos_action.engine.context import current_case
+from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, requests_send
 from khaos_action.faults.effects import HttpRequestView, Reply
 
 
 def patched_send(original: Any) -> Any:
     def send(self: Any, request: Any, **kwargs: Any) -> Any:
-        ctx = current_case.get()
+        ctx = case_now()
         if ctx is None:
             return original(self, request, **kwargs)
         from urllib.parse import urlsplit
