@@ -99,7 +99,10 @@ class Watchdog:
 
     def _loop(self) -> None:
         while not self._stop.wait(self.interval_s):
-            self.check()
+            try:
+                self.check()
+            except Exception:  # noqa: BLE001, S112 - one odd sample (a /proc entry gone mid-read) must not end the caps
+                continue
 
     def check(self) -> Breach | None:
         """One look: a breach (its processes killed, the breach recorded) or None."""
