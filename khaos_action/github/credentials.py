@@ -8,8 +8,8 @@ mode 0644, so the unprivileged user that runs `install` and the agent could read
 starts, the action (root) takes group and other access away from:
 - every git config in the workspace holding a credential (an `extraheader` with AUTHORIZATION, a URL with a
   password) and every file its `include`/`includeIf` entries name that does;
-- every `.git-credentials` file, and every file of the workspace (up to `SCAN_LIMIT` bytes) holding one of the
-  job's tokens, raw or as the basic credential checkout writes;
+- every `.git-credentials` file, and every file of the workspace (up to `SCAN_LIMIT` bytes, outside dependency
+  folders and caches: `NOT_SCANNED`) holding one of the job's tokens, raw or as the basic credential checkout writes;
 - the runner's own folders mounted into the container (its HOME, temp folder, workflow and command-file folders):
   nothing in them is for pull-request code.
 The owner (the runner's user) keeps its access, so later steps (checkout's post step removes the header; a `git
@@ -27,8 +27,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
-SCAN_LIMIT = 8 * 1024 * 1024
+SCAN_LIMIT = 1024 * 1024
 """Files larger than this are not read for a token's value (a credential file is a few hundred bytes)."""
+NOT_SCANNED = frozenset({"node_modules", ".venv", "venv", "site-packages", "__pycache__", ".tox", ".nox",
+                         ".mypy_cache", ".pytest_cache", ".ruff_cache", ".cache"})
+"""Folders not searched: installed dependencies and caches, tens of thousands of files a workflow step never writes
+a credential into (the action's set-up time grows with every file it reads)."""
 HIDDEN_BITS = 0o077
 """Group and other access: the agent user is neither the owner nor in the owner's group."""
 RUNNER_DIRS = ("/github/home", "/github/runner_temp", "/github/workflow", "/github/file_commands")
@@ -94,8 +98,7 @@ def find_credentials(workspace: Path, *, tokens: Iterable[str], home: str | None
     found: dict[str, str] = {}
     for root, dirs, files in os.walk(workspace):
         in_git = ".git" in Path(root).relative_to(workspace).parts
-        if in_git:
-            dirs[:] = [d for d in dirs if d not in SKIPPED_DIRS]
+        dirs[:] = [d for d in dirs if d not in NOT_SCANNED and not (in_git and d in SKIPPED_DIRS)]
         for name in files:
             path = Path(root) / name
             if in_git and name in ("config", "config.worktree"):

@@ -122,3 +122,13 @@ def test_a_file_reached_twice_is_hidden_and_restored_once(tmp_path) -> None:
     hidden = hide({str(first): "x", str(second): "x"}, agent_uid=AGENT_UID)
     assert len(hidden) == 1 and mode(first) == 0o600
     assert restore(hidden) == 1 and mode(second) == 0o644
+
+
+def test_dependency_folders_are_not_searched(ws) -> None:
+    """node_modules, virtualenvs and caches: files no workflow step writes a credential into, in their tens of
+    thousands; the set-up would read them all."""
+    for folder in ("node_modules/pkg", ".venv/lib", "src/__pycache__"):
+        (ws / folder).mkdir(parents=True)
+        (ws / folder / "leak.txt").write_text(TOKEN)
+    (ws / "src" / "settings.env").write_text(f"GH={TOKEN}\n")
+    assert list(find_credentials(ws, tokens=[TOKEN])) == [str(ws / "src" / "settings.env")]
