@@ -77,6 +77,9 @@ class WorkerStarter:
                                                 pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
+        # LiteLLM (CrewAI, ADK's LiteLlm, smolagents' LiteLLMModel...) fetches its model price list from the internet
+        # when imported, and waits out its retries where the network is closed; the copy it ships is enough here.
+        env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
         ours = self.python == sys.executable
         paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
                  # another interpreter's libraries are the agent's
