@@ -36,7 +36,8 @@ FRAMEWORK_CONSTRUCTORS: dict[tuple[str, str], str] = {
        for name in ("AssistantAgent", "RoundRobinGroupChat", "SelectorGroupChat", "Swarm", "MagenticOneGroupChat")},
     **{("crewai", name): "crewai" for name in ("Crew", "Agent")},
     **{("google.adk", name): "google-adk"
-       for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Runner", "InMemoryRunner")},
+       for name in ("Agent", "LlmAgent", "SequentialAgent", "ParallelAgent", "LoopAgent", "Runner", "InMemoryRunner",
+                    "App")},
     ("pydantic_ai", "Agent"): "pydantic-ai",
     ("agents", "Agent"): "openai-agents",
     ("langchain.agents", "create_agent"): "langgraph",

@@ -18,6 +18,8 @@ CASES = [
      [("crew", "crewai")]),
     ("from google.adk.agents import Agent\nhelper = Agent(name='h')\n"
      "root_agent = Agent(name='r', sub_agents=[helper])\n", [("root_agent", "google-adk")]),
+    ("from google.adk import Agent\nfrom google.adk.apps import App\nroot_agent = Agent(name='r')\n"
+     "app = App(name='a', root_agent=root_agent)\n", [("app", "google-adk")]),
     ("from autogen_agentchat.agents import AssistantAgent\nfrom autogen_agentchat.teams import RoundRobinGroupChat\n"
      "a = AssistantAgent('a', model_client=c)\nb = AssistantAgent('b', model_client=c)\n"
      "team = RoundRobinGroupChat([a, b])\n", [("team", "autogen")]),

@@ -1,5 +1,6 @@
 """`type: google-adk`: `entry` names a Google ADK agent (`Agent` / `LlmAgent`, a workflow agent over sub-agents),
-or a `Runner` built around one (its session service is then the one used); the tools of the agent and its sub-agents
+an `App` around one (its plugins and settings kept: it is run by an in-memory Runner made from it), or a `Runner`
+(its session service is then the one used); the tools of the agent and its sub-agents
 are found on it (plain functions by reference, `FunctionTool`s in place at `func`).
 
 A turn is `runner.run_async(user_id, session_id, new_message)`, its events read: the function calls the model made
@@ -31,7 +32,7 @@ class GoogleAdkAdapter:
     extra = "google-adk"
     module = "google.adk"
     package = "google-adk"
-    expects = "a Google ADK agent (`Agent(...)`, `LlmAgent(...)`) or a `Runner` around one"
+    expects = "a Google ADK agent (`Agent(...)`, `LlmAgent(...)`), an `App` or a `Runner` around one"
 
     def __init__(self) -> None:
         self.sessions = Sessions()
@@ -41,7 +42,7 @@ class GoogleAdkAdapter:
         from google.adk.agents import BaseAgent
         from google.adk.runners import Runner
 
-        return isinstance(obj, (BaseAgent, Runner))
+        return isinstance(obj, (BaseAgent, Runner)) or _is_app(obj)
 
     def discover(self, obj: Any) -> list[DiscoveredTool]:
         from khaos_action.engine.chaos.tool_kinds import describe_tool, kind_of
@@ -86,19 +87,31 @@ class GoogleAdkAdapter:
         return {"text": "\n".join(answer), "tool_calls": calls}
 
     def _runner(self, obj: Any) -> Any:
-        """The entry's own Runner, or an in-memory one made once for an agent object."""
+        """The entry's own Runner, or an in-memory one made once for an agent object or an App."""
         from google.adk.runners import InMemoryRunner, Runner
 
         if isinstance(obj, Runner):
             return obj
         runner = self._runners.get(id(obj))
         if runner is None:
-            runner = self._runners[id(obj)] = InMemoryRunner(agent=obj, app_name=str(obj.name))
+            made = InMemoryRunner(app=obj) if _is_app(obj) else InMemoryRunner(agent=obj, app_name=str(obj.name))
+            runner = self._runners[id(obj)] = made
         return runner
 
 
+def _is_app(obj: Any) -> bool:
+    """An ADK `App` (google.adk.apps, ADK 1.14 and later: the agent with its plugins and settings)."""
+    try:
+        from google.adk.apps import App
+    except ImportError:  # an ADK without apps
+        return False
+    return isinstance(obj, App)
+
+
 def _root(obj: Any) -> Any:
-    """The agent a Runner runs (ADK 2 wraps it into an App), or the agent itself."""
+    """The agent a Runner runs (ADK 2 wraps it into an App), an App's root agent, or the agent itself."""
+    if _is_app(obj):
+        return obj.root_agent
     app = getattr(obj, "app", None)
     return getattr(obj, "agent", None) or getattr(app, "root_agent", None) or obj
 
