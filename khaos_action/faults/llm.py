@@ -1,9 +1,12 @@
 """Built-in LLM faults: provider-shaped failures (rate_limit, timeout, model_unavailable, token_quota_exceeded,
-garbage) and reply mutations (truncated_response, empty, response_drift) on OpenAI- and Anthropic-style endpoints.
+garbage) and reply mutations (truncated_response, empty, response_drift) on OpenAI-, Anthropic- and Gemini-style
+endpoints.
 
-A request is an LLM call when its path ends with an LLM API route (LLM_PATHS) or, for a fault with `host`, when it
-goes to that host. Error bodies follow each provider's documented error shape so SDKs raise their own typed errors
-(openai.RateLimitError, anthropic.RateLimitError...) and run their own retry logic.
+A request is an LLM call when its path ends with an LLM API route (LLM_PATHS), is a Gemini generateContent call
+(`/models/<model>:generateContent`, `:streamGenerateContent`: google-genai, which Google ADK's default models use),
+or, for a fault with `host`, when it goes to that host. Error bodies follow each provider's documented error shape
+so SDKs raise their own typed errors (openai.RateLimitError, anthropic.RateLimitError, google.genai's
+errors.ClientError...) and run their own retry logic.
 """
 
 from __future__ import annotations
@@ -22,14 +25,21 @@ from khaos_action.faults.effects import (
 )
 from khaos_action.faults.http import HttpFaultBase, HttpParams
 from khaos_action.faults.registry import register_fault
-from khaos_action.faults.sse import map_stream_texts
+from khaos_action.faults.sse import map_gemini_texts, map_stream_texts
 
 LLM_PATHS = ("/chat/completions", "/completions", "/responses", "/messages", "/embeddings")
+GEMINI_METHODS = (":generateContent", ":streamGenerateContent")
+
+# Gemini's error `status` for each kind of failure (google.rpc codes, as its API returns them).
+_GEMINI_STATUS = {"rate_limit": "RESOURCE_EXHAUSTED", "quota": "RESOURCE_EXHAUSTED", "unavailable": "UNAVAILABLE",
+                  "timeout": "DEADLINE_EXCEEDED"}
 
 
 def llm_provider(view: HttpRequestView) -> str | None:
-    """"anthropic" / "openai" when the request goes to an LLM API route, else None."""
+    """"anthropic" / "openai" / "gemini" when the request goes to an LLM API route, else None."""
     path = view.path.rstrip("/")
+    if "/models/" in path and path.endswith(GEMINI_METHODS):
+        return "gemini"
     if not path.endswith(LLM_PATHS):
         return None
     return "anthropic" if path.endswith("/messages") or "anthropic" in view.host else "openai"
@@ -46,7 +56,11 @@ class LlmFaultBase(HttpFaultBase):
 
 def error_reply(provider: str | None, status: int, kind: str, message: str,
                 headers: dict[str, str] | None = None, code: str | None = None) -> Reply:
-    """An error response in the provider's shape (OpenAI `{"error": {...}}`, Anthropic `{"type": "error", ...}`)."""
+    """An error response in the provider's shape (OpenAI `{"error": {...}}`, Anthropic `{"type": "error", ...}`,
+    Gemini `{"error": {"code", "message", "status"}}`)."""
+    if provider == "gemini":
+        return Reply.json_reply(status, {"error": {"code": status, "message": message,
+                                                   "status": _GEMINI_STATUS.get(kind, "INTERNAL")}}, headers)
     if provider == "anthropic":
         anthropic_type = {"rate_limit": "rate_limit_error", "unavailable": "overloaded_error",
                           "quota": "rate_limit_error", "timeout": "timeout_error"}.get(kind, "api_error")
@@ -60,7 +74,11 @@ def error_reply(provider: str | None, status: int, kind: str, message: str,
 
 def _model(view: HttpRequestView) -> str:
     body = view.json
-    return str(body.get("model", "the model")) if isinstance(body, dict) else "the model"
+    if isinstance(body, dict) and body.get("model"):
+        return str(body["model"])
+    if "/models/" in view.path:  # Gemini names it in the path: /v1beta/models/<model>:generateContent
+        return view.path.rsplit("/models/", 1)[1].split(":", 1)[0]
+    return "the model"
 
 
 class RateLimitParams(HttpParams):
@@ -155,6 +173,8 @@ def map_reply_texts(body: Any, provider: str, fn: Callable[[str], str], finish: 
     found = False
     if not isinstance(body, dict):
         return False
+    if provider == "gemini":
+        return map_gemini_texts(body, fn, finish)
     if provider == "anthropic" and isinstance(body.get("content"), list):
         for part in body["content"]:
             if isinstance(part, dict) and isinstance(part.get("text"), str):
@@ -229,7 +249,7 @@ class TruncatedResponse(LlmFaultBase):
 
     def on_request(self, view: HttpRequestView, provider: str | None) -> HttpEffect:
         limit = self.params.max_tokens
-        finish = "max_tokens" if provider == "anthropic" else "length"
+        finish = {"anthropic": "max_tokens", "gemini": "MAX_TOKENS"}.get(provider or "", "length")
         return HttpEffect(transform=_mutating(provider, lambda text: cut_words(text, limit), finish))
 
 

@@ -1,5 +1,6 @@
 """Rewriting the assistant text inside a server-sent-events LLM stream (OpenAI chat/completions chunks, Anthropic
-message events), so truncation and blanking faults also reach agents that stream."""
+message events, Gemini streamGenerateContent chunks), so truncation and blanking faults also reach agents that
+stream; and inside a Gemini reply, whose chunks and whole replies share one shape."""
 
 from __future__ import annotations
 
@@ -49,6 +50,8 @@ def _rewrite_event(event: dict[str, Any], provider: str, rewrite: Callable[[Any,
                    finish: str | None) -> bool:
     """Rewrite one decoded event in place; True when it carried assistant text or a finish reason."""
     touched = False
+    if provider == "gemini":
+        return map_gemini_texts(event, lambda text: text, finish if event_finishes(event) else None, rewrite)
     if provider == "anthropic":
         delta = event.get("delta")
         if event.get("type") == "content_block_delta" and isinstance(delta, dict) and "text" in delta:
@@ -73,3 +76,26 @@ def _rewrite_event(event: dict[str, Any], provider: str, rewrite: Callable[[Any,
             choice["finish_reason"] = finish
             touched = True
     return touched
+
+
+def event_finishes(event: dict[str, Any]) -> bool:
+    """A Gemini chunk that ends its candidate (carries a finishReason)."""
+    return any(isinstance(c, dict) and c.get("finishReason") for c in event.get("candidates") or [])
+
+
+def map_gemini_texts(body: dict[str, Any], fn: Callable[[str], str], finish: str | None,
+                     rewrite: Callable[[Any, str], str] | None = None) -> bool:
+    """A Gemini reply (or one chunk of its stream, through `rewrite(key, piece)`): `fn` on every candidate's text
+    parts; `finish` sets each candidate's finishReason. False if it has none."""
+    found = False
+    for candidate in body.get("candidates") or []:
+        if not isinstance(candidate, dict):
+            continue
+        parts = (candidate.get("content") or {}).get("parts") if isinstance(candidate.get("content"), dict) else None
+        for part in parts or []:
+            if isinstance(part, dict) and isinstance(part.get("text"), str) and not part.get("thought"):
+                key = ("g", candidate.get("index", 0))
+                part["text"], found = (rewrite(key, part["text"]) if rewrite else fn(part["text"])), True
+        if finish and (found or candidate.get("finishReason")):
+            candidate["finishReason"], found = finish, True
+    return found

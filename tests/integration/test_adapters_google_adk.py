@@ -105,3 +105,26 @@ def test_a_runner_entry_uses_its_session_service_one_session_per_case(servers, t
         return counts
 
     assert asyncio.run(sessions_after_each_turn()) == [1, 1, 2]  # case a kept its session; case b got its own
+
+
+@pytest.fixture
+def gemini(servers, monkeypatch):
+    """The dice agent's Gemini model at the scripted model (its generateContent); tools chosen by what they do."""
+    llm, _ = servers
+    monkeypatch.setenv("GOOGLE_GEMINI_BASE_URL", llm.url)
+    monkeypatch.setenv("GOOGLE_API_KEY", "offline")
+    llm.generic = True
+    yield llm
+    llm.generic = False
+
+
+def test_an_app_on_a_gemini_model_meets_every_fault_in_googles_own_error_shapes(gemini, tmp_path: Path) -> None:
+    """ADK's own sample style: a Gemini model by id, a ToolContext tool, the agent in an `App`. The App is the
+    entry (its root agent's tools found), and LLM faults answer google-genai's generateContent calls."""
+    assert {t.name for t in discover_tools("google-adk", "dice_agent.agent:app", APP)} == {"roll_die", "check_prime"}
+    manifest = fw.run(APP / "gemini.khaos.yaml", tmp_path)
+    fw.assert_clean_baseline(manifest)
+    fw.assert_every_fault_fired(manifest)
+    errors = {c.scenario: c.error or "" for c in fw.cases(manifest, phase="contract")}
+    assert "RESOURCE_EXHAUSTED" in errors["model-rate-limited"] and "UNAVAILABLE" in errors["model-unavailable"]
+    assert {c.llm_calls[0]["provider"] for c in manifest.cases if c.llm_calls} == {"gemini"}

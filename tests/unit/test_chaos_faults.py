@@ -51,6 +51,8 @@ def run(fault: dict, request: HttpRequestView, upstream: dict | bytes | None = N
 
 OPENAI = {"choices": [{"index": 0, "message": {"role": "assistant", "content": TEXT}, "finish_reason": "stop"}]}
 ANTHROPIC = {"type": "message", "content": [{"type": "text", "text": TEXT}], "stop_reason": "end_turn"}
+GEMINI = {"candidates": [{"index": 0, "finishReason": "STOP", "content": {"role": "model", "parts": [{"text": TEXT}]}}]}
+GEMINI_PATH = "/v1beta/models/gemini-2.0-flash:generateContent"
 RESPONSES = {"object": "response", "status": "completed",
              "output": [{"type": "message", "content": [{"type": "output_text", "text": TEXT}]}]}
 
@@ -59,6 +61,9 @@ RESPONSES = {"object": "response", "status": "completed",
     ("/v1/chat/completions", "api.openai.com", "openai"), ("/v1/messages", "api.anthropic.com", "anthropic"),
     ("/openai/deployments/x/chat/completions", "x.azure.com", "openai"), ("/v1/responses", "h", "openai"),
     ("/v1/embeddings", "h", "openai"), ("/api/orders/1", "h", None), ("/v1/models", "api.openai.com", None),
+    (GEMINI_PATH, "generativelanguage.googleapis.com", "gemini"),
+    ("/v1beta/models/gemini-2.0-flash:streamGenerateContent", "127.0.0.1", "gemini"),
+    ("/v1beta/models/gemini-2.0-flash", "generativelanguage.googleapis.com", None),
 ])
 def test_llm_endpoints_are_recognised_by_route(path, host, provider):
     assert llm_provider(view(path, host)) == provider
@@ -76,10 +81,13 @@ def test_cut_words_keeps_the_first_words(text, limit, kept):
      lambda b: (b["choices"][0]["message"]["content"], b["choices"][0]["finish_reason"])),
     ("/v1/messages", ANTHROPIC, lambda b: (b["content"][0]["text"], b["stop_reason"])),
     ("/v1/responses", RESPONSES, lambda b: (b["output"][0]["content"][0]["text"], b["incomplete_details"]["reason"])),
+    (GEMINI_PATH, GEMINI,
+     lambda b: (b["candidates"][0]["content"]["parts"][0]["text"], b["candidates"][0]["finishReason"])),
 ])
 def test_truncated_response_cuts_each_provider_shape(path, reply, read):
     out, ctx = run({"id": "cut", "target": "llm", "mode": "truncated_response", "max_tokens": 2}, view(path), reply)
-    finish = {"/v1/chat/completions": "length", "/v1/messages": "max_tokens", "/v1/responses": "max_output_tokens"}
+    finish = {"/v1/chat/completions": "length", "/v1/messages": "max_tokens", "/v1/responses": "max_output_tokens",
+              GEMINI_PATH: "MAX_TOKENS"}
     assert read(json.loads(out.body)) == ("one two", finish[path])
     assert ctx.hits["cut"] == 1
 
@@ -133,6 +141,28 @@ def test_llm_failures_use_the_anthropic_error_shape():
     assert json.loads(out.body) == {"type": "error", "error": {"type": "rate_limit_error",
                                                                "message": "Rate limit reached for gpt-x. "
                                                                           "Please try again in 1s."}}
+
+
+@pytest.mark.parametrize("fault, status, code", [
+    ({"mode": "rate_limit"}, 429, "RESOURCE_EXHAUSTED"), ({"mode": "model_unavailable"}, 503, "UNAVAILABLE"),
+])
+def test_llm_failures_use_the_gemini_error_shape(fault, status, code):
+    """google-genai raises its APIError subclasses from this body (Google ADK's default models)."""
+    out, ctx = run({"target": "llm", **fault}, view(GEMINI_PATH, "generativelanguage.googleapis.com", {"contents": []}))
+    error = json.loads(out.body)["error"]
+    assert out.status == status and (error["code"], error["status"]) == (status, code)
+    assert "gemini-2.0-flash" in error["message"] and ctx.llm_calls[0]["provider"] == "gemini"
+
+
+def test_a_gemini_stream_is_cut_and_marked_max_tokens():
+    chunks = [{"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": "one two "}]}}]},
+              {"candidates": [{"index": 0, "content": {"role": "model", "parts": [{"text": "three four"}]},
+                               "finishReason": "STOP"}]}]
+    body = "".join(f"data: {json.dumps(chunk)}\r\n\r\n" for chunk in chunks).encode()
+    out = map_stream_texts(body, "gemini", lambda text: cut_words(text, 3), "MAX_TOKENS")
+    decoded = [json.loads(line[6:]) for line in out.decode().splitlines() if line.startswith("data: ")]
+    assert "".join(c["candidates"][0]["content"]["parts"][0]["text"] for c in decoded) == "one two three"
+    assert [c["candidates"][0].get("finishReason") for c in decoded] == [None, "MAX_TOKENS"]
 
 
 def test_garbage_is_not_json_and_llm_faults_ignore_other_requests():
