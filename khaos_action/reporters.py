@@ -16,6 +16,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from khaos_action.errors import UsageError
+from khaos_action.registry import Registry
 
 if TYPE_CHECKING:
     from khaos_action.manifest import Manifest
@@ -47,32 +48,21 @@ class Reporter(NamedTuple):  # not a dataclass: `--help` reads this module, and 
         return getattr(importlib.import_module(module), attr)
 
 
-REPORTERS: dict[str, Reporter] = {}
+def _one_format_per_file(registry: Registry[Reporter], name: str, entry: Reporter) -> None:
+    clash = next((other.name for other in registry.values() if other.name != name and other.file == entry.file), None)
+    if clash is not None:
+        raise ValueError(f"report format {name!r} would write {entry.file}, which the {clash} report writes")
+
+
+REPORTERS: Registry[Reporter] = Registry("report format", error=UsageError, check=_one_format_per_file)
 """`--format` name -> its entry, in the order `--help` lists them."""
 
 
 def register_reporter(name: str, *, file: str, summary: str, default: bool = False,
                       action_output: str | None = None) -> Callable[[Renderer], Renderer]:
     """Decorator on a renderer: `--format <name>` writes `file` with it from then on."""
-
-    def decorate(render: Renderer) -> Renderer:
-        add(Reporter(name=name, file=file, summary=summary, render=render, default=default,
-                     action_output=action_output))
-        return render
-
-    return decorate
-
-
-def add(entry: Reporter) -> Reporter:
-    existing = REPORTERS.get(entry.name)
-    if existing is not None and existing != entry:
-        raise ValueError(f"report format {entry.name!r} is already registered ({existing.render!r})")
-    clash = next((other.name for other in REPORTERS.values() if other.name != entry.name and other.file == entry.file),
-                 None)
-    if clash is not None:
-        raise ValueError(f"report format {entry.name!r} would write {entry.file}, which the {clash} report writes")
-    REPORTERS[entry.name] = entry
-    return entry
+    return REPORTERS.decorator(name, lambda render: Reporter(
+        name=name, file=file, summary=summary, render=render, default=default, action_output=action_output))
 
 
 def default_formats() -> tuple[str, ...]:
@@ -112,5 +102,5 @@ for _entry in (
     Reporter("html", "report.html", "self-contained HTML report with a per-case drill-down", f"{_R}.html:render_html",
              default=True),
 ):
-    add(_entry)
+    REPORTERS.add(_entry.name, _entry)
 del _entry

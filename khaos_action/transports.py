@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from khaos_action.errors import ConfigError
+from khaos_action.registry import Registry
 from khaos_action.services import Services
 
 
@@ -88,7 +88,7 @@ class TransportEntry:
         return getattr(importlib.import_module(module), attr)
 
 
-TRANSPORTS: dict[str, TransportEntry] = {}
+TRANSPORTS: Registry[TransportEntry] = Registry("agent.type")
 """`agent.type` -> its entry, built-ins first in the order the docs list them."""
 
 
@@ -97,29 +97,14 @@ def register_transport(name: str, *, summary: str, params: type | None = None, i
                        sends_history: bool = False) -> Callable[[Builder], Builder]:
     """Decorator on a builder: `agent.type: <name>` is built by it from then on, its `agent:` keys those of
     `params` (an AgentConfig subclass)."""
-
-    def decorate(build: Builder) -> Builder:
-        add(TransportEntry(name=name, summary=summary, build=build, params=params, in_process=in_process,
-                           proxy=proxy, adapter=adapter, sends_history=sends_history))
-        return build
-
-    return decorate
-
-
-def add(entry: TransportEntry) -> TransportEntry:
-    existing = TRANSPORTS.get(entry.name)
-    if existing is not None and existing != entry:
-        raise ValueError(f"agent.type {entry.name!r} is already registered ({existing.build!r})")
-    TRANSPORTS[entry.name] = entry
-    return entry
+    return TRANSPORTS.decorator(name, lambda build: TransportEntry(
+        name=name, summary=summary, build=build, params=params, in_process=in_process, proxy=proxy, adapter=adapter,
+        sends_history=sends_history))
 
 
 def transport_entry(agent_type: str) -> TransportEntry:
     """The entry for `agent_type`; a ConfigError listing the valid types when there is none."""
-    entry = TRANSPORTS.get(agent_type)
-    if entry is None:
-        raise ConfigError(f"agent.type {agent_type!r} is unknown: expected one of {', '.join(TRANSPORTS)}.")
-    return entry
+    return TRANSPORTS.lookup(agent_type)
 
 
 def framework_types() -> tuple[str, ...]:
@@ -148,5 +133,5 @@ for _entry in (
                    f"{_T}.frameworks.base:build", f"{_A}:CrewAiAgent", in_process=True,
                    adapter=f"{_T}.frameworks.crewai"),
 ):
-    add(_entry)
+    TRANSPORTS.add(_entry.name, _entry)
 del _entry

@@ -28,6 +28,7 @@ from pydantic import BaseModel, ConfigDict, create_model, model_validator
 
 from khaos_action.fields import Severity, Strict
 from khaos_action.regexes import RegexTimeout
+from khaos_action.registry import Registry
 
 if TYPE_CHECKING:  # read, never built, here: not imported when the registry loads
     from khaos_action.agent_reply import AgentReply
@@ -129,7 +130,7 @@ class Invariant(Strict):
         return spec, ""
 
 
-CHECKERS: dict[str, type[Invariant]] = {}
+CHECKERS: Registry[type[Invariant]] = Registry("invariant type")
 """Invariant type -> its entry class. The built-ins register when `khaos_action.checkers` is imported (its
 `__init__` imports them; this module imports none)."""
 
@@ -137,16 +138,12 @@ CHECKERS: dict[str, type[Invariant]] = {}
 def register_checker(type_name: str) -> Callable[[type[Invariant]], type[Invariant]]:
     """Class decorator: register an Invariant subclass as the entry for `type: <type_name>`."""
 
-    def decorate(cls: type[Invariant]) -> type[Invariant]:
+    def entry(cls: type[Invariant]) -> type[Invariant]:
         if not (isinstance(cls, type) and issubclass(cls, Invariant)) or cls is Invariant:
             raise TypeError(f"@register_checker({type_name!r}) decorates Invariant subclasses, not {cls!r}")
-        existing = CHECKERS.get(type_name)
-        if existing is not None and existing is not cls:
-            raise ValueError(f"invariant type {type_name!r} is already registered by {existing.__qualname__}")
-        CHECKERS[type_name] = cls
         return cls
 
-    return decorate
+    return CHECKERS.decorator(type_name, entry)
 
 
 def variant_for(data: Any) -> type[BaseModel]:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, ValidationIn
 
 from khaos_action.bounds import sane_number
 from khaos_action.errors import ConfigError
+from khaos_action.registry import Registry
 
 TARGETS = ("tool", "llm", "http", "context", "mcp")
 
@@ -33,6 +34,13 @@ class FaultConfigError(ConfigError):
         """unknown_mode: no fault of that name (config checks then suggest the closest one); parameter: `key` is
         the parameter at fault; entry: anything else about the entry."""
         self.key = key
+
+
+class UnknownFaultMode(FaultConfigError):
+    """No fault of that name (for that target): config checks then suggest the closest one."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message, kind="unknown_mode")
 
 
 class FaultParams(BaseModel):
@@ -85,7 +93,8 @@ class Fault:
         return f"<{type(self).__name__} {self.target}:{self.name} id={self.id!r}>"
 
 
-FAULTS: dict[str, type[Fault]] = {}
+FAULTS: Registry[type[Fault]] = Registry("fault", error=UnknownFaultMode,
+                                         unknown="Unknown fault mode {name!r}. Expected one of {choices}.")
 """`"<target>:<name or alias>"` -> fault class. The built-ins register when `khaos_action.faults` is imported (its
 `__init__` imports them; this module imports none of them); any other module registers by importing this one."""
 
@@ -95,17 +104,15 @@ def register_fault(name: str, *, target: str, aliases: tuple[str, ...] = ()):
     if target not in TARGETS:
         raise ValueError(f"fault target must be one of {', '.join(TARGETS)}, not {target!r}")
 
-    def decorate(cls: type[Fault]) -> type[Fault]:
+    def entry(cls: type[Fault]) -> type[Fault]:
         if not (isinstance(cls, type) and issubclass(cls, Fault)):
             raise TypeError(f"@register_fault({name!r}) decorates Fault subclasses, not {cls!r}")
         if getattr(cls, "target", "") not in ("", target):
             raise TypeError(f"{cls.__name__} is a {cls.target} fault; it cannot be registered as a {target} fault")
         cls.name, cls.target, cls.aliases = name, target, tuple(aliases)
-        for key in (name, *aliases):
-            FAULTS[f"{target}:{key}"] = cls
         return cls
 
-    return decorate
+    return FAULTS.decorator(f"{target}:{name}", entry, aliases=[f"{target}:{alias}" for alias in aliases])
 
 
 def fault_names(target: str | None = None) -> list[str]:
@@ -151,8 +158,7 @@ def validate_fault(spec: Any, target: str | None = None) -> BoundFaultSpec:
         raise FaultConfigError(f"Unknown fault target {target!r}. Expected one of {', '.join(TARGETS)}.")
     candidates = [t for t in TARGETS if f"{t}:{mode}" in FAULTS]
     if not candidates:
-        shown = ", ".join(fault_names(target)) if target else ", ".join(fault_names())
-        raise FaultConfigError(f"Unknown fault mode {mode!r}. Expected one of {shown}.", kind="unknown_mode")
+        raise FAULTS.unknown(mode, fault_names(target))
     if target is None:
         target = _resolve_target(mode, candidates, data)
     elif target not in candidates:

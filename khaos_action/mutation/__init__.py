@@ -2,9 +2,10 @@
 
 from typing import Any
 
-from khaos_action.mutation.registry import MUTATORS, Mutated, mutate, resolve_types, rng_for
+from khaos_action.mutation.registry import MUTATORS, Mutated, mutate, register_mutator, resolve_types, rng_for
 
-__all__ = ["MUTATORS", "Mutated", "MutationLlmError", "llm_rewrite", "mutate", "resolve_types", "rng_for"]
+__all__ = ["MUTATORS", "Mutated", "MutationLlmError", "llm_rewrite", "mutate", "register_mutator", "resolve_types",
+           "rng_for"]
 
 
 def __getattr__(name: str) -> Any:

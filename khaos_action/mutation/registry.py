@@ -16,29 +16,43 @@ from typing import Literal
 
 from khaos_action.errors import ConfigError
 from khaos_action.mutation import framing, paraphrase, text, wrappers
+from khaos_action.registry import Registry
 
 Mutator = Callable[[str, random.Random], str]
 
-MUTATORS: dict[str, Mutator] = {
-    "paraphrase": paraphrase.paraphrase,
-    "typos": text.typos,
-    "casing": text.casing,
-    "whitespace_punctuation": text.whitespace_punctuation,
-    "homoglyphs": text.homoglyphs,
-    "leetspeak": text.leetspeak,
-    "base64_wrap": wrappers.base64_wrap,
-    "rot13_wrap": wrappers.rot13_wrap,
-    "language_mix": framing.language_mix,
-    "verbose_padding": framing.verbose_padding,
-    "length_short": paraphrase.length_short,
-    "length_long": framing.length_long,
-    "format_markdown": wrappers.format_markdown,
-    "format_json": wrappers.format_json,
-    "tone_shift": framing.tone_shift,
-    "injection_suffix": wrappers.injection_suffix,
-    "roleplay_frame": wrappers.roleplay_frame,
-}
-"""Every built-in mutation type, in the order `types: all` cycles through them."""
+MUTATORS: Registry[Mutator] = Registry("mutation type")
+"""Every mutation type, in the order `types: all` cycles through them: the built-ins, then any an extension adds
+(`@register_mutator`)."""
+
+
+def register_mutator(name: str) -> Callable[[Mutator], Mutator]:
+    """Decorator on `mutate(prompt, rng) -> str`: `mutation.types: [<name>]` uses it from then on. It must depend
+    on `prompt` and `rng` alone (a variant is reproduced from the seed in any process)."""
+    return MUTATORS.decorator(name)
+
+
+for _name, _mutator in (
+    ("paraphrase", paraphrase.paraphrase),
+    ("typos", text.typos),
+    ("casing", text.casing),
+    ("whitespace_punctuation", text.whitespace_punctuation),
+    ("homoglyphs", text.homoglyphs),
+    ("leetspeak", text.leetspeak),
+    ("base64_wrap", wrappers.base64_wrap),
+    ("rot13_wrap", wrappers.rot13_wrap),
+    ("language_mix", framing.language_mix),
+    ("verbose_padding", framing.verbose_padding),
+    ("length_short", paraphrase.length_short),
+    ("length_long", framing.length_long),
+    ("format_markdown", wrappers.format_markdown),
+    ("format_json", wrappers.format_json),
+    ("tone_shift", framing.tone_shift),
+    ("injection_suffix", wrappers.injection_suffix),
+    ("roleplay_frame", wrappers.roleplay_frame),
+):
+    MUTATORS.add(_name, _mutator)
+del _name, _mutator
+
 
 _RETRIES = 8
 """Extra rng streams tried when a variant equals the prompt or an earlier variant (e.g. casing on "OK")."""

@@ -47,9 +47,9 @@ def test_a_real_process_exits_with_its_code_after_atexit_and_without_tearing_its
 LATER = """
 import sys
 from khaos_action.main import LATER_STAGES, import_later_stages
-from khaos_action.reporters import REPORTERS, Reporter, add
-add(Reporter(name="broken", file="broken.txt", summary="a renderer module that fails to import",
-             render="khaos_no_such_module:render"))
+from khaos_action.reporters import REPORTERS, Reporter
+REPORTERS.add("broken", Reporter(name="broken", file="broken.txt", summary="a renderer module that fails to import",
+                                 render="khaos_no_such_module:render"))
 import_later_stages(["broken", "md"])
 print(all(name in sys.modules for name in LATER_STAGES), "khaos_action.report.markdown" in sys.modules)
 """
