@@ -1,7 +1,8 @@
-"""The "Add a fault" and "Add an invariant" recipes (docs/architecture.md) hold: a module outside the package
-(tests/fixtures/extensions/khaos_recipe_ext.py) registers an LLM fault the scheduler has never heard of and a new
-invariant type, and a real run of a python agent (the public run API, the real engine and worker, a real LLM server
-on 127.0.0.1) plans, fires and judges them, both visible in the manifest. Nothing else in the package names them."""
+"""The "Add a fault", "Add an invariant" and "Add a mutation type" recipes (docs/architecture.md) hold: a module
+outside the package (tests/fixtures/extensions/khaos_recipe_ext.py, importing only `khaos_action.plugins`)
+registers an LLM fault the scheduler has never heard of, a new invariant type and a new mutation type, and a real run
+of a python agent (the public run API, the real engine and worker, a real LLM server on 127.0.0.1) plans, fires and
+judges them, all visible in the manifest. Nothing else in the package names them."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import load_config
 from khaos_action.faults import FAULTS
 from khaos_action.main import evaluate
+from khaos_action.mutation import MUTATORS
 from khaos_action.run_api import EvaluateRequest
 from tests import shell
 from tests.integration.test_llm_fakes import LlmServer
@@ -53,15 +55,16 @@ PACK = {
 def extension(monkeypatch: pytest.MonkeyPatch):
     """Import the extension as a user's code would (registering its entries); forget it afterwards."""
     monkeypatch.syspath_prepend(str(EXTENSIONS))
-    assert "llm:overloaded" not in FAULTS and "max_words" not in CHECKERS
+    assert "llm:overloaded" not in FAULTS and "max_words" not in CHECKERS and "shouted" not in MUTATORS
     module = importlib.import_module("khaos_recipe_ext")
     yield module
     FAULTS.pop("llm:overloaded", None)
     CHECKERS.pop("max_words", None)
+    MUTATORS.pop("shouted", None)
     sys.modules.pop("khaos_recipe_ext", None)
 
 
-def write_project(folder: Path, base: str, *, limit: object = 7) -> Path:
+def write_project(folder: Path, base: str, *, limit: object = 7, mutation: dict | None = None) -> Path:
     (folder / "agent.py").write_text(AGENT.format(extensions=str(EXTENSIONS), base=base))
     (folder / "overload.yaml").write_text(yaml.safe_dump(PACK, sort_keys=False))
     config = {
@@ -74,6 +77,7 @@ def write_project(folder: Path, base: str, *, limit: object = 7) -> Path:
             {"id": "answers", "type": "output_not_empty"}]},
         "chaos_matrix": [{"name": "no-chaos"},
                          {"name": "overloaded", "llm_faults": [{"mode": "overloaded"}]}],
+        **({"mutation": mutation} if mutation else {}),
     }
     path = folder / "khaos.yaml"
     path.write_text(yaml.safe_dump(config, sort_keys=False))
@@ -82,7 +86,7 @@ def write_project(folder: Path, base: str, *, limit: object = 7) -> Path:
 
 def test_a_fault_and_an_invariant_registered_outside_the_package_run_end_to_end(extension, tmp_path: Path):
     with LlmServer() as server:
-        config = write_project(tmp_path, server.url + "/v1")
+        config = write_project(tmp_path, server.url + "/v1", mutation={"types": ["shouted"], "per_prompt": 1})
         request = EvaluateRequest(config_path=config, out_dir=tmp_path / "out", formats=("md",))
         manifest = evaluate(request, services=shell.services()).manifest
     cases = {(c.phase, c.scenario): c for c in manifest.cases}
@@ -108,6 +112,10 @@ def test_a_fault_and_an_invariant_registered_outside_the_package_run_end_to_end(
     live = [call for c in manifest.cases for call in c.llm_calls if call["source"] == "live"]
     assert len(live) == len(server.requests) and all(call["fault"] is None for call in live)
     assert all(call["source"] == "fault" for c in (stormy, resilience) for call in c.llm_calls)
+
+    [mutated] = [c for c in manifest.cases if c.phase == "mutation"]
+    assert mutated.mutation == "shouted" and mutated.input.startswith("WHERE IS MY ORDER 1234!")
+    assert mutated.output == f"Echo: {mutated.input}"
 
 
 def test_the_new_invariant_validates_its_own_parameters_with_the_config_error_format(extension, tmp_path: Path):

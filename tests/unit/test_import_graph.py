@@ -25,7 +25,7 @@ Edges = Mapping[tuple[str, str], list[str]]
 
 LAYERS: tuple[tuple[str, ...], ...] = (
     # bottom: shared types and helpers every stage may import; they import only each other
-    ("errors", "gc_freeze", "nofollow", "atomic", "bounds", "regexes", "fields", "findings", "manifest",
+    ("errors", "registry", "gc_freeze", "nofollow", "atomic", "bounds", "regexes", "fields", "findings", "manifest",
      "manifest_read", "metrics", "roles", "role_words",
      "tool_info", "messages", "outcome", "agent_reply", "sdk", "packs", "services", "transports", "reporters", "canary",
      "gates_and_weights",
@@ -43,7 +43,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("judge",),
     ("score",),
     ("report",),
-    ("github", "attacker", "discover", "demo", "init", "preflight"),
+    ("github", "attacker", "discover", "demo", "init", "preflight", "plugins"),
     ("main",),
     ("commands",),
     ("cli",),
