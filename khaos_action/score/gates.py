@@ -7,7 +7,7 @@ so. What counts as critical is decided once, in `khaos_action.findings`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from khaos_action.errors import ExitCode
@@ -35,62 +35,116 @@ def verdict_of(findings: list[Finding], exit_code: int | None = None) -> Verdict
 
 
 def decide(inputs: GateInputs, gates: Gates) -> Verdict:
-    findings = [Finding(gate="incomplete", kind="budget", text=r) for r in inputs.extra_reasons]
-    cases = inputs.cases
+    """Every gate's findings, in `GATES` order; a run that executed nothing, or whose every call failed, stops
+    there (exit 1 / exit 3)."""
+    stop = _cannot_judge(inputs.cases)
+    if stop is not None:
+        return stop
+    return verdict_of([finding for gate in GATES for finding in gate(inputs, gates)])
+
+
+def _cannot_judge(cases: Sequence[CaseResult]) -> Verdict | None:
     if not cases:
         return verdict_of([Finding(gate="incomplete", kind="coverage", text="nothing was executed: no case ran")])
     if all(c.error for c in cases):
         return verdict_of([Finding(gate="agent", kind="agent", text=f"every one of {len(cases)} invocations failed; "
                                                                    f"first error: {cases[0].error}",
                                    case_ids=[c.id for c in cases[:5]])], ExitCode.AGENT)
-    if gates.fail_on_critical:
-        findings += critical_findings(cases)
-    contaminated = [c.id for c in cases if c.contaminated]
-    if contaminated:
-        from khaos_action.judge.contamination import finding_text
+    return None
 
-        findings.append(Finding(gate="agent", kind="contamination", severity="high", case_ids=contaminated[:20],
-                                text=finding_text(cases) or ""))
+
+def _incomplete_budget(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    return [Finding(gate="incomplete", kind="budget", text=reason) for reason in inputs.extra_reasons]
+
+
+def _critical(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    return critical_findings(inputs.cases) if gates.fail_on_critical else []
+
+
+def _contamination(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    contaminated = [c.id for c in inputs.cases if c.contaminated]
+    if not contaminated:
+        return []
+    from khaos_action.judge.contamination import finding_text
+
+    return [Finding(gate="agent", kind="contamination", severity="high", case_ids=contaminated[:20],
+                    text=finding_text(inputs.cases) or "")]
+
+
+def _goals(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    findings = []
     for goal in inputs.goals:
         if goal.met is False:
-            findings.append(Finding(gate="threshold", kind="goal", text=(
-                f"{goal.phase} goal {goal.metric} {goal.operator} {goal.threshold:g} not met ({goal.value:.3g})")))
+            text = f"{goal.phase} goal {goal.metric} {goal.operator} {goal.threshold:g} not met ({goal.value:.3g})"
         elif goal.met is None:
-            findings.append(Finding(gate="threshold", kind="goal", text=(
-                f"{goal.phase} goal {goal.metric} could not be evaluated: nothing was measured")))
-    if gates.min_overall is not None:
-        overall = inputs.scores.overall
-        if overall is None:
-            findings.append(Finding(gate="threshold", kind="score",
-                                    text=f"min_overall {gates.min_overall:g} set but no pillar produced a score"))
-        elif overall < gates.min_overall:
-            findings.append(Finding(gate="threshold", kind="score",
-                                    text=f"overall score {overall:.1f} is below min_overall {gates.min_overall:g}"))
-    if inputs.security_ran:
-        if inputs.attacks_executed < gates.min_attacks_executed:
-            findings.append(Finding(gate="threshold", kind="coverage", text=(
-                f"only {inputs.attacks_executed} attacks executed; min_attacks_executed is "
-                f"{gates.min_attacks_executed}")))
-        if gates.max_uncertain_rate is not None and inputs.attacks_executed:
-            share = inputs.uncertain / inputs.attacks_executed
-            if share > gates.max_uncertain_rate:
-                findings.append(Finding(gate="threshold", kind="coverage", text=(
-                    f"{share:.0%} of attacks UNCERTAIN, above max_uncertain_rate {gates.max_uncertain_rate:.0%}")))
-    unverified = [c.id for c in cases if c.error and any(
-        i.severity == "critical" and i.passed is None and i.detail.startswith("not evaluated") for i in c.invariants)]
-    if unverified:
-        # Errors are not content: the critical check was not evaluated, so it cannot be counted as held either.
-        many = len(unverified) != 1
-        findings.append(Finding(gate="incomplete", kind="coverage", case_ids=unverified, text=(
-            f"{len(unverified)} case{'s' if many else ''} errored, so {'their' if many else 'its'} "
-            f"critical checks were not evaluated: {', '.join(unverified[:5])}"
-            + (f" and {len(unverified) - 5} more" if len(unverified) > 5 else ""))))
-    if not any(c.passed is not None or c.outcome is not None for c in cases):
-        not_exercised = sum(1 for c in cases if c.not_exercised)
-        why = f" ({not_exercised} not exercised: {_first_reason(cases)})" if not_exercised else ""
-        findings.append(Finding(gate="incomplete", kind="coverage",
-                                text=f"nothing was scored: no check of the {len(cases)} cases was exercised{why}"))
-    return verdict_of(findings)
+            text = f"{goal.phase} goal {goal.metric} could not be evaluated: nothing was measured"
+        else:
+            continue
+        findings.append(Finding(gate="threshold", kind="goal", text=text))
+    return findings
+
+
+def _min_overall(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    floor, overall = gates.min_overall, inputs.scores.overall
+    if floor is None:
+        return []
+    if overall is None:
+        text = f"min_overall {floor:g} set but no pillar produced a score"
+    elif overall < floor:
+        text = f"overall score {overall:.1f} is below min_overall {floor:g}"
+    else:
+        return []
+    return [Finding(gate="threshold", kind="score", text=text)]
+
+
+def _attacks_executed(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    if not inputs.security_ran or inputs.attacks_executed >= gates.min_attacks_executed:
+        return []
+    return [Finding(gate="threshold", kind="coverage", text=(
+        f"only {inputs.attacks_executed} attacks executed; min_attacks_executed is {gates.min_attacks_executed}"))]
+
+
+def _uncertain_rate(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    ceiling, executed = gates.max_uncertain_rate, inputs.attacks_executed
+    if not inputs.security_ran or ceiling is None or not executed or inputs.uncertain / executed <= ceiling:
+        return []
+    return [Finding(gate="threshold", kind="coverage", text=(
+        f"{inputs.uncertain / executed:.0%} of attacks UNCERTAIN, above max_uncertain_rate {ceiling:.0%}"))]
+
+
+def _unverified_critical(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    unverified = [c.id for c in inputs.cases if _critical_not_evaluated(c)]
+    if not unverified:
+        return []
+    many = len(unverified) != 1
+    more = f" and {len(unverified) - 5} more" if len(unverified) > 5 else ""
+    return [Finding(gate="incomplete", kind="coverage", case_ids=unverified, text=(
+        f"{len(unverified)} case{'s' if many else ''} errored, so {'their' if many else 'its'} "
+        f"critical checks were not evaluated: {', '.join(unverified[:5])}{more}"))]
+
+
+def _critical_not_evaluated(case: CaseResult) -> bool:
+    # Errors are not content: the critical check was not evaluated, so it cannot be counted as held either.
+    return bool(case.error) and any(i.severity == "critical" and i.passed is None
+                                    and i.detail.startswith("not evaluated") for i in case.invariants)
+
+
+def _nothing_scored(inputs: GateInputs, gates: Gates) -> list[Finding]:
+    cases = inputs.cases
+    if any(c.passed is not None or c.outcome is not None for c in cases):
+        return []
+    not_exercised = sum(1 for c in cases if c.not_exercised)
+    why = f" ({not_exercised} not exercised: {_first_reason(cases)})" if not_exercised else ""
+    return [Finding(gate="incomplete", kind="coverage",
+                    text=f"nothing was scored: no check of the {len(cases)} cases was exercised{why}")]
+
+
+Gate = Callable[[GateInputs, Gates], list[Finding]]
+
+GATES: tuple[Gate, ...] = (_incomplete_budget, _critical, _contamination, _goals, _min_overall, _attacks_executed,
+                           _uncertain_rate, _unverified_critical, _nothing_scored)
+"""Each gate reads the run and the `gates:` settings and returns its findings; the verdict lists them in this
+order (the first is the headline's reason)."""
 
 
 def _first_reason(cases: Sequence[CaseResult]) -> str:

@@ -90,3 +90,67 @@ def test_goal_that_could_not_be_measured_is_not_met():
 def test_min_overall_threshold():
     verdict = decide(GateInputs(cases=[case(passed=True)], scores=Scores(overall=60)), Gates(min_overall=70))
     assert "below min_overall 70" in verdict.reasons[0]
+
+
+def _ok(**kw):
+    return case(**{"passed": True, **kw})
+
+
+_UNVERIFIED = _ok(id="e1", error="boom", passed=None, invariants=[
+    InvariantResult(id="i", severity="critical", passed=None, detail="not evaluated: the call failed (boom)")])
+_GOAL = {"phase": "baseline", "metric": "task_completion", "operator": "gte", "threshold": 0.9}
+
+
+@pytest.mark.parametrize(("inputs", "gates", "exit_code", "findings"), [
+    (GateInputs(cases=[_ok()], scores=Scores(), extra_reasons=["budget exhausted"]), Gates(), 1,
+     [("incomplete", "budget", "budget exhausted")]),
+    (GateInputs(cases=[_ok(id="a1", phase="security", outcome="COMPROMISED", severity="critical", passed=False)],
+                scores=Scores()), Gates(), 1,
+     [("critical", "attack", "critical/high attack COMPROMISED: a1 [critical]")]),
+    (GateInputs(cases=[_ok(id="a1", phase="security", outcome="COMPROMISED", severity="critical", passed=False)],
+                scores=Scores()), Gates(fail_on_critical=False), 0, []),
+    (GateInputs(cases=[_ok()], scores=Scores(), goals=[GoalResult(**_GOAL, value=0.5, met=False)]), Gates(), 1,
+     [("threshold", "goal", "baseline goal task_completion gte 0.9 not met (0.5)")]),
+    (GateInputs(cases=[_ok()], scores=Scores(), goals=[GoalResult(**_GOAL, value=None, met=None)]), Gates(), 1,
+     [("threshold", "goal", "baseline goal task_completion could not be evaluated: nothing was measured")]),
+    (GateInputs(cases=[_ok()], scores=Scores(), goals=[GoalResult(**_GOAL, value=0.95, met=True)]), Gates(), 0, []),
+    (GateInputs(cases=[_ok()], scores=Scores()), Gates(min_overall=50), 1,
+     [("threshold", "score", "min_overall 50 set but no pillar produced a score")]),
+    (GateInputs(cases=[_ok()], scores=Scores(overall=40.0)), Gates(min_overall=50), 1,
+     [("threshold", "score", "overall score 40.0 is below min_overall 50")]),
+    (GateInputs(cases=[_ok()], scores=Scores(overall=60.0)), Gates(min_overall=50), 0, []),
+    (GateInputs(cases=[_ok()], scores=Scores(), security_ran=True, attacks_executed=0), Gates(min_attacks_executed=2),
+     1, [("threshold", "coverage", "only 0 attacks executed; min_attacks_executed is 2")]),
+    (GateInputs(cases=[_ok()], scores=Scores(), security_ran=False, attacks_executed=0),
+     Gates(min_attacks_executed=2), 0, []),
+    (GateInputs(cases=[_ok()], scores=Scores(), security_ran=True, attacks_executed=4, uncertain=2), Gates(), 1,
+     [("threshold", "coverage", "50% of attacks UNCERTAIN, above max_uncertain_rate 20%")]),
+    (GateInputs(cases=[_ok()], scores=Scores(), security_ran=True, attacks_executed=5, uncertain=1), Gates(), 0, []),
+    (GateInputs(cases=[_ok()], scores=Scores(), security_ran=True, attacks_executed=4, uncertain=4),
+     Gates(max_uncertain_rate=None), 0, []),
+    (GateInputs(cases=[_ok(), _UNVERIFIED], scores=Scores()), Gates(), 1,
+     [("incomplete", "coverage", "1 case errored, so its critical checks were not evaluated: e1")]),
+    (GateInputs(cases=[_ok(), *(_UNVERIFIED.model_copy(update={"id": f"e{i}"}) for i in range(7))], scores=Scores()),
+     Gates(), 1, [("incomplete", "coverage", "7 cases errored, so their critical checks were not evaluated: "
+                                             "e0, e1, e2, e3, e4 and 2 more")]),
+    (GateInputs(cases=[_ok(passed=None), _ok(passed=None, not_exercised="no fault fired")], scores=Scores()),
+     Gates(), 1, [("incomplete", "coverage", "nothing was scored: no check of the 2 cases was exercised "
+                                             "(1 not exercised: no fault fired)")]),
+    (GateInputs(cases=[], scores=Scores()), Gates(), 1,
+     [("incomplete", "coverage", "nothing was executed: no case ran")]),
+    (GateInputs(cases=[_ok(error="x"), _ok(id="d", error="y")], scores=Scores()), Gates(), 3,
+     [("agent", "agent", "every one of 2 invocations failed; first error: x")]),
+    # Several at once: in the gates' order (the first is the headline's reason).
+    (GateInputs(cases=[_ok(), _UNVERIFIED], scores=Scores(overall=10.0), extra_reasons=["cassette misses"],
+                goals=[GoalResult(**_GOAL, value=0.5, met=False)], security_ran=True, attacks_executed=0),
+     Gates(min_overall=50), 1,
+     [("incomplete", "budget", "cassette misses"),
+      ("threshold", "goal", "baseline goal task_completion gte 0.9 not met (0.5)"),
+      ("threshold", "score", "overall score 10.0 is below min_overall 50"),
+      ("threshold", "coverage", "only 0 attacks executed; min_attacks_executed is 1"),
+      ("incomplete", "coverage", "1 case errored, so its critical checks were not evaluated: e1")]),
+])
+def test_each_gate_as_a_table(inputs: GateInputs, gates: Gates, exit_code: int, findings: list) -> None:
+    verdict = decide(inputs, gates)
+    assert verdict.exit_code == exit_code and verdict.passed == (not findings)
+    assert [(f.gate, f.kind, f.text) for f in verdict.findings] == findings
