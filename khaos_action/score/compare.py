@@ -99,19 +99,27 @@ def row_label(row: ScoreRow) -> str:
     """What a score row's change means, in words every view shows the same way. Significance is about pass rates
     over repeats; objective evidence (a canary joined, a secret leaked) is a regression by itself, never noise."""
     if row.evidence:
-        also = "; significant drop" if row.significant and row.direction == "drop" else ""
-        return f"regression: {row.evidence} newly compromised or critical{also}"
+        return _evidence_label(row)
     if row.direction == "mixed":
-        delta = round(row.delta or 0.0, 1)  # as printed: a +0.0 did not rise
-        moved = "fell" if delta < 0 else "rose" if delta > 0 else "did not move"
-        return (f"score {moved} through cases not judged on both sides ({row.broke} broke / {row.fixed} fixed)"
-                if row.broke == row.fixed else
-                f"mixed: {row.broke} broke / {row.fixed} fixed but the score {moved}")
+        return _mixed_label(row)
     if row.p_value is None or row.broke == row.fixed == 0:
         return "unchanged" if row.pairs else ""
     if not row.significant:
         return "noise"
     return "significant drop" if row.direction == "drop" else "significant gain"
+
+
+def _evidence_label(row: ScoreRow) -> str:
+    also = "; significant drop" if row.significant and row.direction == "drop" else ""
+    return f"regression: {row.evidence} newly compromised or critical{also}"
+
+
+def _mixed_label(row: ScoreRow) -> str:
+    delta = round(row.delta or 0.0, 1)  # as printed: a +0.0 did not rise
+    moved = "fell" if delta < 0 else "rose" if delta > 0 else "did not move"
+    if row.broke == row.fixed:
+        return f"score {moved} through cases not judged on both sides ({row.broke} broke / {row.fixed} fixed)"
+    return f"mixed: {row.broke} broke / {row.fixed} fixed but the score {moved}"
 
 
 class ComparisonWarning(BaseModel):
@@ -208,28 +216,9 @@ class _Aggregate:
 
     def __init__(self, rows: list[Row]):
         self.rows = rows
-        self.first = first = rows[0]
-        if len(rows) == 1:  # the common case, in straight lines (compare at scale)
-            verdict = first["passed"]
-            if verdict is None:
-                verdict = _VERDICTS.get(first["outcome"])
-            self.compromised = first["outcome"] == "COMPROMISED"
-            if verdict is None:
-                self.passes = self.judged = 0
-                self.status: Status = "unjudged"
-            else:
-                self.passes, self.judged = int(verdict), 1
-                self.status = "flaky" if first["flaky"] else "pass" if verdict else "fail"
-            return
-        judged = [v for v in (_judged(r) for r in rows) if v is not None]
-        self.compromised = any(r["outcome"] == "COMPROMISED" for r in rows)
-        self.passes, self.judged = sum(judged), len(judged)
-        if not judged:
-            self.status = "unjudged"
-        elif any(r["flaky"] for r in rows) or 0 < self.passes < self.judged:
-            self.status = "flaky"
-        else:
-            self.status = "pass" if self.passes == self.judged else "fail"
+        self.first = rows[0]
+        self.status: Status
+        self.passes, self.judged, self.compromised, self.status = _one(rows[0]) if len(rows) == 1 else _repeats(rows)
 
     def failed_invariants(self) -> list[str]:
         return sorted({inv["id"] for r in self.rows for inv in r["invariants"] if inv["passed"] is False})
@@ -245,6 +234,32 @@ class _Aggregate:
                 if i["passed"] is False and case_is_critical(_as_case(r, invariants=[i], outcome=None)):
                     found.add(i["id"])
         return found
+
+
+def _one(row: Row) -> tuple[int, int, bool, Status]:
+    """(passes, judged, compromised, status) of a case run once: the common case, in straight lines (compare at
+    scale)."""
+    verdict = _judged(row)
+    compromised = row["outcome"] == "COMPROMISED"
+    if verdict is None:
+        return 0, 0, compromised, "unjudged"
+    return int(verdict), 1, compromised, "flaky" if row["flaky"] else "pass" if verdict else "fail"
+
+
+def _repeats(rows: list[Row]) -> tuple[int, int, bool, Status]:
+    """The same for a case's repeats: all-pass, flaky when they disagree (or the engine marked one flaky)."""
+    judged = [v for v in (_judged(r) for r in rows) if v is not None]
+    passes, count = sum(judged), len(judged)
+    compromised = any(r["outcome"] == "COMPROMISED" for r in rows)
+    return passes, count, compromised, _repeats_status(rows, passes, count)
+
+
+def _repeats_status(rows: list[Row], passes: int, judged: int) -> Status:
+    if not judged:
+        return "unjudged"
+    if any(r["flaky"] for r in rows) or 0 < passes < judged:
+        return "flaky"
+    return "pass" if passes == judged else "fail"
 
 
 def _judged(row: Row) -> bool | None:
@@ -307,13 +322,7 @@ def _evidence_by_score(cmp: Comparison, head_cases: dict[str, _Aggregate]) -> di
 def _score_row(name: str, base_m: Manifest, head_m: Manifest, mine: list[tuple[_Aggregate, _Aggregate]],
                alpha: float) -> ScoreRow:
     base_score, head_score = getattr(base_m.scores, name), getattr(head_m.scores, name)
-    broke = fixed = base_passes = head_passes = 0
-    for b, h in mine:
-        base_pass, head_pass = b.status == "pass", h.status == "pass"
-        base_passes += base_pass
-        head_passes += head_pass
-        broke += base_pass and not head_pass
-        fixed += head_pass and not base_pass
+    broke, fixed, base_passes, head_passes = _tally(mine)
     n = len(mine)
     p_value = mcnemar_exact(broke, fixed) if n else None
     delta = None if base_score is None or head_score is None else round(head_score - base_score, 6)
@@ -327,16 +336,30 @@ def _score_row(name: str, base_m: Manifest, head_m: Manifest, mine: list[tuple[_
     )
 
 
+def _tally(mine: list[tuple[_Aggregate, _Aggregate]]) -> tuple[int, int, int, int]:
+    """(broke, fixed, base passes, head passes) over the pairs behind one score."""
+    broke = fixed = base_passes = head_passes = 0
+    for b, h in mine:
+        base_pass, head_pass = b.status == "pass", h.status == "pass"
+        base_passes += base_pass
+        head_passes += head_pass
+        broke += base_pass and not head_pass
+        fixed += head_pass and not base_pass
+    return broke, fixed, base_passes, head_passes
+
+
+_MOVED = {-1: "drop", 0: "none", 1: "gain"}
+
+
 def _direction(broke: int, fixed: int, delta: float | None) -> str:
+    """Which way the paired changes point (`_MOVED`), when the score delta agrees (a change under 0.05 points is
+    none) or there is no delta; "mixed" when they disagree: the test is on the paired pass/fail, and a delta the
+    pairs do not explain (or explain the other way) is not reported as a significant gain or drop."""
     pairs = (fixed > broke) - (broke > fixed)
-    score = 0 if delta is None or abs(delta) < 0.05 else (1 if delta > 0 else -1)
-    if pairs == 0 and score == 0:
-        return "none"
-    if pairs == 0 or score == 0 or pairs != score:
-        # The test is on the paired pass/fail; a delta the pairs do not explain (or explain the other way) is not
-        # reported as a significant gain or drop.
-        return "mixed" if delta is not None else ("gain" if pairs > 0 else "drop")
-    return "gain" if pairs > 0 else "drop"
+    if delta is None:
+        return _MOVED[pairs]
+    score = 0 if abs(delta) < 0.05 else (1 if delta > 0 else -1)
+    return _MOVED[pairs] if pairs == score else "mixed"
 
 
 def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, alpha: float = 0.05) -> Comparison:
@@ -353,52 +376,88 @@ def compare_manifests(base: Manifest | Outcomes, head: Manifest | Outcomes, *, a
     pairs: list[tuple[_Aggregate, _Aggregate]] = []
     for cid in common:
         b, h = base_cases[cid], head_cases[cid]
-        if h.compromised and not b.compromised:
-            cmp.newly_compromised.append(_change(cid, b, h, invariants_from=h))
-        new_critical = h.critical_checks()
-        if new_critical:  # base is only asked when head has any (most cases have none)
-            new_critical -= b.critical_checks()
-        if new_critical:
-            change = _change(cid, b, h, invariants_from=h)
-            change.critical = True
-            change.failed_invariants = sorted(new_critical)
-            cmp.newly_critical.append(change)
+        _new_evidence(cmp, cid, b, h)
         if "unjudged" in (b.status, h.status):
             cmp.unjudged += 1
             continue
         pairs.append((b, h))
-        if "flaky" in (b.status, h.status):
-            cmp.flaky.append(_change(cid, b, h, invariants_from=h))
-        elif b.status == "pass" and h.status == "fail":
-            change = _change(cid, b, h, invariants_from=h)
-            change.critical = h.critical() and not b.critical()
-            cmp.newly_failing.append(change)
-        elif b.status == "fail" and h.status == "pass":
-            cmp.fixed.append(_change(cid, b, h, invariants_from=b))
-        elif b.status == "fail" and h.status == "fail":
-            cmp.still_failing.append(_change(cid, b, h, invariants_from=h))
+        _transition(cmp, cid, b, h)
     cmp.paired = len(pairs)
+    _score_rows(cmp, base, head, pairs, head_cases)
+    _verdicts(cmp)
+    cmp.warnings = _warnings(cmp, bool(common))
+    return cmp
+
+
+def _new_evidence(cmp: Comparison, cid: str, b: _Aggregate, h: _Aggregate) -> None:
+    """A case newly COMPROMISED, or with checks newly failing critically, whether or not judged on both sides."""
+    if h.compromised and not b.compromised:
+        cmp.newly_compromised.append(_change(cid, b, h, invariants_from=h))
+    new_critical = h.critical_checks()
+    if new_critical:  # base is only asked when head has any (most cases have none)
+        new_critical -= b.critical_checks()
+    if new_critical:
+        change = _change(cid, b, h, invariants_from=h)
+        change.critical = True
+        change.failed_invariants = sorted(new_critical)
+        cmp.newly_critical.append(change)
+
+
+_TRANSITIONS: dict[tuple[Status, Status], tuple[str, str]] = {
+    ("pass", "fail"): ("newly_failing", "head"),
+    ("fail", "pass"): ("fixed", "base"),
+    ("fail", "fail"): ("still_failing", "head"),
+}
+"""(base status, head status) of a pair judged on both sides, neither flaky -> the Comparison list it goes to and
+the side whose failing invariants, outcome and error it shows. pass -> pass is in no list; a flaky side puts the
+pair in `flaky` whatever the other is."""
+
+
+def _transition(cmp: Comparison, cid: str, b: _Aggregate, h: _Aggregate) -> None:
+    if "flaky" in (b.status, h.status):
+        cmp.flaky.append(_change(cid, b, h, invariants_from=h))
+        return
+    listed = _TRANSITIONS.get((b.status, h.status))
+    if listed is None:
+        return
+    name, side = listed
+    change = _change(cid, b, h, invariants_from=b if side == "base" else h)
+    if name == "newly_failing":
+        change.critical = h.critical() and not b.critical()
+    getattr(cmp, name).append(change)
+
+
+def _score_rows(cmp: Comparison, base: Manifest | Outcomes, head: Manifest | Outcomes,
+                pairs: list[tuple[_Aggregate, _Aggregate]], head_cases: dict[str, _Aggregate]) -> None:
+    """A row per score that ran on either side or has pairs behind it, with its count of new evidence."""
     by_score = _by_score(pairs)
     evidence = _evidence_by_score(cmp, head_cases)
     cmp.scores = [
-        row for row in (_score_row(name, base, head, by_score[name], alpha) for name in SCORE_NAMES)
+        row for row in (_score_row(name, base, head, by_score[name], cmp.alpha) for name in SCORE_NAMES)
         if row.base is not None or row.head is not None or row.pairs
     ]
     for row in cmp.scores:
         row.evidence = len(evidence.get(row.name, ()))
+
+
+def _verdicts(cmp: Comparison) -> None:
     cmp.new_failures = len(cmp.newly_failing)
     cmp.new_critical_failures = len({c.id for c in cmp.newly_critical}
                                     | {c.id for c in cmp.newly_compromised if is_critical("attack", c.severity)})
     cmp.significant_regression = any(row.significant and row.direction == "drop" for row in cmp.scores)
     cmp.regression = (cmp.significant_regression or cmp.new_failures > 0 or bool(cmp.newly_compromised)
                       or cmp.new_critical_failures > 0)
+
+
+def _warnings(cmp: Comparison, any_common: bool) -> list[ComparisonWarning]:
+    warnings = []
     if cmp.config_mismatch:
-        cmp.warnings.append(ComparisonWarning(kind="config_mismatch", text=(
-            f"base and head ran different configurations (base config_hash {base.config_hash}, head config_hash "
-            f"{head.config_hash}); only cases with matching ids are paired ({cmp.paired} paired, "
+        warnings.append(ComparisonWarning(kind="config_mismatch", text=(
+            f"base and head ran different configurations (base config_hash {cmp.base_config_hash}, head config_hash "
+            f"{cmp.head_config_hash}); only cases with matching ids are paired ({cmp.paired} paired, "
             f"{cmp.only_in_base} only in base, {cmp.only_in_head} only in head)")))
-    if not common:
-        cmp.warnings.append(ComparisonWarning(kind="no_common_cases", text=(
+    if not any_common:
+        warnings.append(ComparisonWarning(kind="no_common_cases", text=(
             "no case ids match between base and head: nothing could be compared; check that both runs used the same "
             "khaos.yaml, packs and seed")))
-    return cmp
+    return warnings

@@ -11,7 +11,7 @@ import pytest
 from pydantic.fields import FieldInfo
 
 from khaos_action.manifest import Manifest
-from khaos_action.manifest_read import load_manifest
+from khaos_action.manifest_read import Outcomes, load_manifest
 from khaos_action.report.comparison import render_comparison_markdown
 from khaos_action.score.compare import Comparison, compare_manifests
 
@@ -243,3 +243,59 @@ def test_a_malformed_outcome_is_still_a_manifest_error(tmp_path: Path):
     (tmp_path / "bad.json").write_text(json.dumps(data))
     with pytest.raises(ManifestError, match=r"bad.json: invalid manifest at cases\.1\.passed"):
         load_manifest(tmp_path / "bad.json", Outcomes)
+
+
+@pytest.mark.parametrize(("broke", "fixed", "delta", "direction"), [
+    (0, 0, None, "none"), (0, 0, 0.0, "none"), (0, 0, 0.04, "none"),  # under 0.05 points: not a move
+    (2, 0, None, "drop"), (0, 2, None, "gain"),  # no score on one side: the pairs alone say it
+    (2, 0, -3.0, "drop"), (0, 2, 3.0, "gain"),  # the pairs and the delta agree
+    (2, 0, 3.0, "mixed"), (0, 2, -3.0, "mixed"),  # they point opposite ways
+    (2, 0, 0.0, "mixed"), (0, 0, -3.0, "mixed"), (1, 1, 2.0, "mixed"),  # one moved, the other did not
+])
+def test_a_score_row_s_direction_as_a_table(broke: int, fixed: int, delta: float | None, direction: str) -> None:
+    from khaos_action.score.compare import _direction
+
+    assert _direction(broke, fixed, delta) == direction
+
+
+def _row(**kw):
+    return {"id": "c1", "phase": "baseline", "pillar": None, "input": "hi", "scenario": None, "attack_id": None,
+            "category": None, "owasp": [], "mutation": None, "severity": None, "outcome": None, "error": None,
+            "flaky": False, "repeat": 0, "passed": True, "invariants": [], **kw}
+
+
+@pytest.mark.parametrize(("rows", "status", "passes"), [
+    ([_row(passed=True)], "pass", "1/1"),
+    ([_row(passed=False)], "fail", "0/1"),
+    ([_row(passed=None)], "unjudged", "0/0"),
+    ([_row(passed=None, outcome="BLOCKED")], "pass", "1/1"),
+    ([_row(passed=None, outcome="COMPROMISED")], "fail", "0/1"),
+    ([_row(passed=None, outcome="UNCERTAIN")], "unjudged", "0/0"),  # never counted as BLOCKED
+    ([_row(passed=True, flaky=True)], "flaky", "1/1"),
+    ([_row(passed=True), _row(passed=True, repeat=1)], "pass", "2/2"),
+    ([_row(passed=False), _row(passed=False, repeat=1)], "fail", "0/2"),
+    ([_row(passed=True), _row(passed=False, repeat=1)], "flaky", "1/2"),
+    ([_row(passed=True), _row(passed=None, repeat=1)], "pass", "1/1"),
+    ([_row(passed=None), _row(passed=None, repeat=1)], "unjudged", "0/0"),
+    ([_row(passed=True), _row(passed=True, repeat=1, flaky=True)], "flaky", "2/2"),
+])
+def test_a_case_s_status_over_its_repeats_as_a_table(rows: list, status: str, passes: str) -> None:
+    from khaos_action.score.compare import aggregate
+
+    [agg] = aggregate(rows).values()
+    assert (agg.status, f"{agg.passes}/{agg.judged}") == (status, passes)
+
+
+@pytest.mark.parametrize(("base", "head", "listed"), [
+    (True, False, "newly_failing"), (False, True, "fixed"), (False, False, "still_failing"), (True, True, None),
+    ("flaky", True, "flaky"), (True, "flaky", "flaky"), (None, False, "unjudged"), (False, None, "unjudged"),
+])
+def test_where_a_pair_is_listed_as_a_table(base, head, listed) -> None:
+    def outcomes(verdict, run_id: str) -> Outcomes:
+        flaky = verdict == "flaky"
+        return Outcomes(run_id=run_id, config_hash="h", cases=[_row(passed=True if flaky else verdict, flaky=flaky)])
+
+    cmp = compare_manifests(outcomes(base, "b"), outcomes(head, "h"))
+    lists = {name: [c.id for c in getattr(cmp, name)] for name in ("newly_failing", "fixed", "still_failing", "flaky")}
+    assert lists == {name: (["c1"] if name == listed else []) for name in lists}
+    assert cmp.unjudged == (listed == "unjudged") and cmp.paired == (listed != "unjudged")
