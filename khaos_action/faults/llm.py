@@ -170,44 +170,76 @@ def cut_words(text: str, limit: int) -> str:
 
 def map_reply_texts(body: Any, provider: str, fn: Callable[[str], str], finish: str | None) -> bool:
     """Apply `fn` to every assistant text in a non-streaming reply; set the finish reason. False if none found."""
-    found = False
     if not isinstance(body, dict):
         return False
     if provider == "gemini":
         return map_gemini_texts(body, fn, finish)
     if provider == "anthropic" and isinstance(body.get("content"), list):
-        for part in body["content"]:
-            if isinstance(part, dict) and isinstance(part.get("text"), str):
-                part["text"], found = fn(part["text"]), True
-        if found and finish:
-            body["stop_reason"] = "max_tokens"
-        return found
+        return _map_anthropic(body, fn, finish)
     if isinstance(body.get("output"), list):  # OpenAI Responses API
-        for item in body["output"]:
-            for part in (item.get("content") or []) if isinstance(item, dict) else []:
-                if isinstance(part, dict) and isinstance(part.get("text"), str):
-                    part["text"], found = fn(part["text"]), True
-        if found and finish:
-            body["status"] = "incomplete"
-            body["incomplete_details"] = {"reason": "max_output_tokens"}
-        return found
+        return _map_responses(body, fn, finish)
+    return _map_choices(body, fn, finish)
+
+
+def _map_text_parts(parts: Any, fn: Callable[[str], str]) -> bool:
+    found = False
+    for part in parts:
+        if isinstance(part, dict) and isinstance(part.get("text"), str):
+            part["text"], found = fn(part["text"]), True
+    return found
+
+
+def _map_anthropic(body: dict[str, Any], fn: Callable[[str], str], finish: str | None) -> bool:
+    found = _map_text_parts(body["content"], fn)
+    if found and finish:
+        body["stop_reason"] = "max_tokens"
+    return found
+
+
+def _map_responses(body: dict[str, Any], fn: Callable[[str], str], finish: str | None) -> bool:
+    found = False
+    for item in body["output"]:
+        if isinstance(item, dict):
+            found = _map_text_parts(item.get("content") or [], fn) or found
+    if found and finish:
+        body["status"] = "incomplete"
+        body["incomplete_details"] = {"reason": "max_output_tokens"}
+    return found
+
+
+def _map_choices(body: dict[str, Any], fn: Callable[[str], str], finish: str | None) -> bool:
+    """Chat completions (and legacy completions): a choice gets the finish reason once any text so far was found."""
+    found = False
     for choice in body.get("choices") or []:
         if not isinstance(choice, dict):
             continue
-        message = choice.get("message")
-        if isinstance(message, dict):
-            if isinstance(message.get("content"), str):
-                message["content"], found = fn(message["content"]), True
-            for call in message.get("tool_calls") or []:
-                function = call.get("function") if isinstance(call, dict) else None
-                if finish and isinstance(function, dict) and isinstance(function.get("arguments"), str):
-                    # A length-cut tool call ends mid-JSON, as real truncated arguments do.
-                    args = function["arguments"]
-                    function["arguments"], found = args[: max(1, len(args) // 2)], True
-        elif isinstance(choice.get("text"), str):  # legacy completions
-            choice["text"], found = fn(choice["text"]), True
+        found = _map_choice(choice, fn, finish) or found
         if found and finish:
             choice["finish_reason"] = finish
+    return found
+
+
+def _map_choice(choice: dict[str, Any], fn: Callable[[str], str], finish: str | None) -> bool:
+    message = choice.get("message")
+    if isinstance(message, dict):
+        found = False
+        if isinstance(message.get("content"), str):
+            message["content"], found = fn(message["content"]), True
+        return (bool(finish) and _cut_tool_calls(message)) or found
+    if isinstance(choice.get("text"), str):  # legacy completions
+        choice["text"] = fn(choice["text"])
+        return True
+    return False
+
+
+def _cut_tool_calls(message: dict[str, Any]) -> bool:
+    """A length-cut tool call ends mid-JSON, as real truncated arguments do."""
+    found = False
+    for call in message.get("tool_calls") or []:
+        function = call.get("function") if isinstance(call, dict) else None
+        if isinstance(function, dict) and isinstance(function.get("arguments"), str):
+            args = function["arguments"]
+            function["arguments"], found = args[: max(1, len(args) // 2)], True
     return found
 
 

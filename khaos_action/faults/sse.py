@@ -15,27 +15,10 @@ _EVENT_SPLIT = re.compile(rb"\r?\n\r?\n")
 def map_stream_texts(body: bytes, provider: str, fn: Callable[[str], str], finish: str | None) -> bytes | None:
     """Rewrite a buffered SSE body. `fn(cumulative_text) -> kept_text` must be prefix-stable (each result extends
     the previous one). None when the stream carries no assistant text this module understands."""
-    raw_events = [chunk for chunk in _EVENT_SPLIT.split(body) if chunk.strip()]
-    seen: dict[Any, str] = {}
-    emitted: dict[Any, str] = {}
-    found = False
-
-    def rewrite(key: Any, piece: str) -> str:
-        seen[key] = seen.get(key, "") + piece
-        kept = fn(seen[key])
-        before = emitted.get(key, "")
-        emitted[key] = kept
-        return kept[len(before):] if kept.startswith(before) else ""
-
-    out = []
-    for raw in raw_events:
-        lines = raw.decode("utf-8", "replace").splitlines()
-        data_lines = [line[5:].lstrip() if line.startswith("data:") else None for line in lines]
-        payload = "\n".join(d for d in data_lines if d is not None)
-        try:
-            event = json.loads(payload) if payload and payload != "[DONE]" else None
-        except ValueError:
-            event = None
+    rewrite = _Rewrite(fn)
+    out, found = [], False
+    for raw in (chunk for chunk in _EVENT_SPLIT.split(body) if chunk.strip()):
+        lines, data_lines, event = _decode(raw)
         if isinstance(event, dict) and _rewrite_event(event, provider, rewrite, finish):
             found = True
             kept_lines = [line for line, d in zip(lines, data_lines) if d is None]
@@ -46,35 +29,77 @@ def map_stream_texts(body: bytes, provider: str, fn: Callable[[str], str], finis
     return ("\n\n".join(out) + "\n\n").encode()
 
 
+class _Rewrite:
+    """`rewrite(key, piece)`: the part of `fn`'s rewrite of the stream's text so far (per choice or block `key`)
+    that was not emitted yet."""
+
+    def __init__(self, fn: Callable[[str], str]) -> None:
+        self.fn = fn
+        self.seen: dict[Any, str] = {}
+        self.emitted: dict[Any, str] = {}
+
+    def __call__(self, key: Any, piece: str) -> str:
+        self.seen[key] = self.seen.get(key, "") + piece
+        kept = self.fn(self.seen[key])
+        before = self.emitted.get(key, "")
+        self.emitted[key] = kept
+        return kept[len(before):] if kept.startswith(before) else ""
+
+
+def _decode(raw: bytes) -> tuple[list[str], list[str | None], Any]:
+    """An event's lines, the data of each `data:` line (None for the others), and the JSON they carry (None for
+    `[DONE]`, no data or no JSON)."""
+    lines = raw.decode("utf-8", "replace").splitlines()
+    data_lines = [line[5:].lstrip() if line.startswith("data:") else None for line in lines]
+    payload = "\n".join(d for d in data_lines if d is not None)
+    if not payload or payload == "[DONE]":
+        return lines, data_lines, None
+    try:
+        return lines, data_lines, json.loads(payload)
+    except ValueError:
+        return lines, data_lines, None
+
+
 def _rewrite_event(event: dict[str, Any], provider: str, rewrite: Callable[[Any, str], str],
                    finish: str | None) -> bool:
     """Rewrite one decoded event in place; True when it carried assistant text or a finish reason."""
-    touched = False
     if provider == "gemini":
         return map_gemini_texts(event, lambda text: text, finish if event_finishes(event) else None, rewrite)
     if provider == "anthropic":
-        delta = event.get("delta")
-        if event.get("type") == "content_block_delta" and isinstance(delta, dict) and "text" in delta:
-            delta["text"] = rewrite(("a", event.get("index", 0)), delta["text"] or "")
-            touched = True
-        elif event.get("type") == "message_delta" and isinstance(delta, dict) and finish:
-            delta["stop_reason"] = finish
-            touched = True
-        return touched
+        return _rewrite_anthropic(event, rewrite, finish)
+    touched = False
     for choice in event.get("choices") or []:
-        if not isinstance(choice, dict):
-            continue
-        index = choice.get("index", 0)
-        delta = choice.get("delta")
-        if isinstance(delta, dict) and isinstance(delta.get("content"), str):
-            delta["content"] = rewrite(index, delta["content"])
-            touched = True
-        elif isinstance(choice.get("text"), str):
-            choice["text"] = rewrite(index, choice["text"])
-            touched = True
-        if finish and choice.get("finish_reason"):
-            choice["finish_reason"] = finish
-            touched = True
+        if isinstance(choice, dict):
+            touched = _rewrite_choice(choice, rewrite, finish) or touched
+    return touched
+
+
+def _rewrite_anthropic(event: dict[str, Any], rewrite: Callable[[Any, str], str], finish: str | None) -> bool:
+    delta = event.get("delta")
+    if not isinstance(delta, dict):
+        return False
+    if event.get("type") == "content_block_delta" and "text" in delta:
+        delta["text"] = rewrite(("a", event.get("index", 0)), delta["text"] or "")
+        return True
+    if event.get("type") == "message_delta" and finish:
+        delta["stop_reason"] = finish
+        return True
+    return False
+
+
+def _rewrite_choice(choice: dict[str, Any], rewrite: Callable[[Any, str], str], finish: str | None) -> bool:
+    touched = False
+    index = choice.get("index", 0)
+    delta = choice.get("delta")
+    if isinstance(delta, dict) and isinstance(delta.get("content"), str):
+        delta["content"] = rewrite(index, delta["content"])
+        touched = True
+    elif isinstance(choice.get("text"), str):
+        choice["text"] = rewrite(index, choice["text"])
+        touched = True
+    if finish and choice.get("finish_reason"):
+        choice["finish_reason"] = finish
+        touched = True
     return touched
 
 
@@ -86,16 +111,30 @@ def event_finishes(event: dict[str, Any]) -> bool:
 def map_gemini_texts(body: dict[str, Any], fn: Callable[[str], str], finish: str | None,
                      rewrite: Callable[[Any, str], str] | None = None) -> bool:
     """A Gemini reply (or one chunk of its stream, through `rewrite(key, piece)`): `fn` on every candidate's text
-    parts; `finish` sets each candidate's finishReason. False if it has none."""
+    parts; `finish` sets each candidate's finishReason (once any text so far was found, or where it had one).
+    False if it has none."""
     found = False
     for candidate in body.get("candidates") or []:
         if not isinstance(candidate, dict):
             continue
-        parts = (candidate.get("content") or {}).get("parts") if isinstance(candidate.get("content"), dict) else None
-        for part in parts or []:
-            if isinstance(part, dict) and isinstance(part.get("text"), str) and not part.get("thought"):
-                key = ("g", candidate.get("index", 0))
-                part["text"], found = (rewrite(key, part["text"]) if rewrite else fn(part["text"])), True
+        found = _map_gemini_parts(candidate, fn, rewrite) or found
         if finish and (found or candidate.get("finishReason")):
             candidate["finishReason"], found = finish, True
     return found
+
+
+def _map_gemini_parts(candidate: dict[str, Any], fn: Callable[[str], str],
+                      rewrite: Callable[[Any, str], str] | None) -> bool:
+    key = ("g", candidate.get("index", 0))
+    found = False
+    for part in _gemini_text_parts(candidate):
+        part["text"], found = (rewrite(key, part["text"]) if rewrite else fn(part["text"])), True
+    return found
+
+
+def _gemini_text_parts(candidate: dict[str, Any]) -> list[dict[str, Any]]:
+    """The candidate's answer text parts (a thinking model's thought parts are not the answer)."""
+    content = candidate.get("content")
+    parts = content.get("parts") if isinstance(content, dict) else None
+    return [part for part in parts or [] if isinstance(part, dict) and isinstance(part.get("text"), str)
+            and not part.get("thought")]

@@ -18,7 +18,7 @@ from khaos_action.engine.context import CaseContext
 from khaos_action.faults.context import apply_context_attacks
 from khaos_action.faults.effects import HttpRequestView, Reply, ToolInvocation
 from khaos_action.faults.injections import embed, injections_for
-from khaos_action.faults.llm import cut_words, llm_provider
+from khaos_action.faults.llm import cut_words, llm_provider, map_reply_texts
 from khaos_action.faults.sse import map_stream_texts
 
 TEXT = "one two three four five six"
@@ -287,3 +287,38 @@ def test_tool_error_can_raise_a_named_exception_class():
     ctx = ctx_with({"target": "tool", "mode": "call_failure", "exception": "PermissionError", "message": "denied"})
     error = decide_tool(ctx, ToolInvocation("t", {})).effect.error
     assert isinstance(error, PermissionError) and str(error) == "denied"
+
+
+_ARGS, _CUT = '{"to": "a@b.example"}', '{"to": "a@'
+
+
+@pytest.mark.parametrize(("body", "provider", "finish", "found", "after"), [
+    ({"content": [{"text": "hi"}, {"type": "tool_use"}]}, "anthropic", "max_tokens", True,
+     {"content": [{"text": "HI"}, {"type": "tool_use"}], "stop_reason": "max_tokens"}),
+    ({"content": [{"type": "tool_use"}]}, "anthropic", "max_tokens", False, {"content": [{"type": "tool_use"}]}),
+    ({"output": [{"content": [{"text": "hi"}]}, "junk"]}, "openai", "length", True,
+     {"output": [{"content": [{"text": "HI"}]}, "junk"], "status": "incomplete",
+      "incomplete_details": {"reason": "max_output_tokens"}}),
+    ({"output": [{"content": [{"text": "hi"}]}]}, "openai", None, True, {"output": [{"content": [{"text": "HI"}]}]}),
+    ({"choices": [{"message": {"content": "hi"}}]}, "openai", "length", True,
+     {"choices": [{"message": {"content": "HI"}, "finish_reason": "length"}]}),
+    # a length cut ends tool-call arguments mid-JSON; without a finish reason they are left alone
+    ({"choices": [{"message": {"content": None, "tool_calls": [{"function": {"arguments": _ARGS}}]}}]}, "openai",
+     "length", True, {"choices": [{"message": {"content": None, "tool_calls": [{"function": {"arguments": _CUT}}]},
+                                   "finish_reason": "length"}]}),
+    ({"choices": [{"message": {"content": None, "tool_calls": [{"function": {"arguments": _ARGS}}]}}]}, "openai",
+     None, False, {"choices": [{"message": {"content": None, "tool_calls": [{"function": {"arguments": _ARGS}}]}}]}),
+    ({"choices": [{"text": "hi"}, "junk"]}, "openai", "length", True,
+     {"choices": [{"text": "HI", "finish_reason": "length"}, "junk"]}),  # legacy completions
+    # once a text was found, later choices are marked cut too (as before)
+    ({"choices": [{"message": {"content": "hi"}}, {"message": {}}]}, "openai", "length", True,
+     {"choices": [{"message": {"content": "HI"}, "finish_reason": "length"},
+                  {"message": {}, "finish_reason": "length"}]}),
+    ({"choices": [{"message": {}}, {"message": {"content": "hi"}}]}, "openai", "length", True,
+     {"choices": [{"message": {}}, {"message": {"content": "HI"}, "finish_reason": "length"}]}),
+    ({"choices": None}, "openai", "length", False, {"choices": None}),
+    (["not", "a", "reply"], "openai", "length", False, ["not", "a", "reply"]),
+])
+def test_reply_texts_are_mapped_in_each_shape_as_a_table(body, provider, finish, found, after) -> None:
+    assert map_reply_texts(body, provider, str.upper, finish) is found
+    assert body == after
