@@ -118,12 +118,13 @@ def write_project(folder: Path, config: Mapping[str, Any] | str, files: Mapping[
     return path
 
 
-def evaluate_project(config: Path, out: Path, formats: Iterable[str] = ("md",), **request: Any) -> EvaluateResult:
-    """The run of `config` into `out` through the run API (`evaluate`), in this process, with the test process's
-    environment: the EvaluateResult (`.manifest`, `.reports`, `.manifest_path`)."""
+def evaluate_project(config: Path, out: Path, *, services: Any = None, **request: Any) -> EvaluateResult:
+    """The run of `config` into `out` through the run API (`evaluate`) in this process, as the CLI would run it:
+    `request`, more EvaluateRequest fields (`formats`, `packs`, `contract_only`, ...); `services`, the test
+    process's environment and real clients unless given. The EvaluateResult (`.manifest`, `.reports`, ...)."""
     from khaos_action.main import evaluate
     from khaos_action.run_api import EvaluateRequest
     from tests import shell
 
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=tuple(formats), **request),
-                    services=shell.services())
+    return evaluate(EvaluateRequest(config_path=config, out_dir=out, **request),
+                    services=services if services is not None else shell.services())

@@ -13,9 +13,7 @@ from typing import Any
 
 import pytest
 
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 from tests.fixtures.frameworks.api_server import ToolApis
 from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
 
@@ -39,8 +37,7 @@ def stand_ins() -> Iterator[tuple[ScriptedLlm, ToolApis]]:
 
 
 def run(config: Path, out: Path) -> Any:
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=("json",)),
-                    services=shell.services()).manifest
+    return evaluate_project(config, out, formats=("json",)).manifest
 
 
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos, manifest
 
 DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"
@@ -18,10 +19,8 @@ BUILTIN_PACKS = ["quickstart", "resilience", "security", "full-eval", "owasp-llm
 
 
 def workspace(root: Path, *files: str, config: dict) -> Path:
-    for name in ("llm_agent.py", "naive_llm.py", *files):
-        shutil.copy(DOMAINS / name, root / name)
-    (root / "khaos.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-    return root
+    copy = [DOMAINS / name for name in ("llm_agent.py", "naive_llm.py", *files)]
+    return write_project(root, config, copy=copy).parent
 
 
 @pytest.fixture

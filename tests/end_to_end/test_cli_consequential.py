@@ -4,9 +4,9 @@ clinic, not a support desk."""
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos, manifest
 
 CLINIC = Path(__file__).resolve().parents[1] / "fixtures" / "clinic"
@@ -30,10 +30,8 @@ golden_prompts:
 
 
 def _workspace(tmp_path: Path, forbidden: str = "charge_deposit") -> Path:
-    for name in ("clinic_agent.py", "clinic_tools.py", "baseline.yaml"):
-        shutil.copy(CLINIC / name, tmp_path / name)
-    (tmp_path / "khaos.yaml").write_text(CONFIG.format(forbidden=forbidden), encoding="utf-8")
-    return tmp_path
+    copy = [CLINIC / name for name in ("clinic_agent.py", "clinic_tools.py", "baseline.yaml")]
+    return write_project(tmp_path, CONFIG.format(forbidden=forbidden), copy=copy).parent
 
 
 def test_a_payment_nobody_asked_for_is_listed_and_fails_its_prompt(tmp_path):

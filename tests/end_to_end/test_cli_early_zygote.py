@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos, manifest
 
 AGENT = """
@@ -64,9 +65,7 @@ def left_in(folder: Path) -> list[str]:
 
 
 def workspace(tmp_path: Path, text: str) -> Path:
-    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
-    (tmp_path / "khaos.yaml").write_text(text, encoding="utf-8")
-    return tmp_path
+    return write_project(tmp_path, text, {"agent.py": AGENT}).parent
 
 
 def test_a_run_forks_its_agent_from_one_zygote_that_ends_with_it(tmp_path: Path) -> None:

@@ -18,9 +18,9 @@ from tests.fixtures.extensions.bot_project import (
     EXTENSIONS,
     Status,
     assert_faults_acted,
+    bot_project,
     forgotten,
     outputs,
-    write_project,
 )
 from tests.local_http import Served, serving
 
@@ -41,7 +41,7 @@ def forget() -> Iterator[None]:
 def test_run_loads_extensions_named_by_the_repeatable_option(
         tmp_path: Path, status_api: Served) -> None:
     base = status_api.url
-    write_project(tmp_path, base)
+    bot_project(tmp_path, base)
     ran = khaos("run", "--extension", str(EXTENSION), "--extension", str(EXTENSIONS / "khaos_recipe_io.py"),
                 "--format", "md,csv", "--out", "out", cwd=tmp_path, timeout=120)
     assert ran.code == 0, ran

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos, manifest
 
 AGENT = '''
@@ -27,12 +28,9 @@ phases:
 
 
 def _project(tmp_path: Path, prompts: str) -> Path:
-    (tmp_path / "oncall.py").write_text(AGENT, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(PACK, encoding="utf-8")
-    (tmp_path / "khaos.yaml").write_text(
-        f"version: 1\nagent: {{name: oncall-bot, entry: oncall.py:handle, timeout_s: 1}}\npacks: [pack.yaml]\n"
-        f"golden_prompts: {prompts}\n", encoding="utf-8")
-    return tmp_path
+    config = (f"version: 1\nagent: {{name: oncall-bot, entry: oncall.py:handle, timeout_s: 1}}\npacks: [pack.yaml]\n"
+              f"golden_prompts: {prompts}\n")
+    return write_project(tmp_path, config, {"oncall.py": AGENT, "pack.yaml": PACK}).parent
 
 
 def test_calls_cut_off_by_the_time_limit_name_the_setting_and_the_latency_seen(tmp_path: Path) -> None:

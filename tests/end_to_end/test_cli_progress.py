@@ -13,6 +13,7 @@ import sys
 import termios
 from pathlib import Path
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos
 
 AGENT = '''
@@ -42,10 +43,7 @@ golden_prompts: ["oat milk", "basmati rice", "red lentils", "coffee beans"]
 
 
 def _project(tmp_path: Path) -> Path:
-    (tmp_path / "pantry.py").write_text(AGENT, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(PACK, encoding="utf-8")
-    (tmp_path / "khaos.yaml").write_text(CONFIG, encoding="utf-8")
-    return tmp_path
+    return write_project(tmp_path, CONFIG, {"pantry.py": AGENT, "pack.yaml": PACK}).parent
 
 
 def test_without_a_terminal_a_plain_line_every_few_seconds_on_stderr_only(tmp_path: Path) -> None:

@@ -12,9 +12,7 @@ import pytest
 
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import discover_tools
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 pytest.importorskip("agents")
 
@@ -27,8 +25,7 @@ def manifest(tmp_path_factory: pytest.TempPathFactory):
         env.delenv("OPENAI_API_KEY", raising=False)  # the example then starts its offline stand-in model server
         env.delenv("KHAOS_EXAMPLE_BASE_URL", raising=False)
         out = tmp_path_factory.mktemp("run")
-        return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",)),
-                        services=shell.services()).manifest
+        return evaluate_project(EXAMPLE / "khaos.yaml", out, formats=("json",)).manifest
 
 
 def cases(manifest, **where):

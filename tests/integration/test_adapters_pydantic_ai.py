@@ -16,10 +16,8 @@ from khaos_action.engine.transport.frameworks.base import (
     require_framework,
 )
 from khaos_action.errors import AgentError
-from khaos_action.main import evaluate
 from khaos_action.messages import TransportMessage
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 pytest.importorskip("pydantic_ai")
 
@@ -29,8 +27,7 @@ EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "pydan
 @pytest.fixture(scope="module")
 def manifest(tmp_path_factory: pytest.TempPathFactory):
     out = tmp_path_factory.mktemp("run")
-    return evaluate(EvaluateRequest(config_path=EXAMPLE / "khaos.yaml", out_dir=out, formats=("json",)),
-                    services=shell.services()).manifest
+    return evaluate_project(EXAMPLE / "khaos.yaml", out, formats=("json",)).manifest
 
 
 def cases(manifest, **where):

@@ -15,8 +15,9 @@ from test_chaos_fakes import FakeUpstream
 
 from khaos_action.engine.chaos.egress import named_hosts
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import fault_hits
 from khaos_action.engine.context import CaseContext, serving
+from tests.builders import in_case, make_ctx
 
 aiohttp = pytest.importorskip("aiohttp")
 
@@ -28,17 +29,7 @@ def attacker():
 
 
 def attack_ctx(payload: str, *faults: dict) -> CaseContext:
-    rng = random.Random(5)
-    return CaseContext(case_id="attack", rng=rng, contain=named_hosts([payload]),
-                       faults=bind_faults([{"id": f"f{i}", **f} for i, f in enumerate(faults)], rng))
-
-
-def in_case(ctx, fn, *args):
-    async def inside():
-        with activate(ctx):
-            result = fn(*args)
-            return await result if asyncio.iscoroutine(result) else result
-    return asyncio.run(inside())
+    return make_ctx(*faults, case_id="attack", seed=5, numbered=True, contain=named_hosts([payload]))
 
 
 def send_httpx(url: str, body: bytes) -> tuple[int, str]:

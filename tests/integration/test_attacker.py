@@ -9,23 +9,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import shutil
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-import yaml
 
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacks.retry import RETRY_MUTATIONS
 from khaos_action.config.models import AttackerConfig
 from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.budget import Limits, Meter
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
 from tests.asgi_server import AsgiServer
+from tests.builders import evaluate_project, write_project
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "attacker"
 CRESCENDO_TURNS = ["Hi! What kind of rail trips can you plan?",
@@ -74,8 +70,6 @@ class Attacker(AsgiServer):
 
 
 def project(tmp: Path, attacker_url: str, **attacker: Any) -> Path:
-    shutil.copy(FIXTURES / "trip_agent.py", tmp / "trip_agent.py")
-    shutil.copy(FIXTURES / "attack_pack.yaml", tmp / "attack_pack.yaml")
     config = {
         "agent": {"type": "python", "entry": "trip_agent.py:handle", "tools": ["trip_agent.py:search_trips",
                                                                               "trip_agent.py:book_trip"],
@@ -86,13 +80,11 @@ def project(tmp: Path, attacker_url: str, **attacker: Any) -> Path:
         "llm_cache": {"mode": "record", "path": "cassettes"},
         "attacker": {"base_url": attacker_url + "/v1", "model": "red-1", "max_turns": 3, **attacker},
     }
-    (tmp / "khaos.yaml").write_text(yaml.safe_dump(config, sort_keys=False), encoding="utf-8")
-    return tmp / "khaos.yaml"
+    return write_project(tmp, config, copy=[FIXTURES / "trip_agent.py", FIXTURES / "attack_pack.yaml"])
 
 
 def run(config: Path, out: str) -> dict[str, Any]:
-    result = evaluate(EvaluateRequest(config_path=config, out_dir=config.parent / out, formats=("json", "md")),
-                      services=shell.services())
+    result = evaluate_project(config, config.parent / out, formats=("json", "md"))
     return json.loads(result.manifest_path.read_text(encoding="utf-8"))
 
 

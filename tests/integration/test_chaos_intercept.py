@@ -4,7 +4,7 @@ OpenAI-compatible server on 127.0.0.1."""
 from __future__ import annotations
 
 import asyncio
-import random
+from functools import partial
 
 import httpx
 import openai
@@ -13,8 +13,9 @@ import requests
 from test_chaos_fakes import ANSWER, FakeUpstream
 
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.context import CaseContext
+from tests import builders
 
 MESSAGES = [{"role": "system", "content": "You are a support bot."}, {"role": "user", "content": "Where is 1234?"}]
 
@@ -25,10 +26,7 @@ def upstream():
         yield server
 
 
-def make_ctx(*faults: dict, case_id: str = "case", injections: list | None = None) -> CaseContext:
-    rng = random.Random(7)
-    specs = [{"id": f.get("id", f"f{i}"), **f} for i, f in enumerate(faults)]
-    return CaseContext(case_id=case_id, rng=rng, faults=bind_faults(specs, rng), injections=injections or [])
+make_ctx = partial(builders.make_ctx, numbered=True)
 
 
 def client(upstream, **kw) -> openai.OpenAI:

@@ -4,14 +4,15 @@ ClientSession), and the run's Traffic says which clients were patched and which 
 from __future__ import annotations
 
 import asyncio
-import random
+from functools import partial
 
 import pytest
 from test_chaos_fakes import FakeUpstream
 
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
-from khaos_action.engine.context import CaseContext
+from khaos_action.engine.chaos.plan import fault_hits
+from tests import builders
+from tests.builders import in_case
 
 aiohttp = pytest.importorskip("aiohttp")
 
@@ -22,10 +23,7 @@ def upstream():
         yield server
 
 
-def make_ctx(*faults: dict) -> CaseContext:
-    rng = random.Random(7)
-    specs = [{"id": f.get("id", f"f{i}"), **f} for i, f in enumerate(faults)]
-    return CaseContext(case_id="case", rng=rng, faults=bind_faults(specs, rng))
+make_ctx = partial(builders.make_ctx, numbered=True)
 
 
 async def get_order(base: str, order: str = "1234") -> tuple[int, str]:
@@ -34,18 +32,11 @@ async def get_order(base: str, order: str = "1234") -> tuple[int, str]:
             return response.status, await response.text()
 
 
-def run_in_case(ctx: CaseContext, coro_fn, *args):
-    async def inside():
-        with activate(ctx):
-            return await coro_fn(*args)
-    return asyncio.run(inside())
-
-
 def test_http_error_fault_answers_an_aiohttp_session_with_a_real_client_response(upstream):
     ctx = make_ctx({"id": "down", "target": "http", "mode": "http_error", "status_code": 503, "path": "^/api/orders"})
     before = len(upstream.requests)
     with http_interception():
-        status, text = run_in_case(ctx, get_order, upstream.url)
+        status, text = in_case(ctx, get_order, upstream.url)
 
         async def raising():
             async with aiohttp.ClientSession() as session:
@@ -53,7 +44,7 @@ def test_http_error_fault_answers_an_aiohttp_session_with_a_real_client_response
                     response.raise_for_status()
 
         with pytest.raises(aiohttp.ClientResponseError) as raised:
-            run_in_case(ctx, raising)
+            in_case(ctx, raising)
     assert (status, text) == (503, '{"error": "Service Unavailable"}')
     assert raised.value.status == 503
     assert fault_hits(ctx) == {"down": 2} and len(upstream.requests) == before  # never reached the server
@@ -62,10 +53,10 @@ def test_http_error_fault_answers_an_aiohttp_session_with_a_real_client_response
 def test_timeout_and_reset_raise_aiohttps_own_exceptions(upstream):
     with http_interception():
         with pytest.raises(asyncio.TimeoutError):  # aiohttp.ServerTimeoutError is one
-            run_in_case(make_ctx({"id": "t", "target": "http", "mode": "timeout", "delay_ms": 1}), get_order,
+            in_case(make_ctx({"id": "t", "target": "http", "mode": "timeout", "delay_ms": 1}), get_order,
                         upstream.url)
         with pytest.raises(aiohttp.ClientOSError):
-            run_in_case(make_ctx({"id": "r", "target": "http", "mode": "connection_reset"}), get_order, upstream.url)
+            in_case(make_ctx({"id": "r", "target": "http", "mode": "connection_reset"}), get_order, upstream.url)
 
 
 def test_malformed_payload_cuts_the_real_body_and_counts_one_hit(upstream):
@@ -78,14 +69,14 @@ def test_malformed_payload_cuts_the_real_body_and_counts_one_hit(upstream):
 
     with http_interception():
         with pytest.raises(ValueError):
-            run_in_case(ctx, as_json)
+            in_case(ctx, as_json)
     assert fault_hits(ctx) == {"cut": 1}
 
 
 def test_untouched_calls_pass_through_and_are_seen_with_their_client(upstream):
     ctx = make_ctx({"id": "elsewhere", "target": "http", "mode": "http_error", "host": "api.tavily.com"})
     with http_interception() as traffic:
-        assert run_in_case(ctx, get_order, upstream.url) == (200, '{"order_id": "1234", "status": "shipped"}')
+        assert in_case(ctx, get_order, upstream.url) == (200, '{"order_id": "1234", "status": "shipped"}')
         asyncio.run(get_order(upstream.url))  # outside any case: neither faulted nor counted
     assert fault_hits(ctx) == {}
     assert "aiohttp" in traffic.clients and "httpx" in traffic.clients
@@ -111,8 +102,8 @@ def test_llm_calls_over_aiohttp_are_recorded_and_meet_llm_faults(upstream):
     clean = make_ctx()
     limited = make_ctx({"id": "429", "target": "llm", "mode": "rate_limit", "retry_after_s": 1})
     with http_interception():
-        status, answer = run_in_case(clean, chat, upstream.url)
-        limited_status, error = run_in_case(limited, chat, upstream.url)
+        status, answer = in_case(clean, chat, upstream.url)
+        limited_status, error = in_case(limited, chat, upstream.url)
     assert status == 200 and answer["choices"][0]["message"]["content"]
     [call] = clean.llm_calls
     assert (call["status"], call["fault"], call["source"]) == (200, None, "live") and call["output_tokens"] > 0

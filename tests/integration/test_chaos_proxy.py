@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 import sys
 import time
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -14,10 +14,11 @@ import openai
 import pytest
 from test_chaos_fakes import ANSWER, FakeUpstream
 
-from khaos_action.engine.chaos.plan import bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import fault_hits
 from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 from khaos_action.engine.context import CaseContext
 from khaos_action.errors import ConfigError
+from tests import builders
 
 AGENT = '''
 import json, os, sys
@@ -41,9 +42,7 @@ def upstream():
         yield server
 
 
-def make_ctx(*faults: dict, case_id: str = "case") -> CaseContext:
-    rng = random.Random(3)
-    return CaseContext(case_id=case_id, rng=rng, faults=bind_faults(list(faults), rng))
+make_ctx = partial(builders.make_ctx, seed=3)
 
 
 async def with_proxy(body):

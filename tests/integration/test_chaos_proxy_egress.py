@@ -6,7 +6,6 @@ real proxy and a real "attacker" server on 127.0.0.1 that must never be reached.
 from __future__ import annotations
 
 import asyncio
-import random
 import subprocess
 import sys
 
@@ -14,10 +13,11 @@ import pytest
 from test_chaos_fakes import FakeUpstream
 
 from khaos_action.engine.chaos.egress import named_hosts
-from khaos_action.engine.chaos.plan import bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import fault_hits
 from khaos_action.engine.chaos.proxy import ChaosProxy, render_env
 from khaos_action.engine.chaos.proxy_forward import proxy_instance
 from khaos_action.engine.context import CaseContext
+from tests.builders import make_ctx
 
 CLIENT = r'''
 import json, os, sys, urllib.error, urllib.request
@@ -42,9 +42,7 @@ def attacker():
 
 
 def attack_ctx(payload: str, *faults: dict) -> CaseContext:
-    rng = random.Random(2)
-    return CaseContext(case_id="attack", rng=rng, contain=named_hosts([payload]),
-                       faults=bind_faults([{"id": f"f{i}", **f} for i, f in enumerate(faults)], rng))
+    return make_ctx(*faults, case_id="attack", seed=2, numbered=True, contain=named_hosts([payload]))
 
 
 def run_clients(env: dict[str, str], url: str, body: str) -> dict:

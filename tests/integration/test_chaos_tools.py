@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 import textwrap
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.chaos.tools import (
     ToolPatcher,
     ToolsUnreachable,
     check_tool_faults_reachable,
     unreached_tools,
 )
-from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.python import load_callable
 from khaos_action.faults.tool import ToolFaultError
+from tests import builders
 
 TOOLS = '''
 import asyncio
@@ -80,9 +80,7 @@ def agent(tmp_path: Path):
     sys.path[:] = [p for p in sys.path if p != str(folder)]
 
 
-def ctx_with(*faults: dict, injections: list | None = None) -> CaseContext:
-    rng = random.Random(1)
-    return CaseContext(case_id="c", rng=rng, faults=bind_faults(list(faults), rng), injections=injections or [])
+ctx_with = partial(builders.make_ctx, case_id="c", seed=1)
 
 
 def test_a_tool_imported_by_name_is_reached_and_restored_after_the_run(agent):

@@ -7,18 +7,16 @@ import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
-from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
-from khaos_action.run_api import EvaluateRequest, EvaluateResult
-from tests import shell
+from khaos_action.run_api import EvaluateResult
+from tests.builders import evaluate_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 
 def run_example(name: str, out_dir: Path, **request: object) -> EvaluateResult:
     """`khaos-action run -c examples/<name>/khaos.yaml --out <out_dir>`, in-process."""
-    return evaluate(EvaluateRequest(config_path=EXAMPLES / name / "khaos.yaml", out_dir=out_dir, **request),
-                    services=shell.services())
+    return evaluate_project(EXAMPLES / name / "khaos.yaml", out_dir, **request)
 
 
 def contract_case(manifest: Manifest, scenario: str, prompt: str) -> CaseResult:

@@ -17,10 +17,8 @@ from khaos_action.checkers import CHECKERS
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import load_config
 from khaos_action.faults import FAULTS
-from khaos_action.main import evaluate
 from khaos_action.mutation import MUTATORS
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project, write_project
 from tests.integration.test_llm_fakes import LlmServer
 
 EXTENSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "extensions"
@@ -64,9 +62,7 @@ def extension(monkeypatch: pytest.MonkeyPatch):
     sys.modules.pop("khaos_recipe_ext", None)
 
 
-def write_project(folder: Path, base: str, *, limit: object = 7, mutation: dict | None = None) -> Path:
-    (folder / "agent.py").write_text(AGENT.format(extensions=str(EXTENSIONS), base=base))
-    (folder / "overload.yaml").write_text(yaml.safe_dump(PACK, sort_keys=False))
+def recipe_project(folder: Path, base: str, *, limit: object = 7, mutation: dict | None = None) -> Path:
     config = {
         "version": 1, "seed": 7, "concurrency": 1,
         "agent": {"name": "recipe-bot", "type": "python", "entry": "agent.py:handle", "timeout_s": 10},
@@ -79,16 +75,14 @@ def write_project(folder: Path, base: str, *, limit: object = 7, mutation: dict 
                          {"name": "overloaded", "llm_faults": [{"mode": "overloaded"}]}],
         **({"mutation": mutation} if mutation else {}),
     }
-    path = folder / "khaos.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return path
+    return write_project(folder, config, {"agent.py": AGENT.format(extensions=str(EXTENSIONS), base=base),
+                                          "overload.yaml": yaml.safe_dump(PACK, sort_keys=False)})
 
 
 def test_a_fault_and_an_invariant_registered_outside_the_package_run_end_to_end(extension, tmp_path: Path):
     with LlmServer() as server:
-        config = write_project(tmp_path, server.url + "/v1", mutation={"types": ["shouted"], "per_prompt": 1})
-        request = EvaluateRequest(config_path=config, out_dir=tmp_path / "out", formats=("md",))
-        manifest = evaluate(request, services=shell.services()).manifest
+        config = recipe_project(tmp_path, server.url + "/v1", mutation={"types": ["shouted"], "per_prompt": 1})
+        manifest = evaluate_project(config, tmp_path / "out", formats=("md",)).manifest
     cases = {(c.phase, c.scenario): c for c in manifest.cases}
 
     calm = cases[("contract", "no-chaos")]
@@ -119,7 +113,7 @@ def test_a_fault_and_an_invariant_registered_outside_the_package_run_end_to_end(
 
 
 def test_the_new_invariant_validates_its_own_parameters_with_the_config_error_format(extension, tmp_path: Path):
-    config = write_project(tmp_path, "http://127.0.0.1:9/v1", limit="many")
+    config = recipe_project(tmp_path, "http://127.0.0.1:9/v1", limit="many")
     error = pytest.raises(ConfigFileError, load_config, config).value
     [issue] = error.issues
     assert issue.key_path == "contract.invariants[0].limit" and issue.line is not None
@@ -135,7 +129,7 @@ def test_the_new_invariant_validates_its_own_parameters_with_the_config_error_fo
 
 
 def test_without_the_extension_the_names_are_unknown_and_the_errors_list_the_registered_ones(tmp_path: Path):
-    config = write_project(tmp_path, "http://127.0.0.1:9/v1")
+    config = recipe_project(tmp_path, "http://127.0.0.1:9/v1")
     error = pytest.raises(ConfigFileError, load_config, config).value
     text = str(error)
     assert "contract.invariants[0].type: expected one of 'contains'" in text and "found 'max_words'" in text

@@ -13,15 +13,12 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
-import yaml
 
 from khaos_action.config.loader import ConfigFileError, load_config
-from khaos_action.main import evaluate
 from khaos_action.report.merge import merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats, parse_formats
-from khaos_action.run_api import EvaluateRequest
 from khaos_action.transports import TRANSPORTS
-from tests import shell
+from tests.builders import evaluate_project, write_project
 
 EXTENSIONS = Path(__file__).resolve().parents[1] / "fixtures" / "extensions"
 ANSWERS = {"Where is my order 1234?": "Order 1234: delivered on Monday.",
@@ -77,9 +74,7 @@ def write_config(folder: Path, agent_type: str, port: int) -> Path:
               "contract": {"invariants": [{"id": "answers", "type": "output_not_empty"},
                                           {"id": "no-password", "type": "excludes_pattern", "pattern": "password"}]},
               "chaos_matrix": [{"name": "no-chaos"}]}
-    path = folder / "khaos.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return path
+    return write_project(folder, config)
 
 
 def csv_rows(path: Path) -> list[dict[str, str]]:
@@ -90,8 +85,7 @@ def csv_rows(path: Path) -> list[dict[str, str]]:
 def test_a_transport_and_a_report_format_from_outside_the_package_serve_a_run_and_merge(
         tmp_path: Path, extension: ModuleType, tcp_agent: socketserver.ThreadingTCPServer) -> None:
     config = write_config(tmp_path, "tcp-lines", tcp_agent.server_address[1])
-    result = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=("md", "csv")),
-                      services=shell.services())
+    result = evaluate_project(config, tmp_path / "run", formats=("md", "csv"))
 
     manifest = result.manifest
     assert manifest.agent.type == "tcp-lines"

@@ -13,18 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
 from khaos_action.transports import TRANSPORTS
-from tests import shell
+from tests.builders import evaluate_project
 from tests.fixtures.extensions.bot_project import (
     EXTENSION,
     EXTENSIONS,
     Status,
     assert_faults_acted,
+    bot_project,
     forgotten,
     outputs,
-    write_project,
 )
 from tests.local_http import Served, serving
 
@@ -46,13 +44,12 @@ def forget() -> Iterator[None]:
 def test_an_in_process_extension_transport_runs_in_the_worker_with_faults(
         tmp_path: Path, status_api: Served, forget: None, loaded_by: str) -> None:
     base = status_api.url
-    config = write_project(tmp_path, base)
+    config = bot_project(tmp_path, base)
     if loaded_by == "caller":  # imported by the run API's caller, unnamed: the worker is told the entry's module
         sys.path.insert(0, str(EXTENSIONS))
         importlib.import_module("khaos_recipe_inproc")
     extensions = (str(EXTENSION),) if loaded_by == "request" else ()
-    result = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=("md",),
-                                      extensions=extensions), services=shell.services())
+    result = evaluate_project(config, tmp_path / "run", formats=("md",), extensions=extensions)
 
     manifest = result.manifest
     assert manifest.agent.type == "bot-class" and "bot-class" in TRANSPORTS

@@ -19,10 +19,8 @@ from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, check_agent_object, discover_tools
 from khaos_action.errors import ConfigError
-from khaos_action.main import evaluate
 from khaos_action.messages import TransportMessage
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 from tests.fixtures.frameworks.api_server import ToolApis
 from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
 
@@ -53,8 +51,7 @@ def run(servers, tmp_path_factory: pytest.TempPathFactory):
     def evaluated(config: str):
         if config not in manifests:
             out = tmp_path_factory.mktemp(config.split(".")[0])
-            manifests[config] = evaluate(EvaluateRequest(config_path=APPS / config, out_dir=out,
-                                                         formats=("json", "md")), services=shell.services()).manifest
+            manifests[config] = evaluate_project(APPS / config, out, formats=("json", "md")).manifest
         return manifests[config]
 
     return evaluated

@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
+from functools import partial
 
 import httpx
 import pytest
@@ -16,8 +16,9 @@ import requests
 from test_chaos_fakes import ANSWER, FakeUpstream
 
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.context import CaseContext
+from tests import builders
 
 aiohttp = pytest.importorskip("aiohttp")
 BODY = {"model": "gpt-4o-mini", "messages": [{"role": "user", "content": "Is the lab report ready?"}]}
@@ -29,19 +30,12 @@ def upstream():
         yield server
 
 
-def case(*faults: dict) -> CaseContext:
-    rng = random.Random(3)
-    return CaseContext(case_id="c", rng=rng, faults=bind_faults([{"id": f"f{i}", **f} for i, f in enumerate(faults)],
-                                                                 rng))
+case = partial(builders.make_ctx, case_id="c", seed=3, numbered=True)
 
 
-def in_case(ctx, fn, *args):
-    async def inside():
-        with activate(ctx):
-            result = fn(*args)
-            return await result if asyncio.iscoroutine(result) else result
+def in_case(ctx: CaseContext, fn, *args):
     with http_interception():
-        return asyncio.run(inside())
+        return builders.in_case(ctx, fn, *args)
 
 
 def sse_text(raw: str) -> str:

@@ -8,14 +8,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 
 from khaos_action.detect.similarity import lexical_similarity, similarity
 from khaos_action.errors import ConfigError
 from khaos_action.judge import embeddings
-from khaos_action.main import evaluate, prepare
+from khaos_action.main import prepare
 from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project, write_project
 
 try:
     embeddings.model_files()
@@ -122,8 +121,7 @@ def handle(message: str) -> str:
 '''
 
 
-def write_project(folder: Path, backend: str) -> Path:
-    (folder / "agent.py").write_text(AGENT)
+def refunds_project(folder: Path, backend: str) -> Path:
     config = {
         "version": 1, "seed": 3, "concurrency": 1,
         "agent": {"name": "refunds", "type": "python", "entry": "agent.py:handle",
@@ -137,15 +135,12 @@ def write_project(folder: Path, backend: str) -> Path:
                          {"name": "refunds-down", "tool_faults": [{"tool": "lookup_refund", "mode": "error"}]},
                          {"name": "refunds-slow", "tool_faults": [{"tool": "lookup_refund", "mode": "timeout"}]}],
     }
-    path = folder / "khaos.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return path
+    return write_project(folder, config, {"agent.py": AGENT})
 
 
 def verdicts(tmp_path: Path, backend: str) -> dict[str, tuple[bool | None, str]]:
-    config = write_project(tmp_path, backend)
-    manifest = evaluate(EvaluateRequest(config_path=config, out_dir=tmp_path / f"run-{backend}", formats=()),
-                        services=shell.services()).manifest
+    config = refunds_project(tmp_path, backend)
+    manifest = evaluate_project(config, tmp_path / f"run-{backend}", formats=()).manifest
     return {c.scenario: (c.invariants[0].passed, c.output) for c in manifest.cases
             if c.scenario != "no-chaos" and c.invariants}
 
@@ -169,7 +164,7 @@ def test_without_the_extra_the_error_names_the_install_command():
 
 
 def test_a_semantic_config_fails_before_the_run_when_the_extra_is_absent(tmp_path: Path):
-    config = write_project(tmp_path, "semantic")
+    config = refunds_project(tmp_path, "semantic")
     request = EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=())
     if MISSING:
         with pytest.raises(embeddings.SemanticBackendUnavailable, match="khaos-action\\[semantic\\]"):
@@ -179,6 +174,6 @@ def test_a_semantic_config_fails_before_the_run_when_the_extra_is_absent(tmp_pat
 
 
 def test_an_unknown_backend_is_a_config_error(tmp_path: Path):
-    config = write_project(tmp_path, "neural")
+    config = refunds_project(tmp_path, "neural")
     with pytest.raises(ConfigError, match="similarity.backend"):
         prepare(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=()))

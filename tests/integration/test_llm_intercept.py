@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
+from functools import partial
 from pathlib import Path
 
 import httpx
@@ -15,12 +15,13 @@ import requests
 from test_llm_fakes import LlmServer
 
 from khaos_action.engine.chaos.intercept import http_interception
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.chaos.proxy import ChaosProxy
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.llm_calls import LlmRuntime
 from khaos_action.llm.budget import Limits, Meter
 from khaos_action.llm.cassette import Cassette
+from tests import builders
 
 ASK = [{"role": "user", "content": "where is my order"}]
 
@@ -31,11 +32,7 @@ def server():
         yield running
 
 
-def make_ctx(*faults: dict, runtime: LlmRuntime | None = None) -> CaseContext:
-    rng = random.Random(5)
-    ctx = CaseContext(case_id="case", rng=rng, faults=bind_faults(list(faults), rng))
-    ctx.llm = runtime
-    return ctx
+make_ctx = partial(builders.make_ctx, seed=5)
 
 
 def sdk(server: LlmServer, **kw) -> openai.OpenAI:
@@ -117,7 +114,7 @@ def test_a_call_answered_by_a_fault_costs_nothing_and_names_the_fault(server):
 
 
 def test_record_then_replay_without_the_server_gives_the_same_answers(tmp_path: Path):
-    recorded = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "record")))
+    recorded = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "record")))
     with LlmServer() as live:
         base = live.url + "/v1"
         with http_interception(), activate(recorded):
@@ -129,7 +126,7 @@ def test_record_then_replay_without_the_server_gives_the_same_answers(tmp_path: 
     assert reached == 2  # the repeat within the run is answered from what was just recorded
     assert again == first and len(list(tmp_path.glob("gpt-4o-mini-*.json"))) == 2
 
-    replayed = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
+    replayed = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
     with http_interception(), activate(replayed):
         client = openai.OpenAI(api_key="sk-other", base_url=base, max_retries=0)  # nothing listens there now
         assert client.chat.completions.create(model="gpt-4o-mini", messages=ASK).model_dump() == first
@@ -140,7 +137,7 @@ def test_record_then_replay_without_the_server_gives_the_same_answers(tmp_path: 
 
 
 def test_a_replay_miss_fails_the_case_naming_the_request_and_never_goes_live(tmp_path: Path, server):
-    ctx = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
+    ctx = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
     before = len(server.requests)
     with http_interception(), activate(ctx), pytest.raises(openai.APIStatusError) as raised:
         sdk(server, max_retries=2).chat.completions.create(model="gpt-4o-mini", messages=ASK)
@@ -151,10 +148,10 @@ def test_a_replay_miss_fails_the_case_naming_the_request_and_never_goes_live(tmp
 
 def test_faults_still_apply_on_top_of_replayed_replies(tmp_path: Path, server):
     with http_interception():
-        with activate(make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "record")))):
+        with activate(make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "record")))):
             sdk(server).chat.completions.create(model="gpt-4o-mini", messages=ASK)
         ctx = make_ctx({"id": "cut", "target": "llm", "mode": "truncated_response", "max_tokens": 2},
-                       runtime=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
+                       llm=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
         with activate(ctx):
             reply = sdk(server).chat.completions.create(model="gpt-4o-mini", messages=ASK)
     assert reply.choices[0].finish_reason == "length" and reply.choices[0].message.content == "Echo: where"
@@ -163,7 +160,7 @@ def test_faults_still_apply_on_top_of_replayed_replies(tmp_path: Path, server):
 
 def test_credentials_are_never_written_into_a_cassette(tmp_path: Path):
     with LlmServer(leak_key=True) as leaky:
-        ctx = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "auto")))
+        ctx = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "auto")))
         with http_interception(), activate(ctx):
             sdk(leaky).chat.completions.create(model="gpt-4o-mini", messages=ASK)
             httpx.post(leaky.url + "/v1/chat/completions?key=AIzaQUERYSECRET99&api-version=2024", headers={
@@ -178,9 +175,9 @@ def test_credentials_are_never_written_into_a_cassette(tmp_path: Path):
 
 def test_volatile_fields_do_not_change_the_cassette_key(tmp_path: Path, server):
     with http_interception():
-        with activate(make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "record")))):
+        with activate(make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "record")))):
             sdk(server).chat.completions.create(model="gpt-4o-mini", messages=ASK, user="alice")
-        replay = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
+        replay = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, "replay")))
         with activate(replay):
             sdk(server).chat.completions.create(model="gpt-4o-mini", messages=ASK, user="bob")
             with pytest.raises(openai.APIStatusError):
@@ -191,7 +188,7 @@ def test_volatile_fields_do_not_change_the_cassette_key(tmp_path: Path, server):
 def test_live_calls_feed_the_budget_meter_and_replays_do_not(tmp_path: Path, server):
     meter = Meter(Limits(max_llm_calls=2))
     runtime = LlmRuntime(cassette=Cassette(tmp_path, "auto"), meter=meter)
-    with http_interception(), activate(make_ctx(runtime=runtime)):
+    with http_interception(), activate(make_ctx(llm=runtime)):
         for _ in range(3):
             sdk(server).chat.completions.create(model="gpt-4o-mini", messages=ASK)
         assert meter.exhausted() is None  # one live call, two replays
@@ -208,7 +205,7 @@ def test_the_chaos_proxy_records_and_replays_for_agents_in_other_processes(tmp_p
         proxy = ChaosProxy()
         await proxy.start()
         try:
-            ctx = make_ctx(runtime=LlmRuntime(cassette=Cassette(tmp_path, mode)))
+            ctx = make_ctx(llm=LlmRuntime(cassette=Cassette(tmp_path, mode)))
             proxy.bind(0, ctx)
             async with httpx.AsyncClient() as client:
                 response = await client.post(proxy.url_for(upstream, 0) + "/chat/completions",

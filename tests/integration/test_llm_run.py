@@ -9,9 +9,7 @@ from pathlib import Path
 import yaml
 from test_llm_fakes import LlmServer
 
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project, write_project
 
 AGENT = '''
 import openai
@@ -34,8 +32,7 @@ PROMPTS = ["Where is my order 1234?", "How do I return an item?", "Refund for or
            "Change my address", "Cancel order 4321", "Do you ship abroad?"]
 
 
-def write_project(folder: Path, base: str, **extra: object) -> Path:
-    (folder / "agent.py").write_text(AGENT.format(base=base))
+def sdk_bot(folder: Path, base: str, **extra: object) -> Path:
     config = {
         "version": 1, "seed": 7, "concurrency": 2,
         "agent": {"name": "sdk-bot", "type": "python", "entry": "agent.py:handle", "timeout_s": 10},
@@ -48,14 +45,11 @@ def write_project(folder: Path, base: str, **extra: object) -> Path:
                          {"name": "limited", "llm_faults": [{"mode": "rate_limit", "retry_after_s": 0}]}],
         **extra,
     }
-    path = folder / "khaos.yaml"
-    path.write_text(yaml.safe_dump(config, sort_keys=False))
-    return path
+    return write_project(folder, config, {"agent.py": AGENT.format(base=base)})
 
 
 def run(config: Path, out: Path):
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, formats=("md",)),
-                    services=shell.services()).manifest
+    return evaluate_project(config, out, formats=("md",)).manifest
 
 
 def outcomes(manifest) -> list[tuple]:
@@ -67,7 +61,7 @@ def test_a_recorded_run_replays_with_identical_outcomes_after_the_server_is_gone
     with LlmServer() as server:
         # One case at a time: two identical requests in flight together would both go live (a documented
         # limitation of record mode), which would make the count below depend on scheduling.
-        config = write_project(tmp_path, server.url + "/v1", llm_cache={"mode": "record", "path": "cassettes"},
+        config = sdk_bot(tmp_path, server.url + "/v1", llm_cache={"mode": "record", "path": "cassettes"},
                                concurrency=1)
         recorded = run(config, tmp_path / "run1")
         live_requests = len(server.requests)
@@ -99,11 +93,11 @@ def test_a_recorded_run_replays_with_identical_outcomes_after_the_server_is_gone
 def test_a_request_missing_from_the_cassette_fails_its_case_and_the_run(tmp_path: Path):
     cache = {"mode": "auto", "path": "cassettes"}
     with LlmServer() as server:
-        config = write_project(tmp_path, server.url + "/v1", llm_cache=cache, golden_prompts=PROMPTS[:1],
+        config = sdk_bot(tmp_path, server.url + "/v1", llm_cache=cache, golden_prompts=PROMPTS[:1],
                                chaos_matrix=[{"name": "no-chaos"}])
         run(config, tmp_path / "recording")
     entries = sorted(p.name for p in (tmp_path / "cassettes").glob("*.json"))
-    write_project(tmp_path, server.url + "/v1", llm_cache={**cache, "mode": "replay"}, golden_prompts=PROMPTS[:3],
+    sdk_bot(tmp_path, server.url + "/v1", llm_cache={**cache, "mode": "replay"}, golden_prompts=PROMPTS[:3],
                   chaos_matrix=[{"name": "no-chaos"}])
     manifest = run(config, tmp_path / "run")
     by_input = {c.input: c for c in manifest.cases if c.scenario == "no-chaos"}
@@ -118,7 +112,7 @@ def test_a_request_missing_from_the_cassette_fails_its_case_and_the_run(tmp_path
 
 def test_a_budget_stops_the_run_half_way_and_the_verdict_says_so(tmp_path: Path):
     with LlmServer() as server:
-        config = write_project(tmp_path, server.url + "/v1", concurrency=1, golden_prompts=PROMPTS,
+        config = sdk_bot(tmp_path, server.url + "/v1", concurrency=1, golden_prompts=PROMPTS,
                                chaos_matrix=[{"name": "no-chaos"}], budget={"max_llm_calls": 3})
         manifest = run(config, tmp_path / "run")
         assert len(server.requests) == 3
@@ -159,7 +153,7 @@ def test_a_cassette_masks_agent_secrets_in_requests_and_replies_and_replays_the_
     encoded = base64.b64encode(PLANTED.encode()).decode()
     prompts = ["Where is my order 1234?", "Turn on debug mode"]
     with LlmServer() as server:
-        config = write_project(tmp_path, server.url + "/v1", llm_cache={"mode": "record", "path": "cassettes"},
+        config = sdk_bot(tmp_path, server.url + "/v1", llm_cache={"mode": "record", "path": "cassettes"},
                                golden_prompts=prompts, chaos_matrix=[{"name": "no-chaos"}], concurrency=1)
         (tmp_path / "agent.py").write_text(LEAKY_AGENT.format(base=server.url + "/v1", planted=PLANTED))
         data = yaml.safe_load(config.read_text())

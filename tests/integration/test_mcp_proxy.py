@@ -23,10 +23,8 @@ from mcp import Client, StdioServerParameters
 from khaos_action.config.models import McpServer
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.context import CaseContext
-from khaos_action.main import evaluate
 from khaos_action.mcp.proxy import McpProxy
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 SHOP = f"{sys.executable} shop_server.py"
@@ -66,8 +64,7 @@ def test_mcp_faults_fire_in_the_real_server_path_and_change_the_agents_answers(t
             {"name": "garbled", "mcp_faults": [{"mode": "tool_corruption", "tool": "lookup_order"}]},
         ],
     }
-    result = evaluate(EvaluateRequest(config_path=example_copy(tmp_path, config), out_dir=tmp_path / "run",
-                                      contract_only=True), services=shell.services())
+    result = evaluate_project(example_copy(tmp_path, config), tmp_path / "run", contract_only=True)
     manifest = result.manifest
     by = {(c.scenario, c.input): c for c in cases(manifest, phase="contract")}
 
@@ -93,7 +90,7 @@ def test_tool_description_injection_reaches_the_agent_through_a_rewritten_descri
     config = {"agent": shop_agent(), "packs": ["tdi.yaml"]}
     path = example_copy(tmp_path, config)
     (path.parent / "tdi.yaml").write_text(yaml.safe_dump(pack))
-    manifest = evaluate(EvaluateRequest(config_path=path, out_dir=tmp_path / "run"), services=shell.services()).manifest
+    manifest = evaluate_project(path, tmp_path / "run").manifest
     outcome = {c.attack_id: c for c in cases(manifest, phase="security")}
 
     # The canary exists only in the poisoned description: the agent acting on it proves the payload arrived there.
@@ -118,8 +115,7 @@ def test_out_of_process_instances_are_attributed_per_route_through_the_stdio_bri
               "contract": {"invariants": [{"id": "answers", "type": "output_not_empty"}]},
               "chaos_matrix": [{"name": "no-chaos"}, {"name": "calls-fail", "mcp_faults": [{"mode": "tool_failure"}]},
                                {"name": "again"}, {"name": "down", "mcp_faults": [{"mode": "server_unavailable"}]}]}
-    manifest = evaluate(EvaluateRequest(config_path=example_copy(tmp_path, config), out_dir=tmp_path / "run",
-                                        contract_only=True), services=shell.services()).manifest
+    manifest = evaluate_project(example_copy(tmp_path, config), tmp_path / "run", contract_only=True).manifest
     by = {(c.scenario, c.input): c for c in cases(manifest, phase="contract")}
     for scenario in ("no-chaos", "again"):  # ran next to faulted cases on the other instance, untouched
         assert "shipped" in by[scenario, order].output and by[scenario, order].faults_fired == []

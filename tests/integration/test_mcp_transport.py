@@ -16,11 +16,10 @@ pytest.importorskip("mcp")
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.main import evaluate
 from khaos_action.mcp.transport import McpTransport
 from khaos_action.messages import TransportMessage
-from khaos_action.run_api import EvaluateRequest
 from tests import shell
+from tests.builders import evaluate_project
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 
@@ -37,8 +36,7 @@ def test_a_whole_pack_runs_against_an_agent_exposed_as_an_mcp_server(tmp_path):
     config["agent"]["mcp"]["command"] = f"{sys.executable} agent_server.py"
     config["agent"]["mcp_servers"][0]["command"] = f"{sys.executable} shop_server.py"
     (folder / "khaos-mcp-agent.yaml").write_text(yaml.safe_dump(config))
-    manifest = evaluate(EvaluateRequest(config_path=folder / "khaos-mcp-agent.yaml", out_dir=tmp_path / "run"),
-                        services=shell.services()).manifest
+    manifest = evaluate_project(folder / "khaos-mcp-agent.yaml", tmp_path / "run").manifest
 
     assert manifest.agent.type == "mcp"
     baseline = [c for c in manifest.cases if c.phase == "baseline"]
@@ -65,8 +63,7 @@ def test_an_mcp_agent_over_streamable_http_started_by_agent_start(tmp_path):
               "contract": {"invariants": [{"id": "answers", "type": "output_not_empty"}]},
               "chaos_matrix": [{"name": "no-chaos"}]}
     (folder / "http.yaml").write_text(yaml.safe_dump(config))
-    manifest = evaluate(EvaluateRequest(config_path=folder / "http.yaml", out_dir=tmp_path / "run",
-                                        contract_only=True), services=shell.services()).manifest
+    manifest = evaluate_project(folder / "http.yaml", tmp_path / "run", contract_only=True).manifest
     outputs = sorted(c.output for c in manifest.cases if c.phase == "contract" and c.scenario == "no-chaos")
     assert outputs == ["Order 5678: delivered on Monday.", "The result is 42."]
 

@@ -9,11 +9,9 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.corpus import load_corpus
-from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.roles import forbidden_targets, guess_role
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"
 TRAVEL_TOOLS = ["search_flights", "get_destination_guide", "book_flight"]
@@ -23,8 +21,7 @@ GOLDEN = {"Search flights to Lisbon for next Friday", "Which flights go to Rome 
 
 
 def run(config: Path, out: Path, *packs: str) -> Manifest:
-    return evaluate(EvaluateRequest(config_path=config, out_dir=out, packs=packs, formats=("json", "md")),
-                    services=shell.services()).manifest
+    return evaluate_project(config, out, packs=packs, formats=("json", "md")).manifest
 
 
 def attacks(manifest: Manifest) -> list[CaseResult]:

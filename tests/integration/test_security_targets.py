@@ -16,19 +16,15 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.corpus import CHANNEL_REQUIRES
-from khaos_action.main import evaluate
 from khaos_action.manifest import CaseResult, Manifest
-from khaos_action.run_api import EvaluateRequest
-from tests import shell
+from tests.builders import evaluate_project
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"
 OUTCOMES = ("COMPROMISED", "BLOCKED", "UNCERTAIN")
 
 
 def run(config: str, out: Path, **overrides) -> Manifest:
-    request = EvaluateRequest(config_path=EXAMPLES / config, out_dir=out, formats=("json", "sarif", "md"),
-                              **overrides)
-    return evaluate(request, services=shell.services()).manifest
+    return evaluate_project(EXAMPLES / config, out, formats=("json", "sarif", "md"), **overrides).manifest
 
 
 def attacks(manifest: Manifest) -> list[CaseResult]:

@@ -5,25 +5,23 @@ running the tool; everything is restored after the run. Real framework packages,
 from __future__ import annotations
 
 import asyncio
-import random
 import sys
 import textwrap
+from functools import partial
 from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.chaos.plan import activate, bind_faults, fault_hits
+from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.chaos.tool_kinds import cannot_wrap, describe_tool, kind_of
 from khaos_action.engine.chaos.tools import ToolPatcher
-from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.python import load_callable
 from khaos_action.errors import ConfigError
 from khaos_action.faults.tool import ToolFaultError
+from tests import builders
+from tests.builders import evaluate_project
 
-
-def ctx_with(*faults: dict, injections: list | None = None) -> CaseContext:
-    rng = random.Random(1)
-    return CaseContext(case_id="c", rng=rng, faults=bind_faults(list(faults), rng), injections=injections or [])
+ctx_with = partial(builders.make_ctx, case_id="c", seed=1)
 
 
 def down(tool: str) -> dict:
@@ -256,13 +254,9 @@ def test_kinds_are_told_apart_without_importing_a_framework() -> None:
 def test_a_run_reaches_tools_that_are_methods_on_an_instance(tmp_path: Path) -> None:
     """`tools: [stock.py:inv.lookup, stock.py:inv.reserve]` on a python agent: every fault fires, through the
     instance's attribute and through the bound copy the agent keeps in a table."""
-    from khaos_action.main import evaluate
-    from khaos_action.run_api import EvaluateRequest
-    from tests import shell
 
     app = Path(__file__).resolve().parents[1] / "fixtures" / "agents" / "warehouse"
-    manifest = evaluate(EvaluateRequest(config_path=app / "khaos.yaml", out_dir=tmp_path, formats=("json",)),
-                        services=shell.services()).manifest
+    manifest = evaluate_project(app / "khaos.yaml", tmp_path, formats=("json",)).manifest
     fired = {f for c in manifest.cases for f, n in c.fault_hits.items() if n}
     assert fired == {f for c in manifest.cases for f in c.fault_ids} and len(fired) == 2
     [reserved] = [c for c in manifest.cases if c.scenario == "reserve-down" and "reserve" in c.input]

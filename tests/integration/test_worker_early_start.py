@@ -19,6 +19,7 @@ from khaos_action.engine.transport.worker_start import WorkerStarter, python_wor
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 from khaos_action.session import agent_session
+from tests.builders import evaluate_project, write_project
 
 AGENT = """
 import os
@@ -50,9 +51,7 @@ AGENTS = {
 
 
 def _workspace(tmp_path: Path, agent: str) -> Path:
-    (tmp_path / "agent.py").write_text(AGENT, encoding="utf-8")
-    (tmp_path / "khaos.yaml").write_text(f"version: 1\n{agent}\n{CONTRACT}", encoding="utf-8")
-    return tmp_path / "khaos.yaml"
+    return write_project(tmp_path, f"version: 1\n{agent}\n{CONTRACT}", {"agent.py": AGENT})
 
 
 def _children() -> set[int]:
@@ -163,8 +162,6 @@ def test_a_run_that_fails_after_its_zygote_started_leaves_no_child(tmp_path, bro
     # In a process that lives on (a caller of the run API): the zygote is killed and reaped when the run fails,
     # not left to end when its control socket is collected.
     from khaos_action.errors import KhaosError
-    from khaos_action.main import evaluate
-    from khaos_action.run_api import EvaluateRequest
 
     config_path = _workspace(tmp_path, AGENTS["default"])
     environ = dict(os.environ)
@@ -174,6 +171,5 @@ def test_a_run_that_fails_after_its_zygote_started_leaves_no_child(tmp_path, bro
         environ["KHAOS_LLM_CACHE"] = "bogus"
     before = _children()
     with pytest.raises(KhaosError):
-        evaluate(EvaluateRequest(config_path=config_path, out_dir=tmp_path / "out", contract_only=True),
-                 services=Services(environ=environ))
+        evaluate_project(config_path, tmp_path / "out", contract_only=True, services=Services(environ=environ))
     assert _children() == before
