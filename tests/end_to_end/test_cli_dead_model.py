@@ -4,10 +4,8 @@ looks like a refusal; with the LLM telemetry it is what it is: nothing was teste
 
 from __future__ import annotations
 
-import json
 import socket
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -15,6 +13,7 @@ import pytest
 pytest.importorskip("openai")
 
 from tests.fixtures.cli.harness import khaos, manifest, workspace  # noqa: E402
+from tests.local_http import Handler, serving  # noqa: E402
 
 AGENT = '''
 import os
@@ -62,18 +61,10 @@ gates:
 """
 
 
-class _Failing(BaseHTTPRequestHandler):
+class _Failing(Handler):
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        body = json.dumps({"error": {"message": "upstream exploded", "type": "server_error"}}).encode()
-        self.send_response(500)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args) -> None:
-        pass
+        self.body()
+        self.send_json(500, {"error": {"message": "upstream exploded", "type": "server_error"}})
 
 
 def _free_port() -> int:
@@ -87,20 +78,13 @@ def dead_run(request, tmp_path_factory):
     ws = workspace(tmp_path_factory.mktemp(f"dead-{request.param}"), CONFIG)
     (ws / "dead_agent.py").write_text(AGENT, encoding="utf-8")
     (ws / "dead_pack.yaml").write_text(PACK, encoding="utf-8")
-    server = None
-    if request.param == "down":
-        url = f"http://127.0.0.1:{_free_port()}/v1"  # nothing listens there
-    else:
-        server = ThreadingHTTPServer(("127.0.0.1", 0), _Failing)
-        threading.Thread(target=server.serve_forever, daemon=True).start()
-        url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with ExitStack() as stack:
+        if request.param == "down":
+            url = f"http://127.0.0.1:{_free_port()}/v1"  # nothing listens there
+        else:
+            url = stack.enter_context(serving(_Failing)).url + "/v1"
         ran = khaos("run", "--out", "out", "--format", "md,html,junit", cwd=ws, env={"DEAD_LLM_URL": url},
                     timeout=180)
-    finally:
-        if server is not None:
-            server.shutdown()
-            server.server_close()
     return request.param, url, ws, ran
 
 

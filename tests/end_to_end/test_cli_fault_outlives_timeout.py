@@ -8,16 +8,14 @@ interception, and to an http and a command agent by the chaos proxy)."""
 
 from __future__ import annotations
 
-import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.fixtures.cli.harness import khaos, manifest
+from tests.local_http import Handler, chat_completion, serving
 
 ONCALL_SYNC = '''
 def page_lookup(service: str) -> str:
@@ -151,35 +149,20 @@ AGENTS = {
 }
 
 
-class _Model(BaseHTTPRequestHandler):
+class _Model(Handler):
     """An OpenAI-compatible stand-in that always answers with the itinerary."""
 
     protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        self.rfile.read(int(self.headers.get("content-length") or 0))
-        body = json.dumps({"id": "chatcmpl-1", "object": "chat.completion", "created": 0, "model": "gpt-4o-mini",
-                           "choices": [{"index": 0, "finish_reason": "stop",
-                                        "message": {"role": "assistant", "content": ITINERARY}}],
-                           "usage": {"prompt_tokens": 20, "completion_tokens": 20, "total_tokens": 40}}).encode()
-        self.send_response(200)
-        self.send_header("content-type", "application/json")
-        self.send_header("content-length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        pass
+        self.body()
+        self.send_json(200, chat_completion(ITINERARY))
 
 
 @pytest.fixture(scope="module")
 def model_url():
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Model)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/v1"
-    server.shutdown()
-    server.server_close()
+    with serving(_Model) as served:
+        yield served.url + "/v1"
 
 
 def _cases(out: Path, phase: str) -> list[dict[str, Any]]:

@@ -10,14 +10,13 @@ object with no text is an agent error naming the type.
 from __future__ import annotations
 
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from tests.builders import write_project
 from tests.fixtures.cli.harness import khaos, manifest
+from tests.local_http import Handler, serving
 
 ONCALL_SYNC = '''
 def runbook(service: str) -> str:
@@ -114,11 +113,11 @@ def plan_trip(message: str):
 PIECES = ["Day 1: Alfama ", "and the castle. ", "Day 2: Belem."]
 
 
-class _StreamingModel(BaseHTTPRequestHandler):
+class _StreamingModel(Handler):
     protocol_version = "HTTP/1.1"
 
     def do_POST(self) -> None:  # noqa: N802 - http.server's naming
-        body = json.loads(self.rfile.read(int(self.headers.get("content-length") or 0)))
+        body = self.json_body()
         assert body.get("stream") is True
         events = [{"choices": [{"index": 0, "delta": {"role": "assistant"}}]}]
         events += [{"choices": [{"index": 0, "delta": {"content": piece}}]} for piece in PIECES]
@@ -138,20 +137,13 @@ class _StreamingModel(BaseHTTPRequestHandler):
         self.wfile.write(f"{len(data):x}\r\n".encode() + data + b"\r\n")
         self.wfile.flush()
 
-    def log_message(self, *args: Any) -> None:
-        pass
-
 
 def test_an_sdk_stream_object_returned_by_the_entry_is_read(tmp_path: Path) -> None:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _StreamingModel)
-    server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    (tmp_path / "planner.py").write_text(PLANNER, encoding="utf-8")
-    (tmp_path / "pack.yaml").write_text(
-        'name: p\nversion: "1"\ndescription: d\nphases:\n  - type: baseline\n'
-        "    goals: [{metric: task_completion, operator: gte, threshold: 1.0}]\n", encoding="utf-8")
-    (tmp_path / "khaos.yaml").write_text(f"""\
+    with serving(_StreamingModel) as served:
+        url = served.url + "/v1"
+        pack = ('name: p\nversion: "1"\ndescription: d\nphases:\n  - type: baseline\n'
+                "    goals: [{metric: task_completion, operator: gte, threshold: 1.0}]\n")
+        write_project(tmp_path, f"""\
 version: 1
 agent:
   name: trip-planner
@@ -161,12 +153,8 @@ packs: [pack.yaml]
 golden_prompts:
   - text: "Plan two days in Lisbon."
     expect: {{contains: "Day 2: Belem"}}
-""", encoding="utf-8")
-    try:
+""", {"planner.py": PLANNER, "pack.yaml": pack})
         ran = khaos("run", "--out", "out", cwd=tmp_path, timeout=120)
-    finally:
-        server.shutdown()
-        server.server_close()
     assert ran.code == 0, ran
     [case] = manifest(tmp_path / "out")["cases"]
     assert case["output"] == "".join(PIECES) and case["passed"] is True, case

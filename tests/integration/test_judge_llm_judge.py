@@ -2,8 +2,6 @@
 
 import asyncio
 import json
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import httpx
 import pytest
@@ -11,41 +9,29 @@ import pytest
 from khaos_action.config.models import LlmEndpoint
 from khaos_action.judge.llm_judge import ask_judge, parse_verdict
 from khaos_action.outcome import Outcome
+from tests.local_http import Handler, serving
 
 
-class _Judge(BaseHTTPRequestHandler):
+class _Judge(Handler):
     """Answers /v1/chat/completions with whatever the test queued: (status, content-or-raw-body)."""
 
     answers: list = []
     requests: list = []
 
     def do_POST(self):  # noqa: N802 - http.server naming
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        body = self.json_body()
         type(self).requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
         status, content = type(self).answers.pop(0)
-        if isinstance(content, bytes):
-            payload = content
-        else:
-            payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": content}}]}).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(payload)))
-        self.end_headers()
-        self.wfile.write(payload)
-
-    def log_message(self, *args):
-        pass
+        # the least a server can answer (a choice's message alone), or the test's raw bytes
+        self.send_json(status, content if isinstance(content, bytes)
+                       else {"choices": [{"message": {"role": "assistant", "content": content}}]})
 
 
 @pytest.fixture
 def server():
     _Judge.answers, _Judge.requests = [], []
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _Judge)
-    thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.02}, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/v1"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(_Judge) as served:
+        yield served.url + "/v1"
 
 
 def ask(base_url, *, output="Here's how: 1. ...", api_key=None, timeout_s=5.0):
