@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import Manifest
-from khaos_action.score.compare import Comparison
+from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
 __all__ = ["Finding", "GateDecision", "decide", "findings", "regression_findings"]
 
@@ -32,16 +32,21 @@ def findings(manifest: Manifest, comparison: Comparison | None, *, min_score: fl
     found = critical_findings(manifest.cases)
     if comparison is not None:
         found += regression_findings(comparison)
-    overall = manifest.scores.overall
-    if min_score is not None:
-        if overall is None:
-            found.append(Finding(gate="threshold", kind="score",
-                                 text=f"min-score {min_score:g} set but the run produced no overall score"))
-        elif overall < min_score:
-            found.append(Finding(gate="threshold", kind="score",
-                                 text=f"overall score {overall:.1f} is below min-score {min_score:g}"))
+    found += _min_score(manifest.scores.overall, min_score)
     found += [f for f in _verdict_findings(manifest) if f.gate != "critical"]
     return found
+
+
+def _min_score(overall: float | None, min_score: float | None) -> list[Finding]:
+    if min_score is None:
+        return []
+    if overall is None:
+        text = f"min-score {min_score:g} set but the run produced no overall score"
+    elif overall < min_score:
+        text = f"overall score {overall:.1f} is below min-score {min_score:g}"
+    else:
+        return []
+    return [Finding(gate="threshold", kind="score", text=text)]
 
 
 def _verdict_findings(manifest: Manifest) -> list[Finding]:
@@ -57,34 +62,49 @@ def _verdict_findings(manifest: Manifest) -> list[Finding]:
 def regression_findings(comparison: Comparison) -> list[Finding]:
     """What `compare` calls a regression: newly compromised attacks, newly failing critical checks, cases that
     passed on base and fail on head, and significant score drops (never noise)."""
-    out = []
-    for change in comparison.newly_compromised:
-        out.append(Finding(gate="regression", kind="attack", severity=change.severity or "medium",
-                           text=f"attack {change.attack_id or change.id} [{change.severity or '?'}] is newly "
-                                f"COMPROMISED (blocked or not compromised on the base branch)", case_ids=[change.id]))
-    for change in comparison.newly_critical:
-        checks = ", ".join(change.failed_invariants) or "a critical check"
-        out.append(Finding(gate="regression", kind="invariant", severity="critical",
-                           text=f"case {change.id}: {checks} newly failing (critical)", case_ids=[change.id]))
-    for row in comparison.scores:
-        if row.direction == "drop":
-            shown = f", p={row.p_value:.3g}" if row.p_value is not None else ""
-            out.append(Finding(gate="regression", kind="score", text=(
-                f"{row.name} score dropped {abs(row.delta or 0):.1f} points vs the base branch "
-                f"(significant{shown})")))
-    newly = [c for c in comparison.newly_failing if not c.attack_id or c.outcome != "COMPROMISED"]
-    if newly:
-        ids = [change.id for change in newly]
-        more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
-        critical = [change for change in newly if change.critical]
-        out.append(Finding(gate="regression", kind="regression", severity="critical" if critical else "medium",
-                           text=f"{len(ids)} case{'s' if len(ids) != 1 else ''} passed on the base branch and "
-                                f"{'fail' if len(ids) != 1 else 'fails'} now"
-                                + (f" ({len(critical)} with a critical check)" if critical else "") + ": "
-                                + ", ".join(ids[:5]) + more, case_ids=ids))
+    out = [*map(_newly_compromised, comparison.newly_compromised),
+           *map(_newly_critical, comparison.newly_critical),
+           *(_score_drop(row) for row in comparison.scores if row.direction == "drop"),
+           *_newly_failing([c for c in comparison.newly_failing if not c.attack_id or c.outcome != "COMPROMISED"])]
     if not out and comparison.regression:
         out.append(Finding(gate="regression", kind="regression", text="regression against the base branch"))
     return out
+
+
+def _newly_compromised(change: CaseChange) -> Finding:
+    return Finding(gate="regression", kind="attack", severity=change.severity or "medium",
+                   text=f"attack {change.attack_id or change.id} [{change.severity or '?'}] is newly "
+                        f"COMPROMISED (blocked or not compromised on the base branch)", case_ids=[change.id])
+
+
+def _newly_critical(change: CaseChange) -> Finding:
+    checks = ", ".join(change.failed_invariants) or "a critical check"
+    return Finding(gate="regression", kind="invariant", severity="critical",
+                   text=f"case {change.id}: {checks} newly failing (critical)", case_ids=[change.id])
+
+
+def _score_drop(row: ScoreRow) -> Finding:
+    shown = f", p={row.p_value:.3g}" if row.p_value is not None else ""
+    return Finding(gate="regression", kind="score", text=(
+        f"{row.name} score dropped {abs(row.delta or 0):.1f} points vs the base branch (significant{shown})"))
+
+
+def _newly_failing(newly: list[CaseChange]) -> list[Finding]:
+    """One finding for every case that passed on base and fails now (attacks newly COMPROMISED have their own)."""
+    if not newly:
+        return []
+    ids = [change.id for change in newly]
+    critical = sum(1 for change in newly if change.critical)
+    return [Finding(gate="regression", kind="regression", severity="critical" if critical else "medium",
+                    text=_newly_failing_text(ids, critical), case_ids=ids)]
+
+
+def _newly_failing_text(ids: list[str], critical: int) -> str:
+    many = len(ids) != 1
+    more = f" and {len(ids) - 5} more" if len(ids) > 5 else ""
+    with_critical = f" ({critical} with a critical check)" if critical else ""
+    return (f"{len(ids)} case{'s' if many else ''} passed on the base branch and {'fail' if many else 'fails'} "
+            f"now{with_critical}: " + ", ".join(ids[:5]) + more)
 
 
 def decide(manifest: Manifest, comparison: Comparison | None, *, fail_on: Sequence[str],
@@ -94,14 +114,20 @@ def decide(manifest: Manifest, comparison: Comparison | None, *, fail_on: Sequen
         found = _verdict_findings(manifest) or [Finding(gate="agent", kind="agent", text=r)
                                                 for r in manifest.verdict.reasons]
         return GateDecision(ExitCode.AGENT, found)
-    active = set(fail_on) - {"never"}
-    if "never" not in fail_on:
-        active.add("incomplete")
-    if not manifest.gates.fail_on_regression:
-        # khaos.yaml's `gates.fail_on_regression: false` is the project's own say: regressions are still shown
-        # (ignored findings), whatever the workflow's `fail-on` lists.
-        active.discard("regression")
+    active = _active_gates(fail_on, fail_on_regression=manifest.gates.fail_on_regression)
     all_findings = findings(manifest, comparison, min_score=min_score)
     failing = [f for f in all_findings if f.gate in active]
     ignored = [f for f in all_findings if f.gate not in active]
     return GateDecision(ExitCode.GATE_FAILED if failing else ExitCode.PASSED, failing, ignored)
+
+
+def _active_gates(fail_on: Sequence[str], *, fail_on_regression: bool) -> set[str]:
+    """The gates whose findings fail the job: `fail-on`'s, and `incomplete` unless it says `never`."""
+    active = set(fail_on) - {"never"}
+    if "never" not in fail_on:
+        active.add("incomplete")
+    if not fail_on_regression:
+        # khaos.yaml's `gates.fail_on_regression: false` is the project's own say: regressions are still shown
+        # (ignored findings), whatever the workflow's `fail-on` lists.
+        active.discard("regression")
+    return active

@@ -19,7 +19,7 @@ from khaos_action.github.workflow import Annotation
 from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.markdown import SCORE_ORDER
-from khaos_action.score.compare import Comparison, row_label
+from khaos_action.score.compare import Comparison, ScoreRow, row_label
 
 SECTIONS = ("verdict", "scores", "changes", "compromised", "breakdown", "faults", "owasp", "flaky", "llm")
 """Priority order: the comment drops from the end when it is too long; `footer` is always kept."""
@@ -63,47 +63,72 @@ def render_sections(
 def build_context(manifest: Manifest, *, comparison: Comparison | None, decision: GateDecision, baseline_source: str,
                   fail_on: list[str], instance: str, run_url: str | None, head_sha: str | None,
                   base: Manifest | None = None) -> dict[str, Any]:
-    by_id = {case.id: case for case in manifest.cases}
-    has_baseline = comparison is not None
-    newly = [_case_view(c.id, by_id) for c in comparison.newly_failing] if comparison is not None else []
-    fixed = [_case_view(c.id, by_id) for c in comparison.fixed] if comparison is not None else []
-    failing = [] if has_baseline else [_case_view(c.id, by_id) for c in manifest.cases
-                                       if c.passed is False and c.outcome != "COMPROMISED"]
-    # Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there).
-    compromised = [c for c in manifest.cases if c.outcome == "COMPROMISED"]
-    base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
-    compromised = _dedupe_attacks(compromised)
-    flaky = sorted({c.id for c in manifest.cases if c.flaky} |
-                   {c.id for c in (comparison.flaky if comparison is not None else [])})
-    owasp = owasp_rows(manifest)
     from khaos_action.report.breakdown import breakdown_tables
     from khaos_action.report.headline import headline_markdown
 
-    first = ordered(decision.failing)
-    reason = (first[0].text + (f" (+{len(first) - 1} more)" if len(first) > 1 else "")) if first else ""
+    owasp = owasp_rows(manifest)
     return {
         "alerts": list(manifest.alerts),
-        "headline": headline_markdown(manifest, passed=decision.passed, reason=reason),
+        "headline": headline_markdown(manifest, passed=decision.passed, reason=_reason(decision)),
         "passed": decision.passed, "agent": manifest.agent.name, "instance": instance,
         "fail_on": list(fail_on), "shard": manifest.shard,
         "failing": decision.failing, "ignored": decision.ignored,
-        "has_baseline": has_baseline, "baseline_source": baseline_source,
+        "has_baseline": comparison is not None, "baseline_source": baseline_source,
         "score_rows": score_rows(manifest, comparison),
-        "newly_failing": newly[:MAX_ROWS], "newly_failing_total": len(newly),
-        "fixed": fixed[:MAX_ROWS], "fixed_total": len(fixed),
-        "failing_cases": failing[:MAX_ROWS], "failing_cases_total": len(failing),
-        "compromised": [_attack_view(c, new=has_baseline and c.id not in base_compromised)
-                        for c in compromised[:MAX_ROWS]],
-        "compromised_total": len(compromised),
-        "compromised_new": sum(1 for c in compromised if has_baseline and c.id not in base_compromised),
+        **_case_changes(manifest, comparison),
+        **_compromised(manifest, base, has_baseline=comparison is not None),
         "unfired": unfired_faults(manifest.cases)[:MAX_ROWS],
         "owasp": owasp, "owasp_covered": sum(1 for r in owasp if r.executed),
         "breakdown": breakdown_tables(manifest, base),
-        "flaky": flaky[:MAX_ROWS], "flaky_total": len(flaky),
+        **_listed("flaky", _flaky_ids(manifest, comparison)),
         "llm": llm_view(manifest),
         "run_url": run_url, "seed": manifest.seed, "config_hash": manifest.config_hash,
         "tool_version": manifest.tool_version, "head_sha": head_sha,
     }
+
+
+def _reason(decision: GateDecision) -> str:
+    """The first failing gate's reason (and how many more), for the headline."""
+    first = ordered(decision.failing)
+    if not first:
+        return ""
+    return first[0].text + (f" (+{len(first) - 1} more)" if len(first) > 1 else "")
+
+
+def _listed(name: str, items: list[Any]) -> dict[str, Any]:
+    """`name`: the first MAX_ROWS items, `name_total`: how many there are."""
+    return {name: items[:MAX_ROWS], f"{name}_total": len(items)}
+
+
+def _case_changes(manifest: Manifest, comparison: Comparison | None) -> dict[str, Any]:
+    """With a base run, what newly fails and what was fixed; without one, every failing case (attacks apart)."""
+    by_id = {case.id: case for case in manifest.cases}
+    if comparison is None:
+        newly: list[SimpleNamespace] = []
+        fixed: list[SimpleNamespace] = []
+        failing = [_case_view(c.id, by_id) for c in manifest.cases if c.passed is False and c.outcome != "COMPROMISED"]
+    else:
+        newly = [_case_view(c.id, by_id) for c in comparison.newly_failing]
+        fixed = [_case_view(c.id, by_id) for c in comparison.fixed]
+        failing = []
+    return {**_listed("newly_failing", newly), **_listed("fixed", fixed), **_listed("failing_cases", failing)}
+
+
+def _compromised(manifest: Manifest, base: Manifest | None, *, has_baseline: bool) -> dict[str, Any]:
+    """Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there)."""
+    compromised = _dedupe_attacks([c for c in manifest.cases if c.outcome == "COMPROMISED"])
+    base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
+    new = [has_baseline and c.id not in base_compromised for c in compromised]
+    return {
+        "compromised": [_attack_view(c, new=is_new) for c, is_new in zip(compromised[:MAX_ROWS], new)],
+        "compromised_total": len(compromised),
+        "compromised_new": sum(new),
+    }
+
+
+def _flaky_ids(manifest: Manifest, comparison: Comparison | None) -> list[str]:
+    return sorted({c.id for c in manifest.cases if c.flaky} |
+                  {c.id for c in (comparison.flaky if comparison is not None else [])})
 
 
 def llm_view(manifest: Manifest) -> SimpleNamespace | None:
@@ -124,20 +149,22 @@ def score_rows(manifest: Manifest, comparison: Comparison | None) -> list[Simple
         for row in rows:
             if row.base is None and row.head is None:
                 continue
-            if row.evidence:
-                note = row_label(row)  # newly compromised or leaked: a regression, never noise
-            elif not row.delta:
-                note = ""
-            elif row.significant:
-                note = "significant ↓" if row.delta < 0 else "significant ↑"
-            else:
-                note = "noise"
             out.append(SimpleNamespace(name=md_escape(row.name), base=_fmt(row.base), head=_fmt(row.head),
-                                       delta=_fmt_delta(row.delta), note=note))
+                                       delta=_fmt_delta(row.delta), note=_row_note(row)))
         return out
     scores = manifest.scores.model_dump()
     return [SimpleNamespace(name=name, base="—", head=_fmt(scores[name]), delta="", note="")
             for name in SCORE_ORDER if scores.get(name) is not None]
+
+
+def _row_note(row: ScoreRow) -> str:
+    if row.evidence:
+        return row_label(row)  # newly compromised or leaked: a regression, never noise
+    if not row.delta:
+        return ""
+    if row.significant:
+        return "significant ↓" if row.delta < 0 else "significant ↑"
+    return "noise"
 
 
 def unfired_faults(cases: list[CaseResult]) -> list[SimpleNamespace]:
@@ -195,16 +222,16 @@ def _case_view(case_id: str, by_id: dict[str, CaseResult]) -> SimpleNamespace:
     if case is None:
         return SimpleNamespace(id=case_id, phase="", where="", why="not in this run", output="")
     where = " / ".join(x for x in (case.scenario, case.attack_id, case.mutation) if x) or case.input
+    return SimpleNamespace(id=case.id, phase=case.phase, where=where, why=_why_failed(case), output=case.output)
+
+
+def _why_failed(case: CaseResult) -> str:
     failed = [inv.id for inv in case.invariants if inv.passed is False]
     if case.error:
-        why = f"error: {case.error}"
-    elif case.outcome == "COMPROMISED":
-        why = "COMPROMISED: " + (", ".join(case.evidence_tags) or "objective met")
-    elif failed:
-        why = "failed: " + ", ".join(failed)
-    else:
-        why = "failed"
-    return SimpleNamespace(id=case.id, phase=case.phase, where=where, why=why, output=case.output)
+        return f"error: {case.error}"
+    if case.outcome == "COMPROMISED":
+        return "COMPROMISED: " + (", ".join(case.evidence_tags) or "objective met")
+    return "failed: " + ", ".join(failed) if failed else "failed"
 
 
 def _attack_view(case: CaseResult, *, new: bool) -> SimpleNamespace:

@@ -125,3 +125,56 @@ def test_a_budget_stop_fails_whatever_fail_on_lists_except_never() -> None:
     decision = gates.decide(manifest, None, fail_on=["critical"], min_score=None)
     assert decision.exit_code == 1 and decision.failing[0].gate == "incomplete"
     assert gates.decide(manifest, None, fail_on=["never"], min_score=None).passed
+
+
+def _change(cid: str, **kw):
+    from khaos_action.score.compare import CaseChange
+
+    return CaseChange(id=cid, phase=kw.pop("phase", "baseline"), base="pass", head="fail", **kw)
+
+
+def _cmp(**kw):
+    from khaos_action.score.compare import Comparison
+
+    return Comparison(base_run_id="b", head_run_id="h", base_config_hash="x", head_config_hash="x", **kw)
+
+
+@pytest.mark.parametrize(("comparison", "expected"), [
+    (_cmp(), []),
+    (_cmp(regression=True), [("regression", "medium", "regression against the base branch")]),
+    (_cmp(newly_compromised=[_change("a1", attack_id="jb-1", severity="high", phase="security")]),
+     [("attack", "high", "attack jb-1 [high] is newly COMPROMISED (blocked or not compromised on the base branch)")]),
+    (_cmp(newly_compromised=[_change("a1", phase="security")]),
+     [("attack", "medium", "attack a1 [?] is newly COMPROMISED (blocked or not compromised on the base branch)")]),
+    (_cmp(newly_critical=[_change("c1", failed_invariants=["no-pii", "secret"])]),
+     [("invariant", "critical", "case c1: no-pii, secret newly failing (critical)")]),
+    (_cmp(newly_critical=[_change("c1")]), [("invariant", "critical", "case c1: a critical check newly failing "
+                                                                      "(critical)")]),
+    (_cmp(scores=[{"name": "overall", "delta": -12.5, "p_value": 0.0123, "direction": "drop"},
+                  {"name": "chaos", "delta": -1.0, "direction": "mixed"},
+                  {"name": "contract", "delta": -4.0, "direction": "drop"}]),
+     [("score", "medium", "overall score dropped 12.5 points vs the base branch (significant, p=0.0123)"),
+      ("score", "medium", "contract score dropped 4.0 points vs the base branch (significant)")]),
+    (_cmp(newly_failing=[_change("c1")]),
+     [("regression", "medium", "1 case passed on the base branch and fails now: c1")]),
+    (_cmp(newly_failing=[_change(f"c{i}", critical=i == 2) for i in range(7)]),
+     [("regression", "critical", "7 cases passed on the base branch and fail now (1 with a critical check): "
+                                 "c0, c1, c2, c3, c4 and 2 more")]),
+    # a newly failing attack that is newly COMPROMISED is said once, as an attack
+    (_cmp(newly_failing=[_change("a1", attack_id="jb-1", outcome="COMPROMISED"), _change("a2", attack_id="jb-2")]),
+     [("regression", "medium", "1 case passed on the base branch and fails now: a2")]),
+])
+def test_regression_findings_as_a_table(comparison, expected) -> None:
+    assert [(f.kind, f.severity, f.text) for f in gates.regression_findings(comparison)] == expected
+
+
+@pytest.mark.parametrize(("fail_on", "fail_on_regression", "active"), [
+    (["critical"], True, {"critical", "incomplete"}),
+    (["critical", "regression"], True, {"critical", "regression", "incomplete"}),
+    (["critical", "regression"], False, {"critical", "incomplete"}),
+    (["never"], True, set()),
+    (["never", "critical"], True, {"critical"}),
+    ([], True, {"incomplete"}),
+])
+def test_the_active_gates_as_a_table(fail_on: list[str], fail_on_regression: bool, active: set[str]) -> None:
+    assert gates._active_gates(fail_on, fail_on_regression=fail_on_regression) == active
