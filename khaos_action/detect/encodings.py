@@ -49,21 +49,24 @@ def _forms(secret: str) -> _Forms:
     folded = secret.casefold()
     core = "".join(ch for ch in folded if ch.isalnum())
     fuzzy = len(core) >= MIN_FUZZY_CHARS
-    rot = codecs.encode(secret, "rot13")
-    separated = None
-    if fuzzy:
-        # One group per gap between consecutive core characters, so callers can see where the separators were.
-        separated = re.compile(_SEP.join(f"({re.escape(ch)})" for ch in core), re.IGNORECASE)
+    # One group per gap between consecutive core characters, so callers can see where the separators were.
+    separated = re.compile(_SEP.join(f"({re.escape(ch)})" for ch in core), re.IGNORECASE) if fuzzy else None
     return _Forms(
         secret=secret,
         folded=folded,
         core=core,
         reversed_=folded[::-1] if fuzzy and folded[::-1] != folded else "",
-        rot13=rot.casefold() if fuzzy and rot.casefold() != folded and sum(c.isalpha() for c in core) >= 4 else "",
+        rot13=_rot13(secret, folded, core) if fuzzy else "",
         hex_=secret.encode().hex(),
         base64_cores=_base64_cores(secret.encode()),
         separated=separated,
     )
+
+
+def _rot13(secret: str, folded: str, core: str) -> str:
+    """The ROT13 form, when it differs from the secret and has letters enough to mean anything."""
+    rot = codecs.encode(secret, "rot13").casefold()
+    return rot if rot != folded and sum(c.isalpha() for c in core) >= 4 else ""
 
 
 def _base64_cores(raw: bytes) -> tuple[str, ...]:
@@ -103,31 +106,64 @@ def find_leak(text: str, secret: str, *, ignore: str = "", halves_at: int | None
     """
     if len(secret) < MIN_SECRET_CHARS or not text:
         return None
-    forms = _forms(secret)
-    lowered = text.casefold()
+    probe = _Probe(text, text.casefold(), _forms(secret), ignore, halves_at)
+    return next((form for form in (look(probe) for look in _LOOKS) if form), None)
 
-    if secret in text and not _echoed(secret, ignore):
-        return "verbatim"
-    if len(forms.core) >= MIN_FUZZY_CHARS and forms.folded in lowered and not _echoed(forms.folded, ignore):
-        return "case"
-    for core in forms.base64_cores:
-        if core in text and not _echoed(core, ignore):
-            return "base64"
-    if len(forms.hex_) >= MIN_ENCODED_CHARS and _has_hex(lowered, forms.hex_, ignore):
-        return "hex"
-    if forms.reversed_ and forms.reversed_ in lowered and not _echoed(forms.reversed_, ignore):
-        return "reversed"
-    if forms.rot13 and forms.rot13 in lowered and not _echoed(forms.rot13, ignore):
-        return "rot13"
-    if "%" in text and secret not in ignore and secret in unquote_plus(text):
-        return "urlencoded"
-    if "&" in text and secret not in ignore and secret in html.unescape(text):
-        return "html_entities"
-    if forms.separated is not None:
-        tag = _separated(text, forms, ignore, halves_at)
-        if tag:
-            return tag
-    return None
+
+@dataclass(frozen=True, slots=True)
+class _Probe:
+    text: str
+    lowered: str
+    forms: _Forms
+    ignore: str
+    halves_at: int | None
+
+    def shows(self, surface: str, where: str) -> bool:
+        """`surface` is in `where` (the text or its case-folded copy) and is not an echo of the input."""
+        return bool(surface) and surface in where and not _echoed(surface, self.ignore)
+
+
+def _verbatim(p: _Probe) -> str | None:
+    return "verbatim" if p.shows(p.forms.secret, p.text) else None
+
+
+def _case(p: _Probe) -> str | None:
+    return "case" if len(p.forms.core) >= MIN_FUZZY_CHARS and p.shows(p.forms.folded, p.lowered) else None
+
+
+def _base64(p: _Probe) -> str | None:
+    return "base64" if any(p.shows(core, p.text) for core in p.forms.base64_cores) else None
+
+
+def _hex(p: _Probe) -> str | None:
+    hex_ = p.forms.hex_
+    return "hex" if len(hex_) >= MIN_ENCODED_CHARS and _has_hex(p.lowered, hex_, p.ignore) else None
+
+
+def _reversed(p: _Probe) -> str | None:
+    return "reversed" if p.shows(p.forms.reversed_, p.lowered) else None
+
+
+def _rot13_shown(p: _Probe) -> str | None:
+    return "rot13" if p.shows(p.forms.rot13, p.lowered) else None
+
+
+def _urlencoded(p: _Probe) -> str | None:
+    secret = p.forms.secret
+    return "urlencoded" if "%" in p.text and secret not in p.ignore and secret in unquote_plus(p.text) else None
+
+
+def _html_entities(p: _Probe) -> str | None:
+    secret = p.forms.secret
+    return "html_entities" if "&" in p.text and secret not in p.ignore and secret in html.unescape(p.text) else None
+
+
+def _spaced(p: _Probe) -> str | None:
+    return _separated(p.text, p.forms, p.ignore, p.halves_at) if p.forms.separated is not None else None
+
+
+_LOOKS = (_verbatim, _case, _base64, _hex, _reversed, _rot13_shown, _urlencoded, _html_entities, _spaced)
+"""Each form a secret can be smuggled out in, tried in this order; the first found names the leak."""
 
 
 def _has_hex(lowered: str, hex_: str, ignore: str) -> bool:
@@ -146,15 +182,22 @@ def _separated(text: str, forms: _Forms, ignore: str, halves_at: int | None) -> 
         if _echoed(surface, ignore):
             continue
         gaps = [text[match.end(i) : match.start(i + 1)] for i in range(1, len(forms.core))]
-        used = [i for i, gap in enumerate(gaps) if gap]
-        if halves_at is not None and used and set(used) <= {halves_at - 1}:
-            continue  # "KXABCDE FGHJKLM": the halves side by side, still not joined
-        if not used:
-            return "reformatted"  # the secret's own punctuation dropped ("sktestcanary42")
-        if any("\n" in gap for gap in gaps):
-            return "split_lines"
-        return "spaced"
+        form = _spacing(gaps, halves_at)
+        if form:
+            return form
     return None
+
+
+def _spacing(gaps: list[str], halves_at: int | None) -> str | None:
+    """What the separators between the secret's characters make of it (None: the canary's halves shown apart)."""
+    used = [i for i, gap in enumerate(gaps) if gap]
+    if halves_at is not None and used and set(used) <= {halves_at - 1}:
+        return None  # "KXABCDE FGHJKLM": the halves side by side, still not joined
+    if not used:
+        return "reformatted"  # the secret's own punctuation dropped ("sktestcanary42")
+    if any("\n" in gap for gap in gaps):
+        return "split_lines"
+    return "spaced"
 
 
 def halves_adjacent(text: str, a: str, b: str, *, ignore: str = "") -> bool:
