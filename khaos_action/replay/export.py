@@ -88,55 +88,82 @@ def export_report(
     known = dict(invariants or {})
     result = ExportResult()
     for case in _failing_rows(manifest):
-        if case.attack_id is not None or case.phase == "security":
-            result.skipped.append((case.id, "attack case: the security phase re-runs it from the seed"))
-            continue
-        failed = [inv for inv in case.invariants if inv.passed is False]
-        if not failed:
-            reason = (f"failed with an error ({case.error}) and no invariant to check" if case.error
-                      else "its checks (pack `expect`) are not recorded in the manifest")
-            result.skipped.append((case.id, reason))
-            continue
-        expect, problems = [], []
-        for inv in failed:
-            spec = inv.spec or (known[inv.id].model_dump(exclude_defaults=True) if inv.id in known else None)
-            if spec is None:
-                problems.append(f"{inv.id}: definition unknown (pass the contract to export it)")
-                continue
-            spec.setdefault("id", inv.id)
-            spec.setdefault("type", inv.type)
-            built, problem = _expected_invariant(dict(spec), manifest, case)
-            if built is None:
-                problems.append(problem)
-            else:
-                expect.append(built)
-        if not expect:
-            result.skipped.append((case.id, "; ".join(problems)))
-            continue
-        session = {
-            "id": case.id,
-            "input": case.input,
-            "history": [dict(turn) for turn in case.history],
-            "tool_responses": _tool_responses(case),
-            "expect": {"invariants": expect},
-            "description": (f"{case.phase} case failed {', '.join(i['id'] for i in expect)}"
-                            + (f" under scenario {case.scenario}" if case.scenario else "")
-                            + (f" ({case.mutation} mutation)" if case.mutation else "")),
-            "source": {k: v for k, v in {
-                "run_id": manifest.run_id, "case_id": case.id, "phase": case.phase, "scenario": case.scenario,
-                "mutation": case.mutation, "git_sha": manifest.git.sha, "config_hash": manifest.config_hash,
-            }.items() if v is not None},
-        }
-        # Whatever we write must load back: validate through the same model `load_sessions` uses.
-        try:
-            Session.model_validate(session)
-        except ValidationError as exc:
-            first = exc.errors()[0]
-            where = ".".join(str(p) for p in first["loc"])
-            result.skipped.append((case.id, f"would not load back as a session ({where}: {first['msg']})"))
-            continue
-        result.sessions.append(session)
+        exported = _export_case(manifest, case, known)
+        if isinstance(exported, str):
+            result.skipped.append((case.id, exported))
+        else:
+            result.sessions.append(exported)
     return result
+
+
+def _export_case(manifest: Manifest, case: CaseResult, known: Mapping[str, Invariant]) -> dict[str, Any] | str:
+    """The case's session, or why it is not exported."""
+    why_not = _not_exportable(case)
+    if why_not:
+        return why_not
+    expect, problems = _expectations(manifest, case, known)
+    if not expect:
+        return "; ".join(problems)
+    session = _session(manifest, case, expect)
+    return _load_problem(session) or session
+
+
+def _not_exportable(case: CaseResult) -> str | None:
+    if case.attack_id is not None or case.phase == "security":
+        return "attack case: the security phase re-runs it from the seed"
+    if any(inv.passed is False for inv in case.invariants):
+        return None
+    if case.error:
+        return f"failed with an error ({case.error}) and no invariant to check"
+    return "its checks (pack `expect`) are not recorded in the manifest"
+
+
+def _expectations(manifest: Manifest, case: CaseResult,
+                  known: Mapping[str, Invariant]) -> tuple[list[dict[str, Any]], list[str]]:
+    """(the failed invariants as a replay checks them, the ones that cannot be exported and why)."""
+    expect, problems = [], []
+    for inv in case.invariants:
+        if inv.passed is not False:
+            continue
+        spec = inv.spec or (known[inv.id].model_dump(exclude_defaults=True) if inv.id in known else None)
+        if spec is None:
+            problems.append(f"{inv.id}: definition unknown (pass the contract to export it)")
+            continue
+        spec.setdefault("id", inv.id)
+        spec.setdefault("type", inv.type)
+        built, problem = _expected_invariant(dict(spec), manifest, case)
+        if built is None:
+            problems.append(problem)
+        else:
+            expect.append(built)
+    return expect, problems
+
+
+def _session(manifest: Manifest, case: CaseResult, expect: list[dict[str, Any]]) -> dict[str, Any]:
+    scenario = f" under scenario {case.scenario}" if case.scenario else ""
+    mutation = f" ({case.mutation} mutation)" if case.mutation else ""
+    source = {"run_id": manifest.run_id, "case_id": case.id, "phase": case.phase, "scenario": case.scenario,
+              "mutation": case.mutation, "git_sha": manifest.git.sha, "config_hash": manifest.config_hash}
+    return {
+        "id": case.id,
+        "input": case.input,
+        "history": [dict(turn) for turn in case.history],
+        "tool_responses": _tool_responses(case),
+        "expect": {"invariants": expect},
+        "description": f"{case.phase} case failed {', '.join(i['id'] for i in expect)}{scenario}{mutation}",
+        "source": {k: v for k, v in source.items() if v is not None},
+    }
+
+
+def _load_problem(session: dict[str, Any]) -> str | None:
+    """Whatever we write must load back: validated through the same model `load_sessions` uses."""
+    try:
+        Session.model_validate(session)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        return f"would not load back as a session ({where}: {first['msg']})"
+    return None
 
 
 def export_sessions(
