@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -37,6 +37,7 @@ _ONES = {"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six":
 _TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
          "ninety": 90}
 _SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+_UNITS = {**_ONES, **_TENS}
 _NUMBER_WORD = "|".join([*_ONES, *_TENS, *_SCALES, "a"])
 # "twenty-five", "two hundred", "one thousand five hundred"; "one" alone only before a unit (see _SPELLED)
 _SPELLED_NUMBER = rf"(?:(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WORD}))*)"
@@ -116,11 +117,14 @@ class Support:
 
     def holds(self, claim: Claim) -> bool:
         if claim.kind in ("calendar", "name"):
-            return _phrase(claim.text) in self.text or all(w in self.words for w in _words(claim.text)
-                                                           if w not in GENERIC)
+            return self._holds_phrase(claim.text)
         if any(key in self.numbers or key in self.tokens or key in self.words for key in claim.keys):
             return True
         return bool(claim.parts) and claim.parts <= self.numbers
+
+    def _holds_phrase(self, text: str) -> bool:
+        """The phrase itself, or each of its words that names something (not `GENERIC`)."""
+        return _phrase(text) in self.text or all(w in self.words for w in _words(text) if w not in GENERIC)
 
 
 def support_of(texts: Iterable[str]) -> Support:
@@ -131,20 +135,7 @@ def support_of(texts: Iterable[str]) -> Support:
         if not text:
             continue
         parts.append(text.casefold())
-        for match in _NUMERIC.finditer(text):
-            support.tokens.add(_token_key(match.group(0)))
-            whole = _whole_value(match.group(0))
-            support.numbers.update([whole] if whole else [])
-            support.numbers.update(_groups(match.group(0)))
-            support.words.update(_date_words(match.group(0)))
-        for match in _SPELLED.finditer(text):
-            value = spelled_value(match.group(1))
-            if value is not None:
-                support.numbers.add(_number_key(value))
-        for match in _COMPOUND.finditer(text):  # "twenty-five", "two hundred": a number whatever follows
-            value = spelled_value(match.group(0))
-            if value is not None:
-                support.numbers.add(_number_key(value))
+        _index_numbers(text, support)
         for match in _EMAIL.finditer(text):
             support.tokens.add(match.group(0).casefold())
         for match in _URL.finditer(text):
@@ -154,49 +145,105 @@ def support_of(texts: Iterable[str]) -> Support:
     return support
 
 
+def _index_numbers(text: str, support: Support) -> None:
+    """Numbers, ids and dates as tokens, values, groups and date words; spelled numbers as values."""
+    for match in _NUMERIC.finditer(text):
+        support.tokens.add(_token_key(match.group(0)))
+        whole = _whole_value(match.group(0))
+        support.numbers.update([whole] if whole else [])
+        support.numbers.update(_groups(match.group(0)))
+        support.words.update(_date_words(match.group(0)))
+    spelled = [m.group(1) for m in _SPELLED.finditer(text)]
+    spelled += [m.group(0) for m in _COMPOUND.finditer(text)]  # "twenty-five", "two hundred": whatever follows
+    for words in spelled:
+        value = spelled_value(words)
+        if value is not None:
+            support.numbers.add(_number_key(value))
+
+
 def claims(text: str) -> list[Claim]:
-    """The specific claims in `text`, in order, none inside another."""
-    found: list[Claim] = []
-    taken: list[tuple[int, int]] = []
-    skip = [m.span() for m in _RETRY.finditer(text)] + [m.span() for m in _LIST_MARKER.finditer(text)]
+    """The specific claims in `text`, in order, none inside another (the finders of `_FINDERS` take their spans
+    in turn: an email's digits are not a number too)."""
+    found = _Claims(text)
+    for find in _FINDERS:
+        find(text, found.add)
+    return sorted(found.claims, key=lambda c: c.start)
 
-    def add(start: int, end: int, kind: str, keys: Iterable[str], parts: Iterable[str] = ()) -> None:
-        if any(s <= start < e or s < end <= e for s, e in taken + skip):
+
+class _Claims:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.claims: list[Claim] = []
+        self.taken: list[tuple[int, int]] = [m.span() for m in _RETRY.finditer(text)]
+        self.taken += [m.span() for m in _LIST_MARKER.finditer(text)]
+
+    def add(self, start: int, end: int, kind: str, keys: Iterable[str], parts: Iterable[str] = ()) -> None:
+        """A claim over text[start:end], unless a span taken before overlaps it."""
+        if any(s <= start < e or s < end <= e for s, e in self.taken):
             return
-        taken.append((start, end))
-        found.append(Claim(text=text[start:end], start=start, kind=kind, keys=frozenset(keys),
-                           parts=frozenset(parts)))
+        self.taken.append((start, end))
+        self.claims.append(Claim(text=self.text[start:end], start=start, kind=kind, keys=frozenset(keys),
+                                 parts=frozenset(parts)))
 
+
+Add = Callable[..., None]
+
+
+def _emails(text: str, add: Add) -> None:
     for match in _EMAIL.finditer(text):
         add(*match.span(), "email", [match.group(0).casefold()])
+
+
+def _urls(text: str, add: Add) -> None:
     for match in _URL.finditer(text):
         add(*match.span(), "url", [_url_key(match.group(0))])
+
+
+def _calendar(text: str, add: Add) -> None:
     for match in _CALENDAR.finditer(text):
         add(*match.span(), "calendar", [])
+
+
+def _spelled_numbers(text: str, add: Add) -> None:
     for match in _SPELLED.finditer(text):
         value = spelled_value(match.group(1))
         if value is not None and match.group(1).casefold() != "a":  # "a day or two" is vague; "one year" is not
             add(*match.span(), "spelled_number", [_number_key(value)])
+
+
+def _numbers(text: str, add: Add) -> None:
     for match in _NUMERIC.finditer(text):
         whole = _whole_value(match.group(0))
         # a time or a date may be written another way (9:30, 2025-03-07); an id with letters only as itself
         parts = [] if whole or re.search(r"[A-Za-z]", match.group(0)) else _groups(match.group(0))
         add(*match.span(), "number", [_token_key(match.group(0)), *([whole] if whole else [])], parts)
+
+
+def _day_and_month_names(text: str, add: Add) -> None:
     for match in re.finditer(r"\b[A-Za-z]+\b", text):
         word = match.group(0)
-        if word[0].isupper() and word.casefold() in WEEKDAYS:
+        if not word[0].isupper():
+            continue
+        if word.casefold() in WEEKDAYS:
             add(*match.span(), "weekday", [word.casefold()])
-        elif word[0].isupper() and word.casefold() in MONTHS and word != "May":
+        elif word.casefold() in MONTHS and word != "May":
             add(*match.span(), "month", [word.casefold()])
-    if _looks_english(text):
-        for match in _HONORIFIC.finditer(text):
-            add(*match.span(), "name", [])
-        for match in _NAME_RUN.finditer(text):
-            start, end = _trim_sentence_start(text, *match.span(1))
-            span = text[start:end]
-            if len(span.split()) >= 2 and not all(w in GENERIC for w in _words(span)):
-                add(start, end, "name", [])
-    return sorted(found, key=lambda c: c.start)
+
+
+def _names(text: str, add: Add) -> None:
+    if not _looks_english(text):
+        return
+    for match in _HONORIFIC.finditer(text):
+        add(*match.span(), "name", [])
+    for match in _NAME_RUN.finditer(text):
+        start, end = _trim_sentence_start(text, *match.span(1))
+        span = text[start:end]
+        if len(span.split()) >= 2 and not all(w in GENERIC for w in _words(span)):
+            add(start, end, "name", [])
+
+
+_FINDERS = (_emails, _urls, _calendar, _spelled_numbers, _numbers, _day_and_month_names, _names)
+"""What a claim can be, in the order each takes its spans."""
 
 
 def specific_tokens(value: Any) -> set[str]:
@@ -221,18 +268,20 @@ def spelled_value(words: str) -> float | None:
         if word == "a":
             current = current or 1
             continue
-        if word in _ONES:
-            current += _ONES[word]
-        elif word in _TENS:
-            current += _TENS[word]
-        elif word in _SCALES:
-            current = (current or 1) * _SCALES[word]
-            if _SCALES[word] >= 1000:
-                total, current = total + current, 0
-        else:
+        if word not in _UNITS and word not in _SCALES:
             return None
+        total, current = _read_number_word(word, total, current)
         seen = True
     return float(total + current) if seen else None
+
+
+def _read_number_word(word: str, total: int, current: int) -> tuple[int, int]:
+    """(total, current) after one number word: a unit adds to the current group, a scale multiplies it (and a
+    thousand or more closes the group)."""
+    if word in _UNITS:
+        return total, current + _UNITS[word]
+    current = (current or 1) * _SCALES[word]
+    return (total + current, 0) if _SCALES[word] >= 1000 else (total, current)
 
 
 # ---- normal forms ----------------------------------------------------------------------------------------------
