@@ -30,6 +30,8 @@ class Inspected:
     name: str = "agent"
     tools: list[tuple[str, ToolRole]] = field(default_factory=list)
     """(`path.py:function` or "" for a framework's own tool, role)."""
+    unwrapped: list[str] = field(default_factory=list)
+    """Framework tools the engine cannot wrap (built-in, hosted, MCP tools): listed, never given faults."""
     notes: list[str] = field(default_factory=list)
 
 
@@ -62,6 +64,7 @@ def inspect_agent(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> 
                          f"agent object")
     result.agent_type = found.agent_type
     result.tools = [(ref, guess_role(name, description, role)) for ref, name, description, role in found.tools]
+    result.unwrapped = list(found.unwrapped)
     if found.agent_type != "python":
         result.notes.append(f"a {found.agent_type} agent: its tools are found on the object at run time")
     elif not result.tools:
@@ -84,7 +87,7 @@ def _relative_entry(entry: str, origin: Path, base_dir: Path) -> str:
 def render_config(found: Inspected) -> str:
     """The starter khaos.yaml (YAML written by hand so it keeps its comments)."""
     q = json.dumps  # a JSON string is a valid YAML double-quoted scalar
-    tool_names = [role.tool for _, role in found.tools]
+    tool_names = [role.tool for _, role in found.tools if role.tool not in found.unwrapped]  # what faults can reach
     lines = [
         "# Written by `khaos-action init`. Next: replace the TODO golden prompts, check the tool roles, then run",
         "#   khaos-action validate && khaos-action run",
@@ -143,6 +146,8 @@ def _tool_lines(found: Inspected, q: Callable[[str], str]) -> list[str]:
     for ref, role in found.tools:
         key = f"ref: {q(ref)}" if ref else f"name: {q(role.tool)}"
         guess = "" if role.source == "declared" else f"  # guessed from its {role.source}"
+        if role.tool in found.unwrapped:
+            guess += "; runs out of the engine's reach (no faults, no payloads)"
         if role.role is not None:
             entries.append(f"    - {{{key}, role: {role.role}}}{guess}")
         elif ref:

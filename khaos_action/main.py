@@ -107,7 +107,8 @@ def prepare(request: EvaluateRequest, *,
     user_attacks = user_attacks_of(loaded, loaded_packs)
     code = agent_code(loaded, extensions) if agent_code is not None else None
     issues = [*(code.issues if code else []),
-              *check_semantics(loaded, loaded_packs, code.broken_tools if code else ())]
+              *check_semantics(loaded, loaded_packs, code.broken_tools if code else (),
+                               code.wrapped_tools if code else None)]
     if issues:
         raise ConfigFileError(issues)
     warnings = [str(issue) for issue in semantic_warnings(loaded)]

@@ -93,7 +93,9 @@ def inspect_entry(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> 
                           tools=[(_one_line(str(t.get("ref") or "")), _one_line(str(t.get("name"))),
                                   str(t.get("description") or ""),
                                   t.get("role") if isinstance(t.get("role"), str) else None)
-                                 for t in found.get("tools") or ()])
+                                 for t in found.get("tools") or ()],
+                          unwrapped=[_one_line(str(t.get("name"))) for t in found.get("tools") or ()
+                                     if t.get("wrapped") is False])
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
 
@@ -107,6 +109,9 @@ class Inspection:
     type_name: str = ""
     tools: list[tuple[str, str, str, str | None]] = field(default_factory=list)
     """(`file.py:function`, or "" for a framework's own tool; name; description; declared role)."""
+    unwrapped: list[str] = field(default_factory=list)
+    """Tools found on a framework object that run out of the engine's reach (built-in, hosted, MCP tools): capability
+    evidence, never a tool fault's target."""
 
 
 def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
@@ -114,6 +119,8 @@ def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
                              for path, message, hint in answer.get("issues") or ()],
                      broken_tools={str(name) for name in answer.get("broken_tools") or ()})
     context = answer.get("context")
+    if isinstance(answer.get("wrapped"), list):
+        code.wrapped_tools = [_one_line(str(name)) for name in answer["wrapped"]]
     check = AgentCheck(code=code, context=None if context is None else _one_line(str(context)))
     if "tools" in answer:
         tools = [ToolInfo(name=_one_line(str(t.get("name"))), description=str(t.get("description") or ""),
@@ -300,7 +307,10 @@ def _check(setup: dict[str, Any]) -> dict[str, Any]:
     answer["tools"] = [asdict(tool) for tool in tools]
     answer["metadata"] = metadata if isinstance(metadata, dict) else None
     if transport_entry(agent.type).adapter is not None:
-        from khaos_action.engine.transport.frameworks.base import check_agent_object
+        from khaos_action.engine.transport.frameworks.base import check_agent_object, discover_tools
+
+        answer["wrapped"] = [t.name for t in discover_tools(agent.type, agent.entry, base_dir) if t.target is not None]
+        answer["wrapped"] += [spec.tool for spec in agent.tools if spec.code]
 
         try:
             answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context)

@@ -29,6 +29,9 @@ class AgentCode:
     issues: list[ConfigIssue] = field(default_factory=list)
     broken_tools: set[str] = field(default_factory=set)
     """Names of `agent.tools` entries that did not resolve."""
+    wrapped_tools: list[str] | None = None
+    """A framework agent's tools the engine wraps (what a tool fault can reach: not its built-in, hosted or MCP
+    tools); None when not known (not a framework agent, or its tools could not be read)."""
 
 
 def check_agent_code(loaded: LoadedConfig) -> AgentCode:

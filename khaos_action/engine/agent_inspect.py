@@ -37,8 +37,8 @@ def inspect_entry(entry: str, base_dir: Path) -> dict[str, Any]:
             continue
         if accepted:
             return {"agent_type": agent_type, "tools": [
-                {"ref": "", "name": t.info.name, "description": t.info.description, "role": None}
-                for t in adapter.discover(candidate)]}
+                {"ref": "", "name": t.info.name, "description": t.info.description, "role": None,
+                 "wrapped": t.target is not None} for t in adapter.discover(candidate)]}
     if not callable(obj):
         return {"agent_type": None, "type_name": type(obj).__name__, "tools": []}
     module = sys.modules.get(getattr(obj, "__module__", "") or "")

@@ -39,19 +39,21 @@ _WHEN_REACHABLE = {
 }
 
 
-def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = (),
-                    broken_tools: Collection[str] = ()) -> list[ConfigIssue]:
+def check_semantics(loaded: LoadedConfig, packs: Sequence[LoadedPack] = (), broken_tools: Collection[str] = (),
+                    wrapped_tools: Sequence[str] | None = None) -> list[ConfigIssue]:
     """Every semantic error in the config and its packs (empty when there is none). `broken_tools`: `agent.tools`
     entries that did not import (reported on their own line); while there are any, fault tool names are not
-    compared with the declared ones, so a typo there never makes the correct names look wrong."""
+    compared with the declared ones, so a typo there never makes the correct names look wrong. `wrapped_tools`: a
+    framework agent's tools the engine wraps (read from the object by validate), which its tool faults must name."""
     config = loaded.config
     declared = None if broken_tools else declared_tools(config)
+    targets = declared if wrapped_tools is None or broken_tools else list(wrapped_tools)
     issues: list[ConfigIssue] = []
     for path, target, spec in scenario_fault_entries(config.chaos_matrix):
-        issues += _fault_issues(loaded.issue, loaded.positions, path, target, spec, declared)
+        issues += _fault_issues(loaded.issue, loaded.positions, path, target, spec, targets)
     for pack in packs:
         for path, target, spec in pack_fault_entries(pack):
-            issues += _fault_issues(pack.issue, pack.positions, path, target, spec, declared)
+            issues += _fault_issues(pack.issue, pack.positions, path, target, spec, targets)
     issues += _when_issues(loaded)
     issues += _mutation_issues(loaded)
     issues += golden_prompt_issues(loaded, packs)
@@ -170,7 +172,8 @@ def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath,
             path + ("tool",),
             f"tool fault targets `{tool}`, which the agent does not declare (agent.tools: {', '.join(declared)})",
             _did_you_mean(tool, declared)
-            or f"Add the tool to agent.tools (e.g. `tools.py:{tool}`), or use `tool: \"*\"` for every tool"))
+            or f"Add the tool to agent.tools (e.g. `tools.py:{tool}`), or use `tool: \"*\"` for every tool. A "
+               f"framework's built-in, hosted or MCP tool runs out of the engine's reach: no fault can target it"))
     return issues
 
 

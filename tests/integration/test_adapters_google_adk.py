@@ -128,3 +128,52 @@ def test_an_app_on_a_gemini_model_meets_every_fault_in_googles_own_error_shapes(
     errors = {c.scenario: c.error or "" for c in fw.cases(manifest, phase="contract")}
     assert "RESOURCE_EXHAUSTED" in errors["model-rate-limited"] and "UNAVAILABLE" in errors["model-unavailable"]
     assert {c.llm_calls[0]["provider"] for c in manifest.cases if c.llm_calls} == {"gemini"}
+
+
+MULTI_AGENT = '''
+from google.adk.agents import Agent
+from google.adk.examples.example import Example
+from google.adk.tools.example_tool import ExampleTool
+from google.genai import types
+
+from dice_agent.agent import check_prime, roll_die
+
+example_tool = ExampleTool([Example(input=types.UserContent(parts=[types.Part(text="Roll a 6-sided die.")]),
+                                    output=[types.ModelContent(parts=[types.Part(text="I rolled a 4 for you.")])])])
+roll_agent = Agent(name="roll_agent", model="gemini-2.0-flash", description="Handles rolling dice.", tools=[roll_die])
+prime_agent = Agent(name="prime_agent", model="gemini-2.0-flash", description="Checks primes.", tools=[check_prime])
+root_agent = Agent(model="gemini-2.0-flash", name="root_agent", instruction="Delegate to your sub-agents.",
+                   sub_agents=[roll_agent, prime_agent], tools=[example_tool])
+'''
+
+
+def test_init_gives_faults_only_to_tools_the_engine_wraps(tmp_path: Path) -> None:
+    """ADK's hello_world_ma sample (contributing/samples/hello_world_ma in google/adk-python) gives its root agent an
+    ExampleTool (few-shot examples, never called): init listed it with a fault, so validate passed and run refused
+    the config (exit 2, "Tool faults target example_tool, which the agent does not declare")."""
+    shutil.copytree(APP / "dice_agent", tmp_path / "dice_agent")
+    (tmp_path / "ma.py").write_text(textwrap.dedent(MULTI_AGENT))
+    written = fw.init_writes("ma.py:root_agent", tmp_path, tmp_path)
+    assert "roll_die-down" in written and "check_prime-down" in written
+    assert "example_tool-down" not in written and "example_tool" in written  # listed, with why it gets no fault
+
+
+def test_validate_refuses_a_tool_fault_on_a_tool_out_of_the_engines_reach_as_run_does(tmp_path: Path) -> None:
+    """validate said valid, then run stopped at exit 2: both now refuse the fault, at its line."""
+    shutil.copytree(APP / "dice_agent", tmp_path / "dice_agent")
+    (tmp_path / "ma.py").write_text(textwrap.dedent(MULTI_AGENT))
+    (tmp_path / "khaos.yaml").write_text(textwrap.dedent("""
+        version: 1
+        agent: {name: dice, type: google-adk, entry: ma.py:root_agent}
+        golden_prompts: ["Roll a die with 6 sides please."]
+        contract:
+          name: c
+          invariants: [{id: answers, type: output_not_empty, severity: critical}]
+        chaos_matrix:
+          - name: no-chaos
+          - {name: examples-down, tool_faults: [{tool: example_tool, mode: error}]}
+    """))
+    done = fw.cli("validate", "-c", str(tmp_path / "khaos.yaml"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "chaos_matrix[1].tool_faults[0].tool" in done.stdout + done.stderr
+    assert "example_tool" in done.stdout + done.stderr and "out of the engine's reach" in done.stdout + done.stderr
