@@ -13,7 +13,7 @@ import re
 from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
-from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, InvariantResult, Manifest
 
 # Characters XML 1.0 cannot carry (control characters, surrogates, non-characters) are dropped, as junit-xml did;
 # a carriage return survives in attributes as `&#13;` (junit-xml escaped it there before cleaning) but not in text.
@@ -92,44 +92,61 @@ def _add_case(suite: _Suite, case: CaseResult) -> None:
     after_name = f'"{time} classname="{_attr_of_label(f"khaos.{case.pillar or case.phase}")}"'
     system_out = f"\t\t\t<system-out>{stdout}</system-out>\n" if stdout else ""
     closed = f">\n{system_out}\t\t</testcase>\n" if stdout else "/>\n"
-    xml, counts = suite.xml, suite.counts
     if case.invariants:
-        # A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix.
-        tail = f" · {_name(case)}"
-        passed_tail = f"{tail}{after_name}{closed}"
-        error = case.error
-        for inv in case.invariants:
-            if error:
-                kind, message = "error", error[:500]
-            elif inv.passed is False:
-                kind, message = "failure", f"[{inv.severity}] {inv.detail}"[:500]
-            elif inv.passed is None:
-                kind, message = "skipped", inv.detail or "not exercised"
-            else:
-                xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{passed_tail}')
-                continue
-            xml.append(_judged(counts, f"{_attr_of_label(inv.id)}{tail}{after_name}", kind, message, system_out))
+        _add_invariants(suite, case, after_name, system_out, closed)
         if seconds:
             suite.seconds.extend([seconds] * len(case.invariants))
         return
-    kind, message = None, ""
-    if case.outcome is not None:
-        if case.outcome == "COMPROMISED":
-            kind, message = "failure", f"COMPROMISED [{case.severity}] {', '.join(case.evidence_tags)}"[:500]
-        elif case.outcome == "UNCERTAIN":
-            kind, message = "skipped", f"UNCERTAIN: {case.error or ', '.join(case.evidence_tags)}"[:500]
-    elif case.error:
-        kind, message = "error", case.error[:500]
-    elif case.passed is False:
-        kind, message = "failure", "; ".join(case.notes)[:500] or "failed"
-    elif case.passed is None:
-        kind, message = "skipped", "; ".join(case.notes)[:500] or "not judged"
+    kind, message = _verdict(case)
     if seconds:
         suite.seconds.append(seconds)
     if kind is None:
-        xml.append(f'\t\t<testcase name="{_name(case)}{after_name}{closed}')
+        suite.xml.append(f'\t\t<testcase name="{_name(case)}{after_name}{closed}')
         return
-    xml.append(_judged(counts, f"{_name(case)}{after_name}", kind, message, system_out))
+    suite.xml.append(_judged(suite.counts, f"{_name(case)}{after_name}", kind, message, system_out))
+
+
+def _add_invariants(suite: _Suite, case: CaseResult, after_name: str, system_out: str, closed: str) -> None:
+    """A contract cell is (invariant × scenario): one testcase each, so CI dashboards show the matrix."""
+    tail = f" · {_name(case)}"
+    passed_tail = f"{tail}{after_name}{closed}"
+    error, xml = case.error, suite.xml
+    for inv in case.invariants:
+        if not error and inv.passed:
+            xml.append(f'\t\t<testcase name="{_attr_of_label(inv.id)}{passed_tail}')
+            continue
+        kind, message = _invariant_verdict(inv, error)
+        xml.append(_judged(suite.counts, f"{_attr_of_label(inv.id)}{tail}{after_name}", kind, message, system_out))
+
+
+def _invariant_verdict(inv: InvariantResult, error: str | None) -> tuple[str, str]:
+    """(kind, message) of an invariant's testcase that did not pass: the call's error wins."""
+    if error:
+        return "error", error[:500]
+    if inv.passed is False:
+        return "failure", f"[{inv.severity}] {inv.detail}"[:500]
+    return "skipped", inv.detail or "not exercised"
+
+
+def _verdict(case: CaseResult) -> tuple[str | None, str]:
+    """(kind, message) of a case judged as a whole (an attack by its outcome); kind None: it passed."""
+    if case.outcome is not None:
+        return _attack_verdict(case)
+    if case.error:
+        return "error", case.error[:500]
+    if case.passed is False:
+        return "failure", "; ".join(case.notes)[:500] or "failed"
+    if case.passed is None:
+        return "skipped", "; ".join(case.notes)[:500] or "not judged"
+    return None, ""
+
+
+def _attack_verdict(case: CaseResult) -> tuple[str | None, str]:
+    if case.outcome == "COMPROMISED":
+        return "failure", f"COMPROMISED [{case.severity}] {', '.join(case.evidence_tags)}"[:500]
+    if case.outcome == "UNCERTAIN":
+        return "skipped", f"UNCERTAIN: {case.error or ', '.join(case.evidence_tags)}"[:500]
+    return None, ""  # BLOCKED
 
 
 def _judged(counts: dict[str, int], head: str, kind: str, message: str, system_out: str) -> str:
