@@ -26,6 +26,7 @@ import asyncio
 import hashlib
 import re
 import socket
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -143,23 +144,8 @@ class ChaosProxy:
         assert task is not None
         self._connections[task] = writer
         try:
-            while True:
-                try:
-                    head = parse_request(await read_request_head(reader))
-                    if head.expect_continue and (head.length or head.chunked):
-                        writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
-                    body = await read_request_body(reader, head)
-                except BadMessage as exc:
-                    writer.write(_reply_bytes(Reply.json_reply(exc.status, {"error": f"chaos proxy: {exc}"}),
-                                              close=True))
-                    return
-                except asyncio.IncompleteReadError:
-                    return  # the agent closed its connection, between requests or in the middle of one
-                if head.method == "CONNECT":  # HTTPS through the agent's HTTPS_PROXY (proxy_forward.py)
-                    await tunnel(head, reader, writer, self._case_of(head.headers), self._timeout)
-                    return
-                if not await self._handle(head, body, writer) or not head.keep_alive:
-                    return
+            while await self._serve_one(reader, writer):
+                pass
         except (ConnectionError, TimeoutError):
             return  # the agent went away while its reply was being written
         except asyncio.CancelledError:
@@ -167,6 +153,17 @@ class ChaosProxy:
         finally:
             self._connections.pop(task, None)
             writer.close()
+
+    async def _serve_one(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> bool:
+        """One request on the connection; whether it can serve another."""
+        request = await _read_request(reader, writer)
+        if request is None:
+            return False
+        head, body = request
+        if head.method == "CONNECT":  # HTTPS through the agent's HTTPS_PROXY (proxy_forward.py)
+            await tunnel(head, reader, writer, self._case_of(head.headers), self._timeout)
+            return False
+        return await self._handle(head, body, writer) and head.keep_alive
 
     async def _handle(self, head: Head, body: bytes, out: asyncio.StreamWriter) -> bool:
         """Answer one request; whether the connection can serve another."""
@@ -184,49 +181,27 @@ class ChaosProxy:
     async def _answer(self, head: Head, body: bytes, out: asyncio.StreamWriter, ctx: CaseContext | None,
                       upstream: Upstream, rest: str, query: str, headers: list[tuple[str, str]]) -> bool:
         """One request for `upstream` + `rest` + `query`, on behalf of the case `ctx` (None: none is bound)."""
-        url = upstream.url + rest + query
-        decision = None
-        call = None
-        if ctx is not None:
-            view = HttpRequestView(method=head.method, url=url, host=upstream.host, path=(upstream.prefix + rest)
-                                   or "/", headers={k.lower(): v for k, v in headers}, body=body)
-            contained = contain(ctx, view, "proxy")
-            if contained is not None:  # an attack's host: answered here, never sent
-                return await _send(out, contained)
-            decision = decide_http(ctx, view)
-            if decision is not None and decision.new_body is not None:
-                body = decision.new_body
-            call = begin_call(ctx, decision, view, body)  # LLM telemetry, cassette, budget (khaos_action.llm)
-        effect = decision.effect if decision is not None else None
+        url, path = upstream.url + rest + query, (upstream.prefix + rest) or "/"
+        seen = _intercept(ctx, head, url, upstream.host, path, headers, body)
+        if seen.contained is not None:  # an attack's host: answered here, never sent
+            return await _send(out, seen.contained)
+        effect = seen.decision.effect if seen.decision is not None else None
         if effect is not None:
-            if effect.delay_s:
-                await asyncio.sleep(effect.delay_s)
-            if effect.error == "timeout":
-                reply = error_reply(decision.record and decision.record["provider"], 504, "timeout",
-                                    "Gateway timeout: the upstream did not answer in time.")
-                finish_http(ctx, decision, reply)
-                call and call.finish(reply, source="fault")
-                return await _send(out, reply)
-            if effect.error == "connection_reset":
-                finish_http(ctx, decision, None)
-                call and call.finish(None, source="fault")
-                # Start a 4 kB JSON reply, send 8 bytes of it and drop the connection: a reset as the client sees it.
-                out.write(serialize_head(status_line(200), [("content-type", "application/json"),
-                                                            ("content-length", "4096")]) + b'{"id": "')
-                await out.drain()
-                out.transport.abort()
-                return False
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return await _send(out, effect.reply)
-        replayed = call.replayed() if call is not None else None
+            answered = await _fault_answer(effect, out, ctx, seen.decision, seen.call)
+            if answered is not None:
+                return answered
+        replayed = seen.call.replayed() if seen.call is not None else None
         if replayed is not None:  # the LLM cassette answers; faults that rewrite replies still apply on top
-            return await _send(out, finish_http(ctx, decision, replayed) or replayed)
+            return await _send(out, finish_http(ctx, seen.decision, replayed) or replayed)
+        return await self._onward(head, upstream, path + query, url, headers, seen, effect, out, ctx)
+
+    async def _onward(self, head: Head, upstream: Upstream, target: str, url: str, headers: list[tuple[str, str]],
+                      seen: _Intercepted, effect: Any, out: asyncio.StreamWriter, ctx: CaseContext | None) -> bool:
+        """The request sent upstream: its reply rewritten by a fault, or relayed as it arrives."""
         if effect is not None and effect.transform is not None:
-            return await self._rewrite(head.method, url, headers, body, out, ctx, decision, call)
-        return await self._relay(head, upstream, (upstream.prefix + rest or "/") + query, url, headers, body, out,
-                                 ctx, decision, call)
+            return await self._rewrite(head.method, url, headers, seen.body, out, ctx, seen.decision, seen.call)
+        return await self._relay(head, upstream, target, url, headers, seen.body, out, ctx, seen.decision,
+                                 seen.call)
 
     async def _relay(self, head: Head, upstream: Upstream, target: str, url: str, headers: list[tuple[str, str]],
                      body: bytes, out: asyncio.StreamWriter, ctx: CaseContext | None, decision: Any,
@@ -338,3 +313,78 @@ def render_env(env: dict[str, str], proxy: ChaosProxy | None, instance: int,
             raise ConfigError(f"agent.env.{key} = {value!r} cannot be rendered: {exc}. Available: "
                               "`{{ llm_proxy }}`, `{{ proxy('https://api.example.com') }}`, `{{ port }}`.") from None
     return {**forward_env(proxy, instance, env), **rendered}
+
+
+async def _read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> tuple[Head, bytes] | None:
+    """The next request's head and body; None when the agent closed the connection or sent what cannot be read
+    (answered with its status first)."""
+    try:
+        head = parse_request(await read_request_head(reader))
+        if head.expect_continue and (head.length or head.chunked):
+            writer.write(b"HTTP/1.1 100 Continue\r\n\r\n")
+        return head, await read_request_body(reader, head)
+    except BadMessage as exc:
+        writer.write(_reply_bytes(Reply.json_reply(exc.status, {"error": f"chaos proxy: {exc}"}), close=True))
+        return None
+    except asyncio.IncompleteReadError:
+        return None  # the agent closed its connection, between requests or in the middle of one
+
+
+@dataclass(frozen=True, slots=True)
+class _Intercepted:
+    """What the case's faults, containment and LLM bookkeeping made of one request."""
+
+    contained: Reply | None
+    """The local answer to a request for an attack's host (it is never sent)."""
+    decision: Any
+    call: LlmCall | None
+    body: bytes
+    """The body to send: a fault may have rewritten it."""
+
+
+def _intercept(ctx: CaseContext | None, head: Head, url: str, host: str, path: str, headers: list[tuple[str, str]],
+               body: bytes) -> _Intercepted:
+    if ctx is None:
+        return _Intercepted(None, None, None, body)
+    view = HttpRequestView(method=head.method, url=url, host=host, path=path,
+                           headers={k.lower(): v for k, v in headers}, body=body)
+    contained = contain(ctx, view, "proxy")
+    if contained is not None:
+        return _Intercepted(contained, None, None, body)
+    decision = decide_http(ctx, view)
+    if decision is not None and decision.new_body is not None:
+        body = decision.new_body
+    return _Intercepted(None, decision, begin_call(ctx, decision, view, body), body)  # LLM telemetry, cassette
+
+
+async def _fault_answer(effect: Any, out: asyncio.StreamWriter, ctx: CaseContext | None, decision: Any,
+                        call: LlmCall | None) -> bool | None:
+    """A fault that answers the request itself (after its delay): a timeout, a reset connection or its own reply;
+    None when the request goes on (a delay alone, or a fault that rewrites the real reply)."""
+    if effect.delay_s:
+        await asyncio.sleep(effect.delay_s)
+    if effect.error == "timeout":
+        reply = error_reply(decision.record and decision.record["provider"], 504, "timeout",
+                            "Gateway timeout: the upstream did not answer in time.")
+    elif effect.error == "connection_reset":
+        return await _reset(out, ctx, decision, call)
+    elif effect.reply is not None:
+        reply = effect.reply
+    else:
+        return None
+    finish_http(ctx, decision, reply)
+    if call is not None:
+        call.finish(reply, source="fault")
+    return await _send(out, reply)
+
+
+async def _reset(out: asyncio.StreamWriter, ctx: CaseContext | None, decision: Any, call: LlmCall | None) -> bool:
+    finish_http(ctx, decision, None)
+    if call is not None:
+        call.finish(None, source="fault")
+    # Start a 4 kB JSON reply, send 8 bytes of it and drop the connection: a reset as the client sees it.
+    out.write(serialize_head(status_line(200), [("content-type", "application/json"), ("content-length", "4096")])
+              + b'{"id": "')
+    await out.drain()
+    out.transport.abort()
+    return False
