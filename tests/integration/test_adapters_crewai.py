@@ -22,6 +22,8 @@ from khaos_action.errors import ConfigError
 from khaos_action.messages import TransportMessage
 from tests import frameworks as fw
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("crewai")
 
 APP = fw.APPS / "crew_app"

@@ -20,6 +20,8 @@ from khaos_action.engine.transport.frameworks.base import FrameworkTransport, di
 from khaos_action.messages import TransportMessage
 from tests import frameworks as fw
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("google.adk")
 pytest.importorskip("litellm")
 

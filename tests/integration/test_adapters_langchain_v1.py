@@ -11,6 +11,8 @@ import pytest
 
 from tests import frameworks as fw
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("langchain.agents")
 pytest.importorskip("langchain_openai")
 

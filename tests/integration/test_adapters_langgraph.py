@@ -15,6 +15,8 @@ from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("langgraph")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "langgraph"

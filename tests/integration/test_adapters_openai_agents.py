@@ -14,6 +14,8 @@ from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import discover_tools
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("agents")
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "adapters" / "openai_agents"

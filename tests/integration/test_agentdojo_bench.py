@@ -22,8 +22,9 @@ def _has_check_objective() -> bool:
     return "check" in objectives.Objective.model_fields
 
 
-pytestmark = pytest.mark.skipif(not _has_check_objective(),
-                                reason="attack objectives have no `check:` (state oracle) in this tree yet")
+pytestmark = [pytest.mark.slow,  # a whole benchmark run: left out of the quick command
+              pytest.mark.skipif(not _has_check_objective(),
+                                 reason="attack objectives have no `check:` (state oracle) in this tree yet")]
 
 
 @pytest.mark.parametrize("suite", sorted(harness.dojo.SUITES))

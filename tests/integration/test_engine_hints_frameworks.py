@@ -9,6 +9,8 @@ import pytest
 from khaos_action.engine.hints import RECIPE, object_hint
 from khaos_action.transports import framework_types
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 
 class Pipeline:
     def run(self, text: str) -> str:

@@ -15,6 +15,8 @@ from tests.integration.test_examples_helpers import (
     run_example,
 )
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 WHERE = "Where is my order 1234?"
 FACTS = "Order 1234 shipped with DHL (tracking DH48213377) and should arrive Thursday."
 MODEL_PORT = 18941  # examples/command_agent/model_backend.py

@@ -15,6 +15,8 @@ from tests.integration.test_examples_helpers import (
     run_example,
 )
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 WHERE = "Where is my order 1234?"
 CANADA = "Do you ship to Canada?"
 BACKEND_PORT = 18931  # examples/http_agent/backend.py

@@ -15,6 +15,8 @@ from tests.integration.test_examples_helpers import (
     run_example,
 )
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 WHERE = "Where is my order 1234?"
 RETURNS = "What is your return policy?"
 APOLOGY = "I'm sorry, I'm having trouble answering right now. Please try again in a minute."

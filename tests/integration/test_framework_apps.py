@@ -24,6 +24,8 @@ from tests.builders import evaluate_project
 from tests.fixtures.frameworks.api_server import ToolApis
 from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 pytest.importorskip("agents")
 pytest.importorskip("pydantic_ai")
 pytest.importorskip("langgraph")

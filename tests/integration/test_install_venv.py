@@ -10,10 +10,13 @@ import zipfile
 from pathlib import Path
 
 import pydantic
+import pytest
 
 from khaos_action.engine.install import run_install
 from khaos_action.engine.transport.worker_start import PYTHON_ENV
 from tests.fixtures.cli.harness import khaos, manifest
+
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
 
 HOSTILE = Path(__file__).resolve().parent.parent / "fixtures" / "hostile"
 STAND_IN = '''raise ImportError("the user's pydantic==1.10.13 stand-in: the action must never import it")\n'''

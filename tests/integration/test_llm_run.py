@@ -6,10 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import yaml
 from test_llm_fakes import LlmServer
 
 from tests.builders import evaluate_project, write_project
+
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
 
 AGENT = '''
 import openai

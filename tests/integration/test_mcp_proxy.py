@@ -26,6 +26,8 @@ from khaos_action.engine.context import CaseContext
 from khaos_action.mcp.proxy import McpProxy
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 SHOP = f"{sys.executable} shop_server.py"
 

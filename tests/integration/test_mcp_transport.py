@@ -21,6 +21,8 @@ from khaos_action.messages import TransportMessage
 from tests import shell
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "mcp"
 
 

