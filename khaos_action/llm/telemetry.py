@@ -20,53 +20,71 @@ SOURCES = ("live", "cassette", "fault", "error", "cassette_miss")
 def summarise_calls(calls: Iterable[dict[str, Any]], *, cassette: CassetteStats | None = None,
                     budget: BudgetState | None = None) -> Telemetry:
     calls = list(calls)
-    by_source = {source: 0 for source in SOURCES}
-    models: dict[tuple[str, str], dict[str, Any]] = {}
-    latencies: list[float] = []
-    spent = replayed_cost = 0.0
-    unpriced: set[str] = set()
-    tokens_in = tokens_out = estimated = 0
+    tally = _Tally()
     for call in calls:
-        source = str(call.get("source") or "unfinished")
-        by_source[source] = by_source.get(source, 0) + 1
-        if isinstance(call.get("latency_ms"), (int, float)) and source in ("live", "cassette"):
-            latencies.append(float(call["latency_ms"]))
-        n_in, n_out = int(call.get("input_tokens") or 0), int(call.get("output_tokens") or 0)
-        tokens_in, tokens_out = tokens_in + n_in, tokens_out + n_out
-        estimated += 1 if call.get("tokens_estimated") else 0
-        model = str(call.get("model") or "?")
-        row = models.setdefault((str(call.get("provider") or "?"), model), {
-            "provider": str(call.get("provider") or "?"), "model": model, "calls": 0, "input_tokens": 0,
-            "output_tokens": 0, "estimated_calls": 0, "cost_usd": 0.0})
-        row["calls"] += 1
-        row["input_tokens"] += n_in
-        row["output_tokens"] += n_out
-        row["estimated_calls"] += 1 if call.get("tokens_estimated") else 0
-        cost = call.get("cost_usd")
-        if cost is None:
-            if n_in or n_out:
-                unpriced.add(model)
-                row["cost_usd"] = None
-            continue
-        if row["cost_usd"] is not None:
-            row["cost_usd"] += cost
-        if source == "live":
-            spent += cost
-        elif source == "cassette":
-            replayed_cost += cost
+        tally.add(call)
     purposes: dict[str, int] = {}
     for call in calls:
         purpose = str(call.get("purpose") or "agent")  # the attacker model's calls say so; the agent's say nothing
         purposes[purpose] = purposes.get(purpose, 0) + 1
     return Telemetry(
-        calls=len(calls), by_source=by_source, by_purpose=purposes,
-        input_tokens=tokens_in, output_tokens=tokens_out, estimated_calls=estimated,
-        latency_p50_ms=_round(percentile(latencies, 50)), latency_p95_ms=_round(percentile(latencies, 95)),
-        cost_usd=round(spent, 6), cost_usd_replayed=round(replayed_cost, 6),
-        unpriced_models=sorted(unpriced),
-        models=[ModelUsage(**row) for row in sorted(models.values(), key=lambda r: (-r["calls"], r["model"]))],
+        calls=len(calls), by_source=tally.by_source, by_purpose=purposes,
+        input_tokens=tally.tokens_in, output_tokens=tally.tokens_out, estimated_calls=tally.estimated,
+        latency_p50_ms=_round(percentile(tally.latencies, 50)), latency_p95_ms=_round(percentile(tally.latencies, 95)),
+        cost_usd=round(tally.spent, 6), cost_usd_replayed=round(tally.replayed_cost, 6),
+        unpriced_models=sorted(tally.unpriced),
+        models=[ModelUsage(**row) for row in sorted(tally.models.values(), key=lambda r: (-r["calls"], r["model"]))],
         cassette=cassette, budget=budget,
     )
+
+
+class _Tally:
+    """The sums `summarise_calls` reports, one call at a time."""
+
+    def __init__(self) -> None:
+        self.by_source = {source: 0 for source in SOURCES}
+        self.models: dict[tuple[str, str], dict[str, Any]] = {}
+        self.latencies: list[float] = []
+        self.spent = self.replayed_cost = 0.0
+        self.unpriced: set[str] = set()
+        self.tokens_in = self.tokens_out = self.estimated = 0
+
+    def add(self, call: dict[str, Any]) -> None:
+        source = str(call.get("source") or "unfinished")
+        self.by_source[source] = self.by_source.get(source, 0) + 1
+        if isinstance(call.get("latency_ms"), (int, float)) and source in ("live", "cassette"):
+            self.latencies.append(float(call["latency_ms"]))
+        n_in, n_out = int(call.get("input_tokens") or 0), int(call.get("output_tokens") or 0)
+        estimated = 1 if call.get("tokens_estimated") else 0
+        self.tokens_in += n_in
+        self.tokens_out += n_out
+        self.estimated += estimated
+        row = self._row(call)
+        row["calls"] += 1
+        row["input_tokens"] += n_in
+        row["output_tokens"] += n_out
+        row["estimated_calls"] += estimated
+        self._cost(call.get("cost_usd"), row, source, tokens=bool(n_in or n_out))
+
+    def _row(self, call: dict[str, Any]) -> dict[str, Any]:
+        provider, model = str(call.get("provider") or "?"), str(call.get("model") or "?")
+        return self.models.setdefault((provider, model), {
+            "provider": provider, "model": model, "calls": 0, "input_tokens": 0, "output_tokens": 0,
+            "estimated_calls": 0, "cost_usd": 0.0})
+
+    def _cost(self, cost: float | None, row: dict[str, Any], source: str, *, tokens: bool) -> None:
+        """A call without a price makes its model unpriced (when it used tokens): never counted as free."""
+        if cost is None:
+            if tokens:
+                self.unpriced.add(row["model"])
+                row["cost_usd"] = None
+            return
+        if row["cost_usd"] is not None:
+            row["cost_usd"] += cost
+        if source == "live":
+            self.spent += cost
+        elif source == "cassette":
+            self.replayed_cost += cost
 
 
 def _round(value: float | None) -> float | None:
