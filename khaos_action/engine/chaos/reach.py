@@ -56,25 +56,51 @@ def never_reached_message(names: list[str], fault_specs: list[Any] = (), results
     the agent failed before calling anything, answered without a tool, or called a copy the engine cannot patch."""
     lead = (f"Tool faults target {', '.join(names)}, but no call reached {'it' if len(names) == 1 else 'them'} "
             f"through the engine's wrapper during the run")
-    ids = {str(_plain(f).get("id")) for f in fault_specs
-           if _plain(f).get("target") == "tool" and any(fnmatch.fnmatchcase(n, str(_plain(f).get("tool") or "*"))
-                                                      for n in names)}
-    cases = [r for r in results if ids & set(getattr(r, "fault_ids", ()) or ())]
-    called = {str(c.get("name")) for r in results for c in (getattr(r, "tool_calls", ()) or ()) if isinstance(c, dict)}
-    if cases and all(getattr(r, "error", None) and not getattr(r, "tool_calls", None) for r in cases):
-        first = str(cases[0].error)[:300]
-        return (f"{lead}: the agent failed before calling any tool in all {len(cases)} case(s) with these faults "
-                f"(first error: {first}). Fix that error (a missing `agent.context`, a model that cannot be "
-                f"reached) and the faults will have a call to fire on.")
-    if cases and not any(getattr(r, "tool_calls", None) for r in cases):
-        return (f"{lead}: the agent answered without calling any tool in the {len(cases)} case(s) with these "
-                f"faults; give the scenario an input that needs {names[0]}.")
-    if set(names) & called:
-        return (f"{lead}: the agent called {', '.join(sorted(set(names) & called))}, but through a copy the "
-                f"engine cannot patch (e.g. inside a tuple or functools.partial). To make the tool reachable, "
-                f"{HOW_TO_EXPOSE}.")
-    return (f"{lead}: the agent may hold a copy the engine cannot patch (e.g. inside a tuple or functools.partial), "
-            f"or took another path. To make the tool reachable, {HOW_TO_EXPOSE}.")
+    ids = _fault_ids_targeting(names, fault_specs)
+    cases = [r for r in results if ids & set(_fault_ids(r))]
+    called = {str(c.get("name")) for r in results for c in _tool_calls(r) if isinstance(c, dict)}
+    why = next(filter(None, (explain(names, cases, called) for explain in _WHY_UNREACHED)), None)
+    return f"{lead}: {why or _MAYBE_A_COPY}"
+
+
+def _fault_ids_targeting(names: list[str], fault_specs: list[Any]) -> set[str]:
+    """The ids of the tool faults whose `tool` glob matches one of `names`."""
+    ids = set()
+    for spec in map(_plain, fault_specs):
+        glob = str(spec.get("tool") or "*")
+        if spec.get("target") == "tool" and any(fnmatch.fnmatchcase(name, glob) for name in names):
+            ids.add(str(spec.get("id")))
+    return ids
+
+
+def _failed_first(names: list[str], cases: list[Any], called: set[str]) -> str | None:
+    if not cases or not all(getattr(r, "error", None) and not getattr(r, "tool_calls", None) for r in cases):
+        return None
+    first = str(cases[0].error)[:300]
+    return (f"the agent failed before calling any tool in all {len(cases)} case(s) with these faults "
+            f"(first error: {first}). Fix that error (a missing `agent.context`, a model that cannot be "
+            f"reached) and the faults will have a call to fire on.")
+
+
+def _answered_without_tools(names: list[str], cases: list[Any], called: set[str]) -> str | None:
+    if not cases or any(getattr(r, "tool_calls", None) for r in cases):
+        return None
+    return (f"the agent answered without calling any tool in the {len(cases)} case(s) with these "
+            f"faults; give the scenario an input that needs {names[0]}.")
+
+
+def _called_a_copy(names: list[str], cases: list[Any], called: set[str]) -> str | None:
+    if not set(names) & called:
+        return None
+    return (f"the agent called {', '.join(sorted(set(names) & called))}, but through a copy the "
+            f"engine cannot patch (e.g. inside a tuple or functools.partial). To make the tool reachable, "
+            f"{HOW_TO_EXPOSE}.")
+
+
+_WHY_UNREACHED = (_failed_first, _answered_without_tools, _called_a_copy)
+"""What the cases carrying the faults say about why no call reached the tools, tried in order."""
+_MAYBE_A_COPY = ("the agent may hold a copy the engine cannot patch (e.g. inside a tuple or functools.partial), "
+                 f"or took another path. To make the tool reachable, {HOW_TO_EXPOSE}.")
 
 
 def _plain(spec: Any) -> dict[str, Any]:
@@ -84,20 +110,34 @@ def _plain(spec: Any) -> dict[str, Any]:
 def http_faults_never_fired(fault_specs: list[Any], results: list[Any], traffic: Any) -> list[str]:
     """One warning per http/llm fault that was scheduled, ran, and never fired, saying which HTTP clients were
     intercepted and which calls the cases made, so a wrong host/path can be told from an unsupported client."""
-    specs = {str(_plain(f).get("id")): _plain(f) for f in fault_specs if _plain(f).get("target") in ("http", "llm")}
+    specs = {str(spec.get("id")): spec for spec in map(_plain, fault_specs) if spec.get("target") in ("http", "llm")}
     warnings = []
     for fault_id, spec in specs.items():
-        ran = [r for r in results if fault_id in (getattr(r, "fault_ids", ()) or ())]
-        if not ran or any((getattr(r, "fault_hits", {}) or {}).get(fault_id) for r in ran):
-            continue
-        where = ", ".join(f"{k} {spec[k]}" for k in ("host", "path") if spec.get(k)) or "any host"
-        clients = ", ".join(traffic.clients) if traffic is not None and traffic.clients else "none"
-        seen = traffic.seen.most_common(5) if traffic is not None else []
-        calls = "; ".join(f"{method} {host}{path} via {client} ×{n}" for (client, method, host, path), n in seen)
-        # What tells the cause comes first (reports cut long warnings): the calls seen, then how to read them.
-        warnings.append(
-            f"{spec.get('target')} fault {fault_id} ({spec.get('mode')}, {where}) never fired in its {len(ran)} "
+        ran = [r for r in results if fault_id in _fault_ids(r)]
+        if ran and not any(_fault_hits(r).get(fault_id) for r in ran):
+            warnings.append(_never_fired(fault_id, spec, len(ran), traffic))
+    return warnings
+
+
+def _fault_ids(result: Any) -> Any:
+    return getattr(result, "fault_ids", ()) or ()
+
+
+def _fault_hits(result: Any) -> Any:
+    return getattr(result, "fault_hits", {}) or {}
+
+
+def _tool_calls(result: Any) -> Any:
+    return getattr(result, "tool_calls", ()) or ()
+
+
+def _never_fired(fault_id: str, spec: dict[str, Any], cases: int, traffic: Any) -> str:
+    where = ", ".join(f"{k} {spec[k]}" for k in ("host", "path") if spec.get(k)) or "any host"
+    clients = ", ".join(traffic.clients) if traffic is not None and traffic.clients else "none"
+    seen = traffic.seen.most_common(5) if traffic is not None else []
+    calls = "; ".join(f"{method} {host}{path} via {client} ×{n}" for (client, method, host, path), n in seen)
+    # What tells the cause comes first (reports cut long warnings): the calls seen, then how to read them.
+    return (f"{spec.get('target')} fault {fault_id} ({spec.get('mode')}, {where}) never fired in its {cases} "
             f"case(s). Calls seen: {calls or 'none'}. Intercepted clients: {clients}. Another host/path: fix the "
             f"fault's host/path; no call: the agent used an unintercepted client (urllib, gRPC, a subprocess) or "
             f"never made it.")
-    return warnings
