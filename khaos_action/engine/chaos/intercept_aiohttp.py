@@ -45,23 +45,11 @@ def patched_request(original: Any, note: Any) -> Any:
         if decision is None:
             return await original(self, method, str_or_url, **kwargs)
         if decision.new_body is not None:  # context attacks rewrote an LLM request body
-            kwargs = {k: v for k, v in kwargs.items() if k not in ("json", "data")}
-            kwargs["data"] = decision.new_body
+            kwargs = {**{k: v for k, v in kwargs.items() if k not in ("json", "data")}, "data": decision.new_body}
         call = begin_call(ctx, decision, view, decision.new_body)
-        effect = decision.effect
-        if effect is not None and effect.delay_s:
-            await asyncio.sleep(effect.delay_s)
-        if effect is not None and effect.error:
-            finish_http(ctx, decision, None)
-            call and call.finish(None, source="fault")
-            raise _error(effect.error)
-        if effect is not None and effect.reply is not None:
-            finish_http(ctx, decision, effect.reply)
-            call and call.finish(effect.reply, source="fault")
-            return response_from(self, method, view.url, effect.reply, kwargs)
-        replayed = call.replayed() if call is not None else None
-        if replayed is not None:
-            return response_from(self, method, view.url, replayed, kwargs)
+        canned = await _canned(ctx, decision, call)
+        if canned is not None:
+            return response_from(self, method, view.url, canned, kwargs)
         try:
             response = await original(self, method, str_or_url, **kwargs)
         except BaseException:
@@ -71,6 +59,24 @@ def patched_request(original: Any, note: Any) -> Any:
 
     _request.__wrapped__ = original  # type: ignore[attr-defined]
     return _request
+
+
+async def _canned(ctx: Any, decision: HttpDecision, call: Any) -> Reply | None:
+    """The answer that stands in for the server's, after the fault's delay: the fault's own reply, or the LLM
+    cassette's; a fault's timeout or reset is raised as aiohttp's own error. None: the request goes out."""
+    effect = decision.effect
+    if effect is not None:
+        if effect.delay_s:
+            await asyncio.sleep(effect.delay_s)
+        if effect.error:
+            finish_http(ctx, decision, None)
+            call and call.finish(None, source="fault")
+            raise _error(effect.error)
+        if effect.reply is not None:
+            finish_http(ctx, decision, effect.reply)
+            call and call.finish(effect.reply, source="fault")
+            return effect.reply
+    return call.replayed() if call is not None else None
 
 
 async def _finish(ctx: Any, decision: HttpDecision, call: Any, response: Any) -> Any:
@@ -98,17 +104,11 @@ def tap(response: Any, call: Any) -> None:
     """Observe the body as the connection delivers it, without reading it: the agent's client reads
     `response.content` (or `read()`) exactly as it would without us, and the call is recorded when the body ends
     (usage, cassette) or when the response is released first (a partial call)."""
-    from aiohttp import StreamReader
-
     content = response.content
     decoded = getattr(content, "total_compressed_bytes", None) is not None  # aiohttp decompresses as it feeds
     headers = {k: v for k, v in _headers(response).items() if not (decoded and k == "content-encoding")}
     observer = call.observer(response.status, headers)
-    if type(content) is not StreamReader:  # no body (EmptyStreamReader), or a reader we do not know
-        observer.close(content is None or content.at_eof())
-        return
-    if content._cursor or content._buffer_offset:  # something read it already: what we saw would be partial
-        observer.close(False)
+    if not _unread(content, observer):
         return
     for chunk in content._buffer:  # what arrived with the head, still unread
         observer.feed(bytes(chunk))
@@ -117,6 +117,19 @@ def tap(response: Any, call: Any) -> None:
         return
     content.__class__ = _teeing(observer)
     content.on_eof(lambda: observer.close(True))
+
+
+def _unread(content: Any, observer: Any) -> bool:
+    """Whether `content` is a reader nothing has read yet (else the observer is closed with what can be said)."""
+    from aiohttp import StreamReader
+
+    if type(content) is not StreamReader:  # no body (EmptyStreamReader), or a reader we do not know
+        observer.close(content is None or content.at_eof())
+        return False
+    if content._cursor or content._buffer_offset:  # something read it already: what we saw would be partial
+        observer.close(False)
+        return False
+    return True
 
 
 def _teeing(observer: Any) -> type:
@@ -149,6 +162,14 @@ def _fed_stream(body: bytes) -> Any:
 
 
 def _view(session: Any, method: str, str_or_url: Any, kwargs: dict[str, Any]) -> HttpRequestView:
+    url = _url(session, str_or_url)
+    headers = {str(k).lower(): str(v) for k, v in dict(getattr(session, "headers", None) or {}).items()}
+    headers.update({str(k).lower(): str(v) for k, v in dict(kwargs.get("headers") or {}).items()})
+    return HttpRequestView(method=method.upper(), url=str(url), host=url.host or "", path=url.path or "/",
+                           headers=headers, body=_body(kwargs, headers))
+
+
+def _url(session: Any, str_or_url: Any) -> Any:
     from yarl import URL
 
     url = URL(str_or_url) if not isinstance(str_or_url, URL) else str_or_url
@@ -158,20 +179,20 @@ def _view(session: Any, method: str, str_or_url: Any, kwargs: dict[str, Any]) ->
             url = build(str_or_url)  # a relative URL against the session's base_url
         except Exception:  # noqa: BLE001 - an unusual URL: match on what was given
             pass
-    headers = {str(k).lower(): str(v) for k, v in dict(getattr(session, "headers", None) or {}).items()}
-    headers.update({str(k).lower(): str(v) for k, v in dict(kwargs.get("headers") or {}).items()})
+    return url
+
+
+def _body(kwargs: dict[str, Any], headers: dict[str, str]) -> bytes:
+    """The request body as sent (a JSON body also sets its content type in `headers`)."""
     data = kwargs.get("data")
     if kwargs.get("json") is not None:
-        body = json.dumps(kwargs["json"]).encode()
         headers.setdefault("content-type", "application/json")
-    elif isinstance(data, (bytes, bytearray)):
-        body = bytes(data)
-    elif isinstance(data, str):
-        body = data.encode()
-    else:
-        body = b""  # form fields or a stream: faults decide on method, URL and headers
-    return HttpRequestView(method=method.upper(), url=str(url), host=url.host or "", path=url.path or "/",
-                           headers=headers, body=body)
+        return json.dumps(kwargs["json"]).encode()
+    if isinstance(data, (bytes, bytearray)):
+        return bytes(data)
+    if isinstance(data, str):
+        return data.encode()
+    return b""  # form fields or a stream: faults decide on method, URL and headers
 
 
 def _headers(response: Any) -> dict[str, str]:

@@ -21,14 +21,7 @@ def patched_send(original: Any) -> Any:
         ctx = case_now()
         if ctx is None:
             return original(self, request, **kwargs)
-        from urllib.parse import urlsplit
-
-        parts = urlsplit(request.url)
-        body = request.body if isinstance(request.body, bytes) else (
-            request.body.encode() if isinstance(request.body, str) else b"")
-        view = HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
-                               path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
-                               body=body)
+        view = _view(request)
         TRAFFIC.note("requests", view)
         contained = contain(ctx, view, "requests")
         if contained is not None:
@@ -41,30 +34,54 @@ def patched_send(original: Any) -> Any:
             request.body = decision.new_body
             request.headers["Content-Length"] = str(len(decision.new_body))
         call = begin_call(ctx, decision, view, decision.new_body)
-        effect = decision.effect
-        if effect is not None:
-            if effect.delay_s:
-                time.sleep(effect.delay_s)
-            if effect.error:
-                finish_http(ctx, decision, None)
-                call and call.finish(None, source="fault")
-                raise _requests_error(effect.error, request)
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return _requests_response(self, effect.reply, request)
+        canned = _fault_reply(ctx, decision, call, request)
+        if canned is not None:
+            return _requests_response(self, canned, request)
         response = requests_send(call, original, self, request, kwargs, _requests_response)
-        if effect is not None and effect.transform is not None:
-            reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
-            replacement = finish_http(ctx, decision, reply)
-            if replacement is not None:
-                return _requests_response(self, replacement, request)
-            return response
-        finish_http(ctx, decision, None, status=response.status_code)
-        return response
+        return _finish(ctx, decision, response, self, request)
 
     send.__wrapped__ = original  # type: ignore[attr-defined]
     return send
+
+
+def _view(request: Any) -> HttpRequestView:
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(request.url)
+    body = request.body if isinstance(request.body, bytes) else (
+        request.body.encode() if isinstance(request.body, str) else b"")
+    return HttpRequestView(method=request.method or "GET", url=request.url, host=parts.hostname or "",
+                           path=parts.path or "/", headers={k.lower(): v for k, v in request.headers.items()},
+                           body=body)
+
+
+def _fault_reply(ctx: Any, decision: Any, call: Any, request: Any) -> Reply | None:
+    """The fault's own reply, after its delay; its timeout or reset is raised as requests' own error. None: the
+    request goes out (the LLM cassette may still answer it, in `requests_send`)."""
+    effect = decision.effect
+    if effect is None:
+        return None
+    if effect.delay_s:
+        time.sleep(effect.delay_s)
+    if effect.error:
+        finish_http(ctx, decision, None)
+        call and call.finish(None, source="fault")
+        raise _requests_error(effect.error, request)
+    if effect.reply is not None:
+        finish_http(ctx, decision, effect.reply)
+        call and call.finish(effect.reply, source="fault")
+    return effect.reply
+
+
+def _finish(ctx: Any, decision: Any, response: Any, adapter: Any, request: Any) -> Any:
+    """The real response, or what a transforming fault makes of it."""
+    effect = decision.effect
+    if effect is None or effect.transform is None:
+        finish_http(ctx, decision, None, status=response.status_code)
+        return response
+    reply = Reply(response.status_code, {k.lower(): v for k, v in response.headers.items()}, response.content)
+    replacement = finish_http(ctx, decision, reply)
+    return _requests_response(adapter, replacement, request) if replacement is not None else response
 
 
 def _requests_error(kind: str, request: Any) -> Exception:
