@@ -121,17 +121,7 @@ class McpTransport:
     async def _start_url_server(self) -> None:
         inst = self._instances[0]
         if self.agent.start:
-            try:
-                self._server = await spawn(self.agent.start, environ=self.environ, cwd=self.cwd,
-                                           env=self._instance_env(0),
-                                           limits=limits_from(self.agent.limits),
-                                           stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
-                                           stderr=asyncio.subprocess.PIPE)
-            except OSError as exc:
-                raise AgentError(f"agent.start {self.agent.start!r} could not be launched in {self.cwd}: "
-                                 f"{exc}") from exc
-            self._drains = [asyncio.create_task(self._server_log.drain(self._server.stderr)),
-                            asyncio.create_task(OutputTail().drain(self._server.stdout))]
+            await self._launch_server()
         deadline = time.monotonic() + (self.agent.ready_timeout_s if self.agent.start else self.connect_timeout_s)
         while True:
             if self._server is not None and self._server.returncode is not None:
@@ -152,37 +142,25 @@ class McpTransport:
                                        "agent.start, or raise agent.ready_timeout_s.") from exc
             await asyncio.sleep(0.1)
 
+    async def _launch_server(self) -> None:
+        """`agent.start`: the process serving the MCP URL, its output drained."""
+        try:
+            self._server = await spawn(self.agent.start, environ=self.environ, cwd=self.cwd,
+                                       env=self._instance_env(0), limits=limits_from(self.agent.limits),
+                                       stdin=asyncio.subprocess.DEVNULL, stdout=asyncio.subprocess.PIPE,
+                                       stderr=asyncio.subprocess.PIPE)
+        except OSError as exc:
+            raise AgentError(f"agent.start {self.agent.start!r} could not be launched in {self.cwd}: {exc}") from exc
+        self._drains = [asyncio.create_task(self._server_log.drain(self._server.stderr)),
+                        asyncio.create_task(OutputTail().drain(self._server.stdout))]
+
     async def _resolve_tool(self) -> None:
         """Pick the input tool and argument from the listing, so a wrong name fails the run at once, not per case."""
         connection = self._instances[0].connection
         assert connection is not None and connection.client is not None
         tools = {t.name: t for t in (await connection.client.list_tools()).tools}
-        names = ", ".join(sorted(tools)) or "none"
-        if not self.tool:
-            if len(tools) == 1:
-                self.tool = next(iter(tools))
-            elif "chat" in tools:
-                self.tool = "chat"
-            else:
-                raise ConfigError(f"the agent's MCP server has several tools ({names}); say which one takes the "
-                                  "input with agent.mcp.tool.")
-        if self.tool not in tools:
-            raise ConfigError(f"agent.mcp.tool {self.tool!r} is not a tool of the agent's MCP server "
-                              f"(it lists: {names}).")
-        schema = tools[self.tool].input_schema or {}
-        properties = schema.get("properties") or {}
-        if not self.argument:
-            required = [p for p in schema.get("required") or [] if (properties.get(p) or {}).get("type") == "string"]
-            if len(required) == 1:
-                self.argument = required[0]
-            elif "input" in properties or not properties:
-                self.argument = "input"
-            else:
-                raise ConfigError(f"cannot tell which argument of {self.tool!r} takes the input (it has "
-                                  f"{', '.join(properties)}); set agent.mcp.argument.")
-        elif properties and self.argument not in properties:
-            raise ConfigError(f"agent.mcp.argument {self.argument!r} is not a parameter of {self.tool!r} "
-                              f"(it has {', '.join(properties)}).")
+        self.tool = input_tool(list(tools), self.tool)
+        self.argument = input_argument(self.tool, tools[self.tool].input_schema or {}, self.argument)
 
     # ---- calls ----------------------------------------------------------------------------------------------------
     async def send(self, message: TransportMessage) -> TransportMessage:
@@ -319,3 +297,40 @@ def build(agent: McpTypeAgent, options: BuildOptions) -> McpTransport:
     return McpTransport(agent, base_dir=options.base_dir, services=options.needed_services(agent.type),
                         env=options.env, env_for_instance=options.env_for_instance,
                         bind_instance=options.bind_instance)
+
+
+def input_tool(names: list[str], chosen: str | None) -> str:
+    """The tool that takes each input: `agent.mcp.tool`, else the server's only tool, else one named `chat`."""
+    shown = ", ".join(sorted(names)) or "none"
+    if not chosen:
+        if len(names) == 1:
+            return names[0]
+        if "chat" in names:
+            return "chat"
+        raise ConfigError(f"the agent's MCP server has several tools ({shown}); say which one takes the "
+                          "input with agent.mcp.tool.")
+    if chosen not in names:
+        raise ConfigError(f"agent.mcp.tool {chosen!r} is not a tool of the agent's MCP server (it lists: {shown}).")
+    return chosen
+
+
+def input_argument(tool: str, schema: dict[str, Any], chosen: str | None) -> str:
+    """The argument of `tool` that carries the input: `agent.mcp.argument`, else its only required string
+    parameter, else `input` (when it has one, or declares none)."""
+    properties = schema.get("properties") or {}
+    if chosen:
+        if properties and chosen not in properties:
+            raise ConfigError(f"agent.mcp.argument {chosen!r} is not a parameter of {tool!r} "
+                              f"(it has {', '.join(properties)}).")
+        return chosen
+    required = _required_strings(schema, properties)
+    if len(required) == 1:
+        return required[0]
+    if "input" in properties or not properties:
+        return "input"
+    raise ConfigError(f"cannot tell which argument of {tool!r} takes the input (it has "
+                      f"{', '.join(properties)}); set agent.mcp.argument.")
+
+
+def _required_strings(schema: dict[str, Any], properties: dict[str, Any]) -> list[str]:
+    return [p for p in schema.get("required") or [] if (properties.get(p) or {}).get("type") == "string"]
