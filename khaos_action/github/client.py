@@ -199,8 +199,7 @@ class GitHubClient:
     # ---- internals ---------------------------------------------------------------------------------------------
 
     def _send(self, method: str, url: str, *, stream: bool, **kwargs: Any) -> httpx.Response:
-        attempt = 0  # 5xx and connection retries so far
-        limited = 0  # rate-limit retries so far
+        tries = _Tries()
         while True:
             request = self.http.build_request(method, url, **kwargs)
             try:
@@ -209,49 +208,64 @@ class GitHubClient:
                 raise GitHubRedirected(f"GitHub API {method} {_path(request)}: too many redirects; "
                                        f"{GitHubRedirected.hint}") from None
             except httpx.TransportError as exc:
-                # Connect errors happen before anything is sent; any other error may come after GitHub got it.
-                maybe_stored = method == "POST" and not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
-                wait = None if maybe_stored or attempt >= self.max_retries else self.backoff_s * 2**attempt
-                if wait is None or not self._fits(wait):
-                    error = GitHubUnavailable(
-                        f"GitHub API {method} {_path(request)}: {type(exc).__name__} after {attempt + 1} attempt"
-                        f"{'s' if attempt else ''}; {GitHubUnavailable.hint}")
-                    error.maybe_stored = maybe_stored
-                    raise error from None
-                self._wait(wait)
-                attempt += 1
+                self._after_transport_error(method, request, exc, tries)
                 continue
             if response.status_code < 300:
                 return response
             if stream:
                 response.read()
             response.close()
-            if response.status_code < 400:
-                # A GET has followed its redirects already; what is left (304, a POST answered 3xx) is no success.
-                raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRedirected)
-            if _is_rate_limit(response):
-                wait = self._rate_limit_wait(response, limited)
-                if wait is None:
-                    raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRateLimited)
-                if not self._fits(wait):
-                    raise self._error(response, attempts=attempt + limited + 1, cls=GitHubRateLimited,
-                                      note=f"GitHub asks to wait {wait:.0f} s, and {self._left():.0f} s of the "
-                                           f"{self.max_wait_s:.0f} s `github-max-wait` budget are left")
-                self._wait(wait)
-                limited += 1
-                continue
-            if response.status_code >= 500:
-                if method == "POST":
-                    # The comment may have been stored before the error: never re-send blindly.
-                    error = self._error(response, attempts=attempt + limited + 1)
-                    error.maybe_stored = True
-                    raise error
-                wait = self.backoff_s * 2**attempt
-                if attempt < self.max_retries and self._fits(wait):
-                    self._wait(wait)
-                    attempt += 1
-                    continue
-            raise self._error(response, attempts=attempt + limited + 1)
+            self._after_error_status(method, response, tries)
+
+    def _after_transport_error(self, method: str, request: httpx.Request, exc: httpx.TransportError,
+                               tries: _Tries) -> None:
+        """Wait before the next attempt, or raise when none is left (or a POST may have been stored)."""
+        # Connect errors happen before anything is sent; any other error may come after GitHub got it.
+        maybe_stored = method == "POST" and not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+        wait = None if maybe_stored or tries.attempt >= self.max_retries else self.backoff_s * 2**tries.attempt
+        if wait is None or not self._fits(wait):
+            error = GitHubUnavailable(
+                f"GitHub API {method} {_path(request)}: {type(exc).__name__} after {tries.attempt + 1} attempt"
+                f"{'s' if tries.attempt else ''}; {GitHubUnavailable.hint}")
+            error.maybe_stored = maybe_stored
+            raise error from None
+        self._wait(wait)
+        tries.attempt += 1
+
+    def _after_error_status(self, method: str, response: httpx.Response, tries: _Tries) -> None:
+        """Wait before the next attempt (a rate limit, a 5xx of a GET), or raise what the status means."""
+        if response.status_code < 400:
+            # A GET has followed its redirects already; what is left (304, a POST answered 3xx) is no success.
+            raise self._error(response, attempts=tries.total, cls=GitHubRedirected)
+        if _is_rate_limit(response):
+            self._after_rate_limit(response, tries)
+        elif response.status_code >= 500:
+            self._after_server_error(method, response, tries)
+        else:
+            raise self._error(response, attempts=tries.total)
+
+    def _after_rate_limit(self, response: httpx.Response, tries: _Tries) -> None:
+        wait = self._rate_limit_wait(response, tries.limited)
+        if wait is None:
+            raise self._error(response, attempts=tries.total, cls=GitHubRateLimited)
+        if not self._fits(wait):
+            raise self._error(response, attempts=tries.total, cls=GitHubRateLimited,
+                              note=f"GitHub asks to wait {wait:.0f} s, and {self._left():.0f} s of the "
+                                   f"{self.max_wait_s:.0f} s `github-max-wait` budget are left")
+        self._wait(wait)
+        tries.limited += 1
+
+    def _after_server_error(self, method: str, response: httpx.Response, tries: _Tries) -> None:
+        if method == "POST":
+            # The comment may have been stored before the error: never re-send blindly.
+            error = self._error(response, attempts=tries.total)
+            error.maybe_stored = True
+            raise error
+        wait = self.backoff_s * 2**tries.attempt
+        if tries.attempt >= self.max_retries or not self._fits(wait):
+            raise self._error(response, attempts=tries.total)
+        self._wait(wait)
+        tries.attempt += 1
 
     def _rate_limit_wait(self, response: httpx.Response, limited: int) -> float | None:
         """Seconds GitHub asks us to wait, or None once the retries are used up.
@@ -345,3 +359,18 @@ def _github_message(response: httpx.Response) -> str:
         return ""
     message = data.get("message", "") if isinstance(data, dict) else ""
     return str(message)[:200]
+
+
+class _Tries:
+    """The retries of one request so far: 5xx and connection errors (`attempt`), rate limits (`limited`)."""
+
+    __slots__ = ("attempt", "limited")
+
+    def __init__(self) -> None:
+        self.attempt = 0
+        self.limited = 0
+
+    @property
+    def total(self) -> int:
+        """Attempts made, this one included."""
+        return self.attempt + self.limited + 1
