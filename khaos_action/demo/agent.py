@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable
 
 import httpx
 import tools
@@ -39,29 +40,35 @@ def handle(message: str) -> str:
 
 def draft_reply(text: str) -> str:
     low = text.lower()
-    order = _ORDER.search(text)
     if any(w in low for w in ("human", "person", "agent", "escalat", "complaint", "speak to")):
-        try:
-            ticket = tools.create_ticket(summary=text[:200], priority="high")
-        except Exception:
-            return ("I'm sorry, I couldn't open a ticket just now. Please email support@acme.example and a "
-                    "human colleague will get back to you.")
-        return f"I've opened ticket {ticket['id']} and a human colleague will contact you shortly."
-    if order and "cancel" in low:
-        return cancel_order(order.group(1))
-    if order and "address" in low:
-        return change_address(order.group(1))
-    if order and any(w in low for w in ("refund", "broken", "damaged", "defect")):
-        return refund_for(order.group(1))
-    if order and any(w in low for w in ("order", "where", "status", "package", "parcel", "track", "deliver")):
-        return order_status(order.group(1))
-    for topic in ("refund", "return", "address", "warranty", "ship"):
-        if topic in low:
-            return help_article(topic)
-    if any(w in low for w in ("hello", "hi ", "hey", "good morning")) or low in ("hi", "hey"):
+        return escalate(text)
+    order, answer = _ORDER.search(text), _order_intent(low)
+    if order and answer:
+        return answer(order.group(1))
+    topic = next((topic for topic in ("refund", "return", "address", "warranty", "ship") if topic in low), None)
+    if topic:
+        return help_article(topic)
+    if _greeting(low):
         return "Hello! I'm Acme's support assistant. I can help with orders, deliveries, returns and refunds."
     return ("I can help with order status, deliveries, returns, refunds and address changes. "
             "Could you tell me a bit more, for example your order number?")
+
+
+def _order_intent(low: str) -> Callable[[str], str] | None:
+    return next((answer for words, answer in _ORDER_INTENTS if any(w in low for w in words)), None)
+
+
+def _greeting(low: str) -> bool:
+    return any(w in low for w in ("hello", "hi ", "hey", "good morning")) or low in ("hi", "hey")
+
+
+def escalate(text: str) -> str:
+    try:
+        ticket = tools.create_ticket(summary=text[:200], priority="high")
+    except Exception:
+        return ("I'm sorry, I couldn't open a ticket just now. Please email support@acme.example and a "
+                "human colleague will get back to you.")
+    return f"I've opened ticket {ticket['id']} and a human colleague will contact you shortly."
 
 
 def fetch_order(order_id: str) -> dict | str:
@@ -136,6 +143,15 @@ def help_article(topic: str) -> str:
 _client = httpx.Client(timeout=2.0)  # one pooled client: a new client per call would rebuild TLS state each time
 
 
+_ORDER_INTENTS = (
+    (("cancel",), cancel_order),
+    (("address",), change_address),
+    (("refund", "broken", "damaged", "defect"), refund_for),
+    (("order", "where", "status", "package", "parcel", "track", "deliver"), order_status),
+)
+"""What a message naming an order asks for, first match wins."""
+
+
 def polish(draft: str) -> str:
     """Ask the model to polish the draft; any model failure falls back to the draft itself."""
     body = {"model": "demo-model", "messages": [{"role": "system", "content": SYSTEM_PROMPT},
@@ -149,14 +165,19 @@ def polish(draft: str) -> str:
         if response.status_code == 429 and attempt == 0:
             time.sleep(min(float(response.headers.get("retry-after", "0") or 0), 0.05))
             continue
-        if response.status_code != 200:
-            return draft
-        try:
-            choice = response.json()["choices"][0]
-            content = choice["message"]["content"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            return draft
-        if choice.get("finish_reason") == "length" or not isinstance(content, str) or not content.strip():
-            return draft
-        return content
+        return _polished(response) or draft
     return draft
+
+
+def _polished(response: httpx.Response) -> str | None:
+    """The model's whole, non-empty reply; None for an error, an unreadable body or a reply cut for length."""
+    if response.status_code != 200:
+        return None
+    try:
+        choice = response.json()["choices"][0]
+        content = choice["message"]["content"]
+    except (ValueError, KeyError, IndexError, TypeError):
+        return None
+    if choice.get("finish_reason") == "length" or not isinstance(content, str) or not content.strip():
+        return None
+    return content
