@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from khaos_action import gc_freeze
 from khaos_action.atomic import stamp
@@ -26,7 +26,7 @@ from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
 from khaos_action.score.gates import verdict_of
 from khaos_action.score.statistics import mark_flaky
-from khaos_action.score.summary import GoalSpec, summarise
+from khaos_action.score.summary import GoalSpec, Summary, summarise
 
 if TYPE_CHECKING:
     from khaos_action.config.models import KhaosConfig
@@ -130,17 +130,22 @@ def shard_split(manifests: Sequence[Manifest], sources: Sequence[str], *, expect
     sharded = expect is not None or any(m.shard for m in manifests)
     for manifest, source in zip(manifests, sources, strict=True):
         index, of = _shard_of(manifest.shard, source, sharded=sharded)
-        if index is None:
-            continue
-        if total is not None and of != total:
-            raise ManifestError(f"{source} is shard {index}/{of}, but the run was split into {total} shards "
-                                f"({'--expect' if expect else given[min(given)]}); merge the shards of one run")
-        if index in given:
-            raise ManifestError(f"{given[index]} and {source} are both shard {index}/{of}: give each shard once")
-        total, given[index] = of, source
+        if index is not None:
+            _check_shard(index, of, source, given, total, expect)
+            total, given[index] = of, source
     if total is None:
         return None
     return ShardSplit(total, tuple(sorted(given)))
+
+
+def _check_shard(index: int, of: int, source: str, given: dict[int, str], total: int | None,
+                 expect: int | None) -> None:
+    """Shard `index`/`of` belongs with the shards `given` so far: the same split, given once."""
+    if total is not None and of != total:
+        raise ManifestError(f"{source} is shard {index}/{of}, but the run was split into {total} shards "
+                            f"({'--expect' if expect else given[min(given)]}); merge the shards of one run")
+    if index in given:
+        raise ManifestError(f"{given[index]} and {source} are both shard {index}/{of}: give each shard once")
 
 
 def _shard_of(shard: str | None, source: str, *, sharded: bool) -> tuple[int | None, int]:
@@ -178,6 +183,15 @@ def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
     """Every shard's cases, in the order given; shards of different runs, or holding the same case, are refused."""
     if not manifests:
         raise ManifestError("merge needs at least one manifest")
+    _one_run(manifests)
+    cases = [case for manifest in manifests for case in manifest.cases]
+    if len({case.id for case in cases}) == len(cases) or len({(c.id, c.repeat) for c in cases}) == len(cases):
+        return cases  # (ids alone first: no tuple per case when there are no repeats)
+    _refuse_twice(cases)
+    return cases
+
+
+def _one_run(manifests: Sequence[Manifest]) -> None:
     first = manifests[0]
     for other in manifests[1:]:
         if (other.config_hash, other.seed) != (first.config_hash, first.seed):
@@ -185,9 +199,9 @@ def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
                 f"cannot merge run {other.run_id} (config {other.config_hash}, seed {other.seed}) with run "
                 f"{first.run_id} (config {first.config_hash}, seed {first.seed}): shards must come from one config "
                 f"and seed")
-    cases = [case for manifest in manifests for case in manifest.cases]
-    if len({case.id for case in cases}) == len(cases) or len({(c.id, c.repeat) for c in cases}) == len(cases):
-        return cases  # (ids alone first: no tuple per case when there are no repeats)
+
+
+def _refuse_twice(cases: list[CaseResult]) -> None:
     seen: set[tuple[str, int]] = set()
     for case in cases:  # which one: the first seen twice
         key = (case.id, case.repeat)
@@ -195,36 +209,47 @@ def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
             raise ManifestError(f"case {case.id} appears in more than one manifest: were the same shard's "
                                 f"results given twice?")
         seen.add(key)
-    return cases
 
 
 def _merged(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Gates, weights: Weights,
             flaky: list[str] | None = None) -> Manifest:
     first = manifests[0]
-    warnings = sorted({w for m in manifests for w in m.warnings})
-    goals = {(g.phase, g.metric, g.operator, g.threshold) for m in manifests for g in m.goals}
-    summary = summarise(
-        cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,
-        attacks_skipped=len({s.attack_id for m in manifests for s in m.skipped}),
-        security_planned=any(g[0] == "security" for g in goals), flaky=flaky,
-    )
-    not_run = sorted({case_id for m in manifests for case_id in m.not_run})
-    summary.counts.not_run = len(not_run)
     skipped = list({s.attack_id: s for m in manifests for s in m.skipped}.values())
-    from khaos_action.score.breakdown import attack_breakdown  # shards written before the breakdown have none
-
-    breakdown = attack_breakdown(cases, skipped) if any(m.attack_breakdown for m in manifests) else None
+    not_run = sorted({case_id for m in manifests for case_id in m.not_run})
+    summary = _summary(manifests, cases, gates=gates, weights=weights, flaky=flaky, skipped=len(skipped))
+    summary.counts.not_run = len(not_run)
     return first.model_copy(update={
-        "run_id": first.run_id.split("-shard")[0] + "-merged", "shard": None,
-        "started_at": min(m.started_at for m in manifests),
-        "finished_at": max((m.finished_at or m.started_at) for m in manifests),
+        "run_id": first.run_id.split("-shard")[0] + "-merged", "shard": None, **_span(manifests),
         "cases": cases, "scores": summary.scores, "score_notes": summary.score_notes, "metrics": summary.metrics,
-        "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict, "warnings": warnings,
-        "alerts": summary.alerts,
+        "goals": summary.goals, "counts": summary.counts, "verdict": summary.verdict,
+        "warnings": sorted({w for m in manifests for w in m.warnings}), "alerts": summary.alerts,
         "stats": summary.stats, "flaky": summary.flaky, "coverage": _merged_coverage(manifests),
-        "skipped": skipped, "not_run": not_run, "attack_breakdown": breakdown,
+        "skipped": skipped, "not_run": not_run, "attack_breakdown": _breakdown(manifests, cases, skipped),
         "merged_from": [m.run_id for m in manifests], "telemetry": _merged_telemetry(manifests, cases),
     })
+
+
+def _summary(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: Gates, weights: Weights,
+             flaky: list[str] | None, skipped: int) -> Summary:
+    """The merged cases scored again, against every shard's goals."""
+    goals = {(g.phase, g.metric, g.operator, g.threshold) for m in manifests for g in m.goals}
+    return summarise(cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,
+                     attacks_skipped=skipped, security_planned=any(g[0] == "security" for g in goals), flaky=flaky)
+
+
+def _breakdown(manifests: Sequence[Manifest], cases: list[CaseResult], skipped: list) -> Any:
+    """Attack success per channel and objective, made again from the merged cases; shards written before the
+    breakdown have none, and neither has their merge."""
+    if not any(m.attack_breakdown for m in manifests):
+        return None
+    from khaos_action.score.breakdown import attack_breakdown
+
+    return attack_breakdown(cases, skipped)
+
+
+def _span(manifests: Sequence[Manifest]) -> dict[str, Any]:
+    return {"started_at": min(m.started_at for m in manifests),
+            "finished_at": max((m.finished_at or m.started_at) for m in manifests)}
 
 
 def _merged_telemetry(manifests: Sequence[Manifest], cases: Sequence) -> Telemetry | None:
@@ -247,10 +272,14 @@ def _merged_coverage(manifests: Sequence[Manifest]) -> dict:
         return {}
     merged = {**tables[0], "totals": _sum_rows([t["totals"] for t in tables])}
     for section in ("categories", "owasp"):
-        merged[section] = {key: _sum_rows([t[section][key] for t in tables if key in t[section]])
-                           for key in tables[0][section]}
+        merged[section] = _sum_section([t[section] for t in tables])
     merged["uncovered_owasp"] = [oid for oid, row in merged["owasp"].items() if row["executed"] == 0]
     return merged
+
+
+def _sum_section(sections: list[dict[str, dict[str, int]]]) -> dict[str, dict[str, int]]:
+    """Each key of the first shard's section, summed over the shards that have it."""
+    return {key: _sum_rows([section[key] for section in sections if key in section]) for key in sections[0]}
 
 
 def _sum_rows(rows: list[dict[str, int]]) -> dict[str, int]:
