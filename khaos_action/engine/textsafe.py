@@ -72,7 +72,27 @@ def json_safe(value: Any, *, depth: int = MAX_DEPTH, items: int = MAX_ITEMS,
 
 def _safe(value: Any, depth: int, budget: list[int], chars: int, active: set[int]) -> Any:
     budget[0] -= 1
-    if value is None or isinstance(value, bool):
+    scalar = _scalar(value, chars)
+    if scalar is not _CONTAINER:
+        return scalar
+    if depth <= 0 or budget[0] <= 0 or id(value) in active:
+        return safe_str(f"<{type(value).__name__}: too deep or too large to keep>", 200)
+    active.add(id(value))
+    try:
+        if isinstance(value, Mapping):
+            return _mapping(value, depth, budget, chars, active)
+        return _sequence(value, depth, budget, chars, active)
+    finally:
+        active.discard(id(value))
+
+
+_CONTAINER = object()
+"""`_scalar`'s answer for a mapping or a sequence: its items are made safe one by one."""
+
+
+def _scalar(value: Any, chars: int) -> Any:
+    """`value` made safe when it is not a container (anything else as its capped str())."""
+    if isinstance(value, (bool, type(None))):
         return value
     if isinstance(value, int):
         return value if abs(value) < 2**63 else safe_str(value, 64)
@@ -83,33 +103,32 @@ def _safe(value: Any, depth: int, budget: list[int], chars: int, active: set[int
     if isinstance(value, (bytes, bytearray, memoryview)):
         return safe_str(decode_bytes(bytes(value[:chars]))[0], chars)
     if isinstance(value, (Mapping, list, tuple, set, frozenset)):
-        if depth <= 0 or budget[0] <= 0 or id(value) in active:
-            return safe_str(f"<{type(value).__name__}: too deep or too large to keep>", 200)
-        active.add(id(value))
-        try:
-            if isinstance(value, Mapping):
-                out: dict[str, Any] = {}
-                try:
-                    entries = list(islice(value.items(), max(budget[0], 0) + 1))
-                except Exception:  # noqa: BLE001 - a hostile Mapping
-                    return safe_str(value)
-                for key, item in entries:
-                    if budget[0] <= 0:
-                        out["…"] = "more entries dropped"
-                        break
-                    out[safe_str(key, 200)] = _safe(item, depth - 1, budget, chars, active)
-                return out
-            seq = list(islice(value, max(budget[0], 0) + 1))
-            kept = []
-            for item in seq:
-                if budget[0] <= 0:
-                    kept.append("… more items dropped")
-                    break
-                kept.append(_safe(item, depth - 1, budget, chars, active))
-            return kept
-        finally:
-            active.discard(id(value))
+        return _CONTAINER
     return safe_str(value, chars)
+
+
+def _mapping(value: Mapping[Any, Any], depth: int, budget: list[int], chars: int, active: set[int]) -> Any:
+    out: dict[str, Any] = {}
+    try:
+        entries = list(islice(value.items(), max(budget[0], 0) + 1))
+    except Exception:  # noqa: BLE001 - a hostile Mapping
+        return safe_str(value)
+    for key, item in entries:
+        if budget[0] <= 0:
+            out["…"] = "more entries dropped"
+            break
+        out[safe_str(key, 200)] = _safe(item, depth - 1, budget, chars, active)
+    return out
+
+
+def _sequence(value: Any, depth: int, budget: list[int], chars: int, active: set[int]) -> list[Any]:
+    kept = []
+    for item in list(islice(value, max(budget[0], 0) + 1)):
+        if budget[0] <= 0:
+            kept.append("… more items dropped")
+            break
+        kept.append(_safe(item, depth - 1, budget, chars, active))
+    return kept
 
 
 def cap_notes(notes: list[Any], *, dropped: int = 0, limit: int = MAX_NOTES) -> list[str]:
