@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from khaos_action.fields import severity_rank
-from khaos_action.manifest import OUTPUT_CAP, CaseResult, Manifest
+from khaos_action.manifest import OUTPUT_CAP, CaseResult, InvariantResult, Manifest
 from khaos_action.report import svg
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
@@ -108,6 +108,20 @@ class HeatCell:
     def link(self) -> str | None:
         return self.first_failing or self.first_case
 
+    def count(self, case_id: str, inv: InvariantResult) -> None:
+        """One check of this cell: passed, failed (critical?) or not exercised; the first case and failure kept."""
+        if not self.first_case:
+            self.first_case = case_id
+        passed = inv.passed
+        if passed is None:
+            self.unexercised += 1
+        elif passed:
+            self.passed += 1
+        else:
+            self.failed += 1
+            self.critical = self.critical or inv.severity == "critical"
+            self.first_failing = self.first_failing or case_id
+
 
 @dataclass(slots=True)
 class HeatRow:
@@ -125,32 +139,32 @@ class Heatmap:
 def heatmap(cases: Iterable[CaseResult]) -> Heatmap:
     """Contract cases folded into one cell per (invariant, scenario): passes over exercised, failures first."""
     contract = [c for c in cases if c.pillar == "contract"]
+    columns, severities = _axes(contract)
+    cells = _cells(contract, columns, severities)
+    rows = [HeatRow(inv, sev, [cells[sc][inv] for sc in columns]) for inv, sev in severities.items()]
+    return Heatmap(columns, rows)
+
+
+def _cells(contract: list[CaseResult], columns: list[str],
+           severities: dict[str, str]) -> dict[str, dict[str, HeatCell]]:
+    # scenario -> invariant -> cell: no (invariant, scenario) key built per check (a contract run has many)
+    cells = {sc: {inv: HeatCell() for inv in severities} for sc in columns}
+    for case in contract:
+        row = cells[case.scenario or "(no scenario)"]
+        for inv in case.invariants:
+            row[inv.id].count(case.id, inv)
+    return cells
+
+
+def _axes(contract: list[CaseResult]) -> tuple[list[str], dict[str, str]]:
+    """The scenarios (columns) and the invariants with their severity (rows), in the order they first appear."""
     scenarios: dict[str, None] = {}
     severities: dict[str, str] = {}
     for case in contract:
         scenarios.setdefault(case.scenario or "(no scenario)", None)
         for inv in case.invariants:
             severities.setdefault(inv.id, inv.severity)
-    columns = list(scenarios)
-    # scenario -> invariant -> cell: no (invariant, scenario) key built per check (a contract run has many)
-    cells = {sc: {inv: HeatCell() for inv in severities} for sc in columns}
-    for case in contract:
-        row = cells[case.scenario or "(no scenario)"]
-        for inv in case.invariants:
-            cell = row[inv.id]
-            if not cell.first_case:
-                cell.first_case = case.id
-            passed = inv.passed
-            if passed is None:
-                cell.unexercised += 1
-            elif passed:
-                cell.passed += 1
-            else:
-                cell.failed += 1
-                cell.critical = cell.critical or inv.severity == "critical"
-                cell.first_failing = cell.first_failing or case.id
-    rows = [HeatRow(inv, sev, [cells[sc][inv] for sc in columns]) for inv, sev in severities.items()]
-    return Heatmap(columns, rows)
+    return list(scenarios), severities
 
 
 # ---------------------------------------------------------------- attacks
