@@ -160,7 +160,7 @@ def test_discover_finds_the_khaosagent_function(tmp_path) -> None:
     empty = tmp_path / "empty"
     empty.mkdir()
     ran = khaos("discover", str(empty), cwd=tmp_path)
-    assert ran.code == 1 and "No @khaosagent functions found" in ran.stdout
+    assert ran.code == 1 and "No @khaosagent functions or framework agent objects found" in ran.stdout
 
 
 def test_replay_export_writes_sessions_that_a_later_run_replays(leaky_run) -> None:

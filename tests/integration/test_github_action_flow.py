@@ -370,6 +370,7 @@ def test_extensions_input_loads_modules_from_the_working_directory(run, monkeypa
     from khaos_action.checkers import CHECKERS
     from khaos_action.faults import FAULTS
     from khaos_action.main import evaluate
+    from khaos_action.mutation import MUTATORS
 
     sub = run.workspace / "svc"
     (sub / "ext").mkdir(parents=True)
@@ -387,9 +388,10 @@ def test_extensions_input_loads_modules_from_the_working_directory(run, monkeypa
         manifest = json.loads((run.workspace / run.outputs["manifest-path"]).read_text())
         checked = [i for c in manifest["cases"] for i in c["invariants"] if i["id"] == "short"]
         assert checked and all(i["passed"] and i["type"] == "max_words" for i in checked)
-    finally:
+    finally:  # forget what the extension registered: later tests see the package's own registries
         CHECKERS.pop("max_words", None)
         FAULTS.pop("llm:overloaded", None)
+        MUTATORS.pop("shouted", None)
         sys.modules.pop("khaos_recipe_ext", None)
     assert run.run(evaluate=evaluate, **{"working-directory": "svc", "extensions": "ext/missing.py"}) == 2
     assert re.search(r"::error::extension '.*svc/ext/missing\.py': .* is not a file", run.log), run.log
