@@ -124,29 +124,46 @@ def _label(artifact: dict[str, Any]) -> str:
 def choose(github: GitHubClient, artifacts: Sequence[dict[str, Any]], *, name: str, expected: Expected,
            prefer: Sequence[str], current_run_id: str | None) -> Choice:
     """The artifact to use, warnings naming every artifact ignored for its provenance, and why there is none."""
-    named = [a for a in artifacts if isinstance(a, dict) and a.get("name") == name]
-    on_branch = [a for a in named if _run_of(a).get("head_branch") == expected.branch
-                 and str(_run_of(a).get("id")) != str(current_run_id)]
+    named = _named(artifacts, name)
+    on_branch = _on_branch(named, expected.branch, current_run_id)
     live = [a for a in on_branch if not a.get("expired")]
     if not live:
         return Choice(None, why_none=_none_found(name, expected.branch, named, on_branch))
     ignored = [(a, "its run's code came from another repository (a fork's branch named like the base branch)")
                for a in live if _from_fork(a)]
+    candidates = _candidates(live, prefer)
+    chosen, more, failures = _first_trusted(github, candidates[:MAX_RUNS_CHECKED], expected)
+    warnings = _ignored_warnings(name, ignored + more) + failures
+    if chosen is not None:
+        return Choice(chosen, warnings)
+    return Choice(None, warnings, _none_trusted(name, expected, unchecked=len(candidates) - MAX_RUNS_CHECKED))
+
+
+def _named(artifacts: Sequence[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    return [a for a in artifacts if isinstance(a, dict) and a.get("name") == name]
+
+
+def _on_branch(artifacts: list[dict[str, Any]], branch: str, current_run_id: str | None) -> list[dict[str, Any]]:
+    """The artifacts of runs on `branch`, this run's own apart."""
+    return [a for a in artifacts if _run_of(a).get("head_branch") == branch
+            and str(_run_of(a).get("id")) != str(current_run_id)]
+
+
+def _candidates(artifacts: list[dict[str, Any]], prefer: Sequence[str]) -> list[dict[str, Any]]:
+    """The artifacts of runs of this repository's own code, newest first, the runs of the preferred commits (in
+    their order) before all others."""
     rank: dict[str, int] = {}
     for sha in prefer:
         rank.setdefault(sha, len(rank))
-    candidates = sorted((a for a in live if not _from_fork(a)), key=lambda a: a.get("created_at") or "", reverse=True)
-    candidates.sort(key=lambda a: rank.get(_run_of(a).get("head_sha"), len(rank)))
-    chosen, more, failures = _first_trusted(github, candidates[:MAX_RUNS_CHECKED], expected)
-    ignored += more
-    warnings = _ignored_warnings(name, ignored) + failures
-    if chosen is not None:
-        return Choice(chosen, warnings)
-    unchecked = len(candidates) - MAX_RUNS_CHECKED
-    why = (f"no `{name}` artifact on {expected.branch} comes from a run this repository trusts (a "
-           f"{'/'.join(TRUSTED_EVENTS)} run of {expected.workflow} in {expected.repository})"
-           + (f"; {unchecked} older ones were not checked" if unchecked > 0 else ""))
-    return Choice(None, warnings, why)
+    own = [a for a in artifacts if not _from_fork(a)]
+    newest = sorted(own, key=lambda a: a.get("created_at") or "", reverse=True)
+    return sorted(newest, key=lambda a: rank.get(_run_of(a).get("head_sha"), len(rank)))
+
+
+def _none_trusted(name: str, expected: Expected, *, unchecked: int) -> str:
+    return (f"no `{name}` artifact on {expected.branch} comes from a run this repository trusts (a "
+            f"{'/'.join(TRUSTED_EVENTS)} run of {expected.workflow} in {expected.repository})"
+            + (f"; {unchecked} older ones were not checked" if unchecked > 0 else ""))
 
 
 def _first_trusted(github: GitHubClient, candidates: Sequence[dict[str, Any]], expected: Expected
