@@ -21,6 +21,7 @@ import signal
 import sys
 import tempfile
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -68,16 +69,8 @@ def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Mani
     """`child_kinds`: the files the child writes (it starts on those with two steps before `build()` returns).
     `cases()`, called in the child, gives the cases of the manifest `build()` gives here: the same list when the
     cases exist before the fork (shared copy-on-write), or the same cases made again there (`merge`)."""
-    order = ["json", *kinds]
-    paths = {kind: out_dir / REPORTERS[kind].file for kind in order}
-    temps = {kind: temp_beside(path) for kind, path in paths.items()}
-    parent_kinds = [kind for kind in order if kind not in child_kinds]
-    # Imported here, not in the child: no import can be half done in another thread at the fork.
-    for kind in child_kinds:
-        if kind != "json":
-            REPORTERS[kind].renderer()
-            if kind in TWO_STEPS:
-                _two_steps(kind)
+    files = _Files.of(out_dir, kinds)
+    _import_renderers(child_kinds)
     result_read, result_write = os.pipe()  # the child's failures
     head_read, head_write = os.pipe()  # the manifest without its cases, once built
     share = _share_file() if "json" in child_kinds else None
@@ -88,30 +81,75 @@ def write_forked(cases: Callable[[], list[CaseResult]], build: Callable[[], Mani
     if pid == 0:  # pragma: no cover - the child; its work is checked through the files the parent keeps
         os.close(result_read)
         os.close(head_write)
-        _child(result_write, head_read, share, cases, out_dir, order, child_kinds, paths, temps)
+        _child(result_write, head_read, share, cases, files, child_kinds)
     os.close(result_write)
     os.close(head_read)
+    ends = _ParentEnds(result_read, head_write, share)
     done = False
     try:
         manifest = build()
-        shared = _write_share(share, manifest.cases) if share is not None else None
-        fd, head_write = head_write, -1
-        _send(fd, (manifest.model_copy(update={"cases": []}), shared))
-        failures = {kind: _stage(kind, manifest, out_dir, order, paths, temps) for kind in parent_kinds}
-        failures.update(_child_result(pid, result_read, child_kinds, paths, kept=kept_note(
-            out_dir, [paths[k] for k in order[:order.index(child_kinds[0])]])))
+        ends.send_head(manifest)
+        failures = {kind: _stage(kind, manifest, files) for kind in files.order if kind not in child_kinds}
+        failures.update(_child_result(pid, result_read, child_kinds, files.paths,
+                                      kept=files.kept_before(child_kinds[0])))
         done = True
     finally:
-        os.close(result_read)
-        if share is not None:
-            share.close()
-        if head_write != -1:
-            os.close(head_write)  # the child, waiting for the manifest, reads its end: it stops
+        ends.close()
         if not done:  # interrupted or a bug here: the child must not outlive us, nor its files
             _end(pid)
-            for temp in temps.values():
+            for temp in files.temps.values():
                 discard(temp)
-    return manifest, _commit(order, paths, temps, failures, out_dir)
+    return manifest, _commit(files, failures)
+
+
+@dataclass(frozen=True, slots=True)
+class _Files:
+    """The run's files in the order they are committed, each with its temp file beside it."""
+
+    out_dir: Path
+    order: list[str]
+    paths: dict[str, Path]
+    temps: dict[str, Path]
+
+    @classmethod
+    def of(cls, out_dir: Path, kinds: list[str]) -> _Files:
+        order = ["json", *kinds]
+        paths = {kind: out_dir / REPORTERS[kind].file for kind in order}
+        return cls(out_dir, order, paths, {kind: temp_beside(path) for kind, path in paths.items()})
+
+    def kept_before(self, kind: str) -> str:
+        """What survives when `kind` fails: the files before it."""
+        return kept_note(self.out_dir, [self.paths[k] for k in self.order[:self.order.index(kind)]])
+
+
+class _ParentEnds:
+    """This process's end of the pipe the manifest head goes through, of the child's result pipe, and the share
+    file; each closed once."""
+
+    def __init__(self, result_read: int, head_write: int, share: BinaryIO | None) -> None:
+        self.result_read, self.head_write, self.share = result_read, head_write, share
+
+    def send_head(self, manifest: Manifest) -> None:
+        """The manifest without its cases, and the size of the share of the cases' JSON written here."""
+        shared = _write_share(self.share, manifest.cases) if self.share is not None else None
+        fd, self.head_write = self.head_write, -1
+        _send(fd, (manifest.model_copy(update={"cases": []}), shared))
+
+    def close(self) -> None:
+        os.close(self.result_read)
+        if self.share is not None:
+            self.share.close()
+        if self.head_write != -1:
+            os.close(self.head_write)  # the child, waiting for the manifest, reads its end: it stops
+
+
+def _import_renderers(child_kinds: list[str]) -> None:
+    """Imported here, not in the child: no import can be half done in another thread at the fork."""
+    for kind in child_kinds:
+        if kind != "json":
+            REPORTERS[kind].renderer()
+            if kind in TWO_STEPS:
+                _two_steps(kind)
 
 
 def _widen(fd: int) -> None:
@@ -187,11 +225,11 @@ def _read_all(fd: int) -> bytes:
     return b"".join(chunks)
 
 
-def _stage(kind: str, manifest: Manifest, out_dir: Path, order: list[str], paths: dict[str, Path],
-           temps: dict[str, Path], first: Any = None) -> BaseException | None:
+def _stage(kind: str, manifest: Manifest, files: _Files, first: Any = None) -> BaseException | None:
     """Render `kind` into its temp file (from `first`, its first step, when the child did that); what went wrong is
     returned (the earliest failure in `order` wins)."""
-    kept = kept_note(out_dir, [paths[k] for k in order[:order.index(kind)]])
+    kept = files.kept_before(kind)
+    paths, temps = files.paths, files.temps
     try:
         with staged_file(temps[kind]) as out:
             if first is not None:
@@ -211,43 +249,56 @@ def _stage(kind: str, manifest: Manifest, out_dir: Path, order: list[str], paths
 
 
 def _child(result_write: int, head_read: int, share: BinaryIO | None, make_cases: Callable[[], list[CaseResult]],
-           out_dir: Path, order: list[str], child_kinds: list[str], paths: dict[str, Path],
-           temps: dict[str, Path]) -> None:  # pragma: no cover - the child
+           files: _Files, child_kinds: list[str]) -> None:  # pragma: no cover - the child
     code = 1
     try:
         signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C reaches the whole group: the parent reports it
-        failures: dict[str, tuple[str, object]] = {}
-        first: dict[str, Any] = {}
-        two_steps = [kind for kind in child_kinds if kind in TWO_STEPS]
-        cases: list[CaseResult] = []
-        try:  # while the parent builds the manifest
-            cases = make_cases()
-            first = {kind: _two_steps(kind)[0](cases) for kind in two_steps}
-        except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
-            failures[(two_steps or child_kinds)[0]] = _portable(exc)
+        cases, first, failures = _first_steps(make_cases, child_kinds)
         data = _read_all(head_read)
         if not data:
             return  # the parent failed before it had a manifest: it reports why
         head, shared = pickle.loads(data)
         manifest = head.model_copy(update={"cases": cases})
         if "json" in first:  # the parent's share, after this process's own
-            try:
-                rest = _parent_cases_json(share, shared, cases)
-            except OSError as exc:
-                failures["json"] = _portable(output_error(paths["json"], exc))
-            else:
-                first["json"] += [b",", *rest] if first["json"] and rest and rest[0] else rest
-        for kind in child_kinds:
-            if kind in failures:
-                break  # what follows would be discarded: the parent keeps only the files before a failure
-            failure = _stage(kind, manifest, out_dir, order, paths, temps, first.pop(kind, None))
-            if failure is not None:
-                failures[kind] = _portable(failure)
-                break
+            _add_parent_share(first, share, shared, cases, files, failures)
+        _stage_all(manifest, files, child_kinds, first, failures)
         _write_all(result_write, pickle.dumps(failures))
         code = 0
     finally:
         os._exit(code)  # no atexit, no buffers flushed twice, no interpreter teardown
+
+
+def _first_steps(make_cases: Callable[[], list[CaseResult]], child_kinds: list[str]
+                 ) -> tuple[list[CaseResult], dict[str, Any], dict[str, tuple[str, object]]]:  # pragma: no cover
+    """The child's cases and the first step of its two-step files, done while the parent builds the manifest."""
+    two_steps = [kind for kind in child_kinds if kind in TWO_STEPS]
+    cases: list[CaseResult] = []
+    try:
+        cases = make_cases()
+        return cases, {kind: _two_steps(kind)[0](cases) for kind in two_steps}, {}
+    except Exception as exc:  # noqa: BLE001 - reported as the first such file's failure
+        return cases, {}, {(two_steps or child_kinds)[0]: _portable(exc)}
+
+
+def _add_parent_share(first: dict[str, Any], share: BinaryIO | None, shared: int | None, cases: list[CaseResult],
+                      files: _Files, failures: dict[str, tuple[str, object]]) -> None:  # pragma: no cover
+    try:
+        rest = _parent_cases_json(share, shared, cases)
+    except OSError as exc:
+        failures["json"] = _portable(output_error(files.paths["json"], exc))
+    else:
+        first["json"] += [b",", *rest] if first["json"] and rest and rest[0] else rest
+
+
+def _stage_all(manifest: Manifest, files: _Files, child_kinds: list[str], first: dict[str, Any],
+               failures: dict[str, tuple[str, object]]) -> None:  # pragma: no cover - the child
+    for kind in child_kinds:
+        if kind in failures:
+            break  # what follows would be discarded: the parent keeps only the files before a failure
+        failure = _stage(kind, manifest, files, first.pop(kind, None))
+        if failure is not None:
+            failures[kind] = _portable(failure)
+            break
 
 
 def _portable(exc: BaseException) -> tuple[str, object]:
@@ -294,8 +345,8 @@ def _end(pid: int) -> None:
         pass  # reaped already (the interruption came after the child's end)
 
 
-def _commit(order: list[str], paths: dict[str, Path], temps: dict[str, Path],
-            failures: dict[str, BaseException | None], out_dir: Path) -> dict[str, Path]:
+def _commit(files: _Files, failures: dict[str, BaseException | None]) -> dict[str, Path]:
+    order, paths, temps, out_dir = files.order, files.paths, files.temps, files.out_dir
     written: dict[str, Path] = {}
     try:
         for kind in order:
