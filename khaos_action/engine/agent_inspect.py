@@ -51,26 +51,50 @@ def _python_tools(module: Any, base_dir: Path) -> list[dict[str, Any]]:
     if module is None:
         return []
     candidates: dict[str, Any] = {}
-    # The entry's module, and the project modules it imports (an entry often wraps the real agent module).
-    modules = [module] + [value for value in vars(module).values() if inspect.ismodule(value)
-                          and _under(getattr(value, "__file__", None), base_dir)]
-    for value in [v for mod in modules for v in list(vars(mod).values())]:
-        if callable(value) and getattr(value, "__khaos_tool__", None):
-            candidates[value.__khaos_tool__] = value
-        elif isinstance(value, dict) and value and all(isinstance(k, str) and callable(v) for k, v in value.items()):
-            candidates.update({getattr(v, "__name__", k): v for k, v in value.items()})
-        elif inspect.ismodule(value) and "tool" in value.__name__.rsplit(".", 1)[-1]:
-            candidates.update({name: fn for name, fn in vars(value).items() if inspect.isfunction(fn)
-                               and not name.startswith("_") and fn.__module__ == value.__name__})
-    tools = []
-    for name, fn in sorted(candidates.items()):
-        ref = _ref(fn, base_dir)
-        if ref is None:
-            continue
-        role = getattr(fn, "__khaos_tool_role__", None)
-        tools.append({"ref": ref, "name": name, "description": inspect.getdoc(fn) or "",
-                      "role": role if isinstance(role, str) else None})
-    return tools
+    for mod in _project_modules(module, base_dir):
+        for value in list(vars(mod).values()):
+            candidates.update(_tools_in(value))
+    tools = (_tool_entry(name, fn, base_dir) for name, fn in sorted(candidates.items()))
+    return [tool for tool in tools if tool is not None]
+
+
+def _project_modules(module: Any, base_dir: Path) -> list[Any]:
+    """The entry's module, and the project modules it imports (an entry often wraps the real agent module)."""
+    return [module] + [value for value in vars(module).values() if inspect.ismodule(value)
+                       and _under(getattr(value, "__file__", None), base_dir)]
+
+
+def _is_tool_dict(value: Any) -> bool:
+    return isinstance(value, dict) and bool(value) and all(isinstance(k, str) and callable(v)
+                                                           for k, v in value.items())
+
+
+def _tools_in(value: Any) -> dict[str, Any]:
+    """The tools one module-level value stands for, by name: an @tool function, a dict of tools, or the public
+    functions of a `*tool*` module."""
+    if callable(value) and getattr(value, "__khaos_tool__", None):
+        return {value.__khaos_tool__: value}
+    if _is_tool_dict(value):
+        return {getattr(v, "__name__", k): v for k, v in value.items()}
+    if inspect.ismodule(value) and "tool" in value.__name__.rsplit(".", 1)[-1]:
+        return _public_functions(value)
+    return {}
+
+
+def _public_functions(module: Any) -> dict[str, Any]:
+    """The public functions a module defines itself (not those it imported)."""
+    return {name: fn for name, fn in vars(module).items() if inspect.isfunction(fn)
+            and not name.startswith("_") and fn.__module__ == module.__name__}
+
+
+def _tool_entry(name: str, fn: Any, base_dir: Path) -> dict[str, Any] | None:
+    """A tool as init lists it, or None when its function is not defined under `base_dir`."""
+    ref = _ref(fn, base_dir)
+    if ref is None:
+        return None
+    role = getattr(fn, "__khaos_tool_role__", None)
+    return {"ref": ref, "name": name, "description": inspect.getdoc(fn) or "",
+            "role": role if isinstance(role, str) else None}
 
 
 def _under(file: str | None, base_dir: Path) -> bool:
