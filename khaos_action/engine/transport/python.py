@@ -338,22 +338,12 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
     except (TypeError, ValueError):  # builtins and some C callables: assume str -> str
         return lambda payload: ((payload.get("text", ""),), {})
     params = list(signature.parameters.values())
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
-    variadic = any(p.kind is p.VAR_POSITIONAL for p in params)
-    if not positional and not variadic:
-        raise AgentError(f"agent.entry {entry!r} takes no positional argument; it must accept the input, e.g. "
-                         "`def handle(text: str) -> str`.")
+    positional = _positional_parameters(params, entry)
     first = positional[0] if positional else None
-    annotation = _annotation(fn, first) if first is not None else inspect.Parameter.empty
-    # An explicit `str` annotation wins over the parameter's name: `def handle(message: str)` wants the text.
-    is_text = annotation is str or annotation == "str"
-    wants_payload = first is not None and not is_text and (first.name in _PAYLOAD_NAMES or _is_mapping(annotation))
+    wants_payload = _wants_payload(fn, first)
     history = history_parameter(signature, first)
-    extras = [name for name in (history, "session_id")
-              if name and name in signature.parameters and (first is None or name != first.name)
-              and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY]
-    required_rest = [p for p in positional[1:] if p.default is p.empty and p.name not in extras]
-    if required_rest:
+    extras = _extra_keywords(signature, first, history)
+    if any(p.default is p.empty and p.name not in extras for p in positional[1:]):
         names = ", ".join(p.name for p in params)
         raise AgentError(f"agent.entry {entry!r} requires more than one argument ({names}); "
                          "give it one input parameter (str or the message dict) and defaults for the rest.")
@@ -366,6 +356,35 @@ def call_style(fn: Callable[..., Any], entry: str) -> Callable[[dict[str, Any]],
         return (arg,), kwargs
 
     return build
+
+
+def _positional_parameters(params: list[inspect.Parameter], entry: str) -> list[inspect.Parameter]:
+    """The entry's positional parameters; an entry that can take no positional argument cannot be given the input."""
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    if not positional and not any(p.kind is p.VAR_POSITIONAL for p in params):
+        raise AgentError(f"agent.entry {entry!r} takes no positional argument; it must accept the input, e.g. "
+                         "`def handle(text: str) -> str`.")
+    return positional
+
+
+def _wants_payload(fn: Callable[..., Any], first: inspect.Parameter | None) -> bool:
+    """Whether the entry's input parameter takes the whole message dict rather than its text."""
+    if first is None:
+        return False
+    annotation = _annotation(fn, first)
+    # An explicit `str` annotation wins over the parameter's name: `def handle(message: str)` wants the text.
+    if annotation is str or annotation == "str":
+        return False
+    return first.name in _PAYLOAD_NAMES or _is_mapping(annotation)
+
+
+def _extra_keywords(signature: inspect.Signature, first: inspect.Parameter | None, history: str | None) -> list[str]:
+    """The keyword arguments the entry is given beside its input: its history parameter and `session_id`."""
+    def given(name: str | None) -> bool:
+        return bool(name) and name in signature.parameters and (first is None or name != first.name) \
+            and signature.parameters[name].kind is not inspect.Parameter.POSITIONAL_ONLY
+
+    return [name for name in (history, "session_id") if given(name)]
 
 
 def _accepts_keyword(fn: Callable[..., Any], name: str) -> bool:
