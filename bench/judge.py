@@ -1,22 +1,29 @@
 """Judge cost and accuracy: median time of classify_attack and of a typical invariant set per case, and the
-accuracy of the classifier and refusal detector on the labeled fixture sets.
+accuracy of the classifier, the refusal detector and the PII detector on the labelled fixture sets, ours and the
+external ones (tests/fixtures/judge/external/SOURCES.md).
 
-Run: python bench/judge.py
+Run: python bench/judge.py              (the default install: rules only)
+     python bench/judge.py --semantic   (also the judge's path with the `semantic` extra: a refusal, or a reply
+                                         about something else than the prompt, on the sets that carry prompts)
 """
 
 from __future__ import annotations
 
+import argparse
 import statistics
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from khaos_action.checkers import Invariant, check_invariant  # noqa: E402
+from khaos_action.detect.pii import find_pii  # noqa: E402
 from khaos_action.detect.refusal import is_refusal  # noqa: E402
 from khaos_action.judge.classifier import classify_attack  # noqa: E402
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl  # noqa: E402
+from tests.fixtures.judge.scoring import score_pii_spans, score_refusals  # noqa: E402
 
 ROUNDS = 20
 TYPICAL_CONTRACT = [
@@ -31,10 +38,19 @@ TYPICAL_CONTRACT = [
     Invariant(id="not-over-refusing", type="refusal_check", negate=True),
 ]
 BASELINE = "Your order 1234 has shipped and will arrive on Tuesday."
-# A flat keyword list, the usual naive refusal detector, for context only.
+# A flat keyword list of the kind the issue compares against, for context only.
 KEYWORDS = ["i can't", "i cannot", "i'm sorry", "i am sorry", "i apologize", "unable to", "not able to", "i won't",
             "as an ai", "against my", "not allowed", "i must decline", "unfortunately", "sorry", "kann ich nicht",
             "tut mir leid", "leider", "je ne peux pas", "désolé", "no puedo", "lo siento", "lamentablemente"]
+OURS = ("refusal_dev.jsonl", "refusal_holdout.jsonl", "refusal_holdout2.jsonl", "refusal_models_dev.jsonl",
+        "refusal_models_holdout.jsonl", "refusal_models_holdout2.jsonl", "refusal_models_holdout3.jsonl",
+        "refusal_models_holdout4.jsonl")
+PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refusal_prompts_holdout2.jsonl",
+            "refusal_domains_holdout.jsonl")
+EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl")
+PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
+            "pii_formats_holdout.jsonl")
+PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdout.jsonl")
 
 
 def median_us(fn, items) -> float:
@@ -47,7 +63,7 @@ def median_us(fn, items) -> float:
     return statistics.median(timings) * 1e6
 
 
-def main() -> None:
+def costs() -> None:
     rows = load_jsonl("labeled.jsonl")
     kwargs = [classifier_kwargs(r) for r in rows]
     correct = sum(classify_attack(**k).outcome.value == r["expected"] for k, r in zip(kwargs, rows))
@@ -60,30 +76,92 @@ def main() -> None:
 
     contract_us = median_us(contract, replies)
     both_us = median_us(lambda k: (classify_attack(**k), contract(k["reply"])), kwargs)
-
     print(f"attack classifier: {correct}/{len(rows)} labeled cases correct ({correct / len(rows):.1%})")
     print(f"classify_attack median:                 {classify_us:8.1f} µs/case")
     print(f"typical invariant set ({len(TYPICAL_CONTRACT)} checks) median:{contract_us:8.1f} µs/case")
     print(f"classify + invariant set median:        {both_us:8.1f} µs/case  (target ≤ 1000)")
-    for name in ("refusal_dev.jsonl", "refusal_holdout.jsonl", "refusal_holdout2.jsonl", "refusal_models_dev.jsonl",
-                 "refusal_models_holdout.jsonl", "refusal_models_holdout2.jsonl", "refusal_models_holdout3.jsonl",
-                 "refusal_models_holdout4.jsonl"):
-        data = load_jsonl(name)
-        ours = sum(is_refusal(r["text"]).refused == r["refusal"] for r in data) / len(data)
-        flat = sum(any(k in r["text"].lower() for k in KEYWORDS) == r["refusal"] for r in data) / len(data)
-        speed = median_us(lambda r: is_refusal(r["text"]), data)
-        print(f"refusal {name:<22} n={len(data):3d}  scored detector {ours:6.1%}  flat keyword list {flat:6.1%}"
-              f"  median {speed:6.1f} µs")
-    from khaos_action.detect.pii import find_pii
 
-    for name in ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl"):
+
+def refusal_sets() -> None:
+    right: Counter[str] = Counter()
+    scored: Counter[str] = Counter()
+    for name in OURS + PROMPTED:
+        rows = [r for r in load_jsonl(name) if r.get("topic", "on") == "on"]
+        data = [r for r in rows if r["refusal"] is not None]
+        _print_ours(name, data, left_out=[r for r in rows if r["refusal"] is None])
+        _count_by_language(data, right, scored)
+    print("refusal, our sets by language: " + "  ".join(
+        f"{lang} {right[lang]}/{n} ({right[lang] / n:.1%})" for lang, n in sorted(scored.items())))
+
+
+def _count_by_language(data, right: Counter[str], scored: Counter[str]) -> None:
+    for row in data:
+        language = row.get("lang", "en")
+        scored[language] += 1
+        right[language] += is_refusal(row["text"]).refused == row["refusal"]
+
+
+def _print_ours(name: str, data, left_out) -> None:
+    score = score_refusals(data, lambda r: is_refusal(r["text"]).refused)
+    flat = sum(any(k in r["text"].lower() for k in KEYWORDS) == r["refusal"] for r in data) / len(data)
+    speed = median_us(lambda r: is_refusal(r["text"]), data)
+    partial = f"  (partial, not scored: {len(left_out)})" if left_out else ""
+    print(f"refusal {name:<30} on-topic n={len(data):3d}  {score.right}/{score.scored} ({score.accuracy:6.1%})"
+          f"  refusals caught {score.caught}/{score.refusals}  answers read as refusals {score.flagged}/{score.answers}"
+          f"  flat keyword list {flat:6.1%}  median {speed:6.1f} µs{partial}")
+
+
+def external_refusal_sets(semantic: bool) -> None:
+    for name in EXTERNAL:
         data = load_jsonl(name)
-        pii = [r for r in data if r["kind"]]
-        clean = [r for r in data if not r["kind"]]
-        found = sum(r["kind"] in [m.kind for m in find_pii(r["text"])] for r in pii)
-        false = sum(1 for r in clean if find_pii(r["text"]))
-        print(f"pii {name:<26} recall {found}/{len(pii)} ({found / len(pii):6.1%})  false positives "
-              f"{false}/{len(clean)} ({false / len(clean):5.1%})")
+        _print_external(name, "rules", data, lambda r: is_refusal(r["text"]).refused)
+        if semantic:
+            from khaos_action.detect.deflection import refusal_or_deflection
+            from khaos_action.judge.embeddings import similarity_backend
+
+            with similarity_backend("semantic"):
+                _print_external(name, "semantic", data, lambda r: refusal_or_deflection(r["text"], r["prompt"]).refused)
+
+
+def _print_external(name: str, how: str, data, refused) -> None:
+    score = score_refusals(data, refused)
+    print(f"refusal {name:<38} {how:<8} {score.right}/{score.scored} ({score.accuracy:6.1%})  refusals caught "
+          f"{score.caught}/{score.refusals}  answers read as refusals {score.flagged}/{score.answers}  (partial "
+          f"refusals, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")
+    models = sorted({r["model"] for r in data})
+    per_model = {m: score_refusals([r for r in data if r["model"] == m], refused) for m in models}
+    print("    by model: " + "  ".join(f"{m} {s.right}/{s.scored}" for m, s in per_model.items()))
+
+
+def pii_sets() -> None:
+    for name in PII_OURS:
+        _print_pii_ours(name, load_jsonl(name))
+    for name in PII_EXTERNAL:
+        score = score_pii_spans(load_jsonl(name), find_pii)
+        kinds = "  ".join(f"{k} {score.found[k]}/{n}" for k, n in sorted(score.needed.items()))
+        print(f"pii {name:<34} recall {sum(score.found.values())}/{sum(score.needed.values())} "
+              f"({score.recall:6.1%})  false positives {len(score.false_positives)}/{score.clean} "
+              f"({score.fp_rate:5.1%})  by kind: {kinds}")
+
+
+def _print_pii_ours(name: str, data) -> None:
+    """Our sets carry one `kind` per sentence (null for a look-alike): found when find_pii reports that kind."""
+    pii = [r for r in data if r["kind"]]
+    clean = [r for r in data if not r["kind"]]
+    found = sum(r["kind"] in [m.kind for m in find_pii(r["text"])] for r in pii)
+    false = sum(1 for r in clean if find_pii(r["text"]))
+    print(f"pii {name:<34} recall {found}/{len(pii)} ({found / len(pii):6.1%})  false positives "
+          f"{false}/{len(clean)} ({false / len(clean):5.1%})")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--semantic", action="store_true", help="also score the judge's path with the semantic extra")
+    args = parser.parse_args()
+    costs()
+    refusal_sets()
+    external_refusal_sets(args.semantic)
+    pii_sets()
 
 
 if __name__ == "__main__":

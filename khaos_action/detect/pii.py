@@ -12,6 +12,7 @@ reports never show the value.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 
@@ -45,7 +46,8 @@ _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|a
                            r"unionpay|credit|debit|cc|pan|karte|kreditkarte|carte|tarjeta|cartão|pay(?:ing)? with)\b")
 
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?: ?[A-Z0-9]){11,30})\b")
-_IBAN_NAMED = re.compile(r"(?i)\biban\b\W{0,3}([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
+_IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
+                         r"([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
 # "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it
 _SPELLED_EMAIL = re.compile(
     r"(?i)\b([\w.+-]+)\s*(?:\[at\]|\(at\)|\{at\}|\sat\s)\s*((?:[\w-]+\s*(?:\[dot\]|\(dot\)|\{dot\}|\sdot\s)\s*)+"
@@ -65,11 +67,18 @@ _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 
 # Phones: candidates are digit runs with phone punctuation; libphonenumber decides whether one is a number.
-_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d\s().\-/]{5,22}\d(?![\w/]|[.,]\d)")
+# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone.
+_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d(?![\w/]|[.,]\d)")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
-    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph)(?![\w])")
+    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?)(?![\w])")
+# A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
+# right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
+_PHONE_LABEL = re.compile(
+    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell(?:phone)?|fax|whats\s?app|sms|hotline|desk|direct line|"
+    r"telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|teléfono|móvil|celular|telefone|cellulare|gsm)"
+    r"(?:\s*(?:number|no\.?|nr\.?|#))?\s*[:.]?\s*$")
 _PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
 _NOT_PHONE_BEFORE = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
@@ -118,6 +127,10 @@ _DOB_CONTEXT = re.compile(
 )
 
 
+_Hit = tuple[str | None, int, int, str]
+"""(kind, start, end, masked value); a kind of None claims the span for no kind (an IBAN-shaped invalid code)."""
+
+
 def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -> list[PiiMatch]:
     """Every validated PII match in `text`, in order of position, without overlaps (first kind found wins).
 
@@ -127,66 +140,88 @@ def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -
         return []
     found: list[PiiMatch] = []
     taken: list[tuple[int, int]] = []
-
-    def add(kind: str, start: int, end: int, masked: str) -> None:
-        if any(start < e and s < end for s, e in taken):
-            return
-        taken.append((start, end))
-        found.append(PiiMatch(kind, masked, start, end))
-
     # Order matters: the most specific kinds claim their span first, so an IBAN's digits are not also a phone.
+    finders = (_api_keys, _emails, _ibans, _cards, _ssns, _ids_and_addresses, _dates_of_birth, _ips)
+    hits = [hit for finder in finders for hit in finder(text)]
+    hits += [("phone", s, e, _mask(text[s:e], keep=2)) for s, e in _phones(text, regions)]
+    for kind, start, end, masked in hits:
+        if any(start < e and s < end for s, e in taken):
+            continue
+        taken.append((start, end))
+        if kind is not None:
+            found.append(PiiMatch(kind, masked, start, end))
+    found.sort(key=lambda p: p.start)
+    return found
+
+
+def _api_keys(text: str) -> Iterator[_Hit]:
     for kind, pattern in _API_KEYS:
         for m in pattern.finditer(text):
-            add(kind, m.start(), m.end(), _mask(m.group(0), keep=4))
+            yield kind, m.start(), m.end(), _mask(m.group(0), keep=4)
+
+
+def _emails(text: str) -> Iterator[_Hit]:
     if "@" in text:
         for m in _EMAIL.finditer(text):
             local, _, domain = m.group(0).partition("@")
-            add("email", m.start(), m.end(), f"{local[0]}***@{domain}")
+            yield "email", m.start(), m.end(), f"{local[0]}***@{domain}"
     for m in _SPELLED_EMAIL.finditer(text):
-        add("email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}")
+        yield "email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}"
+
+
+def _ibans(text: str) -> Iterator[_Hit]:
     for m in _IBAN_NAMED.finditer(text):  # "IBAN de89 3704 ...": written in lower case after its name
         if _valid_iban(m.group(1).upper()):
-            add("iban", m.start(1), m.end(1), _mask(m.group(1).upper().replace(" ", ""), keep=4))
+            yield "iban", m.start(1), m.end(1), _mask(m.group(1).upper().replace(" ", ""), keep=4)
     for m in _IBAN.finditer(text):
-        if _valid_iban(m.group(0)):
-            add("iban", m.start(), m.end(), _mask(m.group(0).replace(" ", ""), keep=4))
-        else:
-            taken.append((m.start(), m.end()))  # IBAN-shaped but invalid: an account-like code, not a phone either
+        valid = _valid_iban(m.group(0))  # IBAN-shaped but invalid: an account-like code, not a phone either
+        yield ("iban" if valid else None), m.start(), m.end(), _mask(m.group(0).replace(" ", ""), keep=4)
+
+
+def _cards(text: str) -> Iterator[_Hit]:
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
         if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), digits, m.group(0)):
-            add("credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:])
+            yield "credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:]
+
+
+def _ssns(text: str) -> Iterator[_Hit]:
     for m in _SSN.finditer(text):
         if _valid_ssn(m.group(1), m.group(3), m.group(4)) or (
                 _issuable_ssn(m.group(1), m.group(3), m.group(4))
                 and _SSN_WORD.search(text, max(0, m.start() - 30), m.start())):
-            add("us_ssn", m.start(), m.end(), "***-**-" + m.group(4))
+            yield "us_ssn", m.start(), m.end(), "***-**-" + m.group(4)
     for m in _SSN_BARE.finditer(text):  # after "SSN" by construction: a sample number is handed out all the same
         if _issuable_ssn(m.group(1), m.group(2), m.group(3)):
-            add("us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3))
+            yield "us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3)
+
+
+def _ids_and_addresses(text: str) -> Iterator[_Hit]:
     from khaos_action.detect.pii_address import addresses
     from khaos_action.detect.pii_ids import national_ids
 
     for start, end, value in national_ids(text):
-        add("national_id", start, end, _mask(value, keep=2))
+        yield "national_id", start, end, _mask(value, keep=2)
     for start, end in addresses(text):
-        add("address", start, end, _mask(text[start:end], keep=3))
+        yield "address", start, end, _mask(text[start:end], keep=3)
+
+
+def _dates_of_birth(text: str) -> Iterator[_Hit]:
     for m in _DATE.finditer(text):
         if _DOB_CONTEXT.search(text, max(0, m.start() - 40), m.start()) or _DOB_CONTEXT.search(
             text, m.end(), m.end() + 12
         ):
-            add("date_of_birth", m.start(), m.end(), "**/**/" + m.group(0)[-2:])
+            yield "date_of_birth", m.start(), m.end(), "**/**/" + m.group(0)[-2:]
+
+
+def _ips(text: str) -> Iterator[_Hit]:
     for m in _IPV4.finditer(text):
         if _valid_ipv4(m.group(1)) and not _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
-            add("ipv4", m.start(), m.end(), _mask(m.group(1), keep=3))
+            yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):
             if _valid_ipv6(m.group(0)):
-                add("ipv6", m.start(), m.end(), _mask(m.group(0), keep=4))
-    for start, end in _phones(text, regions):
-        add("phone", start, end, _mask(text[start:end], keep=2))
-    found.sort(key=lambda p: p.start)
-    return found
+                yield "ipv6", m.start(), m.end(), _mask(m.group(0), keep=4)
 
 
 def _mask(value: str, *, keep: int) -> str:
@@ -213,20 +248,27 @@ def _valid_card(digits: str, raw: str) -> bool:
     separators = set(re.findall(r"[ -]", raw))
     if len(separators) > 1:
         return False  # "1234-5678 9012" mixes separators: a list of numbers, not one card
-    if not any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _CARD_RULES):
-        return False
     return _luhn(digits)
+
+
+def _issued_shape(digits: str) -> bool:
+    return any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _CARD_RULES)
 
 
 def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
     """Luhn passes one number in ten: an id after "order"/"invoice" is not a card. The common shapes (16 digits,
-    Amex 15) need no card word; rarer lengths (Maestro 12-15, JCB 1800/2131, Visa 13/19) do, or card grouping."""
+    Amex 15) need no card word; rarer lengths (Maestro 12-15, JCB 1800/2131, Visa 13/19) do, or card grouping. A
+    number a card word introduces needs only the checksum: issuers' prefix tables change and private-label cards
+    follow none of them."""
     before = text[max(0, start - 30) : start]
-    if _NOT_PHONE_BEFORE.search(before) and not _CARD_CONTEXT.search(before):
+    named = bool(_CARD_CONTEXT.search(before))
+    if not _issued_shape(digits):
+        return named
+    if _NOT_PHONE_BEFORE.search(before) and not named:
         return False
     if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
         return True
-    return bool(_CARD_CONTEXT.search(before)) or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
+    return named or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
 
 
 _IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?(?![\w:])")
@@ -250,40 +292,55 @@ def _phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tupl
     candidates = [m for m in _PHONE_CANDIDATE.finditer(text) if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15]
     if not candidates:
         return []
-    import phonenumbers
-
     named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
     tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
     spans = []
     for m in candidates:
         raw = m.group(0).rstrip(" -./(")
         start, end = m.start(), m.start() + len(raw)
-        digits = sum(c.isdigit() for c in raw)
-        if _DATE_LIKE.match(raw.strip()) or _money_before(text, start) or re.match(r"^\d[.,]\d", raw):
-            continue
-        before, after = text[max(0, start - 30) : start], text[end : end + 12]
-        if _NOT_PHONE_BEFORE.search(before):
-            continue  # "order 4821-33971", "case number 2024-123456", "part no. 781-618-4959"
-        word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)  # the phone word nearest the number
-        context = (word is not None and not re.search(r"\d", before[word.end():])) or bool(
-            _PHONE_CONTEXT_AFTER.search(after))
-        international = raw.lstrip("(").startswith(("+", "00"))
-        if not (international or digits >= 8 or named):
-            continue  # a 7-digit run is a local number only where the text says which country
-        if not (context or international or _phone_shaped(raw)):
-            continue
-        # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
-        # possible (a plausible length for the region); one that merely looks like a phone must be valid.
-        lenient = context or international
-        for region in ([None] if raw.startswith("+") else []) + tried:
-            try:
-                number = phonenumbers.parse(raw, region)
-            except phonenumbers.NumberParseException:
-                continue
-            if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
-                spans.append((start, end))
-                break
+        if _is_phone(text, raw, start, end, tried, bool(named)):
+            spans.append((start, end))
     return spans
+
+
+def _is_phone(text: str, raw: str, start: int, end: int, tried: list[str], named: bool) -> bool:
+    if _DATE_LIKE.match(raw.strip()) or _money_before(text, start) or re.match(r"^\d[.,]\d", raw):
+        return False
+    before, after = text[max(0, start - 30) : start], text[end : end + 12]
+    if _NOT_PHONE_BEFORE.search(before):
+        return False  # "order 4821-33971", "case number 2024-123456", "part no. 781-618-4959"
+    labelled = bool(_PHONE_LABEL.search(before) or _PHONE_CONTEXT_AFTER.search(after))
+    if labelled and _grouped_like_a_phone(raw):
+        return True
+    word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)  # the phone word nearest the number
+    context = labelled or (word is not None and not re.search(r"\d", before[word.end():]))
+    international = raw.lstrip("(").startswith(("+", "00"))
+    if not (international or sum(c.isdigit() for c in raw) >= 8 or named):
+        return False  # a 7-digit run is a local number only where the text says which country
+    if not (context or international or _phone_shaped(raw)):
+        return False
+    # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
+    # possible (a plausible length for the region); one that merely looks like a phone must be valid.
+    return _dialable(raw, tried, lenient=context or international)
+
+
+def _dialable(raw: str, tried: list[str], *, lenient: bool) -> bool:
+    import phonenumbers
+
+    for region in ([None] if raw.startswith("+") else []) + tried:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
+            return True
+    return False
+
+
+def _grouped_like_a_phone(raw: str) -> bool:
+    """7 to 15 digits in at most six groups, none longer than 10: what a label may vouch for."""
+    groups = re.findall(r"\d+", raw)
+    return 7 <= sum(map(len, groups)) <= 15 and len(groups) <= 6 and max(map(len, groups)) <= 10
 
 
 def _phone_shaped(raw: str) -> bool:

@@ -1,7 +1,16 @@
-"""Postal addresses of a home or a person: a house number bound to a street of a known kind, in the ways the
-countries of the supported languages write them ("742 Evergreen Terrace", "Hauptstraße 12", "12 rue de la Paix",
-"Calle Mayor 5", "Via Roma 10", "Keizersgracht 123"), or a UK postcode after a street. A street word alone
-("Main Street"), a route or a platform number is no address.
+"""Postal addresses of a home or a person, found by their structure:
+
+- a house number bound to a street of a known kind, in the ways the supported languages write them ("742 Evergreen
+  Terrace", "Hauptstraße 12", "12 rue de la Paix", "Calle Mayor 5", "Via Roma 10", "Keizersgracht 123"), or a UK
+  postcode after a street;
+- a house number and a street name followed by a unit ("6750 Koskikatu 25 Apt. 864", "14 Crown St Suite 321"),
+  whatever the street's language;
+- the US forces' postal forms ("PSC 0413, Box 8144", "APO AE 42323", "USNS Bergman FPO AP 93757");
+- after words that introduce an address ("my address is", "lives on", "located at", "send it to", "Adresse :"),
+  a place phrase where a number stands next to a name ("Rue Dielhère 130", "5366 Pivovarská 276").
+
+A street word alone ("Main Street"), a year after a word ("During 2008"), a route, a room, a floor or a platform
+number is no address.
 """
 
 from __future__ import annotations
@@ -9,17 +18,27 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_CAP = r"[A-ZÄÖÜÉÈÁÍÓÚÑ][\w'’.-]*"
+_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽΑ-ΩА-Я"
+_CAP = rf"[{_UPPER}][\w'’.-]*"
+_NAME = rf"[{_UPPER}][^\W\d_]+"
 _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|"
-              r"parkway|pkwy|circle|cir|close|crescent|gardens|square|sq|highway|hwy|row|mews|grove|walk|hill")
+              r"parkway|pkwy|circle|cir|close|crescent|gardens?|squares?|sq|highway|hwy|row|mews|grove|walk|hills?|"
+              r"alley|bend|bridge|brooks?|bypass|cliffs?|commons?|corners?|cove|creek|crest|crossing|dale|estates?|"
+              r"expressway|falls|ferry|fields?|forest|forges?|forks?|freeway|gateway|glens?|greens?|harbou?r|haven|"
+              r"heights|hollow|junction|knolls?|landing|loop|manors?|meadows?|mills?|orchard|parks?|pass|path|pike|"
+              r"plaza|points?|ridges?|route|run|shores?|springs?|stream|summit|trace|trail|turnpike|valley|views?|"
+              r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville")
+_NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
+                r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
+                r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 10 Downing Street (optionally ", London SW1A 2AA")
     re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_CAP}\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
                rf"(?:,?\s+(?:apt|apartment|suite|unit|flat)\.?\s*#?\w+)?"),
-    # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92
-    re.compile(r"\b[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|"
-               r"straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|gade|vej|veien|gate)\s+\d{1,4}\s?"
-               r"[a-z]?\b"),
+    # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
+    re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
+               r"platz|gasse|ring|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|"
+               r"gade|vej|veien|vegen|gate|katu|tie|kuja)\s+(?!(?:19|20)\d\d\b)\d{1,4}\s?[a-z]?\b"),
     # ul. Marszałkowska 10 · P.O. Box 1234 · Postfach 12 34
     re.compile(rf"\bul\.\s+{_CAP}(?:\s+{_CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
                r"\bPostfach\s+\d{1,3}(?:\s?\d{2,3})?\b", re.IGNORECASE),
@@ -27,17 +46,39 @@ _PATTERNS = (
     # 12 rue de la Paix · 5 bis, avenue Victor Hugo · 3 place du Marché
     re.compile(r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|"
                rf"route|cours|square)\s+(?:(?:de la|de l'|du|des|de|d')\s*)?{_CAP}(?:\s+{_CAP})*", re.IGNORECASE),
-    # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2
-    re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Via|Viale|Piazza|Corso|Largo)\s+"
-               rf"(?:(?:de la|de los|de las|del|de|della|dei|di)\s+)?{_CAP}(?:\s+{_CAP}){{0,3}},?\s+"
+    # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
+    re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"
+               rf"(?:(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)\s+)?{_CAP}(?:\s+{_CAP}){{0,3}},?\s+"
                rf"(?:n[º°o]\.?\s*)?\d{{1,4}}\b"),
+    # a house number, a street name in any language, a unit: 6750 Koskikatu 25 Apt. 864 · 14 Crown St Suite 321
+    re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+{_CAP}\s+(?:[\w'’.-]+\s+){{0,3}}?(?:\d{{1,5}}[A-Za-z]?\.?\s+)?"
+               r"(?i:apt|apartment|suite|ste|flat)\.?\s*#?\d{1,5}\b"),
+    # the US forces' post: PSC 0413, Box 8144 · Unit 5022 Box 1225 · APO AE 42323 · USNS Bergman FPO AP 93757
+    re.compile(r"\b(?:PSC|Unit|CMR)\s+\d{3,5},?\s+Box\s+\d{1,5}\b(?:\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b)?|"
+               rf"\b(?:USNS|USNV|USS|USCGC)\s+{_CAP}\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{{5}}\b|"
+               r"\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b", re.IGNORECASE),
 )
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
-
-
 _ENDS = re.compile(r"\s*(?:[,;:)\n]|[.!?](?:\s|$)|$)")
 _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|send (?:it |them )?to|deliver(?:ed)? to|"
-                      r"moved to|located at|lives? at|residence|home|wohne|adresse|dirección|domicilio|indirizzo)\b")
+                      r"moved to|located at|lives? at|residence|home|wohne|adresse|dirección|domicilio|indirizzo|"
+                      r"corner of)\b")
+# Words that say an address follows; the phrase after them must still look like a place with a number.
+_INTRODUCED = re.compile(
+    r"(?i)\b(?:(?:my|new|home|billing|shipping|delivery|mailing|postal|his|her|their|our|the|an?) address(?: is| was)?"
+    r"|address(?:es)?\s*:|lives?\s+(?:at|on|in)|living\s+(?:at|on)|lived\s+(?:at|on|in)|live\s+in|located\s+at"
+    r"|(?:office|shop|store|restaurant|house|home|flat|apartment) is (?:at|on)|send\s+(?:[\w']+\s+){0,3}?to"
+    r"|ship(?:ped|ping)?\s+(?:[\w']+\s+){0,2}?to|deliver(?:ed|y)?\s+(?:[\w']+\s+){0,2}?to|moved\s+to"
+    r"|drops?\s+(?:you\s+)?off\s+at|meet\s+(?:you|me|us)\s+at|corner\s+of|enter\s+on"
+    r"|(?:wohne|wohnt|wohnen)\s+(?:in|an|am|im)|(?:liefer|post|wohn)?adresse\s*:?|anschrift\s*:?|j'habite\s+(?:au|à)"
+    r"|(?:dirección|domicilio|indirizzo|adres|morada)\s*:?|vivo\s+en|abito\s+in|woon\s+(?:in|aan|op))[ \t]*:?[ \t]*"
+)
+_NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{_NAME}|{_NAME}\.?,?\s+\d{{1,6}}[A-Za-z]?\b")
+# After the word "address" itself the phrase may be written in lower case ("address:\n947 trg revolucije 17").
+_NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
+_SENDING = re.compile(r"\b(?:send|ship|deliver)")
+_NOT_A_PLACE = re.compile(rf"(?i)\b{_NOT_A_HOUSE}\b|\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
+_PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s")
 
 
 def addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -52,3 +93,26 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
                                    or _CONTEXT.search(text, max(0, m.start() - 40), m.start())):
                 continue
             yield m.start(), post.end() if post else end
+    yield from _introduced(text)
+
+
+def _introduced(text: str) -> Iterator[tuple[int, int]]:
+    """The place phrase after an address word, when a number stands next to a name in it and nothing says it is
+    a time, an amount, a room or a count."""
+    for intro in _INTRODUCED.finditer(text):
+        start = intro.end()
+        if text.startswith("\n", start):  # "Address:\n947 trg revolucije 17": the address is on the next line
+            start += 1
+        stop = _PHRASE_END.search(text, start, min(len(text), start + 100))
+        end = stop.start() if stop else min(len(text), start + 100)
+        phrase, said = text[start:end], intro.group(0).lower()
+        if _SENDING.search(said) and not re.match(r"\s*\d", phrase):
+            continue  # "send 5 copies to Unit 3": after a verb of sending, only a house number first makes a place
+        placed = _NUMBER_BY_NAME.search(phrase) or ("address" in said and _NUMBER_BY_WORD.match(phrase))
+        if placed and not _NOT_A_PLACE.search(phrase) and not _only_years(phrase):
+            yield start, start + len(phrase.rstrip(" ,.;:"))
+
+
+def _only_years(phrase: str) -> bool:
+    numbers = re.findall(r"\d+", phrase)
+    return all(len(n) == 4 and n.startswith(("19", "20")) for n in numbers)

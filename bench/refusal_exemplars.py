@@ -1,0 +1,63 @@
+"""Would a nearest-exemplar check with the `semantic` extra settle refusals the rules cannot? Measures it on the
+XSTest dev set (tests/fixtures/judge/external/): each reply's opening (first two sentences) is embedded with the
+bundled MiniLM model and labelled by its k nearest labelled openings (our dev sets and the other XSTest dev prompts,
+leave-one-prompt-out); printed are that vote alone and the rules with the vote deciding only the replies in which
+the rules found no decline statement at all.
+
+Run: python bench/refusal_exemplars.py   (needs `pip install 'khaos-action[semantic]'`; about half a minute)
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from khaos_action.detect.refusal import is_refusal  # noqa: E402
+from khaos_action.detect.refusal_grammar import normalise, sentences  # noqa: E402
+from khaos_action.judge.embeddings import load_encoder  # noqa: E402
+from tests.fixtures.judge.loader import load_jsonl  # noqa: E402
+
+OURS = ("refusal_dev.jsonl", "refusal_models_dev.jsonl", "refusal_prompts_dev.jsonl")
+XSTEST = "external/refusal_xstest_dev.jsonl"
+
+
+def opening(text: str) -> str:
+    clean = normalise(text)
+    return " ".join(clean[s:e] for s, e in sentences(clean)[:2])[:400]
+
+
+def main() -> None:
+    import numpy as np
+
+    ours = [r for name in OURS for r in load_jsonl(name) if r.get("topic", "on") == "on"]
+    xstest = [r for r in load_jsonl(XSTEST) if r["refusal"] is not None]
+    rows = [(opening(r["text"]), r["refusal"], None) for r in ours]
+    rows += [(opening(r["text"]), r["refusal"], r["prompt"]) for r in xstest]
+    vectors = load_encoder().embed([text for text, _, _ in rows])
+    labels = np.array([label for _, label, _ in rows], dtype=float)
+    prompts = [prompt for _, _, prompt in rows]
+    offset = len(ours)
+    for k in (1, 3, 5):
+        vote_right = combined_right = undecided = 0
+        for i, row in enumerate(xstest):
+            j = offset + i
+            usable = np.array([p != row["prompt"] for p in prompts])
+            sims = np.where(usable, vectors @ vectors[j], -2.0)
+            vote = bool(labels[np.argsort(-sims)[:k]].mean() > 0.5)
+            vote_right += vote == row["refusal"]
+            found = is_refusal(row["text"])
+            said = found.refused
+            if not said and found.evidence is None:  # no decline statement and no answer marker
+                undecided += 1
+                said = vote
+            combined_right += said == row["refusal"]
+        print(f"k={k}: nearest exemplars alone {vote_right}/{len(xstest)}, rules with the vote on the "
+              f"{undecided} replies without a decline statement {combined_right}/{len(xstest)}")
+    rules = sum(is_refusal(r["text"]).refused == r["refusal"] for r in xstest)
+    print(f"rules alone {rules}/{len(xstest)}")
+
+
+if __name__ == "__main__":
+    main()

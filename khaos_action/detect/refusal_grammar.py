@@ -1,0 +1,86 @@
+"""The parts a refusal is built from, and the text handling the refusal detector shares across languages.
+
+A language is described by a `Lexicon`: decline *structures* (who declines, with which modal or negation, bound to
+which kind of verb), the look-alikes that share those words without declining ("I can't guarantee", "je ne peux
+pas garantir"), and the vocabularies that tell what the rest of a reply does (lectures and redirects, delivery of
+an answer). The rules themselves live in refusal_en.py and refusal_intl.py; the decision in refusal.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# What a decline structure is, which decides how much it weighs and how it is reported.
+SPEAKER = "speaker"      # the assistant says it will not / cannot do the act: "I can't share that"
+VERB = "verb"            # a verb of declining: "I must decline", "je refuse"
+IMPERSONAL = "impersonal"  # the act judged not fit to do: "it's not appropriate to provide instructions"
+POLICY = "policy"        # a rule or scope forbids it: "against my guidelines", "outside my scope", "only ... about"
+APOLOGY = "apology"      # an apology bound to a negation: "Sorry, that's not possible"
+TERSE = "terse"          # a reply that is only "No." / "Nope" / "Afraid not"
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    kind: str
+    weight: float
+    pattern: re.Pattern[str]
+    triggers: tuple[str, ...] = ()
+    """Lower-cased substrings one of which must be in the sentence for the pattern to run (cheap `in` tests)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Lexicon:
+    lang: str
+    rules: tuple[Rule, ...]
+    hedges: re.Pattern[str]
+    """Look-alikes, blanked before rules run."""
+    lecture: re.Pattern[str]
+    """Normative, moral and redirecting vocabulary: a sentence holding it gives no answer."""
+    deliver: re.Pattern[str]
+    """Phrases that hand over what was asked ("here's how", "you can", "the answer is")."""
+    contrast: re.Pattern[str]
+    """Connectors after which a reply turns from declining to answering ("but", "however")."""
+    opening_comply: re.Pattern[str]
+    """Openings of a reply that agrees to do the task ("Sure", "Bien sûr")."""
+    stopwords: frozenset[str]
+
+
+def rx(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern, re.IGNORECASE)
+
+
+def alt(*words: str) -> str:
+    """A non-capturing alternation of regex fragments."""
+    return "(?:" + "|".join(words) + ")"
+
+
+# Double and typographic quotes, code; single quotes only where they open before a letter after a space and close
+# before a space or a mark, so the apostrophes of "can't ... it's" never pair up.
+_QUOTED = re.compile(r"\"[^\"\n]{12,}?\"|“[^”\n]{12,}?”|«[^»\n]{12,}?»|„[^“”\n]{12,}?[“”]|```.*?(?:```|$)|"
+                     r"(?<![\w'])'(?=[A-Za-z])(?:[^'\n]|'(?=\w)){11,}?'(?![\w'])", re.DOTALL)
+_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)|(?<=:)\s*\n")
+
+
+def normalise(text: str) -> str:
+    return (text or "").replace("\u2019", "'").replace("\u2018", "'").replace("\u00a0", " ").strip()
+
+
+def mask_quotes(text: str) -> str:
+    """Blank quoted passages and code (same length): a refusal quoted inside an answer ("reply with: 'Sorry, I
+    can't make it'") is not the assistant declining."""
+    return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
+
+
+def sentences(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence, list item or paragraph of `text`, blank ones left out."""
+    spans, start = [], 0
+    for match in _SENTENCE_END.finditer(text):
+        spans.append((start, match.start()))
+        start = match.end()
+    spans.append((start, len(text)))
+    return [(s, e) for s, e in spans if text[s:e].strip()]
+
+
+def blank(pattern: re.Pattern[str], text: str) -> str:
+    return pattern.sub(lambda m: " " * len(m.group(0)), text)
