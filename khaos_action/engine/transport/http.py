@@ -24,7 +24,7 @@ import json
 import time
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 from urllib.parse import urlsplit
 
 import httpx
@@ -158,30 +158,37 @@ class HttpTransport:
     async def _wait_ready(self, inst: _Instance) -> None:
         assert self._client is not None
         deadline = time.monotonic() + self.agent.ready_timeout_s
-        what = inst.ready_url or inst.url
         last = "no answer yet"
         while True:
             if inst.process is not None and inst.process.returncode is not None:
                 await settle(inst.drains)
                 exited = describe_exit(inst.process.returncode, inst.stderr, inst.stdout)
                 raise AgentError(f"the agent server (`{inst.start}`) {exited}")
-            try:
-                if inst.ready_url:
-                    answer = await self._client.get(inst.ready_url, timeout=2)
-                    if answer.is_success:
-                        return
-                    last = f"HTTP {answer.status_code}"
-                elif await _accepts(inst.url):
-                    return
-            except httpx.HTTPError as exc:
-                last = f"{type(exc).__name__}: {exc}"
+            ready, last = await self._ready(inst, last)
+            if ready:
+                return
             if time.monotonic() >= deadline:
-                tail = inst.stderr.text() or inst.stdout.text()
-                raise AgentError(
-                    f"the agent at {what} was not ready within {self.agent.ready_timeout_s:g}s (last: {last}). "
-                    + (f"Its stderr ends with:\n{tail}\n" if tail else "")
-                    + "Check `start`, `ready_url` and the port, or raise agent.ready_timeout_s.")
+                self._not_ready(inst, last)
             await asyncio.sleep(self.poll_interval_s)
+
+    async def _ready(self, inst: _Instance, last: str) -> tuple[bool, str]:
+        """Whether the agent answers yet (its ready_url with a success, or its port accepting), and what it last
+        said when not."""
+        assert self._client is not None
+        try:
+            if inst.ready_url:
+                answer = await self._client.get(inst.ready_url, timeout=2)
+                return answer.is_success, last if answer.is_success else f"HTTP {answer.status_code}"
+            return await _accepts(inst.url), last
+        except httpx.HTTPError as exc:
+            return False, f"{type(exc).__name__}: {exc}"
+
+    def _not_ready(self, inst: _Instance, last: str) -> NoReturn:
+        tail = inst.stderr.text() or inst.stdout.text()
+        raise AgentError(
+            f"the agent at {inst.ready_url or inst.url} was not ready within {self.agent.ready_timeout_s:g}s "
+            f"(last: {last}). " + (f"Its stderr ends with:\n{tail}\n" if tail else "")
+            + "Check `start`, `ready_url` and the port, or raise agent.ready_timeout_s.")
 
     async def send(self, message: TransportMessage) -> TransportMessage:
         if not self._started:
@@ -194,23 +201,39 @@ class HttpTransport:
             return await self._post(inst, message, case_id)
 
     async def _post(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
+        method = self.agent.method.upper()
+        request = self._request(inst, method, message.payload, case_id)
+        limit = body_limit(self.agent.max_output_bytes)
+        answer, raw, cut = await self._fetch(inst, method, request, limit)
+        text, invalid = decode_bytes(raw)
+        problem = status_problem(f"{method} {inst.url}", answer.status_code, text, answer.headers.get("location"))
+        if problem is not None:
+            raise AgentCallError(problem)
+        reply = self._reply(f"{method} {inst.url}", text, answer.headers.get("content-type", ""), cut, limit)
+        if invalid:
+            reply["notes"].append("reply body was not valid UTF-8; invalid bytes replaced with U+FFFD")
+        return response(reply, message)
+
+    def _request(self, inst: _Instance, method: str, payload: dict[str, Any], case_id: str) -> httpx.Request:
+        """The request the agent is sent: the configured body (or query, for GET, DELETE and HEAD) with the input
+        put in, and a W3C traceparent naming the case."""
         assert self._client is not None
-        payload = message.payload
         values = {"input": str(payload.get("text", "")), "session_id": str(payload.get("session_id") or case_id),
                   "case_id": case_id}
         body = render(self.agent.request if self.agent.request is not None else DEFAULT_REQUEST, values,
                       payload.get("history") or [])
         headers = {**self._headers, "traceparent": f"00-{trace_id(case_id)}-{trace_id(case_id)[:16]}-01"}
-        method = self.agent.method.upper()
         if method in ("GET", "DELETE", "HEAD"):
-            params = {k: v if isinstance(v, str) else json.dumps(v) for k, v in body.items()} \
-                if isinstance(body, dict) else None
-            request = self._client.build_request(method, inst.url, params=params, headers=headers)
-        elif isinstance(body, str):
-            request = self._client.build_request(method, inst.url, content=body.encode(), headers=headers)
-        else:
-            request = self._client.build_request(method, inst.url, json=body, headers=headers)
-        limit = body_limit(self.agent.max_output_bytes)
+            return self._client.build_request(method, inst.url, params=query(body), headers=headers)
+        if isinstance(body, str):
+            return self._client.build_request(method, inst.url, content=body.encode(), headers=headers)
+        return self._client.build_request(method, inst.url, json=body, headers=headers)
+
+    async def _fetch(self, inst: _Instance, method: str, request: httpx.Request, limit: int
+                     ) -> tuple[httpx.Response, bytes, bool]:
+        """The answer and its body read up to `limit` bytes (whether it was cut there); a failed request is the
+        agent's error, with how its server ended when it did."""
+        assert self._client is not None
         try:
             answer = await self._client.send(request, stream=True)
             try:
@@ -222,20 +245,10 @@ class HttpTransport:
             if inst.process is not None and inst.process.returncode is not None:
                 died = f"; the agent server {describe_exit(inst.process.returncode, inst.stderr, inst.stdout)}"
             raise AgentCallError(f"{method} {inst.url} failed: {type(exc).__name__}: {exc}{died}") from exc
-        text, invalid = decode_bytes(raw)
-        status = answer.status_code
-        if status >= 400:
-            raise AgentCallError(f"{method} {inst.url} answered HTTP {status}: {_excerpt(text)}")
-        if 300 <= status < 400:
-            # Not a reply: a 301's "<html>Moved</html>" must not be judged as the agent's answer (redirects are
-            # not followed, so a redirect loop cannot spin either).
-            where = answer.headers.get("location")
-            raise AgentCallError(f"{method} {inst.url} answered HTTP {status} (a redirect"
-                                 f"{f' to {where}' if where else ''}), not a reply; point agent.url at the final "
-                                 "address")
-        if status in (204, 205) or status < 200:
-            raise AgentCallError(f"{method} {inst.url} answered HTTP {status} with no reply body")
-        content_type = answer.headers.get("content-type", "")
+        return answer, raw, cut
+
+    def _reply(self, what: str, text: str, content_type: str, cut: bool, limit: int) -> dict[str, Any]:
+        """The reply in a body: a stream's events, a cut body's text, or the body read by its content type."""
         streamed = streamed_type(text, content_type)
         if streamed is not None:  # Server-Sent Events or JSON lines: every event's text, joined
             path = self.agent.response_path
@@ -243,18 +256,16 @@ class HttpTransport:
             if cut:
                 reply["notes"].append(f"reply stream longer than {limit:,} bytes; reading stopped there "
                                       "(agent.max_output_bytes)")
-        elif cut:
-            if _looks_json(text, content_type):
-                raise AgentCallError(f"{method} {inst.url} answered more than {limit:,} bytes of JSON; reading "
-                                     "stopped there (agent.max_output_bytes)")
-            reply = normalise_reply(text)
-            reply["notes"].append(f"reply body longer than {limit:,} bytes; reading stopped there "
-                                  "(agent.max_output_bytes)")
-        else:
-            reply = extract_reply(text, content_type, self.agent.response_path)
-        if invalid:
-            reply["notes"].append("reply body was not valid UTF-8; invalid bytes replaced with U+FFFD")
-        return response(reply, message)
+            return reply
+        if not cut:
+            return extract_reply(text, content_type, self.agent.response_path)
+        if _looks_json(text, content_type):
+            raise AgentCallError(f"{what} answered more than {limit:,} bytes of JSON; reading "
+                                 "stopped there (agent.max_output_bytes)")
+        reply = normalise_reply(text)
+        reply["notes"].append(f"reply body longer than {limit:,} bytes; reading stopped there "
+                              "(agent.max_output_bytes)")
+        return reply
 
     async def reset(self) -> None:
         if not self.has_reset:
@@ -286,6 +297,27 @@ class HttpTransport:
 
 # ---- pure helpers -------------------------------------------------------------------------------
 
+def query(body: Any) -> dict[str, str] | None:
+    """A request body as query parameters (for a method with no body): strings as they are, the rest as JSON."""
+    if not isinstance(body, dict):
+        return None
+    return {k: v if isinstance(v, str) else json.dumps(v) for k, v in body.items()}
+
+
+def status_problem(what: str, status: int, text: str, location: str | None) -> str | None:
+    """Why an answer with this HTTP status is not a reply (`what`: the method and URL), or None for a reply."""
+    if status >= 400:
+        return f"{what} answered HTTP {status}: {_excerpt(text)}"
+    if 300 <= status < 400:
+        # Not a reply: a 301's "<html>Moved</html>" must not be judged as the agent's answer (redirects are
+        # not followed, so a redirect loop cannot spin either).
+        return (f"{what} answered HTTP {status} (a redirect{f' to {location}' if location else ''}), not a reply; "
+                "point agent.url at the final address")
+    if status in (204, 205) or status < 200:
+        return f"{what} answered HTTP {status} with no reply body"
+    return None
+
+
 def render(template: Any, values: Mapping[str, str], history: list[Any]) -> Any:
     """Deep-substitute `{{input}}`, `{{session_id}}`, `{{case_id}}` in every string of the template."""
     if isinstance(template, str):
@@ -312,13 +344,18 @@ def extract_reply(body: str, content_type: str, response_path: str | None) -> di
     if response_path:
         return normalise_reply(dig(data, response_path))
     if isinstance(data, dict):
-        for key in HTTP_TEXT_KEYS:
-            if isinstance(data.get(key), str):
-                return normalise_reply({**data, "text": data[key]} if key != "text" else data)
-        reply = normalise_reply(body)
-        reply["tool_calls"] = normalise_reply(data)["tool_calls"]
-        return reply
+        return _object_reply(data, body)
     return normalise_reply(data if isinstance(data, str) else body)
+
+
+def _object_reply(data: dict[str, Any], body: str) -> dict[str, Any]:
+    """A JSON object's reply: its first text key (HTTP_TEXT_KEYS), or the whole body with the object's tool calls."""
+    for key in HTTP_TEXT_KEYS:
+        if isinstance(data.get(key), str):
+            return normalise_reply({**data, "text": data[key]} if key != "text" else data)
+    reply = normalise_reply(body)
+    reply["tool_calls"] = normalise_reply(data)["tool_calls"]
+    return reply
 
 
 def dig(data: Any, path: str) -> Any:
