@@ -128,3 +128,17 @@ def test_a_crew_base_class_is_run_through_the_crew_it_builds(servers, tmp_path: 
             return (await transport.send(message)).payload["text"]
 
     assert "Andromeda" in asyncio.run(turn()) and [c.name for c in ctx.tool_calls] == ["lookup_catalogue"]
+
+
+@pytest.mark.parametrize("config", ["agent.khaos.yaml", "stream.khaos.yaml"], ids=["agent-entry", "stream-crew"])
+def test_an_agent_entry_and_a_streaming_crew_run_with_their_faults(servers, config: str,
+                                                                   tmp_path: Path) -> None:
+    """`entry` an `Agent` (a chat: `agent.kickoff(messages)`), or a crew made with `stream=True` (its kickoff returns
+    a CrewStreamingOutput, read to its end before its result): the tools are faulted and the answer is the result's."""
+    manifest = fw.run(APP / config, tmp_path)
+    fw.assert_clean_baseline(manifest)
+    fw.assert_every_fault_fired(manifest)
+    clean = fw.cases(manifest, phase="contract", scenario="no-chaos")
+    assert all("Andromeda" in c.output and "lookup_catalogue" in {t["name"] for t in c.tool_calls} for c in clean)
+    down = fw.cases(manifest, phase="contract", scenario="catalogue-down")
+    assert down and all(c.output and "Andromeda" not in c.output for c in down), [c.output for c in down]
