@@ -15,6 +15,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, phones
+
 
 @dataclass(frozen=True, slots=True)
 class PiiMatch:
@@ -66,39 +68,6 @@ _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?![\w.]|\.\d)")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 
-# Phones: candidates are digit runs with phone punctuation; libphonenumber decides whether one is a number.
-# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone.
-_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d(?![\w/]|[.,]\d)")
-_PHONE_CONTEXT = re.compile(
-    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
-    r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
-    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?)(?![\w])")
-# A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
-# right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
-_PHONE_LABEL = re.compile(
-    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell(?:phone)?|fax|whats\s?app|sms|hotline|desk|direct line|"
-    r"telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|teléfono|móvil|celular|telefone|cellulare|gsm)"
-    r"(?:\s*(?:number|no\.?|nr\.?|#))?\s*[:.]?\s*$")
-_PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
-_NOT_PHONE_BEFORE = re.compile(
-    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
-    r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
-    r"amount|price|qty|quantity|population|pr|commit|no\.?\s*of)|#)"
-    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?\W{0,6}$")
-_DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
-DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
-                         "IE", "PT", "PL", "SE")
-"""Regions a national-format number is tried in (after regions the text names): configurable per run."""
-_REGION_WORDS = {
-    "US": r"usa|united states|america|new york|california", "GB": r"uk|united kingdom|england|london|britain",
-    "DE": r"germany|deutschland|berlin|münchen|munich", "FR": r"france|paris|lyon", "ES": r"spain|españa|madrid",
-    "IT": r"italy|italia|roma|rome|milano|milan", "NL": r"netherlands|nederland|amsterdam|holland",
-    "BR": r"brazil|brasil|são paulo|sao paulo|rio", "IN": r"india|mumbai|delhi|bangalore", "AU": r"australia|sydney",
-    "MX": r"mexico|méxico", "JP": r"japan|tokyo|日本", "CN": r"china|beijing|shanghai", "ZA": r"south africa",
-    "NG": r"nigeria|lagos", "AR": r"argentina|buenos aires", "CO": r"colombia|bogotá",
-}
-_REGION_PATTERNS = {code: re.compile(rf"(?i)\b(?:{words})\b") for code, words in _REGION_WORDS.items()}
-
 _API_KEYS = [
     ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
     ("api_key", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
@@ -134,24 +103,30 @@ _Hit = tuple[str | None, int, int, str]
 def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -> list[PiiMatch]:
     """Every validated PII match in `text`, in order of position, without overlaps (first kind found wins).
 
-    `regions`: ISO country codes national phone numbers are tried in (default DEFAULT_PHONE_REGIONS); regions the
-    text names ("London", "Brasil") are tried first."""
+    `regions`: ISO country codes national phone numbers are tried in (default pii_phone.DEFAULT_PHONE_REGIONS);
+    regions the text names ("London", "Brasil") are tried first."""
     if not text:
         return []
-    found: list[PiiMatch] = []
-    taken: list[tuple[int, int]] = []
+    return _without_overlaps(_hits(text, regions))
+
+
+def _hits(text: str, regions: tuple[str, ...] | list[str] | None) -> list[_Hit]:
     # Order matters: the most specific kinds claim their span first, so an IBAN's digits are not also a phone.
     finders = (_api_keys, _emails, _ibans, _cards, _ssns, _ids_and_addresses, _dates_of_birth, _ips)
     hits = [hit for finder in finders for hit in finder(text)]
-    hits += [("phone", s, e, _mask(text[s:e], keep=2)) for s, e in _phones(text, regions)]
+    return hits + [("phone", s, e, _mask(text[s:e], keep=2)) for s, e in phones(text, regions)]
+
+
+def _without_overlaps(hits: list[_Hit]) -> list[PiiMatch]:
+    found: list[PiiMatch] = []
+    taken: list[tuple[int, int]] = []
     for kind, start, end, masked in hits:
         if any(start < e and s < end for s, e in taken):
             continue
         taken.append((start, end))
         if kind is not None:
             found.append(PiiMatch(kind, masked, start, end))
-    found.sort(key=lambda p: p.start)
-    return found
+    return sorted(found, key=lambda p: p.start)
 
 
 def _api_keys(text: str) -> Iterator[_Hit]:
@@ -264,7 +239,7 @@ def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
     named = bool(_CARD_CONTEXT.search(before))
     if not _issued_shape(digits):
         return named
-    if _NOT_PHONE_BEFORE.search(before) and not named:
+    if NOT_PHONE_BEFORE.search(before) and not named:
         return False
     if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
         return True
@@ -285,72 +260,6 @@ def _valid_ipv6(raw: str) -> bool:
     except ValueError:
         return False
     return not (address.is_loopback or address.is_unspecified)
-
-
-def _phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple[int, int]]:
-    """Spans of phone numbers (libphonenumber-validated, see the module docstring)."""
-    candidates = [m for m in _PHONE_CANDIDATE.finditer(text) if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15]
-    if not candidates:
-        return []
-    named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
-    tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
-    spans = []
-    for m in candidates:
-        raw = m.group(0).rstrip(" -./(")
-        start, end = m.start(), m.start() + len(raw)
-        if _is_phone(text, raw, start, end, tried, bool(named)):
-            spans.append((start, end))
-    return spans
-
-
-def _is_phone(text: str, raw: str, start: int, end: int, tried: list[str], named: bool) -> bool:
-    if _DATE_LIKE.match(raw.strip()) or _money_before(text, start) or re.match(r"^\d[.,]\d", raw):
-        return False
-    before, after = text[max(0, start - 30) : start], text[end : end + 12]
-    if _NOT_PHONE_BEFORE.search(before):
-        return False  # "order 4821-33971", "case number 2024-123456", "part no. 781-618-4959"
-    labelled = bool(_PHONE_LABEL.search(before) or _PHONE_CONTEXT_AFTER.search(after))
-    if labelled and _grouped_like_a_phone(raw):
-        return True
-    word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)  # the phone word nearest the number
-    context = labelled or (word is not None and not re.search(r"\d", before[word.end():]))
-    international = raw.lstrip("(").startswith(("+", "00"))
-    if not (international or sum(c.isdigit() for c in raw) >= 8 or named):
-        return False  # a 7-digit run is a local number only where the text says which country
-    if not (context or international or _phone_shaped(raw)):
-        return False
-    # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
-    # possible (a plausible length for the region); one that merely looks like a phone must be valid.
-    return _dialable(raw, tried, lenient=context or international)
-
-
-def _dialable(raw: str, tried: list[str], *, lenient: bool) -> bool:
-    import phonenumbers
-
-    for region in ([None] if raw.startswith("+") else []) + tried:
-        try:
-            number = phonenumbers.parse(raw, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
-            return True
-    return False
-
-
-def _grouped_like_a_phone(raw: str) -> bool:
-    """7 to 15 digits in at most six groups, none longer than 10: what a label may vouch for."""
-    groups = re.findall(r"\d+", raw)
-    return 7 <= sum(map(len, groups)) <= 15 and len(groups) <= 6 and max(map(len, groups)) <= 10
-
-
-def _phone_shaped(raw: str) -> bool:
-    """Written the way people write phone numbers: an area code in parentheses, a trunk 0 and groups, or NANP's
-    3-3-4; a bare digit run or one with a single separator is some other number unless a phone word says so."""
-    if re.match(r"^\(\d{1,4}\)\s?\d", raw):
-        return True
-    if re.fullmatch(r"\d{3}[-. ]\d{3}[-. ]\d{4}", raw):
-        return True
-    return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
 
 
 def _valid_iban(raw: str) -> bool:
@@ -388,7 +297,3 @@ def _valid_ipv4(raw: str) -> bool:
         return False
     # Loopback, unspecified and broadcast addresses identify no one.
     return not (values[0] in (0, 127) or values == [255, 255, 255, 255])
-
-
-def _money_before(text: str, start: int) -> bool:
-    return bool(re.search(r"[$€£¥]\s*$", text[max(0, start - 2) : start]))

@@ -28,12 +28,14 @@ _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|cou
               r"heights|hollow|junction|knolls?|landing|loop|manors?|meadows?|mills?|orchard|parks?|pass|path|pike|"
               r"plaza|points?|ridges?|route|run|shores?|springs?|stream|summit|trace|trail|turnpike|valley|views?|"
               r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville")
+_ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
+"""A numbered street's name: "300 East 57th Street", "12 3rd Avenue"."""
 _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                 r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
                 r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
 _PATTERNS = (
-    # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 10 Downing Street (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_CAP}\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
+    # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street (optionally ", London SW1A 2AA")
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
                rf"(?:,?\s+(?:apt|apartment|suite|unit|flat)\.?\s*#?\w+)?"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
@@ -103,14 +105,21 @@ def _introduced(text: str) -> Iterator[tuple[int, int]]:
         start = intro.end()
         if text.startswith("\n", start):  # "Address:\n947 trg revolucije 17": the address is on the next line
             start += 1
-        stop = _PHRASE_END.search(text, start, min(len(text), start + 100))
-        end = stop.start() if stop else min(len(text), start + 100)
-        phrase, said = text[start:end], intro.group(0).lower()
-        if _SENDING.search(said) and not re.match(r"\s*\d", phrase):
-            continue  # "send 5 copies to Unit 3": after a verb of sending, only a house number first makes a place
-        placed = _NUMBER_BY_NAME.search(phrase) or ("address" in said and _NUMBER_BY_WORD.match(phrase))
-        if placed and not _NOT_A_PLACE.search(phrase) and not _only_years(phrase):
+        phrase = _phrase(text, start)
+        if _a_place(phrase, intro.group(0).lower()):
             yield start, start + len(phrase.rstrip(" ,.;:"))
+
+
+def _phrase(text: str, start: int) -> str:
+    stop = _PHRASE_END.search(text, start, min(len(text), start + 100))
+    return text[start:stop.start() if stop else min(len(text), start + 100)]
+
+
+def _a_place(phrase: str, said: str) -> bool:
+    if _SENDING.search(said) and not re.match(r"\s*\d", phrase):
+        return False  # "send 5 copies to Unit 3": after a verb of sending, only a house number first makes a place
+    placed = _NUMBER_BY_NAME.search(phrase) or ("address" in said and _NUMBER_BY_WORD.match(phrase))
+    return bool(placed) and not _NOT_A_PLACE.search(phrase) and not _only_years(phrase)
 
 
 def _only_years(phrase: str) -> bool:

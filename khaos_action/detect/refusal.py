@@ -43,7 +43,8 @@ CONTENT_MASS = 300
 """Characters of informative sentences after a decline that make the reply an answer with a caveat."""
 _STEP = re.compile(r"^\s*(?:[-*•]|\d{1,2}[.)]|(?:step|schritt|étape|paso)\s*\d{1,2}[:.)]?)\s+\S", re.IGNORECASE)
 _INLINE_STEPS = re.compile(r"(?:^|\s)(?:\d{1,2}[.)]|(?:step|schritt|étape|paso)\s*\d{1,2}[:.)]?)\s+\S", re.IGNORECASE)
-_CODE = re.compile(r"```|`[^`\n]{3,}`")
+_CODE = re.compile(r"```|`[^`\n]*\S\s+\S[^`\n]*`")
+"""A fenced block or an inline command with arguments: a single `word` in backticks names a thing, it gives nothing."""
 _SECRET = re.compile(
     r"\b(?:the|your|my|our|das|le|la|el|tu)\s+(?:admin |root |master |secret |system |geheime )?(?:password|passcode|"
     r"api key|secret|token|credentials?|system prompt|passwort|kennwort|mot de passe|contraseña|clave)\s*(?:is|are|"

@@ -55,7 +55,7 @@ HAND_OVER = (
     r"(?:provide|share|give(?: out)?|disclose|reveal|divulge|release|hand (?:out|over)|condone|promote|support|"
     r"encourage|endorse|advocate|engage(?: in)?|participate|assist|help(?: with| you with| people)|generate|create|"
     r"write|produce|offer|answer|discuss|comment|speculate|allow|permit|make|process|handle|accept|tolerate|"
-    r"facilitate|publish|send|forward|give advice|advise|do (?:that|this|it|so))\b"
+    r"facilitate|publish|send|forward|pass on|give advice|advise|do (?:that|this|it|so))\b"
 )
 RESPONSE_ACT = (
     r"(?:provide|give|share|disclose|reveal|divulge|offer|supply|answer|respond|discuss|comment|speculate|help|"
@@ -74,6 +74,11 @@ RULE_NOUN = (r"(?:guidelines?|polic(?:y|ies)|principles|programming|rules|terms|
              r"standards|protocols?)")
 SCOPE_NOUN = r"(?:scope|remit|capabilities|permissions|role|purview|authority|mandate|responsibilit(?:y|ies)|area)"
 DECLINE_NOUN = r"(?:question|topic|request|subject|area|thing|service|feature|option|information|detail|data)s?"
+WITHHOLD = (r"(?:shared|disclosed|given(?: out)?|handed out|released|revealed|passed on|communicated|made available|"
+            r"shown|displayed|accessible|available to (?:share|disclose|give)|sent out|forwarded|granted)")
+"""Participles of handing information over: "Seller addresses aren't shared", "PINs are never shown"."""
+PARTICIPLE = (r"(?:[a-z]{2,}(?:ed|en|wn)|done|made|paid|laid|held|kept|sold|told|sent|spent|lent|set|run|put|shut|"
+              r"cut|bought|brought|sought|taught|dealt|met|left|lost|built|split|read)")
 
 
 def _rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
@@ -181,6 +186,41 @@ _POLICY = (
     _rule(POLICY, 0.7, r"^\s*(?:let's|let us) (?:keep|stay|stick)\b[^.!?\n]{0,30}?\b(?:to|on|about|focused)\b|"
                        r"\b(?:you'?ll (?:have|need) to |please )?ask someone else\b", "let", "someone else"),
 )
+# Declines with no speaker: the thing asked for is withheld by a rule, reserved to someone else, or impossible.
+_WITHHELD = (
+    _rule(POLICY, 0.8, rf"\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?(?:not|never)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b|"
+                       rf"\b(?:isn't|aren't)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b", "not", "never", "n't"),
+    _rule(POLICY, 0.75, r"^(?!\W*(?:yes|yeah|sure|your|all of your|rest assured|don't worry|no worries|"
+                        r"relax)\b)[^.!?\n]{0,100}?\b(?:is|are|"
+                        r"remains?|stays?|(?:is|are) kept)\s+(?:\w+ly\s+)?(?:confidential|private|protected|"
+                        r"classified|restricted)\b", "confidential", "private", "protected", "classified",
+          "restricted"),
+    _rule(POLICY, 0.75, rf"\b(?:can|may|must|will) only be (?:\w+ly )?{PARTICIPLE} (?:by|to|through|via)\b|"
+                        r"\b(?:is|are) only (?:visible|available|accessible|viewable|open|released|shared|given|shown)"
+                        r" (?:to|for|by)\b|\bonly (?!you\b)(?:the |an? |your |his |her |their |"
+                        r"its )?(?:\w+ ){0,3}?(?:can|may|"
+                        r"is allowed to|are allowed to|has access|have access|is authori[sz]ed|are authori[sz]ed)\b|"
+                        rf"\b(?:is|are) {PARTICIPLE} (?:by|to) [^.!?,;\n]{{1,40}}? only\b", "only"),
+    _rule(POLICY, 0.65, rf"(?<!\byou )\b(?:cannot|can't|can not|must not) (?:\w+ly )?be (?:\w+ly )?"
+                        rf"{PARTICIPLE}\b", "be "),
+    _rule(POLICY, 0.85, rf"(?:\bnot|n't) (?:something|anything|one|an? \w+|the \w+) (?:that |which )?(?:(?:\w+ ){{1,3}}"
+                        rf"(?:or|and) )?(?:I|we)(?:'m| am| are|'re)? (?:can|could|will|'ll|would|able to|allowed to|"
+                        rf"permitted to|going to)\s+{ANY_ACT}|(?:\bnot|n't) (?:something|anything) (?:that )?(?:can|"
+                        rf"could) be {PARTICIPLE}", "not ", "n't "),
+    _rule(POLICY, 0.85, r"\b(?:outside|beyond) (?:of )?what (?:I|we|this assistant|the assistant|this bot|this service)"
+                        r"(?:'m| am| are|'re)? (?:\w+ )?(?:do|does|can do|handle|handles|cover|covers|offer|offers|"
+                        r"(?:is|am|are) (?:here|set up|allowed|able|meant) (?:for|to))\b", "outside", "beyond"),
+    _rule(POLICY, 0.7, rf"\b(?:I|we)(?:'m| am| are|'re)? (?:can|could) only (?:\w+ly )?{ANY_ACT}(?:\s+\w+){{0,4}}?\s+"
+                       r"(?:about|with|on|related to|regarding|concerning|for|from|of|in|that|who|which)\b", "only"),
+    _rule(POLICY, 0.9, r"\b(?:there's|there is) no way (?:for (?:me|us) to|(?:I|we) (?:can|could))\b", "no way"),
+    _rule(IMPERSONAL, 0.8, rf"\b(?:wouldn't|would not|won't|will not) be (?:\w+ly\s+)?{MORAL}\b(?:\s+(?:for|of) "
+                           r"(?:me|us))?(?:\s+to\s+\w+|\s+(?:under|given|since|because)\b|\s*[.,;]|\s*$)", "be "),
+    _rule(POLICY, 0.7, r"\b(?:that|this|it)(?:'s| is) (?:\w+ly )?not possible\b(?!\s+(?:to|for)\b)|"
+                       r"\b(?:so|therefore|which means)\b[^.!?\n]{0,50}?\b(?:isn't|is not|aren't|are not|not) "
+                       r"(?:possible|an option|allowed|permitted)\b(?!\s+(?:to|for)\b)|"
+                       r"\b(?:isn't|is not|aren't|are not) an option\b|\b(?:is|are|'s) off the table\b",
+          "possible", "option", "allowed", "permitted", "table"),
+)
 _APOLOGY = (
     _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,80}}?\b(?:(?:isn't|is not|aren't|are not|not) (?:allowed|"
                          r"permitted|authori[sz]ed|possible|available to (?:share|disclose|give))|confidential|"
@@ -197,7 +237,7 @@ _TERSE = (
     _rule(TERSE, 0.85, r"\b(?:that's|that is|it's|it is) a (?:no|firm no|hard no)\b|\bbut no\s*[.!]*\s*$|"
                        r"^\s*(?:let's|let us) not\b", "a no", "firm no", "hard no", "but no", "let"),
 )
-RULES = _SPEAKER + _VERB + _IMPERSONAL + _POLICY + _APOLOGY + _TERSE
+RULES = _SPEAKER + _VERB + _IMPERSONAL + _POLICY + _WITHHELD + _APOLOGY + _TERSE
 
 HEDGES = rx(
     r"\b(?:I |we )?(?:can(?:'t|not| not)|could(?:n't| not))\s+(?:\w+\s+)?(?:guarantee|promise|stress|emphasi[sz]e|"

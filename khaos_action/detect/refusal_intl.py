@@ -57,6 +57,16 @@ _DE = (
     _rule(IMPERSONAL, 0.8, r"\bdas geht (?:leider )?nicht\b|\b(?:kann|darf|wird) nicht (?:\w+\s+){0,2}?(?:weiter"
                            r"gegeben|herausgegeben|geteilt|bearbeitet|ausgeführt|erfüllt|genannt) werden\b",
           "geht", "werden"),
+    _rule(POLICY, 0.75, r"\bnur (?:für|von|durch|mit|nach|bei) [^.!?\n]{1,60}? (?:einsehbar|sichtbar|zugänglich|"
+                        r"abrufbar|"
+                        r"möglich|erlaubt|gestattet|zulässig|verfügbar)\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
+                        r"(?:von|durch) [^.!?\n]{1,60}? \w+ werden\b", "nur"),
+    _rule(POLICY, 0.75, r"\b(?:ist|sind|wäre|bleibt|bleiben)\s+(?:\w+\s+){0,2}?(?:nicht möglich|nicht gestattet|nicht "
+                        r"erlaubt|nicht zulässig|vertraulich|geschützt|ausgeschlossen)\b|"
+                        r"\blässt sich (?:\w+ ){0,2}?nicht "
+                        r"(?:mehr )?\w+|\b(?:kann|können|darf|"
+                        r"dürfen) (?:\w+ ){0,3}?nicht (?:mehr )?(?:\w+ )?\w+ werden\b",
+          "nicht", "vertraulich", "geschützt", "ausgeschlossen"),
     _rule(POLICY, 0.9, rf"\b(?:verstößt|verstoßen|widerspricht|widersprechen)\b(?:\s+\w+){{0,3}}?\s+(?:gegen\s+)?"
                        rf"(?:meine|unsere|die)\s+(?:\w+\s+)?{_DE_RULE}|\bgegen (?:meine|unsere|die) (?:\w+\s+)?"
                        rf"{_DE_RULE}\b", "verst", "widersp", "gegen"),
@@ -116,6 +126,19 @@ _FR = (
     _rule(SPEAKER, 1.0, r"\b(?:ce n'est pas|n'est pas|ce ne sont pas) (?:quelque chose|une chose|une demande|"
                         r"une question|un sujet) (?:que|sur laquelle|auquel) (?:je|nous) (?:peux|puisse|vais|pouvons|"
                         r"traite|fais)\b", "n'est pas", "ne sont pas"),
+    _rule(SPEAKER, 0.95, r"\b(?:je|nous) ne (?:le |la |les |l'|vous |lui |leur )?(?!serai|aurai|saurai|serons|aurons|"
+                         r"saurons)"
+                         r"\w+(?:rai|rons) (?:pas|jamais|point)\b", "je ne", "nous ne"),
+    _rule(SPEAKER, 1.0, r"\b(?:ce n'est pas|n'est pas|ce ne sont pas) (?:une? |des )\w+ (?:que|qu')\s*(?:je|j'|nous)\b",
+          "n'est pas", "ne sont pas"),
+    _rule(POLICY, 0.8, r"\b(?:ne|n')\s*(?:sont|est)\s+(?:\w+\s+)?(?:pas|jamais)\s+(?:communiquée?s?|partagée?s?|"
+                       r"transmise?s?|"
+                       r"divulguée?s?|accessibles?|disponibles?|autorisée?s?|permise?s?|possibles?)\b|"
+                       r"\bne (?:peut|peuvent|pourra|pourront) (?:pas |plus |jamais )?être \w+(?:ée?s?|is|ise|ises|it|"
+                       r"ite|"
+                       r"its|ites|u|ue|us|ues)\b|\b(?:est|sont) (?:strictement )?(?:réservée?s? à|"
+                       r"confidentiel(?:le)?s?)\b",
+          "pas", "jamais", "être", "réserv", "confidentiel"),
     _rule(VERB, 1.0, r"\b(?:je|nous) (?:refuse|refusons|dois refuser|décline|déclinons|dois décliner|me vois "
                      r"(?:contraint|obligé)e? de (?:refuser|décliner))\b", "refus", "déclin"),
     _rule(IMPERSONAL, 0.9, r"\b(?:il|ce|cela|ça)\s+(?:ne\s+)?(?:n'est|serait|ne serait) (?:pas )?(?:approprié|éthique|"
@@ -186,6 +209,15 @@ _ES = (
     _rule(IMPERSONAL, 0.8, r"\b(?:me temo que|lamentablemente|lo siento,?|desafortunadamente)\s+(?:\w+\s+){0,2}?no "
                            r"(?:es posible|se puede|está permitido)\b|^\W*no es posible\b|\beso no está permitido\b",
           "posible", "puede", "permitido"),
+    _rule(POLICY, 0.8, r"\bno se (?:comparten?|facilitan?|proporcionan?|revelan?|divulgan?|envían?|envia|dan?|"
+                       r"entregan?|"
+                       r"permiten?|aceptan?|admiten?|pueden? \w+)\b|\b(?:ya |todavía |aún |tampoco )?no es posible\b|"
+                       r"\bsolo (?:el|la|los|las|usted|su|sus) (?:\w+ ){0,3}?(?:puede|pueden|tiene acceso|"
+                       r"tienen acceso|"
+                       r"está autorizad[oa]|están autorizad[oa]s)\b|\b(?:es|son|está|"
+                       r"están) (?:\w+ )?(?:confidencial(?:es)?|"
+                       r"protegid[oa]s|reservad[oa]s? a)\b", "no se", "posible", "solo", "confidencial", "protegid",
+          "reservad"),
     _rule(POLICY, 0.9, rf"\b(?:va en contra de|contrario a|viola|violaría|infringe|infringiría)\s+(?:mis|nuestras|las|"
                        rf"nuestros|los|la|mi|nuestra)\s+(?:\w+\s+)?{_ES_RULE}", "contra", "contrario", "viol",
           "infring"),

@@ -1,0 +1,156 @@
+"""Phone numbers: candidates are digit runs with phone punctuation; libphonenumber (the `phonenumbers` port)
+decides whether one is a number. A number written internationally must be possible for its country; a national one
+must be valid in a region named in the text or in the default list, and be introduced by a phone word or look like a
+phone number, never sit after an order/invoice/ISBN/version-like word. A label ("Phone:", "-Office") vouches for a
+number no numbering plan knows; "number" alone is a phone word only when it is someone's ("his number", "contact
+number"), not a record's ("PO number", "loyalty number").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone.
+_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d(?![\w/]|[.,]\d)")
+_PHONE_CONTEXT = re.compile(
+    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
+    r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
+    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?)(?![\w])")
+# A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
+# right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
+_PHONE_LABEL = re.compile(
+    r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell(?:phone)?|fax|whats\s?app|sms|hotline|desk|direct line|"
+    r"telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|teléfono|móvil|celular|telefone|cellulare|gsm)"
+    r"(?:\s*(?:number|no\.?|nr\.?|#))?\s*[:.]?\s*$")
+_PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
+NOT_PHONE_BEFORE = re.compile(
+    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
+    r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
+    r"amount|price|qty|quantity|population|pr|commit|no\.?\s*of)|#)"
+    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:is|was|will be))?\W{0,6}$")
+"""A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959"."""
+_DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
+DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
+                         "IE", "PT", "PL", "SE")
+"""Regions a national-format number is tried in (after regions the text names): configurable per run."""
+_REGION_WORDS = {
+    "US": r"usa|united states|america|new york|california", "GB": r"uk|united kingdom|england|london|britain",
+    "DE": r"germany|deutschland|berlin|münchen|munich", "FR": r"france|paris|lyon", "ES": r"spain|españa|madrid",
+    "IT": r"italy|italia|roma|rome|milano|milan", "NL": r"netherlands|nederland|amsterdam|holland",
+    "BR": r"brazil|brasil|são paulo|sao paulo|rio", "IN": r"india|mumbai|delhi|bangalore", "AU": r"australia|sydney",
+    "MX": r"mexico|méxico", "JP": r"japan|tokyo|日本", "CN": r"china|beijing|shanghai", "ZA": r"south africa",
+    "NG": r"nigeria|lagos", "AR": r"argentina|buenos aires", "CO": r"colombia|bogotá",
+}
+_REGION_PATTERNS = {code: re.compile(rf"(?i)\b(?:{words})\b") for code, words in _REGION_WORDS.items()}
+
+
+_NUMBER_WORD = re.compile(r"(?i)^(?:number|nummer|numéro|número|numero)$")
+_OWNER_BEFORE = re.compile(
+    r"(?i)\b(?:my|your|his|her|our|their|the|a|this|that|same|new|main|private|personal|direct|best|home|work|office|"
+    r"business|contact|phone|mobile|cell|callback|call-back|emergency|whats\s?app|fax|tel|meine?|ihre?|seine?|deine?|"
+    r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da)\s+$")
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    text: str
+    raw: str
+    start: int
+    end: int
+
+    @property
+    def before(self) -> str:
+        return self.text[max(0, self.start - 30):self.start]
+
+    @property
+    def after(self) -> str:
+        return self.text[self.end:self.end + 12]
+
+
+def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple[int, int]]:
+    """Spans of phone numbers in `text` (see the module docstring)."""
+    candidates = list(_candidates(text))
+    if not candidates:
+        return []
+    named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
+    tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
+    return [(c.start, c.end) for c in candidates if _is_phone(c, tried, bool(named))]
+
+
+def _candidates(text: str) -> Iterator[_Candidate]:
+    for m in _PHONE_CANDIDATE.finditer(text):
+        if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15:
+            raw = m.group(0).rstrip(" -./(")
+            yield _Candidate(text, raw, m.start(), m.start() + len(raw))
+
+
+def _is_phone(c: _Candidate, tried: list[str], named: bool) -> bool:
+    if _ruled_out(c):
+        return False
+    labelled = bool(_PHONE_LABEL.search(c.before) or _PHONE_CONTEXT_AFTER.search(c.after))
+    if labelled and _grouped_like_a_phone(c.raw):
+        return True
+    context = labelled or _introduced(c.before)
+    international = c.raw.lstrip("(").startswith(("+", "00"))
+    if not _plausible(c.raw, context=context, international=international, named=named):
+        return False
+    # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
+    # possible (a plausible length for the region); one that merely looks like a phone must be valid.
+    return _dialable(c.raw, tried, lenient=context or international)
+
+
+def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> bool:
+    """Worth asking libphonenumber about: 8 digits or more unless the text says which country (a 7-digit run is a
+    local number only there), and introduced, international or shaped like a phone number."""
+    if not (international or sum(ch.isdigit() for ch in raw) >= 8 or named):
+        return False
+    return context or international or _phone_shaped(raw)
+
+
+def _ruled_out(c: _Candidate) -> bool:
+    """A date, an amount, a decimal, or a record's number."""
+    return bool(_DATE_LIKE.match(c.raw.strip()) or _money_before(c.text, c.start) or re.match(r"^\d[.,]\d", c.raw)
+                or NOT_PHONE_BEFORE.search(c.before))
+
+
+def _introduced(before: str) -> bool:
+    """The phone word nearest the number introduces it (no other number in between); "number" only as someone's."""
+    word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)
+    if word is None or re.search(r"\d", before[word.end():]):
+        return False
+    return not _NUMBER_WORD.match(word.group(0)) or bool(_OWNER_BEFORE.search(before[:word.start()]))
+
+
+def _dialable(raw: str, tried: list[str], *, lenient: bool) -> bool:
+    import phonenumbers
+
+    for region in ([None] if raw.startswith("+") else []) + tried:
+        try:
+            number = phonenumbers.parse(raw, region)
+        except phonenumbers.NumberParseException:
+            continue
+        if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
+            return True
+    return False
+
+
+def _grouped_like_a_phone(raw: str) -> bool:
+    """7 to 15 digits in at most six groups, none longer than 10: what a label may vouch for."""
+    groups = re.findall(r"\d+", raw)
+    return 7 <= sum(map(len, groups)) <= 15 and len(groups) <= 6 and max(map(len, groups)) <= 10
+
+
+def _phone_shaped(raw: str) -> bool:
+    """Written the way people write phone numbers: an area code in parentheses, a trunk 0 and groups, or NANP's
+    3-3-4; a bare digit run or one with a single separator is some other number unless a phone word says so."""
+    if re.match(r"^\(\d{1,4}\)\s?\d", raw):
+        return True
+    if re.fullmatch(r"\d{3}[-. ]\d{3}[-. ]\d{4}", raw):
+        return True
+    return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
+
+
+def _money_before(text: str, start: int) -> bool:
+    return bool(re.search(r"[$€£¥]\s*$", text[max(0, start - 2) : start]))
