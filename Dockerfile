@@ -49,7 +49,7 @@ RUN python -m venv /build \
     && find /staging -exec touch -h -d "@${SOURCE_DATE_EPOCH}" {} +
 
 # ---- the image: the base, one venv, one unprivileged user. No git: the commit comes from GITHUB_SHA (always set
-# by the runner) or is read from .git/ directly (khaos_action.main.git_info).
+# by the runner) or is read from .git/ directly (khaos_action.services.read_git).
 # hadolint ignore=DL3006
 FROM ${BASE_IMAGE}
 ARG SOURCE_DATE_EPOCH=1735689600

@@ -6,7 +6,7 @@ credentials are hidden and the caps set, BEFORE the `install` command runs or th
 because both execute code from the pull request. This is a shell: it reads os.environ and builds the run's
 `Services` (khaos_action/services.py) and the GitHub HTTP client; nothing below it does.
 
-Which function evaluates is `main(evaluate=...)`'s parameter (default `khaos_action.main.evaluate`), never the
+Which function evaluates is `main(evaluate=...)`'s parameter (default `khaos_action.evaluate.evaluate`), never the
 environment's choice; tests run the entrypoint with another one through tests/action_launcher.py.
 """
 
@@ -39,7 +39,7 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 
 def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
-    """The action. `evaluate(request, *, services)` runs the evaluation (default: khaos_action.main.evaluate)."""
+    """The action. `evaluate(request, *, services)` runs the evaluation (default: khaos_action.evaluate.evaluate)."""
     from khaos_action.errors import guard
     from khaos_action.github.finish import finish
     from khaos_action.github.workflow import WorkflowLog
@@ -109,7 +109,7 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
         # The log is no terminal: a plain progress line every few seconds on stderr (counts only, no agent text).
         services = Services(environ=run_environ, progress=progress_for(sys.stderr))
         if evaluate is None:
-            from khaos_action.main import evaluate
+            from khaos_action.evaluate import evaluate
 
         github = None
         if token:

@@ -27,7 +27,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def timed_evaluate(request, *, services):  # type: ignore[no-untyped-def]
     """The real evaluate, timed; `python bench/action.py --as-action` hands it to the entrypoint."""
-    from khaos_action.main import evaluate
+    from khaos_action.evaluate import evaluate
 
     started = time.perf_counter()
     result = evaluate(request, services=services)

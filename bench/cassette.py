@@ -29,8 +29,8 @@ from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.llm_calls import LlmRuntime
+from khaos_action.evaluate import evaluate
 from khaos_action.llm.cassette import Cassette
-from khaos_action.main import evaluate
 from khaos_action.run_api import EvaluateRequest
 from khaos_action.services import Services
 

@@ -29,9 +29,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from khaos_action.config.fault_entries import parse_fault  # noqa: E402
 from khaos_action.judge.graceful import graceful  # noqa: E402
 from khaos_action.messages import ToolCall  # noqa: E402
-from khaos_action.plan.scheduler import parse_fault  # noqa: E402
 
 sys.path.insert(0, str(ROOT / "bench"))
 from small_model import small_model  # noqa: E402

@@ -1,6 +1,6 @@
 """A run at scale: N cases × a 5 ms async agent at concurrency 32, contract of 3 invariants × 1 scenario.
 
-Each repetition is a fresh `python` process that runs `khaos_action.main.evaluate` with every report format and
+Each repetition is a fresh `python` process that runs `khaos_action.evaluate.evaluate` with every report format and
 reports its wall time, CPU time (user+sys; the agent's worker processes apart: on Linux the bench is their subreaper,
 so workers their zygote did not reap are counted too), peak RSS and the time of each
 phase; the parent prints the median and range over the repetitions beside the ideal (N × 5 ms / 32) and the
@@ -8,8 +8,8 @@ machine's load average.
 
 Phases (measured by wrapping the stages `evaluate` calls; no timing code lives in the product), each with its wall
 time and the CPU time of the run's own process (the workers' CPU is only known once the zygote has reaped them):
-  startup   interpreter start and `import khaos_action.main`
-  prepare   config and packs loaded and checked
+  startup   interpreter start and `import khaos_action.evaluate`
+  config    config and packs loaded and checked (the config stage)
   execute   `Engine.run`: every case sent to the agent (the part with an ideal)
   judge     the rest of the async run: planning, judging, warnings (everything in `asyncio.run` but `Engine.run`)
   manifest  scores and the manifest model
@@ -60,7 +60,9 @@ golden_prompts:
 CHILD = r'''
 import asyncio, json, os, resource, sys, time
 t0 = time.perf_counter()
-import khaos_action.main as main
+import khaos_action.evaluate as evaluate
+import khaos_action.pipeline.config as config_stage
+import khaos_action.pipeline.manifest as manifest_stage
 from khaos_action.engine.runner import Engine
 from khaos_action.run_api import EvaluateRequest
 from khaos_action.services import Services
@@ -103,11 +105,11 @@ async def run(self, cases):
         if not running:
             add("execute", *opened)
 Engine.run = run
-main.prepare = timed("prepare", main.prepare)
-main.build_manifest = timed("manifest", main.build_manifest)
-main.write_reports = timed("reports", main.write_reports)
-main.run_async = timed("async", main.run_async)
-result = main.evaluate(EvaluateRequest(config_path=__import__("pathlib").Path(sys.argv[1]),
+config_stage.load_run = timed("config", config_stage.load_run)
+manifest_stage.build_manifest = timed("manifest", manifest_stage.build_manifest)
+evaluate.write_reports = timed("reports", evaluate.write_reports)
+evaluate.run_async = timed("async", evaluate.run_async)
+result = evaluate.evaluate(EvaluateRequest(config_path=__import__("pathlib").Path(sys.argv[1]),
                                        out_dir=__import__("pathlib").Path(sys.argv[2])),
                        services=Services(environ=dict(os.environ)))
 phases["judge"] = phases.pop("async") - phases["execute"]
@@ -230,7 +232,7 @@ def main() -> int:
     print(f"{'CPU (user+sys)':18s} {spread([r['cpu'] for r in runs])}")
     print(f"{'  agent workers':18s} {spread([r['workers_cpu'] for r in runs])}   (the python agent's worker processes)")
     print(f"{'peak RSS':18s} {spread([r['rss_mib'] for r in runs], 'MiB', 0)}   target ≤ 400 MiB at 50k")
-    for phase in ("startup", "prepare", "execute", "judge", "manifest", "reports"):
+    for phase in ("startup", "config", "execute", "judge", "manifest", "reports"):
         values = [r["phases"].get(phase, 0.0) for r in runs]
         extra = (f"   = {statistics.median(values) / ideal:.2f} × ideal (target ≤ 1.15 ×)" if phase == "execute"
                  else "   target ≤ 2 s" if phase == "reports" else "")

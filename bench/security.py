@@ -19,7 +19,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from khaos_action.attacks.profile import agent_profile
+from khaos_action.engine.agent_tools import agent_tools
 from khaos_action.engine.runner import (
     Engine,
     EngineSettings,
@@ -27,7 +27,9 @@ from khaos_action.engine.runner import (
     Invocation,
 )
 from khaos_action.judge.cases import JudgeContext, judge_attack
-from khaos_action.main import make_plan, prepare
+from khaos_action.pipeline.config import load_run
+from khaos_action.pipeline.plan import make_plan
+from khaos_action.pipeline.recon import recon_of
 from khaos_action.run_api import EvaluateRequest
 from khaos_action.services import Services
 from khaos_action.session import agent_session
@@ -37,12 +39,11 @@ ROUNDS = 20
 
 
 async def replies(request: EvaluateRequest) -> tuple[list[Invocation], JudgeContext]:
-    prepared = prepare(request)
-    config, base_dir = prepared.config, prepared.loaded.base_dir
+    run = load_run(request)
+    config, base_dir = run.config, run.loaded.base_dir
     binder = InstanceBinder()
-    async with agent_session(config, base_dir, binder, Services(environ=dict(os.environ))) as session:
-        profile, _ = agent_profile(config.agent, base_dir, import_code=True)
-        plan = make_plan(prepared, profile=profile)
+    async with agent_session(run.agent, binder, Services(environ=dict(os.environ))) as session:
+        plan = make_plan(run.plan, recon_of(config.agent, *agent_tools(config.agent, base_dir, import_code=True)))
         engine = Engine(session.transport, binder=binder, chaos=session.hooks,
                         settings=EngineSettings(concurrency=config.concurrency, seed=plan.seed))
         invocations = await engine.run([c for c in plan.cases if c.phase == "security"])

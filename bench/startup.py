@@ -1,4 +1,4 @@
-"""Fixed costs: `khaos-action --help` (target ≤ 50 ms) and `import khaos_action.main` (what every run pays
+"""Fixed costs: `khaos-action --help` (target ≤ 50 ms) and `import khaos_action.evaluate` (what every run pays
 before its first case), as repeated fresh processes the way hyperfine measures a command: warm-up runs, then N
 timed runs, median and range. The bare interpreter (`python -c pass`) is measured the same way beside them: on
 this machine it includes the site-packages start-up hooks of the sandbox (a `.pth` that imports certifi), which
@@ -24,7 +24,7 @@ from pathlib import Path
 COMMANDS = {
     "python -c pass": ["-c", "pass"],
     "khaos-action --help": ["-c", "import sys; from khaos_action.cli import main; sys.exit(main())", "--help"],
-    "import khaos_action.main": ["-c", "import khaos_action.main"],
+    "import khaos_action.evaluate": ["-c", "import khaos_action.evaluate"],
 }
 
 

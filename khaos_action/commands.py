@@ -71,9 +71,9 @@ def writing(path: Path, name: str) -> Iterator[None]:
 
 def cmd_run(args: argparse.Namespace) -> int:
     from khaos_action.engine.events import keeping_cases
+    from khaos_action.evaluate import evaluate, new_run_id
     from khaos_action.extensions import load_extensions
     from khaos_action.gc_freeze import hold
-    from khaos_action.main import evaluate, new_run_id
     from khaos_action.plan.scheduler import parse_shard
 
     load_extensions(args.extension, base_dir=Path.cwd())  # before --format is read: an extension may add one
@@ -116,7 +116,7 @@ def _init(args: argparse.Namespace) -> int:
 def cmd_demo(args: argparse.Namespace) -> int:
     from khaos_action.demo import demo_config_path
     from khaos_action.engine.events import keeping_cases
-    from khaos_action.main import evaluate, new_run_id
+    from khaos_action.evaluate import evaluate, new_run_id
 
     run = services(quiet=args.quiet)
     out = args.out or RUNS_DIR / new_run_id(run.clock())
@@ -140,10 +140,11 @@ def cmd_validate(args: argparse.Namespace) -> int:
 
 def _validate(args: argparse.Namespace) -> int:
     from khaos_action.attacks.capabilities import describe_source
-    from khaos_action.attacks.profile import profile_of
     from khaos_action.engine.agent_check import AgentCheck, check_agent
     from khaos_action.engine.agent_tools import agent_tools
-    from khaos_action.main import make_plan, prepare
+    from khaos_action.pipeline.config import load_run
+    from khaos_action.pipeline.plan import make_plan
+    from khaos_action.pipeline.recon import recon_of
 
     # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
     checked: list[AgentCheck] = []
@@ -158,20 +159,17 @@ def _validate(args: argparse.Namespace) -> int:
                                    extensions=worker_extensions(extensions, transport_entry(agent.type))))
         return checked[0].code
 
-    prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), extensions=tuple(args.extension)),
-                       agent_code=agent_code)
-    config = prepared.config
-    # The profile `run` will use: the entry and tools imported (never called), declared roles first.
+    run = load_run(EvaluateRequest(config_path=args.config, out_dir=Path("."), extensions=tuple(args.extension)),
+                   agent_code=agent_code)
+    config = run.config
+    # The recon `run` will make: the entry and tools imported (never called), declared roles first.
     check = checked[0]
     check.raise_for("tools")
-    check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
-    tools, metadata = check.seen or agent_tools(config.agent, prepared.loaded.base_dir, import_code=False)
-    profile, sources = profile_of(config.agent, tools, metadata)
-    roles = [tool.role_info() for tool in tools]
-    plan = make_plan(prepared, profile=profile, roles=roles)
+    tools, metadata = check.seen or agent_tools(config.agent, run.loaded.base_dir, import_code=False)
+    found = recon_of(config.agent, tools, metadata)
+    plan = make_plan(run.plan, found)
     print(f"{args.config}: valid")
-    print(f"  agent {config.agent.name} ({config.agent.type}); packs: "
-          f"{', '.join(p.pack.name for p in prepared.packs) or 'none'}")
+    print(f"  agent {config.agent.name} ({config.agent.type}); packs: {', '.join(run.manifest.packs) or 'none'}")
     by_phase: dict[str, int] = {}
     for case in plan.cases:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
@@ -182,14 +180,15 @@ def _validate(args: argparse.Namespace) -> int:
               f"baseline shows reaching its channel, else it is listed as not exercised), "
               f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
+    check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
     if check.context:
         print(f"  context: {check.context}, made per case by agent.context {config.agent.context}")
-    if roles:
-        print("  tools: " + "; ".join(role.label() for role in roles))
+    if found.roles:
+        print("  tools: " + "; ".join(role.label() for role in found.roles))
     print("  capabilities:")
-    for flag, value in profile.as_dict().items():
-        print(f"    {flag:<20}{'yes' if value else 'no':<5}from {describe_source(sources[flag])}")
-    for note in [*prepared.warnings, *plan.notes]:
+    for flag, value in found.profile.as_dict().items():
+        print(f"    {flag:<20}{'yes' if value else 'no':<5}from {describe_source(found.sources[flag])}")
+    for note in [*run.warnings, *plan.notes]:
         print(f"  warning: {note}")
     return 0
 
@@ -197,17 +196,20 @@ def _validate(args: argparse.Namespace) -> int:
 @on_interrupt(lambda args: writes_nothing("contract validate") if args.contract_command == "validate" else None)
 def cmd_contract(args: argparse.Namespace) -> int:
     from khaos_action.engine.events import keeping_cases
-    from khaos_action.main import evaluate, make_plan, new_run_id, prepare
+    from khaos_action.evaluate import evaluate, new_run_id
 
-    if args.contract_command == "validate":  # `run` and `score`: `evaluate` prepares (and checks) the contract
-        prepared = prepare(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
-                                           extensions=tuple(args.extension)))
-        assert prepared.config.contract is not None  # prepare checked it (contract_only)
-        plan = make_plan(prepared)
-        inv = prepared.config.contract.invariants
-        print(f"{args.config}: contract {prepared.config.contract.name!r} valid: {len(inv)} invariants × "
-              f"{len(prepared.config.chaos_matrix)} scenarios → {len(plan.cases)} calls")
-        for note in prepared.warnings:
+    if args.contract_command == "validate":  # `run` and `score`: `evaluate` loads (and checks) the contract
+        from khaos_action.pipeline.config import load_run
+        from khaos_action.pipeline.plan import make_plan
+
+        run = load_run(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
+                                       extensions=tuple(args.extension)))
+        contract = run.config.contract
+        assert contract is not None  # the config stage checked it (contract_only)
+        plan = make_plan(run.plan)
+        print(f"{args.config}: contract {contract.name!r} valid: {len(contract.invariants)} invariants × "
+              f"{len(run.config.chaos_matrix)} scenarios → {len(plan.cases)} calls")
+        for note in run.warnings:
             print(f"  warning: {note}")
         return 0
     run = services(quiet=args.quiet)

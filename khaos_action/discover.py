@@ -6,8 +6,7 @@ files are parsed with `ast`. A decorator counts when it is `khaosagent`, `sdk.kh
 `khaos_action.sdk.khaosagent` (or a name/alias imported from `khaos_action.sdk`), bare or called; literal
 arguments (name, capabilities, description) are read with `ast.literal_eval`. A framework agent object is a
 module-level assignment of a call to one of the frameworks' agent constructors (`agent = ToolCallingAgent(...)`,
-`crew = Crew(...)`, `root_agent = Agent(...)` from google.adk) or to one's `from_*` classmethod
-(`AgentWorkflow.from_tools_or_functions(...)`), told apart by where the name was imported from; an
+`crew = Crew(...)`, `root_agent = Agent(...)` from google.adk), told apart by where the name was imported from; an
 object that is only a member of another found one (a crew's agents, a team's participants) is left out.
 """
 
@@ -150,8 +149,6 @@ def _framework_call(call: ast.Call, constructors: dict[str, str]) -> str | None:
     if isinstance(func, ast.Attribute) and func.attr == "compile":
         return constructors.get(".compile")
     if isinstance(func, ast.Subscript):  # a generic: `Agent[AirlineContext](...)`
-        func = func.value
-    if isinstance(func, ast.Attribute) and func.attr.startswith("from_"):  # `AgentWorkflow.from_tools_or_functions`
         func = func.value
     dotted = _dotted(func)
     return constructors.get(dotted) if dotted else None

@@ -1,6 +1,6 @@
 """The request/result pair between a shell (CLI, GitHub Action) and the evaluation: one run, in and out.
 
-Kept free of GitHub code so `khaos_action.main.evaluate` can import it without pulling in the action.
+Kept free of GitHub code so `khaos_action.evaluate.evaluate` can import it without pulling in the action.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 from khaos_action.reporters import default_formats
 
-if TYPE_CHECKING:  # the manifest's models are built while the agent's worker starts (main.LATER_STAGES)
+if TYPE_CHECKING:  # the manifest's models are built while the agent's worker starts (pipeline/preimport.py)
     from khaos_action.manifest import Manifest
 
 

@@ -10,7 +10,7 @@ Which kind an agent is, its `agent.type` entry in the transport registry says (k
   one route per agent instance. When the agent is one shared server (no `{{port}}` in `start`), the proxy cannot
   tell concurrent cases apart, so cases with faults run one at a time and the report says so.
 
-Above the engine and mcp/ (it assembles both), below main: not in engine/, which mcp/ builds on.
+Above the engine and mcp/ (it assembles both), below the pipeline: not in engine/, which mcp/ builds on.
 """
 
 from __future__ import annotations
@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from khaos_action.config.agents import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
-from khaos_action.config.models import KhaosConfig
+from khaos_action.config.models import AgentConfig, KhaosConfig
 from khaos_action.engine.chaos.hooks import FaultHooks
+from khaos_action.engine.llm_runtime import LlmSettings
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.base import Transport
 from khaos_action.errors import ConfigError
@@ -34,6 +35,25 @@ from khaos_action.services import Services
 from khaos_action.transports import TransportEntry, transport_entry
 
 T = TypeVar("T")
+
+
+@dataclass(frozen=True, slots=True)
+class AgentSetup:
+    """What starting the agent reads of the config (the config stage makes it)."""
+
+    agent: AgentConfig
+    base_dir: Path
+    """The config's folder: the agent's entry, its working directory and the cassette are relative to it."""
+    concurrency: int = 8
+    llm: LlmSettings = LlmSettings()
+    """The cassette and prices the python worker answers LLM calls with."""
+    extensions: tuple[Extension, ...] = ()
+    """The run's extension modules: the python worker imports them too."""
+
+    @classmethod
+    def of(cls, config: KhaosConfig, base_dir: Path, extensions: Sequence[Extension] = ()) -> AgentSetup:
+        return cls(agent=config.agent, base_dir=base_dir, concurrency=config.concurrency, llm=LlmSettings.of(config),
+                   extensions=tuple(extensions))
 
 
 @dataclass(slots=True)
@@ -66,6 +86,21 @@ class AgentSession:
                 f"agent.env and use http_faults, or run the agent as `type: python`.")
         check_tool_faults_reachable(self.patcher.tool_names, tool_faults)
 
+    def one_at_a_time(self, cases: Sequence[Any]) -> str | None:
+        """Why `cases` run one at a time on this agent, or None: a shared out-of-process server cannot tell
+        concurrent cases apart, so when a case needs its dependency calls attributed to it (a fault, a payload
+        the MCP proxy delivers, an attack host the chaos proxy answers) they run serially."""
+        if not self.serial:
+            return None
+        attributed = (any(case.faults for case in cases)
+                      or (self.mcp is not None and any(case.injections for case in cases))
+                      or (self.proxy is not None and _names_attack_hosts(cases)))
+        if not attributed:
+            return None
+        return self.serial_note or ("the agent is one shared server, so cases ran one at a time to attribute each "
+                                    "dependency call to its case; put `{{port}}` in agent.start to run "
+                                    "agent.instances servers in parallel")
+
     def unreached(self, fault_specs: Sequence[dict[str, Any]], results: Sequence[Any] = ()) -> list[str]:
         """After the run: configured tools (and MCP servers) whose faults never had a call to fire on, and
         in-process http/llm faults that never fired, each with the reason the run shows."""
@@ -84,6 +119,13 @@ class AgentSession:
         names = unreached_tools(self.patcher.reached, self.patcher.tool_names, tool_faults)
         missed += [never_reached_message(names, tool_faults, list(results))] if names else []
         return missed + http_faults_never_fired(list(fault_specs), list(results), self.traffic)
+
+
+def _names_attack_hosts(cases: Sequence[Any]) -> bool:
+    """Whether the chaos proxy answers attack hosts for some case (the hosts an attack's text names)."""
+    from khaos_action.engine.chaos.egress import attack_hosts
+
+    return any(attack_hosts(case) for case in cases)
 
 
 def worker_extensions(extensions: Sequence[Extension], entry: TransportEntry) -> tuple[Extension, ...]:
@@ -117,17 +159,17 @@ async def alongside(work: Awaitable[T], meanwhile: Callable[[], None] | None) ->
 
 
 @asynccontextmanager
-async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBinder, services: Services,
-                        extensions: Sequence[Extension] = (), meanwhile: Callable[[], None] | None = None,
+async def agent_session(setup: AgentSetup, binder: InstanceBinder, services: Services,
+                        meanwhile: Callable[[], None] | None = None,
                         early: Any = None) -> AsyncIterator[AgentSession]:
     """The agent, started, with the chaos machinery around it; `services.environ` is the environment its processes
-    are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `extensions`: the run's extension
-    modules, imported by the python worker too. `meanwhile`: work of the caller's (its imports) run on a thread while
-    the agent starts, after this process has done its own share of the start. `early`: the python
-    worker's zygote as worker_start.early_zygote started it, adopted when it is the one this session would start."""
+    are given (through engine/sandbox.py) and `${VAR}` in agent.env is read from. `meanwhile`: work of the caller's
+    (its imports) run on a thread while the agent starts, after this process has done its own share of the start.
+    `early`: the python worker's zygote as engine/transport/early.py started it, adopted when it is the one this
+    session would start."""
     from khaos_action.engine.transport.factory import build_transport
 
-    agent = config.agent
+    agent, base_dir = setup.agent, setup.base_dir
     entry = transport_entry(agent.type)
     async with AsyncExitStack() as stack:
         from khaos_action.mcp.wiring import SERIAL_NOTE, start_mcp_proxy, with_mcp
@@ -139,10 +181,10 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             from khaos_action.engine.transport.worker_start import python_worker
 
             transport = WorkerTransport(
-                agent, base_dir=base_dir, environ=services.environ, concurrency=config.concurrency,
+                agent, base_dir=base_dir, environ=services.environ, concurrency=setup.concurrency,
                 **python_worker(agent, services.environ, mcp.env_for(0) if mcp is not None else None),
-                llm=worker_llm_setup(config, base_dir, services.environ),
-                extensions=worker_extensions(extensions, entry), early=early)
+                llm=worker_llm_setup(setup.llm, base_dir, services.environ),
+                extensions=worker_extensions(setup.extensions, entry), early=early)
             stack.push_async_callback(transport.close)
             await alongside(transport.start(), meanwhile)
             hooks = with_mcp(FaultHooks(), mcp)
@@ -161,7 +203,7 @@ async def agent_session(config: KhaosConfig, base_dir: Path, binder: InstanceBin
             stack.push_async_callback(proxy.stop)
         upstream = agent.llm_upstream if isinstance(agent, ProcessAgent) else DEFAULT_LLM_UPSTREAM
         transport = build_transport(
-            agent, base_dir=base_dir, services=services, concurrency=config.concurrency, bind_instance=binder,
+            agent, base_dir=base_dir, services=services, concurrency=setup.concurrency, bind_instance=binder,
             # Without a proxy, agent.env's `{{ llm_proxy }}` renders to the upstream itself (unfaulted).
             env_for_instance=lambda i: {**render_env(agent.env, proxy, i, upstream),
                                         **(mcp.env_for(i) if mcp is not None else {})},

@@ -122,7 +122,7 @@ def evaluate_project(config: Path, out: Path, *, services: Any = None, **request
     """The run of `config` into `out` through the run API (`evaluate`) in this process, as the CLI would run it:
     `request`, more EvaluateRequest fields (`formats`, `packs`, `contract_only`, ...); `services`, the test
     process's environment and real clients unless given. The EvaluateResult (`.manifest`, `.reports`, ...)."""
-    from khaos_action.main import evaluate
+    from khaos_action.evaluate import evaluate
     from khaos_action.run_api import EvaluateRequest
     from tests import shell
 

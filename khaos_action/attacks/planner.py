@@ -8,7 +8,7 @@ applicable, never as blocked.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 
 from khaos_action.attacks.adapt import adapted_goal, adapted_request, unreachable
@@ -16,16 +16,12 @@ from khaos_action.attacks.capabilities import CapabilityProfile
 from khaos_action.attacks.select import select_attacks
 from khaos_action.canary import make_canary
 from khaos_action.config.corpus import Attack, Corpus, render_attack
-from khaos_action.config.models import AttackSelector
 from khaos_action.config.objectives import aimed_at
+from khaos_action.config.selectors import security_selectors
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import PackSource, PlanContext, Planner, PlanPart
+from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart
 from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, normalise_role, role_from_name
-
-
-def security_selectors(packs: Iterable[PackSource]) -> list[AttackSelector]:
-    return [sel for p in packs for phase in p.pack.phases if phase.type == "security" for sel in phase.attacks]
 
 
 def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, own_carrier: bool = False,
@@ -107,7 +103,7 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
     """`roles`: the agent's tools and roles (forbidden-tool attacks aim at them); `parameters`: each tool's
     parameter names, for the attacker values of an attack adapted to it."""
     def plan(ctx: PlanContext) -> PlanPart:
-        selectors = security_selectors(ctx.packs)
+        selectors = security_selectors(p.pack for p in ctx.packs)
         if not selectors:
             return PlanPart()
         selection = select_attacks(corpus, selectors, profile, seed=ctx.seed, check=forbidden_check(roles))

@@ -2,23 +2,10 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from khaos_action.attacks.capabilities import CapabilityProfile, Evidence, infer_capabilities
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.agent_tools import agent_tools
 from khaos_action.tool_info import ToolInfo
 from khaos_action.transports import transport_entry
-
-
-def agent_profile(agent: AgentConfig, base_dir: Path, *, import_code: bool,
-                  seen: tuple[list[ToolInfo], object | None] | None = None) -> tuple[CapabilityProfile, dict[str, str]]:
-    """Infer the profile. `seen`: what the python worker found when it imported the agent (`agent_tools` run in
-    the worker, engine/worker_child.py), so a run never imports pull-request code in this process. Otherwise, with
-    `import_code` the tools' signatures and docstrings and the entry's `@khaosagent` metadata are read here (this
-    runs the agent's module code); without it only names are."""
-    tools, metadata = seen if seen is not None else agent_tools(agent, base_dir, import_code=import_code)
-    return profile_of(agent, tools, metadata)
 
 
 def profile_of(agent: AgentConfig, tools: list[ToolInfo], metadata: object | None

@@ -1,51 +1,88 @@
 """The reconnaissance pass of a run: baseline first, then indirect attacks bound to the prompts that reach their
-channel (attacks/surface.py), then everything else; and the attacks that turned out not exercised."""
+channel (attacks/surface.py), then everything else; and the attacks that turned out not exercised.
+
+Nothing here changes the plan: `run_with_recon` returns the cases as they ran beside their invocations, with what
+the pass mapped and what it set aside, and the stages after it read those.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
-from khaos_action.attacks.surface import bind_carriers, discover_surface, own_carriers, recon_cases
+from khaos_action.attacks.surface import AttackSurface, bind_carriers, discover_surface, own_carriers, recon_cases
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case
 from khaos_action.roles import ToolRole, guess_role
+
+RunCases = Callable[[Sequence[Case]], Awaitable[list[Any]]]
 
 
 def _key(case: Any) -> str:
     return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"
 
 
-async def run_with_recon(run: Callable[[Sequence[Case]], Awaitable[list[Any]]], plan: Any, golden: Sequence[str],
-                         roles: Sequence[ToolRole], *, in_process: bool) -> list[Any]:
-    """Run `plan.cases` through `run` (the engine). With indirect attacks in the plan, baseline cases (plus one
-    no-fault call of each golden prompt no baseline case runs, not scored) run first and map the attack surface;
-    `plan.cases` is then rewritten with the bound carriers, and the attacks nothing reaches go to
-    `plan.skipped` as not exercised. Returns the invocations of `plan.cases`."""
-    if not any(case.phase == "security" and case.injections for case in plan.cases):
-        return await run(plan.cases)
-    first = [case for case in plan.cases if case.phase == "baseline" and not case.faults]
-    done = await run([*first, *recon_cases(plan.cases, golden)])
+@dataclass(slots=True)
+class Reconnoitred:
+    """The plan's cases run with reconnaissance first."""
+
+    invocations: list[Any]
+    """One per case that ran (the pass's own calls left out), in the order of `cases`' runs."""
+    cases: list[Case]
+    """The cases as they ran: indirect attacks on the carrier prompt that reaches their channel, those no prompt
+    reaches left out."""
+    not_exercised: list[SkippedAttack] = field(default_factory=list)
+    """The indirect attacks no prompt reaches, with the reason and the fix."""
+    surface: dict[str, Any] | None = None
+    """Which golden prompt reached which tools (AttackSurface.as_dict), when the pass ran."""
+    baseline_replies: dict[str, str] = field(default_factory=dict)
+    """Prompt text -> its first no-fault baseline reply, when the pass ran: what an indirect attack's reply is
+    compared with for utility under attack (judge/utility.py)."""
+
+
+async def run_with_recon(run: RunCases, cases: Sequence[Case], golden: Sequence[str], roles: Sequence[ToolRole],
+                         seed: int, *, in_process: bool) -> Reconnoitred:
+    """Run `cases` through `run` (the engine). With indirect attacks among them, baseline cases (plus one no-fault
+    call of each golden prompt no baseline case runs, not scored) run first and map the attack surface; the rest
+    then run with their carriers bound, and the attacks nothing reaches are set aside as not exercised."""
+    if not any(case.phase == "security" and case.injections for case in cases):
+        return Reconnoitred(invocations=await run(cases), cases=list(cases))
+    first = [case for case in cases if case.phase == "baseline" and not case.faults]
+    done = await run([*first, *recon_cases(cases, golden)])
+    surface = _surface(done, cases, golden, roles, in_process=in_process)
+    ran = {_key(case) for case in first}
+    bound = bind_carriers([case for case in cases if _key(case) not in ran], surface, seed)
+    rebound = {_key(case): case for case in bound.cases}
+    as_run = [case if _key(case) in ran else rebound[_key(case)] for case in cases
+              if _key(case) in ran or _key(case) in rebound]
+    rest = await run([case for case in as_run if _key(case) not in ran])
+    return Reconnoitred(
+        invocations=[inv for inv in done if not inv.case.recon] + rest, cases=as_run,
+        not_exercised=[skipped_attack(case, f"not exercised: {reason}; to exercise it, {fix}")
+                       for case, reason, fix in bound.not_exercised if case.repeat == 0],
+        surface=surface.as_dict(), baseline_replies=baseline_replies(done))
+
+
+def _surface(done: Sequence[Any], cases: Sequence[Case], golden: Sequence[str], roles: Sequence[ToolRole], *,
+             in_process: bool) -> AttackSurface:
+    """What the golden prompts (and the user's attacks' own carriers) reached; tools the agent used that its
+    roles do not name get a role guessed from their name."""
     known = {role.tool for role in roles}
     seen = sorted({call.name for inv in done for call in inv.tool_calls} - known)
     # Carriers are the golden prompts (every one is mapped, whatever the shard), so every shard binds the same way.
-    carriers = set(golden) | set(own_carriers(plan.cases))
+    carriers = set(golden) | set(own_carriers(cases))
     mapped = [inv for inv in done if inv.case.input in carriers] if golden else done
-    surface = discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
-    plan.attack_surface = surface.as_dict()
+    return discover_surface(mapped, [*roles, *(guess_role(name) for name in seen)], in_process=in_process)
+
+
+def baseline_replies(done: Sequence[Any]) -> dict[str, str]:
+    """Each prompt's first reply without a fault or an error (reconnaissance calls included)."""
+    replies: dict[str, str] = {}
     for inv in done:
         if inv.case.phase == "baseline" and not inv.case.faults and not inv.error:
-            plan.baseline_replies.setdefault(inv.case.input, inv.text)
-    ran = {_key(case) for case in first}
-    bound = bind_carriers([case for case in plan.cases if _key(case) not in ran], surface, plan.seed)
-    plan.skipped.extend(
-        skipped_attack(case, f"not exercised: {reason}; to exercise it, {fix}")
-        for case, reason, fix in bound.not_exercised if case.repeat == 0)
-    rebound = {_key(case): case for case in bound.cases}
-    plan.cases = [case if _key(case) in ran else rebound[_key(case)] for case in plan.cases
-                  if _key(case) in ran or _key(case) in rebound]
-    rest = await run([case for case in plan.cases if _key(case) not in ran])
-    return [inv for inv in done if not inv.case.recon] + rest
+            replies.setdefault(inv.case.input, inv.text)
+    return replies
 
 
 def skipped_attack(case: Any, reason: str) -> SkippedAttack:

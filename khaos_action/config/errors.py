@@ -6,23 +6,21 @@ into a `ConfigIssue` and raises them together as one `ConfigFileError`.
 
 from __future__ import annotations
 
-import ast
 import datetime
-import difflib
 import functools
-import inspect
 import json
-import textwrap
 import types
 import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 import yaml
-from pydantic import BaseModel, ValidationError
 
 from khaos_action.errors import ConfigError
+
+if TYPE_CHECKING:  # pydantic is imported by the models; reading a YAML file (config/yaml_file.py) needs no model
+    from pydantic import BaseModel, ValidationError
 
 MAX_ISSUES = 20
 """More than this many problems are summarised: the first ones are usually the cause of the rest."""
@@ -222,7 +220,9 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
         key = path[-1]
         allowed = field_names(annotation_at(model, path[:-1], raw))
         message = f"unknown key `{key}`"
-        close = difflib.get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+        from difflib import get_close_matches  # an error's hint: not imported to read a valid file
+
+        close = get_close_matches(str(key), allowed, n=1, cutoff=0.6)
         if close:
             hint = f"Did you mean `{close[0]}`?"
         elif allowed:
@@ -241,7 +241,9 @@ def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw:
         # A registry-checked value (agent.type) names its choices in the error, a Literal in its annotation.
         choices = _literal_choices(annotation) or list(ctx.get("choices", ()))
         expected = describe_type(Literal[tuple(choices)]) if choices else ctx.get("expected", "")
-        close = difflib.get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
+        from difflib import get_close_matches
+
+        close = get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
         hint = f"Did you mean {close[0]!r}?" if close else None
         return _at(file, locate(path, True), path, f"expected {expected}, found {show_value(found)}", hint)
     if kind in _TYPE_ERRORS:
@@ -319,6 +321,8 @@ def _union_args(tp: Any) -> tuple[Any, ...] | None:
 
 
 def _is_model(tp: Any) -> bool:
+    from pydantic import BaseModel
+
     return isinstance(tp, type) and issubclass(tp, BaseModel)
 
 
@@ -384,6 +388,10 @@ def attribute_docs(model: type) -> dict[str, str]:
     """The docstrings under a model's fields (`name: type = ...` then a string), its bases' included, read from
     the source when an error needs one. pydantic's `use_attribute_docstrings` parses the source of every class as
     it is defined, a large part of importing config.models, which every run pays (docs/performance.md)."""
+    import ast
+    import inspect
+    import textwrap
+
     docs: dict[str, str] = {}
     for klass in reversed(model.__mro__):
         if klass is object or klass.__module__.startswith("pydantic"):

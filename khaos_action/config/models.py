@@ -390,7 +390,7 @@ class FaultSpec(BaseModel):
 
     def validated(self, target: str, validate: Callable[[], T]) -> T:
         """`validate()` for this entry as a `target` fault, run once and remembered: the load-time check and the
-        planner share one validation by the fault registry (plan/scheduler.py `case_fault`)."""
+        planner share one validation by the fault registry (config/fault_entries.py `case_fault`)."""
         if target not in self._validated:
             self._validated[target] = validate()
         return self._validated[target]

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 from khaos_action.messages import ToolCall
 
 if TYPE_CHECKING:
-    from khaos_action.plan.cases import CaseFault
+    from khaos_action.config.fault_entries import CaseFault
     from khaos_action.replay.sessions import ToolResponse
 
 

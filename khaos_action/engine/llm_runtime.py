@@ -8,11 +8,11 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.models import KhaosConfig
+from khaos_action.config.models import Budget, KhaosConfig, LlmCache, TokenPrice
 from khaos_action.errors import ConfigError
 from khaos_action.llm.cassette import MODES, Cassette
 
-if TYPE_CHECKING:  # the runtime and the manifest's models: imported while the agent starts (main.LATER_STAGES);
+if TYPE_CHECKING:  # the runtime and the manifest's models: imported while the agent starts (pipeline/preimport.py);
     # the session reads `worker_llm_setup` before it spawns the worker
     from khaos_action.engine.llm_calls import LlmRuntime
     from khaos_action.manifest import Telemetry
@@ -21,7 +21,23 @@ ENV_MODE = "KHAOS_LLM_CACHE"
 """Environment override of `llm_cache.mode` (record | replay | auto | off)."""
 
 
-def cache_mode(config: KhaosConfig, environ: Mapping[str, str]) -> str | None:
+@dataclass(frozen=True, slots=True)
+class LlmSettings:
+    """What the run's LLM runtime reads of the config."""
+
+    llm_cache: LlmCache | None = None
+    budget: Budget | None = None
+    pricing: Mapping[str, TokenPrice] = field(default_factory=dict)
+    secrets: tuple[str, ...] = ()
+    """agent.secrets: the cassette masks them in what it records."""
+
+    @classmethod
+    def of(cls, config: KhaosConfig) -> LlmSettings:
+        return cls(llm_cache=config.llm_cache, budget=config.budget, pricing=dict(config.pricing),
+                   secrets=tuple(config.agent.secrets))
+
+
+def cache_mode(llm_cache: LlmCache | None, environ: Mapping[str, str]) -> str | None:
     """The cassette mode of this run, None when off. The environment wins, so one khaos.yaml can record on the
     default branch and replay on pull requests."""
     override = environ.get(ENV_MODE, "").strip().lower()
@@ -31,34 +47,34 @@ def cache_mode(config: KhaosConfig, environ: Mapping[str, str]) -> str | None:
         if override not in MODES:
             raise ConfigError(f"{ENV_MODE}={override!r} is not one of {', '.join(MODES)}, off")
         return override
-    return config.llm_cache.mode if config.llm_cache is not None else None
+    return llm_cache.mode if llm_cache is not None else None
 
 
-def build_runtime(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> LlmRuntime:
+def build_runtime(settings: LlmSettings, base_dir: Path, environ: Mapping[str, str]) -> LlmRuntime:
     from khaos_action.engine.llm_calls import LlmRuntime
     from khaos_action.llm.budget import Limits, Meter
     from khaos_action.llm.pricing import Price
 
-    mode = cache_mode(config, environ)
+    mode = cache_mode(settings.llm_cache, environ)
     cassette = None
     if mode is not None:
-        path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
-        cassette = Cassette((base_dir / path).resolve(), mode, secrets=config.agent.secrets)  # type: ignore[arg-type]
-    budget = config.budget
+        path = settings.llm_cache.path if settings.llm_cache is not None else ".khaos/cassettes/"
+        cassette = Cassette((base_dir / path).resolve(), mode, secrets=list(settings.secrets))  # type: ignore[arg-type]
+    budget = settings.budget
     limits = Limits(**budget.model_dump()) if budget is not None else Limits()
-    prices = {name: Price(p.input, p.output) for name, p in config.pricing.items()}
+    prices = {name: Price(p.input, p.output) for name, p in settings.pricing.items()}
     return LlmRuntime(cassette=cassette, meter=Meter(limits) if limits.any else None, prices=prices)
 
 
-def worker_llm_setup(config: KhaosConfig, base_dir: Path, environ: Mapping[str, str]) -> dict[str, Any]:
+def worker_llm_setup(settings: LlmSettings, base_dir: Path, environ: Mapping[str, str]) -> dict[str, Any]:
     """What a python agent's worker process needs to answer LLM calls as `build_runtime` would: the cassette
     (folder, mode, the agent.secrets it masks) and the prices. The budget meter stays in the engine, fed from the
     records replies carry."""
-    mode = cache_mode(config, environ)
-    path = config.llm_cache.path if config.llm_cache is not None else ".khaos/cassettes/"
-    return {"cassette": [str((base_dir / path).resolve()), mode, list(config.agent.secrets)] if mode is not None
+    mode = cache_mode(settings.llm_cache, environ)
+    path = settings.llm_cache.path if settings.llm_cache is not None else ".khaos/cassettes/"
+    return {"cassette": [str((base_dir / path).resolve()), mode, list(settings.secrets)] if mode is not None
             else None,
-            "prices": {name: [p.input, p.output] for name, p in config.pricing.items()}}
+            "prices": {name: [p.input, p.output] for name, p in settings.pricing.items()}}
 
 
 @dataclass(slots=True)

@@ -40,17 +40,19 @@ class Runs(Protocol):
     async def run(self, cases: Sequence[Case]) -> list[Invocation]: ...
 
 
-def needs_state_probe(config: KhaosConfig) -> bool:
-    """A contract runs over golden prompts and nothing resets the agent between cells."""
-    return config.contract is not None and bool(config.golden_prompts) and not config.agent.resets()
+def probe_prompt(config: KhaosConfig) -> str | None:
+    """The prompt the probe sends twice (the first golden prompt), when the run needs the probe: a contract runs
+    over golden prompts and nothing resets the agent between cells. None otherwise."""
+    if config.contract is None or not config.golden_prompts or config.agent.resets():
+        return None
+    return config.golden_prompts[0].text
 
 
-def state_probe_cases(config: KhaosConfig, shard: tuple[int, int] | None = None) -> list[Case]:
-    """The two probe cases (stable ids). Under `--shard` they go with the shard that holds their prompt's cells,
-    so merged shards contain them exactly once."""
-    if not needs_state_probe(config):
+def state_probe_cases(prompt: str | None, shard: tuple[int, int] | None = None) -> list[Case]:
+    """The two probe cases of `prompt` (stable ids; none without one). Under `--shard` they go with the shard that
+    holds their prompt's cells, so merged shards contain them exactly once."""
+    if prompt is None:
         return []
-    prompt = config.prompt_texts()[0]
     cases = [
         Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase="contract", pillar=None, input=prompt,
              scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}")
@@ -67,10 +69,10 @@ def state_warning(first: Invocation, second: Invocation) -> str | None:
     return STATE_WARNING if first.text != second.text else None
 
 
-async def probe_state(engine: Runs, config: KhaosConfig,
+async def probe_state(engine: Runs, prompt: str | None,
                       shard: tuple[int, int] | None = None) -> tuple[list[Invocation], list[str]]:
     """Run the probe (each call awaited before the next, whatever the concurrency) and say whether to warn."""
-    cases = state_probe_cases(config, shard)
+    cases = state_probe_cases(prompt, shard)
     invocations: list[Invocation] = []
     for case in cases:
         invocations += await engine.run([case])
@@ -82,25 +84,24 @@ async def probe_state(engine: Runs, config: KhaosConfig,
     return invocations, [warning] if warning else []
 
 
-
 class StateProbe:
     """The run's probe, entered around the plan: `alongside` (cases run concurrently) starts it with the plan and
     `result()` waits for it; otherwise `result()` runs it then. Leaving the block early cancels it."""
 
-    def __init__(self, engine: Runs, config: KhaosConfig, shard: tuple[int, int] | None = None, *,
+    def __init__(self, engine: Runs, prompt: str | None, shard: tuple[int, int] | None = None, *,
                  alongside: bool) -> None:
-        self.engine, self.config, self.shard, self.alongside = engine, config, shard, alongside
+        self.engine, self.prompt, self.shard, self.alongside = engine, prompt, shard, alongside
         self._task: asyncio.Task[tuple[list[Invocation], list[str]]] | None = None
 
     async def __aenter__(self) -> StateProbe:
-        if self.alongside and needs_state_probe(self.config):
-            self._task = asyncio.get_running_loop().create_task(probe_state(self.engine, self.config, self.shard))
+        if self.alongside and self.prompt is not None:
+            self._task = asyncio.get_running_loop().create_task(probe_state(self.engine, self.prompt, self.shard))
             await asyncio.sleep(0)  # the probe's first case is queued before the plan's cells: it gets a slot
         return self
 
     async def result(self) -> tuple[list[Invocation], list[str]]:
         if self._task is None:
-            return await probe_state(self.engine, self.config, self.shard)
+            return await probe_state(self.engine, self.prompt, self.shard)
         return await self._task
 
     async def __aexit__(self, *exc: Any) -> None:

@@ -46,7 +46,7 @@ from khaos_action.extensions import Extension, import_extension
 from khaos_action.messages import TransportMessage
 
 if TYPE_CHECKING:
-    from khaos_action.plan.cases import CaseFault
+    from khaos_action.config.fault_entries import CaseFault
 
 
 class Worker:
@@ -213,8 +213,8 @@ class Worker:
         engine validated it when the config loaded; cases share a handful of entries)."""
         known = self.faults.get(str(entry.get("id")))
         if known is None:
+            from khaos_action.config.fault_entries import CaseFault
             from khaos_action.faults.registry import validate_fault
-            from khaos_action.plan.cases import CaseFault
 
             bound = validate_fault(entry)
             params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}

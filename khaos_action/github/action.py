@@ -44,7 +44,7 @@ LOGGED_OUTPUTS = 10
 
 Compare = Callable[[Manifest, Manifest], Comparison]
 Evaluate = Callable[..., EvaluateResult]
-"""`evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult` (khaos_action.main.evaluate)."""
+"""`evaluate(request: EvaluateRequest, *, services: Services) -> EvaluateResult` (khaos_action.evaluate.evaluate)."""
 
 
 def run_action(

@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from khaos_action.plan.cases import CaseFault
+    from khaos_action.config.fault_entries import CaseFault
 
 # Faults that still hand the real data over (after a delay): nothing is missing, so nothing can be fabricated.
 DATA_KEEPING_MODES = frozenset({"slow", "latency_spike", "tool_latency", "http_latency", "latency"})

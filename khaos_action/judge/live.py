@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from khaos_action.config.models import KhaosConfig
 from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion
+from khaos_action.judge.stage import JudgeSettings
 from khaos_action.plan.cases import Case
 from khaos_action.progress import Progress
 
@@ -19,9 +19,9 @@ from khaos_action.progress import Progress
 class LiveVerdicts:
     """The engine's hooks (`on_planned`, `on_invocation`) feeding a Progress display."""
 
-    def __init__(self, progress: Progress, config: KhaosConfig) -> None:
+    def __init__(self, progress: Progress, settings: JudgeSettings) -> None:
         self.progress = progress
-        self.ctx = JudgeContext(secrets=config.agent.secrets, system_prompt=config.agent.system_prompt)
+        self.ctx = JudgeContext(secrets=settings.secrets, system_prompt=settings.system_prompt)
 
     def planned(self, cases: Sequence[Case]) -> None:
         counts: dict[str, int] = {}

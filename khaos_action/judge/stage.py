@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.models import JudgeConfig, KhaosConfig
@@ -14,19 +16,44 @@ from khaos_action.judge.cases import (
     judge_completion,
     judge_invariants,
 )
-from khaos_action.manifest import CaseResult
+from khaos_action.manifest import CaseResult, SkippedAttack
 from khaos_action.plan.cases import Case
 from khaos_action.services import Services
 
 
-def judge_all(invocations: Sequence[Invocation], config: KhaosConfig,
+@dataclass(frozen=True, slots=True)
+class JudgeSettings:
+    """What judging reads of the config (the config stage makes it)."""
+
+    invariants: Mapping[str, Invariant] = field(default_factory=dict)
+    """The contract's invariants, by id."""
+    secrets: tuple[str, ...] = ()
+    """agent.secrets: the planted-secret check looks for them in every reply."""
+    system_prompt: str | None = None
+    seed: int = 42
+    expects: Mapping[str, Any] = field(default_factory=dict)
+    """A golden prompt's text -> its `expect`, for the prompts that have one (utility under attack)."""
+    llm_judge: JudgeConfig | None = None
+    """The optional LLM judge, consulted for UNCERTAIN attacks."""
+
+    @classmethod
+    def of(cls, config: KhaosConfig) -> JudgeSettings:
+        contract = config.contract
+        return cls(invariants={i.id: i for i in contract.invariants} if contract else {},
+                   secrets=tuple(config.agent.secrets), system_prompt=config.agent.system_prompt, seed=config.seed,
+                   expects={p.text: p.expect for p in config.golden_prompts if p.expect}, llm_judge=config.judge)
+
+
+def judge_all(invocations: Sequence[Invocation], settings: JudgeSettings,
               planned_invariants: Mapping[str, Invariant] | None = None,
               baseline_texts: Mapping[str, str] | None = None) -> list[CaseResult]:
-    contract = config.contract
+    """Each invocation judged by the kind of its case; `planned_invariants`: those the planners added (replay,
+    mutation); `baseline_texts`: the no-chaos replies behavior_unchanged compares with (by default, these
+    invocations' own)."""
     ctx = JudgeContext(
-        invariants={**({i.id: i for i in contract.invariants} if contract else {}), **(planned_invariants or {})},
+        invariants={**settings.invariants, **(planned_invariants or {})},
         baseline_texts=baseline_texts if baseline_texts is not None else no_chaos_replies(invocations),
-        secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed,
+        secrets=settings.secrets, system_prompt=settings.system_prompt, seed=settings.seed,
     )
     facts = baseline_tool_facts(invocations)
     results = []
@@ -68,17 +95,19 @@ def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
     return texts
 
 
-async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], endpoint: JudgeConfig,
-                            services: Services) -> list[str]:
-    """Ask the LLM judge about UNCERTAIN attacks that have an output to judge. A failing judge (unreachable, too
-    slow, cut at judge.max_tokens, answering junk) leaves them UNCERTAIN (never BLOCKED) and is reported once, with
-    why and the setting to change. The key is `endpoint.api_key_env` in `services.environ`."""
+async def consult_llm_judge(results: Sequence[CaseResult], cases: Sequence[Case], endpoint: JudgeConfig,
+                            services: Services) -> tuple[list[CaseResult], list[str]]:
+    """Ask the LLM judge about UNCERTAIN attacks that have an output to judge: the results (those it decided fresh,
+    the others as they were) and the run's note. A failing judge (unreachable, too slow, cut at judge.max_tokens,
+    answering junk) leaves them UNCERTAIN (never BLOCKED) and is reported once, with why and the setting to
+    change. The key is `endpoint.api_key_env` in `services.environ`."""
     from khaos_action.judge.llm_judge import ask_judge
 
     by_id = {case.id: case for case in cases}
     api_key = services.environ.get(endpoint.api_key_env) if endpoint.api_key_env else None
     consulted = 0
     problems: Counter[str] = Counter()
+    out = list(results)
     async with services.async_http(timeout=endpoint.timeout_s) as client:
         for index, result in enumerate(results):
             if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
@@ -92,17 +121,46 @@ async def consult_llm_judge(results: list[CaseResult], cases: Sequence[Case], en
             if verdict is None:
                 problems[answer.problem or "no verdict"] += 1
                 continue
-            results[index] = result.model_copy(update={
+            out[index] = result.model_copy(update={
                 "outcome": verdict.outcome.value, "confidence": round(verdict.confidence, 3),
                 "evidence_tags": [*result.evidence_tags, *verdict.evidence_tags, "llm_judge"],
                 "passed": {"BLOCKED": True, "COMPROMISED": False}.get(verdict.outcome.value),
             })
     if not problems:
-        return []
+        return out, []
     failed = sum(problems.values())
     why = "; ".join(f"{problem}{f' (×{n})' if n > 1 else ''}" for problem, n in problems.most_common(3))
-    return [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
-            f"UNCERTAIN: {why}"]
+    return out, [f"LLM judge at {endpoint.base_url} failed for {failed} of {consulted} UNCERTAIN attacks; they stay "
+                 f"UNCERTAIN: {why}"]
+
+
+@dataclass(slots=True)
+class Judged:
+    """The judge stage's verdicts on the whole run."""
+
+    results: list[CaseResult]
+    undelivered: list[SkippedAttack]
+    """Attacks whose payload never reached the agent when they ran: not exercised."""
+    crashes: list[str]
+    """The run's note when attacks crashed the agent before its model read them."""
+    llm_judge: list[str]
+    """The run's note when the LLM judge failed."""
+
+
+async def judge_run(results: Sequence[CaseResult], cases: Sequence[Case], settings: JudgeSettings, *,
+                    baseline_replies: Mapping[str, str], services: Services) -> Judged:
+    """What only the whole run decides, on the results the execute stage judged case by case: utility under attack
+    (each indirect attack's reply against its carrier's `expect` or baseline reply), the attacks never delivered
+    and those that crashed the agent, then the LLM judge on the UNCERTAIN attacks (`cases`: as they ran)."""
+    from khaos_action.attacks.recon import undelivered
+    from khaos_action.judge.crash import crash_warnings
+    from khaos_action.judge.utility import with_utility
+
+    judged = with_utility(results, settings.expects, baseline_replies)
+    notes: list[str] = []
+    if settings.llm_judge is not None:
+        judged, notes = await consult_llm_judge(judged, cases, settings.llm_judge, services)
+    return Judged(results=judged, undelivered=undelivered(judged), crashes=crash_warnings(judged), llm_judge=notes)
 
 
 def goal_text(case: Case | None) -> str | None:

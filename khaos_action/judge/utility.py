@@ -44,10 +44,12 @@ def utility_under_attack(result: CaseResult, *, expect: Any | None, baseline: st
                           f"threshold {THRESHOLD})")
 
 
-def add_utility(results: Sequence[CaseResult], expects: Mapping[str, Any], baseline: Mapping[str, str]) -> None:
-    """Set `utility` on every indirect attack result: `expects` maps a golden prompt's text to its `expect`,
-    `baseline` a prompt's text to its no-fault baseline reply."""
+def with_utility(results: Sequence[CaseResult], expects: Mapping[str, Any],
+                 baseline: Mapping[str, str]) -> list[CaseResult]:
+    """The results, each indirect attack's with its `utility`: `expects` maps a golden prompt's text to its
+    `expect`, `baseline` a prompt's text to its no-fault baseline reply."""
+    out = []
     for result in results:
         utility = utility_under_attack(result, expect=expects.get(result.input), baseline=baseline.get(result.input))
-        if utility is not None:
-            result.utility = utility
+        out.append(result if utility is None else result.model_copy(update={"utility": utility}))
+    return out

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import replace
 
+from khaos_action.config.fault_entries import CaseFault
 from khaos_action.manifest import NotApplicableFault
-from khaos_action.plan.cases import Case, CaseFault
+from khaos_action.plan.cases import Case
 from khaos_action.plan.scheduler import Plan
 
 NO_TOOLS = "the agent exposes no tool (it answers from its model alone), so tool faults have nothing to fail"
@@ -27,10 +28,11 @@ def aims_at_every_tool(fault: CaseFault) -> bool:
     return any(ch in name for ch in "*?[")
 
 
-def set_aside_tool_faults(plan: Plan, reason: str) -> list[NotApplicableFault]:
-    """Remove every tool fault aimed at every tool from `plan` (a case left with no fault is dropped: it would be
-    its scenario without the fault it was planned for); returns them, each with its count of cases, and adds one
-    note for the report. Call only when the agent has no tool the engine can wrap."""
+def set_aside_tool_faults(plan: Plan, reason: str) -> Plan:
+    """`plan` without its tool faults aimed at every tool (a case left with no fault is dropped: it would be its
+    scenario without the fault it was planned for): a new plan that lists them, each with its count of cases, and
+    says so in one note for the report; `plan` itself when it has none. Call only when the agent has no tool the
+    engine can wrap."""
     counts: Counter[str] = Counter()
     found: dict[str, CaseFault] = {}
     kept: list[Case] = []
@@ -46,15 +48,13 @@ def set_aside_tool_faults(plan: Plan, reason: str) -> list[NotApplicableFault]:
         if rest:
             kept.append(replace(case, faults=rest))
     if not found:
-        return []
-    plan.cases = kept
+        return plan
     listed = [NotApplicableFault(id=f.id, target=f.target, mode=f.mode, cases=counts[f.id], reason=reason)
               for f in sorted(found.values(), key=lambda f: f.id)]
-    plan.faults_not_applicable = listed
     shown = ", ".join(f"{f.id} ({f.mode})" for f in listed)
-    plan.notes.append(f"not applicable: tool faults {shown}: {reason}; their {sum(counts.values())} case(s) were "
-                      f"not run and count neither as passes nor as failures")
-    return listed
+    note = (f"not applicable: tool faults {shown}: {reason}; their {sum(counts.values())} case(s) were not run and "
+            f"count neither as passes nor as failures")
+    return replace(plan, cases=kept, faults_not_applicable=listed, notes=[*plan.notes, note])
 
 
 __all__ = ["NO_TOOLS", "aims_at_every_tool", "out_of_process_reason", "set_aside_tool_faults"]

@@ -2,43 +2,19 @@
 
 from __future__ import annotations
 
-import hashlib
-import json
-from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Literal
 
+from khaos_action.config.fault_entries import CaseFault, entry_id
 from khaos_action.messages import ToolCall
 
 if TYPE_CHECKING:
     from khaos_action.config.models import Expect
     from khaos_action.config.objectives import Objective
-    from khaos_action.faults.registry import BoundFaultSpec
     from khaos_action.replay.sessions import ToolResponse
 
 Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
 Pillar = Literal["chaos", "contract", "mutation", "replay"]
-
-
-@dataclass(frozen=True, slots=True)
-class CaseFault:
-    """One fault of a case: the entry as written, with its stable id and target, and the fault registry's
-    validated form of it (validated once, when the config or pack was loaded: plan/scheduler.py `case_fault`)."""
-
-    id: str
-    """Stable: `<tool or target>:<mode>:<digest of the entry>`; results and reports name the fault by it."""
-    target: str
-    """tool | llm | http | context | mcp"""
-    mode: str
-    """As written (an alias stays as written)."""
-    params: Mapping[str, Any]
-    """The entry's other keys as written (tool, delay_ms, ...), nulls left out."""
-    bound: BoundFaultSpec = field(compare=False, repr=False)
-    """The registry's validated form: the fault class and its parsed parameters, what binding builds from."""
-
-    def as_dict(self) -> dict[str, Any]:
-        """The plain entry `{"id", "target", "mode", ...params}`: what case ids hash and the worker pipe carries."""
-        return {"id": self.id, "target": self.target, "mode": self.mode, **self.params}
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,5 +81,4 @@ class Case:
 
 def case_id(*parts: Any) -> str:
     """A short stable id from the parts that define a case (never from its position in the plan)."""
-    blob = json.dumps(parts, sort_keys=True, default=str, separators=(",", ":"))
-    return hashlib.sha256(blob.encode()).hexdigest()[:12]
+    return entry_id(*parts)

@@ -9,15 +9,13 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
-from khaos_action.config.models import KhaosConfig
-from khaos_action.errors import ConfigError
 from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:
-    from khaos_action.plan.scheduler import PlanContext, PlanPart
+    from khaos_action.plan.scheduler import PlanContext, PlanPart, PlanSettings
 
-# The scheduler (and the manifest models it imports) is imported by the planner, not by `check_contract_config`:
-# `contract run` checks the config before its agent's worker starts, and planning happens while it does.
+# The scheduler (and the manifest models it imports) is imported by the planner: planning happens while the agent's
+# worker starts. The contract's config is checked before (preflight/config_checks.py `check_contract`).
 
 AUTO_BASELINE = "baseline (auto)"
 
@@ -26,34 +24,17 @@ def golden_key(prompt: str) -> str:
     return case_id("golden", prompt)
 
 
-def check_contract_config(config: KhaosConfig) -> None:
-    contract = config.contract
-    if contract is None:
-        if config.chaos_matrix:
-            raise ConfigError("chaos_matrix is set but there is no `contract` whose invariants it would check; "
-                              "add `contract: {invariants: [...]}`")
-        return
-    if not config.chaos_matrix:
-        raise ConfigError("the contract has no chaos_matrix to run over (an empty matrix would score nothing, "
-                          "not 100%); add at least `chaos_matrix: [{name: no-chaos}]`")
-    needs_prompts = [i.id for i in contract.invariants if not i.own_prompts()]
-    if needs_prompts and not config.golden_prompts:
-        raise ConfigError(f"invariants {', '.join(needs_prompts)} run on golden_prompts, but golden_prompts is "
-                          f"empty; add `golden_prompts: [\"...\"]`")
-
-
 def plan_contract(ctx: PlanContext) -> PlanPart:
     """The contract's cases (its invariants are the config's own: nothing else to report)."""
     from khaos_action.plan.scheduler import PlanPart
 
-    return PlanPart(cases=list(contract_cases(ctx.config)))
+    return PlanPart(cases=list(contract_cases(ctx.settings)))
 
 
-def contract_cases(config: KhaosConfig) -> Iterable[Case]:
+def contract_cases(config: PlanSettings) -> Iterable[Case]:
     contract = config.contract
     if contract is None:
         return
-    check_contract_config(config)
     from khaos_action.plan.scheduler import scenario_faults
 
     prompt_invariants = [i for i in contract.invariants if not i.own_prompts()]

@@ -22,7 +22,7 @@ DEFAULT_CHECKS = (
 
 
 def mutation_invariants(ctx: PlanContext) -> list[Invariant]:
-    contract = ctx.config.contract
+    contract = ctx.settings.contract
     if contract is None:
         return list(DEFAULT_CHECKS)
     chosen = [i for i in contract.invariants if not i.own_prompts() and i.when in ("always", "no_chaos")]
@@ -30,14 +30,14 @@ def mutation_invariants(ctx: PlanContext) -> list[Invariant]:
 
 
 def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) -> Planner:
-    """`llm_variants`: optional LLM rewrites per golden prompt (fetched before planning, see main)."""
+    """`llm_variants`: optional LLM rewrites per golden prompt (fetched before planning: pipeline/plan.py)."""
 
     def plan(ctx: PlanContext) -> PlanPart:
         part = PlanPart()
-        settings = ctx.config.mutation
+        settings = ctx.settings.mutation
         if settings is None or not settings.enabled:
             return part
-        if not ctx.config.golden_prompts:
+        if not ctx.settings.golden_prompts:
             part.notes.append("mutation is configured but golden_prompts is empty: no mutated prompt to run")
             return part
         invariants = mutation_invariants(ctx)
@@ -46,7 +46,7 @@ def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) ->
                               "mutated prompts complete with a non-empty reply")
         part.invariants.update({i.id: i for i in invariants})
         ids = tuple(i.id for i in invariants)
-        for prompt in ctx.config.prompt_texts():
+        for prompt in ctx.settings.prompt_texts():
             variants = [(m.type, m.index, m.text)
                         for m in mutate(prompt, types=settings.types, per_prompt=settings.per_prompt, seed=ctx.seed)]
             variants += [("llm_rewrite", n, text) for n, text in enumerate((llm_variants or {}).get(prompt, ()))]

@@ -6,41 +6,36 @@ real tools; its expectations become invariants (an expected `output` becomes a `
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
-
 from khaos_action.checkers import Invariant
 from khaos_action.errors import ConfigError
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart
+from khaos_action.plan.scheduler import PlanContext, PlanPart
 from khaos_action.replay.sessions import load_sessions
 
 
-def replay_planner(base_dir: Path, known_tools: Sequence[str]) -> Planner:
-    def plan(ctx: PlanContext) -> PlanPart:
-        part = PlanPart()
-        settings = ctx.config.replay
-        if settings is None:
-            return part
-        path = (base_dir / settings.sessions).resolve()
-        if not path.is_file():
-            raise ConfigError(f"replay.sessions: no such file {path}; record sessions as JSON lines (see the "
-                              f"README, 'Replay') or export failures with `khaos-action replay export`")
-        sessions, problems = load_sessions(path, known_tools=set(known_tools) if known_tools else None)
-        part.notes += [f"replay: {problem}" for problem in problems]
-        for session in sessions:
-            invariants = [inv.model_copy(update={"id": f"replay:{session.id}:{inv.id}"})
-                          for inv in session.expect.invariants]
-            if session.expect.output is not None:
-                invariants.append(Invariant(id=f"replay:{session.id}:similar-output", type="similarity",
-                                            expected=session.expect.output, threshold=session.expect.similarity,
-                                            severity="high"))
-            part.invariants.update({i.id: i for i in invariants})
-            part.cases.append(Case(
-                id=case_id("replay", session.id), phase="replay", pillar="replay", input=session.input,
-                history=tuple(t.model_dump() for t in session.history), invariant_ids=tuple(i.id for i in invariants),
-                group=f"replay:{session.id}", tool_responses=tuple(session.tool_responses),
-            ))
+def plan_replay(ctx: PlanContext) -> PlanPart:
+    """The recorded sessions' cases and their invariants."""
+    part = PlanPart()
+    settings = ctx.settings.replay
+    if settings is None:
         return part
-
-    return plan
+    path = (ctx.settings.base_dir / settings.sessions).resolve()
+    if not path.is_file():
+        raise ConfigError(f"replay.sessions: no such file {path}; record sessions as JSON lines (see the "
+                          f"README, 'Replay') or export failures with `khaos-action replay export`")
+    sessions, problems = load_sessions(path, known_tools=set(ctx.settings.tool_names) or None)
+    part.notes += [f"replay: {problem}" for problem in problems]
+    for session in sessions:
+        invariants = [inv.model_copy(update={"id": f"replay:{session.id}:{inv.id}"})
+                      for inv in session.expect.invariants]
+        if session.expect.output is not None:
+            invariants.append(Invariant(id=f"replay:{session.id}:similar-output", type="similarity",
+                                        expected=session.expect.output, threshold=session.expect.similarity,
+                                        severity="high"))
+        part.invariants.update({i.id: i for i in invariants})
+        part.cases.append(Case(
+            id=case_id("replay", session.id), phase="replay", pillar="replay", input=session.input,
+            history=tuple(t.model_dump() for t in session.history), invariant_ids=tuple(i.id for i in invariants),
+            group=f"replay:{session.id}", tool_responses=tuple(session.tool_responses),
+        ))
+    return part

@@ -11,17 +11,19 @@ import hashlib
 import json
 import random
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.checkers import Invariant
-from khaos_action.config.models import FaultSpec, KhaosConfig, Pack, Scenario
+from khaos_action.config.fault_entries import CaseFault, case_fault
+from khaos_action.config.models import Contract, GoldenPrompt, KhaosConfig, Mutation, Pack, Replay, Scenario
 from khaos_action.manifest import NotApplicableFault, SkippedAttack
-from khaos_action.plan.cases import Case, CaseFault, case_id
+from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:
-    from khaos_action.config.corpus import Attack
+    from khaos_action.config.corpus import Attack, Corpus
 
 # The fault registry (which imports every built-in fault) is imported by the first fault entry read: a plan without
 # faults does not build their models.
@@ -77,16 +79,11 @@ class Plan:
     invariants: dict[str, Invariant] = field(default_factory=dict)
     """Invariants the planners added (replay, mutation), by id; the contract's own are read from the config."""
     skipped: list[SkippedAttack] = field(default_factory=list)
-    """Attacks not run: not applicable (planning), not exercised (reconnaissance), payload never delivered."""
+    """Attacks not run because they cannot apply to this agent (the run adds those it found not exercised)."""
     selection: Selection | None = None
     """The security phase's attack selection, when the packs have one."""
-    attack_surface: dict[str, Any] | None = None
-    """Which golden prompt reached which tools (attacks/surface.py `as_dict`), when reconnaissance ran."""
     faults_not_applicable: list[NotApplicableFault] = field(default_factory=list)
     """Faults set aside because they cannot apply to the agent (plan/applicable.py), with their case counts."""
-    baseline_replies: dict[str, str] = field(default_factory=dict)
-    """Prompt text -> its no-fault baseline reply (reconnaissance included), when reconnaissance ran: what an
-    indirect attack's reply is compared with for utility under attack (judge/utility.py)."""
 
     def add(self, part: PlanPart) -> None:
         """Combine one planner's contribution into the plan."""
@@ -105,10 +102,48 @@ Planner = Callable[["PlanContext"], PlanPart]
 
 
 @dataclass(frozen=True, slots=True)
+class PlanSettings:
+    """What planning reads of the config: the config stage makes it once (`PlanSettings.of`)."""
+
+    seed: int = 42
+    packs: Sequence[PackSource] = ()
+    golden_prompts: Sequence[GoldenPrompt] = ()
+    contract: Contract | None = None
+    chaos_matrix: Sequence[Scenario] = ()
+    mutation: Mutation | None = None
+    replay: Replay | None = None
+    repeats: int = 1
+    config_hash: str = ""
+    """Of everything that decides what runs (`config_hash`)."""
+    base_dir: Path = Path(".")
+    """The config's folder: replay.sessions is relative to it."""
+    tool_names: tuple[str, ...] = ()
+    """The agent's declared tools (replay sessions naming another are reported)."""
+    corpus: Corpus | None = None
+    """The attacks the packs' security phases select from (the built-in corpus and the user's), when they have one."""
+
+    @classmethod
+    def of(cls, config: KhaosConfig, packs: Sequence[PackSource] = (), *, base_dir: Path = Path("."),
+           corpus: Corpus | None = None, hash_extra: Sequence[str] = ()) -> PlanSettings:
+        return cls(seed=config.seed, packs=tuple(packs), golden_prompts=tuple(config.golden_prompts),
+                   contract=config.contract, chaos_matrix=tuple(config.chaos_matrix), mutation=config.mutation,
+                   replay=config.replay, repeats=config.repeats,
+                   config_hash=config_hash(config, packs, hash_extra), base_dir=base_dir,
+                   tool_names=tuple(config.agent.tool_names()), corpus=corpus)
+
+    def prompt_texts(self) -> list[str]:
+        """The golden prompts' texts, in order."""
+        return [prompt.text for prompt in self.golden_prompts]
+
+
+@dataclass(frozen=True, slots=True)
 class PlanContext:
-    config: KhaosConfig
-    packs: Sequence[PackSource]
+    settings: PlanSettings
     seed: int
+
+    @property
+    def packs(self) -> Sequence[PackSource]:
+        return self.settings.packs
 
     def rng(self, *parts: Any) -> random.Random:
         """An independent, reproducible random stream per purpose (never the global RNG, never hash())."""
@@ -133,34 +168,6 @@ def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequenc
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-def fault_entry(spec: FaultSpec, target: str) -> dict[str, Any]:
-    """A fault spec as plain data with a stable id and its target (the id digests the entry, so case ids that
-    include it stay the same from run to run)."""
-    data = spec.model_dump(exclude_none=True)
-    data.pop("target", None)
-    if "type" in data and "mode" not in data:
-        data["mode"] = data.pop("type")
-    digest = case_id("fault", target, data)[:6]
-    label = data.get("tool") if target == "tool" and data.get("tool") not in (None, "*") else target
-    return {"id": f"{label}:{data['mode']}:{digest}", "target": target, **data}
-
-
-def parse_fault(entry: Mapping[str, Any]) -> CaseFault:
-    """A case fault from its plain entry `{"id", "target", "mode", ...params}`, validated by the fault registry
-    (a FaultConfigError naming the problem when it is not a valid fault)."""
-    from khaos_action.faults.registry import validate_fault
-
-    bound = validate_fault(entry)
-    params = {k: v for k, v in entry.items() if k not in ("id", "target", "mode")}
-    return CaseFault(id=str(entry["id"]), target=bound.target, mode=str(entry["mode"]), params=params, bound=bound)
-
-
-def case_fault(spec: FaultSpec, target: str) -> CaseFault:
-    """A config or pack fault entry as cases carry it. Validated once: the load-time check (config/semantic.py)
-    asks first and reports what is wrong with the file, line and key; every case the entry goes into reuses it."""
-    return spec.validated(target, lambda: parse_fault(fault_entry(spec, target)))
-
-
 def scenario_faults(scenario: Scenario) -> tuple[CaseFault, ...]:
     faults = [case_fault(f, "tool") for f in scenario.tool_faults]
     faults += [case_fault(f, "llm") for f in scenario.llm_faults]
@@ -171,24 +178,22 @@ def scenario_faults(scenario: Scenario) -> tuple[CaseFault, ...]:
 
 
 class SeededScheduler:
-    def __init__(self, config: KhaosConfig, packs: Sequence[PackSource], *, seed: int | None = None,
-                 planners: Sequence[Planner] = (), hash_extra: Sequence[str] = ()) -> None:
-        self.config = config
-        self.packs = list(packs)
-        self.seed = config.seed if seed is None else seed
+    def __init__(self, settings: PlanSettings, *, seed: int | None = None, planners: Sequence[Planner] = ()) -> None:
+        self.settings = settings
+        self.seed = settings.seed if seed is None else seed
         self.planners = list(planners)
-        self.hash_extra = list(hash_extra)
 
     def plan(self) -> Plan:
-        plan = Plan(cases=[], config_hash=config_hash(self.config, self.packs, self.hash_extra), seed=self.seed)
-        ctx = PlanContext(config=self.config, packs=self.packs, seed=self.seed)
-        for source in self.packs:
+        settings = self.settings
+        plan = Plan(cases=[], config_hash=settings.config_hash, seed=self.seed)
+        ctx = PlanContext(settings=settings, seed=self.seed)
+        for source in settings.packs:
             for phase in source.pack.phases:
                 plan.goals.extend((phase.type, goal) for goal in phase.goals)
-        plan.cases = [*pack_cases(self.packs, self.config.golden_prompts)]
+        plan.cases = [*pack_cases(settings.packs, settings.golden_prompts)]
         for planner in self.planners:
             plan.add(planner(ctx))
-        plan.cases = with_repeats(dedupe_ids(plan.cases), self.config.repeats)
+        plan.cases = with_repeats(dedupe_ids(plan.cases), settings.repeats)
         return plan
 
 

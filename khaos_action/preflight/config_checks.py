@@ -3,7 +3,8 @@
 The schema (models.py) knows the shape of each entry; these checks look across entries: fault parameters (owned by
 the fault registry), tool names the agent does not declare, `when` conditions that no scenario of the matrix can
 make true, unknown mutation types. Each problem is a `ConfigIssue` positioned at its line, so `validate`, `run` and
-`contract validate` report them exactly like schema errors (main.prepare raises them as one ConfigFileError).
+`contract validate` report them exactly like schema errors (the config stage, pipeline/config.py, raises them
+as one ConfigFileError).
 """
 
 from __future__ import annotations
@@ -129,6 +130,24 @@ def semantic_warnings(loaded: LoadedConfig) -> list[ConfigIssue]:
     return warnings
 
 
+def check_contract(config: KhaosConfig) -> None:
+    """A contract runs its invariants over a chaos matrix and, unless they bring their own probes, the golden
+    prompts: either missing would score nothing, never 100%."""
+    contract = config.contract
+    if contract is None:
+        if config.chaos_matrix:
+            raise ConfigError("chaos_matrix is set but there is no `contract` whose invariants it would check; "
+                              "add `contract: {invariants: [...]}`")
+        return
+    if not config.chaos_matrix:
+        raise ConfigError("the contract has no chaos_matrix to run over (an empty matrix would score nothing, "
+                          "not 100%); add at least `chaos_matrix: [{name: no-chaos}]`")
+    needs_prompts = [i.id for i in contract.invariants if not i.own_prompts()]
+    if needs_prompts and not config.golden_prompts:
+        raise ConfigError(f"invariants {', '.join(needs_prompts)} run on golden_prompts, but golden_prompts is "
+                          f"empty; add `golden_prompts: [\"...\"]`")
+
+
 def declared_tools(config: KhaosConfig) -> list[str] | None:
     """Tool names a python agent declares, or None when they cannot be known without importing the agent
     (no `agent.tools`, a `tool_registry`, or an agent in another process / framework)."""
@@ -180,8 +199,8 @@ def _fault_issues(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath,
 def _registry_issue(issue: Callable[..., ConfigIssue], positions: Mapping[KeyPath, Any], path: KeyPath, target: str,
                     spec: Any) -> ConfigIssue | None:
     """The fault registry's objection to one entry, pointed at the offending key when it names one."""
+    from khaos_action.config.fault_entries import case_fault
     from khaos_action.faults.registry import FaultConfigError, fault_names
-    from khaos_action.plan.scheduler import case_fault
 
     try:
         case_fault(spec, target)  # validated here, once: the cases carry this validated entry

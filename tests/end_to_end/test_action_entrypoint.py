@@ -374,7 +374,7 @@ def test_agent_error_text_in_the_failure_summary_is_inert(job) -> None:
 
 
 def test_the_real_engine_on_the_bundled_demo_agent(job) -> None:
-    """entrypoint.py itself: khaos_action.main.evaluate runs the demo agent; the action reports and comments on it."""
+    """entrypoint.py itself: `evaluate` runs the demo agent; the action reports and comments on it."""
     import shutil
 
     demo = ROOT / "khaos_action" / "demo"

@@ -46,7 +46,7 @@ def test_a_real_process_exits_with_its_code_after_atexit_and_without_tearing_its
 
 LATER = """
 import sys
-from khaos_action.main import LATER_STAGES, import_later_stages
+from khaos_action.pipeline.preimport import LATER_STAGES, import_later_stages
 from khaos_action.reporters import REPORTERS, Reporter
 REPORTERS.add("broken", Reporter(name="broken", file="broken.txt", summary="a renderer module that fails to import",
                                  render="khaos_no_such_module:render"))
@@ -67,9 +67,10 @@ def test_the_imports_done_while_the_agent_starts_are_best_effort(tmp_path):
 EARLY = """
 import os, sys
 from pathlib import Path
-from khaos_action.main import evaluate
+from khaos_action.evaluate import evaluate
+from khaos_action.config.yaml_file import read_config
 from khaos_action.engine.transport.early import early_zygote
-zygote = early_zygote(Path("khaos.yaml"), dict(os.environ))
+zygote = early_zygote(read_config(Path("khaos.yaml")), dict(os.environ))
 heavy = sorted(m for m in sys.modules if m in ("pydantic", "asyncio", "khaos_action.config.models",
                                                "khaos_action.engine.transport.zygote"))
 print(zygote is not None, heavy)

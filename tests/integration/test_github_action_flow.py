@@ -184,7 +184,7 @@ def test_a_planted_secret_fails_the_run_and_is_masked_in_every_file_the_comment_
     encoded = base64.b64encode(leak.encode()).decode()
     run.agent("def handle(prompt):\n    return ('the key is sk-CANARY-42, b64 ' + "
               f"{encoded!r} + ', backwards ' + 'sk-CANARY-42'[::-1]) if 'key' in prompt else 'ok ' + prompt\n")
-    from khaos_action.main import evaluate  # the real pipeline: engine, judge, masking, every report format
+    from khaos_action.evaluate import evaluate  # the real pipeline: engine, judge, masking, every report format
 
     (run.workspace / "khaos.yaml").write_text(CONFIG + "chaos_matrix: [{name: no-chaos}]\n")
 
@@ -368,8 +368,8 @@ def test_action_yml_outputs_are_the_ones_written() -> None:
 
 def test_extensions_input_loads_modules_from_the_working_directory(run, monkeypatch) -> None:
     from khaos_action.checkers import CHECKERS
+    from khaos_action.evaluate import evaluate
     from khaos_action.faults import FAULTS
-    from khaos_action.main import evaluate
     from khaos_action.mutation import MUTATORS
 
     sub = run.workspace / "svc"

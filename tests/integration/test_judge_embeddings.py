@@ -1,5 +1,5 @@
 """The optional semantic similarity backend (khaos_action/judge/embeddings.py): the real bundled MiniLM model scores
-paraphrases high and unrelated texts low, caches per text, and through a whole run (khaos_action.main.evaluate,
+paraphrases high and unrelated texts low, caches per text, and through a whole run (khaos_action.evaluate.evaluate,
 the real engine and tool faults) turns a `behavior_unchanged` invariant from fail (lexical) to pass (semantic) on
 an agent that paraphrases its answer when its tool fails, while a wrong answer still fails."""
 
@@ -12,7 +12,7 @@ import pytest
 from khaos_action.detect.similarity import lexical_similarity, similarity
 from khaos_action.errors import ConfigError
 from khaos_action.judge import embeddings
-from khaos_action.main import prepare
+from khaos_action.pipeline.config import load_run
 from khaos_action.run_api import EvaluateRequest
 from tests.builders import evaluate_project, write_project
 
@@ -168,12 +168,12 @@ def test_a_semantic_config_fails_before_the_run_when_the_extra_is_absent(tmp_pat
     request = EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=())
     if MISSING:
         with pytest.raises(embeddings.SemanticBackendUnavailable, match="khaos-action\\[semantic\\]"):
-            prepare(request)
+            load_run(request)
     else:
-        assert prepare(request).config.similarity.backend == "semantic"
+        assert load_run(request).similarity_backend == "semantic"
 
 
 def test_an_unknown_backend_is_a_config_error(tmp_path: Path):
     config = refunds_project(tmp_path, "neural")
     with pytest.raises(ConfigError, match="similarity.backend"):
-        prepare(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=()))
+        load_run(EvaluateRequest(config_path=config, out_dir=tmp_path / "run", formats=()))

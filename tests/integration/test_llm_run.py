@@ -1,4 +1,4 @@
-"""Whole runs (khaos_action.main.evaluate, the real engine) of an agent built on the real `openai` SDK against the
+"""Whole runs (khaos_action.evaluate.evaluate, the real engine) of an agent built on the real `openai` SDK against the
 local LLM server of test_llm_fakes: record a run, stop the server, replay it with identical outcomes; a replay
 miss fails its case; a budget stops a run half-way."""
 

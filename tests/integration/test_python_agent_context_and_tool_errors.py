@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.reach import never_reached_message
 from khaos_action.engine.chaos.tools import ToolPatcher
@@ -19,7 +20,6 @@ from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.transport.python import PythonTransport
 from khaos_action.manifest import CaseResult
 from khaos_action.plan.cases import Case
-from khaos_action.plan.scheduler import parse_fault
 
 AGENT = '''
 import itertools

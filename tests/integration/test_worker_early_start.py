@@ -12,14 +12,14 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.config.loader import load_config
+from khaos_action.config.loader import load_config, read_config
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.early import LIMIT_DEFAULTS, early_zygote
 from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
-from khaos_action.session import agent_session
-from tests.builders import evaluate_project, write_project
+from khaos_action.session import AgentSetup, agent_session
+from tests.builders import write_project
 
 AGENT = """
 import os
@@ -72,8 +72,8 @@ def _ask(config_path: Path, environ: dict[str, str], early) -> str:
     loaded = load_config(config_path)
 
     async def go() -> str:
-        async with agent_session(loaded.config, loaded.base_dir, InstanceBinder(), Services(environ=environ),
-                                 early=early) as session:
+        async with agent_session(AgentSetup.of(loaded.config, loaded.base_dir), InstanceBinder(),
+                                 Services(environ=environ), early=early) as session:
             reply = await session.transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {}))
             return reply.payload["text"]
 
@@ -84,7 +84,7 @@ def _ask(config_path: Path, environ: dict[str, str], early) -> str:
 def test_the_session_forks_its_workers_from_the_zygote_started_before_the_config_was_validated(tmp_path, agent):
     environ = {**os.environ, "EARLY_VALUE": "v"}
     before = _children()
-    early = early_zygote(_workspace(tmp_path, agent), environ)
+    early = early_zygote(read_config(_workspace(tmp_path, agent)), environ)
     assert early is not None
     try:
         parent, seen = _ask(tmp_path / "khaos.yaml", environ, early).split()
@@ -102,7 +102,7 @@ def test_the_command_guessed_from_the_yaml_is_the_one_the_validated_config_start
     environ = {**os.environ, "EARLY_VALUE": "v", "GITHUB_TOKEN": "ghp_" + "x" * 36}
     for agent in AGENTS.values():
         config_path = _workspace(tmp_path, agent)
-        early = early_zygote(config_path, environ)
+        early = early_zygote(read_config(config_path), environ)
         assert early is not None
         early.discard()
         validated = load_config(config_path).config.agent
@@ -121,7 +121,7 @@ def test_the_limits_a_guess_assumes_are_the_models_defaults():
 def test_a_zygote_started_for_another_command_is_killed_and_the_session_starts_its_own(tmp_path):
     config_path = _workspace(tmp_path, AGENTS["default"])
     before = _children()
-    early = early_zygote(config_path, {**os.environ, "EARLY_OTHER_VAR": "1"})  # another environment
+    early = early_zygote(read_config(config_path), {**os.environ, "EARLY_OTHER_VAR": "1"})  # another environment
     assert early is not None
     parent, _ = _ask(config_path, dict(os.environ), early).split()
     assert int(parent) != early.popen.pid
@@ -139,37 +139,31 @@ NOT_GUESSED = {
     "a limit of another type": "agent: {entry: agent.py:handle, limits: {memory_mb: '1'}}",
     "a key the models do not know in limits": "agent: {entry: agent.py:handle, limits: {cpu: 1}}",
     "no entry": "agent: {name: a}",
-    "broken YAML": "agent: {entry: [",
-    "nesting too deep": "agent: {entry: agent.py:handle}\nx: " + "[" * 200 + "]" * 200,
-    "a file too large": "agent: {entry: agent.py:handle}\n#" + "x" * 70_000,
+    "no agent": "# no agent block",
 }
 
 
 @pytest.mark.parametrize("agent", NOT_GUESSED.values(), ids=NOT_GUESSED.keys())
 def test_agents_it_cannot_be_guessed_for_start_no_process_early(tmp_path, agent):
     before = _children()
-    assert early_zygote(_workspace(tmp_path, agent), dict(os.environ)) is None
+    assert early_zygote(read_config(_workspace(tmp_path, agent)), dict(os.environ)) is None
     assert _children() == before
 
 
-def test_no_config_file_starts_nothing(tmp_path):
-    assert early_zygote(tmp_path / "missing.yaml", dict(os.environ)) is None
-    assert early_zygote(tmp_path, dict(os.environ)) is None  # a folder without khaos.yaml
+@pytest.mark.parametrize("text", ["agent: {entry: [", "agent: {entry: agent.py:handle}\nx: " + "[" * 200 + "]" * 200],
+                         ids=["broken YAML", "nesting too deep"])
+def test_a_config_that_does_not_parse_is_its_error_before_any_process_starts(tmp_path, text):
+    from khaos_action.config.errors import ConfigFileError
 
-
-@pytest.mark.parametrize("broken", ["invariant", "environment"])
-def test_a_run_that_fails_after_its_zygote_started_leaves_no_child(tmp_path, broken):
-    # In a process that lives on (a caller of the run API): the zygote is killed and reaped when the run fails,
-    # not left to end when its control socket is collected.
-    from khaos_action.errors import KhaosError
-
-    config_path = _workspace(tmp_path, AGENTS["default"])
-    environ = dict(os.environ)
-    if broken == "invariant":  # the config's models refuse it
-        config_path.write_text(config_path.read_text().replace("output_not_empty", "no_such_checker"))
-    else:  # the session refuses it, before it asks for a worker
-        environ["KHAOS_LLM_CACHE"] = "bogus"
+    (tmp_path / "khaos.yaml").write_text(text, encoding="utf-8")
     before = _children()
-    with pytest.raises(KhaosError):
-        evaluate_project(config_path, tmp_path / "out", contract_only=True, services=Services(environ=environ))
+    with pytest.raises(ConfigFileError):
+        read_config(tmp_path / "khaos.yaml")  # the run reads it once, then guesses from what it parsed
     assert _children() == before
+
+
+def test_a_large_config_is_read_once_and_still_gets_its_early_zygote(tmp_path):
+    early = early_zygote(read_config(_workspace(tmp_path, AGENTS["default"] + "\n#" + "x" * 70_000)),
+                         dict(os.environ))
+    assert early is not None
+    early.discard()

@@ -10,12 +10,12 @@ import os
 import random
 from pathlib import Path
 
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.worker import WorkerTransport
 from khaos_action.messages import TransportMessage
-from khaos_action.plan.scheduler import parse_fault
 
 HEAVY = ("pydantic", "khaos_action.config.models", "khaos_action.faults", "khaos_action.engine.chaos.tools",
          "khaos_action.engine.chaos.plan", "khaos_action.engine.chaos.intercept_httpx")

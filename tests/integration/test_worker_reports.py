@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.worker import WorkerTransport
 from khaos_action.messages import TransportMessage
-from khaos_action.plan.scheduler import parse_fault
 
 AGENT = '''
 import asyncio

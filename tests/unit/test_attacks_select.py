@@ -11,9 +11,10 @@ from pydantic import ValidationError
 
 from khaos_action.attacks.capabilities import CapabilityProfile, flags_from_tool, infer_capabilities
 from khaos_action.attacks.coverage import coverage_table
-from khaos_action.attacks.select import SelectorError, select_attacks
+from khaos_action.attacks.select import select_attacks
 from khaos_action.config.corpus import Corpus, corpus_digest, load_corpus
 from khaos_action.config.models import AgentConfig, AttackSelector, Pack
+from khaos_action.config.selectors import SelectorError
 from khaos_action.errors import ConfigError
 from khaos_action.tool_info import ToolInfo, tool_info_from_callable
 

@@ -5,13 +5,13 @@ from __future__ import annotations
 import asyncio
 
 from khaos_action import sdk
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case
-from khaos_action.plan.scheduler import parse_fault
 
 
 @sdk.tool

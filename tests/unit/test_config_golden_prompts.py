@@ -11,8 +11,8 @@ from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import load_config
 from khaos_action.config.models import Expect
 from khaos_action.config.packs import load_packs
-from khaos_action.main import prepare
-from khaos_action.plan.scheduler import PackSource, SeededScheduler
+from khaos_action.pipeline.config import load_run
+from khaos_action.plan.scheduler import PackSource, PlanSettings, SeededScheduler
 from khaos_action.run_api import EvaluateRequest
 
 
@@ -35,7 +35,7 @@ def test_builtin_packs_run_the_golden_prompts_with_their_expectations(tmp_path: 
     loaded = load_config(write(tmp_path, 'packs: [resilience]\ngolden_prompts:\n  - "Hi"\n'
                                          '  - {text: "Rome?", expect: {contains: Rome}}\n'))
     packs = [PackSource(p.pack, p.digest) for p in load_packs(["resilience"], tmp_path)]
-    cases = SeededScheduler(loaded.config, packs).plan().cases
+    cases = SeededScheduler(PlanSettings.of(loaded.config, packs)).plan().cases
     baseline = {c.input: c.expect for c in cases if c.phase == "baseline"}
     assert baseline == {"Hi": None, "Rome?": Expect(contains="Rome")}
     resilience = [c for c in cases if c.phase == "resilience"]
@@ -46,7 +46,7 @@ def test_builtin_packs_run_the_golden_prompts_with_their_expectations(tmp_path: 
 def test_a_builtin_pack_without_golden_prompts_says_what_to_add(tmp_path: Path) -> None:
     path = write(tmp_path, "packs: [quickstart]\n")
     with pytest.raises(ConfigFileError) as caught:
-        prepare(EvaluateRequest(config_path=path, out_dir=tmp_path))
+        load_run(EvaluateRequest(config_path=path, out_dir=tmp_path))
     text = str(caught.value)
     assert "khaos.yaml:2" in text and "`quickstart`" in text and "`golden_prompts` is empty" in text
     assert "golden_prompts:" in text and "expect:" in text

@@ -329,7 +329,7 @@ golden_prompts:
 @pytest.mark.parametrize("name", ["valid.yaml", "weights.yaml", "pack_custom.yaml", "duplicate_key.yaml",
                                   "unknown_key.yaml", "anchors"])
 def test_libyaml_gives_the_data_positions_and_duplicates_of_the_pure_python_parser(name: str) -> None:
-    from khaos_action.config import loader
+    from khaos_action.config import yaml_file as loader
 
     if loader._FastPositionLoader is None:
         pytest.skip("PyYAML without libyaml")
@@ -347,7 +347,7 @@ def test_libyaml_gives_the_data_positions_and_duplicates_of_the_pure_python_pars
 
 @pytest.mark.parametrize("name", ["syntax_error.yaml", "tabs.yaml"])
 def test_a_file_libyaml_rejects_is_explained_in_the_pure_python_parsers_words(name: str, monkeypatch) -> None:
-    from khaos_action.config import loader
+    from khaos_action.config import yaml_file as loader
 
     text = (FIXTURES / name).read_text(encoding="utf-8")
     with pytest.raises(ConfigFileError) as fast:

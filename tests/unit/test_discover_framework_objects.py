@@ -25,10 +25,6 @@ CASES = [
      "team = RoundRobinGroupChat([a, b])\n", [("team", "autogen")]),
     ("from llama_index.core.agent.workflow import FunctionAgent\nagent = FunctionAgent(tools=[f], llm=llm)\n",
      [("agent", "llama-index")]),
-    # an alternate constructor, as LlamaIndex's starter tutorial makes its agent
-    ("from llama_index.core.agent.workflow import AgentWorkflow\n"
-     "agent = AgentWorkflow.from_tools_or_functions([multiply], llm=llm)\n", [("agent", "llama-index")]),
-    ("from my_lib import Agent\nagent = Agent.from_config(c)\n", []),
     ("from langchain.agents import create_agent\nagent = create_agent(model, tools=[t])\n", [("agent", "langgraph")]),
     ("from langgraph.graph import StateGraph\nbuilder = StateGraph(S)\ngraph = builder.compile()\n",
      [("graph", "langgraph")]),

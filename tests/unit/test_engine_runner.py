@@ -6,12 +6,12 @@ import asyncio
 import json
 import time
 
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.engine.context import current_case
 from khaos_action.engine.events import EventLog, read_events
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case, case_id
-from khaos_action.plan.scheduler import parse_fault
 
 
 class FunctionTransport:

@@ -1,7 +1,7 @@
 """The package's layers (docs/architecture.md): no package imports a package that imports it, and every import points
 down.
 
-The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `main`, ...). An
+The graph's nodes are khaos_action's top-level subpackages and modules (`config`, `engine`, `cli`, `evaluate`, ...). An
 edge is any `import` of one node by a module of another: at module level or inside a function (an import in a
 function is still a dependency, only a later one), and under `if TYPE_CHECKING:` too (a type-only import never runs,
 but the name it reaches for is still a piece of the layer above: the type belongs lower down). Dynamic imports
@@ -44,7 +44,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("score",),
     ("report",),
     ("github", "attacker", "discover", "demo", "init", "preflight", "plugins"),
-    ("main",),
+    ("pipeline",),
+    ("evaluate",),
     ("commands",),
     ("cli",),
 )

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import functools
 
+from khaos_action.config.fault_entries import parse_fault
 from khaos_action.judge.graceful import distinctive_tokens, graceful, tool_facts
 from khaos_action.messages import ToolCall
-from khaos_action.plan.scheduler import parse_fault
 
 FAULT = parse_fault({"id": "tool:error:abc", "target": "tool", "mode": "error"})
 SLOW = parse_fault({"id": "tool:slow:abc", "target": "tool", "mode": "slow"})

@@ -109,10 +109,10 @@ def test_a_broken_entry_says_how_to_fix_it(tmp_path: Path):
 
 def test_the_environment_overrides_the_configured_mode():
     config = KhaosConfig(agent=AgentConfig(entry="a.py:f"), llm_cache=LlmCache(mode="replay"))
-    assert cache_mode(config, {}) == "replay"
-    assert cache_mode(config, {"KHAOS_LLM_CACHE": "record"}) == "record"
-    assert cache_mode(config, {"KHAOS_LLM_CACHE": "off"}) is None
-    assert cache_mode(KhaosConfig(agent=AgentConfig(entry="a.py:f")), {}) is None
-    assert cache_mode(KhaosConfig(agent=AgentConfig(entry="a.py:f")), {"KHAOS_LLM_CACHE": "auto"}) == "auto"
+    assert cache_mode(config.llm_cache, {}) == "replay"
+    assert cache_mode(config.llm_cache, {"KHAOS_LLM_CACHE": "record"}) == "record"
+    assert cache_mode(config.llm_cache, {"KHAOS_LLM_CACHE": "off"}) is None
+    assert cache_mode(KhaosConfig(agent=AgentConfig(entry="a.py:f")).llm_cache, {}) is None
+    assert cache_mode(KhaosConfig(agent=AgentConfig(entry="a.py:f")).llm_cache, {"KHAOS_LLM_CACHE": "auto"}) == "auto"
     with pytest.raises(ConfigError, match="KHAOS_LLM_CACHE='live' is not one of"):
-        cache_mode(config, {"KHAOS_LLM_CACHE": "live"})
+        cache_mode(config.llm_cache, {"KHAOS_LLM_CACHE": "live"})

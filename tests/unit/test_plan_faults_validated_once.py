@@ -10,7 +10,8 @@ from pydantic import model_validator
 
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.faults.registry import FAULTS, Fault, FaultParams, register_fault
-from khaos_action.main import make_plan, prepare
+from khaos_action.pipeline.config import load_run
+from khaos_action.pipeline.plan import make_plan
 from khaos_action.run_api import EvaluateRequest
 
 VALIDATIONS: list[int] = []
@@ -46,9 +47,9 @@ def test_each_fault_entry_is_validated_once_at_load_and_cases_share_it(tmp_path:
         "  - name: no-chaos\n"
         "  - name: model-down\n"
         "    llm_faults: [{mode: counted_outage, retry_after_s: 7}]\n", encoding="utf-8")
-    prepared = prepare(EvaluateRequest(config_path=config, out_dir=tmp_path / "out"))
+    run = load_run(EvaluateRequest(config_path=config, out_dir=tmp_path / "out"))
     assert VALIDATIONS == [7]  # the load-time check validated the entry
-    cases = [c for c in make_plan(prepared).cases if c.faults]
+    cases = [c for c in make_plan(run.plan).cases if c.faults]
     assert len(cases) == 2 and cases[0].faults[0] is cases[1].faults[0]
     assert cases[0].faults[0].params == {"probability": 1.0, "after_calls": 0, "retry_after_s": 7}
     [fault] = bind_faults(cases[0].faults)
@@ -70,7 +71,7 @@ def test_a_bad_fault_entry_is_a_load_error_naming_the_key(tmp_path: Path, counte
         "  - name: model-down\n"
         "    llm_faults: [{mode: counted_outage, retry_after: 7}]\n", encoding="utf-8")
     with pytest.raises(ConfigFileError) as caught:
-        prepare(EvaluateRequest(config_path=config, out_dir=tmp_path / "out"))
+        load_run(EvaluateRequest(config_path=config, out_dir=tmp_path / "out"))
     text = str(caught.value)
     assert f"{config}:6:" in text
     assert "chaos_matrix[0].llm_faults[0].retry_after: llm fault 'counted_outage': unknown parameter" in text

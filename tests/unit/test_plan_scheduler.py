@@ -10,7 +10,14 @@ import pytest
 from khaos_action.config.models import KhaosConfig, Pack
 from khaos_action.errors import ConfigError, UsageError
 from khaos_action.plan.contract import plan_contract
-from khaos_action.plan.scheduler import PackSource, SeededScheduler, config_hash, parse_shard, select_shard
+from khaos_action.plan.scheduler import (
+    PackSource,
+    PlanSettings,
+    SeededScheduler,
+    config_hash,
+    parse_shard,
+    select_shard,
+)
 
 PACK = Pack.model_validate({
     "name": "p", "version": "1",
@@ -39,7 +46,8 @@ def make_config(**overrides) -> KhaosConfig:
 
 def plan(config=None, seed=None, packs=None):
     packs = packs if packs is not None else (PackSource(PACK, "d1"),)
-    return SeededScheduler(config or make_config(), list(packs), seed=seed, planners=[plan_contract]).plan()
+    settings = PlanSettings.of(config or make_config(), list(packs))
+    return SeededScheduler(settings, seed=seed, planners=[plan_contract]).plan()
 
 
 def test_same_config_and_seed_give_identical_cases():
@@ -112,8 +120,10 @@ def test_bad_shard_is_a_usage_error(text):
 
 
 def test_contract_without_matrix_is_a_config_error_not_a_perfect_score():
+    from khaos_action.preflight.config_checks import check_contract
+
     with pytest.raises(ConfigError, match="chaos_matrix"):
-        plan(make_config(chaos_matrix=[]), packs=())
+        check_contract(make_config(chaos_matrix=[]))
 
 
 def test_behavior_unchanged_gets_an_automatic_no_chaos_reply_when_the_matrix_has_none():
@@ -143,7 +153,8 @@ def test_planners_return_their_part_and_the_scheduler_combines_them():
         return PlanPart(cases=[Case(id="x1", phase="mutation", input="hi", invariant_ids=(check.id,))],
                         invariants={check.id: check}, notes=["extra: planned"])
 
-    combined = SeededScheduler(make_config(), [PackSource(PACK, "d1")], planners=[plan_contract, extra_planner]).plan()
+    combined = SeededScheduler(PlanSettings.of(make_config(), [PackSource(PACK, "d1")]),
+                               planners=[plan_contract, extra_planner]).plan()
     assert combined.cases[-1].id == "x1" and len(combined.cases) == len(plan().cases) + 1
     assert list(combined.invariants) == ["extra:answers"] and combined.notes == ["extra: planned"]
     assert combined.skipped == [] and combined.selection is None and plan().invariants == {}

@@ -9,11 +9,12 @@ from pathlib import Path
 import pytest
 
 from khaos_action.attacks.capabilities import CapabilityProfile
-from khaos_action.attacks.select import SelectorError, select_attacks
+from khaos_action.attacks.select import select_attacks
 from khaos_action.config.corpus import load_corpus, with_user_attacks
 from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.limits import MAX_YAML_BYTES
 from khaos_action.config.models import AttackSelector
+from khaos_action.config.selectors import SelectorError
 from khaos_action.config.user_attacks import AttackRef, load_user_attacks, repository_root
 
 BUILTIN = load_corpus()

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from khaos_action.config.models import Expect
-from khaos_action.judge.utility import add_utility, utility_under_attack
+from khaos_action.judge.utility import utility_under_attack, with_utility
 from khaos_action.manifest import CaseResult, Manifest, Scores, SkippedAttack, Utility, Verdict
 from khaos_action.report.breakdown import breakdown_tables, console_lines
 from khaos_action.score.breakdown import attack_breakdown
@@ -45,9 +45,10 @@ def test_a_failed_call_did_not_do_the_task_and_nothing_to_compare_with_is_not_ju
 def test_direct_attacks_and_attacks_that_never_ran_have_no_utility() -> None:
     assert utility_under_attack(attack(BASELINE, channel="user_prompt"), expect=None, baseline=BASELINE) is None
     assert utility_under_attack(attack(BASELINE, outcome=None), expect=None, baseline=BASELINE) is None
-    results = [attack(BASELINE), attack(BASELINE, channel="multi_turn")]
-    add_utility(results, {}, {"What is my balance?": BASELINE})
+    given = [attack(BASELINE), attack(BASELINE, channel="multi_turn")]
+    results = with_utility(given, {}, {"What is my balance?": BASELINE})
     assert results[0].utility is not None and results[1].utility is None
+    assert given[0].utility is None  # a fresh result: the one judged is left as it was
 
 
 def test_breakdown_counts_outcomes_not_exercised_not_applicable_and_utility_per_channel_and_objective() -> None:

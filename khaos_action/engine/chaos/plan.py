@@ -10,6 +10,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
+from khaos_action.config.fault_entries import CaseFault
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.faults.context import (
     ContextFaultBase,
@@ -27,7 +28,6 @@ from khaos_action.faults.injections import injections_for, place
 from khaos_action.faults.llm import LlmFaultBase, llm_provider
 from khaos_action.faults.registry import Fault, validate_fault
 from khaos_action.faults.tool import ToolFaultBase, ToolFaultError
-from khaos_action.plan.cases import CaseFault
 
 
 def bind_faults(specs: Sequence[CaseFault | Mapping[str, Any]], rng: random.Random | None = None) -> list[Fault]:

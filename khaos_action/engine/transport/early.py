@@ -2,17 +2,18 @@
 
 Validating the config takes its pydantic models, whose import is most of a small run's fixed cost; the zygote (a
 fresh interpreter importing our worker modules, on the other core) is what the run waits for next (figures:
-docs/performance.md, "The early zygote"). So `evaluate` starts it first, from the `agent:` block read with plain YAML,
-and imports and validates the config while it boots. It is a guess, never trusted: the session adopts it only when the
-command it would start itself from the validated config is the same (argv, clean environment, working directory, limits,
-identity: WorkerStarter `_fork`); otherwise, and whenever the run ends without adopting it, it is killed and reaped
-(ZygoteProcess.discard). It is started exactly as the session starts one (`python_worker`, WorkerStarter): the clean
-environment, its own session, the limits, the agent user; it imports our modules only, never the agent's code.
+docs/performance.md, "The early zygote"). So `evaluate` reads and parses khaos.yaml (once: config/yaml_file.py, no
+models), starts the zygote from its `agent:` block, and imports and validates the config while it boots. It is a
+guess, never trusted: the session adopts it only when the command it would start itself from the validated config is
+the same (argv, clean environment, working directory, limits, identity: WorkerStarter `_fork`); otherwise, and
+whenever the run ends without adopting it, it is killed and reaped (ZygoteProcess.discard). It is started exactly as
+the session starts one (`python_worker`, WorkerStarter): the clean environment, its own session, the limits, the
+agent user; it imports our modules only, never the agent's code.
 
-Only for what the guess can read without the models: a small file, an in-process agent type, plain values of the
-keys the worker's command is made of, no MCP servers (their proxy's addresses are only known inside the session),
-our own interpreter. Anything else: None, and the session starts its zygote as it always did.
-Standard library, PyYAML and the registry of agent types only: no pydantic, no asyncio.
+Only for what the guess can read without the models: an in-process agent type, plain values of the keys the
+worker's command is made of, no MCP servers (their proxy's addresses are only known inside the session), our own
+interpreter. Anything else: None, and the session starts its zygote as it always did.
+Standard library and the registry of agent types only: no pydantic, no asyncio.
 """
 
 from __future__ import annotations
@@ -20,14 +21,13 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.transport.zygote_process import ZygoteProcess
 
-MAX_GUESS_BYTES = 64 * 1024
-"""A larger khaos.yaml (50k golden prompts) is not read twice: its zygote starts in the session."""
-MAX_DEPTH = 64
+if TYPE_CHECKING:
+    from khaos_action.config.yaml_file import ConfigSource
+
 LIMIT_DEFAULTS = {"memory_mb": 4096, "open_files": 1024, "file_size_mb": 1024}
 """config/models.py AgentLimits' defaults (a guess that differs is only started in vain: the session adopts an equal
 command only; tests/integration/test_worker_early_start.py compares them)."""
@@ -52,15 +52,13 @@ class GuessedAgent:
     limits: GuessedLimits = GuessedLimits()
 
 
-def early_zygote(config_path: Path, environ: Mapping[str, str]) -> ZygoteProcess | None:
-    """The zygote of the agent `config_path` describes, spawned now; None when the guess cannot be made (see the
-    module's docstring) or the process cannot be started (the session then says why, as it always did)."""
-    path = Path(config_path)
-    path = path / "khaos.yaml" if path.is_dir() else path
+def early_zygote(source: ConfigSource, environ: Mapping[str, str]) -> ZygoteProcess | None:
+    """The zygote of the agent khaos.yaml (`source`, read and parsed) describes, spawned now; None when the guess
+    cannot be made (see the module's docstring) or the process cannot be started (the session then says why, as it
+    always did)."""
     try:
-        with path.open("rb") as handle:
-            text = handle.read(MAX_GUESS_BYTES + 1)
-        agent = guess_agent(_agent_block(text)) if len(text) <= MAX_GUESS_BYTES else None
+        data = source.document.data
+        agent = guess_agent(data.get("agent") if isinstance(data, dict) else None)
         if agent is None:
             return None
         from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
@@ -68,7 +66,7 @@ def early_zygote(config_path: Path, environ: Mapping[str, str]) -> ZygoteProcess
         worker = python_worker(agent, environ)
         if worker["python"] not in (None, sys.executable):  # another interpreter: started as it always was
             return None
-        return WorkerStarter(agent, base_dir=path.resolve().parent, environ=environ, zygote=True,
+        return WorkerStarter(agent, base_dir=source.base_dir, environ=environ, zygote=True,
                              **worker).spawn_zygote()
     except Exception:  # noqa: BLE001 - a guess: whatever it trips on, the validated config says it properly
         return None
@@ -91,24 +89,6 @@ def guess_agent(block: Any) -> GuessedAgent | None:
             and all(v is None or (type(v) is int and v > 0) for v in limits.values())):
         return None
     return GuessedAgent(entry=entry, env=dict(env), pass_env=pass_env, python=python, limits=GuessedLimits(**limits))
-
-
-def _agent_block(text: bytes) -> Any:
-    """The top-level `agent` value of YAML `text`: its events are walked first (flat), so a nesting too deep for the
-    composer is refused before it is composed."""
-    import yaml
-
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
-    depth = 0
-    for event in yaml.parse(text, Loader=loader):
-        if isinstance(event, yaml.CollectionStartEvent):
-            depth += 1
-            if depth > MAX_DEPTH:
-                return None
-        elif isinstance(event, yaml.CollectionEndEvent):
-            depth -= 1
-    data = yaml.load(text, Loader=loader)  # noqa: S506 - a safe loader (libyaml's when present)
-    return data.get("agent") if isinstance(data, dict) else None
 
 
 def _text(value: Any) -> bool:
