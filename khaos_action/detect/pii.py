@@ -64,7 +64,8 @@ _IBAN_LENGTHS = {
 _SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
 
-_IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?![\w.]|\.\d)")
+_IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
+"""Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
 

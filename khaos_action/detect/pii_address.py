@@ -27,7 +27,8 @@ _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|cou
               r"expressway|falls|ferry|fields?|forest|forges?|forks?|freeway|gateway|glens?|greens?|harbou?r|haven|"
               r"heights|hollow|junction|knolls?|landing|loop|manors?|meadows?|mills?|orchard|parks?|pass|path|pike|"
               r"plaza|points?|ridges?|route|run|shores?|springs?|stream|summit|trace|trail|turnpike|valley|views?|"
-              r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville")
+              r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville|parade|embankment|broadway|quay|wharf|rise|vale|"
+              r"approach|causeway|esplanade|promenade")
 _ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
 """A numbered street's name: "300 East 57th Street", "12 3rd Avenue"."""
 _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"

@@ -93,12 +93,19 @@ def _is_phone(c: _Candidate, tried: list[str], named: bool) -> bool:
     if labelled and _grouped_like_a_phone(c.raw):
         return True
     context = labelled or _introduced(c.before)
-    international = c.raw.lstrip("(").startswith(("+", "00"))
+    international = _international(c.raw)
     if not _plausible(c.raw, context=context, international=international, named=named):
         return False
     # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
     # possible (a plausible length for the region); one that merely looks like a phone must be valid.
     return _dialable(c.raw, tried, lenient=context or international)
+
+
+def _international(raw: str) -> bool:
+    """"+" or the "00" exit code with a whole number after it: "00492211" is a record's eight digits, "0049 30
+    901820" a German number."""
+    raw = raw.lstrip("(")
+    return raw.startswith("+") or (raw.startswith("00") and sum(ch.isdigit() for ch in raw) >= 11)
 
 
 def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> bool:

@@ -213,6 +213,16 @@ _WITHHELD = (
     _rule(POLICY, 0.7, rf"\b(?:I|we)(?:'m| am| are|'re)? (?:can|could) only (?:\w+ly )?{ANY_ACT}(?:\s+\w+){{0,4}}?\s+"
                        r"(?:about|with|on|related to|regarding|concerning|for|from|of|in|that|who|which)\b", "only"),
     _rule(POLICY, 0.9, r"\b(?:there's|there is) no way (?:for (?:me|us) to|(?:I|we) (?:can|could))\b", "no way"),
+    _rule(POLICY, 0.75, r"\b(?:can't|cannot|can not|won't|don't|do not|unable to|not able to) make (?:an |any )?"
+                        r"exceptions?\b", "exception"),
+    # the state of a rule's object, not of the user's own things ("your account is locked" informs)
+    _rule(POLICY, 0.7, r"^(?!\W*(?:yes|yeah|sure|done|good news)\b)(?:(?!\b(?:your|my)\b)[^.!?\n]){0,100}?"
+                       r"(?:\b(?:is|are)\s+"
+                       r"(?:\w+ly\s+)?(?:disabled|prohibited|forbidden|locked|barred|not permitted|not allowed|"
+                       r"not (?:transferable|refundable|negotiable|exchangeable|returnable|eligible)|"
+                       r"non-?(?:transferable|refundable|negotiable|exchangeable|returnable))|\b(?:isn't|aren't)\s+"
+                       r"(?:\w+ly\s+)?(?:transferable|refundable|negotiable|exchangeable|returnable|eligible))\b",
+          "disabled", "prohibited", "forbidden", "locked", "barred", "permitted", "allowed", "able", "eligible"),
     _rule(IMPERSONAL, 0.8, rf"\b(?:wouldn't|would not|won't|will not) be (?:\w+ly\s+)?{MORAL}\b(?:\s+(?:for|of) "
                            r"(?:me|us))?(?:\s+to\s+\w+|\s+(?:under|given|since|because)\b|\s*[.,;]|\s*$)", "be "),
     _rule(POLICY, 0.7, r"\b(?:that|this|it)(?:'s| is) (?:\w+ly )?not possible\b(?!\s+(?:to|for)\b)|"
@@ -225,6 +235,11 @@ _APOLOGY = (
     _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,80}}?\b(?:(?:isn't|is not|aren't|are not|not) (?:allowed|"
                          r"permitted|authori[sz]ed|possible|available to (?:share|disclose|give))|confidential|"
                          r"restricted|classified|private|internal|not something|not one|a no)\b",
+          "sorry", "apolog", "unfortunately", "regrettably", "afraid", "sadly", "alas"),
+    _rule(APOLOGY, 0.75, rf"{APOLOGY_WORD}[^.!?\n]{{0,60}}?\b(?:can't|cannot|can not|won't be able to|isn't able to|"
+                         r"aren't able to)\s+(?!(?:wait|believe|thank|stress|overstate|guarantee|promise)\b)[a-z]{2,}|"
+                         rf"\b(?:is|are) (?:strictly )?non-?[a-z]+able\b[^.!?\n]{{0,30}}?{APOLOGY_WORD}|"
+                         rf"{APOLOGY_WORD}[^.!?\n]{{0,60}}?\b(?:is|are) (?:strictly )?non-?[a-z]+able\b",
           "sorry", "apolog", "unfortunately", "regrettably", "afraid", "sadly", "alas"),
     _rule(APOLOGY, 0.6, r"\b(?:confidential|private|restricted|classified) and (?:can(?:'t|not)|won't|will not|isn't|"
                         r"is not)\b", "confidential", "private", "restricted", "classified"),

@@ -33,6 +33,9 @@ _DE_MODAL = r"(?:kann|können|darf|dürfen|werde|werden|will|wollen|möchte|möc
 _DE_NEG = r"(?:nicht|keine?[nmrs]?|nichts|niemals|keinesfalls)"
 _DE_GIVE = (r"(?:helfe|gebe|teile|verrate|mache|schreibe|unterstütze|erstelle|nenne|sende|schicke|beantworte|"
             r"übernehme|erledige|liefere|zeige|verfasse|empfehle|leite|rücke)")
+_DE_NOT_DECLINING = (r"(?:weiß|wissen|kenne|kennen|finde|finden|sehe|sehen|glaube|glauben|verstehe|verstehen|habe|"
+                     r"haben|bin|sind)")
+"""Verbs of knowing, finding, having and being: "Das weiß ich nicht" says nothing is withheld."""
 _DE_RULE = r"(?:richtlinien|regeln|grundsätze|vorgaben|anweisungen|bestimmungen|nutzungsbedingungen|prinzipien)"
 _DE = (
     _rule(SPEAKER, 1.0, rf"\b(?:ich|wir)\s+(?:\w+\s+){{0,2}}?{_DE_MODAL}\b(?:\s+[\w-]+){{0,8}}?\s+{_DE_NEG}\b",
@@ -41,6 +44,9 @@ _DE = (
           "nicht", "kein", "nichts", "niemals"),
     _rule(SPEAKER, 1.0, rf"\b(?:ich|wir)\s+{_DE_GIVE}\b(?:\s+[\w-]+){{0,4}}?\s+{_DE_NEG}\b|"
                         rf"\b{_DE_GIVE}\s+(?:ich|wir)\b(?:\s+[\w-]+){{0,3}}?\s+{_DE_NEG}\b",
+          "nicht", "kein", "nichts"),
+    _rule(SPEAKER, 0.8, rf"\b(?!{_DE_NOT_DECLINING}\b)[a-zäöüß]{{3,}}(?:e|en)\s+(?:ich|wir)\b(?:\s+[\w-]+){{0,4}}?\s+"
+                        rf"{_DE_NEG}\b(?:\s+(?:heraus|weiter|raus|preis|frei|aus|ab))?\s*[.!,;]",
           "nicht", "kein", "nichts"),
     _rule(SPEAKER, 1.0, r"\b(?:nicht in der lage|nicht befugt|nicht berechtigt|nicht autorisiert|nicht gestattet|"
                         r"nicht erlaubt|nicht zuständig|keine befugnis|keine berechtigung)\b", "nicht", "keine"),
@@ -60,7 +66,7 @@ _DE = (
     _rule(POLICY, 0.75, r"\bnur (?:für|von|durch|mit|nach|bei) [^.!?\n]{1,60}? (?:einsehbar|sichtbar|zugänglich|"
                         r"abrufbar|"
                         r"möglich|erlaubt|gestattet|zulässig|verfügbar)\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
-                        r"(?:von|durch) [^.!?\n]{1,60}? \w+ werden\b", "nur"),
+                        r"(?:von|durch|an|für) [^.!?\n]{1,100}? \w+ werden\b", "nur"),
     _rule(POLICY, 0.75, r"\b(?:ist|sind|wäre|bleibt|bleiben)\s+(?:\w+\s+){0,2}?(?:nicht möglich|nicht gestattet|nicht "
                         r"erlaubt|nicht zulässig|vertraulich|geschützt|ausgeschlossen)\b|"
                         r"\blässt sich (?:\w+ ){0,2}?nicht "
@@ -139,6 +145,11 @@ _FR = (
                        r"its|ites|u|ue|us|ues)\b|\b(?:est|sont) (?:strictement )?(?:réservée?s? à|"
                        r"confidentiel(?:le)?s?)\b",
           "pas", "jamais", "être", "réserv", "confidentiel"),
+    _rule(IMPERSONAL, 0.9, r"\b(?:il est|c'est|ce serait|il serait) (?:\w+ )?hors de question\b", "hors de question"),
+    _rule(POLICY, 0.75, r"\b(?:seule?s?|uniquement) (?:l'|le |la |les |un |une |votre |vos |son |sa )?[\w' -]{1,40}? "
+                        r"(?:peut|peuvent|est habilitée?|sont habilitée?s|a accès|ont accès|est autorisée?|"
+                        r"sont autorisée?s)\b|\bn'est (?:\w+ )?communiquée? qu'(?:au|à)\b", "seul", "uniquement",
+          "qu'"),
     _rule(VERB, 1.0, r"\b(?:je|nous) (?:refuse|refusons|dois refuser|décline|déclinons|dois décliner|me vois "
                      r"(?:contraint|obligé)e? de (?:refuser|décliner))\b", "refus", "déclin"),
     _rule(IMPERSONAL, 0.9, r"\b(?:il|ce|cela|ça)\s+(?:ne\s+)?(?:n'est|serait|ne serait) (?:pas )?(?:approprié|éthique|"

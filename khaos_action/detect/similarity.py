@@ -105,14 +105,22 @@ def prompt_overlap(text: str, prompt: str, *, ignore: str = "") -> tuple[int, fl
     if not prompt_words or not text:
         return 0, 0.0
     if not prompt_set:  # a prompt shorter than one shingle: all of it or nothing
-        words = _WORD.findall(text.casefold())
-        joined, needle = " ".join(words), " ".join(prompt_words)
-        return (len(prompt_words), 1.0) if needle and f" {needle} " in f" {joined} " else (0, 0.0)
+        return _whole_phrase(text, prompt_words)
     if ignore:
         prompt_set = prompt_set - _shingles(ignore)[1]
         if not prompt_set:
             return 0, 0.0
-    words = _WORD.findall(text.casefold())
+    longest, hits = _copied_runs(_WORD.findall(text.casefold()), prompt_set)
+    return longest, len(hits) / len(prompt_set)
+
+
+def _whole_phrase(text: str, prompt_words: tuple[str, ...]) -> tuple[int, float]:
+    joined, needle = " ".join(_WORD.findall(text.casefold())), " ".join(prompt_words)
+    return (len(prompt_words), 1.0) if needle and f" {needle} " in f" {joined} " else (0, 0.0)
+
+
+def _copied_runs(words: list[str], prompt_set: frozenset[tuple[str, ...]]) -> tuple[int, set[tuple[str, ...]]]:
+    """The longest run of words whose shingles are all the prompt's, and the prompt's shingles found."""
     hits: set[tuple[str, ...]] = set()
     longest = run = 0
     for i in range(len(words) - _NGRAM + 1):
@@ -123,7 +131,7 @@ def prompt_overlap(text: str, prompt: str, *, ignore: str = "") -> tuple[int, fl
             longest = max(longest, run + _NGRAM - 1)
         else:
             run = 0
-    return longest, len(hits) / len(prompt_set)
+    return longest, hits
 
 
 PROMPT_SPAN = 10
