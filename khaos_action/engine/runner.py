@@ -180,19 +180,8 @@ class Engine:
     async def invoke(self, case: Case) -> Invocation:
         key = invocation_key(case)
         clock = CallClock(self.settings.timeout_s)
-        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key) if case.faults else NO_FAULTS,
-                          injections=list(case.injections), seed=self.settings.seed, fault_specs=list(case.faults),
-                          tool_responses=list(case.tool_responses), clock=clock, contain=attack_hosts(case))
         invocation = Invocation(case=case)
-        if case.tool_responses:
-            from khaos_action.replay.sessions import RecordedTools
-
-            ctx.recorded = RecordedTools(case.tool_responses)
-        if case.faults:
-            if self.chaos is None:
-                invocation.notes.append("faults configured but no fault machinery is active for this agent type")
-            else:
-                ctx.faults = self.chaos.bind_faults(case.faults, ctx.rng)
+        ctx = self._context(case, key, clock, invocation)
         self.binder.contexts[key] = ctx
         if self.settings.bind_serially:
             self.binder(0, key)
@@ -212,20 +201,24 @@ class Engine:
                 self.binder(0, None)
             self.binder.contexts.pop(key, None)
         invocation.latency_ms = (time.perf_counter() - started - clock.waited) * 1000
-        invocation.text = invocation.replies[-1] if invocation.replies else ""
-        invocation.tool_calls = merge_tool_calls(ctx.tool_calls, invocation.tool_calls)
-        invocation.fault_hits = dict(ctx.hits)
-        invocation.llm_calls = ctx.llm_calls
-        invocation.egress = [e for e in ctx.egress if e]
-        invocation.notes += ctx.notes
-        if ctx.tool_errors and case.phase == "security":  # a tool refusing an attack's arguments defends the agent
-            invocation.notes += ctx.tool_errors
-        elif ctx.tool_errors:  # a tool broke without any fault; the framework may have turned it into text
-            broke = "; ".join(ctx.tool_errors)
-            ctx.error = broke if ctx.error is None else f"{ctx.error}; {broke}"
-        if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
-            invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
+        _observed(invocation, ctx)
         return seal(invocation)
+
+    def _context(self, case: Case, key: str, clock: CallClock, invocation: Invocation) -> CaseContext:
+        """The case's context: its seeded randomness, injections, recorded tool replies and bound faults."""
+        ctx = CaseContext(case_id=key, rng=case_rng(self.settings.seed, key) if case.faults else NO_FAULTS,
+                          injections=list(case.injections), seed=self.settings.seed, fault_specs=list(case.faults),
+                          tool_responses=list(case.tool_responses), clock=clock, contain=attack_hosts(case))
+        if case.tool_responses:
+            from khaos_action.replay.sessions import RecordedTools
+
+            ctx.recorded = RecordedTools(case.tool_responses)
+        if case.faults:
+            if self.chaos is None:
+                invocation.notes.append("faults configured but no fault machinery is active for this agent type")
+            else:
+                ctx.faults = self.chaos.bind_faults(case.faults, ctx.rng)
+        return ctx
 
     async def _turns(self, case: Case, key: str, ctx: CaseContext, invocation: Invocation) -> None:
         history: list[dict[str, str]] = [dict(turn) for turn in case.history]
@@ -253,23 +246,43 @@ class Engine:
                                                              "input": case.input, "turns": list(case.turns)},
                                 reply=invocation.replies[-1] if invocation.replies else "", tool_calls=calls)
         meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
-        answer = None
+        answer, error = await self._check_answer(TransportMessage("invoke", payload, meta), ctx.clock)
+        invocation.checks = {ref: {"error": error} for ref in refs} if error else outcomes(answer, refs)
+
+    async def _check_answer(self, message: TransportMessage, clock: CallClock | None) -> tuple[Any, str | None]:
+        """The worker's answer to the state checks, or why there is none."""
         try:
-            answer = (await _within(self.transport.send(TransportMessage("invoke", payload, meta)),
-                                    self.settings.timeout_s, ctx.clock)).payload
-            error = None
+            return (await _within(self.transport.send(message), self.settings.timeout_s, clock)).payload, None
         except asyncio.TimeoutError:
-            error = f"the state check ran past the case's timeout ({self.settings.timeout_s:g}s)"
+            return None, f"the state check ran past the case's timeout ({self.settings.timeout_s:g}s)"
         except asyncio.CancelledError:
             raise
         except Exception as exc:  # noqa: BLE001 - the transport's failure is the checks' error, never ours
-            error = textsafe.safe_str(f"{type(exc).__name__}: {exc}", textsafe.MAX_ERROR_CHARS)
-        invocation.checks = {ref: {"error": error} for ref in refs} if error else outcomes(answer, refs)
+            return None, textsafe.safe_str(f"{type(exc).__name__}: {exc}", textsafe.MAX_ERROR_CHARS)
 
     async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation,
                     clock: CallClock | None) -> str | None:
         meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
-        message = TransportMessage("invoke", payload, meta)
+        body = await self._answer(TransportMessage("invoke", payload, meta), invocation, clock)
+        if body is None:
+            return None
+        text = _reply_text(body, invocation)
+        _take_notes(body, invocation)
+        _take_tool_calls(body, invocation)
+        if body.get("error"):
+            invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
+        kind = textsafe.repr_type(text) if text[:1] == "<" else None
+        if kind is not None:  # `str(generator)` and the like: the agent's code never produced an answer
+            invocation.error = (f"the agent's reply is the repr of a {kind} object ({textsafe.safe_str(text, 120)}), "
+                                "not text: return a string, or yield its text as a stream")
+            return None
+        text = _capped(text, self.settings.max_output_bytes, invocation)
+        invocation.replies.append(text)
+        return text
+
+    async def _answer(self, message: TransportMessage, invocation: Invocation,
+                      clock: CallClock | None) -> dict[str, Any] | None:
+        """The agent's answer to `message`, or None with the invocation's error when it timed out or failed."""
         timeout = self.settings.timeout_s
         try:
             response = await _within(self.transport.send(message), timeout, clock)
@@ -284,42 +297,7 @@ class Engine:
             invocation.error = textsafe.safe_str(f"{type(exc).__name__}: {textsafe.safe_str(exc)}",
                                                  textsafe.MAX_ERROR_CHARS)
             return None
-        body = response.payload
-        text = body.get("text")
-        text = "" if text is None else text if isinstance(text, str) else textsafe.safe_str(text, 1 << 62)
-        text, replaced = textsafe.valid_text(text)
-        if replaced:
-            invocation.notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
-        if body.get("notes") is not None:
-            notes, more = textsafe.take_notes(body["notes"], textsafe.MAX_NOTES + 1 - len(invocation.notes))
-            invocation.notes += notes
-            invocation.notes_dropped += more
-        already = body.get("_notes_dropped")  # counted by transport.base.normalise_reply
-        if isinstance(already, int) and not isinstance(already, bool) and 0 < already < 2**63:
-            invocation.notes_dropped += already
-        calls = body.get("tool_calls") or ()
-        for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
-            if isinstance(call, dict) and call.get("name"):
-                # the result too, when the agent reports it: the judge checks a reply under a fault against what
-                # the tools really returned (judge/graceful.py)
-                invocation.tool_calls.append(ToolCall(name=textsafe.safe_str(call["name"], 200),
-                                                      args=_args(call.get("args")),
-                                                      result=_result(call.get("result"))))
-        if body.get("error"):
-            invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
-        kind = textsafe.repr_type(text) if text[:1] == "<" else None
-        if kind is not None:  # `str(generator)` and the like: the agent's code never produced an answer
-            invocation.error = (f"the agent's reply is the repr of a {kind} object ({textsafe.safe_str(text, 120)}), "
-                                "not text: return a string, or yield its text as a stream")
-            return None
-        cap = self.settings.max_output_bytes
-        encoded = text.encode("utf-8") if len(text) * 4 > cap else b""  # 4 bytes per character at most
-        if len(encoded) > cap:
-            text = encoded[:cap].decode("utf-8", "ignore")
-            invocation.truncated = True
-            invocation.notes.append(f"output of {len(encoded):,} bytes cut to {cap:,} (agent.max_output_bytes)")
-        invocation.replies.append(text)
-        return text
+        return response.payload
 
     def _record(self, invocation: Invocation) -> None:
         case = invocation.case
@@ -369,10 +347,89 @@ async def _within(awaitable: Awaitable[T], timeout: float, clock: CallClock | No
             clock.deadline, clock.held = None, False
 
 
+def _reply_text(body: dict[str, Any], invocation: Invocation) -> str:
+    """The reply's text as valid Unicode (noted when it was not)."""
+    text = body.get("text")
+    text = "" if text is None else text if isinstance(text, str) else textsafe.safe_str(text, 1 << 62)
+    text, replaced = textsafe.valid_text(text)
+    if replaced:
+        invocation.notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
+    return text
+
+
+def _take_notes(body: dict[str, Any], invocation: Invocation) -> None:
+    """The reply's notes, up to the case's cap, and how many were dropped (here or by the transport)."""
+    if body.get("notes") is not None:
+        notes, more = textsafe.take_notes(body["notes"], textsafe.MAX_NOTES + 1 - len(invocation.notes))
+        invocation.notes += notes
+        invocation.notes_dropped += more
+    already = body.get("_notes_dropped")  # counted by transport.base.normalise_reply
+    if isinstance(already, int) and not isinstance(already, bool) and 0 < already < 2**63:
+        invocation.notes_dropped += already
+
+
+def _take_tool_calls(body: dict[str, Any], invocation: Invocation) -> None:
+    """The tool calls the agent reports, up to the case's cap (one without a name is no call)."""
+    calls = body.get("tool_calls") or ()
+    for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
+        if isinstance(call, dict) and call.get("name"):
+            # the result too, when the agent reports it: the judge checks a reply under a fault against what
+            # the tools really returned (judge/graceful.py)
+            invocation.tool_calls.append(ToolCall(name=textsafe.safe_str(call["name"], 200),
+                                                  args=_args(call.get("args")),
+                                                  result=_result(call.get("result"))))
+
+
+def _capped(text: str, cap: int, invocation: Invocation) -> str:
+    """The reply cut to `cap` bytes of UTF-8 (agent.max_output_bytes), noted when it was."""
+    encoded = text.encode("utf-8") if len(text) * 4 > cap else b""  # 4 bytes per character at most
+    if len(encoded) > cap:
+        text = encoded[:cap].decode("utf-8", "ignore")
+        invocation.truncated = True
+        invocation.notes.append(f"output of {len(encoded):,} bytes cut to {cap:,} (agent.max_output_bytes)")
+    return text
+
+
+def _observed(invocation: Invocation, ctx: CaseContext) -> None:
+    """What the case's context observed, added to its invocation once the case is over."""
+    invocation.text = invocation.replies[-1] if invocation.replies else ""
+    invocation.tool_calls = merge_tool_calls(ctx.tool_calls, invocation.tool_calls)
+    invocation.fault_hits = dict(ctx.hits)
+    invocation.llm_calls = ctx.llm_calls
+    invocation.egress = [e for e in ctx.egress if e]
+    invocation.notes += ctx.notes
+    _errors(invocation, ctx)
+
+
+def _errors(invocation: Invocation, ctx: CaseContext) -> None:
+    """The tools' errors and the context's own error, added to the invocation's."""
+    if ctx.tool_errors and invocation.case.phase == "security":
+        invocation.notes += ctx.tool_errors  # a tool refusing an attack's arguments defends the agent
+    elif ctx.tool_errors:  # a tool broke without any fault; the framework may have turned it into text
+        broke = "; ".join(ctx.tool_errors)
+        ctx.error = broke if ctx.error is None else f"{ctx.error}; {broke}"
+    if ctx.error:  # e.g. an LLM cassette miss: the agent may have papered over it, the case must not pass
+        invocation.error = ctx.error if invocation.error is None else f"{ctx.error}; then: {invocation.error}"
+
+
 def seal(invocation: Invocation) -> Invocation:
     """Make everything the agent produced storable (engine/textsafe.py): valid text, JSON-safe tool calls and LLM
     records, and the per-case caps on notes and tool calls. Runs once per invocation, before anything is written."""
     notes: list[str] = []
+    _seal_replies(invocation, notes)
+    if invocation.error is not None:
+        invocation.error = textsafe.safe_str(invocation.error, textsafe.MAX_ERROR_CHARS)
+    _seal_tool_calls(invocation, notes)
+    if invocation.llm_calls:
+        invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
+    if invocation.egress:
+        invocation.egress = textsafe.json_safe(invocation.egress)
+    invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
+    invocation.notes_dropped = 0
+    return invocation
+
+
+def _seal_replies(invocation: Invocation, notes: list[str]) -> None:
     replies: list[str] = []
     fixed = False
     for reply in invocation.replies:
@@ -383,8 +440,9 @@ def seal(invocation: Invocation) -> Invocation:
         notes.append("reply had invalid Unicode (lone surrogates); replaced with U+FFFD")
     invocation.replies = replies
     invocation.text = replies[-1] if replies else ""
-    if invocation.error is not None:
-        invocation.error = textsafe.safe_str(invocation.error, textsafe.MAX_ERROR_CHARS)
+
+
+def _seal_tool_calls(invocation: Invocation, notes: list[str]) -> None:
     calls = invocation.tool_calls
     if len(calls) > textsafe.MAX_TOOL_CALLS:
         notes.append(f"{len(calls) - textsafe.MAX_TOOL_CALLS:,} more tool calls dropped (at most "
@@ -398,13 +456,6 @@ def seal(invocation: Invocation) -> Invocation:
         if call.error is not None:
             call.error = textsafe.safe_str(call.error, textsafe.MAX_ERROR_CHARS)
     invocation.tool_calls = calls
-    if invocation.llm_calls:
-        invocation.llm_calls = textsafe.json_safe(invocation.llm_calls, items=20_000)
-    if invocation.egress:
-        invocation.egress = textsafe.json_safe(invocation.egress)
-    invocation.notes = textsafe.cap_notes(invocation.notes + notes, dropped=invocation.notes_dropped)
-    invocation.notes_dropped = 0
-    return invocation
 
 
 def _result(value: Any) -> Any:
