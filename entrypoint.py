@@ -40,30 +40,23 @@ def _interrupt(_signum: int, _frame: object) -> None:
 
 def main(evaluate=None) -> int:  # type: ignore[no-untyped-def]
     """The action. `evaluate(request, *, services)` runs the evaluation (default: khaos_action.evaluate.evaluate)."""
-    from khaos_action.errors import guard
-    from khaos_action.github.finish import finish
+    from khaos_action.github.action import boundary
+    from khaos_action.github.finish import Finish
     from khaos_action.github.workflow import WorkflowLog
 
     log = WorkflowLog()
     # Read before set-up removes them from os.environ: where the summary, the outputs and the workspace are.
     environ, cwd = dict(os.environ), os.getcwd()
-    handed_over: list[bool] = []
-
-    def on_exit(code: int, message: str | None) -> None:
-        if not handed_over:  # once run_action runs, its own boundary finishes the job
-            finish(code, message, workspace=environ.get("GITHUB_WORKSPACE") or cwd,
-                   summary_path=environ.get("GITHUB_STEP_SUMMARY"), output_path=environ.get("GITHUB_OUTPUT"))
-
+    finishing = Finish.of_environ(environ, cwd)
     # A cancelled job's container is stopped with SIGTERM; as PID 1 without a handler we would not even notice, and
     # the kill that follows leaves root-owned files and no summary. As an interrupt it goes through the boundary.
     signal.signal(signal.SIGTERM, _interrupt)
-    # The one boundary (khaos_action/errors.py) around set-up too: a bug here is exit 4 with a traceback, where
-    # workflow commands are stopped; settings and install errors get a summary and outputs like any other exit.
-    return guard(lambda: _main(log, environ, handed_over, evaluate), say=log.error, show_traceback=log.untrusted,
-                 on_exit=on_exit)
+    # The one boundary, around set-up and the whole flow: a bug is exit 4 with a traceback, where workflow commands
+    # are stopped; settings and install errors get a summary and outputs like any other exit.
+    return boundary(lambda: _main(log, environ, cwd, finishing, evaluate), log=log, on_exit=finishing)
 
 
-def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> int:  # type: ignore[no-untyped-def]
+def _main(log, environ: dict[str, str], cwd: str, finishing, evaluate) -> int:  # type: ignore[no-untyped-def]
     from khaos_action.engine.sandbox import agent_identity
     from khaos_action.errors import KhaosError
     from khaos_action.github import prepare
@@ -75,15 +68,16 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
         scrub_environment(os.environ, environ.get("INPUT_GITHUB-TOKEN") or environ.get("GITHUB_TOKEN"))
         raise
     token = settings.token
-    log.mask(token)
+    log.mask(token)  # the one place the token is masked: before anything else is printed
     tokens = prepare.job_tokens(environ, token)
     scrub_environment(os.environ, token)
     if not token:
         log.warning("no `github-token`: the PR comment and the baseline artifact are unavailable "
                     "(the evaluation and its verdict are unaffected)")
 
-    workspace = settings.GITHUB_WORKSPACE or os.getcwd()
-    workdir = os.path.abspath(os.path.join(workspace, settings.working_directory))
+    places = settings.places(cwd)  # the workspace and the working directory, for set-up and the flow alike
+    finishing.settle(settings, places)
+    workspace, workdir = str(places.workspace), str(places.workdir)
     prepare.enter(workspace, workdir)  # relative paths in khaos.yaml resolve as in a local run
     # The run's environment: ours once the secrets are gone (the agent's processes get a clean copy of it).
     run_environ = dict(os.environ)
@@ -116,11 +110,11 @@ def _main(log, environ: dict[str, str], handed_over: list[bool], evaluate) -> in
             http = make_http_client(settings.GITHUB_API_URL, token, factory=services.http)
             cleanup.callback(http.close)
             github = GitHubClient(http, max_wait_s=settings.github_max_wait)
-        handed_over.append(True)
-        code = run_action(settings, github=github, evaluate=evaluate, services=services, log=log)
-        for breach in watchdog.breaches if watchdog is not None else ():
-            log.warning(breach.describe())
-        return code
+        try:
+            return run_action(settings, places=places, github=github, evaluate=evaluate, services=services, log=log)
+        finally:  # a cap the agent went over explains a failed run too
+            for breach in watchdog.breaches if watchdog is not None else ():
+                log.warning(breach.describe())
 
 
 def launch(argv: list[str], evaluate=None) -> int:  # type: ignore[no-untyped-def]

@@ -20,9 +20,9 @@ from khaos_action.github import comment as comment_mod
 from khaos_action.github import gates
 from khaos_action.github.client import GitHubClient
 from khaos_action.github.event import EventInfo, read_event
-from khaos_action.github.finish import finish
+from khaos_action.github.finish import Finish
 from khaos_action.github.render import render_sections, summary_markdown
-from khaos_action.github.settings import ActionSettings
+from khaos_action.github.settings import ActionSettings, Places
 from khaos_action.github.workflow import (
     WorkflowLog,
     append_summary,
@@ -50,47 +50,41 @@ Evaluate = Callable[..., EvaluateResult]
 def run_action(
     settings: ActionSettings,
     *,
+    places: Places,
     github: GitHubClient | None,
     evaluate: Evaluate,
     services: Services,
-    log: WorkflowLog | None = None,
+    log: WorkflowLog,
     compare: Compare = compare_manifests,
 ) -> int:
-    log = log or WorkflowLog()
-    log.mask(settings.token)
-    workspace = Path(settings.GITHUB_WORKSPACE or services.environ.get("PWD") or os.getcwd()).resolve()
+    """The flow, in `places` (computed once, by the entrypoint). What stops it is raised: the action's one error
+    boundary (`boundary`, around set-up too) turns it into the exit code, the summary and the outputs."""
+    # Root writes in a workspace the pull request filled: nothing we write there may follow a link it committed
+    # (khaos_action/nofollow.py), for the whole run: reports, events, cassettes, comment file, baseline.
+    with confine(places.workspace):
+        _check_workdir(settings, places)
+        event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
+        if event.problem:
+            log.warning(event.problem)
+        result = _evaluate(settings, places.workdir, places.workspace, evaluate, services, log)
+        return _report(settings, places.workspace, places.workdir, event, result, github, log, compare)
 
-    def body() -> int:
-        # Root writes in a workspace the pull request filled: nothing we write there may follow a link it committed
-        # (khaos_action/nofollow.py), for the whole run: reports, events, cassettes, comment file, baseline.
-        with confine(workspace):
-            workdir = _workdir(settings, workspace)
-            event = read_event(settings.GITHUB_EVENT_PATH, settings.GITHUB_EVENT_NAME, settings.GITHUB_REF)
-            if event.problem:
-                log.warning(event.problem)
-            result = _evaluate(settings, workdir, workspace, evaluate, services, log)
-            return _report(settings, workspace, workdir, event, result, github, log, compare)
 
-    def on_exit(code: int, message: str | None) -> None:
-        # Every exit: the workspace back to its owner; without a verdict, a summary and outputs saying why.
-        finish(code, message, workspace=workspace, summary_path=settings.GITHUB_STEP_SUMMARY,
-               output_path=settings.GITHUB_OUTPUT, run_url=settings.run_url)
-
-    # The one boundary (khaos_action/errors.py): same exit-code table as the CLI, tracebacks only for our bugs and
-    # only where workflow commands are stopped (a traceback may quote agent text).
+def boundary(body: Callable[[], int], *, log: WorkflowLog, on_exit: Finish) -> int:
+    """The action's one error boundary (khaos_action/errors.py `guard`, as the CLI's): the same exit-code table,
+    tracebacks only for our bugs and only where workflow commands are stopped (a traceback may quote agent text);
+    `on_exit` hands the workspace back and, without a verdict, writes a summary and outputs saying why."""
     return guard(body, say=log.error, show_traceback=log.untrusted, on_exit=on_exit)
 
 
-def _workdir(settings: ActionSettings, workspace: Path) -> Path:
-    """The working directory, reached from the workspace without following a link (we write below it)."""
-    workdir = Path(os.path.abspath(workspace / settings.working_directory))
+def _check_workdir(settings: ActionSettings, places: Places) -> None:
+    """The working directory exists, reached from the workspace without following a link (we write below it)."""
     try:
-        with open_dir(workdir):
+        with open_dir(places.workdir):
             pass
     except OSError:
-        raise ConfigError(f"working-directory {settings.working_directory!r} does not exist under {workspace}; "
-                          "fix the `working-directory` input") from None
-    return workdir
+        raise ConfigError(f"working-directory {settings.working_directory!r} does not exist under "
+                          f"{places.workspace}; fix the `working-directory` input") from None
 
 
 def _refuse_links(out_dir: Path, workspace: Path) -> None:

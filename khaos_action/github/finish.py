@@ -1,19 +1,26 @@
 """What every exit of the action leaves behind: a workspace the runner's user owns, and a summary and outputs even
 when no verdict was reached (exit 2, 3, 4, an interrupt).
 
-Called from the error boundary's `on_exit` hook (khaos_action/errors.py `guard`), so it runs whatever happened.
+`Finish` is the action's `on_exit` hook of the one error boundary (khaos_action/errors.py `guard`, which
+entrypoint.py puts around set-up and the whole flow), so it runs whatever happened.
 """
 
 from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from khaos_action.errors import ExitCode
 from khaos_action.github.workflow import append_summary, set_outputs
 from khaos_action.report.escape import md_code
 from khaos_action.reporters import action_outputs
+
+if TYPE_CHECKING:
+    from khaos_action.github.settings import ActionSettings, Places
 
 EMPTY_OUTPUTS = ("score", "security-score", "resilience-score", *action_outputs(), "manifest-path", "comment-file")
 
@@ -33,6 +40,36 @@ TITLES = {
     ExitCode.INTERNAL: "internal error",
     ExitCode.INTERRUPTED: "interrupted",
 }
+
+
+@dataclass(slots=True)
+class Finish:
+    """Where every exit leaves its summary and outputs, and which workspace goes back to its owner. Made from the
+    runner's environment before the settings are read (an input error still gets its summary), then pointed at the
+    settings' places (`settle`) once they are known."""
+
+    workspace: str | Path | None
+    summary_path: str | None
+    output_path: str | None
+    run_url: str | None = None
+
+    @classmethod
+    def of_environ(cls, environ: Mapping[str, str], cwd: str) -> Finish:
+        return cls(workspace=environ.get("GITHUB_WORKSPACE") or cwd, summary_path=environ.get("GITHUB_STEP_SUMMARY"),
+                   output_path=environ.get("GITHUB_OUTPUT"))
+
+    @classmethod
+    def of(cls, settings: ActionSettings, places: Places) -> Finish:
+        finishing = cls(workspace=None, summary_path=settings.GITHUB_STEP_SUMMARY, output_path=settings.GITHUB_OUTPUT)
+        finishing.settle(settings, places)
+        return finishing
+
+    def settle(self, settings: ActionSettings, places: Places) -> None:
+        self.workspace, self.run_url = places.workspace, settings.run_url
+
+    def __call__(self, code: int, message: str | None) -> None:
+        finish(code, message, workspace=self.workspace, summary_path=self.summary_path, output_path=self.output_path,
+               run_url=self.run_url)
 
 
 def finish(code: int, message: str | None, *, workspace: str | Path | None, summary_path: str | None,

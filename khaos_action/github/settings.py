@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import (
@@ -199,6 +202,20 @@ class ActionSettings(BaseModel):
         if self.GITHUB_REPOSITORY and self.GITHUB_RUN_ID:
             return f"{self.GITHUB_SERVER_URL}/{self.GITHUB_REPOSITORY}/actions/runs/{self.GITHUB_RUN_ID}"
         return None
+
+    def places(self, cwd: str) -> Places:
+        """Where the action works: `cwd` is the directory it started in (the workspace when the runner sets none)."""
+        workspace = Path(self.GITHUB_WORKSPACE or cwd).resolve()
+        return Places(workspace=workspace, workdir=Path(os.path.abspath(workspace / self.working_directory)))
+
+
+@dataclass(frozen=True, slots=True)
+class Places:
+    """The workspace and the working directory, computed once (`ActionSettings.places`) and handed to set-up and to
+    the action's flow. `workdir` is not resolved: a link committed on the way to it is refused where it is opened."""
+
+    workspace: Path
+    workdir: Path
 
 
 def _input(environ: Mapping[str, str], name: str) -> str | None:
