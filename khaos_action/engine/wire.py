@@ -14,7 +14,7 @@ import json
 import os
 import struct
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from pydantic_core import from_json, to_json
@@ -235,45 +235,70 @@ def case_state(ctx: CaseContext) -> dict[str, Any]:
     """What the worker's tool wrappers and interceptors observed during the case, to merge into the engine's (only
     what is there: most cases of a run at scale observe nothing)."""
     state: dict[str, Any] = {}
-    if ctx.hits:
-        state["hits"] = dict(ctx.hits)
-    if ctx.calls:
-        state["calls"] = dict(ctx.calls)
-    if ctx.notes:
-        state["notes"] = list(ctx.notes)
-    if ctx.error is not None:
-        state["error"] = ctx.error
-    if ctx.llm_calls:
-        state["llm_calls"] = ctx.llm_calls
-    if ctx.tool_errors:
-        state["tool_errors"] = list(ctx.tool_errors)
-    if ctx.egress:
-        state["egress"] = ctx.egress
-    if ctx.tool_calls:
-        state["tool_calls"] = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error,
-                                "fault": c.fault, "error_source": c.error_source} for c in ctx.tool_calls]
+    for key, present, take in _OBSERVED:
+        value = getattr(ctx, key)
+        if present(value):
+            state[key] = take(value)
     return state
+
+
+def _tool_call_state(calls: list[ToolCall]) -> list[dict[str, Any]]:
+    return [{"name": c.name, "args": c.args, "result": c.result, "error": c.error, "fault": c.fault,
+             "error_source": c.error_source} for c in calls]
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+_OBSERVED: tuple[tuple[str, Callable[[Any], bool], Callable[[Any], Any]], ...] = (
+    ("hits", bool, dict), ("calls", bool, dict), ("notes", bool, list),
+    ("error", lambda error: error is not None, _same), ("llm_calls", bool, _same), ("tool_errors", bool, list),
+    ("egress", bool, _same), ("tool_calls", bool, _tool_call_state))
+"""What case_state reports of the context, in order: the field, whether it has anything, and what is sent of it."""
 
 
 def merge_state(ctx: CaseContext, state: dict[str, Any]) -> list[dict[str, Any]]:
     """Add the worker's observations to the engine's context; returns the LLM call records (for the run's meter)."""
     if not state:
         return []
-    if state.get("hits"):
-        ctx.hits.update(Counter({str(k): int(v) for k, v in state["hits"].items()}))
-    if state.get("calls"):
-        ctx.calls.update(Counter({str(k): int(v) for k, v in state["calls"].items()}))
-    ctx.notes += [str(n) for n in state.get("notes") or ()]
-    for call in state.get("tool_calls") or ():
-        if isinstance(call, dict) and call.get("name"):
-            ctx.tool_calls.append(ToolCall(name=str(call["name"]), args=dict(call.get("args") or {}),
-                                           result=call.get("result"), error=call.get("error"),
-                                           fault=call.get("fault"), error_source=call.get("error_source")))
-    ctx.tool_errors += [str(e) for e in state.get("tool_errors") or ()]
-    ctx.egress += [e for e in state.get("egress") or () if isinstance(e, dict)]
-    records = [r for r in state.get("llm_calls") or () if isinstance(r, dict)]
-    ctx.llm_calls += records
+    for counter in ("hits", "calls"):
+        _add_counts(getattr(ctx, counter), state.get(counter))
+    for key, add in _MERGED_LISTS:
+        add(getattr(ctx, key), state.get(key) or ())
     error = state.get("error")
     if error and ctx.error is None:
         ctx.error = str(error)[:2000]
-    return records
+    return _dicts(state.get("llm_calls") or ())
+
+
+def _add_counts(into: Counter, counts: Any) -> None:
+    if counts:
+        into.update(Counter({str(k): int(v) for k, v in counts.items()}))
+
+
+def _dicts(values: Iterable[Any]) -> list[dict[str, Any]]:
+    return [value for value in values if isinstance(value, dict)]
+
+
+def _add_texts(into: list[str], values: Iterable[Any]) -> None:
+    into += [str(value) for value in values]
+
+
+def _add_dicts(into: list[dict[str, Any]], values: Iterable[Any]) -> None:
+    into += _dicts(values)
+
+
+def _add_tool_calls(into: list[ToolCall], calls: Iterable[Any]) -> None:
+    """The worker's tool calls, as the engine's ToolCalls (one without a name is no call)."""
+    for call in calls:
+        if isinstance(call, dict) and call.get("name"):
+            into.append(ToolCall(name=str(call["name"]), args=dict(call.get("args") or {}),
+                                 result=call.get("result"), error=call.get("error"),
+                                 fault=call.get("fault"), error_source=call.get("error_source")))
+
+
+_MERGED_LISTS: tuple[tuple[str, Callable[[Any, Iterable[Any]], None]], ...] = (
+    ("notes", _add_texts), ("tool_calls", _add_tool_calls), ("tool_errors", _add_texts), ("egress", _add_dicts),
+    ("llm_calls", _add_dicts))
+"""The context's lists the worker's state adds to, in the order they are merged, and how each item is taken."""

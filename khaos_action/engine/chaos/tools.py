@@ -180,30 +180,45 @@ class ToolPatcher:
             return
         for name, fn in originals.values():
             self._wrapper(name, fn)
+        ours = self._ours(originals)
+        for container in self._referrers(tuple(fn for _, fn in originals.values())):
+            if id(container) not in ours and not isinstance(container, types.FrameType):
+                self._replace_in(container, originals)
+
+    def _ours(self, originals: dict[int, tuple[str, Any]]) -> set[int]:
+        """The containers of this patcher's own that hold the functions: never rewritten."""
         ours = {id(w.__dict__) for w in self._wrappers.values()} | {id(originals), id(self.__dict__),
                                                                     id(self._wrappers)}
-        ours |= {id(cell) for w in self._wrappers.values() for cell in (w.__closure__ or ())}
-        fns = tuple(fn for _, fn in originals.values())
+        return ours | {id(cell) for w in self._wrappers.values() for cell in (w.__closure__ or ())}
+
+    def _referrers(self, fns: tuple[Any, ...]) -> list[Any]:
+        """What may hold the functions: everything that refers to them (deep), or the modules' namespaces."""
         gc.unfreeze()  # frozen objects (khaos_action.gc_freeze) are invisible to gc.get_referrers
-        referrers = gc.get_referrers(*fns) if self.deep else [vars(m) for m in list(sys.modules.values())
-                                                                if hasattr(m, "__dict__")]
-        for container in referrers:
-            if id(container) in ours or isinstance(container, types.FrameType):
-                continue
-            if isinstance(container, dict):
-                self._replace_in_dict(container, originals)
-            elif isinstance(container, list):
-                for index, value in enumerate(container):
-                    if id(value) in originals and value is originals[id(value)][1]:
-                        container[index] = self._wrappers[id(value)]
-                        self._undo.append(functools.partial(_restore_item, container, index, value, container[index]))
-            elif isinstance(container, types.CellType):
-                value = container.cell_contents
-                if id(value) in originals:
-                    container.cell_contents = self._wrappers[id(value)]
-                    self._undo.append(functools.partial(_restore_cell, container, value, container.cell_contents))
-            else:
-                self._replace_in_slots(container, originals)
+        if self.deep:
+            return gc.get_referrers(*fns)
+        return [vars(m) for m in list(sys.modules.values()) if hasattr(m, "__dict__")]
+
+    def _replace_in(self, container: Any, originals: dict[int, tuple[str, Any]]) -> None:
+        if isinstance(container, dict):
+            self._replace_in_dict(container, originals)
+        elif isinstance(container, list):
+            self._replace_in_list(container, originals)
+        elif isinstance(container, types.CellType):
+            self._replace_in_cell(container, originals)
+        else:
+            self._replace_in_slots(container, originals)
+
+    def _replace_in_list(self, container: list[Any], originals: dict[int, tuple[str, Any]]) -> None:
+        for index, value in enumerate(container):
+            if id(value) in originals and value is originals[id(value)][1]:
+                container[index] = self._wrappers[id(value)]
+                self._undo.append(functools.partial(_restore_item, container, index, value, container[index]))
+
+    def _replace_in_cell(self, container: types.CellType, originals: dict[int, tuple[str, Any]]) -> None:
+        value = container.cell_contents
+        if id(value) in originals:
+            container.cell_contents = self._wrappers[id(value)]
+            self._undo.append(functools.partial(_restore_cell, container, value, container.cell_contents))
 
     def _replace_in_slots(self, obj: Any, originals: dict[int, tuple[str, Any]]) -> None:
         """Objects that hold the function in a slot, or in attributes stored inline (CPython 3.11+ keeps instance
