@@ -213,52 +213,106 @@ def _has(container: Any, part: Any) -> bool:
 
 def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw: Any, locate: Locate,
            file: str) -> ConfigIssue:
-    kind, found, ctx = error["type"], error.get("input"), error.get("ctx") or {}
-    annotation = annotation_at(model, path, raw)
-    hint: str | None = None
-    if kind == "extra_forbidden":
-        key = path[-1]
-        allowed = field_names(annotation_at(model, path[:-1], raw))
-        message = f"unknown key `{key}`"
-        from difflib import get_close_matches  # an error's hint: not imported to read a valid file
+    failed = _Failed(error, path, model, raw, locate, file, annotation_at(model, path, raw))
+    return _ISSUES.get(failed.kind, _other_issue)(failed)
 
-        close = get_close_matches(str(key), allowed, n=1, cutoff=0.6)
-        if close:
-            hint = f"Did you mean `{close[0]}`?"
-        elif allowed:
-            hint = f"Allowed keys here: {', '.join(allowed)}"
-        return _at(file, locate(path, False), path, message, hint)
-    if kind == "missing":
-        key = path[-1]
-        message = f"missing required key `{key}`"
-        described = _field_doc(model, path, raw)
-        hint = f"Add `{key}:`" + (f" ({described[:1].lower()}{described[1:]})" if described else "")
-        return _at(file, locate(path[:-1], False), path, message, hint)
-    if kind in ("value_error", "assertion_error"):
-        message = str(error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
-        return _at(file, locate(path, False), path, message + _named(raw, path), None)
-    if kind == "literal_error":
-        # A registry-checked value (agent.type) names its choices in the error, a Literal in its annotation.
-        choices = _literal_choices(annotation) or list(ctx.get("choices", ()))
-        expected = describe_type(Literal[tuple(choices)]) if choices else ctx.get("expected", "")
-        from difflib import get_close_matches
 
-        close = get_close_matches(str(found), [str(c) for c in choices], n=1, cutoff=0.5)
-        hint = f"Did you mean {close[0]!r}?" if close else None
-        return _at(file, locate(path, True), path, f"expected {expected}, found {show_value(found)}", hint)
-    if kind in _TYPE_ERRORS:
-        expected = describe_type(annotation) if annotation is not None else _TYPE_ERRORS[kind]
-        return _type_issue(file, locate(path, True), path, expected, found)
-    if kind in _BOUNDS:
-        bound = ctx.get(_CTX_KEYS[kind])
-        message = f"expected a number {_BOUNDS[kind]} {bound:g}, found {show_value(found)}"
-        return _at(file, locate(path, True), path, message, None)
-    if kind in ("too_short", "too_long"):
-        limit = ctx.get("min_length") if kind == "too_short" else ctx.get("max_length")
-        word = "at least" if kind == "too_short" else "at most"
-        message = f"expected {word} {limit} item{'s' if limit != 1 else ''}, found {ctx.get('actual_length')}"
-        return _at(file, locate(path, True), path, message, None)
-    return _at(file, locate(path, True), path, f"{error['msg']}, found {show_value(found)}", None)
+@dataclass(frozen=True)
+class _Failed:
+    """One pydantic error at its key path, with what its issue is written from."""
+
+    error: dict[str, Any]
+    path: KeyPath
+    model: type[BaseModel]
+    raw: Any
+    locate: Locate
+    file: str
+    annotation: Any
+
+    @property
+    def kind(self) -> str:
+        return self.error["type"]
+
+    @property
+    def found(self) -> Any:
+        return self.error.get("input")
+
+    @property
+    def ctx(self) -> dict[str, Any]:
+        return self.error.get("ctx") or {}
+
+    def at(self, message: str, hint: str | None, *, value: bool = True) -> ConfigIssue:
+        """The issue at the key's value (`value`) or at the key itself."""
+        return _at(self.file, self.locate(self.path, value), self.path, message, hint)
+
+
+def _unknown_key(failed: _Failed) -> ConfigIssue:
+    key, hint = failed.path[-1], None
+    allowed = field_names(annotation_at(failed.model, failed.path[:-1], failed.raw))
+    from difflib import get_close_matches  # an error's hint: not imported to read a valid file
+
+    close = get_close_matches(str(key), allowed, n=1, cutoff=0.6)
+    if close:
+        hint = f"Did you mean `{close[0]}`?"
+    elif allowed:
+        hint = f"Allowed keys here: {', '.join(allowed)}"
+    return failed.at(f"unknown key `{key}`", hint, value=False)
+
+
+def _missing_key(failed: _Failed) -> ConfigIssue:
+    path = failed.path
+    key = path[-1]
+    described = _field_doc(failed.model, path, failed.raw)
+    hint = f"Add `{key}:`" + (f" ({described[:1].lower()}{described[1:]})" if described else "")
+    return _at(failed.file, failed.locate(path[:-1], False), path, f"missing required key `{key}`", hint)
+
+
+def _invalid_value(failed: _Failed) -> ConfigIssue:
+    message = str(failed.error["msg"]).removeprefix("Value error, ").removeprefix("Assertion failed, ")
+    return failed.at(message + _named(failed.raw, failed.path), None, value=False)
+
+
+def _not_a_choice(failed: _Failed) -> ConfigIssue:
+    # A registry-checked value (agent.type) names its choices in the error, a Literal in its annotation.
+    choices = _literal_choices(failed.annotation) or list(failed.ctx.get("choices", ()))
+    expected = describe_type(Literal[tuple(choices)]) if choices else failed.ctx.get("expected", "")
+    from difflib import get_close_matches
+
+    close = get_close_matches(str(failed.found), [str(c) for c in choices], n=1, cutoff=0.5)
+    hint = f"Did you mean {close[0]!r}?" if close else None
+    return failed.at(f"expected {expected}, found {show_value(failed.found)}", hint)
+
+
+def _wrong_type(failed: _Failed) -> ConfigIssue:
+    annotation = failed.annotation
+    expected = describe_type(annotation) if annotation is not None else _TYPE_ERRORS[failed.kind]
+    return _type_issue(failed.file, failed.locate(failed.path, True), failed.path, expected, failed.found)
+
+
+def _out_of_bounds(failed: _Failed) -> ConfigIssue:
+    bound = failed.ctx.get(_CTX_KEYS[failed.kind])
+    return failed.at(f"expected a number {_BOUNDS[failed.kind]} {bound:g}, found {show_value(failed.found)}", None)
+
+
+def _wrong_length(failed: _Failed) -> ConfigIssue:
+    short = failed.kind == "too_short"
+    limit = failed.ctx.get("min_length") if short else failed.ctx.get("max_length")
+    word = "at least" if short else "at most"
+    return failed.at(f"expected {word} {limit} item{'s' if limit != 1 else ''}, found "
+                     f"{failed.ctx.get('actual_length')}", None)
+
+
+def _other_issue(failed: _Failed) -> ConfigIssue:
+    return failed.at(f"{failed.error['msg']}, found {show_value(failed.found)}", None)
+
+
+_ISSUES: dict[str, Callable[[_Failed], ConfigIssue]] = {
+    **dict.fromkeys(_BOUNDS, _out_of_bounds), **dict.fromkeys(_TYPE_ERRORS, _wrong_type),
+    "extra_forbidden": _unknown_key, "missing": _missing_key, "value_error": _invalid_value,
+    "assertion_error": _invalid_value, "literal_error": _not_a_choice, "too_short": _wrong_length,
+    "too_long": _wrong_length,
+}
+"""How each kind of pydantic error is told (any other: its own message and the value found)."""
 
 
 def _union_issue(errors: list[dict[str, Any]], path: KeyPath, *, model: type[BaseModel], raw: Any,
