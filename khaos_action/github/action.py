@@ -148,7 +148,10 @@ def _report(settings: ActionSettings, workspace: Path, workdir: Path, event: Eve
         except KhaosError as exc:
             log.warning(f"cannot compare with the baseline ({base.source}); regression gates skipped: {exc}")
 
-    decision = gates.decide(manifest, comparison, fail_on=settings.fail_on, min_score=settings.min_score)
+    # `min-score` is applied once: a run took it as its gates.min_overall (the config stage), and its verdict holds
+    # the finding; a manifest reported on (input `manifest`: nothing runs) gets it here.
+    floor = settings.min_score if settings.manifest else None
+    decision = gates.decide(manifest, comparison, fail_on=settings.fail_on, min_score=floor)
     sections, footer = render_sections(
         manifest, comparison=comparison, decision=decision, baseline_source=base.source, fail_on=settings.fail_on,
         instance=instance, run_url=settings.run_url, head_sha=settings.GITHUB_SHA, base=base.manifest)

@@ -18,6 +18,7 @@ from khaos_action.github.client import GitHubClient, make_http_client
 from khaos_action.github.finish import Finish
 from khaos_action.github.settings import ActionSettings
 from khaos_action.github.workflow import WorkflowLog
+from khaos_action.manifest import Scores
 from khaos_action.services import Services
 from tests.github_api import (
     TOKEN,
@@ -246,10 +247,23 @@ def test_fail_on_never_passes_a_leaking_agent(run) -> None:
     assert run.outputs["passed"] == "true"
 
 
-def test_min_score_threshold(run) -> None:
-    run.agent(AGENT_LEAKS)
-    assert run.run(**{"fail-on": "threshold", "min-score": "50"}) == 0
-    assert run.run(**{"fail-on": "threshold", "min-score": "70"}) == 1
+def test_min_score_threshold_is_applied_once_by_the_run(run) -> None:
+    from khaos_action.evaluate import evaluate
+
+    (run.workspace / "khaos.yaml").write_text(CONFIG + "chaos_matrix: [{name: no-chaos}]\n")
+    run.agent(AGENT_LEAKS)  # one of three replies leaks: overall 66.7
+    assert run.run(evaluate=evaluate, **{"fail-on": "threshold", "min-score": "50"}) == 0
+    assert run.run(evaluate=evaluate, **{"fail-on": "threshold", "min-score": "70"}) == 1
+    failing = [line for line in run.log.splitlines() if line.startswith("  failing  [threshold]")]
+    assert failing == ["  failing  [threshold] overall score 66.7 is below min_overall 70"]
+
+
+def test_min_score_threshold_on_a_manifest_reported_on(run) -> None:
+    manifest = make_manifest(scores=Scores(overall=50.0))
+    (run.workspace / "merged.json").write_text(manifest.model_dump_json())
+    assert run.run(manifest="merged.json", **{"fail-on": "threshold", "min-score": "40"}) == 0
+    assert run.run(manifest="merged.json", **{"fail-on": "threshold", "min-score": "60"}) == 1
+    assert "[threshold] overall score 50.0 is below min-score 60" in run.log
 
 
 def test_comment_api_failure_is_a_warning_and_keeps_the_verdict(run) -> None:
