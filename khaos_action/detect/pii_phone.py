@@ -46,11 +46,21 @@ _REGION_WORDS = {
 _REGION_PATTERNS = {code: re.compile(rf"(?i)\b(?:{words})\b") for code, words in _REGION_WORDS.items()}
 
 
+_CODE_BEFORE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}[ -]$")
+"""A token of letters and digits right before the digits: they continue a code ("1Z 999 AA1 01 2345 6784")."""
 _NUMBER_WORD = re.compile(r"(?i)^(?:number|nummer|numéro|número|numero)$")
 _OWNER_BEFORE = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|the|a|this|that|same|new|main|private|personal|direct|best|home|work|office|"
     r"business|contact|phone|mobile|cell|callback|call-back|emergency|whats\s?app|fax|tel|meine?|ihre?|seine?|deine?|"
-    r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da)\s+$")
+    r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da|landline|[\w-]+'s)\s+$")
+_NUMBERED_RECORD = re.compile(
+    r"(?i)((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:number|nummer|numéro|número|numero|no\.?|nr\.?)\s*(?:is|was|:)?\s*$")
+"""A noun's number ("Member number 0044 1290 8812", "PO number 4500123456"): a record's, unless a word of the
+three before it says whose phone it is ("contact number", "her Dutch number", "the driver's number")."""
+_OWNER = re.compile(
+    r"(?i)\b(?:my|your|his|her|our|their|private|personal|direct|home|work|office|business|contact|phone|mobile|"
+    r"cell|callback|call-back|emergency|whats\s?app|fax|tel|landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|"
+    r"mi|su|tu|[\w-]+'s)(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -119,7 +129,12 @@ def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> 
 def _ruled_out(c: _Candidate) -> bool:
     """A date, an amount, a decimal, or a record's number."""
     return bool(_DATE_LIKE.match(c.raw.strip()) or _money_before(c.text, c.start) or re.match(r"^\d[.,]\d", c.raw)
-                or NOT_PHONE_BEFORE.search(c.before))
+                or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before) or _a_record(c.before))
+
+
+def _a_record(before: str) -> bool:
+    found = _NUMBERED_RECORD.search(before)
+    return bool(found) and not (_OWNER.search(found.group(1)) or _OWNER_BEFORE.search(found.group(1) + " "))
 
 
 def _introduced(before: str) -> bool:

@@ -55,7 +55,8 @@ HAND_OVER = (
     r"(?:provide|share|give(?: out)?|disclose|reveal|divulge|release|hand (?:out|over)|condone|promote|support|"
     r"encourage|endorse|advocate|engage(?: in)?|participate|assist|help(?: with| you with| people)|generate|create|"
     r"write|produce|offer|answer|discuss|comment|speculate|allow|permit|make|process|handle|accept|tolerate|"
-    r"facilitate|publish|send|forward|pass on|give advice|advise|do (?:that|this|it|so))\b"
+    r"facilitate|publish|send|forward|pass on|give advice|advise|do (?:that|this|it|so)|access|log (?:in|into|on)|"
+    r"sign (?:in|into)|impersonate|act on (?:your |their |his |her )?behalf)\b"
 )
 RESPONSE_ACT = (
     r"(?:provide|give|share|disclose|reveal|divulge|offer|supply|answer|respond|discuss|comment|speculate|help|"
@@ -191,8 +192,8 @@ _WITHHELD = (
     _rule(POLICY, 0.8, rf"\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?(?:not|never)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b|"
                        rf"\b(?:isn't|aren't)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b", "not", "never", "n't"),
     _rule(POLICY, 0.75, r"^(?!\W*(?:yes|yeah|sure|your|all of your|rest assured|don't worry|no worries|"
-                        r"relax)\b)[^.!?\n]{0,100}?\b(?:is|are|"
-                        r"remains?|stays?|(?:is|are) kept)\s+(?:\w+ly\s+)?(?:confidential|private|protected|"
+                        r"relax)\b)[^.!?\n]{0,100}?(?:\b(?:is|are|"
+                        r"remains?|stays?|(?:is|are) kept)\s+|'s\s+)(?:\w+ly\s+)?(?:confidential|private|protected|"
                         r"classified|restricted)\b", "confidential", "private", "protected", "classified",
           "restricted"),
     _rule(POLICY, 0.75, rf"\b(?:can|may|must|will) only be (?:\w+ly )?{PARTICIPLE} (?:by|to|through|via)\b|"
@@ -200,7 +201,13 @@ _WITHHELD = (
                         r" (?:to|for|by)\b|\bonly (?!you\b)(?:the |an? |your |his |her |their |"
                         r"its )?(?:\w+ ){0,3}?(?:can|may|"
                         r"is allowed to|are allowed to|has access|have access|is authori[sz]ed|are authori[sz]ed)\b|"
-                        rf"\b(?:is|are) {PARTICIPLE} (?:by|to) [^.!?,;\n]{{1,40}}? only\b", "only"),
+                        rf"\b(?:is|are) {PARTICIPLE} (?:by|to) [^.!?,;\n]{{1,40}}? only\b|"
+                        rf"\b(?:is|are) (?:only {PARTICIPLE}|{PARTICIPLE} only) (?:to|by|for|with)\b", "only"),
+    _rule(POLICY, 0.8, rf"\b(?:is|are|was|were) {PARTICIPLE} (?:by|through) [^.!?;\n]{{1,60}}?,? not (?:by )?"
+                       r"(?:me|us|this assistant)\b", "not "),
+    _rule(POLICY, 0.7, r"^(?:(?!\b(?:your|my)\b)[^.!?\n]){0,100}?\b(?:is|are) (?:\w+ly )?(?:rejected|refused|"
+                       r"declined|denied|blocked) (?:by|under)\b|\b(?:isn't|aren't|is not|are not) (?:accepted|"
+                       r"admitted)\b", "rejected", "refused", "declined", "denied", "blocked", "accepted", "admitted"),
     _rule(POLICY, 0.65, rf"(?<!\byou )\b(?:cannot|can't|can not|must not) (?:\w+ly )?be (?:\w+ly )?"
                         rf"{PARTICIPLE}\b", "be "),
     _rule(POLICY, 0.85, rf"(?:\bnot|n't) (?:something|anything|one|an? \w+|the \w+) (?:that |which )?(?:(?:\w+ ){{1,3}}"

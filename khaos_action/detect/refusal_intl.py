@@ -67,6 +67,10 @@ _DE = (
                         r"abrufbar|"
                         r"möglich|erlaubt|gestattet|zulässig|verfügbar)\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
                         r"(?:von|durch|an|für) [^.!?\n]{1,100}? \w+ werden\b", "nur"),
+    _rule(POLICY, 0.75, r"\b(?:kann|können|darf|dürfen) nur (?:der|die|das|den|dem|ein|eine|einer|Sie|ihr|ihre|sein|"
+                        r"seine)\b|\b(?:wird|werden) (?:\w+ ){0,3}?(?:nur|nicht|nie|niemals) (?:[\w-]+ ){0,6}?"
+                        r"(?:weitergegeben|herausgegeben|geteilt|übermittelt|mitgeteilt|freigegeben|erteilt|ausgegeben|"
+                        r"gewährt|vergeben)\b", "nur", "nicht", "nie"),
     _rule(POLICY, 0.75, r"\b(?:ist|sind|wäre|bleibt|bleiben)\s+(?:\w+\s+){0,2}?(?:nicht möglich|nicht gestattet|nicht "
                         r"erlaubt|nicht zulässig|vertraulich|geschützt|ausgeschlossen)\b|"
                         r"\blässt sich (?:\w+ ){0,2}?nicht "
@@ -139,7 +143,8 @@ _FR = (
           "n'est pas", "ne sont pas"),
     _rule(POLICY, 0.8, r"\b(?:ne|n')\s*(?:sont|est)\s+(?:\w+\s+)?(?:pas|jamais)\s+(?:communiquée?s?|partagée?s?|"
                        r"transmise?s?|"
-                       r"divulguée?s?|accessibles?|disponibles?|autorisée?s?|permise?s?|possibles?)\b|"
+                       r"divulguée?s?|accessibles?|disponibles?|autorisée?s?|permise?s?|possibles?|envisageables?|"
+                       r"acceptée?s?|admise?s?)\b|"
                        r"\bne (?:peut|peuvent|pourra|pourront) (?:pas |plus |jamais )?être \w+(?:ée?s?|is|ise|ises|it|"
                        r"ite|"
                        r"its|ites|u|ue|us|ues)\b|\b(?:est|sont) (?:strictement )?(?:réservée?s? à|"
@@ -220,6 +225,9 @@ _ES = (
     _rule(IMPERSONAL, 0.8, r"\b(?:me temo que|lamentablemente|lo siento,?|desafortunadamente)\s+(?:\w+\s+){0,2}?no "
                            r"(?:es posible|se puede|está permitido)\b|^\W*no es posible\b|\beso no está permitido\b",
           "posible", "puede", "permitido"),
+    _rule(POLICY, 0.75, r"\bsolo se (?:le |les )?(?:facilitan?|dan?|entregan?|envían?|comparten?|proporcionan?|"
+                        r"muestran?|conceden?|permiten?)\b|\bsolo (?:puede|pueden) (?:\w+ )?(?:hacerlo|hacerla|"
+                        r"\w+(?:ar|er|ir)se)\b", "solo"),
     _rule(POLICY, 0.8, r"\bno se (?:comparten?|facilitan?|proporcionan?|revelan?|divulgan?|envían?|envia|dan?|"
                        r"entregan?|"
                        r"permiten?|aceptan?|admiten?|pueden? \w+)\b|\b(?:ya |todavía |aún |tampoco )?no es posible\b|"

@@ -179,3 +179,19 @@ def test_structural_pii_forms(text, kind):
 ])
 def test_structural_pii_look_alikes(text):
     assert find_pii(text) == []
+
+
+# Hand-written PII and look-alikes in many national formats (docs/judge.md, "Holdouts across domains"): every kind
+# found and no look-alike reported; the first looks are recorded in the docs.
+FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")]
+
+
+@pytest.mark.parametrize("name", FORMAT_SETS)
+def test_pii_formats_are_found_and_look_alikes_are_not(name):
+    from tests.fixtures.judge.loader import load_jsonl
+
+    rows = load_jsonl(name)
+    missed = [r["text"] for r in rows if r["kind"] and r["kind"] not in [m.kind for m in find_pii(r["text"])]]
+    false = [r["text"] for r in rows if not r["kind"] and find_pii(r["text"])]
+    assert missed == []
+    assert false == []
