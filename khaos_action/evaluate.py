@@ -118,8 +118,8 @@ async def run_agent(run: RunConfig, request: EvaluateRequest, services: Services
                                      baseline_replies=executed.baseline_replies, services=services)
             faults = [f.as_dict() for case in plan.cases for f in case.faults]
             unreached = session.unreached(faults, judged.results)
-            from khaos_action.engine.runner import invocation_key
             from khaos_action.pipeline.manifest import RunRecord
+            from khaos_action.plan.cases import invocation_key
 
             stopped = outcome(llm, [invocation_key(c) for c in executed.cases],
                               {invocation_key(r) for r in judged.results})

@@ -16,9 +16,8 @@ from dataclasses import replace
 from khaos_action.attacker.checks import attack_problem
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacker.prompts import CRESCENDO, OBJECTIVES, PAIR, brief
-from khaos_action.engine.runner import Invocation
 from khaos_action.manifest import Attempt, CaseResult
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 
 MULTI_TURN_OBJECTIVES = frozenset({"system_prompt", "tool_call"})
 STRATEGIES = ("crescendo", "pair")

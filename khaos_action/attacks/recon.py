@@ -14,13 +14,10 @@ from typing import Any
 from khaos_action.attacks.surface import AttackSurface, bind_carriers, discover_surface, own_carriers, recon_cases
 from khaos_action.manifest import SkippedAttack
 from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import invocation_key as _key
 from khaos_action.roles import ToolRole, guess_role
 
 RunCases = Callable[[Sequence[Case]], Awaitable[list[Any]]]
-
-
-def _key(case: Any) -> str:
-    return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"
 
 
 @dataclass(slots=True)

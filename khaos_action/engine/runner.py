@@ -16,7 +16,7 @@ import sys
 import time
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import islice
 from typing import Any, Protocol, TypeVar
 
@@ -28,44 +28,9 @@ from khaos_action.engine.events import EventLog
 from khaos_action.engine.pace import Pace
 from khaos_action.engine.transport.base import Transport
 from khaos_action.messages import ToolCall, TransportMessage
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation, invocation_key
 
 T = TypeVar("T")
-
-
-@dataclass(slots=True)
-class Invocation:
-    """What one case's call(s) produced, before any judging."""
-
-    case: Case
-    text: str = ""
-    replies: list[str] = field(default_factory=list)
-    """Every assistant reply (multi-turn cases have several; `text` is the last)."""
-    tool_calls: list[ToolCall] = field(default_factory=list)
-    error: str | None = None
-    timed_out: bool = False
-    timeout_s: float | None = None
-    """The time limit the call ran out of (`agent.timeout_s`), when it timed out."""
-    latency_ms: float = 0.0
-    truncated: bool = False
-    notes: list[str] = field(default_factory=list)
-    notes_dropped: int = 0
-    """Notes beyond textsafe.MAX_NOTES, only counted (see `seal`)."""
-    fault_hits: dict[str, int] = field(default_factory=dict)
-    llm_calls: list[dict[str, Any]] = field(default_factory=list)
-    egress: list[dict[str, Any]] = field(default_factory=list)
-    """Attack cases: requests to hosts the attack named, answered locally (engine/chaos/egress.py)."""
-    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """Attack cases with state checks: check ref -> {passed, evidence} or {error} (engine/state_check.py)."""
-
-    @property
-    def key(self) -> str:
-        return invocation_key(self.case)
-
-
-def invocation_key(case: Case | Any) -> str:
-    """One run of a case (a Case or its CaseResult: anything with `id` and `repeat`)."""
-    return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"
 
 
 class ChaosHooks(Protocol):

@@ -24,8 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from khaos_action.config.models import KhaosConfig
-from khaos_action.engine.runner import Invocation
-from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.cases import Case, Invocation, case_id
 from khaos_action.plan.contract import golden_key
 from khaos_action.plan.scheduler import select_shard
 

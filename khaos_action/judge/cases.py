@@ -13,11 +13,11 @@ from typing import TYPE_CHECKING
 from khaos_action.canary import Canary
 from khaos_action.checkers import Invariant
 from khaos_action.detect.encodings import find_leak
-from khaos_action.engine.runner import Invocation
 from khaos_action.findings import SECRET_CHECK_ID, SECRET_CHECK_TYPE
 from khaos_action.judge.expect import check_expect
 from khaos_action.llm.health import case_model
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, EgressAttempt, InvariantResult
+from khaos_action.plan.cases import Invocation
 
 if TYPE_CHECKING:
     from khaos_action.agent_reply import AgentReply

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion
 from khaos_action.judge.stage import JudgeSettings
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 from khaos_action.progress import Progress
 
 

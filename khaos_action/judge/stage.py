@@ -9,7 +9,6 @@ from typing import Any
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.models import JudgeConfig, KhaosConfig
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import (
     JudgeContext,
     judge_attack,
@@ -17,7 +16,7 @@ from khaos_action.judge.cases import (
     judge_invariants,
 )
 from khaos_action.manifest import CaseResult, SkippedAttack
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 from khaos_action.services import Services
 
 

@@ -20,11 +20,11 @@ if TYPE_CHECKING:
     from khaos_action.config.models import AgentConfig
     from khaos_action.engine.events import EventLog
     from khaos_action.engine.llm_calls import LlmRuntime
-    from khaos_action.engine.runner import Engine, InstanceBinder, Invocation
+    from khaos_action.engine.runner import Engine, InstanceBinder
     from khaos_action.judge.stage import JudgeSettings
     from khaos_action.manifest import CaseResult, SkippedAttack
     from khaos_action.pipeline.recon import Recon
-    from khaos_action.plan.cases import Case
+    from khaos_action.plan.cases import Case, Invocation
     from khaos_action.plan.scheduler import Plan
     from khaos_action.progress import Progress
     from khaos_action.session import AgentSession

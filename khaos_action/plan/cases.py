@@ -1,8 +1,9 @@
-"""A Case: one planned agent invocation, fully determined by (config, seed) before anything runs."""
+"""A Case: one planned agent invocation, fully determined by (config, seed) before anything runs; an Invocation:
+what running it produced (the engine makes them, the judge reads them)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
 from khaos_action.config.fault_entries import CaseFault, entry_id
@@ -82,3 +83,38 @@ class Case:
 def case_id(*parts: Any) -> str:
     """A short stable id from the parts that define a case (never from its position in the plan)."""
     return entry_id(*parts)
+
+
+@dataclass(slots=True)
+class Invocation:
+    """What one case's call(s) produced, before any judging."""
+
+    case: Case
+    text: str = ""
+    replies: list[str] = field(default_factory=list)
+    """Every assistant reply (multi-turn cases have several; `text` is the last)."""
+    tool_calls: list[ToolCall] = field(default_factory=list)
+    error: str | None = None
+    timed_out: bool = False
+    timeout_s: float | None = None
+    """The time limit the call ran out of (`agent.timeout_s`), when it timed out."""
+    latency_ms: float = 0.0
+    truncated: bool = False
+    notes: list[str] = field(default_factory=list)
+    notes_dropped: int = 0
+    """Notes beyond engine/textsafe.py MAX_NOTES, only counted (the engine's `seal`)."""
+    fault_hits: dict[str, int] = field(default_factory=dict)
+    llm_calls: list[dict[str, Any]] = field(default_factory=list)
+    egress: list[dict[str, Any]] = field(default_factory=list)
+    """Attack cases: requests to hosts the attack named, answered locally (engine/chaos/egress.py)."""
+    checks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """Attack cases with state checks: check ref -> {passed, evidence} or {error} (engine/state_check.py)."""
+
+    @property
+    def key(self) -> str:
+        return invocation_key(self.case)
+
+
+def invocation_key(case: Case | Any) -> str:
+    """One run of a case (a Case or its CaseResult: anything with `id` and `repeat`)."""
+    return case.id if case.repeat == 0 else f"{case.id}#{case.repeat}"

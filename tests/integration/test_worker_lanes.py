@@ -10,9 +10,9 @@ import os
 from pathlib import Path
 
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.runner import Engine, EngineSettings, Invocation
+from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.transport.worker import WorkerTransport
-from khaos_action.plan.cases import Case, case_id
+from khaos_action.plan.cases import Case, Invocation, case_id
 
 AGENT = '''
 import asyncio, os, time

@@ -8,9 +8,9 @@ import pytest
 
 from khaos_action.attacks.planner import attack_case, forbidden_check
 from khaos_action.config.corpus import Attack, load_corpus
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import JudgeContext, judge_attack
 from khaos_action.messages import ToolCall
+from khaos_action.plan.cases import Invocation
 from khaos_action.roles import forbidden_targets, guess_role
 
 CORPUS = load_corpus()

@@ -5,9 +5,8 @@ invariant share its (read-only) result."""
 from __future__ import annotations
 
 from khaos_action.checkers import Invariant
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import JudgeContext, judge_invariants
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 
 
 def test_results_share_the_invariants_spec_and_own_their_lists() -> None:

@@ -5,11 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.contamination import find_contamination, finding_text, mark
 from khaos_action.manifest import CaseResult
 from khaos_action.messages import ToolCall
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 
 
 def inv(cid, prompt, reply, result=None, canary=None, payload=None):

@@ -8,9 +8,8 @@ import pytest
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.fault_entries import parse_fault
-from khaos_action.engine.runner import Invocation
 from khaos_action.judge.cases import JudgeContext, failed_under_fault, fault_name, judge_completion, judge_invariants
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 from khaos_action.score.pillars import weighted_invariant_score
 
 SLOW = parse_fault({"id": "directory_lookup:slow:9f31c2", "target": "tool", "mode": "slow", "tool": "directory_lookup"})

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.fault_entries import parse_fault
-from khaos_action.engine.runner import Invocation
 from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.judge.cases import JudgeContext, judge_completion, judge_invariants
-from khaos_action.plan.cases import Case
+from khaos_action.plan.cases import Case, Invocation
 from khaos_action.score.summary import summarise
 
 FAULT = parse_fault({"id": "tool:error:abc", "target": "tool", "mode": "error"})
