@@ -613,11 +613,27 @@ class AttackSelector(Strict):
     """builtin: only the built-in corpus · user: only attacks from `attacks:` files (khaos.yaml's and the packs')."""
 
 
+# A phase that names no goals is gated on its type's own measure (the quickstart pack's thresholds), so a phase
+# whose every case failed can never pass silently; `goals: []` says "no goal" on purpose.
+DEFAULT_GOALS: dict[str, list[dict[str, object]]] = {
+    "baseline": [{"metric": "task_completion", "operator": "gte", "threshold": 0.8}],
+    "resilience": [{"metric": "recovery_rate", "operator": "gte", "threshold": 0.7}],
+    "security": [{"metric": "block_rate", "operator": "gte", "threshold": 0.8}],
+}
+
+
 class Phase(Strict):
     type: Literal["baseline", "resilience", "security"]
     faults: list[FaultSpec] = []
     attacks: list[AttackSelector] = []
     goals: list[Goal] = []
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_goals(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "goals" not in data and data.get("type") in DEFAULT_GOALS:
+            return {**data, "goals": DEFAULT_GOALS[data["type"]]}
+        return data
 
 
 class Pack(Strict):

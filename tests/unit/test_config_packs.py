@@ -170,3 +170,15 @@ def test_issues_found_after_validation_point_at_the_pack_line() -> None:
     issue = loaded.issue(("phases", 1, "faults", 0), "unknown fault mode 'eror'", "Did you mean 'error'?")
     assert str(issue) == (f"{FIXTURES / 'pack_custom.yaml'}:13:9: phases[1].faults[0]: unknown fault mode 'eror'. "
                           "Did you mean 'error'?")
+
+
+@pytest.mark.parametrize(("phase", "metric", "threshold"), [
+    ("baseline", "task_completion", 0.8), ("resilience", "recovery_rate", 0.7), ("security", "block_rate", 0.8)])
+def test_a_phase_without_goals_is_gated_on_its_types_default_goal(phase, metric, threshold) -> None:
+    pack = Pack.model_validate({"name": "p", "version": "1", "phases": [{"type": phase}]})
+    assert [(g.metric, g.operator, g.threshold) for g in pack.phases[0].goals] == [(metric, "gte", threshold)]
+
+
+def test_goals_empty_on_purpose_stay_empty() -> None:
+    pack = Pack.model_validate({"name": "p", "version": "1", "phases": [{"type": "resilience", "goals": []}]})
+    assert pack.phases[0].goals == []
