@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from khaos_action.attacks.capabilities import CapabilityProfile, missing_capabilities, not_applicable_reason
 from khaos_action.config.corpus import Attack, Corpus
@@ -21,13 +22,16 @@ from khaos_action.plan.scheduler import Selection
 
 
 def matches(attack: Attack, selector: AttackSelector) -> bool:
-    return (
-        (selector.tier is None or attack.tier == selector.tier)
-        and (selector.category is None or attack.category == selector.category)
-        and (selector.id is None or attack.id == selector.id)
-        and (selector.severity is None or attack.severity == selector.severity)
-        and (selector.owasp is None or any(o.upper().startswith(selector.owasp.upper()) for o in attack.owasp))
-    )
+    return all(getattr(selector, field) is None or getattr(attack, field) == getattr(selector, field)
+               for field in _EXACT) and (selector.owasp is None or _owasp_match(attack, selector.owasp))
+
+
+_EXACT = ("tier", "category", "id", "severity")
+"""The selector's fields an attack must equal when given (`owasp` is a prefix)."""
+
+
+def _owasp_match(attack: Attack, prefix: str) -> bool:
+    return any(o.upper().startswith(prefix.upper()) for o in attack.owasp)
 
 
 def _from(attack: Attack, selector: AttackSelector, corpus: Corpus) -> bool:
@@ -46,19 +50,46 @@ def select_attacks(
     """`check`: a further reason an attack cannot apply to this agent (e.g. a forbidden-tool attack naming only
     tools it lacks), or None."""
     validate_selectors(corpus, selectors)
-    missing = {a.id: missing_capabilities(profile, a.requires) for a in corpus.attacks}
-    other = {a.id: check(a) for a in corpus.attacks if not missing[a.id]} if check else {}
+    why_not = _reasons(corpus, profile, check)
     chosen: set[str] = set()
     skipped: set[str] = set()
     for sel in selectors:
-        hits = [a for a in corpus.attacks if matches(a, sel) and _from(a, sel, corpus)]
-        runnable = [a for a in hits if not missing[a.id] and not other.get(a.id)]
-        if sel.sample is not None:
-            runnable = sorted(runnable, key=lambda a: _rank(seed, sel, a.id))[: sel.sample]
-        chosen.update(a.id for a in runnable)
-        skipped.update(a.id for a in hits if missing[a.id] or other.get(a.id))
-    return Selection(
-        applicable=[corpus.by_id[i] for i in sorted(chosen)],
-        not_applicable=[(corpus.by_id[i], not_applicable_reason(missing[i]) if missing[i] else str(other[i]))
-                        for i in sorted(skipped)],
-    )
+        runnable, blocked = _pick(corpus, sel, why_not, seed)
+        chosen.update(runnable)
+        skipped.update(blocked)
+    return Selection(applicable=[corpus.by_id[i] for i in sorted(chosen)],
+                     not_applicable=[(corpus.by_id[i], why_not.reason(i)) for i in sorted(skipped)])
+
+
+def _hits(corpus: Corpus, sel: AttackSelector) -> list[Attack]:
+    return [a for a in corpus.attacks if matches(a, sel) and _from(a, sel, corpus)]
+
+
+def _pick(corpus: Corpus, sel: AttackSelector, why_not: _WhyNot, seed: int) -> tuple[list[str], list[str]]:
+    """One selector's attacks: those that run (its sample of them, when it has one) and those that cannot."""
+    hits = _hits(corpus, sel)
+    runnable = [a for a in hits if not why_not.blocked(a.id)]
+    if sel.sample is not None:
+        runnable = sorted(runnable, key=lambda a: _rank(seed, sel, a.id))[: sel.sample]
+    return [a.id for a in runnable], [a.id for a in hits if why_not.blocked(a.id)]
+
+
+@dataclass(frozen=True)
+class _WhyNot:
+    """Why each attack cannot apply: the capabilities it misses, else the further check's reason."""
+
+    missing: dict[str, list[str]]
+    other: dict[str, str | None]
+
+    def blocked(self, attack_id: str) -> bool:
+        return bool(self.missing[attack_id] or self.other.get(attack_id))
+
+    def reason(self, attack_id: str) -> str:
+        missing = self.missing[attack_id]
+        return not_applicable_reason(missing) if missing else str(self.other[attack_id])
+
+
+def _reasons(corpus: Corpus, profile: CapabilityProfile, check: Callable[[Attack], str | None] | None) -> _WhyNot:
+    missing = {a.id: missing_capabilities(profile, a.requires) for a in corpus.attacks}
+    other = {a.id: check(a) for a in corpus.attacks if not missing[a.id]} if check else {}
+    return _WhyNot(missing, other)
