@@ -4,7 +4,7 @@ says, and which tools the agent called or must not have called)."""
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from khaos_action import regexes
@@ -20,36 +20,68 @@ def check_expect(expect: Expect | None, text: str, tool_calls: Sequence[Any] = (
     tools = check_tools(expect, tool_calls)
     if tools is not None:
         return False, tools
-    lowered = text.casefold()
-    for needle in _as_list(expect.contains):
-        if needle.casefold() not in lowered:
-            return False, f"expected to contain {needle!r}"
-    anys = _as_list(expect.contains_any)
-    if anys and not any(n.casefold() in lowered for n in anys):
-        return False, f"expected any of {anys!r}"
-    for needle in _as_list(expect.not_contains):
-        if needle.casefold() in lowered:
-            return False, f"expected not to contain {needle!r}"
-    if expect.regex:
-        try:
-            matched = regexes.search(expect.regex, text, ignore_case=True, multiline=True)
-        except RegexTimeout as exc:
-            return False, f"check error: {exc}"
-        if not matched:
-            return False, f"expected to match /{expect.regex}/"
-    if expect.equals is not None and text.strip() != expect.equals.strip():
-        return False, f"expected exactly {expect.equals!r}"
+    for check in _TEXT_CHECKS:
+        why = check(expect, text)
+        if why is not None:
+            return False, why
     return True, "expectations met"
+
+
+def _contains(expect: Expect, text: str) -> str | None:
+    lowered = text.casefold()
+    return next((f"expected to contain {needle!r}" for needle in _as_list(expect.contains)
+                 if needle.casefold() not in lowered), None)
+
+
+def _contains_any(expect: Expect, text: str) -> str | None:
+    anys = _as_list(expect.contains_any)
+    if anys and not any(n.casefold() in text.casefold() for n in anys):
+        return f"expected any of {anys!r}"
+    return None
+
+
+def _not_contains(expect: Expect, text: str) -> str | None:
+    lowered = text.casefold()
+    return next((f"expected not to contain {needle!r}" for needle in _as_list(expect.not_contains)
+                 if needle.casefold() in lowered), None)
+
+
+def _regex(expect: Expect, text: str) -> str | None:
+    if not expect.regex:
+        return None
+    try:
+        matched = regexes.search(expect.regex, text, ignore_case=True, multiline=True)
+    except RegexTimeout as exc:
+        return f"check error: {exc}"
+    return None if matched else f"expected to match /{expect.regex}/"
+
+
+def _equals(expect: Expect, text: str) -> str | None:
+    if expect.equals is not None and text.strip() != expect.equals.strip():
+        return f"expected exactly {expect.equals!r}"
+    return None
+
+
+_TEXT_CHECKS: tuple[Callable[[Expect, str], str | None], ...] = (_contains, _contains_any, _not_contains, _regex,
+                                                                  _equals)
+"""What the reply must say, checked in this order after the tools: the first that fails is the detail."""
 
 
 def check_tools(expect: Expect, tool_calls: Sequence[Any]) -> str | None:
     """Why `tools_called` / `tools_not_called` do not hold, or None when they do. A call counts as made whether or
     not the tool succeeded: the agent decided to make it."""
-    called = [call.name for call in tool_calls]
+    return _not_called(expect, [call.name for call in tool_calls]) or _forbidden_call(expect, tool_calls)
+
+
+def _not_called(expect: Expect, called: list[str]) -> str | None:
     for pattern in expect.tools_called or ():
         if not any(fnmatch.fnmatchcase(name, pattern) for name in called):
             made = ", ".join(dict.fromkeys(called)) or "no tool"
             return f"expected a call to {pattern} (tools_called); the agent called {made}"
+    return None
+
+
+def _forbidden_call(expect: Expect, tool_calls: Sequence[Any]) -> str | None:
     for pattern in expect.tools_not_called or ():
         hit = next((call for call in tool_calls if fnmatch.fnmatchcase(call.name, pattern)), None)
         if hit is not None:
