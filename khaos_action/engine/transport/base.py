@@ -67,31 +67,39 @@ def normalise_reply(value: Any) -> dict[str, Any]:
     Agents return str, dicts in many shapes, None, bytes or framework objects; the judge needs one shape. Anything
     that is not plainly text is converted and a note says how, so a surprising reply is visible in the report.
     """
-    notes: list[str] = []
     if isinstance(value, str):
-        return {"text": value, "tool_calls": [], "notes": notes}
+        return {"text": value, "tool_calls": [], "notes": []}
     if value is None:
         return {"text": "", "tool_calls": [], "notes": ["agent returned None"]}
     if isinstance(value, (bytes, bytearray, memoryview)):
-        notes.append(f"agent returned {type(value).__name__}; decoded as UTF-8")
-        return {"text": bytes(value).decode("utf-8", "replace"), "tool_calls": [], "notes": notes}
+        return {"text": bytes(value).decode("utf-8", "replace"), "tool_calls": [],
+                "notes": [f"agent returned {type(value).__name__}; decoded as UTF-8"]}
     if isinstance(value, Mapping):
-        reply = {str(k): v for k, v in value.items()}
-        taken, more = take_notes(reply.pop("notes", None), MAX_NOTES)  # 100k notes must not cost 100k strings
-        notes += taken
-        if more:
-            reply[NOTES_DROPPED] = more  # counted into the case's "… N more notes dropped" by the runner
-        tool_calls = normalise_tool_calls(reply.pop("tool_calls", None))
-        text_key = next((k for k in TEXT_KEYS if k in reply), None)
-        if text_key is None:
-            notes.append("agent returned a dict without text/output/response/content; shown as JSON")
-            text = _json_or_str(value)
-        else:
-            raw = reply.pop(text_key)
-            text = raw if isinstance(raw, str) else normalise_reply(raw)["text"]
-            if not isinstance(raw, str):
-                notes.append(f"`{text_key}` was {type(raw).__name__}, not a string")
-        return {**reply, "text": text, "tool_calls": tool_calls, "notes": notes}
+        return _mapping_reply(value)
+    return _object_reply(value)
+
+
+def _mapping_reply(value: Mapping[Any, Any]) -> dict[str, Any]:
+    """A dict's reply: its first text key (TEXT_KEYS), its notes up to the cap, its tool calls and other keys."""
+    reply = {str(k): v for k, v in value.items()}
+    notes, more = take_notes(reply.pop("notes", None), MAX_NOTES)  # 100k notes must not cost 100k strings
+    if more:
+        reply[NOTES_DROPPED] = more  # counted into the case's "… N more notes dropped" by the runner
+    tool_calls = normalise_tool_calls(reply.pop("tool_calls", None))
+    text_key = next((k for k in TEXT_KEYS if k in reply), None)
+    if text_key is None:
+        notes.append("agent returned a dict without text/output/response/content; shown as JSON")
+        text = _json_or_str(value)
+    else:
+        raw = reply.pop(text_key)
+        text = raw if isinstance(raw, str) else normalise_reply(raw)["text"]
+        if not isinstance(raw, str):
+            notes.append(f"`{text_key}` was {type(raw).__name__}, not a string")
+    return {**reply, "text": text, "tool_calls": tool_calls, "notes": notes}
+
+
+def _object_reply(value: Any) -> dict[str, Any]:
+    """Any other object's reply: its text attribute, or its str() unless that is a bare repr."""
     for attr in ("output", "text", "content"):  # framework results (pydantic-ai's `.output`, LangChain `.content`)
         inner = getattr(value, attr, None)
         if isinstance(inner, str):
@@ -100,8 +108,7 @@ def normalise_reply(value: Any) -> dict[str, Any]:
     if text[:1] == "<" and repr_type(text) is not None:  # nothing but `<Itinerary object at 0x7f…>`: no reply at all
         raise AgentCallError(f"agent returned a {type_name(value)} object, not text ({safe_str(text, 120)}): return "
                              "a string, a dict with `text`, or a stream of text chunks")
-    notes.append(f"agent returned {type(value).__name__}; converted with str()")
-    return {"text": text, "tool_calls": [], "notes": notes}
+    return {"text": text, "tool_calls": [], "notes": [f"agent returned {type(value).__name__}; converted with str()"]}
 
 
 def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
@@ -109,17 +116,7 @@ def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
     calls: list[dict[str, Any]] = []
     for item in _as_list(value)[: MAX_TOOL_CALLS + 1]:  # one past the cap, so the runner can say some were dropped
         try:
-            if isinstance(item, Mapping):
-                function = item.get("function") if isinstance(item.get("function"), Mapping) else item
-                name = function.get("name")
-                args = function.get("args", function.get("arguments", {}))
-            else:
-                name, args = getattr(item, "name", None), getattr(item, "args", {})
-            if isinstance(args, str):  # OpenAI sends arguments as a JSON string
-                try:
-                    args = json.loads(args) if len(args) <= MAX_STRING_CHARS * 10 else {"raw": args}
-                except (ValueError, RecursionError):
-                    args = {"raw": args}
+            name, args = _call_parts(item)
             if name:
                 # Arguments stay as given here; the runner makes them JSON-safe (an `object()` becomes its str()).
                 calls.append({"name": safe_str(name, 200),
@@ -127,6 +124,22 @@ def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
         except Exception as exc:  # noqa: BLE001 - a hostile tool-call object is recorded, not fatal
             calls.append({"name": "<unreadable tool call>", "args": {"error": safe_str(exc, 200)}})
     return calls
+
+
+def _call_parts(item: Any) -> tuple[Any, Any]:
+    """A reported tool call's name and arguments (a JSON string of them parsed)."""
+    if isinstance(item, Mapping):
+        function = item.get("function") if isinstance(item.get("function"), Mapping) else item
+        name = function.get("name")
+        args = function.get("args", function.get("arguments", {}))
+    else:
+        name, args = getattr(item, "name", None), getattr(item, "args", {})
+    if isinstance(args, str):  # OpenAI sends arguments as a JSON string
+        try:
+            args = json.loads(args) if len(args) <= MAX_STRING_CHARS * 10 else {"raw": args}
+        except (ValueError, RecursionError):
+            args = {"raw": args}
+    return name, args
 
 
 def _as_list(value: Any) -> list[Any]:
