@@ -22,12 +22,11 @@ from khaos_action.plan.scheduler import Selection
 
 
 def matches(attack: Attack, selector: AttackSelector) -> bool:
-    return all(getattr(selector, field) is None or getattr(attack, field) == getattr(selector, field)
-               for field in _EXACT) and (selector.owasp is None or _owasp_match(attack, selector.owasp))
-
-
-_EXACT = ("tier", "category", "id", "severity")
-"""The selector's fields an attack must equal when given (`owasp` is a prefix)."""
+    """Every field the selector gives equals the attack's (`owasp` is a prefix of one of the attack's)."""
+    exact = ((selector.tier, attack.tier), (selector.category, attack.category), (selector.id, attack.id),
+             (selector.severity, attack.severity))
+    return all(wanted is None or have == wanted for wanted, have in exact) and (
+        selector.owasp is None or _owasp_match(attack, selector.owasp))
 
 
 def _owasp_match(attack: Attack, prefix: str) -> bool:
