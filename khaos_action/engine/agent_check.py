@@ -86,18 +86,24 @@ def inspect_entry(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> 
     answer = _ask_worker(agent, base_dir, {"inspect": entry}, environ=environ, env={}, extensions=(),
                          doing="inspect it")
     try:  # from the agent's process: read as data; what init prints and writes kept to one line
-        found = answer["inspected"]
-        kind = found.get("agent_type")
-        return Inspection(agent_type=None if kind is None else _one_line(str(kind)),
-                          type_name=_one_line(str(found.get("type_name") or "")),
-                          tools=[(_one_line(str(t.get("ref") or "")), _one_line(str(t.get("name"))),
-                                  str(t.get("description") or ""),
-                                  t.get("role") if isinstance(t.get("role"), str) else None)
-                                 for t in found.get("tools") or ()],
-                          unwrapped=[_one_line(str(t.get("name"))) for t in found.get("tools") or ()
-                                     if t.get("wrapped") is False])
+        return _inspection(answer["inspected"])
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
+
+
+def _inspection(found: dict[str, Any]) -> Inspection:
+    kind = found.get("agent_type")
+    tools = found.get("tools") or ()
+    return Inspection(agent_type=None if kind is None else _one_line(str(kind)),
+                      type_name=_one_line(str(found.get("type_name") or "")),
+                      tools=[_inspected_tool(t) for t in tools],
+                      unwrapped=[_one_line(str(t.get("name"))) for t in tools if t.get("wrapped") is False])
+
+
+def _inspected_tool(tool: dict[str, Any]) -> tuple[str, str, str, str | None]:
+    role = tool.get("role")
+    return (_one_line(str(tool.get("ref") or "")), _one_line(str(tool.get("name"))),
+            str(tool.get("description") or ""), role if isinstance(role, str) else None)
 
 
 @dataclass(slots=True)
@@ -115,25 +121,35 @@ class Inspection:
 
 
 def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
-    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), None if hint is None else str(hint))
-                             for path, message, hint in answer.get("issues") or ()],
-                     broken_tools={str(name) for name in answer.get("broken_tools") or ()})
     context = answer.get("context")
-    if isinstance(answer.get("wrapped"), list):
-        code.wrapped_tools = [_one_line(str(name)) for name in answer["wrapped"]]
-    check = AgentCheck(code=code, context=None if context is None else _one_line(str(context)))
+    check = AgentCheck(code=_code(loaded, answer), context=None if context is None else _one_line(str(context)))
     if "tools" in answer:
-        tools = [ToolInfo(name=_one_line(str(t.get("name"))), description=str(t.get("description") or ""),
-                          parameters=tuple(t.get("parameters") or ()),
-                          role=t.get("role") if isinstance(t.get("role"), str) else None)
-                 for t in answer["tools"]]
-        metadata = answer.get("metadata")
-        check.seen = (tools, metadata if isinstance(metadata, dict) else None)
+        check.seen = _seen(answer)
     for step in ("tools", "context"):
         failed = answer.get(f"{step}_error")
         if failed:
             check.errors[step] = _error(int(failed[0]), str(failed[1]))
     return check
+
+
+def _code(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCode:
+    """The agent-code issues at their lines, the broken tools and the wrapped ones."""
+    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), None if hint is None else str(hint))
+                             for path, message, hint in answer.get("issues") or ()],
+                     broken_tools={str(name) for name in answer.get("broken_tools") or ()})
+    if isinstance(answer.get("wrapped"), list):
+        code.wrapped_tools = [_one_line(str(name)) for name in answer["wrapped"]]
+    return code
+
+
+def _seen(answer: dict[str, Any]) -> tuple[list[ToolInfo], dict[str, Any] | None]:
+    """The tools the worker saw (names on one line, roles only as text) and the agent's metadata."""
+    tools = [ToolInfo(name=_one_line(str(t.get("name"))), description=str(t.get("description") or ""),
+                      parameters=tuple(t.get("parameters") or ()),
+                      role=t.get("role") if isinstance(t.get("role"), str) else None)
+             for t in answer["tools"]]
+    metadata = answer.get("metadata")
+    return tools, metadata if isinstance(metadata, dict) else None
 
 
 def _one_line(text: str) -> str:
@@ -294,26 +310,36 @@ def _check(setup: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"op": "checked", "issues": found.issues, "broken_tools": sorted(found.broken_tools)}
     if found.issues:
         return answer
+    tools = _tools_answer(agent, base_dir)
+    answer.update(tools)
+    if "tools" in tools and transport_entry(agent.type).adapter is not None:
+        answer.update(_framework_answer(agent, base_dir))
+    return answer
+
+
+def _tools_answer(agent: AgentConfig, base_dir: Path) -> dict[str, Any]:
+    """The agent's tools and metadata, or the issues of tool entries naming tools it lacks, or why they could not
+    be read."""
     try:
         tools, metadata = agent_tools(agent, base_dir, import_code=True)
     except UnknownToolNames as exc:  # at the line of each entry naming a tool the agent does not have
-        answer["issues"] = [[["agent", "tools", index], f"agent.tools[{index}] names tool {spec.tool!r}, which the "
-                             f"agent does not have", unknown_fix(exc.found)]
-                            for index, spec in enumerate(agent.tools) if spec.tool in exc.unknown and not spec.code]
-        return answer
+        return {"issues": [[["agent", "tools", index], f"agent.tools[{index}] names tool {spec.tool!r}, which the "
+                            f"agent does not have", unknown_fix(exc.found)]
+                           for index, spec in enumerate(agent.tools) if spec.tool in exc.unknown and not spec.code]}
     except KhaosError as exc:
-        answer["tools_error"] = [int(exc.exit_code), str(exc)]
-        return answer
-    answer["tools"] = [asdict(tool) for tool in tools]
-    answer["metadata"] = metadata if isinstance(metadata, dict) else None
-    if transport_entry(agent.type).adapter is not None:
-        from khaos_action.engine.transport.frameworks.base import check_agent_object, discover_tools
+        return {"tools_error": [int(exc.exit_code), str(exc)]}
+    return {"tools": [asdict(tool) for tool in tools], "metadata": metadata if isinstance(metadata, dict) else None}
 
-        answer["wrapped"] = [t.name for t in discover_tools(agent.type, agent.entry, base_dir) if t.target is not None]
-        answer["wrapped"] += [spec.tool for spec in agent.tools if spec.code]
 
-        try:
-            answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
-        except KhaosError as exc:
-            answer["context_error"] = [int(exc.exit_code), str(exc)]
+def _framework_answer(agent: AgentConfig, base_dir: Path) -> dict[str, Any]:
+    """A framework agent's wrapped tools, and its agent object checked against agent.context."""
+    from khaos_action.engine.transport.frameworks.base import check_agent_object, discover_tools
+
+    answer: dict[str, Any] = {
+        "wrapped": [t.name for t in discover_tools(agent.type, agent.entry, base_dir) if t.target is not None]
+        + [spec.tool for spec in agent.tools if spec.code]}
+    try:
+        answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
+    except KhaosError as exc:
+        answer["context_error"] = [int(exc.exit_code), str(exc)]
     return answer
