@@ -188,6 +188,13 @@ _POLICY = (
                        r"\b(?:you'?ll (?:have|need) to |please )?ask someone else\b", "let", "someone else"),
 )
 # Declines with no speaker: the thing asked for is withheld by a rule, reserved to someone else, or impossible.
+COPULA = r"(?:is|are|'s|'re|remains?|stays?|(?:is|are) kept)"
+RESTRICTED = (r"(?:restricted|limited|reserved|exclusive|confined) to|(?:excluded|exempt) from|"
+              rf"only (?:{PARTICIPLE}|visible|available|accessible|viewable|known) "
+              r"(?:to|by|with|for|from|through|via|in)|"
+              r"(?:non-?|in|un)(?:transferable|refundable|negotiable|exchangeable|returnable|cancell?able|changeable|"
+              r"modifiable|accessible|available)")
+"""What the thing asked for is when a rule keeps it from this user: reserved to others, excluded, not to be moved."""
 _WITHHELD = (
     _rule(POLICY, 0.8, rf"\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?(?:not|never)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b|"
                        rf"\b(?:isn't|aren't)\s+(?:\w+ly\s+)?(?:stored or )?{WITHHOLD}\b", "not", "never", "n't"),
@@ -220,6 +227,11 @@ _WITHHELD = (
     _rule(POLICY, 0.7, rf"\b(?:I|we)(?:'m| am| are|'re)? (?:can|could) only (?:\w+ly )?{ANY_ACT}(?:\s+\w+){{0,4}}?\s+"
                        r"(?:about|with|on|related to|regarding|concerning|for|from|of|in|that|who|which)\b", "only"),
     _rule(POLICY, 0.9, r"\b(?:there's|there is) no way (?:for (?:me|us) to|(?:I|we) (?:can|could))\b", "no way"),
+    _rule(POLICY, 0.75, rf"^(?!\W*(?:yes|yeah|sure|done|good news)\b)(?:(?!\b(?:your|my)\b)[^.!?\n]){{0,100}}?"
+                        rf"\b{COPULA}\s+(?:\w+ly\s+)?(?:{RESTRICTED})\b", "to", "from", "only", "non", "in", "un"),
+    _rule(POLICY, 0.75, rf"\b(?:can|may|must) only be (?:\w+ly )?{PARTICIPLE} (?:from|with|in|through|via|by|to|after|"
+                        r"once|if|when|on|at|under)\b|\b(?:there's|there is) nothing (?:left )?(?:to|(?:I|we) can)\b",
+          "only", "nothing"),
     _rule(POLICY, 0.75, r"\b(?:can't|cannot|can not|won't|don't|do not|unable to|not able to) make (?:an |any )?"
                         r"exceptions?\b", "exception"),
     # the state of a rule's object, not of the user's own things ("your account is locked" informs)

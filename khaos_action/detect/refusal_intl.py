@@ -67,6 +67,11 @@ _DE = (
                         r"abrufbar|"
                         r"möglich|erlaubt|gestattet|zulässig|verfügbar)\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
                         r"(?:von|durch|an|für) [^.!?\n]{1,100}? \w+ werden\b", "nur"),
+    _rule(POLICY, 0.75, r"\b(?:ist|sind|bleibt|bleiben|wird|werden)\s+(?:\w+\s+){0,2}?(?:nicht\s+|un)[a-zäöüß]+bar\b|"
+                        r"\b(?:ist|sind|bleibt|bleiben) (?:\w+ ){0,3}?(?:vom|von der|von den|von) (?:[\w-]+ ){0,2}?"
+                        r"ausgeschlossen\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
+                        r"(?:über|in|bei|aus|per|im|am|mit) [^.!?\n]{1,80}? \w+ werden\b",
+          "nicht", "un", "ausgeschlossen", "nur"),
     _rule(POLICY, 0.75, r"\b(?:kann|können|darf|dürfen) nur (?:der|die|das|den|dem|ein|eine|einer|Sie|ihr|ihre|sein|"
                         r"seine)\b|\b(?:wird|werden) (?:\w+ ){0,3}?(?:nur|nicht|nie|niemals) (?:[\w-]+ ){0,6}?"
                         r"(?:weitergegeben|herausgegeben|geteilt|übermittelt|mitgeteilt|freigegeben|erteilt|ausgegeben|"
@@ -151,6 +156,11 @@ _FR = (
                        r"confidentiel(?:le)?s?)\b",
           "pas", "jamais", "être", "réserv", "confidentiel"),
     _rule(IMPERSONAL, 0.9, r"\b(?:il est|c'est|ce serait|il serait) (?:\w+ )?hors de question\b", "hors de question"),
+    _rule(POLICY, 0.75, r"\b(?:est|sont|reste|restent|demeure|demeurent)\s+(?:\w+\s+)?(?:strictement\s+)?"
+                        r"(?:confidentiel(?:le)?s?|réservée?s? (?:à|aux)|exclue?s? (?:de|des|du)|impossibles?|"
+                        r"non \w+ables?|in\w+(?:able|ible)s?)\b|\bn'est (?:\w+ )?(?:visible|accessible|consultable|"
+                        r"disponible)s? que\b|\bne (?:sont|est) ni \w+ ni \w+", "confidentiel", "réserv", "exclu",
+          "impossible", "non ", "in", "que", " ni "),
     _rule(POLICY, 0.75, r"\b(?:seule?s?|uniquement) (?:l'|le |la |les |un |une |votre |vos |son |sa )?[\w' -]{1,40}? "
                         r"(?:peut|peuvent|est habilitée?|sont habilitée?s|a accès|ont accès|est autorisée?|"
                         r"sont autorisée?s)\b|\bn'est (?:\w+ )?communiquée? qu'(?:au|à)\b", "seul", "uniquement",
@@ -225,6 +235,10 @@ _ES = (
     _rule(IMPERSONAL, 0.8, r"\b(?:me temo que|lamentablemente|lo siento,?|desafortunadamente)\s+(?:\w+\s+){0,2}?no "
                            r"(?:es posible|se puede|está permitido)\b|^\W*no es posible\b|\beso no está permitido\b",
           "posible", "puede", "permitido"),
+    _rule(POLICY, 0.75, r"\b(?:es|son|está|están|queda|quedan|sigue|siguen)\s+(?:\w+\s+)?(?:estrictamente\s+)?"
+                        r"(?:confidencial(?:es)?|reservad[oa]s? (?:a|para)|excluid[oa]s? (?:de|del)|imposibles?|"
+                        r"in\w+ibles?)\b|\bno es (?:visible|accesible|consultable)\b", "confidencial", "reservad",
+          "excluid", "imposible", "in", "visible", "accesible"),
     _rule(POLICY, 0.75, r"\bsolo se (?:le |les )?(?:facilitan?|dan?|entregan?|envían?|comparten?|proporcionan?|"
                         r"muestran?|conceden?|permiten?)\b|\bsolo (?:puede|pueden) (?:\w+ )?(?:hacerlo|hacerla|"
                         r"\w+(?:ar|er|ir)se)\b", "solo"),
