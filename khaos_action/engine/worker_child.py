@@ -151,6 +151,8 @@ class Worker:
         """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
         its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""
         answer: dict[str, Any] = {"op": "reply", "id": request.get("id"), "payload": payload, "error": error}
+        if error is not None and getattr(self.inner, "spoiled", False):
+            answer["retire"] = True  # the next case gets a worker that imports the agent afresh
         if ctx is not None and (state := self.reports.state(ctx)):
             answer["state"] = state
         traffic = self.traffic

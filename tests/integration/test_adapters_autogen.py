@@ -103,3 +103,21 @@ def test_the_agents_model_context_is_reset_per_case_and_kept_within_one(servers)
 
     # case a continues in its second turn; case b starts afresh from the conversation it opens with
     assert asyncio.run(context_sizes()) == [1, 2, 2]
+
+
+def test_a_case_after_a_failed_team_run_meets_a_team_as_new(servers, tmp_path: Path) -> None:
+    """An AgentChat team whose run raised stays broken after `reset()` (its next run stops after the first
+    message); the case after it runs on a worker that imported the team afresh, so it is judged on a working team."""
+    config = (APP / "team.khaos.yaml").read_text().replace("concurrency: 2", "concurrency: 1").replace(
+        "  stream: true\n", "").replace("packs: [../indirect.pack.yaml]\n", "")
+    chaos = config.index("chaos_matrix:")
+    (tmp_path / "fleet.py").write_text((APP / "fleet.py").read_text())
+    (tmp_path / "khaos.yaml").write_text(config[:chaos] + "chaos_matrix:\n"
+                                         "  - name: model-down\n    llm_faults: [{mode: model_unavailable}]\n"
+                                         "  - name: no-chaos\n")
+    manifest = fw.run(tmp_path / "khaos.yaml", tmp_path / "out")
+    failed = fw.cases(manifest, scenario="model-down")
+    assert failed and all(c.error and "autogen agent raised" in c.error for c in failed)
+    after = fw.cases(manifest, scenario="no-chaos")
+    assert after and all(c.error is None and "critic: APPROVE" in c.output for c in after), \
+        [(c.input, c.error, c.output[:200]) for c in after]

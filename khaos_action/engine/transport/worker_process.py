@@ -58,7 +58,8 @@ class WorkerProcess:
         self.ended: list[str] = []
         """Cases that ended since its last request: the next one tells it to drop their contexts."""
         self.retire = False
-        """A worker of one case (a re-run after a shared worker died): closed when that case ends."""
+        """Closed when its cases end: a worker of one case (a re-run after a shared worker died), or one whose agent
+        object a failed turn may have broken (its reply said `retire`)."""
         self.observed: dict[str, dict[str, Any]] = {}
         """Case id -> the latest report of what the case observed during a call still in flight (a fault that fired,
         an LLM call): kept for a case that ends without a reply (its time limit, this process's death)."""
@@ -132,6 +133,8 @@ class WorkerProcess:
                 if clock is not None:
                     self.running += 1
                     clock.start()
+        if obj.get("retire") is True:  # its agent object may be broken by a failed turn: no case after this one
+            self.retire = True
         future = self.pending.pop(obj.get("id"), None)  # type: ignore[arg-type]
         if future is not None:
             self._done(obj.get("id"))  # type: ignore[arg-type]

@@ -5,7 +5,8 @@ workbenches' tools, agents and teams used as tools included) and wrapped in plac
 A turn is `await agent.run(task=...)` (`run_stream` with `agent.stream`). AgentChat agents and teams keep the
 conversation themselves (an agent's model context, a team's state): a case's first turn resets them (`on_reset` /
 `reset()`) and hands over the conversation the case opens with as the task's first messages; its next turns continue
-them. Since the object holds the conversation, its worker serves one case at a time. AutoGen's OpenAI client talks
+them. Since the object holds the conversation, its worker serves one case at a time, and after a turn that raised
+it serves no other case (a team that raised stays broken after `reset()`). AutoGen's OpenAI client talks
 through the openai SDK (httpx): LLM faults reach it through the engine's interception; a sync tool runs on a thread
 AutoGen starts without the case's context, which the one-case worker attributes to the case.
 """
@@ -29,6 +30,10 @@ class AutogenAdapter:
     package = "autogen-agentchat"
     expects = "an AutoGen AgentChat agent (`AssistantAgent(...)`) or team (`RoundRobinGroupChat(...)`)"
     one_case_at_a_time = True  # agents and teams hold the conversation
+    # A team whose run raised (a model error inside a participant) stays broken after `reset()`: its next run stops
+    # after the first hand-off ("The group chat is stopped."), so a later case would be judged on a team no user
+    # has. After a failed turn the next case gets a worker that imports the agent afresh.
+    spoiled_by_errors = True
 
     def __init__(self) -> None:
         self.sessions = Sessions()

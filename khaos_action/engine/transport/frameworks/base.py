@@ -233,6 +233,9 @@ class FrameworkTransport:
         self._obj: Any = None
         self._reset_fn: Callable[[], Any] | None = None
         self._contexts: Any = None
+        self.spoiled = False
+        """A turn failed on an adapter whose object a failure can leave broken (`spoiled_by_errors`): the python
+        worker then serves no further case with it."""
 
     @property
     def tool_callables(self) -> list[tuple[str, Any]]:
@@ -271,6 +274,7 @@ class FrameworkTransport:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
+            self.spoiled = self.spoiled or bool(getattr(self.adapter, "spoiled_by_errors", False))
             raise AgentCallError(f"{self.adapter.agent_type} agent raised {type(exc).__name__}: {exc}") from exc
         # The engine merges these with the calls its tool wrappers recorded, so each call is counted once.
         return response(normalise_reply(reply), message)
