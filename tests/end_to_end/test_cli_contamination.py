@@ -11,6 +11,10 @@ from tests.fixtures.cli.harness import khaos, manifest
 
 CLINIC = Path(__file__).resolve().parents[1] / "fixtures" / "clinic"
 PATIENTS = ("P-1042", "P-2077", "P-3155", "P-4410")
+# A sync agent's worker serves one case at a time, so the memory leaks between the cases one worker serves in turn.
+# Two workers for four patients: whatever the timing, a worker serves two patients one after the other. (With one
+# worker per patient, a run whose cases ended in plan order could give each worker the same patient every time, and
+# nothing would leak.)
 CONFIG = """\
 version: 1
 agent:
@@ -19,7 +23,7 @@ agent:
   entry: clinic_agent.py:{entry}
   tools: [clinic_tools.py:list_appointments, clinic_tools.py:find_slots]
 seed: 5
-concurrency: 4
+concurrency: 2
 packs: [baseline.yaml]
 golden_prompts:
 """ + "".join(f'  - "{ask} patient {p}"\n' for ask in ("Show my appointments,", "When is my next visit?",
