@@ -40,6 +40,18 @@ def run(config: Path, out: Path) -> Any:
     return evaluate_project(config, out, formats=("json",)).manifest
 
 
+def base_and_head(llm: ScriptedLlm, config: Path, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Any]:
+    """The app's run as it is (base), then with a model that follows instructions found in tool results (head: the
+    regression `compare` must catch)."""
+    base = run(config, tmp_path_factory.mktemp("base"))
+    llm.obey = True
+    try:
+        head = run(config, tmp_path_factory.mktemp("head"))
+    finally:
+        llm.obey = False
+    return base, head
+
+
 def cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "khaos_action.cli", *args], capture_output=True, text=True,
                           timeout=300, cwd=cwd)

@@ -34,14 +34,7 @@ def servers():
 
 @pytest.fixture(scope="module")
 def runs(servers, tmp_path_factory: pytest.TempPathFactory):
-    llm, _ = servers
-    base = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("base"))
-    llm.obey = True  # the regression: the model now follows instructions found in tool results
-    try:
-        head = fw.run(APP / "khaos.yaml", tmp_path_factory.mktemp("head"))
-    finally:
-        llm.obey = False
-    return base, head
+    return fw.base_and_head(servers[0], APP / "khaos.yaml", tmp_path_factory)
 
 
 def test_init_finds_every_agents_tools_and_writes_the_type(servers, tmp_path: Path) -> None:

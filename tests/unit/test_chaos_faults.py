@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import random
 
 import pytest
 
 from khaos_action.engine.chaos.plan import (
-    bind_faults,
     decide_http,
     decide_tool,
     finish_http,
@@ -20,13 +18,13 @@ from khaos_action.faults.effects import HttpRequestView, Reply, ToolInvocation
 from khaos_action.faults.injections import embed, injections_for
 from khaos_action.faults.llm import cut_words, llm_provider, map_reply_texts
 from khaos_action.faults.sse import map_stream_texts
+from tests.builders import make_ctx
 
 TEXT = "one two three four five six"
 
 
 def ctx_with(*faults: dict) -> CaseContext:
-    rng = random.Random(0)
-    return CaseContext("c", rng, faults=bind_faults(list(faults), rng))
+    return make_ctx(*faults, case_id="c", seed=0)
 
 
 def view(path: str = "/v1/chat/completions", host: str = "api.openai.com", body: dict | None = None) -> HttpRequestView:

@@ -9,7 +9,6 @@ import pytest
 
 from khaos_action.config.models import FaultSpec, HttpFault, ToolFault
 from khaos_action.engine.chaos.plan import bind_faults, decide_tool
-from khaos_action.engine.context import CaseContext
 from khaos_action.errors import ConfigError
 from khaos_action.faults.effects import ToolEffect, ToolInvocation
 from khaos_action.faults.registry import (
@@ -19,6 +18,7 @@ from khaos_action.faults.registry import (
     validate_fault,
 )
 from khaos_action.faults.tool import ToolFaultBase, ToolParams
+from tests.builders import make_ctx
 
 
 @pytest.mark.parametrize("alias, canonical", [
@@ -88,8 +88,7 @@ def test_a_custom_fault_registers_validates_and_fires():
         assert FAULTS["tool:sold_out"] is OutOfStock
         with pytest.raises(ConfigError, match="unknown parameter `stok`"):
             validate_fault({"mode": "out_of_stock", "stok": 1}, "tool")
-        rng = random.Random(0)
-        ctx = CaseContext("c", rng, faults=bind_faults([{"target": "tool", "mode": "sold_out", "stock": 0}], rng))
+        ctx = make_ctx({"target": "tool", "mode": "sold_out", "stock": 0}, case_id="c", seed=0)
         decision = decide_tool(ctx, ToolInvocation("check", {"sku": "A1"}))
         assert decision.effect.result == {"sku": "A1", "stock": 0}
         assert ctx.hits == Counter({"tool:out_of_stock": 1})
@@ -115,9 +114,8 @@ def test_bind_faults_gives_unique_ids_and_deterministic_payloads():
 
 def test_probability_uses_the_case_rng_and_after_calls_skips_the_first_calls():
     def fired(seed: int) -> list[bool]:
-        rng = random.Random(seed)
-        ctx = CaseContext("c", rng, faults=bind_faults([{"target": "tool", "mode": "empty", "probability": 0.5,
-                                                          "after_calls": 2}], rng))
+        ctx = make_ctx({"target": "tool", "mode": "empty", "probability": 0.5, "after_calls": 2}, case_id="c",
+                       seed=seed)
         return [decide_tool(ctx, ToolInvocation("t", {})).fault_id is not None for _ in range(40)]
 
     runs = fired(11)

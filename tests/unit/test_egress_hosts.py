@@ -3,16 +3,14 @@ contained requests carry the canary or a planted secret."""
 
 from __future__ import annotations
 
-import random
-
 from khaos_action.canary import make_canary, render_payload
 from khaos_action.config.corpus import load_corpus
 from khaos_action.engine.chaos.egress import attack_hosts, contain, is_contained, named_hosts
-from khaos_action.engine.context import CaseContext
 from khaos_action.faults.effects import HttpRequestView
 from khaos_action.judge.cases import flag_egress
 from khaos_action.manifest import EgressAttempt
 from khaos_action.plan.cases import Case
+from tests.builders import make_ctx
 
 
 def test_urls_emails_and_bare_domains_are_named_but_file_names_are_not():
@@ -66,7 +64,7 @@ def test_every_builtin_attack_that_names_a_host_gets_it_contained():
 
 
 def test_a_contained_request_is_answered_locally_and_recorded():
-    ctx = CaseContext(case_id="c", rng=random.Random(1), contain=("order-mirror.example",))
+    ctx = make_ctx(case_id="c", seed=1, contain=("order-mirror.example",))
     view = HttpRequestView(method="post", url="https://hooks.order-mirror.example/in?k=v",
                            host="hooks.order-mirror.example", path="/in", headers={}, body=b'{"notes": "x"}')
     reply = contain(ctx, view, "requests")
