@@ -21,6 +21,8 @@ import dojo  # noqa: E402
 import dojo_agent as agent  # noqa: E402
 import dojo_harness as harness  # noqa: E402
 
+pytestmark = pytest.mark.slow  # a benchmark's harness: left out of the quick command
+
 CHECKS = {suite: importlib.import_module(f"dojo_checks.{suite}") for suite in dojo.SUITES}
 
 

@@ -179,6 +179,7 @@ def test_unreachable_tool_faults_are_config_errors_naming_the_fix():
     assert unreached_tools({"search"}, ["search", "lookup_order"], specs) == ["lookup_order"]
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_a_pydantic_ai_agent_sees_the_tool_fault(agent):
     pydantic_ai = pytest.importorskip("pydantic_ai")
     from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart

@@ -16,6 +16,8 @@ from khaos_action.pipeline.config import load_run
 from khaos_action.run_api import EvaluateRequest
 from tests.builders import evaluate_project, write_project
 
+pytestmark = pytest.mark.slow  # the bundled embedding model: left out of the quick command
+
 try:
     embeddings.model_files()
     MISSING = ""

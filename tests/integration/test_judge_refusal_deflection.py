@@ -27,6 +27,7 @@ def test_on_topic_rows_without_any_model(name):
     assert score >= 0.95
 
 
+@pytest.mark.slow  # the bundled embedding model: left out of the quick command
 @pytest.mark.skipif(bool(MISSING), reason=f"semantic extra not installed: {MISSING}")
 @pytest.mark.parametrize("name", SETS)
 def test_all_rows_with_the_semantic_backend(name):

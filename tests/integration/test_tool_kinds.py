@@ -111,6 +111,7 @@ def test_a_callable_object_of_no_known_kind_is_refused_naming_what_works(tmp_pat
 # ---- framework tool objects ----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_smolagents_tool_keeps_its_class_and_meets_the_fault_in_forward() -> None:
     smolagents = pytest.importorskip("smolagents")
 
@@ -146,6 +147,7 @@ def test_smolagents_tool_keeps_its_class_and_meets_the_fault_in_forward() -> Non
     assert describe_tool(get_tide).parameters == ("harbour",)
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_langchain_tools_structured_and_subclassed_are_wrapped_in_place() -> None:
     tools = pytest.importorskip("langchain_core.tools")
 
@@ -175,6 +177,7 @@ def test_langchain_tools_structured_and_subclassed_are_wrapped_in_place() -> Non
     assert page_oncall.invoke({"team": "db"}) == "paged db" and "_run" not in vars(restart)
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_llama_index_function_tool_sync_and_async_each_go_through_one_wrapper() -> None:
     function_tool = pytest.importorskip("llama_index.core.tools")
 
@@ -192,6 +195,7 @@ def test_llama_index_function_tool_sync_and_async_each_go_through_one_wrapper() 
     assert tool.call(amount=10, currency="USD").content == "11.00 USD"
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_autogen_function_tool_meets_the_fault_in_run_json() -> None:
     tools = pytest.importorskip("autogen_core.tools")
     from autogen_core import CancellationToken
@@ -209,6 +213,7 @@ def test_autogen_function_tool_meets_the_fault_in_run_json() -> None:
     assert describe_tool(tool).parameters == ("room", "hour")
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_crewai_tool_meets_the_fault_through_the_structured_tool_its_agents_use(monkeypatch) -> None:
     from tests.frameworks import QUIET
 
@@ -229,6 +234,7 @@ def test_crewai_tool_meets_the_fault_through_the_structured_tool_its_agents_use(
     assert search_papers.run(query="tides") == "3 papers about tides"
 
 
+@pytest.mark.slow  # imports a framework package: left out of the quick command
 def test_google_adk_function_tool_meets_the_fault_in_its_func() -> None:
     adk_tools = pytest.importorskip("google.adk.tools")
 
