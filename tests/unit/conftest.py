@@ -20,6 +20,13 @@ from typing import Any
 
 import pytest
 
+# urllib3 probes for IPv6 once, when it is imported, by binding a socket to ::1. It is imported here, before any
+# test, so that a unit test importing a library built on it is not blamed for that probe.
+try:
+    import urllib3.util.connection  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+
 WHERE = "unit tests start no process and open no network connection: move the test to tests/integration " \
         "(real servers, worker processes) or tests/end_to_end (the CLI as a subprocess)"
 
