@@ -157,7 +157,7 @@ def messages_of(payload: dict[str, Any]) -> tuple[Messages, Callable[[Messages],
     if isinstance(payload.get("messages"), list):
         return payload["messages"], lambda msgs: {**payload, "messages": msgs}
     items = payload.get("input")
-    if isinstance(items, list) and items and all(isinstance(m, dict) and "role" in m for m in items):
+    if _is_messages(items):
         return items, lambda msgs: {**payload, "input": msgs}
     if "text" in payload and isinstance(payload.get("history", []), list):
         history = list(payload.get("history") or [])
@@ -172,6 +172,11 @@ def messages_of(payload: dict[str, Any]) -> tuple[Messages, Callable[[Messages],
     return None
 
 
+def _is_messages(items: Any) -> bool:
+    """A Responses-style `input`: a non-empty list of role-tagged messages."""
+    return isinstance(items, list) and bool(items) and all(isinstance(m, dict) and "role" in m for m in items)
+
+
 def apply_context_attacks(payload: dict[str, Any], faults: list[Any], ctx: Any = None,
                           injections: list[dict[str, Any]] | tuple = ()) -> dict[str, Any]:
     """`payload` with every context fault (and every `memory` / `mcp_tool_description` injection) applied; the
@@ -184,34 +189,45 @@ def apply_context_attacks(payload: dict[str, Any], faults: list[Any], ctx: Any =
     if found is None:
         return payload
     messages, rebuild = found
-    messages = copy.deepcopy(messages)
-    changed = False
-    for fault in faults:
-        if not isinstance(fault, ContextFaultBase):
-            continue
-        if ctx is not None and not fault.fires(ctx):
-            continue
-        mutated = fault.mutate(messages)
-        if mutated is not None:
-            messages, changed = mutated, True
-            if ctx is not None:
-                fault.hit(ctx)
-    for injection in injections:
-        if injection.get("channel") == "memory":
-            mutated = poison(messages, str(injection.get("payload", "")))
-            if mutated is not None:
-                messages, changed = mutated, True
-                if ctx is not None:
-                    ctx.hits["injection:memory"] += 1
+    messages, changed = _mutated(copy.deepcopy(messages), faults, ctx, injections)
     result = rebuild(messages) if changed else payload
     for injection in injections:
         if injection.get("channel") == "mcp_tool_description":
             poisoned = poison_tool_descriptions(result, str(injection.get("payload", "")))
             if poisoned is not None:
                 result = poisoned
-                if ctx is not None:
-                    ctx.hits["injection:mcp_tool_description"] += 1
+                _count(ctx, "injection:mcp_tool_description")
     return result
+
+
+def _mutated(messages: list[Any], faults: list[Any], ctx: Any, injections: list[dict[str, Any]] | tuple
+             ) -> tuple[list[Any], bool]:
+    """The messages after every context fault that fires and every memory injection, and whether any changed
+    them."""
+    changed = False
+    for fault in faults:
+        mutated = fault.mutate(messages) if _fires(fault, ctx) else None
+        if mutated is not None:
+            messages, changed = mutated, True
+            if ctx is not None:
+                fault.hit(ctx)
+    for injection in injections:
+        mutated = poison(messages, str(injection.get("payload", ""))) \
+            if injection.get("channel") == "memory" else None
+        if mutated is not None:
+            messages, changed = mutated, True
+            _count(ctx, "injection:memory")
+    return messages, changed
+
+
+def _fires(fault: Any, ctx: Any) -> bool:
+    """A context fault applies when it fires in the case (always, without one)."""
+    return isinstance(fault, ContextFaultBase) and (ctx is None or fault.fires(ctx))
+
+
+def _count(ctx: Any, key: str) -> None:
+    if ctx is not None:
+        ctx.hits[key] += 1
 
 
 def poison_tool_descriptions(payload: dict[str, Any], text: str) -> dict[str, Any] | None:
