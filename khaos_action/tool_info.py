@@ -44,21 +44,29 @@ def tool_info_from_callable(fn: Any) -> ToolInfo:
     description = getattr(fn, "description", None)
     if not isinstance(description, str):
         description = inspect.getdoc(fn) or ""
-    params: list[str] = []
+    return ToolInfo(name=name, description=description, parameters=tuple(_parameters(fn)),
+                    role=_declared_role(fn, name))
+
+
+def _parameters(fn: Any) -> list[str]:
+    """A tool's parameter names: its `args` schema's keys, else its signature's (no self or cls)."""
     args = getattr(fn, "args", None)
     if isinstance(args, dict):
-        params = [str(k) for k in args]
-    else:
-        target: Callable[..., Any] | None = getattr(fn, "func", None) or (fn if callable(fn) else None)
-        if target is not None:
-            try:
-                params = [p for p in inspect.signature(target).parameters if p not in ("self", "cls")]
-            except (TypeError, ValueError):  # builtins and some C callables have no signature
-                params = []
+        return [str(k) for k in args]
+    target: Callable[..., Any] | None = getattr(fn, "func", None) or (fn if callable(fn) else None)
+    if target is None:
+        return []
+    try:
+        return [p for p in inspect.signature(target).parameters if p not in ("self", "cls")]
+    except (TypeError, ValueError):  # builtins and some C callables have no signature
+        return []
+
+
+def _declared_role(fn: Any, name: str) -> str | None:
     role = getattr(fn, "__khaos_tool_role__", None)
-    if role is not None:
-        try:
-            role = normalise_role(role)
-        except ValueError as exc:
-            raise ConfigError(f"@tool(role=...) on {name}: {exc}") from None
-    return ToolInfo(name=name, description=description, parameters=tuple(params), role=role)
+    if role is None:
+        return None
+    try:
+        return normalise_role(role)
+    except ValueError as exc:
+        raise ConfigError(f"@tool(role=...) on {name}: {exc}") from None
