@@ -61,34 +61,41 @@ def read_git(environ: Mapping[str, str], cwd: Path) -> GitHead:
 
 def git_head_files(cwd: Path) -> GitHead:
     """(sha, branch) of HEAD from the files under .git, without git: loose or packed refs, worktrees' `.git` files."""
-    for root in (cwd, *cwd.parents):
-        dot_git = root / ".git"
-        if dot_git.exists():
-            break
-    else:
+    dot_git = next((root / ".git" for root in (cwd, *cwd.parents) if (root / ".git").exists()), None)
+    if dot_git is None:
         return None, None
     try:
-        if dot_git.is_file():  # a worktree or submodule: "gitdir: <path>"
-            dot_git = (root / dot_git.read_text().split(":", 1)[1].strip()).resolve()
-        common = dot_git
-        if (dot_git / "commondir").is_file():
-            common = (dot_git / (dot_git / "commondir").read_text().strip()).resolve()
+        dot_git, common = _git_dirs(dot_git)
         head = (dot_git / "HEAD").read_text().strip()
         if not head.startswith("ref: "):
             return head or None, "HEAD"
         ref = head[5:]
-        branch = ref.removeprefix("refs/heads/")
-        for base in (dot_git, common):
-            if (base / ref).is_file():
-                return (base / ref).read_text().strip() or None, branch
-        packed = common / "packed-refs"
-        if packed.is_file():
-            for line in packed.read_text().splitlines():
-                if line.endswith(" " + ref):
-                    return line.split(" ", 1)[0], branch
-        return None, branch  # a branch with no commit yet
+        return _ref_sha(dot_git, common, ref), ref.removeprefix("refs/heads/")  # None: a branch with no commit yet
     except OSError:
         return None, None
+
+
+def _git_dirs(dot_git: Path) -> tuple[Path, Path]:
+    """The repository's git directory (a worktree's or submodule's `.git` file says where: "gitdir: <path>") and
+    the common one holding the shared refs."""
+    if dot_git.is_file():
+        dot_git = (dot_git.parent / dot_git.read_text().split(":", 1)[1].strip()).resolve()
+    if (dot_git / "commondir").is_file():
+        return dot_git, (dot_git / (dot_git / "commondir").read_text().strip()).resolve()
+    return dot_git, dot_git
+
+
+def _ref_sha(dot_git: Path, common: Path, ref: str) -> str | None:
+    """The commit `ref` names: a loose ref file, else a line of packed-refs."""
+    for base in (dot_git, common):
+        if (base / ref).is_file():
+            return (base / ref).read_text().strip() or None
+    packed = common / "packed-refs"
+    if packed.is_file():
+        for line in packed.read_text().splitlines():
+            if line.endswith(" " + ref):
+                return line.split(" ", 1)[0]
+    return None
 
 
 def _git(args: list[str], cwd: Path) -> str | None:
