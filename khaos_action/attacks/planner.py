@@ -117,8 +117,9 @@ def security_planner(corpus: Corpus, profile: CapabilityProfile, roles: list[Too
                               "not-applicable list and the capability profile")
         for attack in selection.applicable:
             targets = forbidden_targets(attack.forbidden_tools, roles) if roles else None
-            part.cases.append(attack_case(attack, ctx.seed, targets, own_carrier=attack.id in corpus.user_ids,
-                                          roles=roles, parameters=parameters))
+            own = attack.id in corpus.user_ids and attack.carrier is not None  # else golden prompts carry it
+            part.cases.append(attack_case(attack, ctx.seed, targets, own_carrier=own, roles=roles,
+                                          parameters=parameters))
         return part
 
     return plan

@@ -119,6 +119,11 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
             out.append(case)
             continue
         if not surface.observes(channel):
+            if not case.input:  # nothing to fall back on: the attack names no carrier
+                skipped.append((case, f"the run cannot see which request reaches {_CHANNEL_WORDS.get(channel, channel)}"
+                                      " and the attack names no `carrier`",
+                                "give the attack a `carrier`: a request that makes the agent read the channel"))
+                continue
             out.append(replace(case, carrier="corpus"))
             continue
         placed = _placed_tools(case.injections[0])

@@ -21,7 +21,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from khaos_action.canary import Canary, render_payload
-from khaos_action.config.objectives import Objective, aimed_at
+from khaos_action.config.objectives import Objective, aimed_at, parse_objective
 from khaos_action.errors import ConfigError
 from khaos_action.fields import Severity
 
@@ -96,7 +96,8 @@ class Attack(BaseModel):
     """user_prompt and multi_turn: scripted follow-up user turns, sent after `payload` one by one through the
     agent's conversation history (needs `has_multi_turn`); judged on the whole conversation."""
     carrier: str | None = None
-    """Indirect channels: the benign user prompt that makes the agent read the channel."""
+    """Indirect channels: the benign user prompt that makes the agent read the channel. Without one, a golden
+    prompt the baseline saw reach the channel carries the attack (as the built-in corpus's are carried)."""
     tool: str | None = None
     """Tool channels (tool_output, error_message, rag_document, file_content, memory): the tool whose results carry
     the payload, by name or by role (`retriever`, `payment`, ...); default: the tools the channel's role implies."""
@@ -113,6 +114,20 @@ class Attack(BaseModel):
     reference: str = Field(min_length=1)
     """The public technique source (paper, OWASP entry, URL)."""
     description: str = Field(min_length=1)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _implied_requires(cls, data: Any) -> Any:
+        """The capabilities the attack's channel, objective and turns need are its `requires` whether written or
+        not: an agent without them is not applicable."""
+        if not isinstance(data, dict):
+            return data
+        implied = [CHANNEL_REQUIRES.get(data.get("channel")),
+                   "has_multi_turn" if data.get("turns") else None,
+                   "has_tools" if _acts(data.get("objective")) else None]
+        written = list(data.get("requires") or ())
+        added = [c for c in dict.fromkeys(implied) if c and c not in written]
+        return {**data, "requires": [*written, *added]} if added else data
 
     @field_validator("owasp")
     @classmethod
@@ -157,31 +172,29 @@ class Attack(BaseModel):
         return self.channel in INDIRECT_CHANNELS
 
 
-def _needs_capability(attack: Attack) -> bool:
-    needed = CHANNEL_REQUIRES[attack.channel]
-    return bool(needed) and needed not in attack.requires
+def _acts(objective: Any) -> bool:
+    """An objective (its YAML form or its model) that judges tool calls."""
+    try:
+        parsed = objective if isinstance(objective, Objective) else parse_objective(objective)
+    except (ValueError, TypeError):
+        return False  # the objective's own validation says what is wrong with it
+    return bool({"tool_call", "unrequested_action"} & parsed.kinds())
 
 
 # (the attack breaks the rule, what to say): the channel's rules, first broken one reported.
 _CHANNEL_RULES: tuple[tuple[Callable[[Attack], bool], Callable[[Attack], str]], ...] = (
-    (_needs_capability, lambda a: f"channel {a.channel!r} needs {CHANNEL_REQUIRES[a.channel]!r} in `requires`"),
     (lambda a: a.channel == "multi_turn" and not a.turns,
      lambda a: "a multi_turn attack needs scripted follow-up `turns`"),
     (lambda a: a.channel not in CONVERSATION_CHANNELS and bool(a.turns),
      lambda a: f"`turns` (a scripted conversation) is for channels user_prompt and multi_turn; channel {a.channel!r} "
                "delivers its payload once, without the user's follow-ups: drop `turns`, or make it a user_prompt "
                "attack"),
-    (lambda a: bool(a.turns) and "has_multi_turn" not in a.requires,
-     lambda a: "scripted `turns` reach the agent through its conversation history: add 'has_multi_turn' to "
-               "`requires` (an agent that keeps no history is then not applicable, never counted as blocked)"),
     (lambda a: (a.field is not None or a.placement != "append") and a.channel not in TOOL_CARRIED,
      lambda a: f"`placement` and `field` place a payload in a tool's result; channel {a.channel!r} is not carried "
                "by tools"),
     (lambda a: a.tool is not None and a.channel not in TOOL_CARRIED,
      lambda a: f"`tool` places a payload in a tool's results; channel {a.channel!r} is not carried by tools (it is "
                f"for {', '.join(sorted(TOOL_CARRIED))})"),
-    (lambda a: a.channel in INDIRECT_CHANNELS and not a.carrier,
-     lambda a: f"channel {a.channel!r} needs a `carrier` (the benign prompt that makes the agent read the channel)"),
 )
 
 
@@ -206,8 +219,6 @@ def _canary_shown(attack: Attack, joined: str) -> str | None:
 
 def _tools_fit(attack: Attack, joined: str) -> str | None:
     kinds = attack.objective.kinds()
-    if {"tool_call", "unrequested_action"} & kinds and "has_tools" not in attack.requires:
-        return "an attack whose objective is a tool call needs 'has_tools' in `requires`"
     if attack.forbidden_tools and "tool_call" not in kinds:
         return "`forbidden_tools` is only for an objective with a `tool_call` (forbidden_tool_call)"
     if not attack.forbidden_tools and any(_any_tool_unqualified(leaf) for leaf in attack.objective.leaves()):

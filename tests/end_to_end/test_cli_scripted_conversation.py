@@ -110,9 +110,6 @@ TOOL_CHANNEL = (ATTACKS.replace("channel: user_prompt", "channel: tool_output\n 
                 .replace("[has_multi_turn]", "[has_tools, has_multi_turn]"))
 # (attack file, what stderr says: file:line:col, key path, problem and fix)
 MALFORMED = {
-    "without has_multi_turn": (ATTACKS.replace("    requires: [has_multi_turn]\n", ""),
-                               "attacks/conversation.yaml:9:5: attacks[0].turns: scripted `turns` reach the agent "
-                               "through its conversation history: add 'has_multi_turn' to `requires`"),
     "a string": (STRING_TURNS, "attacks/conversation.yaml:10:12: attacks[0].turns: expected a list of strings, found "
                                "'The pieces are {canary}.'"),
     "an empty turn": (ATTACKS + "      - ''\n",

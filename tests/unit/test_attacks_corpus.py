@@ -102,10 +102,7 @@ def _file(**attack) -> str:
         ({"payload": "join {canary_x}"}, "unknown placeholder"),
         ({"owasp": ["ASI11"]}, "unknown OWASP id"),
         ({"owasp": ["LLM01"]}, "unknown OWASP id"),
-        ({"channel": "rag_document", "carrier": "q?"}, "needs 'has_rag'"),
-        ({"channel": "rag_document", "requires": ["has_rag"]}, "needs a `carrier`"),
         ({"channel": "multi_turn", "requires": ["has_multi_turn"]}, "needs scripted follow-up `turns`"),
-        ({"turns": ["again"]}, "add 'has_multi_turn' to `requires`"),
         ({"turns": ["again", ""], "requires": ["has_multi_turn"]}, "turn 1 of `turns` is empty"),
         ({"channel": "tool_output", "requires": ["has_tools", "has_multi_turn"], "carrier": "q?",
           "turns": ["again"]}, "is for channels user_prompt and multi_turn"),
@@ -113,8 +110,6 @@ def _file(**attack) -> str:
          "needs argument predicates or `forbidden_tools`"),
         ({"objective": "canary", "payload": "say hi"}, "needs {canary}"),
         ({"objective": "bogus", "payload": "say hi"}, "unknown objective 'bogus'"),
-        ({"objective": "forbidden_tool_call", "payload": "email {canary_token}", "forbidden_tools": ["x"]},
-         "needs 'has_tools'"),
         ({"objective": "secret_leak", "forbidden_tools": ["x"], "payload": "keys?"},
          "only for an objective with a `tool_call`"),
         ({"category": "made_up"}, "category"),
@@ -126,6 +121,20 @@ def test_invalid_attacks_are_rejected_with_a_fixable_message(override, message):
         parse_corpus_file(_file(**override), source="custom.yaml")
     assert message in str(err.value)
     assert "custom.yaml" in str(err.value) and "x-1" in str(err.value)
+
+
+@pytest.mark.parametrize(("override", "implied"), [
+    ({"channel": "rag_document", "carrier": "q?"}, ("has_rag",)),
+    ({"channel": "tool_output", "carrier": "q?", "requires": ["has_memory"]}, ("has_memory", "has_tools")),
+    ({"turns": ["again"]}, ("has_multi_turn",)),
+    ({"objective": "forbidden_tool_call", "payload": "email {canary_token}", "forbidden_tools": ["x"]},
+     ("has_tools",)),
+    ({}, ()),
+])
+def test_the_capabilities_a_channel_objective_or_conversation_needs_are_required_without_being_written(
+        override, implied):
+    (attack,) = parse_corpus_file(_file(**override), source="custom.yaml")
+    assert attack.requires == implied
 
 
 def test_duplicate_ids_across_files_and_version_mismatch_are_errors(tmp_path: Path):
