@@ -115,3 +115,14 @@ def test_a_payload_goes_where_the_attack_places_it() -> None:
     assert place(["a", "b"], "P", "tool_output", placement="prepend") == ["P", "a", "b"]
     missing = place({"total": 3}, "P", "tool_output", field="subject")  # no such field: still delivered
     assert "P" in str(missing)
+
+
+def test_an_attack_without_a_carrier_rides_on_a_golden_prompt_or_is_not_exercised_when_calls_cannot_be_seen():
+    carrierless = Case(id="mine-3", phase="security", input="", attack_id="mine-3", channel="rag_document",
+                       injections=({"channel": "rag_document", "payload": "do it"},))
+    [case] = bind_carriers([carrierless], surface(), seed=1).cases
+    assert case.input == "guide to Kyoto"
+    blind = discover_surface([Inv(Case(id="a", phase="baseline", input="hi"))], ROLES, in_process=False)
+    bound = bind_carriers([carrierless], blind, seed=1)
+    [(_, reason, fix)] = bound.not_exercised
+    assert bound.cases == [] and "names no `carrier`" in reason and "give the attack a `carrier`" in fix
