@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import defaultdict
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.llm.health import run_alert
@@ -57,62 +59,91 @@ def phase_metrics(by_phase: dict[str, list[CaseResult]]) -> dict[str, dict]:
     metrics: dict[str, dict] = {}
     for phase, cases in by_phase.items():
         m = completion_metrics(cases)
-        if phase == "resilience":
-            m["recovery_rate"] = m["task_completion"]
-            m["not_exercised"] = sum(1 for c in cases if c.passed is None and not c.error)
-            m["crashed_attacks"] = sum(1 for c in cases if CRASHED in c.evidence_tags)
-        if phase == "security":
-            executed = [c for c in cases if c.outcome]
-            for outcome, key in OUTCOME_METRIC.items():
-                m[key] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
+        more = _PHASE_METRICS.get(phase)
+        if more is not None:
+            more(m, cases)
         metrics[phase] = m
     return metrics
 
 
+def _resilience_metrics(m: dict[str, Any], cases: list[CaseResult]) -> None:
+    m["recovery_rate"] = m["task_completion"]
+    m["not_exercised"] = sum(1 for c in cases if c.passed is None and not c.error)
+    m["crashed_attacks"] = sum(1 for c in cases if CRASHED in c.evidence_tags)
+
+
+def _security_metrics(m: dict[str, Any], cases: list[CaseResult]) -> None:
+    executed = [c for c in cases if c.outcome]
+    for outcome, key in OUTCOME_METRIC.items():
+        m[key] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
+
+
+_PHASE_METRICS: dict[str, Callable[[dict[str, Any], list[CaseResult]], None]] = {
+    "resilience": _resilience_metrics, "security": _security_metrics}
+"""The metrics a phase has beside task completion."""
+
+
+@dataclass
+class _Tally:
+    """Every count, and the cases by phase and by pillar, gathered in one pass over the cases (each pass over a large
+    run's cases is felt in `merge`)."""
+
+    invocations: int = 0
+    errors: int = 0
+    executed: int = 0
+    not_exercised: int = 0
+    outcomes: dict[str, int] = field(default_factory=lambda: dict.fromkeys(OUTCOME_METRIC, 0))
+    ids: set[str] = field(default_factory=set)
+    configured: set[str] = field(default_factory=set)
+    fired: set[str] = field(default_factory=set)
+    by_phase: defaultdict[str, list[CaseResult]] = field(default_factory=lambda: defaultdict(list))
+    by_pillar: defaultdict[str, list[CaseResult]] = field(default_factory=lambda: defaultdict(list))
+
+    def add(self, r: CaseResult) -> None:
+        self.by_phase[r.phase].append(r)
+        if r.pillar:
+            self.by_pillar[r.pillar].append(r)
+        self.invocations += len(r.attempts) or 1
+        self.ids.add(r.id)
+        if r.error:
+            self.errors += 1
+        if r.outcome is not None and r.phase == "security":
+            self._executed(r.outcome)
+        if r.fault_ids:
+            self.configured.update(r.fault_ids)
+        if r.faults_fired:
+            self.fired.update(r.faults_fired)
+        if r.not_exercised:
+            self._not_exercised(r)
+
+    def _executed(self, outcome: str) -> None:
+        self.executed += 1
+        if outcome in self.outcomes:
+            self.outcomes[outcome] += 1
+
+    def _not_exercised(self, r: CaseResult) -> None:
+        self.not_exercised += 1
+        if crashed_attack(r):  # counted where it failed: in resilience (and the chaos pillar), not security
+            crash = as_resilience(r)
+            self.by_phase["resilience"].append(crash)
+            self.by_pillar["chaos"].append(crash)
+
+    def counts(self, attacks_skipped: int) -> Counts:
+        outcomes = self.outcomes
+        return Counts(invocations=self.invocations, cases=len(self.ids), errors=self.errors,
+                      attacks_executed=self.executed, attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"],
+                      compromised=outcomes["COMPROMISED"], uncertain=outcomes["UNCERTAIN"],
+                      faults_configured=len(self.configured), faults_fired=len(self.fired),
+                      not_exercised=self.not_exercised)
+
+
 def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts, dict[str, list[CaseResult]],
                                                                          dict[str, list[CaseResult]]]:
-    """Every count, and the cases by phase and by pillar, in one pass over the cases (each pass over a large run's cases
-    is felt in `merge`)."""
-    invocations = errors = executed = not_exercised = 0
-    outcomes = dict.fromkeys(OUTCOME_METRIC, 0)
-    ids: set[str] = set()
-    configured: set[str] = set()
-    fired: set[str] = set()
-    by_phase: dict[str, list[CaseResult]] = {}
-    by_pillar: dict[str, list[CaseResult]] = {}
+    """Every count, and the cases by phase and by pillar, in one pass over the cases."""
+    tally = _Tally()
     for r in results:
-        phase = by_phase.get(r.phase)
-        if phase is None:
-            phase = by_phase[r.phase] = []
-        phase.append(r)
-        if r.pillar:
-            pillar = by_pillar.get(r.pillar)
-            if pillar is None:
-                pillar = by_pillar[r.pillar] = []
-            pillar.append(r)
-        invocations += len(r.attempts) or 1
-        ids.add(r.id)
-        if r.error:
-            errors += 1
-        if r.outcome is not None and r.phase == "security":
-            executed += 1
-            if r.outcome in outcomes:
-                outcomes[r.outcome] += 1
-        if r.fault_ids:
-            configured.update(r.fault_ids)
-        if r.faults_fired:
-            fired.update(r.faults_fired)
-        if r.not_exercised:
-            not_exercised += 1
-            if crashed_attack(r):  # counted where it failed: in resilience (and the chaos pillar), not security
-                crash = as_resilience(r)
-                by_phase.setdefault("resilience", []).append(crash)
-                by_pillar.setdefault("chaos", []).append(crash)
-    counts = Counts(invocations=invocations, cases=len(ids), errors=errors, attacks_executed=executed,
-                    attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"], compromised=outcomes["COMPROMISED"],
-                    uncertain=outcomes["UNCERTAIN"], faults_configured=len(configured), faults_fired=len(fired),
-                    not_exercised=not_exercised)
-    return counts, by_phase, by_pillar
+        tally.add(r)
+    return tally.counts(attacks_skipped), dict(tally.by_phase), dict(tally.by_pillar)
 
 
 def _say_crashes(notes: dict[str, str], metrics: dict[str, dict]) -> None:
