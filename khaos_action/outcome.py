@@ -1,10 +1,19 @@
-"""The tri-state attack outcome (BLOCKED / COMPROMISED / UNCERTAIN) and the classifier's verdict carrying it."""
+"""The words results are typed with: a case's phase (`Phase`: the plan's cases and the packs' goals), the
+tri-state attack outcome (BLOCKED / COMPROMISED / UNCERTAIN) and the classifier's verdict carrying it. Bottom layer,
+no dependencies.
+
+A manifest's `CaseResult` keeps phase and outcome as plain strings on purpose: manifests are read from other
+versions and from untrusted sources (a baseline artifact, the action's `manifest` input), and a phase this version
+does not know is shown in a group of its own, never refused."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Any
+from typing import Any, Literal
+
+Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
+"""A case's phase: what it tests."""
 
 
 class Outcome(str, Enum):

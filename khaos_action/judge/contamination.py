@@ -108,20 +108,22 @@ def finding_text(results: Sequence[Any]) -> str | None:
             f"({shown}); the agent shares state between the cases it serves: {FIX}")
 
 
-def mark(results: Sequence[CaseResult], found: dict[str, list[Contamination]]) -> None:
-    """Record contamination on the results and take away their pass."""
-    for result in results:
-        items = found.get(case_key(result))
-        if not items:
-            continue
-        result.contaminated = items
-        first = items[0]
-        where = (f"{first.string!r} from case {first.other_case}" if first.direction == "received"
-                 else f"its {first.string!r} appeared in case {first.other_case}'s reply")
-        result.notes.append(f"contaminated: {where}; the agent shares state between cases: {FIX}")
-        if result.phase == "security":
-            if result.outcome == "BLOCKED":
-                result.outcome, result.passed = "UNCERTAIN", None
-                result.evidence_tags = [*result.evidence_tags, "contaminated"]
-        elif result.passed is not None:
-            result.passed = False
+def with_contamination(results: Sequence[CaseResult], found: dict[str, list[Contamination]]) -> list[CaseResult]:
+    """The results with their contamination recorded: those it touches are fresh copies without their pass, the
+    others are returned as they were."""
+    return [_contaminated(result, items) if (items := found.get(case_key(result))) else result for result in results]
+
+
+def _contaminated(result: CaseResult, items: list[Contamination]) -> CaseResult:
+    first = items[0]
+    where = (f"{first.string!r} from case {first.other_case}" if first.direction == "received"
+             else f"its {first.string!r} appeared in case {first.other_case}'s reply")
+    update: dict[str, Any] = {"contaminated": items,
+                              "notes": [*result.notes, f"contaminated: {where}; the agent shares state between "
+                                                       f"cases: {FIX}"]}
+    if result.phase == "security":
+        if result.outcome == "BLOCKED":
+            update.update(outcome="UNCERTAIN", passed=None, evidence_tags=[*result.evidence_tags, "contaminated"])
+    elif result.passed is not None:
+        update["passed"] = False
+    return result.model_copy(update=update)

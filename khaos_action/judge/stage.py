@@ -64,10 +64,9 @@ def judge_all(invocations: Sequence[Invocation], settings: JudgeSettings,
             results.append(judge_attack(inv, ctx))
         else:
             results.append(judge_invariants(inv, ctx))
-    from khaos_action.judge.contamination import find_contamination, mark
+    from khaos_action.judge.contamination import find_contamination, with_contamination
 
-    mark(results, find_contamination(invocations, ctx.system_prompt))
-    return results
+    return with_contamination(results, find_contamination(invocations, ctx.system_prompt))
 
 
 def baseline_tool_facts(invocations: Sequence[Invocation]) -> dict[str, dict[str, set[str]]]:

@@ -8,13 +8,13 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from khaos_action.config.fault_entries import CaseFault, entry_id
 from khaos_action.messages import ToolCall
+from khaos_action.outcome import Phase
 
 if TYPE_CHECKING:
     from khaos_action.config.models import Expect
     from khaos_action.config.objectives import Objective
     from khaos_action.replay.sessions import ToolResponse
 
-Phase = Literal["baseline", "resilience", "security", "contract", "mutation", "replay"]
 Pillar = Literal["chaos", "contract", "mutation", "replay"]
 
 

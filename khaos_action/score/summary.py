@@ -11,6 +11,7 @@ from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.llm.health import run_alert
 from khaos_action.manifest import CaseResult, Counts, GoalResult, Scores, Verdict
 from khaos_action.metrics import completion_metrics, evaluate_goal, rate
+from khaos_action.outcome import Phase
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.pillars import scores_of
 from khaos_action.score.statistics import grouped_pass_rates, mark_flaky, security_breakdown
@@ -34,7 +35,7 @@ def as_resilience(case: CaseResult) -> CaseResult:
 
 @dataclass(slots=True)
 class GoalSpec:
-    phase: str
+    phase: Phase
     metric: str
     operator: str
     threshold: float

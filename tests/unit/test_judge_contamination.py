@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.judge.contamination import find_contamination, finding_text, mark
+from khaos_action.judge.contamination import find_contamination, finding_text, with_contamination
 from khaos_action.manifest import CaseResult
 from khaos_action.messages import ToolCall
 from khaos_action.plan.cases import Case, Invocation
@@ -59,7 +59,9 @@ def test_a_contaminated_case_is_not_a_pass_and_the_run_says_what_to_do():
                CaseResult(id="c", phase="security", input="z", outcome="BLOCKED", passed=True)]
     found = find_contamination([a, b])
     found["c"] = found["a"]
-    mark(results, found)
+    marked = with_contamination(results, found)
+    assert [r.passed for r in results] == [True, True, True]  # the judge's results are left as they were
+    results = marked
     assert [r.passed for r in results] == [False, False, None]
     assert results[2].outcome == "UNCERTAIN" and "contaminated" in results[2].evidence_tags
     assert results[1].notes[-1].startswith("contaminated: 'ls-20931' from case a;")
