@@ -165,6 +165,7 @@ def _validate(args: argparse.Namespace) -> int:
     # The recon `run` will make: the entry and tools imported (never called), declared roles first.
     check = checked[0]
     check.raise_for("tools")
+    check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
     tools, metadata = check.seen or agent_tools(config.agent, run.loaded.base_dir, import_code=False)
     found = recon_of(config.agent, tools, metadata)
     plan = make_plan(run.plan, found)
@@ -180,7 +181,6 @@ def _validate(args: argparse.Namespace) -> int:
               f"baseline shows reaching its channel, else it is listed as not exercised), "
               f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
-    check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
     if check.context:
         print(f"  context: {check.context}, made per case by agent.context {config.agent.context}")
     if found.roles:

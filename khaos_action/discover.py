@@ -6,7 +6,8 @@ files are parsed with `ast`. A decorator counts when it is `khaosagent`, `sdk.kh
 `khaos_action.sdk.khaosagent` (or a name/alias imported from `khaos_action.sdk`), bare or called; literal
 arguments (name, capabilities, description) are read with `ast.literal_eval`. A framework agent object is a
 module-level assignment of a call to one of the frameworks' agent constructors (`agent = ToolCallingAgent(...)`,
-`crew = Crew(...)`, `root_agent = Agent(...)` from google.adk), told apart by where the name was imported from; an
+`crew = Crew(...)`, `root_agent = Agent(...)` from google.adk) or to one's `from_*` classmethod
+(`AgentWorkflow.from_tools_or_functions(...)`), told apart by where the name was imported from; an
 object that is only a member of another found one (a crew's agents, a team's participants) is left out.
 """
 
@@ -42,7 +43,9 @@ FRAMEWORK_CONSTRUCTORS: dict[tuple[str, str], str] = {
     ("agents", "Agent"): "openai-agents",
     ("langchain.agents", "create_agent"): "langgraph",
     ("langgraph.prebuilt", "create_react_agent"): "langgraph",
+    ("crewai.project", "CrewBase"): "crewai",
 }
+_CLASS_DECORATORS = {"CrewBase"}  # of the names above, those that decorate a class rather than being called
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,8 +119,19 @@ def _objects_in(tree: ast.Module, relative: str) -> list[Discovered]:
                 calls[node.targets[0].id] = (node.value, kind, node.lineno)
     members = {n.id for call, _, _ in calls.values() for arg in [*call.args, *(k.value for k in call.keywords)]
                for n in ast.walk(arg) if isinstance(n, ast.Name) and n.id in calls}
-    return [Discovered(entry=f"{relative}:{name}", name=name, metadata={"line": line, "type": kind})
-            for name, (_, kind, line) in calls.items() if name not in members]
+    found = [Discovered(entry=f"{relative}:{name}", name=name, metadata={"line": line, "type": kind})
+             for name, (_, kind, line) in calls.items() if name not in members]
+    return found + _decorated_classes(tree, relative, constructors)
+
+
+def _decorated_classes(tree: ast.Module, relative: str, constructors: dict[str, str]) -> list[Discovered]:
+    """Classes a framework's decorator makes agents of: CrewAI's `@CrewBase class LatestAi` (the project
+    `crewai create crew` writes), whose `crew()` builds the crew."""
+    return [Discovered(entry=f"{relative}:{node.name}", name=node.name,
+                       metadata={"line": node.lineno, "type": constructors[_dotted(decorator) or ""]})
+            for node in tree.body if isinstance(node, ast.ClassDef)
+            for decorator in node.decorator_list if (_dotted(decorator) or "") in constructors
+            and (_dotted(decorator) or "").rpartition(".")[2] in _CLASS_DECORATORS]
 
 
 def _framework_imports(tree: ast.Module) -> dict[str, str]:
@@ -149,6 +163,8 @@ def _framework_call(call: ast.Call, constructors: dict[str, str]) -> str | None:
     if isinstance(func, ast.Attribute) and func.attr == "compile":
         return constructors.get(".compile")
     if isinstance(func, ast.Subscript):  # a generic: `Agent[AirlineContext](...)`
+        func = func.value
+    if isinstance(func, ast.Attribute) and func.attr.startswith("from_"):  # `AgentWorkflow.from_tools_or_functions`
         func = func.value
     dotted = _dotted(func)
     return constructors.get(dotted) if dotted else None

@@ -41,8 +41,10 @@ def find_entry(root: Path) -> str:
 
     found = discover(root)
     if not found:
-        raise UsageError(f"no @khaosagent function under {root}; name the agent with `--entry path/to/agent.py:handle` "
-                         f"(a function taking the user's message), or decorate it with @khaos_action.sdk.khaosagent")
+        raise UsageError(f"no agent found under {root} (neither a @khaosagent function nor a module-level framework "
+                         f"agent object such as `agent = ToolCallingAgent(...)`); name the agent with `--entry "
+                         f"path/to/agent.py:agent` (a framework agent object, or a function taking the user's "
+                         f"message), or decorate a function with @khaos_action.sdk.khaosagent")
     if len(found) > 1:
         raise UsageError("several agents found: " + ", ".join(d.entry for d in found)
                          + "; pick one with `--entry`")

@@ -72,3 +72,10 @@ def test_validate_checks_the_entry_signature(travel: Path) -> None:
                                        encoding="utf-8")
     ran = khaos("validate", cwd=travel)
     assert ran.code == 2 and "takes no positional argument" in ran.stderr, ran
+
+
+def test_init_without_an_agent_names_both_kinds_of_entry(tmp_path: Path) -> None:
+    (tmp_path / "helpers.py").write_text("def add(a, b):\n    return a + b\n")
+    ran = khaos("init", cwd=tmp_path)
+    assert ran.code == 2 and "no agent found" in ran.stderr and "framework agent object" in ran.stderr, ran
+    assert "--entry" in ran.stderr and not (tmp_path / "khaos.yaml").exists()

@@ -264,8 +264,9 @@ def test_validate_cli_names_the_missing_context(servers, tmp_path: Path) -> None
         "  context: bank_support.py:support_deps\n", ""))
     done = subprocess.run([sys.executable, "-m", "khaos_action.cli", "validate", "-c", str(tmp_path / "khaos.yaml")],
                           capture_output=True, text=True, timeout=120)
-    assert done.returncode != 0
+    assert done.returncode == 2
     assert "SupportDependencies" in done.stdout + done.stderr and "agent.context" in done.stdout + done.stderr
+    assert ": valid" not in done.stdout, done.stdout  # the error is the verdict, not a footnote under "valid"
 
 
 def test_validate_cli_accepts_each_app_with_its_context(servers) -> None:

@@ -25,6 +25,15 @@ CASES = [
      "team = RoundRobinGroupChat([a, b])\n", [("team", "autogen")]),
     ("from llama_index.core.agent.workflow import FunctionAgent\nagent = FunctionAgent(tools=[f], llm=llm)\n",
      [("agent", "llama-index")]),
+    # an alternate constructor, as LlamaIndex's starter tutorial makes its agent
+    ("from llama_index.core.agent.workflow import AgentWorkflow\n"
+     "agent = AgentWorkflow.from_tools_or_functions([multiply], llm=llm)\n", [("agent", "llama-index")]),
+    ("from my_lib import Agent\nagent = Agent.from_config(c)\n", []),
+    # the project `crewai create crew` writes: a @CrewBase class whose crew() builds the crew
+    ("from crewai import Agent, Crew\nfrom crewai.project import CrewBase, agent, crew\n"
+     "@CrewBase\nclass LatestAi():\n    @crew\n    def crew(self) -> Crew:\n        return Crew(agents=self.agents)\n",
+     [("LatestAi", "crewai")]),
+    ("from my_lib import CrewBase\n@CrewBase\nclass Other:\n    pass\n", []),
     ("from langchain.agents import create_agent\nagent = create_agent(model, tools=[t])\n", [("agent", "langgraph")]),
     ("from langgraph.graph import StateGraph\nbuilder = StateGraph(S)\ngraph = builder.compile()\n",
      [("graph", "langgraph")]),
