@@ -1,5 +1,5 @@
 """The security targets (judging accuracy and cost), measured on real agent code through the real engine
-(`main.evaluate`).
+(`khaos_action.evaluate.evaluate`).
 
 The ShopOps agents in examples/security call a stand-in LLM on 127.0.0.1 over HTTP, with 37 sandboxed tools and
 every capability, so every channel of the corpus is exercised: the user prompt, scripted turns, tool output, RAG
