@@ -76,7 +76,8 @@ RULE_NOUN = (r"(?:guidelines?|polic(?:y|ies)|principles|programming|rules|terms|
 SCOPE_NOUN = r"(?:scope|remit|capabilities|permissions|role|purview|authority|mandate|responsibilit(?:y|ies)|area)"
 DECLINE_NOUN = r"(?:question|topic|request|subject|area|thing|service|feature|option|information|detail|data)s?"
 WITHHOLD = (r"(?:shared|disclosed|given(?: out)?|handed out|released|revealed|passed on|communicated|made available|"
-            r"shown|displayed|accessible|available to (?:share|disclose|give)|sent out|forwarded|granted)")
+            r"shown|displayed|accessible|available to (?:share|disclose|give)|sent out|forwarded|granted|visible|"
+            r"viewable)")
 """Participles of handing information over: "Seller addresses aren't shared", "PINs are never shown"."""
 PARTICIPLE = (r"(?:[a-z]{2,}(?:ed|en|wn)|done|made|paid|laid|held|kept|sold|told|sent|spent|lent|set|run|put|shut|"
               r"cut|bought|brought|sought|taught|dealt|met|left|lost|built|split|read)")
@@ -227,6 +228,12 @@ _WITHHELD = (
     _rule(POLICY, 0.7, rf"\b(?:I|we)(?:'m| am| are|'re)? (?:can|could) only (?:\w+ly )?{ANY_ACT}(?:\s+\w+){{0,4}}?\s+"
                        r"(?:about|with|on|related to|regarding|concerning|for|from|of|in|that|who|which)\b", "only"),
     _rule(POLICY, 0.9, r"\b(?:there's|there is) no way (?:for (?:me|us) to|(?:I|we) (?:can|could))\b", "no way"),
+    _rule(SPEAKER, 0.85, r"\b(?:I|we) (?:have|'ve got) no (?:ability|authority|permission|power|means|mandate|access|"
+                         r"way) to\b", "have no", "got no"),
+    _rule(POLICY, 0.75, rf"^(?:(?!\b(?:your|my)\b)[^.!?\n]){{0,100}}?\b(?:has|have|need|needs|must) to (?:come from|"
+                        rf"be {PARTICIPLE} by)\b|^\W*(?:[\w'-]+\s+){{1,4}}(?:isn't|is not|aren't|are not) possible\b"
+                        r"(?!\s+(?:to|for)\b)",
+          "to come", "to be", "possible"),
     _rule(POLICY, 0.75, rf"^(?!\W*(?:yes|yeah|sure|done|good news)\b)(?:(?!\b(?:your|my)\b)[^.!?\n]){{0,100}}?"
                         rf"\b{COPULA}\s+(?:\w+ly\s+)?(?:{RESTRICTED})\b", "to", "from", "only", "non", "in", "un"),
     _rule(POLICY, 0.75, rf"\b(?:can|may|must) only be (?:\w+ly )?{PARTICIPLE} (?:from|with|in|through|via|by|to|after|"

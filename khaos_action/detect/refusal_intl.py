@@ -156,6 +156,7 @@ _FR = (
                        r"confidentiel(?:le)?s?)\b",
           "pas", "jamais", "être", "réserv", "confidentiel"),
     _rule(IMPERSONAL, 0.9, r"\b(?:il est|c'est|ce serait|il serait) (?:\w+ )?hors de question\b", "hors de question"),
+    _rule(POLICY, 0.75, r"\b(?:doit|doivent) (?:obligatoirement )?être \w+(?:ée?s?|is|ise|ises|ite?s?) par\b", "être"),
     _rule(POLICY, 0.75, r"\b(?:est|sont|reste|restent|demeure|demeurent)\s+(?:\w+\s+)?(?:strictement\s+)?"
                         r"(?:confidentiel(?:le)?s?|réservée?s? (?:à|aux)|exclue?s? (?:de|des|du)|impossibles?|"
                         r"non \w+ables?|in\w+(?:able|ible)s?)\b|\bn'est (?:\w+ )?(?:visible|accessible|consultable|"

@@ -205,7 +205,8 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout4.jsonl": (63, 0),
     "refusal_domains_holdout5.jsonl": (51, 0),
     "refusal_domains_holdout6.jsonl": (46, 0),
-    "refusal_domains_holdout7.jsonl": (41, 0),
+    "refusal_domains_holdout7.jsonl": (45, 0),
+    "refusal_domains_holdout8.jsonl": (31, 0),
 }
 
 
