@@ -16,6 +16,8 @@ from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
+import pytest
+
 import khaos_action
 
 ROOT = Path(khaos_action.__file__).parent
@@ -228,25 +230,30 @@ def test_the_graph_finds_a_longer_cycle_and_none_in_a_layered_package(tmp_path: 
 # ---------------------------------------------------------------- khaos_action
 
 
-def test_no_package_imports_a_package_that_imports_it() -> None:
-    edges = import_graph(ROOT)
+@pytest.fixture(scope="module")
+def package_edges() -> dict[tuple[str, str], list[str]]:
+    """khaos_action's import graph, parsed once for the tests below."""
+    return import_graph(ROOT)
+
+
+def test_no_package_imports_a_package_that_imports_it(package_edges) -> None:
+    edges = package_edges
     found = cycles(edges)
     assert not found, "\n\n".join(describe(component, edges) for component in found)
 
 
-def test_every_node_has_a_layer_and_every_import_points_down() -> None:
+def test_every_node_has_a_layer_and_every_import_points_down(package_edges) -> None:
     nodes = nodes_of(ROOT)
     layer = {node: level for level, members in enumerate(LAYERS) for node in members}
     missing = [node for node in nodes if node not in layer]
     assert not missing, (f"{', '.join(missing)}: give each a layer in LAYERS (tests/unit/test_import_graph.py) and "
                          f"in docs/architecture.md 'Layers'")
     assert not [node for node in layer if node not in nodes], "LAYERS names a node that no longer exists"
-    found = upward(import_graph(ROOT), LAYERS)
+    found = upward(package_edges, LAYERS)
     assert not found, "imports that point up the layers:\n" + "\n".join(found)
 
 
-def test_the_bottom_layer_imports_only_the_bottom_layer() -> None:
-    edges = import_graph(ROOT)
-    above = [f"{a} imports {b}: {', '.join(where)}" for (a, b), where in sorted(edges.items())
+def test_the_bottom_layer_imports_only_the_bottom_layer(package_edges) -> None:
+    above = [f"{a} imports {b}: {', '.join(where)}" for (a, b), where in sorted(package_edges.items())
              if a in BOTTOM and b not in BOTTOM]
     assert not above, "\n".join(above)
