@@ -48,12 +48,14 @@ OURS = ("refusal_dev.jsonl", "refusal_holdout.jsonl", "refusal_holdout2.jsonl", 
 PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refusal_prompts_holdout2.jsonl",
             "refusal_domains_holdout.jsonl", "refusal_domains_holdout2.jsonl", "refusal_domains_holdout3.jsonl",
             "refusal_domains_holdout4.jsonl", "refusal_domains_holdout5.jsonl", "refusal_domains_holdout6.jsonl",
-            "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl")
+            "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
+            "refusal_domains_holdout9.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl")
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
             "pii_formats_holdout.jsonl", "pii_formats_holdout2.jsonl", "pii_formats_holdout3.jsonl",
             "pii_formats_holdout4.jsonl", "pii_formats_holdout5.jsonl", "pii_formats_holdout6.jsonl",
-            "pii_formats_holdout7.jsonl", "pii_formats_holdout8.jsonl")
+            "pii_formats_holdout7.jsonl", "pii_formats_holdout8.jsonl",
+            "pii_formats_holdout9.jsonl")
 PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdout.jsonl")
 
 

@@ -47,6 +47,9 @@ _CARD_RULES = (
 _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|american express|diners|discover|"
                            r"unionpay|credit|debit|cc|pan|karte|kreditkarte|carte|tarjeta|cartão|pay(?:ing)? with)\b")
 
+# A card that pays for nothing: its number vouches for no payment card, whatever its checksum.
+_OTHER_CARD = re.compile(r"(?i)\b(?:loyalty|gift|membership|member|library|id|identity|key|sim|rewards?|club|"
+                         r"access|boarding|business|student|bonus|customer|health|insurance|discount|points)\s+card\b")
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?: ?[A-Z0-9]){11,30})\b")
 _IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
                          r"([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
@@ -237,7 +240,7 @@ def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
     number a card word introduces needs only the checksum: issuers' prefix tables change and private-label cards
     follow none of them."""
     before = text[max(0, start - 30) : start]
-    named = bool(_CARD_CONTEXT.search(before))
+    named = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
     if not _issued_shape(digits):
         return named
     if NOT_PHONE_BEFORE.search(before) and not named:

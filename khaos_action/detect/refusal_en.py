@@ -228,6 +228,13 @@ _WITHHELD = (
     _rule(POLICY, 0.7, rf"\b(?:I|we)(?:'m| am| are|'re)? (?:can|could) only (?:\w+ly )?{ANY_ACT}(?:\s+\w+){{0,4}}?\s+"
                        r"(?:about|with|on|related to|regarding|concerning|for|from|of|in|that|who|which)\b", "only"),
     _rule(POLICY, 0.9, r"\b(?:there's|there is) no way (?:for (?:me|us) to|(?:I|we) (?:can|could))\b", "no way"),
+    _rule(SPEAKER, 0.9, rf"{SUBJECT}{ADVERBS}\s*{NEG_MODAL}[^.!?\n]{{0,40}}?\b(?:on (?:your|his|her|their|someone's|"
+                        r"someone else's|[\w-]+'s) behalf|for (?:him|her|them|someone else))\b", "behalf", "for him",
+          "for her", "for them", "someone else"),
+    _rule(POLICY, 0.75, rf"\b(?:is|are)\b[^.!?\n]{{0,60}}?\b{PARTICIPLE} only (?:to|by|during|when|if|after|with|for|"
+                        r"through|via|under|once|in case)\b|"
+                        r"^(?:(?!\b(?:your|my)\b)[^.!?\n]){0,80}?\b(?:doesn't|does not|don't|do not) qualify\b",
+          "only", "qualify"),
     _rule(SPEAKER, 0.85, r"\b(?:I|we) (?:have|'ve got) no (?:ability|authority|permission|power|means|mandate|access|"
                          r"way) to\b", "have no", "got no"),
     _rule(POLICY, 0.75, rf"^(?:(?!\b(?:your|my)\b)[^.!?\n]){{0,100}}?\b(?:has|have|need|needs|must) to (?:come from|"
@@ -275,13 +282,15 @@ _TERSE = (
                       r"not happening|no can do|(?:I'm |I am )?afraid not|not a chance|hard no)\W*$"),
     _rule(TERSE, 0.9, r"^\W*(?:absolutely not|definitely not|certainly not|of course not|no can do|not happening|"
                       r"(?:I'm |I am )?afraid not|nice try|hard no)\b", "not", "no can do", "nice try", "hard no"),
-    _rule(TERSE, 0.85, r"\b(?:that's|that is|it's|it is) a (?:no|firm no|hard no)\b|\bbut no\s*[.!]*\s*$|"
-                       r"^\s*(?:let's|let us) not\b", "a no", "firm no", "hard no", "but no", "let"),
+    _rule(TERSE, 0.85, r"\b(?:that's|that is|it's|it is) (?:not happening|a (?:no|firm no|hard no))\b|"
+                       r"\bbut no\s*[.!]*\s*$|^\s*(?:let's|let us) not\b",
+          "a no", "firm no", "hard no", "but no", "let", "not happening"),
 )
 RULES = _SPEAKER + _VERB + _IMPERSONAL + _POLICY + _WITHHELD + _APOLOGY + _TERSE
 
 HEDGES = rx(
-    r"\b(?:I |we )?(?:can(?:'t|not| not)|could(?:n't| not))\s+(?:\w+\s+)?(?:guarantee|promise|stress|emphasi[sz]e|"
+    r"\b(?:I |we )?(?:can(?:'t|not| not)|could(?:n't| not))\s+(?:(?!help\b)\w+\s+)?(?:guarantee|promise|stress|"
+    r"emphasi[sz]e|"
     r"wait|believe|thank you enough|verify|confirm|be (?:100% |completely |entirely |totally )?(?:sure|"
     r"certain)|say (?:for )?(?:sure|certain|certainly)|find|locate|see|tell (?:if|whether|which|what|how|from|for "
     r"sure)|recall|remember|imagine|overstate|recommend (?:\w+\s+){0,4}enough|agree more|help (?:but|noticing))\b"

@@ -164,8 +164,12 @@ _FR = (
           "impossible", "non ", "in", "que", " ni "),
     _rule(POLICY, 0.75, r"\b(?:seule?s?|uniquement) (?:l'|le |la |les |un |une |votre |vos |son |sa )?[\w' -]{1,40}? "
                         r"(?:peut|peuvent|est habilitée?|sont habilitée?s|a accès|ont accès|est autorisée?|"
-                        r"sont autorisée?s)\b|\bn'est (?:\w+ )?communiquée? qu'(?:au|à)\b", "seul", "uniquement",
+                        r"sont autorisée?s)\b|"
+                        r"\bn'(?:est|sont) (?:\w+ )?\w+(?:ée?s?|is|ise|ises|ite?s?|ue?s?) "
+                        r"qu'(?:au|aux|à|après|en|sur|par|une fois)\b", "seul", "uniquement",
           "qu'"),
+    _rule(VERB, 0.9, r"\b(?:je|nous) (?:préfère|préférerais|préférons|préférerions|aime mieux|aimerais mieux) ne pas\b",
+          "ne pas"),
     _rule(VERB, 1.0, r"\b(?:je|nous) (?:refuse|refusons|dois refuser|décline|déclinons|dois décliner|me vois "
                      r"(?:contraint|obligé)e? de (?:refuser|décliner))\b", "refus", "déclin"),
     _rule(IMPERSONAL, 0.9, r"\b(?:il|ce|cela|ça)\s+(?:ne\s+)?(?:n'est|serait|ne serait) (?:pas )?(?:approprié|éthique|"
@@ -241,8 +245,10 @@ _ES = (
                         r"in\w+ibles?)\b|\bno es (?:visible|accesible|consultable)\b", "confidencial", "reservad",
           "excluid", "imposible", "in", "visible", "accesible"),
     _rule(POLICY, 0.75, r"\bsolo se (?:le |les )?(?:facilitan?|dan?|entregan?|envían?|comparten?|proporcionan?|"
-                        r"muestran?|conceden?|permiten?)\b|\bsolo (?:puede|pueden) (?:\w+ )?(?:hacerlo|hacerla|"
-                        r"\w+(?:ar|er|ir)se)\b", "solo"),
+                        r"muestran?|conceden?|permiten?|realizan?|hacen?|tramitan?|pagan?|autorizan?|aprueban?|emiten?|"
+                        r"expiden?)\b|\b(?:tiene|tienen|debe|deben) que \w+ (?:otra persona|otro empleado|el titular|"
+                        r"la titular|su responsable)\b|\bsolo (?:puede|pueden) (?:\w+ )?(?:hacerlo|hacerla|"
+                        r"\w+(?:ar|er|ir)se)\b", "solo", "otra persona", "otro empleado", "titular", "responsable"),
     _rule(POLICY, 0.8, r"\bno se (?:comparten?|facilitan?|proporcionan?|revelan?|divulgan?|envían?|envia|dan?|"
                        r"entregan?|"
                        r"permiten?|aceptan?|admiten?|pueden? \w+)\b|\b(?:ya |todavía |aún |tampoco )?no es posible\b|"

@@ -206,7 +206,8 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout5.jsonl": (51, 0),
     "refusal_domains_holdout6.jsonl": (46, 0),
     "refusal_domains_holdout7.jsonl": (45, 0),
-    "refusal_domains_holdout8.jsonl": (31, 0),
+    "refusal_domains_holdout8.jsonl": (37, 0),
+    "refusal_domains_holdout9.jsonl": (38, 0),
 }
 
 
