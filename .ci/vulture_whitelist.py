@@ -16,6 +16,7 @@ _.contains, _.contains_any, _.equals, _.not_contains  # a pack input's `expect` 
 _.estimated_time  # a Khaos-schema pack's field (README: accepted, shown by nothing yet)
 _.by_purpose, _.shard_budgets  # Telemetry fields (manifest.py) the JSON carries; merge sets shard_budgets
 _.capability_sources, _.schema_version  # Manifest fields the Markdown and HTML templates show
+_.egress_attempts  # CaseResult field: manifest.json carries it (the judge gives it at construction, nothing reads it back)
 _.merged_from  # Manifest field: the shards a merged run came from (report/merge.py sets it through model_copy)
 _.model_post_init  # pydantic's post-init hook (manifest.py)
 _.case_ids, _.worst  # findings.py fields the templates and github/gates.py render
