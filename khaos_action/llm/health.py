@@ -7,7 +7,8 @@ SDK error and apologises; judged as text, that apology looks like a refusal (BLO
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections import Counter
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,22 +70,23 @@ def case_model(calls: Sequence[dict[str, Any]]) -> CaseModel:
                      first_failure=describe(failures[0]) if failures else None)
 
 
-def run_alert(cases: Iterable[Any], share: float = ALERT_SHARE) -> str | None:
-    """One sentence when more than `share` of the run's live LLM calls failed, with the error and the endpoint."""
-    live = failed = 0
-    first: dict[str, Any] | None = None
-    endpoints: dict[str, int] = {}
+def _live_calls(cases: Iterable[Any]) -> Iterator[dict[str, Any]]:
+    """The run's LLM calls that went to the model (live or failed there), not those a khaos fault answered."""
     for case in cases:
         for call in getattr(case, "llm_calls", ()) or ():
-            if call.get("fault") or call.get("source") not in ("live", "error"):
-                continue
-            live += 1
-            if live_failure(call):
-                failed += 1
-                first = first or call
-                endpoints[str(call.get("url") or "?")] = endpoints.get(str(call.get("url") or "?"), 0) + 1
-    if not live or failed / live <= share or first is None:
+            if not call.get("fault") and call.get("source") in ("live", "error"):
+                yield call
+
+
+def run_alert(cases: Iterable[Any], share: float = ALERT_SHARE) -> str | None:
+    """One sentence when more than `share` of the run's live LLM calls failed, with the error and the endpoint."""
+    calls = list(_live_calls(cases))
+    failures = [call for call in calls if live_failure(call)]
+    live, failed = len(calls), len(failures)
+    if not failures or failed / live <= share:
         return None
+    first = failures[0]
+    endpoints = Counter(str(call.get("url") or "?") for call in failures)
     where = ", ".join(sorted(endpoints, key=lambda e: -endpoints[e])[:3])
     return (f"the agent's model is failing: {failed} of {live} live LLM calls failed ({failed / live:.0%}); first "
             f"error: {describe(first)}; endpoint{'s' if len(endpoints) > 1 else ''}: {where}. Cases whose model "
