@@ -130,38 +130,49 @@ def parse_sessions(
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as exc:
-            problems.append(SessionProblem(number, f"not valid JSON ({exc.msg} at column {exc.colno}); each line "
-                                                   "must be one complete JSON object"))
+        found = _parse_line(number, line)
+        if isinstance(found, Session):
+            found = _reused(number, found, seen) or _unknown_tools(number, found, known_tools) or found
+        if isinstance(found, SessionProblem):
+            problems.append(found)
             continue
-        raw_id = data.get("id") if isinstance(data, dict) else None
-        sid = raw_id if isinstance(raw_id, str) else None
-        if not isinstance(data, dict):
-            problems.append(SessionProblem(number, f"expected a JSON object, got {type(data).__name__}"))
-            continue
-        try:
-            session = Session.model_validate(data)
-        except ValidationError as exc:
-            problems.append(SessionProblem(number, _validation_message(exc), sid))
-            continue
-        if session.id in seen:
-            problems.append(SessionProblem(number, f"duplicate session id (first used on line {seen[session.id]}); "
-                                                   "give every session its own id", session.id))
-            continue
-        if known_tools is not None:
-            unknown = [t for t in session.tools() if t not in known_tools]
-            if unknown:
-                have = ", ".join(sorted(known_tools)) if known_tools else "none (agent.tools is empty)"
-                problems.append(SessionProblem(
-                    number, f"refers to tool{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} that "
-                            f"the agent does not have; known tools: {have}. Add it to agent.tools or fix the session",
-                    session.id))
-                continue
-        seen[session.id] = number
-        sessions.append(session)
+        seen[found.id] = number
+        sessions.append(found)
     return sessions, problems
+
+
+def _parse_line(number: int, line: str) -> Session | SessionProblem:
+    """One line's session, or why it is none (not JSON, not an object, not a valid session)."""
+    try:
+        data = json.loads(line)
+    except json.JSONDecodeError as exc:
+        return SessionProblem(number, f"not valid JSON ({exc.msg} at column {exc.colno}); each line must be one "
+                                      "complete JSON object")
+    if not isinstance(data, dict):
+        return SessionProblem(number, f"expected a JSON object, got {type(data).__name__}")
+    try:
+        return Session.model_validate(data)
+    except ValidationError as exc:
+        raw_id = data.get("id")
+        return SessionProblem(number, _validation_message(exc), raw_id if isinstance(raw_id, str) else None)
+
+
+def _reused(number: int, session: Session, seen: dict[str, int]) -> SessionProblem | None:
+    if session.id not in seen:
+        return None
+    return SessionProblem(number, f"duplicate session id (first used on line {seen[session.id]}); give every "
+                                  "session its own id", session.id)
+
+
+def _unknown_tools(number: int, session: Session, known_tools: set[str] | None) -> SessionProblem | None:
+    """The session's tools the agent does not have (when the agent's tools are known)."""
+    unknown = [t for t in session.tools() if t not in known_tools] if known_tools is not None else []
+    if not unknown:
+        return None
+    have = ", ".join(sorted(known_tools)) if known_tools else "none (agent.tools is empty)"
+    return SessionProblem(
+        number, f"refers to tool{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))} that the agent "
+                f"does not have; known tools: {have}. Add it to agent.tools or fix the session", session.id)
 
 
 def load_sessions(path: Path, *, known_tools: set[str] | None) -> tuple[list[Session], list[SessionProblem]]:
