@@ -1,7 +1,7 @@
 """One builder per kind of thing the tests make, so a change to a model or a config is made here once:
 
-- `make_case`, `contract_case`, `critical_invariant_case`, `make_manifest`: results, as the judge and the scorer
-  leave them;
+- `make_case`, `contract_case`, `critical_invariant_case`, `make_manifest`, `make_shard`: results, as the judge
+  and the scorer leave them;
 - `make_ctx` and `in_case`: a case's context with its faults bound, and code run inside it (faults active);
 - `write_project`: a project folder (the agent's files, khaos.yaml), and `evaluate_project` to run it through the
   run API as the CLI would, in this process.
@@ -52,6 +52,14 @@ def make_manifest(cases: list[CaseResult] | None = None, **fields: Any) -> Manif
     }
     data.update(fields)
     return Manifest.model_validate(data)
+
+
+def make_shard(run_id: str, cases: list[CaseResult], **fields: Any) -> Manifest:
+    """A shard of one run (config h1, seed 42) with no scores yet, as `merge` takes them: merge scores the union of
+    its shards."""
+    shard = {"run_id": run_id, "tool_version": "0", "config_hash": "h1", "started_at": "t0",
+             "agent": AgentInfo(name="a", type="python"), "scores": Scores()}
+    return make_manifest(cases, **{**shard, **fields})
 
 
 def contract_case(case_id: str, passed: bool | None, *, invariant: str = "i", severity: str = "critical",

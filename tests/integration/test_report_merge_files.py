@@ -7,30 +7,18 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from khaos_action.manifest import (
-    AgentInfo,
-    CaseResult,
-    Manifest,
     ManifestError,
-    Scores,
     check_digest,
 )
 from khaos_action.manifest_read import load_manifest
 from khaos_action.report.merge import merge_manifests
 from khaos_action.reporters import REPORTERS, default_formats
-from tests.builders import contract_case, make_manifest
+from tests.builders import contract_case, make_shard
 from tests.signed import signed_copy
-
-
-def manifest(run_id: str, cases: list[CaseResult], **fields: Any) -> Manifest:
-    """A shard of one run (config h1, seed 42) with no scores yet: merge scores the union of its shards."""
-    shard = {"run_id": run_id, "tool_version": "0", "config_hash": "h1", "started_at": "t0",
-             "agent": AgentInfo(name="a", type="python"), "scores": Scores()}
-    return make_manifest(cases, **{**shard, **fields})
 
 
 def written_shards(tmp_path, shards):
@@ -38,7 +26,7 @@ def written_shards(tmp_path, shards):
     for name, case, shard in shards:
         path = tmp_path / name / "manifest.json"
         path.parent.mkdir()
-        manifest(name, [case], shard=shard).write(path)
+        make_shard(name, [case], shard=shard).write(path)
         paths.append(path)
     return paths
 
@@ -91,7 +79,7 @@ def test_merge_writes_every_report_a_run_writes_by_default(tmp_path):
     for name, case, shard in (("r-1", contract_case("a", True), "1/2"), ("r-2", contract_case("b", False), "2/2")):
         path = tmp_path / name / "manifest.json"
         path.parent.mkdir()
-        manifest(name, [case], shard=shard).write(path)
+        make_shard(name, [case], shard=shard).write(path)
         paths.append(path)
     result = merge_manifests(paths, out_dir=tmp_path / "merged")
     assert "html" in default_formats() and set(result.reports) == set(default_formats())

@@ -4,36 +4,24 @@ tests/integration/test_report_merge_files.py)."""
 from __future__ import annotations
 
 import re
-from typing import Any
 
 import pytest
 
 from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import (
-    AgentInfo,
     BudgetState,
-    CaseResult,
-    Manifest,
     ManifestError,
-    Scores,
     Telemetry,
 )
 from khaos_action.report.headline import headline, headline_markdown
 from khaos_action.report.markdown import render_markdown
 from khaos_action.report.merge import merge
-from tests.builders import contract_case, make_manifest
-
-
-def manifest(run_id: str, cases: list[CaseResult], **fields: Any) -> Manifest:
-    """A shard of one run (config h1, seed 42) with no scores yet: merge scores the union of its shards."""
-    shard = {"run_id": run_id, "tool_version": "0", "config_hash": "h1", "started_at": "t0",
-             "agent": AgentInfo(name="a", type="python"), "scores": Scores()}
-    return make_manifest(cases, **{**shard, **fields})
+from tests.builders import contract_case, make_shard
 
 
 def test_merged_shards_rescore_from_the_union_of_cases():
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2"),
-                    manifest("r-2", [contract_case("b", False)], shard="2/2")], gates=Gates(), weights=Weights())
+    merged = merge([make_shard("r-1", [contract_case("a", True)], shard="1/2"),
+                    make_shard("r-2", [contract_case("b", False)], shard="2/2")], gates=Gates(), weights=Weights())
     assert sorted(c.id for c in merged.cases) == ["a", "b"]
     assert merged.scores.contract == 50.0
     assert not merged.verdict.passed and "critical invariant failed" in merged.verdict.reasons[0]
@@ -41,8 +29,8 @@ def test_merged_shards_rescore_from_the_union_of_cases():
 
 
 def test_a_missing_shard_fails_the_merged_run_and_says_which():
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/3"),
-                    manifest("r-3", [contract_case("c", True)], shard="3/3")], gates=Gates(), weights=Weights())
+    merged = merge([make_shard("r-1", [contract_case("a", True)], shard="1/3"),
+                    make_shard("r-3", [contract_case("c", True)], shard="3/3")], gates=Gates(), weights=Weights())
     assert not merged.verdict.passed and merged.verdict.exit_code == 1
     finding = merged.verdict.findings[0]
     assert finding.gate == "incomplete" and finding.text.startswith("the run is incomplete: shard 2/3 missing;")
@@ -52,7 +40,7 @@ def test_a_missing_shard_fails_the_merged_run_and_says_which():
 
 
 def test_allow_partial_decides_on_the_shards_given_and_every_headline_says_so():
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(),
+    merged = merge([make_shard("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(),
                    allow_partial=True)
     assert merged.verdict.passed and merged.verdict.findings == []
     assert merged.verdict.partial == "merged 1 of 2 shards; missing: 2/2 (--allow-partial)"
@@ -62,12 +50,12 @@ def test_allow_partial_decides_on_the_shards_given_and_every_headline_says_so():
 
 
 def test_expect_names_the_split_even_when_the_last_shards_are_missing():
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2"),
-                    manifest("r-2", [contract_case("b", True)], shard="2/2")], gates=Gates(), weights=Weights(),
+    merged = merge([make_shard("r-1", [contract_case("a", True)], shard="1/2"),
+                    make_shard("r-2", [contract_case("b", True)], shard="2/2")], gates=Gates(), weights=Weights(),
                    expect=2)
     assert merged.verdict.passed and merged.verdict.partial is None
     with pytest.raises(ManifestError, match=r"r-1 is shard 1/2, but the run was split into 3 shards \(--expect\)"):
-        merge([manifest("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(), expect=3)
+        merge([make_shard("r-1", [contract_case("a", True)], shard="1/2")], gates=Gates(), weights=Weights(), expect=3)
 
 
 @pytest.mark.parametrize("shards, expect, error", [
@@ -80,26 +68,26 @@ def test_expect_names_the_split_even_when_the_last_shards_are_missing():
     (["x/2"], None, "`shard` is 'x/2', not I/N"),
 ])
 def test_shards_of_no_one_split_are_refused_naming_the_manifest(shards, expect, error):
-    manifests = [manifest(f"r-{i}", [], shard=s) for i, s in enumerate(shards)]
+    manifests = [make_shard(f"r-{i}", [], shard=s) for i, s in enumerate(shards)]
     with pytest.raises(ManifestError, match=re.escape(error)):
         merge(manifests, gates=Gates(), weights=Weights(), expect=expect)
 
 
 def test_runs_that_are_not_shards_merge_without_a_split():
-    merged = merge([manifest("r-1", [contract_case("a", True)]), manifest("r-2", [contract_case("b", True)])],
+    merged = merge([make_shard("r-1", [contract_case("a", True)]), make_shard("r-2", [contract_case("b", True)])],
                    gates=Gates(), weights=Weights())
     assert merged.verdict.passed and merged.verdict.partial is None
 
 
 def test_shards_of_different_configs_or_seeds_are_refused():
     with pytest.raises(ManifestError, match="one config and seed"):
-        merge([manifest("r-1", [], config_hash="h1"), manifest("r-2", [], config_hash="h2")],
+        merge([make_shard("r-1", [], config_hash="h1"), make_shard("r-2", [], config_hash="h2")],
               gates=Gates(), weights=Weights())
 
 
 def test_the_same_case_twice_is_refused():
     with pytest.raises(ManifestError, match="more than one manifest"):
-        merge([manifest("r-1", [contract_case("a", True)]), manifest("r-2", [contract_case("a", True)])],
+        merge([make_shard("r-1", [contract_case("a", True)]), make_shard("r-2", [contract_case("a", True)])],
               gates=Gates(), weights=Weights())
 
 
@@ -110,8 +98,8 @@ def test_coverage_executed_counts_add_up_across_shards():
                 "owasp": {"ASI01": row, "ASI02": dict(row, executed=0)},
                 "not_applicable_reasons": {}, "uncovered_owasp": []}
 
-    merged = merge([manifest("r-1", [contract_case("a", True)], shard="1/2", coverage=table(1)),
-                    manifest("r-2", [contract_case("b", True)], shard="2/2", coverage=table(2))],
+    merged = merge([make_shard("r-1", [contract_case("a", True)], shard="1/2", coverage=table(1)),
+                    make_shard("r-2", [contract_case("b", True)], shard="2/2", coverage=table(2))],
                    gates=Gates(), weights=Weights())
     assert merged.coverage["totals"] == {"selected": 4, "executed": 3, "not_applicable": 1, "not_executed": 0}
     assert merged.coverage["uncovered_owasp"] == ["ASI02"]
@@ -122,7 +110,7 @@ def test_not_run_cases_and_llm_usage_are_merged_from_every_shard():
         case = contract_case(cid, True)
         case.llm_calls = [{"source": "live", "model": "m", "provider": "openai", "latency_ms": 10.0,
                            "input_tokens": 5, "output_tokens": 7, "cost_usd": 0.001}] * calls
-        m = manifest(name, [case], shard=f"{name[-1]}/2")
+        m = make_shard(name, [case], shard=f"{name[-1]}/2")
         m.not_run = not_run
         m.telemetry = Telemetry(budget=BudgetState(exhausted=None))
         return m
