@@ -85,10 +85,15 @@ def triggering_run(payload: Any) -> TriggeringRun:
         raise ConfigError(f"post-comment reads a `workflow_run` event; this event has no valid {where} "
                           f"({first['msg']}): run it in a workflow triggered by `workflow_run`") from None
     repo = run.head_repository
-    owner = (repo.owner.login if repo and repo.owner else None) or (
-        repo.full_name.split("/")[0] if repo and repo.full_name else None)
-    return TriggeringRun(run.id, run.event, run.head_sha, run.head_branch, repo.full_name if repo else None, owner,
-                         tuple(pr.number for pr in run.pull_requests))
+    return TriggeringRun(run.id, run.event, run.head_sha, run.head_branch, repo.full_name if repo else None,
+                         _owner(repo), tuple(pr.number for pr in run.pull_requests))
+
+
+def _owner(repo: Any) -> str | None:
+    """The head repository's owner: as GitHub names it, else the first part of its full name."""
+    if not repo:
+        return None
+    return (repo.owner.login if repo.owner else None) or (repo.full_name.split("/")[0] if repo.full_name else None)
 
 
 def marker_of(body: str) -> str:
@@ -106,13 +111,21 @@ def _same(a: str | None, b: str | None) -> bool:
     return a is not None and b is not None and a.lower() == b.lower()
 
 
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+def _repo_name(end: dict[str, Any]) -> Any:
+    """The full name of a pull request end's repository (None when it is gone: a deleted fork)."""
+    repo = end.get("repo")
+    return (repo or {}).get("full_name") if isinstance(repo, dict) else None
+
+
 def pull_request_problem(pull: Any, run: TriggeringRun, repository: str) -> str | None:
     """Why the pull request (as GET .../pulls/{number} returns it) is not the run's own, or None."""
     pull = pull if isinstance(pull, dict) else {}
-    head = pull.get("head") if isinstance(pull.get("head"), dict) else {}
-    base = pull.get("base") if isinstance(pull.get("base"), dict) else {}
-    head_repo = (head.get("repo") or {}).get("full_name") if isinstance(head.get("repo"), dict) else None
-    base_repo = (base.get("repo") or {}).get("full_name") if isinstance(base.get("repo"), dict) else None
+    head, base = _mapping(pull.get("head")), _mapping(pull.get("base"))
+    head_repo, base_repo = _repo_name(head), _repo_name(base)
     for holds, why in (
         (pull.get("state") == "open", f"it is {pull.get('state')}"),
         (_same(base_repo, repository), f"it is into {base_repo}, not {repository}"),
@@ -130,13 +143,8 @@ def find_pull_request(github: GitHubClient, repository: str, run: TriggeringRun)
     """The run's own pull request, verified, or None; and what was looked at and why it was not it."""
     if run.head_repository is None or run.head_owner is None or not run.head_branch:
         return None, ["the run's head repository is gone (a deleted fork): there is no pull request to comment on"]
-    numbers = list(run.numbers)
-    if not numbers:  # a fork's pull request: GitHub leaves workflow_run.pull_requests empty
-        listed = github.paginate(f"repos/{repository}/pulls",
-                                 params={"state": "open", "head": f"{run.head_owner}:{run.head_branch}"}, max_pages=2)
-        numbers = [pull.get("number") for pull in listed if isinstance(pull, dict)]
     notes, verified = [], []
-    for number in [n for n in numbers if isinstance(n, int)][:MAX_CANDIDATES]:
+    for number in _candidates(github, repository, run):
         problem = pull_request_problem(github.get(f"repos/{repository}/pulls/{number}"), run, repository)
         if problem is None:
             verified.append(number)
@@ -144,12 +152,27 @@ def find_pull_request(github: GitHubClient, repository: str, run: TriggeringRun)
             notes.append(f"pull request #{number} is not the run's: {problem}")
     if len(verified) == 1:
         return verified[0], notes
+    return None, [*notes, _none_verified(repository, run, verified)]
+
+
+def _candidates(github: GitHubClient, repository: str, run: TriggeringRun) -> list[int]:
+    """The pull requests the run may be for: those the event names, else (a fork's: GitHub leaves
+    workflow_run.pull_requests empty) the open ones from the run's head branch."""
+    numbers = list(run.numbers)
+    if not numbers:
+        listed = github.paginate(f"repos/{repository}/pulls",
+                                 params={"state": "open", "head": f"{run.head_owner}:{run.head_branch}"}, max_pages=2)
+        numbers = [pull.get("number") for pull in listed if isinstance(pull, dict)]
+    return [n for n in numbers if isinstance(n, int)][:MAX_CANDIDATES]
+
+
+def _none_verified(repository: str, run: TriggeringRun, verified: list[int]) -> str:
+    """Why no pull request is commented: several have the run's head, or none has."""
+    head = f"{run.head_repository}:{run.head_branch} at {run.head_sha[:7]}"
     if verified:
-        return None, [*notes, f"pull requests {', '.join(f'#{n}' for n in verified)} all have the run's head "
-                               f"({run.head_repository}:{run.head_branch} at {run.head_sha[:7]}): not telling "
-                               "which one the run was for, none is commented"]
-    return None, [*notes, f"no open pull request into {repository} has the run's head ({run.head_repository}:"
-                          f"{run.head_branch} at {run.head_sha[:7]})"]
+        return (f"pull requests {', '.join(f'#{n}' for n in verified)} all have the run's head ({head}): not telling "
+                "which one the run was for, none is commented")
+    return f"no open pull request into {repository} has the run's head ({head})"
 
 
 def post(github: GitHubClient, *, repository: str, payload: Any, body: str) -> tuple[CommentResult, list[str]]:
@@ -171,17 +194,23 @@ def post_from_environ(path: Path, *, environ: Mapping[str, str], http: Callable[
         raise UsageError("post-comment runs in a workflow triggered by `workflow_run` (GITHUB_EVENT_NAME is "
                          f"{environ.get('GITHUB_EVENT_NAME') or 'not set'}): see the fork-safe pattern in "
                          "docs/github-action.md")
-    token = (environ.get("GITHUB_TOKEN") or environ.get("GH_TOKEN") or "").strip()
-    repository, event_path = environ.get("GITHUB_REPOSITORY"), environ.get("GITHUB_EVENT_PATH")
-    if not token or not repository or not event_path:
-        raise UsageError("post-comment needs GITHUB_TOKEN (e.g. `env: {GITHUB_TOKEN: ${{ github.token }}}`), "
-                         "GITHUB_REPOSITORY and GITHUB_EVENT_PATH")
+    token, repository, event_path = _job_environ(environ)
     payload = _read_json(Path(event_path))
     body = _read_body(path)
     with make_http_client(environ.get("GITHUB_API_URL") or "https://api.github.com", token, factory=http) as client:
         result, notes = post(GitHubClient(client), repository=repository, payload=payload, body=body)
     shown = f"comment {result.action}" + (f": {result.detail}" if result.detail else "")
     return [*notes, shown + (f" {result.url}" if result.url else "")]
+
+
+def _job_environ(environ: Mapping[str, str]) -> tuple[str, str, str]:
+    """The token (GITHUB_TOKEN or GH_TOKEN), the repository and the event file's path; UsageError without one."""
+    token = (environ.get("GITHUB_TOKEN") or environ.get("GH_TOKEN") or "").strip()
+    repository, event_path = environ.get("GITHUB_REPOSITORY"), environ.get("GITHUB_EVENT_PATH")
+    if not token or not repository or not event_path:
+        raise UsageError("post-comment needs GITHUB_TOKEN (e.g. `env: {GITHUB_TOKEN: ${{ github.token }}}`), "
+                         "GITHUB_REPOSITORY and GITHUB_EVENT_PATH")
+    return token, repository, event_path
 
 
 def _read_json(path: Path) -> Any:
