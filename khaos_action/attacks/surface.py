@@ -114,38 +114,60 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
     out: list[Case] = []
     skipped: list[tuple[Case, str, str]] = []
     for case in cases:
-        channel = case.injections[0].get("channel") if case.phase == "security" and case.injections else None
-        if channel is None:
-            out.append(case)
-            continue
-        if not surface.observes(channel):
-            if not case.input:  # nothing to fall back on: the attack names no carrier
-                skipped.append((case, f"the run cannot see which request reaches {_CHANNEL_WORDS.get(channel, channel)}"
-                                      " and the attack names no `carrier`",
-                                "give the attack a `carrier`: a request that makes the agent read the channel"))
-                continue
-            out.append(replace(case, carrier="corpus"))
-            continue
-        placed = _placed_tools(case.injections[0])
-        carriers = surface.carriers(channel, placed)
-        if case.own_carrier:  # the user's attack names its carrier: it, or nothing
-            if case.input not in carriers:
-                where = f"the tool {', '.join(placed)}" if placed else _CHANNEL_WORDS.get(channel, channel)
-                skipped.append((case, f"its carrier prompt did not reach {where} in the baseline",
-                                "change the attack's `carrier` (or `tool`) to a request that makes the agent use it"))
-                continue
-            carriers = [case.input]
-        if not carriers:
-            where = f"the tool {', '.join(placed)}" if placed else _CHANNEL_WORDS.get(channel, channel)
-            skipped.append((case, f"no golden prompt reaches {where} in the baseline",
-                            CHANNEL_FIX.get(channel, "add a golden prompt that reaches this channel")))
-            continue
-        prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
-        tools = channel_tools(channel, surface.roles) if placed is None else placed
-        injections = tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in case.injections)
-        calls = tuple(surface.reach[prompt].calls)
-        out.append(replace(case, input=prompt, injections=injections, carrier="golden", carrier_calls=calls))
+        bound = _bind(case, surface, seed)
+        if isinstance(bound, Case):
+            out.append(bound)
+        else:
+            skipped.append(bound)
     return Bound(cases=out, not_exercised=skipped)
+
+
+def _bind(case: Case, surface: AttackSurface, seed: int) -> Case | tuple[Case, str, str]:
+    """The case as it runs (carried, or unchanged when it is not an indirect attack), or (case, reason, fix)."""
+    channel = case.injections[0].get("channel") if case.phase == "security" and case.injections else None
+    if channel is None:
+        return case
+    if not surface.observes(channel):
+        return _unobserved(case, channel)
+    placed = _placed_tools(case.injections[0])
+    carriers = _carriers(case, surface, channel, placed)
+    if isinstance(carriers, tuple):
+        return carriers
+    prompt = min(carriers, key=lambda p: _rank(seed, case.attack_id or case.id, p))
+    tools = channel_tools(channel, surface.roles) if placed is None else placed
+    return replace(case, input=prompt, injections=_on_tools(case.injections, tools), carrier="golden",
+                   carrier_calls=tuple(surface.reach[prompt].calls))
+
+
+def _on_tools(injections: Sequence[dict[str, Any]], tools: list[str] | None) -> tuple[dict[str, Any], ...]:
+    """The case's injections placed on `tools` (None: left as they are)."""
+    return tuple({**inj, **({"tools": tools} if tools is not None else {})} for inj in injections)
+
+
+def _unobserved(case: Case, channel: str) -> Case | tuple[Case, str, str]:
+    """A channel the run cannot see reached: the attack's own carrier (the corpus's input), if it has one."""
+    if not case.input:  # nothing to fall back on: the attack names no carrier
+        return (case, f"the run cannot see which request reaches {_CHANNEL_WORDS.get(channel, channel)} and the "
+                      "attack names no `carrier`",
+                "give the attack a `carrier`: a request that makes the agent read the channel")
+    return replace(case, carrier="corpus")
+
+
+def _carriers(case: Case, surface: AttackSurface, channel: str, placed: list[str] | None
+              ) -> list[str] | tuple[Case, str, str]:
+    """The golden prompts that can carry the case (its own carrier, when the user's attack names one), or why
+    none can."""
+    carriers = surface.carriers(channel, placed)
+    where = f"the tool {', '.join(placed)}" if placed else _CHANNEL_WORDS.get(channel, channel)
+    if case.own_carrier:  # the user's attack names its carrier: it, or nothing
+        if case.input not in carriers:
+            return (case, f"its carrier prompt did not reach {where} in the baseline",
+                    "change the attack's `carrier` (or `tool`) to a request that makes the agent use it")
+        return [case.input]
+    if not carriers:
+        return (case, f"no golden prompt reaches {where} in the baseline",
+                CHANNEL_FIX.get(channel, "add a golden prompt that reaches this channel"))
+    return carriers
 
 
 def _placed_tools(injection: dict[str, Any]) -> list[str] | None:
