@@ -49,7 +49,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout.jsonl", "refusal_domains_holdout2.jsonl", "refusal_domains_holdout3.jsonl",
             "refusal_domains_holdout4.jsonl", "refusal_domains_holdout5.jsonl", "refusal_domains_holdout6.jsonl",
             "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
-            "refusal_domains_holdout9.jsonl")
+            "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl")
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
             "pii_formats_holdout.jsonl", "pii_formats_holdout2.jsonl", "pii_formats_holdout3.jsonl",

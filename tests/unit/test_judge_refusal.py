@@ -208,6 +208,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout7.jsonl": (45, 0),
     "refusal_domains_holdout8.jsonl": (37, 0),
     "refusal_domains_holdout9.jsonl": (38, 0),
+    "refusal_domains_holdout10.jsonl": (39, 0),
 }
 
 
