@@ -15,6 +15,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from khaos_action.engine.hints import import_hint
+from khaos_action.errors import AgentError
 from khaos_action.transports import framework_types
 
 
@@ -29,9 +31,14 @@ def inspect_entry(entry: str, base_dir: Path) -> dict[str, Any]:
         adapter = adapter_for(agent_type)
         if adapter.module not in sys.modules:  # the agent's code never imported it: not one of its agents
             continue
-        try:
-            resolve = getattr(adapter, "resolve", None)
+        resolve = getattr(adapter, "resolve", None)
+        try:  # what a framework's resolve raises is the agent's own failure (a @CrewBase crew() without its API key)
             candidate = resolve(obj) if resolve is not None else obj
+        except Exception as exc:
+            hint = import_hint(exc)
+            raise AgentError(f"{entry}: building the {agent_type} agent from it raised {type(exc).__name__}: "
+                             f"{exc}" + (f". Hint: {hint}" if hint else "")) from exc
+        try:
             accepted = adapter.accepts(candidate)
         except ImportError:  # the framework is not installed, so the object cannot be one of its agents
             continue

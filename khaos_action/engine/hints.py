@@ -16,6 +16,8 @@ _ENV_NAME = re.compile(r"^[A-Z][A-Z0-9_]{2,}$")
 _ENV_IN_TEXT = re.compile(r"\b(?:env(?:ironment)?(?:\s+var(?:iable)?)?|set(?:ting)?|export)\s+(?:the\s+)?"
                           r"`?'?\"?([A-Z][A-Z0-9_]{2,})\b|\b([A-Z][A-Z0-9_]{2,})`?'?\"?\s+(?:env(?:ironment)?\s+"
                           r"var(?:iable)?|is\s+not\s+set|not\s+set|is\s+missing|missing)")
+# CrewAI's LLM: "OPENAI_API_KEY is required": a key, token or endpoint's name said to be required.
+_REQUIRED = re.compile(r"\b([A-Z][A-Z0-9]*_[A-Z0-9_]*(?:KEY|TOKEN|SECRET|URL|BASE))\s+is\s+required\b")
 
 RECIPE = ("wrap it in a function and list the plain functions behind its tools:\n"
           "      # agent.py\n"
@@ -32,7 +34,8 @@ def missing_variable(exc: BaseException) -> str | None:
     match = _ENV_IN_TEXT.search(str(exc))
     if match and re.search(r"env|set|export|missing", str(exc), re.I):
         return match.group(1) or match.group(2)
-    return None
+    required = _REQUIRED.search(str(exc))
+    return required.group(1) if required else None
 
 
 def variable_hint(name: str) -> str:

@@ -135,3 +135,34 @@ def test_an_agent_entry_and_a_streaming_crew_run_with_their_faults(servers, conf
     assert all("Andromeda" in c.output and "lookup_catalogue" in {t["name"] for t in c.tool_calls} for c in clean)
     down = fw.cases(manifest, phase="contract", scenario="catalogue-down")
     assert down and all(c.output and "Andromeda" not in c.output for c in down), [c.output for c in down]
+
+
+KEYLESS_CREW = '''
+from crewai import Agent, Crew, Task
+from crewai.project import CrewBase, agent, crew, task
+
+@CrewBase
+class Researchers:
+    @agent
+    def researcher(self) -> Agent:
+        return Agent(role="Researcher", goal="Find facts", backstory="Curious.", llm="gpt-4o-mini")
+
+    @task
+    def research(self) -> Task:
+        return Task(description="Research {topic}", expected_output="Facts.", agent=self.researcher())
+
+    @crew
+    def crew(self) -> Crew:
+        return Crew(agents=self.agents, tasks=self.tasks)
+'''
+
+
+def test_init_on_a_crew_class_that_cannot_be_built_names_the_missing_key(servers, tmp_path: Path) -> None:
+    """A @CrewBase class whose crew() needs OPENAI_API_KEY: init used to call it a `type: python` function; it
+    now says the crew could not be built and names the variable and where to set it."""
+    (tmp_path / "crew.py").write_text(textwrap.dedent(KEYLESS_CREW))
+    done = fw.cli("init", cwd=tmp_path)  # found by reading the source, then built in the worker: no key there
+    assert done.returncode == 3, done.stdout + done.stderr
+    assert "crew.py:Researchers" in done.stderr and "building the crewai agent" in done.stderr
+    assert "OPENAI_API_KEY" in done.stderr and "agent.pass_env" in done.stderr
+    assert not (tmp_path / "khaos.yaml").exists()

@@ -14,6 +14,8 @@ from khaos_action.engine.hints import import_hint, missing_variable
                   "the OPENAI_API_KEY environment variable"), "OPENAI_API_KEY"),
     (ValueError("Missing env var GROQ_API_KEY"), "GROQ_API_KEY"),
     (RuntimeError("ANTHROPIC_API_KEY is not set"), "ANTHROPIC_API_KEY"),
+    (ImportError("Error importing native provider: OPENAI_API_KEY is required"), "OPENAI_API_KEY"),  # CrewAI's LLM
+    (ValueError("ORDER_ID is required"), None),  # not the name of a key, token or endpoint
     (KeyError("order_id"), None),  # a dict lookup in the module, not the environment
     (ValueError("bad value for MAX_SIZE"), None),
 ])
