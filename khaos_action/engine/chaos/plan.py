@@ -84,24 +84,33 @@ def decide_tool(ctx: CaseContext, call: ToolInvocation, known_tools: list[str] =
     decision = ToolDecision()
     if ctx.recorded is not None:
         return _replayed(ctx, call, decision)
-    for fault in ctx.faults:
-        if isinstance(fault, ToolFaultBase) and fault.applies_to(call) and fault.fires(ctx):
-            decision.effect, decision.fault_id = fault.on_call(call), fault.id
-            if decision.effect.transform is None:
-                fault.hit(ctx)
-            else:
-                decision.fault = fault  # a transform answers only if the real tool returns: counted then
-            break
+    _tool_fault(ctx, call, decision)
     if ctx.injections:
         decision.injections = injections_for(call.name, ctx.injections, list(known_tools))
         if decision.fault_id is None:
-            for injection in decision.injections:
-                if injection.get("channel") == "error_message":
-                    # The attacker controls an error text the agent will read (e.g. an upstream 4xx body).
-                    decision.effect.error = ToolFaultError(str(injection.get("payload", "")))
-                    ctx.hits["injection:error_message"] += 1
-                    break
+            _attacker_error(ctx, decision)
     return decision
+
+
+def _tool_fault(ctx: CaseContext, call: ToolInvocation, decision: ToolDecision) -> None:
+    """The first tool fault that applies to the call and fires answers it."""
+    fault = next((f for f in ctx.faults if isinstance(f, ToolFaultBase) and f.applies_to(call) and f.fires(ctx)),
+                 None)
+    if fault is not None:
+        decision.effect, decision.fault_id = fault.on_call(call), fault.id
+        if decision.effect.transform is None:
+            fault.hit(ctx)
+        else:
+            decision.fault = fault  # a transform answers only if the real tool returns: counted then
+
+
+def _attacker_error(ctx: CaseContext, decision: ToolDecision) -> None:
+    """An error_message injection answers the call with an error text the attacker controls (e.g. an upstream
+    4xx body), which the agent will read."""
+    injection = next((i for i in decision.injections if i.get("channel") == "error_message"), None)
+    if injection is not None:
+        decision.effect.error = ToolFaultError(str(injection.get("payload", "")))
+        ctx.hits["injection:error_message"] += 1
 
 
 def _replayed(ctx: CaseContext, call: ToolInvocation, decision: ToolDecision) -> ToolDecision:
@@ -156,21 +165,30 @@ def decide_http(ctx: CaseContext, view: HttpRequestView) -> HttpDecision | None:
     if provider is not None:
         ctx.calls["llm"] += 1
         decision.new_body = _context_body(ctx, view)
-    for fault in ctx.faults:
-        if isinstance(fault, HttpFaultBase) and fault.applies_to(view, provider) and fault.fires(ctx):
-            decision.fault, decision.effect = fault, fault.on_request(view, provider)
-            if decision.effect.transform is None:
-                fault.hit(ctx)  # a transform counts only once it has changed the real reply
-            break
+    fault = _http_fault(ctx, view, provider)
+    if fault is not None:
+        decision.fault, decision.effect = fault, fault.on_request(view, provider)
+        if decision.effect.transform is None:
+            fault.hit(ctx)  # a transform counts only once it has changed the real reply
     if provider is not None or isinstance(decision.fault, LlmFaultBase):
-        body = view.json if isinstance(view.json, dict) else {}
-        decision.record = {"url": view.url, "provider": provider or "openai", "model": body.get("model"),
-                           "stream": bool(body.get("stream")), "fault": decision.fault.id if decision.fault else None,
-                           "status": None}
+        decision.record = _llm_record(view, provider, decision.fault)
         ctx.llm_calls.append(decision.record)
     if decision.fault is None and decision.new_body is None and decision.record is None:
         return None
     return decision
+
+
+def _http_fault(ctx: CaseContext, view: HttpRequestView, provider: str | None) -> HttpFaultBase | None:
+    """The first llm/http fault that applies to the request and fires."""
+    return next((f for f in ctx.faults if isinstance(f, HttpFaultBase) and f.applies_to(view, provider)
+                 and f.fires(ctx)), None)
+
+
+def _llm_record(view: HttpRequestView, provider: str | None, fault: HttpFaultBase | None) -> dict[str, Any]:
+    """The case's `llm_calls` entry for the request, its status still to come."""
+    body = view.json if isinstance(view.json, dict) else {}
+    return {"url": view.url, "provider": provider or "openai", "model": body.get("model"),
+            "stream": bool(body.get("stream")), "fault": fault.id if fault else None, "status": None}
 
 
 def _context_body(ctx: CaseContext, view: HttpRequestView) -> bytes | None:
@@ -182,18 +200,23 @@ def _context_body(ctx: CaseContext, view: HttpRequestView) -> bytes | None:
     return None if mutated is view.json else json.dumps(mutated).encode()
 
 
+def _transformed(ctx: CaseContext, decision: HttpDecision, replacement: Reply | None) -> Reply | None:
+    """A transform that changed the reply counts as its fault's hit; one that did not leaves the call unfaulted."""
+    if replacement is not None and decision.fault is not None:
+        decision.fault.hit(ctx)
+    elif decision.record is not None:
+        decision.record["fault"] = None
+    return replacement
+
+
 def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
                 status: int | None = None) -> Reply | None:
     """Run the fault's transform over the real reply (counting the hit if it changed anything) and record the
     status. Returns the replacement reply, or None to keep the real one untouched."""
-    replacement = None
     effect = decision.effect
+    replacement = None
     if effect is not None and effect.transform is not None and reply is not None:
-        replacement = effect.transform(reply)
-        if replacement is not None and decision.fault is not None:
-            decision.fault.hit(ctx)
-        elif decision.record is not None:
-            decision.record["fault"] = None
+        replacement = _transformed(ctx, decision, effect.transform(reply))
     if decision.record is not None:
         final = replacement or reply
         decision.record["status"] = final.status if final is not None else status
