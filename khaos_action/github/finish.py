@@ -58,12 +58,6 @@ class Finish:
         return cls(workspace=environ.get("GITHUB_WORKSPACE") or cwd, summary_path=environ.get("GITHUB_STEP_SUMMARY"),
                    output_path=environ.get("GITHUB_OUTPUT"))
 
-    @classmethod
-    def of(cls, settings: ActionSettings, places: Places) -> Finish:
-        finishing = cls(workspace=None, summary_path=settings.GITHUB_STEP_SUMMARY, output_path=settings.GITHUB_OUTPUT)
-        finishing.settle(settings, places)
-        return finishing
-
     def settle(self, settings: ActionSettings, places: Places) -> None:
         self.workspace, self.run_url = places.workspace, settings.run_url
 

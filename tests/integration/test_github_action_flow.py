@@ -99,9 +99,11 @@ class Runner:
         github = GitHubClient(make_http_client(self.api.api_url, token), sleep=lambda s: None) if token else None
         # As entrypoint.py runs it after set-up: in the places computed once, inside the action's one boundary.
         places, log = settings.places(os.getcwd()), WorkflowLog(self.stream)
+        finishing = Finish.of_environ(env, os.getcwd())
+        finishing.settle(settings, places)
         return boundary(lambda: run_action(settings, places=places, github=github, evaluate=evaluate, log=log,
                                            services=Services(environ={**os.environ, **env})),
-                        log=log, on_exit=Finish.of(settings, places))
+                        log=log, on_exit=finishing)
 
     @property
     def log(self) -> str:
