@@ -135,27 +135,12 @@ async def relay_plain(pool: PlainPool, upstream: Upstream, method: str, target: 
                       start: Start) -> bool:
     """Send the request to an `http://` upstream over a pooled connection and relay the reply to `out`. Returns
     whether the agent's connection can serve another request. UpstreamError before anything was relayed."""
-    sent = [("Host", upstream.netloc), *((k, v) for k, v in headers if k.lower() not in HOP_BY_HOP and
-                                         k.lower() != "host")]
-    if body or method in _WITH_BODY:
-        sent.append(("Content-Length", str(len(body))))
-    request = serialize_head(f"{method} {target} HTTP/1.1", sent) + body
-    conn, head = await _exchange(pool, upstream, method, request)
-    reader, timeout = conn.reader, pool.timeout
+    conn, head = await _exchange(pool, upstream, method, _upstream_request(upstream, method, target, headers, body))
     keep = head.keep_alive
     client_head, mode = _client_head(head.status, head.start[2], head.headers, head.length, http11)
     observer = start(head.status, {k.lower(): v for k, v in head.headers})
     try:
-        if mode == "sized" and head.length is not None and head.length <= CHUNK:
-            async with asyncio.timeout(timeout):
-                data = await reader.readexactly(head.length) if head.length else b""
-            out.write(client_head + data)  # one write: a separate head costs a round of syscalls per request
-            if observer is not None:
-                observer.feed(data)
-        else:
-            out.write(client_head)
-            await _relay_stream(reader, head.length, head.chunked, out, mode, observer, timeout)
-        await out.drain()
+        await _relay_body(conn.reader, head, client_head, mode, out, observer, pool.timeout)
     except BaseException:
         conn.close()
         raise
@@ -166,6 +151,32 @@ async def relay_plain(pool: PlainPool, upstream: Upstream, method: str, target: 
     else:
         conn.close()
     return mode != "close"
+
+
+def _upstream_request(upstream: Upstream, method: str, target: str, headers: list[tuple[str, str]],
+                      body: bytes) -> bytes:
+    """The request as sent upstream: its own Host, no hop-by-hop headers, the body's length when it has one."""
+    sent = [("Host", upstream.netloc), *((k, v) for k, v in headers if k.lower() not in HOP_BY_HOP and
+                                         k.lower() != "host")]
+    if body or method in _WITH_BODY:
+        sent.append(("Content-Length", str(len(body))))
+    return serialize_head(f"{method} {target} HTTP/1.1", sent) + body
+
+
+async def _relay_body(reader: asyncio.StreamReader, head: Any, client_head: bytes, mode: str,
+                      out: asyncio.StreamWriter, observer: Any, timeout: float) -> None:
+    """The reply's head and body to the agent: a small sized body read whole and written with the head, any other
+    streamed as it arrives."""
+    if mode == "sized" and head.length is not None and head.length <= CHUNK:
+        async with asyncio.timeout(timeout):
+            data = await reader.readexactly(head.length) if head.length else b""
+        out.write(client_head + data)  # one write: a separate head costs a round of syscalls per request
+        if observer is not None:
+            observer.feed(data)
+    else:
+        out.write(client_head)
+        await _relay_stream(reader, head.length, head.chunked, out, mode, observer, timeout)
+    await out.drain()
 
 
 async def _exchange(pool: PlainPool, upstream: Upstream, method: str, request: bytes) -> tuple[_Connection, Any]:
