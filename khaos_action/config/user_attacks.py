@@ -124,12 +124,7 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
     written relative to its attack file and rewritten relative to it). `agent_type`: the agent's `agent.type`; a
     `check:` on a type that cannot run one (it runs in the python worker) is an error at the check's line."""
     issues: list[ConfigIssue] = []
-    files: list[Path] = []
-    for ref in refs:
-        found, problem = _files_of(ref, ref.root)
-        if problem is not None:
-            issues.append(problem)
-        files.extend(path for path in found if path not in files)
+    files = _files(refs, issues)
     attacks: dict[str, tuple[Attack, str]] = {}
     named: dict[str, str] = {}
     for path in files:
@@ -141,20 +136,40 @@ def load_user_attacks(refs: Iterable[AttackRef], *, builtin: Corpus, base_dir: P
             continue
         named.update(checks.files)
         for attack, where, position in parsed:
-            clash = builtin.sources.get(attack.id) or (attacks[attack.id][1] if attack.id in attacks else None)
+            clash = _clash(path, attack, where, position, builtin, attacks)
             if clash is not None:
-                line, column = position or (None, None)
-                issues.append(ConfigIssue(
-                    shown(path), line, column, ("attacks", where, "id"),
-                    f"attack id {attack.id!r} is already defined in {clash}"
-                    + (" (the built-in corpus)" if attack.id in builtin.sources else ""),
-                    "Attack ids are unique across the built-in corpus and your files; rename this one "
-                    f"(e.g. `{_free_id(attack.id, builtin, attacks)}`)"))
-                continue
-            attacks[attack.id] = (attack, f"{shown(path)}:{position[0] if position else 1}")
+                issues.append(clash)
+            else:
+                attacks[attack.id] = (attack, f"{shown(path)}:{position[0] if position else 1}")
     if issues:
         raise ConfigFileError(issues)
     return UserAttacks(attacks=attacks, files=tuple(shown(path) for path in files), named=named)
+
+
+def _files(refs: Iterable[AttackRef], issues: list[ConfigIssue]) -> list[Path]:
+    """The attack files the refs name, each once, in order; a ref that names none adds its issue."""
+    files: list[Path] = []
+    for ref in refs:
+        found, problem = _files_of(ref, ref.root)
+        if problem is not None:
+            issues.append(problem)
+        files.extend(path for path in found if path not in files)
+    return files
+
+
+def _clash(path: Path, attack: Attack, where: Any, position: Position | None, builtin: Corpus,
+           attacks: dict[str, tuple[Attack, str]]) -> ConfigIssue | None:
+    """The issue of an attack whose id the built-in corpus or an earlier file already defines."""
+    clash = builtin.sources.get(attack.id) or (attacks[attack.id][1] if attack.id in attacks else None)
+    if clash is None:
+        return None
+    line, column = position or (None, None)
+    return ConfigIssue(
+        shown(path), line, column, ("attacks", where, "id"),
+        f"attack id {attack.id!r} is already defined in {clash}"
+        + (" (the built-in corpus)" if attack.id in builtin.sources else ""),
+        "Attack ids are unique across the built-in corpus and your files; rename this one "
+        f"(e.g. `{_free_id(attack.id, builtin, attacks)}`)")
 
 
 def _cannot_run_checks(agent_type: str | None) -> tuple[str, str] | None:
@@ -255,31 +270,26 @@ class _Checks:
             return [self.rebase(v, at + (i,)) for i, v in enumerate(value)]
         if not isinstance(value, dict):
             return value
-        out = {}
-        for key, inner in value.items():
-            if key == "check" and isinstance(inner, (str, dict)):
-                ref = inner if isinstance(inner, str) else inner.get("ref")
-                where = at + (key,) if isinstance(inner, str) else at + (key, "ref")
-                if self.cannot_run is not None:
-                    self.problems.append((where, *self.cannot_run))
-                fixed = self.resolve(ref, where) if isinstance(ref, str) and not self.cannot_run else ref
-                out[key] = fixed if isinstance(inner, str) else {**inner, "ref": fixed}
-            else:
-                out[key] = self.rebase(inner, at + (key,))
-        return out
+        return {key: self._check(inner, at + (key,)) if key == "check" and isinstance(inner, (str, dict))
+                else self.rebase(inner, at + (key,)) for key, inner in value.items()}
+
+    def _check(self, check: str | dict[str, Any], at: KeyPath) -> str | dict[str, Any]:
+        """A `check:` (a ref, or a mapping with its `ref`) with its ref rewritten; a problem when the agent cannot
+        run checks."""
+        ref = check if isinstance(check, str) else check.get("ref")
+        where = at if isinstance(check, str) else at + ("ref",)
+        if self.cannot_run is not None:
+            self.problems.append((where, *self.cannot_run))
+        fixed = self.resolve(ref, where) if isinstance(ref, str) and not self.cannot_run else ref
+        return fixed if isinstance(check, str) else {**check, "ref": fixed}
 
     def resolve(self, ref: str, at: KeyPath) -> str:
         target, _, function = ref.strip().rpartition(":")
         if not target.endswith(".py") or not function:
             self._module(target)
             return ref  # `module:function` (a module of the repository or installed) or a malformed ref
-        written = Path(target)
-        candidates = [written] if written.is_absolute() else [
-            self.attack_file.parent / written, *([self.base_dir / written] if self.base_dir else [])]
-        found = next((c for c in candidates if c.is_file()), None)
+        found = self._find(target, at)
         if found is None:
-            self.problems.append((at, f"check file {target} not found (looked for {shown(candidates[0])})",
-                                  "A check's path is relative to this attack file"))
             return ref
         if not _inside(found, self.root):
             self.problems.append((at, f"check file {target} is outside the repository ({shown(self.root)})",
@@ -296,6 +306,17 @@ class _Checks:
             written = Path(os.path.relpath(found.resolve(), self.base_dir.resolve()))
         self._hash(written.as_posix(), found)
         return f"{written.as_posix()}:{function}"
+
+    def _find(self, target: str, at: KeyPath) -> Path | None:
+        """The check file: relative to the attack file, else to khaos.yaml's folder (a problem when neither)."""
+        written = Path(target)
+        candidates = [written] if written.is_absolute() else [
+            self.attack_file.parent / written, *([self.base_dir / written] if self.base_dir else [])]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            self.problems.append((at, f"check file {target} not found (looked for {shown(candidates[0])})",
+                                  "A check's path is relative to this attack file"))
+        return found
 
     def _module(self, dotted: str) -> None:
         """A `module:function` check whose module is a file of the repository (found from khaos.yaml's folder, as
@@ -324,14 +345,22 @@ def _defines(path: Path, name: str) -> str | None:
         line = getattr(exc, "lineno", None)
         return f"check file {shown(path)} cannot be imported: {type(exc).__name__}" + (f" at line {line}"
                                                                                         if line else "")
-    for node in tree.body:
-        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name == name:
-            return None
-        if isinstance(node, ast.Assign) and any(isinstance(t, ast.Name) and t.id == name for t in node.targets):
-            return None
-        if isinstance(node, (ast.Import, ast.ImportFrom)) and any((a.asname or a.name) == name for a in node.names):
-            return None
+    if any(name in _top_level_names(node) for node in tree.body):
+        return None
     return f"check file {shown(path)} defines no `{name}` at its top level"
+
+
+def _top_level_names(node: Any) -> list[str]:
+    """The names a module-level statement binds (a def or class, a plain assignment, an import)."""
+    import ast
+
+    if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [node.name]
+    if isinstance(node, ast.Assign):
+        return [t.id for t in node.targets if isinstance(t, ast.Name)]
+    if isinstance(node, (ast.Import, ast.ImportFrom)):
+        return [a.asname or a.name for a in node.names]
+    return []
 
 
 def _parse_file(path: Path, checks: _Checks) -> list[tuple[Attack, int, Position | None]]:
