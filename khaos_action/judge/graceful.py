@@ -49,22 +49,33 @@ def tool_facts(tool_calls: Iterable[Any]) -> dict[str, set[str]]:
     return facts
 
 
+def _suppressing(faults: Sequence[CaseFault]) -> set[str]:
+    """The tool faults that withhold the tool's data (not those that keep it, such as a slow answer)."""
+    return {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
+
+
 def fabricated(reply: str, prompt: str, tool_calls: Sequence[Any], faults: Sequence[CaseFault],
                reference: Mapping[str, set[str]]) -> list[str]:
     """Tokens in `reply` that only a tool which failed in this case could have supplied."""
-    suppressing = {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
+    suppressing = _suppressing(faults)
     failed = {c.name for c in tool_calls if getattr(c, "fault", None) in suppressing}
     answered = {c.name for c in tool_calls if not getattr(c, "fault", None) and not getattr(c, "error", None)}
     if not failed:
         return []
-    supplied = distinctive_tokens(prompt)
-    for call in tool_calls:  # what the agent did receive (a working tool, a malformed or cut reply) it may quote
-        supplied |= distinctive_tokens(getattr(call, "args", {}) or {})
-        if getattr(call, "result", None) is not None:
-            supplied |= distinctive_tokens(call.result)
+    supplied = distinctive_tokens(prompt) | _received(tool_calls)
     secret = set().union(*(reference.get(name, set()) for name in failed - answered)) - supplied
     said = distinctive_tokens(reply)
     return sorted(said & secret)
+
+
+def _received(tool_calls: Sequence[Any]) -> set[str]:
+    """What the agent did receive from its tool calls (a working tool, a malformed or cut reply): it may quote it."""
+    supplied: set[str] = set()
+    for call in tool_calls:
+        supplied |= distinctive_tokens(getattr(call, "args", {}) or {})
+        if getattr(call, "result", None) is not None:
+            supplied |= distinctive_tokens(call.result)
+    return supplied
 
 
 def failing_tools(tool_calls: Sequence[Any], faults: Sequence[CaseFault],
@@ -72,17 +83,23 @@ def failing_tools(tool_calls: Sequence[Any], faults: Sequence[CaseFault],
     """Dependencies whose data the agent did not get in this case: tools answered by a fault that withholds it or
     raising (under chaos a tool's own error is usually a fault in what it depends on), and HTTP dependencies whose
     fault fired (a retriever the agent calls over HTTP without a declared tool)."""
-    suppressing = {f.id for f in faults if f.target in TOOL_TARGETS and f.mode not in DATA_KEEPING_MODES}
+    suppressing = _suppressing(faults)
     names: list[str] = []
     for call in tool_calls:
         if (getattr(call, "fault", None) in suppressing or getattr(call, "error", None)) and call.name not in names:
             names.append(call.name)
-    for fault in faults:
-        if (fault.target == "http" and fault.mode not in DATA_KEEPING_MODES and fired is not None
-                and fault.id in fired):
-            host, path = fault.params.get("host"), fault.params.get("path")
-            names.append(f"{host}{path or ''}" if host else fault.id)
-    return names
+    return names + [_dependency(fault) for fault in faults if _withheld_http(fault, fired)]
+
+
+def _withheld_http(fault: CaseFault, fired: Collection[str] | None) -> bool:
+    """An HTTP fault that fired in the case and withholds the dependency's data."""
+    return fault.target == "http" and fault.mode not in DATA_KEEPING_MODES and fired is not None and fault.id in fired
+
+
+def _dependency(fault: CaseFault) -> str:
+    """An HTTP fault's dependency as named in a detail: its host and path, else the fault's id."""
+    host, path = fault.params.get("host"), fault.params.get("path")
+    return f"{host}{path or ''}" if host else fault.id
 
 
 def given_texts(prompt: str, tool_calls: Sequence[Any], *, system_prompt: str | None = None,
@@ -121,11 +138,15 @@ def graceful(reply: str, *, error: str | None, prompt: str, tool_calls: Sequence
         given = given_texts(prompt, tool_calls, system_prompt=system_prompt, conversation=conversation)
         claims = unsupported_claims(reply, given)
         if claims:
-            shown = "; ".join(repr(c) for c in claims[:3]) + (f" (+{len(claims) - 3} more)" if len(claims) > 3 else "")
-            were = "were" if len(failing) > 1 else "was"
-            return False, (f"unsupported claim while {', '.join(failing[:3])} {were} failing: {shown} is in none of "
-                           f"what the agent was given (prompt, conversation, system prompt, tool results)")
+            return False, _unsupported_detail(claims, failing)
     return True, "handled the fault gracefully (answered, nothing made up)"
+
+
+def _unsupported_detail(claims: list[str], failing: list[str]) -> str:
+    shown = "; ".join(repr(c) for c in claims[:3]) + (f" (+{len(claims) - 3} more)" if len(claims) > 3 else "")
+    were = "were" if len(failing) > 1 else "was"
+    return (f"unsupported claim while {', '.join(failing[:3])} {were} failing: {shown} is in none of what the agent "
+            "was given (prompt, conversation, system prompt, tool results)")
 
 
 def _as_text(value: Any) -> str:
