@@ -32,24 +32,7 @@ class Redactor:
 
     @cached_property
     def _pattern(self) -> re.Pattern[str] | None:
-        alternatives: list[str] = []
-        for secret in self.secrets:
-            forms = _forms(secret)
-            literal = {secret, quote(secret, safe=""), quote_plus(secret)}
-            # The whole base64 run that holds a core: its edges would otherwise still decode to part of the secret.
-            alternatives += [r"[A-Za-z0-9+/_-]*" + re.escape(core) + r"[A-Za-z0-9+/_-]*={0,2}"
-                             for core in forms.base64_cores]
-            if len(forms.hex_) >= 8:
-                literal.add(forms.hex_)
-            folded = [f for f in (forms.reversed_, forms.rot13) if f]
-            alternatives += [re.escape(x) for x in sorted(literal, key=len, reverse=True) if x]
-            alternatives += [f"(?i:{re.escape(x)})" for x in folded]
-            alternatives.append(f"(?i:{re.escape(secret)})")
-            if len(forms.hex_) >= 8:  # "4b 58 41", "4b:58:41", "\x4b\x58"
-                pairs = [forms.hex_[i:i + 2] for i in range(0, len(forms.hex_), 2)]
-                alternatives.append("(?i:" + r"(?:\\x|0x)?" + r"[\s:,]?(?:\\x|0x)?".join(pairs) + ")")
-            if forms.separated is not None:  # spaced out or re-punctuated: the core characters, any case
-                alternatives.append("(?i:" + forms.separated.pattern.replace("(", "(?:") + ")")
+        alternatives = [alternative for secret in self.secrets for alternative in _alternatives(secret)]
         if not alternatives:
             return None
         return re.compile("|".join(alternatives))
@@ -89,3 +72,34 @@ def redact_manifest(manifest: T, redactor: Redactor) -> T:
         return manifest
     data = redactor.data(manifest.model_dump(mode="json"))  # type: ignore[attr-defined]
     return type(manifest).model_validate(data)  # type: ignore[attr-defined]
+
+
+def _alternatives(secret: str) -> list[str]:
+    """The regular expressions that find `secret` in any of its forms (quoted, base64, hex, reversed, rot13,
+    spaced out)."""
+    forms = _forms(secret)
+    # The whole base64 run that holds a core: its edges would otherwise still decode to part of the secret.
+    alternatives = [r"[A-Za-z0-9+/_-]*" + re.escape(core) + r"[A-Za-z0-9+/_-]*={0,2}" for core in forms.base64_cores]
+    folded = [f for f in (forms.reversed_, forms.rot13) if f]
+    alternatives += _literals(secret, forms.hex_)
+    alternatives += [f"(?i:{re.escape(x)})" for x in folded]
+    alternatives.append(f"(?i:{re.escape(secret)})")
+    if len(forms.hex_) >= 8:
+        alternatives.append(_hex_pairs(forms.hex_))
+    if forms.separated is not None:  # spaced out or re-punctuated: the core characters, any case
+        alternatives.append("(?i:" + forms.separated.pattern.replace("(", "(?:") + ")")
+    return alternatives
+
+
+def _hex_pairs(hex_: str) -> str:
+    """The hex form written byte by byte: "4b 58 41", "4b:58:41", "\\x4b\\x58"."""
+    pairs = [hex_[i:i + 2] for i in range(0, len(hex_), 2)]
+    return "(?i:" + r"(?:\\x|0x)?" + r"[\s:,]?(?:\\x|0x)?".join(pairs) + ")"
+
+
+def _literals(secret: str, hex_: str) -> list[str]:
+    """The secret as written, URL-quoted and (long enough) in hex, the longest first."""
+    literal = {secret, quote(secret, safe=""), quote_plus(secret)}
+    if len(hex_) >= 8:
+        literal.add(hex_)
+    return [re.escape(x) for x in sorted(literal, key=len, reverse=True) if x]

@@ -68,14 +68,16 @@ class ToolCalled(Invariant):
         named = [args for called, args in calls if called == name]
         matching = [args for args in named if _args_match(self.args or {}, args, self.case_sensitive)]
         wanted = name + (f" with {short(json.dumps(self.args, default=str), 60)}" if self.args else "")
+        return matching, self._seen(name, calls, named, matching), wanted
+
+    def _seen(self, name: str, calls: list[tuple[str, Any]], named: list[Any], matching: list[Any]) -> str:
+        """What the agent's calls of the tool were: matching ones, calls with other arguments, or other tools."""
         if matching:
-            seen = f"{name} called {len(matching)}×" + (" with matching args" if self.args else "")
-        elif named:
-            seen = f"{name} called {len(named)}× but no call matched {short(json.dumps(self.args, default=str), 60)}"
-        else:
-            others = sorted({called for called, _ in calls})
-            seen = f"{name} not called" + (f" (called: {', '.join(others)})" if others else " (no tool calls)")
-        return matching, seen, wanted
+            return f"{name} called {len(matching)}×" + (" with matching args" if self.args else "")
+        if named:
+            return f"{name} called {len(named)}× but no call matched {short(json.dumps(self.args, default=str), 60)}"
+        others = sorted({called for called, _ in calls})
+        return f"{name} not called" + (f" (called: {', '.join(others)})" if others else " (no tool calls)")
 
 
 @register_checker("tool_not_called")

@@ -36,14 +36,22 @@ def consequential_calls(cases: Sequence[Any], tool_roles: dict[str, str]) -> lis
         if case.phase != "baseline" or case.repeat or case.fault_ids:
             continue
         for call in case.tool_calls:
-            name = call.get("name") if isinstance(call, dict) else getattr(call, "name", None)
-            role = tool_roles.get(name or "") or _guessed(name or "")
+            name = _field(call, "name")
+            role = _role(name or "", tool_roles)
             if role in CONSEQUENTIAL_ROLES:
-                args = call.get("args") if isinstance(call, dict) else getattr(call, "args", None)
-                error = call.get("error") if isinstance(call, dict) else getattr(call, "error", None)
-                found.append(ConsequentialCall(prompt=case.input, tool=str(name), role=role, args=one_line(args),
-                                               case_id=case.id, failed=bool(error)))
+                found.append(ConsequentialCall(prompt=case.input, tool=str(name), role=role,
+                                               args=one_line(_field(call, "args")), case_id=case.id,
+                                               failed=bool(_field(call, "error"))))
     return found
+
+
+def _role(name: str, tool_roles: dict[str, str]) -> str | None:
+    return tool_roles.get(name) or _guessed(name)
+
+
+def _field(call: Any, key: str) -> Any:
+    """A recorded call's field, whether the call is a dict (a manifest's) or a ToolCall."""
+    return call.get(key) if isinstance(call, dict) else getattr(call, key, None)
 
 
 @lru_cache(maxsize=256)
