@@ -333,13 +333,15 @@ def _tools_answer(agent: AgentConfig, base_dir: Path) -> dict[str, Any]:
 
 def _framework_answer(agent: AgentConfig, base_dir: Path) -> dict[str, Any]:
     """A framework agent's wrapped tools, and its agent object checked against agent.context."""
-    from khaos_action.engine.transport.frameworks.base import check_agent_object, discover_tools
+    from khaos_action.engine.transport.frameworks import adapter_for
+    from khaos_action.engine.transport.frameworks.base import agent_settings, check_agent_object, discover_tools
 
     answer: dict[str, Any] = {
         "wrapped": [t.name for t in discover_tools(agent.type, agent.entry, base_dir) if t.target is not None]
         + [spec.tool for spec in agent.tools if spec.code]}
     try:
-        answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context)
+        answer["context"] = check_agent_object(agent.type, agent.entry, base_dir, agent.context,
+                                               agent_settings(adapter_for(agent.type), agent))
     except KhaosError as exc:
         answer["context_error"] = [int(exc.exit_code), str(exc)]
     return answer

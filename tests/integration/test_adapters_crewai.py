@@ -166,3 +166,23 @@ def test_init_on_a_crew_class_that_cannot_be_built_names_the_missing_key(servers
     assert "crew.py:Researchers" in done.stderr and "building the crewai agent" in done.stderr
     assert "OPENAI_API_KEY" in done.stderr and "agent.pass_env" in done.stderr
     assert not (tmp_path / "khaos.yaml").exists()
+
+
+def test_validate_refuses_a_crew_whose_message_has_nowhere_to_go(servers, tmp_path: Path) -> None:
+    """Two `{placeholders}` and no `agent.inputs`: every case would fail inside kickoff; validate says so at once,
+    with the fix, and accepts the crew once `agent.inputs` says which placeholder takes the message."""
+    (tmp_path / "observatory.py").write_text((APP / "observatory.py").read_text())
+    (tmp_path / "site_crew.py").write_text(
+        "from crewai import Crew, Task\nfrom observatory import planner\n"
+        "task = Task(description='Plan {request} at {site}', expected_output='A plan.', agent=planner)\n"
+        "crew = Crew(agents=[planner], tasks=[task])\n")
+    config = (APP / "agent.khaos.yaml").read_text().replace("observatory.py:planner", "site_crew.py:crew")
+    (tmp_path / "khaos.yaml").write_text(config)
+    done = fw.cli("validate", "-c", str(tmp_path / "khaos.yaml"))
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert "several inputs (request, site)" in done.stderr and "agent.inputs" in done.stderr
+    assert ": valid" not in done.stdout
+    (tmp_path / "khaos.yaml").write_text(config.replace(
+        "  timeout_s: 30\n", "  timeout_s: 30\n  inputs: {request: \"{{input}}\", site: Pic du Midi}\n"))
+    done = fw.cli("validate", "-c", str(tmp_path / "khaos.yaml"))
+    assert done.returncode == 0, done.stdout + done.stderr

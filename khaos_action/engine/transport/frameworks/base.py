@@ -246,6 +246,7 @@ class FrameworkTransport:
             return
         obj = load_agent_object(self.adapter, self.entry, self.base_dir)
         check_context(self.adapter, obj, self.entry, self.context_spec)
+        check_settings(self.adapter, obj, self.settings)
         self.tools = self.adapter.discover(obj)
         if self.context_spec:
             from khaos_action.engine.transport.agent_context import ContextFactory
@@ -324,14 +325,29 @@ def discover_tools(agent_type: str, entry: str, base_dir: Path) -> list[Discover
     return adapter.discover(load_agent_object(adapter, entry, base_dir))
 
 
-def check_agent_object(agent_type: str, entry: str, base_dir: Path, context_spec: str | None) -> str | None:
-    """For `validate`: import the agent object and check it gets the context it declares; returns what it
-    declares (None: no context)."""
+def check_settings(adapter: FrameworkAdapter, obj: Any, settings: Mapping[str, Any]) -> None:
+    """A ConfigError when the type's own `agent:` keys cannot work with this object (a crew with several
+    `{placeholders}` and no `agent.inputs`): said once, before any case, not as every case's failure."""
+    check = getattr(adapter, "check_settings", None)
+    if check is not None:
+        check(obj, settings)
+
+
+def agent_settings(adapter: FrameworkAdapter, agent: Any) -> dict[str, Any]:
+    """The type's own `agent:` keys (`adapter.settings`) read from the agent block."""
+    return {name: getattr(agent, name, None) for name in getattr(adapter, "settings", ())}
+
+
+def check_agent_object(agent_type: str, entry: str, base_dir: Path, context_spec: str | None,
+                       settings: Mapping[str, Any] | None = None) -> str | None:
+    """For `validate`: import the agent object and check it gets the context it declares and that the type's own
+    settings suit it; returns the context it declares (None: no context)."""
     from khaos_action.engine.transport.frameworks import adapter_for
 
     adapter = adapter_for(agent_type)
     obj = load_agent_object(adapter, entry, base_dir)
     check_context(adapter, obj, entry, context_spec)
+    check_settings(adapter, obj, settings or {})
     return adapter.context_type(obj)
 
 
@@ -340,6 +356,6 @@ def build(agent: FrameworkAgent, options: BuildOptions) -> FrameworkTransport:
     from khaos_action.engine.transport.frameworks import adapter_for
 
     adapter = adapter_for(agent.type)
-    settings = {name: getattr(agent, name, None) for name in getattr(adapter, "settings", ())}
+    settings = agent_settings(adapter, agent)
     return FrameworkTransport(adapter, agent.entry, base_dir=options.base_dir, reset=agent.reset,
                               context=agent.context, stream=agent.stream, tracing=agent.tracing, settings=settings)

@@ -69,6 +69,12 @@ class CrewAiAdapter:
     def context_type(self, obj: Any) -> str | None:
         return None
 
+    def check_settings(self, obj: Any, settings: dict[str, Any]) -> None:
+        """A crew whose message has nowhere to go (several `{placeholders}` and no `agent.inputs`, or none): a
+        config error before any case."""
+        if not isinstance(obj, _agent_class()):
+            kickoff_inputs(obj, "", settings.get("inputs") or {})
+
     async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str,
                   options: RunOptions) -> dict[str, Any]:
         from crewai import Agent
@@ -84,6 +90,12 @@ class CrewAiAdapter:
         result = await asyncio.to_thread(_kickoff, obj, inputs)
         notes = ["a CrewAI Crew runs tasks: the conversation before this message did not reach it"] if history else []
         return {"text": output_text(getattr(result, "raw", result)), "tool_calls": [], "notes": notes}
+
+
+def _agent_class() -> type:
+    from crewai import Agent
+
+    return Agent
 
 
 def _forget_tool_results(obj: Any) -> None:
