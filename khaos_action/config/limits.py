@@ -79,36 +79,48 @@ class EventBudget:
 
     def feed(self, event: yaml.Event) -> None:
         if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
-            if len(self.stack) > MAX_DEPTH:
-                _fail(self.file, event, f"nesting is deeper than {MAX_DEPTH} levels",
-                      "Flatten the structure; no khaos-action setting nests this deep")
-            if event.anchor:
-                self.open_anchors.add(event.anchor)
-            self.stack.append([0, event.anchor])
-            self._count(1, event)
+            self._open(event)
         elif isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
-            size, anchor = self.stack.pop()
-            if anchor:
-                self.anchors[anchor] = size + 1
-                self.open_anchors.discard(anchor)
-            self.stack[-1][0] += size + 1
+            self._close()
         elif isinstance(event, yaml.ScalarEvent):
-            # A plain scalar: style None from PyYAML's parser, '' from libyaml's.
-            if not event.style and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
-                _fail(self.file, event, f"a number {len(event.value):,} characters long",
-                      f"Numbers may have at most {MAX_NUMBER_CHARS} characters; quote it if it is text")
-            if event.anchor:
-                self.anchors[event.anchor] = 1
-            self.stack[-1][0] += 1
-            self._count(1, event)
+            self._scalar(event)
         elif isinstance(event, yaml.AliasEvent):
-            if event.anchor in self.open_anchors:
-                _fail(self.file, event, f"alias `*{event.anchor}` refers to its own anchor (a recursive structure)",
-                      "Configs cannot be recursive; copy the values instead")
-            # An undefined alias is the composer's error (reported with its own position).
-            size = self.anchors.get(event.anchor, 1)
-            self.stack[-1][0] += size
-            self._count(size, event)
+            self._alias(event)
+
+    def _open(self, event: yaml.CollectionStartEvent) -> None:
+        if len(self.stack) > MAX_DEPTH:
+            _fail(self.file, event, f"nesting is deeper than {MAX_DEPTH} levels",
+                  "Flatten the structure; no khaos-action setting nests this deep")
+        if event.anchor:
+            self.open_anchors.add(event.anchor)
+        self.stack.append([0, event.anchor])
+        self._count(1, event)
+
+    def _close(self) -> None:
+        size, anchor = self.stack.pop()
+        if anchor:
+            self.anchors[anchor] = size + 1
+            self.open_anchors.discard(anchor)
+        self.stack[-1][0] += size + 1
+
+    def _scalar(self, event: yaml.ScalarEvent) -> None:
+        # A plain scalar: style None from PyYAML's parser, '' from libyaml's.
+        if not event.style and len(event.value) > MAX_NUMBER_CHARS and _NUMBERISH.fullmatch(event.value):
+            _fail(self.file, event, f"a number {len(event.value):,} characters long",
+                  f"Numbers may have at most {MAX_NUMBER_CHARS} characters; quote it if it is text")
+        if event.anchor:
+            self.anchors[event.anchor] = 1
+        self.stack[-1][0] += 1
+        self._count(1, event)
+
+    def _alias(self, event: yaml.AliasEvent) -> None:
+        if event.anchor in self.open_anchors:
+            _fail(self.file, event, f"alias `*{event.anchor}` refers to its own anchor (a recursive structure)",
+                  "Configs cannot be recursive; copy the values instead")
+        # An undefined alias is the composer's error (reported with its own position).
+        size = self.anchors.get(event.anchor, 1)
+        self.stack[-1][0] += size
+        self._count(size, event)
 
     def _count(self, size: int, event: yaml.Event) -> None:
         self.total += size
