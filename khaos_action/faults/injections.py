@@ -33,23 +33,20 @@ def injections_for(tool: str, injections: list[dict[str, Any]], known_tools: lis
     `rag_document` / `file_content` go to tools whose name suggests the channel, or to any tool when none of the
     agent's known tools does (a payload that reaches nothing would leave the attack unexercised).
     """
-    chosen = []
-    for injection in injections:
-        channel = injection.get("channel")
-        if channel not in TOOL_CHANNELS:
-            continue
-        named = injection.get("tool")
-        listed = injection.get("tools")
-        if listed is not None:
-            if tool in listed:
-                chosen.append(injection)
-        elif named:
-            if named == tool:
-                chosen.append(injection)
-        elif hinted(channel, tool) or (channel not in _HINT_REQUIRED
-                                       and not any(hinted(channel, known) for known in known_tools)):
-            chosen.append(injection)
-    return chosen
+    return [injection for injection in injections
+            if injection.get("channel") in TOOL_CHANNELS and _carries(injection, tool, known_tools)]
+
+
+def _carries(injection: dict[str, Any], tool: str, known_tools: list[str]) -> bool:
+    """Whether a call to `tool` carries the injection: the tools it lists, the tool it names, else by the
+    channel's hint."""
+    channel, named, listed = injection.get("channel"), injection.get("tool"), injection.get("tools")
+    if listed is not None:
+        return tool in listed
+    if named:
+        return named == tool
+    return hinted(channel, tool) or (channel not in _HINT_REQUIRED
+                                     and not any(hinted(channel, known) for known in known_tools))
 
 
 def embed(result: Any, payload: str, channel: str = "tool_output") -> Any:
@@ -59,13 +56,7 @@ def embed(result: Any, payload: str, channel: str = "tool_output") -> Any:
             return f"{result}\n\n---\nDocument: {payload}"
         return f"{result}\n{payload}" if result else payload
     if isinstance(result, dict):
-        for key in ("documents", "results", "items", "hits", "data"):
-            if isinstance(result.get(key), list):
-                return {**result, key: embed(result[key], payload, channel)}
-        field = {"rag_document": "document", "file_content": "content", "memory": "memory"}.get(channel, "note")
-        while field in result:
-            field = f"{field}_"
-        return {**result, field: payload}
+        return _embed_in_mapping(result, payload, channel)
     if isinstance(result, list):
         if result and isinstance(result[0], dict):
             return [*result, _shaped_like(result[0], payload)]
@@ -73,6 +64,17 @@ def embed(result: Any, payload: str, channel: str = "tool_output") -> Any:
     if result is None:
         return payload
     return f"{result}\n{payload}"
+
+
+def _embed_in_mapping(result: dict[str, Any], payload: str, channel: str) -> dict[str, Any]:
+    """Into the mapping's first list of records, else under a key of its own named for the channel."""
+    for key in ("documents", "results", "items", "hits", "data"):
+        if isinstance(result.get(key), list):
+            return {**result, key: embed(result[key], payload, channel)}
+    field = {"rag_document": "document", "file_content": "content", "memory": "memory"}.get(channel, "note")
+    while field in result:
+        field = f"{field}_"
+    return {**result, field: payload}
 
 
 def _shaped_like(example: dict[str, Any], payload: str) -> dict[str, Any]:
