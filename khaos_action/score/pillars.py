@@ -94,10 +94,14 @@ def _pillar_mean(scores: Scores, weights: Weights) -> tuple[float | None, str]:
     total = sum(weight_of.values())
     if not ran or total <= 0:
         return None, ""
-    missing = [p for p in PILLARS if p not in ran]
-    shown = ", ".join(f"{p} {weight_of[p] / total:.2f}" for p in ran)
-    note = shown + (f", renormalised because {', '.join(missing)} did not run" if missing else "")
-    return round(sum(ran[p] * weight_of[p] for p in ran) / total, 2), note
+    return round(sum(ran[p] * weight_of[p] for p in ran) / total, 2), _weights_note(weight_of, total)
+
+
+def _weights_note(weight_of: dict[str, float], total: float) -> str:
+    """The weights the pillars that ran were averaged with, and which did not run."""
+    missing = [p for p in PILLARS if p not in weight_of]
+    shown = ", ".join(f"{p} {weight_of[p] / total:.2f}" for p in weight_of)
+    return shown + (f", renormalised because {', '.join(missing)} did not run" if missing else "")
 
 
 def _overall(side: float | None, side_note: str, security: float | None, share: float) -> tuple[float | None, str]:

@@ -84,12 +84,17 @@ def grouped_pass_rates(by_phase: dict[str, list[CaseResult]],
     grouped by phase and by pillar (`summarise` groups them once for everything it computes)."""
     groups: dict[str, list[bool]] = {}
     for phase, cases in by_phase.items():
-        if phase != "security" and (values := [c.passed for c in cases if c.passed is not None]):
+        if phase != "security" and (values := _judged(cases)):
             groups[f"phase:{phase}"] = values
     for pillar, cases in by_pillar.items():
-        if values := [c.passed for c in cases if c.passed is not None and c.phase != "security"]:
+        if values := _judged([c for c in cases if c.phase != "security"]):
             groups[f"pillar:{pillar}"] = values
     return {key: rate_entry(sum(values), len(values)) for key, values in sorted(groups.items())}
+
+
+def _judged(cases: list[CaseResult]) -> list[bool]:
+    """The verdicts of the judged cases (not those left unjudged)."""
+    return [c.passed for c in cases if c.passed is not None]
 
 
 def security_breakdown(results: Sequence[CaseResult]) -> dict[str, dict[str, dict[str, Any]]]:
