@@ -31,7 +31,8 @@ _OWNERS: dict[str, tuple[str, ...]] = {
     "khaos_action.transports": ("register_transport", "BuildOptions"),
     "khaos_action.config.models": ("AgentConfig",),
     "khaos_action.config.agents": ("InProcessAgent", "ProcessAgent"),
-    "khaos_action.engine.transport.base": ("AgentCallError", "normalise_reply", "response"),
+    "khaos_action.engine.transport.base": ("AgentCallError", "TransportBase", "normalise_reply", "response"),
+    "khaos_action.engine.transport.mock": ("MockTransport",),
     "khaos_action.engine.transport.python": ("load_object",),
     "khaos_action.errors": ("KhaosError", "ConfigError", "AgentError"),
     # report formats: the decorator, what a renderer reads, the escaping of agent text in Markdown
@@ -47,8 +48,9 @@ __all__ = [
     "AgentCallError", "AgentConfig", "AgentError", "AgentReply", "BuildOptions", "CaseResult", "CheckContext",
     "ConfigError", "ContextFaultBase", "Fault", "FaultParams", "HttpEffect", "HttpFaultBase", "HttpParams",
     "HttpRequestView", "InProcessAgent", "Invariant", "KhaosError", "LlmFaultBase", "Manifest", "McpCall",
-    "McpEffect", "McpFaultBase", "McpParams", "NotExercised", "ProcessAgent", "Reply", "ToolCall", "ToolEffect",
-    "ToolFaultBase", "ToolInvocation", "ToolParams", "TransportMessage", "load_object", "md_code", "md_escape",
+    "McpEffect", "McpFaultBase", "McpParams", "MockTransport", "NotExercised", "ProcessAgent", "Reply", "ToolCall",
+    "ToolEffect", "ToolFaultBase", "ToolInvocation", "ToolParams", "TransportBase", "TransportMessage",
+    "load_object", "md_code", "md_escape",
     "md_span", "normalise_reply", "register_checker", "register_fault", "register_mutator", "register_reporter",
     "register_transport", "response",
 ]
@@ -69,7 +71,8 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
     from khaos_action.checkers import CheckContext, Invariant, NotExercised, register_checker
     from khaos_action.config.agents import InProcessAgent, ProcessAgent
     from khaos_action.config.models import AgentConfig
-    from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+    from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
+    from khaos_action.engine.transport.mock import MockTransport
     from khaos_action.engine.transport.python import load_object
     from khaos_action.errors import AgentError, ConfigError, KhaosError
     from khaos_action.faults import (

@@ -212,5 +212,5 @@ async def agent_session(setup: AgentSetup, binder: InstanceBinder, services: Ser
         await alongside(transport.start(), meanwhile)
         hooks = with_mcp(FaultHooks(proxy), mcp)
         binder.chaos = hooks
-        serial = not getattr(transport, "exclusive", True)
+        serial = not transport.exclusive
         yield AgentSession(transport=transport, hooks=hooks, proxy=proxy, serial=serial, mcp=mcp)

@@ -123,8 +123,8 @@ class Engine:
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
         # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own
         # concurrency, though: not a lower one given to the engine (cases bound one at a time to a shared server).
-        ahead = getattr(self.transport, "ahead", 0)
-        if self.settings.bind_serially or getattr(self.transport, "concurrency", None) != self.settings.concurrency:
+        ahead = self.transport.ahead
+        if self.settings.bind_serially or self.transport.concurrency != self.settings.concurrency:
             ahead = 0
         # Runs may overlap (the state probe runs alongside the plan): the slots are the engine's, not each run's, so
         # together they never have more than `concurrency` cases at the agent.
@@ -152,10 +152,9 @@ class Engine:
             self.binder(0, key)
         token = current_case.set(ctx)
         started = time.perf_counter()
-        scope = getattr(self.transport, "case_scope", None)  # a worker process held for all of the case's turns
         try:
             with self.activate(ctx) if self.activate else nullcontext():
-                async with scope(ctx) if scope is not None else nullcontext():
+                async with self.transport.case_scope(ctx):  # a worker process held for all of its turns
                     started = time.perf_counter()  # the agent's latency, not the wait for (or start of) a worker
                     await self._turns(case, key, ctx, invocation)
                     if case.phase == "security" and case.goal is not None and case.goal.checks:
@@ -201,7 +200,7 @@ class Engine:
         from khaos_action.engine.state_check import check_request, outcomes
 
         refs = list(case.goal.checks) if case.goal is not None else []
-        if not getattr(self.transport, "runs_checks", False):
+        if not self.transport.runs_checks:
             invocation.checks = {ref: {"error": "state checks run only in a python agent's worker (agent.type python "
                                                 "or a framework type): this agent runs elsewhere"} for ref in refs}
             return

@@ -29,6 +29,7 @@ from khaos_action.engine.transport.base import (
     BindInstance,
     EnvForInstance,
     OutputTail,
+    TransportBase,
     describe_exit,
     normalise_reply,
     process_env,
@@ -63,7 +64,7 @@ class _Instance:
         self.last_case: str | None = None
 
 
-class McpTransport:
+class McpTransport(TransportBase):
     def __init__(self, agent: McpTypeAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,

@@ -41,7 +41,7 @@ def recon(session: AgentSession, agent: AgentConfig, base_dir: Path) -> Recon:
     """What the agent, started in `session`, exposes."""
     from khaos_action.engine.agent_tools import agent_tools
 
-    seen = getattr(session.transport, "seen", None)
+    seen = session.transport.seen
     tools, metadata = seen if seen is not None else agent_tools(agent, base_dir, import_code=False)
     patcher = session.patcher
     wrapped = tuple(patcher.tool_names) if patcher is not None else ()

@@ -10,6 +10,7 @@ from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.engine.transport.mock import MockTransport
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case
 
@@ -19,24 +20,17 @@ def lookup_order(order_id: str) -> dict:
     return {"order_id": order_id, "status": "shipped"}
 
 
-class ToolAgent:
+def tool_agent(request: TransportMessage) -> str:
     """An in-process agent: calls its tool and reports what it saw, plus the history it was handed."""
-
-    has_reset = False
-
-    async def send(self, message: TransportMessage) -> TransportMessage:
-        try:
-            text = f"status {lookup_order('1')['status']}"
-        except Exception as exc:  # noqa: BLE001
-            text = f"failed: {exc}"
-        return TransportMessage("response", {"text": f"{text}; history {len(message.payload['history'])}"})
-
-    async def reset(self) -> None:
-        pass
+    try:
+        text = f"status {lookup_order('1')['status']}"
+    except Exception as exc:  # noqa: BLE001
+        text = f"failed: {exc}"
+    return f"{text}; history {len(request.payload['history'])}"
 
 
 def run(cases: list[Case], hooks: FaultHooks) -> dict[str, object]:
-    engine = Engine(ToolAgent(), settings=EngineSettings(concurrency=4), chaos=hooks, activate=activate)
+    engine = Engine(MockTransport(tool_agent), settings=EngineSettings(concurrency=4), chaos=hooks, activate=activate)
     with ToolPatcher([], None):
         return {inv.case.id: inv for inv in asyncio.run(engine.run(cases))}
 

@@ -10,23 +10,14 @@ from khaos_action.config.fault_entries import parse_fault
 from khaos_action.engine.context import current_case
 from khaos_action.engine.events import EventLog, read_events
 from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.engine.transport.mock import MockTransport
 from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case, case_id
 
 
-class FunctionTransport:
-    """A real in-process transport around an async function (the python transport does the same for agents)."""
-
-    def __init__(self, fn, has_reset=False):
-        self.fn = fn
-        self.has_reset = has_reset
-        self.resets = 0
-
-    async def send(self, message: TransportMessage) -> TransportMessage:
-        return TransportMessage("response", await self.fn(message.payload["text"]), message.metadata)
-
-    async def reset(self) -> None:
-        self.resets += 1
+def on_text(agent, **traits):
+    """The package's MockTransport, its handler `agent(text)` (an async function of the turn's text)."""
+    return MockTransport(lambda request: agent(request.payload["text"]), **traits)
 
 
 def cases(texts, group=None):
@@ -53,7 +44,7 @@ def test_agent_exception_timeout_and_none_are_recorded_and_the_run_goes_on(tmp_p
             return {"text": None}
         return {"text": f"ok {text}"}
 
-    results = run(FunctionTransport(agent), cases(["boom", "hang", "none", "fine"]), tmp_path, timeout_s=0.2)
+    results = run(on_text(agent), cases(["boom", "hang", "none", "fine"]), tmp_path, timeout_s=0.2)
     by_input = {r.case.input: r for r in results}
     assert by_input["boom"].error == "RuntimeError: database is on fire"
     assert by_input["hang"].timed_out and "timed out" in by_input["hang"].error
@@ -67,7 +58,7 @@ def test_oversized_output_is_capped_and_says_so():
     async def agent(text):
         return {"text": "x" * 5_000_000}
 
-    [result] = run(FunctionTransport(agent), cases(["big"]), max_output_bytes=1000)
+    [result] = run(on_text(agent), cases(["big"]), max_output_bytes=1000)
     assert len(result.text) == 1000 and result.truncated
     assert any("cut to 1,000" in n for n in result.notes)
 
@@ -80,7 +71,7 @@ def test_events_are_on_disk_before_the_run_ends(tmp_path):
             seen_lines.append(len((tmp_path / "events.jsonl").read_text().splitlines()))
         return {"text": text}
 
-    run(FunctionTransport(agent), cases(["a", "b", "c"]) + cases(["last"]), tmp_path, concurrency=1)
+    run(on_text(agent), cases(["a", "b", "c"]) + cases(["last"]), tmp_path, concurrency=1)
     assert seen_lines == [3]
 
 
@@ -96,7 +87,7 @@ def test_concurrency_is_bounded_and_used():
         return {"text": text}
 
     started = time.perf_counter()
-    run(FunctionTransport(agent), cases([str(i) for i in range(16)]), concurrency=4)
+    run(on_text(agent), cases([str(i) for i in range(16)]), concurrency=4)
     assert peak == 4
     assert time.perf_counter() - started < 0.05 * 16 / 2
 
@@ -107,7 +98,7 @@ def test_each_case_sees_its_own_context():
         return {"text": current_case.get().case_id}
 
     cs = cases([str(i) for i in range(10)])
-    results = run(FunctionTransport(agent), cs, concurrency=10)
+    results = run(on_text(agent), cs, concurrency=10)
     assert [r.text for r in results] == [c.id for c in cs]
 
 
@@ -115,23 +106,18 @@ def test_reset_runs_once_per_isolation_group_when_the_agent_has_one():
     async def agent(text):
         return {"text": text}
 
-    transport = FunctionTransport(agent, has_reset=True)
+    transport = on_text(agent, on_reset=lambda: None)
     cs = cases(["a", "b"], group="g1") + cases(["c"], group="g2")
     assert len(run(transport, cs)) == 3
     assert transport.resets == 2
 
 
 def test_multi_turn_cases_send_history():
-    seen = []
-
-    class Recorder(FunctionTransport):
-        async def send(self, message):
-            seen.append(json.loads(json.dumps(message.payload["history"])))
-            return TransportMessage("response", {"text": f"reply to {message.payload['text']}"}, {})
-
+    transport = MockTransport(lambda request: f"reply to {request.payload['text']}")
     case = Case(id="m", phase="security", input="one", turns=("two", "three"))
-    [result] = run(Recorder(None), [case])
+    [result] = run(transport, [case])
     assert result.replies == ["reply to one", "reply to two", "reply to three"]
+    seen = [json.loads(json.dumps(request.payload["history"])) for request in transport.requests]
     assert len(seen[2]) == 4 and seen[2][3]["content"] == "reply to two"
 
 
@@ -141,20 +127,19 @@ def test_faults_without_fault_machinery_are_noted_not_silently_passed():
 
     fault = parse_fault({"id": "tool:error", "target": "tool", "mode": "error"})
     case = Case(id="f", phase="resilience", input="x", faults=(fault,))
-    [result] = run(FunctionTransport(agent), [case])
+    [result] = run(on_text(agent), [case])
     assert result.fault_hits == {}
     assert any("no fault machinery" in n for n in result.notes)
 
 
 def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
-    class BadReset(FunctionTransport):
-        async def reset(self):
-            raise RuntimeError("reset endpoint returned 500")
+    async def bad_reset():
+        raise RuntimeError("reset endpoint returned 500")
 
     async def agent(text):
         return {"text": text}
 
-    engine = Engine(BadReset(agent, has_reset=True), settings=EngineSettings())
+    engine = Engine(on_text(agent, on_reset=bad_reset), settings=EngineSettings())
     results = asyncio.run(engine.run(cases(["a", "b"], group="g")))
     assert len(results) == 2
     assert engine.warnings == [
@@ -163,12 +148,12 @@ def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
 
 
 def test_the_results_of_tool_calls_an_agent_reports_are_kept():
-    async def agent(text):
-        return {"text": "Your lab slot is 09:40", "tool_calls": [
+    def agent(request):  # as a framework transport reports them: its payload made by itself, not normalise_reply
+        return TransportMessage("response", {"text": "Your lab slot is 09:40", "tool_calls": [
             {"name": "find_slot", "args": {"lab": "B2"}, "result": {"slot": "09:40", "room": 12}},
-            {"name": "notify", "args": {}}]}
+            {"name": "notify", "args": {}}]})
 
-    (result,) = run(FunctionTransport(agent), cases(["When is my lab slot?"]))
+    (result,) = run(MockTransport(agent), cases(["When is my lab slot?"]))
     calls = {c.name: c for c in result.tool_calls}
     assert calls["find_slot"].result == {"slot": "09:40", "room": 12}
     assert calls["notify"].result is None

@@ -16,8 +16,9 @@ import shlex
 import signal
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
-from typing import Any, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from khaos_action.engine.textsafe import (
     MAX_NOTES,
@@ -29,6 +30,10 @@ from khaos_action.engine.textsafe import (
     type_name,
 )
 from khaos_action.messages import TransportMessage
+from khaos_action.tool_info import ToolInfo
+
+if TYPE_CHECKING:
+    from khaos_action.engine.context import CaseContext
 
 BindInstance = Callable[[int, "str | None"], None]
 """Told `(instance_index, case_id)` when an out-of-process instance starts serving a case, `(index, None)` after."""
@@ -43,10 +48,28 @@ class AgentCallError(Exception):
     """One call failed (the agent raised, answered a bad status or bad JSON, or died); recorded on the case."""
 
 
+Seen = tuple[list[ToolInfo], "dict[str, Any] | None"]
+"""What an in-process transport found when it imported the agent: its tools and its `@khaosagent` metadata."""
+
+
 @runtime_checkable
 class Transport(Protocol):
+    """The four calls, then the traits the engine and the session read (`TransportBase` holds their defaults)."""
+
     has_reset: bool
     """True when `reset()` does something (the engine then resets per isolation group)."""
+    concurrency: int | None
+    """The number of cases at once the transport was built for, when it keeps a limit of its own."""
+    ahead: int
+    """Cases the engine may hand over beyond that concurrency, which the transport holds until the agent has room;
+    used only when the engine runs at the transport's own concurrency."""
+    exclusive: bool
+    """True when each agent instance serves one case at a time, so the chaos proxy can tell cases apart; False (a
+    shared server) makes the session run cases one at a time when faults need attribution."""
+    runs_checks: bool
+    """True when the transport answers an attack's state checks in the agent's process (engine/state_check.py)."""
+    seen: Seen | None
+    """What the agent's process reported of its tools once started; None: read them from the code."""
 
     async def start(self) -> None:
         """Launch processes / import the entry; raise AgentError when that is impossible."""
@@ -59,6 +82,29 @@ class Transport(Protocol):
 
     async def close(self) -> None:
         """Stop everything `start` started; safe to call twice."""
+
+    def case_scope(self, ctx: CaseContext) -> AbstractAsyncContextManager[Any]:
+        """Entered around all of a case's turns (and its state checks): a worker held for the whole case."""
+
+
+class TransportBase:
+    """Every trait's default, so that a transport declares only where it differs (the engine reads attributes).
+
+    A transport that does not extend this class (an extension's, written against the protocol alone) is given these
+    defaults when it is built (factory.py, `declared`)."""
+
+    has_reset: bool = False
+    concurrency: int | None = None
+    ahead: int = 0
+    exclusive: bool = True
+    runs_checks: bool = False
+    seen: Seen | None = None
+
+    def case_scope(self, ctx: CaseContext) -> AbstractAsyncContextManager[Any]:
+        return nullcontext()
+
+    async def reset(self) -> None:
+        return None
 
 
 def normalise_reply(value: Any) -> dict[str, Any]:

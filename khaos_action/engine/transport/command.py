@@ -32,6 +32,7 @@ from khaos_action.engine.transport.base import (
     BindInstance,
     EnvForInstance,
     OutputTail,
+    TransportBase,
     describe_exit,
     normalise_reply,
     normalise_tool_calls,
@@ -87,7 +88,7 @@ class _Instance:
         return self.process is not None and self.process.returncode is None and not self.eof and not self.stale
 
 
-class CommandTransport:
+class CommandTransport(TransportBase):
     def __init__(self, agent: CommandAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,

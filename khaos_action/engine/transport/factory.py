@@ -3,15 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.transport.base import BindInstance, EnvForInstance, Transport
+from khaos_action.engine.transport.base import BindInstance, EnvForInstance, Seen, Transport, TransportBase
+from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions, transport_entry
 
 if TYPE_CHECKING:  # the python worker builds its transport without the config's models (engine/worker_child.py)
     from khaos_action.config.models import AgentConfig
+    from khaos_action.engine.context import CaseContext
 
 
 def build_transport(agent: AgentConfig, *, base_dir: Path, services: Services | None = None,
@@ -29,4 +32,61 @@ def build_transport(agent: AgentConfig, *, base_dir: Path, services: Services | 
     """
     options = BuildOptions(base_dir=base_dir, services=services, env=env, concurrency=concurrency,
                            bind_instance=bind_instance, env_for_instance=env_for_instance)
-    return transport_entry(agent.type).builder()(agent, options)
+    return declared(transport_entry(agent.type).builder()(agent, options))
+
+
+class Declared(TransportBase):
+    """A transport written against the protocol alone, given the defaults of the traits it does not declare: each
+    trait reads the transport's own attribute when it has one (live: a trait may change once it started), anything
+    else goes to the transport itself. The one place a trait is looked up rather than read."""
+
+    def __init__(self, inner: Any) -> None:
+        self.inner = inner
+
+    def __getattr__(self, name: str) -> Any:  # only what this class lacks: the transport's own state
+        return getattr(self.inner, name)
+
+    @property  # type: ignore[override]
+    def has_reset(self) -> bool:
+        return bool(getattr(self.inner, "has_reset", False))
+
+    @property  # type: ignore[override]
+    def concurrency(self) -> int | None:
+        return getattr(self.inner, "concurrency", None)
+
+    @property  # type: ignore[override]
+    def ahead(self) -> int:
+        return getattr(self.inner, "ahead", 0)
+
+    @property  # type: ignore[override]
+    def exclusive(self) -> bool:
+        return getattr(self.inner, "exclusive", True)
+
+    @property  # type: ignore[override]
+    def runs_checks(self) -> bool:
+        return getattr(self.inner, "runs_checks", False)
+
+    @property  # type: ignore[override]
+    def seen(self) -> Seen | None:
+        return getattr(self.inner, "seen", None)
+
+    def case_scope(self, ctx: CaseContext) -> AbstractAsyncContextManager[Any]:
+        scope = getattr(self.inner, "case_scope", None)
+        return nullcontext() if scope is None else scope(ctx)
+
+    async def start(self) -> None:
+        await self.inner.start()
+
+    async def send(self, message: TransportMessage) -> TransportMessage:
+        return await self.inner.send(message)
+
+    async def reset(self) -> None:
+        await self.inner.reset()
+
+    async def close(self) -> None:
+        await self.inner.close()
+
+
+def declared(transport: Any) -> Transport:
+    """`transport` with every trait of the protocol: itself when it extends `TransportBase`, else `Declared`."""
+    return transport if isinstance(transport, TransportBase) else Declared(transport)

@@ -38,6 +38,7 @@ from khaos_action.engine.transport.base import (
     BindInstance,
     EnvForInstance,
     OutputTail,
+    TransportBase,
     describe_exit,
     has_port,
     normalise_reply,
@@ -71,7 +72,7 @@ class _Instance:
         self.drains: list[asyncio.Task[None]] = []
 
 
-class HttpTransport:
+class HttpTransport(TransportBase):
     def __init__(self, agent: HttpAgent, *, base_dir: Path, services: Services,
                  env: Mapping[str, str] | None = None,
                  env_for_instance: EnvForInstance | None = None, bind_instance: BindInstance | None = None,

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.state_check import is_check, run_checks
 from khaos_action.engine.transport import streams
-from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
 from khaos_action.messages import TransportMessage
@@ -46,7 +46,7 @@ HISTORY_NAMES = ("history", "messages", "chat_history")
 """A parameter (after the input) by one of these names gets the conversation so far ({role, content} dicts)."""
 
 
-class PythonTransport:
+class PythonTransport(TransportBase):
     runs_checks = True
     """It answers an attack's state checks itself (engine/state_check.py)."""
 

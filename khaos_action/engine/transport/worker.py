@@ -32,7 +32,7 @@ from khaos_action.config.agents import InProcessAgent
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.transport.base import AgentCallError, OutputTail
+from khaos_action.engine.transport.base import AgentCallError, OutputTail, TransportBase
 from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
 from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert, latest
 from khaos_action.engine.transport.worker_start import WorkerStarter
@@ -67,7 +67,7 @@ class Lease:
         """Its call ran again on another worker after a shared one died: the next such death runs it alone."""
 
 
-class WorkerTransport:
+class WorkerTransport(TransportBase):
     runs_checks = True
     """An attack's state checks run in the worker, on the case's agent.context (engine/state_check.py)."""
 

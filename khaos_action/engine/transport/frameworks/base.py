@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from khaos_action.engine.state_check import is_check, run_checks
-from khaos_action.engine.transport.base import AgentCallError, normalise_reply, response
+from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import TransportMessage
 from khaos_action.tool_info import ToolInfo
@@ -209,7 +209,7 @@ def type_name(value: Any) -> str | None:
     return getattr(value, "__qualname__", None) or getattr(value, "__name__", None) or str(value)
 
 
-class FrameworkTransport:
+class FrameworkTransport(TransportBase):
     """The transport for a framework agent object: `send` runs one turn through the adapter in this process.
 
     `tool_callables` (after `start`) are the discovered tools, for the session's ToolPatcher."""
