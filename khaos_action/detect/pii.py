@@ -70,7 +70,10 @@ _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
 """Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
-_VERSION_BEFORE = re.compile(r"(?i)(?:\bv|version|release|ver\.?|build)\s*$")
+_VERSION_BEFORE = re.compile(
+    r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
+    r"(?:\s+(?:to|auf|à|a))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$")
+"""A dotted quad a software release's word introduces is a version: "firmware 1.0.3.14", "upgrade the app to"."""
 
 _API_KEYS = [
     ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
@@ -195,7 +198,7 @@ def _dates_of_birth(text: str) -> Iterator[_Hit]:
 
 def _ips(text: str) -> Iterator[_Hit]:
     for m in _IPV4.finditer(text):
-        if _valid_ipv4(m.group(1)) and not _VERSION_BEFORE.search(text, max(0, m.start() - 12), m.start()):
+        if _valid_ipv4(m.group(1)) and not _VERSION_BEFORE.search(text, max(0, m.start() - 40), m.start()):
             yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):

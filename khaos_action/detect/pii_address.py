@@ -6,8 +6,13 @@
 - a house number and a street name followed by a unit ("6750 Koskikatu 25 Apt. 864", "14 Crown St Suite 321"),
   whatever the street's language;
 - the US forces' postal forms ("PSC 0413, Box 8144", "APO AE 42323", "USNS Bergman FPO AP 93757");
-- after words that introduce an address ("my address is", "lives on", "located at", "send it to", "Adresse :"),
-  a place phrase where a number stands next to a name ("Rue Dielhère 130", "5366 Pivovarská 276").
+- after words that introduce an address ("my address is", "lives on", "located at", "send it to", "Adresse :",
+  "address updated to"), a place phrase where a number stands next to a name ("Rue Dielhère 130", "5366 Pivovarská
+  276");
+- a street without a house number followed by its places and a postcode ("14th Cross Road, Indiranagar, Bengaluru
+  560038");
+- Japanese block addresses: the postal mark and its postcode, a municipality and its chōme-banchi-gō
+  ("東京都渋谷区渋谷2-21-1"), or their romanised form with the ward ("3-14-2 Nishi-Shinjuku, Shinjuku-ku").
 
 A street word alone ("Main Street"), a year after a word ("During 2008"), a route, a room, a floor or a platform
 number is no address.
@@ -61,6 +66,23 @@ _PATTERNS = (
                rf"\b(?:USNS|USNV|USS|USCGC)\s+{_CAP}\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{{5}}\b|"
                r"\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b", re.IGNORECASE),
 )
+_CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
+_JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
+"""A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
+_POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|"
+             r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|\d{3}-\d{4}")
+"""Postcodes that end an address line: Indian PIN, US ZIP (with its state), Canadian, UK, Japanese."""
+_LINES = (
+    # 14th Cross Road, Indiranagar, Bengaluru 560038 · Main Street, Springfield, IL 62701: a street without a house
+    # number, the places after it and their postcode
+    re.compile(rf"\b(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
+               rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
+    # 〒150-0002 東京都渋谷区渋谷2-21-1 · 大阪市北区梅田3丁目1番1号: the postal mark, or a municipality and its block
+    re.compile(rf"〒\s?\d{{3}}-?\d{{4}}(?:\s*[{_CJK}]+{_JP_BLOCK})?|[{_CJK}]{{1,12}}[都道府県市区町村郡][{_CJK}]{{0,12}}"
+               rf"{_JP_BLOCK}"),
+    # 3-14-2 Nishi-Shinjuku, Shinjuku-ku: a romanised block address and its ward, city or town
+    re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{_NAME}(?:-{_NAME})?,\s+{_NAME}-(?:ku|shi|cho|machi|gun)\b"),
+)
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _ENDS = re.compile(r"\s*(?:[,;:)\n]|[.!?](?:\s|$)|$)")
 _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|send (?:it |them )?to|deliver(?:ed)? to|"
@@ -69,7 +91,8 @@ _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|sen
 # Words that say an address follows; the phrase after them must still look like a place with a number.
 _INTRODUCED = re.compile(
     r"(?i)\b(?:(?:my|new|home|billing|shipping|delivery|mailing|postal|his|her|their|our|the|an?) address(?: is| was)?"
-    r"|address(?:es)?\s*:|lives?\s+(?:at|on|in)|living\s+(?:at|on)|lived\s+(?:at|on|in)|live\s+in|located\s+at"
+    r"|address(?:es)?\s*:|address\s+(?:(?:has been|was|is)\s+)?(?:updated|changed|corrected|set)\s+to"
+    r"|lives?\s+(?:at|on|in)|living\s+(?:at|on)|lived\s+(?:at|on|in)|live\s+in|located\s+at"
     r"|(?:office|shop|store|restaurant|house|home|flat|apartment) is (?:at|on)|send\s+(?:[\w']+\s+){0,3}?to"
     r"|ship(?:ped|ping)?\s+(?:[\w']+\s+){0,2}?to|deliver(?:ed|y)?\s+(?:[\w']+\s+){0,2}?to|moved\s+to"
     r"|drops?\s+(?:you\s+)?off\s+at|meet\s+(?:you|me|us)\s+at|corner\s+of|enter\s+on"
@@ -97,6 +120,14 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
                 continue
             yield m.start(), post.end() if post else end
     yield from _introduced(text)
+    yield from _lines(text)
+
+
+def _lines(text: str) -> Iterator[tuple[int, int]]:
+    """Address lines known by their end or their block numbers rather than by a house number before a street."""
+    for pattern in _LINES:
+        for m in pattern.finditer(text):
+            yield m.start(), m.end()
 
 
 def _introduced(text: str) -> Iterator[tuple[int, int]]:

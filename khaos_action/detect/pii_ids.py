@@ -3,8 +3,9 @@
 Written as their issuers print them, with their check digit or letter verified: the UK National Insurance number
 (prefix rules), the Spanish DNI and NIE (mod-23 letter), the Italian codice fiscale (odd/even check letter), the
 French NIR (mod-97 key), the Brazilian CPF (two mod-11 digits). Bare digit strings that only a checksum tells apart
-(the Dutch BSN, the German tax id, the Canadian SIN, the Indian Aadhaar, a passport number) count only after their
-name ("BSN", "Steuer-ID", "SIN", "Aadhaar", "passport no.") and still must pass their checksum where one exists.
+(the Dutch BSN, the German tax id, the Canadian SIN, the Indian Aadhaar, the UK NHS number, a passport number) count
+only after their name ("BSN", "Steuer-ID", "SIN", "Aadhaar", "NHS number", "passport no.") and still must pass their
+checksum where one exists.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ _CF = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
 _NIR = re.compile(r"\b([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})\b")
 _CPF = re.compile(r"\b(\d{3})\.(\d{3})\.(\d{3})-(\d{2})\b")
 _NAMED = re.compile(
-    r"(?i)\b(?P<name>bsn|burgerservicenummer|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|"
+    r"(?i)\b(?P<name>bsn|burgerservicenummer|nhs|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|"
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
@@ -134,6 +135,14 @@ def _aadhaar(value: str) -> bool:
     return len(value) == 12 and value.isdigit() and value[0] not in "01" and _verhoeff(value)
 
 
+def _nhs(value: str) -> bool:
+    """The UK NHS number: ten digits, the last a mod-11 check on the nine before it."""
+    if len(value) != 10 or not value.isdigit():
+        return False
+    check = 11 - sum(int(d) * w for d, w in zip(value[:9], range(10, 1, -1))) % 11
+    return check != 10 and check % 11 == int(value[9])
+
+
 def _passport_like(value: str) -> bool:
     """A document number after its name: 6 to 18 letters and digits, at least 4 of them digits."""
     return 6 <= len(value) <= 18 and value.isalnum() and sum(ch.isdigit() for ch in value) >= 4
@@ -144,5 +153,5 @@ _SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
 _BY_NAME: dict[str, Callable[[str], bool]] = {
     "bsn": _bsn, "burgerservicenummer": _bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
     "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
-    "aadhar": _aadhaar, "cpf": _cpf_digits,
+    "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs,
 }

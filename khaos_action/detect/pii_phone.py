@@ -17,7 +17,10 @@ _PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d \t\u00a0().\-/]
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
-    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?)(?![\w])")
+    r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?|"
+    # verbs of calling and reaching in their persons and tenses: "llamará al", "appelez le", "rufen Sie ... an"
+    r"llam[a-záéíó]+|lláme\w*|appel\w*|rappel\w*|anruf\w*|rufen|erreichbar|erreichen|chiam\w*|joindre|joignable|"
+    r"contact\w*)(?![\w])")
 # A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
 # right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
 _PHONE_LABEL = re.compile(
