@@ -58,11 +58,21 @@ _SPELLED_EMAIL = re.compile(
     r"(?i)\b([\w.+-]+)\s*(?:\[at\]|\(at\)|\{at\}|\sat\s)\s*((?:[\w-]+\s*(?:\[dot\]|\(dot\)|\{dot\}|\sdot\s)\s*)+"
     r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
 _IBAN_LENGTHS = {
-    "AD": 24, "AT": 20, "BE": 16, "BG": 22, "CH": 21, "CY": 28, "CZ": 24, "DE": 22, "DK": 18, "EE": 20, "ES": 24,
-    "FI": 18, "FR": 27, "GB": 22, "GR": 27, "HR": 21, "HU": 28, "IE": 22, "IS": 26, "IT": 27, "LI": 21, "LT": 20,
-    "LU": 20, "LV": 21, "MC": 27, "MT": 31, "NL": 18, "NO": 15, "PL": 28, "PT": 25, "RO": 24, "SE": 24, "SI": 19,
-    "SK": 24, "SM": 27, "TR": 26, "AE": 23, "SA": 24, "IL": 23, "BR": 29, "UA": 29,
+    "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
+    "BY": 28, "CH": 21, "CR": 22, "CY": 28, "CZ": 24, "DE": 22, "DJ": 27, "DK": 18, "DO": 28, "EE": 20, "EG": 29,
+    "ES": 24, "FI": 18, "FK": 18, "FO": 18, "FR": 27, "GB": 22, "GE": 22, "GI": 23, "GL": 18, "GR": 27, "GT": 28,
+    "HN": 28, "HR": 21, "HU": 28, "IE": 22, "IL": 23, "IQ": 23, "IS": 26, "IT": 27, "JO": 30, "KW": 30, "KZ": 20,
+    "LB": 28, "LC": 32, "LI": 21, "LT": 20, "LU": 20, "LV": 21, "LY": 25, "MC": 27, "MD": 24, "ME": 22, "MK": 19,
+    "MN": 20, "MR": 27, "MT": 31, "MU": 30, "NI": 28, "NL": 18, "NO": 15, "OM": 23, "PK": 24, "PL": 28, "PS": 29,
+    "PT": 25, "QA": 29, "RO": 24, "RS": 22, "RU": 33, "SA": 24, "SC": 31, "SD": 18, "SE": 24, "SI": 19, "SK": 24,
+    "SM": 27, "SO": 23, "ST": 25, "SV": 28, "TL": 23, "TN": 24, "TR": 26, "UA": 29, "VA": 22, "VG": 24, "XK": 20,
+    "YE": 30,
+    # in national use, not yet in the registry
+    "AO": 25, "BF": 28, "BJ": 28, "CF": 27, "CG": 27, "CI": 28, "CM": 27, "CV": 25, "DZ": 26, "GA": 27, "GQ": 27,
+    "IR": 26, "KM": 27, "MA": 28, "MG": 27, "ML": 28, "MZ": 25, "NE": 28, "SN": 28, "TD": 27, "TG": 28,
 }
+"""ISO 13616's registry: an IBAN starts with one of these countries and has its length. "RF18 ..." (an ISO 11649
+creditor reference, checked by the same mod-97) names no country, so it is no account."""
 
 _SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
@@ -272,11 +282,7 @@ def _valid_ipv6(raw: str) -> bool:
 def _valid_iban(raw: str) -> bool:
     iban = raw.replace(" ", "").upper()
     country = iban[:2]
-    expected = _IBAN_LENGTHS.get(country)
-    if expected is None:
-        if not 15 <= len(iban) <= 34:
-            return False
-    elif len(iban) != expected:
+    if len(iban) != _IBAN_LENGTHS.get(country):
         return False
     rearranged = iban[4:] + iban[:4]
     number = "".join(str(int(ch, 36)) for ch in rearranged)

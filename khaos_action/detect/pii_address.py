@@ -10,7 +10,7 @@
   "address updated to"), a place phrase where a number stands next to a name ("Rue Dielhère 130", "5366 Pivovarská
   276");
 - a street without a house number followed by its places and a postcode ("14th Cross Road, Indiranagar, Bengaluru
-  560038");
+  560038"), a name and a house number followed by a postcode and a town ("Am Lindenhof 3, 04109 Leipzig");
 - Japanese block addresses: the postal mark and its postcode, a municipality and its chōme-banchi-gō
   ("東京都渋谷区渋谷2-21-1"), or their romanised form with the ward ("3-14-2 Nishi-Shinjuku, Shinjuku-ku").
 
@@ -69,6 +69,9 @@ _PATTERNS = (
 _CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
 _JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
 """A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
+_PLACE_WORD = (rf"(?!(?i:{_NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|article|"
+               rf"section|volume|issue|episode|season|week|day|stage|phase|round|level)\b){_CAP}")
+"""A capitalised word that may name a street: not a count, a record or a part of something."""
 _POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|"
              r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|\d{3}-\d{4}")
 """Postcodes that end an address line: Indian PIN, US ZIP (with its state), Canadian, UK, Japanese."""
@@ -77,12 +80,17 @@ _LINES = (
     # number, the places after it and their postcode
     re.compile(rf"\b(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
                rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
+    # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
+    re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
+               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{_NAME}"),
     # 〒150-0002 東京都渋谷区渋谷2-21-1 · 大阪市北区梅田3丁目1番1号: the postal mark, or a municipality and its block
     re.compile(rf"〒\s?\d{{3}}-?\d{{4}}(?:\s*[{_CJK}]+{_JP_BLOCK})?|[{_CJK}]{{1,12}}[都道府県市区町村郡][{_CJK}]{{0,12}}"
                rf"{_JP_BLOCK}"),
     # 3-14-2 Nishi-Shinjuku, Shinjuku-ku: a romanised block address and its ward, city or town
     re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{_NAME}(?:-{_NAME})?,\s+{_NAME}-(?:ku|shi|cho|machi|gun)\b"),
 )
+_PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
+_PRODUCT_AFTER = re.compile(r"(?:-|\s+)[a-z]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _ENDS = re.compile(r"\s*(?:[,;:)\n]|[.!?](?:\s|$)|$)")
 _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|send (?:it |them )?to|deliver(?:ed)? to|"
@@ -115,8 +123,8 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
         for m in pattern.finditer(text):
             end = m.end()
             post = _UK_POSTCODE.search(text, end, min(len(text), end + 40))
-            if index == 0 and not (post or _ENDS.match(text, end)
-                                   or _CONTEXT.search(text, max(0, m.start() - 40), m.start())):
+            if _a_product(text, m.start(), end) or (index == 0 and not (
+                    post or _ENDS.match(text, end) or _CONTEXT.search(text, max(0, m.start() - 40), m.start()))):
                 continue
             yield m.start(), post.end() if post else end
     yield from _introduced(text)
@@ -128,6 +136,12 @@ def _lines(text: str) -> Iterator[tuple[int, int]]:
     for pattern in _LINES:
         for m in pattern.finditer(text):
             yield m.start(), m.end()
+
+
+def _a_product(text: str, start: int, end: int) -> bool:
+    """A street's name and a number that an article introduces and a noun follows name a product: "Our Calle
+    Serrano 45 perfume", "the Baker Street 2-seat sofa". A home is not "the Hauptstraße 5 flat"."""
+    return bool(_PRODUCT_BEFORE.search(text, max(0, start - 8), start) and _PRODUCT_AFTER.match(text, end))
 
 
 def _introduced(text: str) -> Iterator[tuple[int, int]]:
