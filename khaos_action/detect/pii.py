@@ -79,6 +79,10 @@ _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,
 
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
 """Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
+_THREE_PART_VERSION = re.compile(
+    r"(?<![\w.])v?(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})(?:-[\w.]+)?(?![\w]|\.\d)")
+"""A release in three parts, none with a leading zero ("3.0.13", "6.8.0-31"); "12.06.25" is a date."""
+_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
@@ -208,12 +212,23 @@ def _dates_of_birth(text: str) -> Iterator[_Hit]:
 
 def _ips(text: str) -> Iterator[_Hit]:
     for m in _IPV4.finditer(text):
-        if _valid_ipv4(m.group(1)) and not _VERSION_BEFORE.search(text, max(0, m.start() - 40), m.start()):
+        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()):
             yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):
             if _valid_ipv6(m.group(0)):
                 yield "ipv6", m.start(), m.end(), _mask(m.group(0), keep=4)
+
+
+def _a_version(text: str, start: int, end: int) -> bool:
+    """A dotted quad is a version after a release's word ("firmware 1.0.3.14") or in a sentence that gives other
+    versions in three parts ("Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91"): the sentence speaks of releases."""
+    if _VERSION_BEFORE.search(text, max(0, start - 40), start):
+        return True
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
+    stop = _SENTENCE_END.search(text, end)
+    sentence = text[sentence_start:stop.start() if stop else len(text)]
+    return bool(_THREE_PART_VERSION.search(sentence))
 
 
 def _mask(value: str, *, keep: int) -> str:

@@ -41,7 +41,7 @@ _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|buildi
                 r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,3}}(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,3}}(?=[A-Z])(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
                rf"(?:,?\s+(?:apt|apartment|suite|unit|flat)\.?\s*#?\w+)?"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
