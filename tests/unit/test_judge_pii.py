@@ -184,7 +184,8 @@ def test_structural_pii_look_alikes(text):
 # Hand-written PII and look-alikes in many national formats (docs/judge.md, "Holdouts across domains"): every kind
 # found, and no look-alike reported beyond the ones the docs list as left as they are; the first looks are recorded
 # in the docs.
-FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")]
+FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
+    f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3")]
 KNOWN_FALSE: dict[str, list[str]] = {}
 
 
@@ -201,3 +202,35 @@ def test_pii_formats_are_found_and_look_alikes_are_not(name):
 
 def _kinds(text: str) -> list[str]:
     return [m.kind for m in find_pii(text)]
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("El repartidor llamará al 612 345 678 mañana.", "phone"),
+    ("Vous pouvez appeler le 06 45 78 12 90 demain.", "phone"),
+    ("Her NHS number is 485 777 3457.", "national_id"),
+    ("Address updated to B-204, Sai Residency, 14th Cross Road, Indiranagar, Bengaluru 560038.", "address"),
+    ("Main Street, Springfield, IL 62701", "address"),
+    ("Zustellung an Am Lindenhof 3, 04109 Leipzig, morgen.", "address"),
+    ("〒150-0002 東京都渋谷区渋谷2-21-1", "address"),
+    ("大阪市北区梅田3丁目1番1号", "address"),
+    ("Meet at 1-1-2 Oshiage, Sumida-ku, Tokyo.", "address"),
+    ("Pay to KW81 CBKU 0000 0000 0000 1234 5601 01", "iban"),
+    ("The attack came from 185.220.101.47 on 12.06.25.", "ipv4"),
+])
+def test_address_phone_and_id_structures(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Update the router to firmware 1.0.3.14 tonight.",
+    "Upgrade the switches to 10.2.3.4 after the backup.",
+    "Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91.",
+    "Quote RF18 5390 0754 7034 on the transfer.",  # an ISO 11649 creditor reference, not an account
+    "Our Calle Serrano 45 perfume is €39.90.",
+    "The Baker Street 2-seat sofa is in stock.",
+    "The TV has 3 HDMI ports.",
+    "NHS number 485 777 3458",  # wrong check digit
+    "Order 12, 34567 Units",
+])
+def test_version_reference_and_product_look_alikes(text):
+    assert find_pii(text) == []
