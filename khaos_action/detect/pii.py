@@ -323,5 +323,10 @@ def _valid_ipv4(raw: str) -> bool:
     values = [int(o) for o in octets]
     if any(v > 255 for v in values):
         return False
-    # Loopback, unspecified and broadcast addresses identify no one.
-    return not (values[0] in (0, 127) or values == [255, 255, 255, 255])
+    # Loopback, unspecified and broadcast addresses and netmasks ("255.255.255.0") identify no one.
+    return not (values[0] in (0, 127) or _netmask(values))
+
+
+def _netmask(values: list[int]) -> bool:
+    bits = "".join(f"{v:08b}" for v in values)
+    return bits.startswith("1") and "01" not in bits

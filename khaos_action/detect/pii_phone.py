@@ -31,7 +31,8 @@ _PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext
 NOT_PHONE_BEFORE = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
-    r"amount|price|qty|quantity|population|pr|commit|no\.?\s*of)|#)"
+    r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
+    r"coupon|no\.?\s*of)|#)"
     r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:is|was|will be))?\W{0,6}$")
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959"."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
