@@ -24,11 +24,7 @@ def boot() -> int:
     (engine/worker_child.py `zygote`), so each new worker skips the imports. `check WRITE_FD PATHS`: `validate`'s
     and `init`'s look at the agent's code (engine/agent_check.py)."""
     first, second, paths = sys.argv[1], int(sys.argv[2]), json.loads(sys.argv[3])
-    here = sys.path[0]  # this script's folder (khaos_action/engine): its modules must not shadow the agent's
-    if here and here.rstrip("/").endswith("engine"):
-        del sys.path[0]
-    front, back = list(paths.get("front") or ()), list(paths.get("back") or ())
-    sys.path[:0] = [p for p in front + back if p not in sys.path]
+    back = _our_paths_first(paths)
     sys.argv = sys.argv[:1]
     from khaos_action.engine import worker_child
 
@@ -38,20 +34,41 @@ def boot() -> int:
     check = None
     if first == "check":  # imported while our packages come first, as worker_child is
         from khaos_action.engine import agent_check as check
-    for path in back:  # our dependencies yield to the agent's from here on
-        while path in sys.path:
-            sys.path.remove(path)
-        sys.path.append(path)
+    _yield_to_agent(back)
     if check is not None:  # `validate` and `init`: import the agent, look at it, answer once (engine/agent_check.py)
         return check.main(second)
     if first == "zygote":
-        for name in paths.get("preload") or ():  # libraries every worker imports anyway (the HTTP interception)
-            try:
-                __import__(name)
-            except Exception:  # noqa: BLE001 - absent or broken: the worker imports it (or not) itself
-                pass
+        _preload(paths.get("preload") or [])
         return worker_child.zygote(second)
     return worker_child.main(int(first), second)
+
+
+def _our_paths_first(paths: dict) -> list:
+    """Our package's folders first on sys.path (this script's own folder off it: its modules must not shadow the
+    agent's); returns the "back" ones, which yield to the agent's once the worker's modules are imported."""
+    here = sys.path[0]  # this script's folder (khaos_action/engine)
+    if here and here.rstrip("/").endswith("engine"):
+        del sys.path[0]
+    front, back = list(paths.get("front") or ()), list(paths.get("back") or ())
+    sys.path[:0] = [p for p in front + back if p not in sys.path]
+    return back
+
+
+def _yield_to_agent(back: list) -> None:
+    """Our dependencies move to the end of sys.path: from here on the agent's packages win."""
+    for path in back:
+        while path in sys.path:
+            sys.path.remove(path)
+        sys.path.append(path)
+
+
+def _preload(names: list) -> None:
+    """Libraries every worker imports anyway (the HTTP interception), imported once in the zygote."""
+    for name in names:
+        try:
+            __import__(name)
+        except Exception:  # noqa: BLE001 - absent or broken: the worker imports it (or not) itself
+            pass
 
 
 if __name__ == "__main__":
