@@ -276,30 +276,42 @@ def zygote(ctl_fd: int) -> NoReturn:
         watched = [fd for fd in children.values() if fd is not None]
         polled = any(fd is None for fd in children.values())
         readable, _, _ = select.select([ctl, *watched], [], [], 0.05 if polled else None)
-        if ctl in readable:
-            message, fds, _, _ = socket.recv_fds(ctl, 64, 3)
-            if not message:
-                break  # the engine closed the socket: its run is over
-            if message == b"fork" and len(fds) == 3:
-                pid = _fork_worker(ctl, *fds, siblings=[fd for fd in children.values() if fd is not None])
-                children[pid] = _pidfd(pid)
-                ctl.send(f"pid {pid}".encode())
-            for fd in fds:
-                os.close(fd)
-        for pid, fd in list(children.items()):
-            if fd is not None and fd not in readable:
-                continue
-            done, status = os.waitpid(pid, os.WNOHANG)
-            if done:
-                del children[pid]
-                if fd is not None:
-                    os.close(fd)
-                ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
+        if ctl in readable and not _serve(ctl, children, socket.recv_fds(ctl, 64, 3)):
+            break  # the engine closed the socket: its run is over
+        _reap(ctl, children, readable)
     # Out without the interpreter's teardown of every module we preloaded (the engine would wait for it at the
     # end of every run): nothing of ours needs finalising.
     sys.stdout.flush()
     sys.stderr.flush()
     os._exit(0)
+
+
+def _serve(ctl: Any, children: dict[int, int | None], received: tuple[bytes, list[int], int, Any]) -> bool:
+    """One message from the engine: `fork` with its three descriptors starts a worker (answered `pid N`). False
+    when the engine closed the socket."""
+    message, fds, _, _ = received
+    if not message:
+        return False
+    if message == b"fork" and len(fds) == 3:
+        pid = _fork_worker(ctl, *fds, siblings=[fd for fd in children.values() if fd is not None])
+        children[pid] = _pidfd(pid)
+        ctl.send(f"pid {pid}".encode())
+    for fd in fds:
+        os.close(fd)
+    return True
+
+
+def _reap(ctl: Any, children: dict[int, int | None], readable: list[Any]) -> None:
+    """Each worker that ended (its pidfd readable, or polled) is reaped and reported: `exit N STATUS`."""
+    for pid, fd in list(children.items()):
+        if fd is not None and fd not in readable:
+            continue
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            del children[pid]
+            if fd is not None:
+                os.close(fd)
+            ctl.send(f"exit {pid} {os.waitstatus_to_exitcode(status)}".encode())
 
 
 def _pidfd(pid: int) -> int | None:
