@@ -155,20 +155,26 @@ class Worker:
             answer["retire"] = True  # the next case gets a worker that imports the agent afresh
         if ctx is not None and (state := self.reports.state(ctx)):
             answer["state"] = state
+        self._news(answer)
+        return answer
+
+    def _news(self, answer: dict[str, Any]) -> None:
+        """What the worker learnt about the agent (its tools, those reached) and its traffic (clients, requests seen,
+        the cassette's tally), added to the answer when it changed since the engine was last told."""
         traffic = self.traffic
         cassette = self.runtime.cassette if self.runtime is not None else None
         told = (len(self.patcher.tool_names), len(self.patcher.reached), len(traffic.clients),
                 sum(traffic.seen.values()), (cassette.hits, cassette.misses, cassette.recorded,
                                              len(cassette.missed)) if cassette is not None else None)
-        if told != self._told:
-            self._told = told
-            answer.update(tool_names=list(self.patcher.tool_names), reached=sorted(self.patcher.reached),
-                          traffic={"clients": list(traffic.clients),
-                                   "seen": [[*key, count] for key, count in traffic.seen.items()]})
-            if cassette is not None:
-                answer["cassette"] = {"hits": cassette.hits, "misses": cassette.misses,
-                                      "recorded": cassette.recorded, "missed": list(cassette.missed)}
-        return answer
+        if told == self._told:
+            return
+        self._told = told
+        answer.update(tool_names=list(self.patcher.tool_names), reached=sorted(self.patcher.reached),
+                      traffic={"clients": list(traffic.clients),
+                               "seen": [[*key, count] for key, count in traffic.seen.items()]})
+        if cassette is not None:
+            answer["cassette"] = {"hits": cassette.hits, "misses": cassette.misses,
+                                  "recorded": cassette.recorded, "missed": list(cassette.missed)}
 
     async def _send(self, message: TransportMessage, out: dict[str, Any]) -> None:
         out["payload"] = (await self.inner.send(message)).payload
@@ -196,11 +202,7 @@ class Worker:
                           injections=list(setup.get("injections") or ()), seed=seed,
                           contain=tuple(str(h) for h in setup.get("contain") or ()))
         if setup.get("tool_responses"):
-            from khaos_action.replay.sessions import RecordedTools, ToolResponse
-
-            # Back into the models the engine process holds (the pipe carries their JSON, engine/wire.py).
-            ctx.tool_responses = [ToolResponse.model_validate(r) for r in setup["tool_responses"]]
-            ctx.recorded = RecordedTools(ctx.tool_responses)
+            _recorded(ctx, setup["tool_responses"])
         if setup.get("faults"):
             from khaos_action.engine.chaos.plan import bind_faults
 
@@ -225,6 +227,15 @@ class Worker:
             if entry.get("id"):
                 self.faults[known.id] = known
         return known
+
+
+def _recorded(ctx: CaseContext, tool_responses: list[Any]) -> None:
+    """A replay case's recorded tool replies, back into the models the engine process holds (the pipe carries their
+    JSON, engine/wire.py)."""
+    from khaos_action.replay.sessions import RecordedTools, ToolResponse
+
+    ctx.tool_responses = [ToolResponse.model_validate(r) for r in tool_responses]
+    ctx.recorded = RecordedTools(ctx.tool_responses)
 
 
 def main(read_fd: int, write_fd: int) -> int:
