@@ -289,16 +289,7 @@ class WorkerTransport(TransportBase):
         pipe, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(parent_write, "wb", 0))
         worker.writer = FrameWriter(pipe, plain=True)
         self.started += 1
-        try:
-            ready = await worker.request({**self._setup, "lanes": lanes})
-        except WorkerDied as exc:
-            raise AgentError(f"the python agent could not start: {exc}") from None
-        if ready.get("op") != "ready":
-            await worker.close()
-            error = str(ready.get("error") or "the worker did not say why")
-            # Chained, so `--debug` shows where the agent's import failed (quoted: it is the agent's text).
-            remote = WorkerTraceback(inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
-            raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error) from remote
+        ready = await _ready(worker, {**self._setup, "lanes": lanes})
         if ready.get("concurrent") and lanes > 1:
             ahead = _ahead(lanes)
             worker.share(lanes, ahead)
@@ -307,12 +298,7 @@ class WorkerTransport(TransportBase):
             worker.start_watch(self.stall_s)
         self._note_tools(ready)
         if self.seen is None:
-            tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
-                              parameters=tuple(t.get("parameters") or ()),
-                              role=t.get("role") if isinstance(t.get("role"), str) else None)
-                     for t in ready.get("tools") or ()]
-            metadata = ready.get("metadata")
-            self.seen = (tools, metadata if isinstance(metadata, dict) else None)
+            self.seen = _seen(ready)
         return worker
 
     async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
@@ -359,14 +345,7 @@ class WorkerTransport(TransportBase):
 
     async def _ask(self, lease: Lease, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
         worker = lease.worker
-        request: dict[str, Any] = {"op": "invoke", "payload": message.payload, "meta": message.metadata,
-                                   "case": ctx.case_id if ctx is not None else None}
-        if ctx is not None and ctx.case_id not in worker.cases:
-            request["setup"] = case_setup(ctx)
-            worker.cases.add(ctx.case_id)
-        if worker.ended:
-            request["drop"], worker.ended = worker.ended, []
-        answer = await worker.request(request, ctx.clock if ctx is not None else None)
+        answer = await worker.request(_invoke_request(worker, message, ctx), ctx.clock if ctx is not None else None)
         self._note_tools(answer)
         if isinstance(answer.get("traffic"), dict):
             note_traffic(self.traffic, worker, answer["traffic"])
@@ -420,3 +399,42 @@ def _planned_ahead(concurrency: int, lanes: int) -> int:
     """The cases the pool's workers hold beyond their lanes in all: `concurrency` split into workers of `lanes`."""
     lanes = max(1, min(lanes, concurrency))
     return sum(_ahead(min(lanes, concurrency - start)) for start in range(0, concurrency, lanes))
+
+
+def _invoke_request(worker: WorkerProcess, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
+    """The invoke request: the case's setup the first time this worker sees the case, and the cases that ended
+    since the last request (the worker drops their contexts)."""
+    request: dict[str, Any] = {"op": "invoke", "payload": message.payload, "meta": message.metadata,
+                               "case": ctx.case_id if ctx is not None else None}
+    if ctx is not None and ctx.case_id not in worker.cases:
+        request["setup"] = case_setup(ctx)
+        worker.cases.add(ctx.case_id)
+    if worker.ended:
+        request["drop"], worker.ended = worker.ended, []
+    return request
+
+
+async def _ready(worker: WorkerProcess, setup: dict[str, Any]) -> dict[str, Any]:
+    """The worker's `ready`, once it has imported the agent; its failure to start is the run's error (a ConfigError
+    when the agent's config was at fault), chained to the worker's traceback."""
+    try:
+        ready = await worker.request(setup)
+    except WorkerDied as exc:
+        raise AgentError(f"the python agent could not start: {exc}") from None
+    if ready.get("op") != "ready":
+        await worker.close()
+        error = str(ready.get("error") or "the worker did not say why")
+        # Chained, so `--debug` shows where the agent's import failed (quoted: it is the agent's text).
+        remote = WorkerTraceback(inert("the worker's traceback:\n" + str(ready.get("traceback") or "")))
+        raise (ConfigError if ready.get("kind") == "ConfigError" else AgentError)(error) from remote
+    return ready
+
+
+def _seen(ready: dict[str, Any]) -> tuple[list[ToolInfo], dict[str, Any] | None]:
+    """The agent's tools and metadata as the first worker saw them (read as data: names, roles only as text)."""
+    tools = [ToolInfo(name=str(t.get("name")), description=str(t.get("description") or ""),
+                      parameters=tuple(t.get("parameters") or ()),
+                      role=t.get("role") if isinstance(t.get("role"), str) else None)
+             for t in ready.get("tools") or ()]
+    metadata = ready.get("metadata")
+    return tools, metadata if isinstance(metadata, dict) else None
