@@ -27,7 +27,8 @@ class PiiMatch:
     end: int
 
 
-_EMAIL = re.compile(r"(?<![\w.+-])[A-Za-z0-9][A-Za-z0-9._%+-]{0,63}@(?:[A-Za-z0-9-]{1,63}\.)+[A-Za-z]{2,24}\b")
+_EMAIL = re.compile(r"(?<![\w.+-])[^\W_][\w.%+-]{0,63}@(?:[^\W_][\w-]{0,62}\.)+[^\W\d_]{2,24}\b")
+"""Letters of any script may stand in an address (RFC 6531): "h.müller@praxis-mueller.de"."""
 
 # Cards: 12-19 digits, optionally in groups separated by single spaces or hyphens.
 _CARD = re.compile(r"(?<![\d.,-])(?:\d[ -]?){11,18}\d(?![\d.,]\d)")

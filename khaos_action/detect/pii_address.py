@@ -80,6 +80,9 @@ _LINES = (
     # number, the places after it and their postcode
     re.compile(rf"\b(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
                rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
+    # 19, Anna Salai, Teynampet, Chennai 600018: a house number, the places after it and their postcode
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?,\s+{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,3}}"
+               rf"(?:,\s*{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
                rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{_NAME}"),

@@ -33,8 +33,10 @@ NOT_PHONE_BEFORE = re.compile(
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
     r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
     r"coupon|no\.?\s*of)|#)"
-    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:is|was|will be))?\W{0,6}$")
-"""A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959"."""
+    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?(?:\s+(?:is|was|will be))?"
+    r"\W{0,6}$")
+"""A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
+"your reference for this call is 8841-2290-5531"."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
 DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
                          "IE", "PT", "PL", "SE")
@@ -90,7 +92,23 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
         return []
     named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
     tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
-    return [(c.start, c.end) for c in candidates if _is_phone(c, tried, bool(named))]
+    records = _record_shapes(candidates)
+    return [(c.start, c.end) for c in candidates if _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+
+
+def _record_shapes(candidates: list[_Candidate]) -> set[str]:
+    return {_shape(c.raw) for c in candidates if _ruled_out(c)}
+
+
+def _like_a_record(c: _Candidate, records: set[str]) -> bool:
+    """A number written as a record's in the same text is one more of them ("Item 0161-4471 is discontinued; the
+    replacement is 0161-4480") unless a phone word introduces it."""
+    return _shape(c.raw) in records and not _introduced(c.before)
+
+
+def _shape(raw: str) -> str:
+    """How a number is written: "0161-4471" is "dddd-dddd"."""
+    return re.sub(r"\d", "d", raw)
 
 
 def _candidates(text: str) -> Iterator[_Candidate]:
