@@ -87,7 +87,7 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
-    r"(?:\s+(?:to|auf|à|a))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$")
+    r"(?:\s+(?:to|auf|à|a|is|was))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$")
 """A dotted quad a software release's word introduces is a version: "firmware 1.0.3.14", "upgrade the app to"."""
 
 _API_KEYS = [

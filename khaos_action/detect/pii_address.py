@@ -80,8 +80,9 @@ _LINES = (
     # number, the places after it and their postcode
     re.compile(rf"\b(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
                rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
-    # 19, Anna Salai, Teynampet, Chennai 600018: a house number, the places after it and their postcode
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?,\s+{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,3}}"
+    # 19, Anna Salai, Teynampet, Chennai 600018 · 12 Kingsway, London WC2B 6NH: a house number, the places after it
+    # and their postcode
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,3}}"
                rf"(?:,\s*{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
@@ -114,7 +115,8 @@ _NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{_NAME}|{_NAME}\.?,?
 # After the word "address" itself the phrase may be written in lower case ("address:\n947 trg revolucije 17").
 _NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
 _SENDING = re.compile(r"\b(?:send|ship|deliver)")
-_NOT_A_PLACE = re.compile(rf"(?i)\b{_NOT_A_HOUSE}\b|\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
+_NOT_A_PLACE = re.compile(rf"(?i)\b{_NOT_A_HOUSE}\b|\b\d{{1,4}}\s+of\s+(?:the|our|your|this|\d)|"
+                          rf"\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
 _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s")
 
 

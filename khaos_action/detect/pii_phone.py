@@ -32,7 +32,11 @@ NOT_PHONE_BEFORE = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
     r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
-    r"coupon|no\.?\s*of)|#)"
+    r"coupon|booking|reservation|confirmation|shipment|consignment|transaction|payment|receipt|policy|claim|contract|"
+    r"membership|pallet|container|waybill|awb|job|request|incident|session|meeting|appointment|prescription|"
+    r"loyalty|store|branch|application|loan|mortgage|bestellung|auftrag|rechnung|sendung|"
+    r"buchung|vertrag|commande|facture|colis|réservation|dossier|pedido|factura|envío|reserva|expediente|ordine|"
+    r"fattura|prenotazione|no\.?\s*of)|#)"
     r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?(?:\s+(?:is|was|will be))?"
     r"\W{0,6}$")
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
