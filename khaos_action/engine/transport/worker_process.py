@@ -84,40 +84,54 @@ class WorkerProcess:
     async def request(self, obj: dict[str, Any], clock: CallClock | None = None) -> dict[str, Any]:
         """Send a request and wait for its reply. `clock`: the case's time limit, held if the request waits for a
         lane."""
-        if self.dead or self.writer is None:
-            raise self.gone or WorkerDied("the agent worker is gone", shared=self.capacity > 1)
+        writer = self._live_writer()
         loop = asyncio.get_running_loop()
         self._seq += 1
         key = obj["id"] = self._seq
         future: asyncio.Future[dict[str, Any]] = loop.create_future()
         if not self.pending:
             self.last_seen = loop.time()  # the stall clock starts with the first request in flight
-        ahead = clock is not None and self.running >= self.lanes and self.capacity > self.lanes
+        ahead = clock is not None and self._lanes_full()
         if ahead:
             obj["held"] = True
         try:
-            self.writer.send(obj)
+            writer.send(obj)
         except WireError as exc:
             raise AgentCallError(f"the request could not be sent to the agent's worker ({exc})") from None
         self.pending[key] = future
-        if ahead:
-            assert clock is not None
-            self.held[key] = clock
-            clock.hold()
-        else:
-            self.running += 1
-            if clock is not None:
-                clock.start()  # a call sent ahead to a worker that died, now sent again
+        self._sent(key, clock if ahead else None, clock)
         try:
             return await future
         except asyncio.CancelledError:  # the engine's timeout, or the run is stopping
-            if self.pending.pop(key, None) is not None:
-                self._done(key)
-            if self.capacity == 1:
-                self.kill()  # a hung call of a worker's only case can only be stopped with its process
-            elif not self.dead:
-                self.writer.send({"op": "cancel", "id": key})  # the others go on; a blocked loop stops beating
+            self._cancelled(key)
             raise
+
+    def _live_writer(self) -> FrameWriter:
+        if self.dead or self.writer is None:
+            raise self.gone or WorkerDied("the agent worker is gone", shared=self.capacity > 1)
+        return self.writer
+
+    def _lanes_full(self) -> bool:
+        """Every lane is running a case and the worker takes more ahead: a new request waits for a lane."""
+        return self.running >= self.lanes and self.capacity > self.lanes
+
+    def _sent(self, key: int, held: CallClock | None, clock: CallClock | None) -> None:
+        """A request sent ahead (`held`: its case's clock) waits for a lane with its clock held; any other runs."""
+        if held is not None:
+            self.held[key] = held
+            held.hold()
+            return
+        self.running += 1
+        if clock is not None:
+            clock.start()  # a call sent ahead to a worker that died, now sent again
+
+    def _cancelled(self, key: int) -> None:
+        if self.pending.pop(key, None) is not None:
+            self._done(key)
+        if self.capacity == 1:
+            self.kill()  # a hung call of a worker's only case can only be stopped with its process
+        elif not self.dead:  # the others go on; a blocked loop stops beating
+            self.writer.send({"op": "cancel", "id": key})  # type: ignore[union-attr]
 
     def frame(self, obj: dict[str, Any]) -> None:
         """A frame from the worker: a reply wakes the request it answers and may say which requests sent ahead
@@ -127,12 +141,8 @@ class WorkerProcess:
             self._observed(obj)
             return
         started = obj.get("started") if obj.get("op") != "started" else obj.get("ids")
-        if started:
-            for key in started if isinstance(started, list) else ():
-                clock = self.held.pop(key, None)
-                if clock is not None:
-                    self.running += 1
-                    clock.start()
+        if started and isinstance(started, list):
+            self._started(started)
         if obj.get("retire") is True:  # its agent object may be broken by a failed turn: no case after this one
             self.retire = True
         future = self.pending.pop(obj.get("id"), None)  # type: ignore[arg-type]
@@ -140,6 +150,14 @@ class WorkerProcess:
             self._done(obj.get("id"))  # type: ignore[arg-type]
             if not future.done():
                 future.set_result(obj)
+
+    def _started(self, keys: list[Any]) -> None:
+        """Requests sent ahead that now have a lane: their cases' clocks run again."""
+        for key in keys:
+            clock = self.held.pop(key, None)
+            if clock is not None:
+                self.running += 1
+                clock.start()
 
     def _observed(self, obj: dict[str, Any]) -> None:
         case, state = obj.get("case"), obj.get("state")
