@@ -83,6 +83,10 @@ _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
 _THREE_PART_VERSION = re.compile(
     r"(?<![\w.])v?(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})(?:-[\w.]+)?(?![\w]|\.\d)")
 """A release in three parts, none with a leading zero ("3.0.13", "6.8.0-31"); "12.06.25" is a date."""
+_RELEASE = r"(?:version|release|build|firmware|patch|hotfix|update|upgrade|image|rollout|rc|beta)"
+_RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3}}\b|"
+                             rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b")
+"""A dotted quad with a release's word beside it ("the 4.3.2.1 hotfix", "build 10.1.2.15")."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(
@@ -223,13 +227,14 @@ def _ips(text: str) -> Iterator[_Hit]:
 
 def _a_version(text: str, start: int, end: int) -> bool:
     """A dotted quad is a version after a release's word ("firmware 1.0.3.14") or in a sentence that gives other
-    versions in three parts ("Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91"): the sentence speaks of releases."""
+    versions in three parts ("Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91") or a dotted quad with a release's
+    word beside it ("The 4.3.2.1 hotfix is on staging; prod stays on 4.3.2.0"): the sentence speaks of releases."""
     if _VERSION_BEFORE.search(text, max(0, start - 40), start):
         return True
     sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
     stop = _SENTENCE_END.search(text, end)
     sentence = text[sentence_start:stop.start() if stop else len(text)]
-    return bool(_THREE_PART_VERSION.search(sentence))
+    return bool(_THREE_PART_VERSION.search(sentence) or _RELEASE_BESIDE.search(sentence))
 
 
 def _mask(value: str, *, keep: int) -> str:
