@@ -62,26 +62,38 @@ class LangGraphAdapter:
                              "function and use `type: python`.")
         sent = [{"role": t.get("role", "user"), "content": str(t.get("content", ""))} for t in history]
         sent.append({"role": "user", "content": text})
-        config = None
-        if getattr(obj, "checkpointer", None) is not None:
-            config = {"configurable": {"thread_id": f"khaos-{session_id}-{uuid.uuid4().hex[:8]}"}}
-        kwargs = {"config": config} if options.context is None else {"config": config, "context": options.context}
         with _tracing(options.tracing):
-            if options.stream:
-                state: Any = None
-                async for chunk in obj.astream({"messages": sent}, stream_mode="values", **kwargs):
-                    state = chunk  # each chunk is the whole state so far; the last is the final state
-            else:
-                state = await obj.ainvoke({"messages": sent}, **kwargs)
+            state = await _final_state(obj, {"messages": sent}, _run_kwargs(obj, session_id, options), options.stream)
         messages = state.get("messages") if isinstance(state, dict) else None
         if not isinstance(messages, list):
             return {"text": output_text(state), "tool_calls": [],
                     "notes": ["the graph returned no `messages`; its whole output is shown as JSON"]}
-        new = messages[len(sent):]
-        calls = [{"name": call.get("name"), "args": plain_args(call.get("args", {}))}
-                 for message in new for call in (getattr(message, "tool_calls", None) or ()) if call.get("name")]
-        answers = [m for m in new if getattr(m, "type", None) == "ai"]
-        return {"text": _text(answers[-1].content) if answers else "", "tool_calls": calls}
+        return _reply(messages[len(sent):])
+
+
+def _run_kwargs(obj: Any, session_id: str, options: RunOptions) -> dict[str, Any]:
+    """The graph's config (a thread of its own per turn when it has a checkpointer) and agent.context."""
+    config = None
+    if getattr(obj, "checkpointer", None) is not None:
+        config = {"configurable": {"thread_id": f"khaos-{session_id}-{uuid.uuid4().hex[:8]}"}}
+    return {"config": config} if options.context is None else {"config": config, "context": options.context}
+
+
+async def _final_state(obj: Any, state: dict[str, Any], kwargs: dict[str, Any], stream: bool) -> Any:
+    if not stream:
+        return await obj.ainvoke(state, **kwargs)
+    final: Any = None
+    async for chunk in obj.astream(state, stream_mode="values", **kwargs):
+        final = chunk  # each chunk is the whole state so far; the last is the final state
+    return final
+
+
+def _reply(new: list[Any]) -> dict[str, Any]:
+    """The turn's reply from the messages the graph added: the last AI message's text and every tool call."""
+    calls = [{"name": call.get("name"), "args": plain_args(call.get("args", {}))}
+             for message in new for call in (getattr(message, "tool_calls", None) or ()) if call.get("name")]
+    answers = [m for m in new if getattr(m, "type", None) == "ai"]
+    return {"text": _text(answers[-1].content) if answers else "", "tool_calls": calls}
 
 
 def _tracing(enabled: bool) -> Any:
