@@ -88,19 +88,12 @@ class BudgetOutcome:
 def outcome(runtime: LlmRuntime, planned: Sequence[str], ran: set[str]) -> BudgetOutcome:
     """Cases of the plan that did not run and why the verdict cannot pass on them."""
     result = BudgetOutcome(not_run=[key for key in planned if key not in ran])
-    reason = runtime.meter.exhausted() if runtime.meter is not None else None
-    if reason is not None:
-        left = (f"; {len(result.not_run)} of {len(planned)} cases not run (manifest not_run)"
-                if result.not_run else "; every planned case had already started")
-        result.reasons.append(f"budget exhausted: {reason}{left}")
-    elif result.not_run:
-        result.reasons.append(f"{len(result.not_run)} of {len(planned)} cases did not run")
-    meter = runtime.meter
-    if meter is not None and meter.limits.max_cost_usd is not None and meter.spent().unpriced_calls:
-        models = sorted({str(c.get("model")) for c in runtime.calls if c.get("source") == "live"
-                         and c.get("cost_usd") is None})
-        result.warnings.append(f"budget.max_cost_usd could not count {meter.spent().unpriced_calls} live calls to "
-                               f"unpriced models ({', '.join(models[:5])}); add them to `pricing:` in khaos.yaml")
+    stopped = _stopped(runtime, len(result.not_run), len(planned))
+    if stopped is not None:
+        result.reasons.append(stopped)
+    unpriced = _unpriced(runtime)
+    if unpriced is not None:
+        result.warnings.append(unpriced)
     cassette = runtime.cassette
     if cassette is not None and cassette.misses:
         result.reasons.append(f"llm_cache replay: {cassette.misses} LLM requests were not in the cassette "
@@ -124,3 +117,24 @@ def telemetry_section(runtime: LlmRuntime) -> Telemetry:
             exhausted=meter.reason)
     return summarise_calls(runtime.calls, cassette=runtime.cassette.stats() if runtime.cassette else None,
                            budget=budget)
+
+
+def _stopped(runtime: LlmRuntime, not_run: int, planned: int) -> str | None:
+    """Why cases did not run: the budget ran out (with how many were left), or they simply did not."""
+    reason = runtime.meter.exhausted() if runtime.meter is not None else None
+    if reason is not None:
+        left = (f"; {not_run} of {planned} cases not run (manifest not_run)" if not_run
+                else "; every planned case had already started")
+        return f"budget exhausted: {reason}{left}"
+    return f"{not_run} of {planned} cases did not run" if not_run else None
+
+
+def _unpriced(runtime: LlmRuntime) -> str | None:
+    """The warning when a cost budget could not count live calls to models with no price."""
+    meter = runtime.meter
+    if meter is None or meter.limits.max_cost_usd is None or not meter.spent().unpriced_calls:
+        return None
+    models = sorted({str(c.get("model")) for c in runtime.calls if c.get("source") == "live"
+                     and c.get("cost_usd") is None})
+    return (f"budget.max_cost_usd could not count {meter.spent().unpriced_calls} live calls to unpriced models "
+            f"({', '.join(models[:5])}); add them to `pricing:` in khaos.yaml")
