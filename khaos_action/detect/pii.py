@@ -83,6 +83,8 @@ _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
 _THREE_PART_VERSION = re.compile(
     r"(?<![\w.])v?(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})(?:-[\w.]+)?(?![\w]|\.\d)")
 """A release in three parts, none with a leading zero ("3.0.13", "6.8.0-31"); "12.06.25" is a date."""
+_NETWORK = re.compile(r"/(?:[0-9]|[12]\d|3[01])\b")
+"""A prefix shorter than 32 bits makes an address a network ("10.0.0.0/8"), which is no host."""
 _RELEASE = r"(?:version|release|build|firmware|patch|hotfix|update|upgrade|image|rollout|rc|beta)"
 _RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3}}\b|"
                              rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b")
@@ -117,10 +119,14 @@ _DATE = re.compile(
     re.IGNORECASE,
 )
 _DOB_CONTEXT = re.compile(
-    r"(?i)(?:born|birth|dob|d\.o\.b|birthday|birthdate|geboren|geburtsdatum|geburtstag|geb\.|né|née|naissance|"
+    r"(?i)(?:born|birth|dob|d\.o\.b|birthday(?=\s*(?:is\b|was\b|on\b|[:,(-]))|birthdate|geboren|geburtsdatum|geburtstag|geb\.|né|née|naissance|"
     r"nacido|nacida|nacimiento|cumpleaños|nato|nata|nascita|geboortedatum|geboren op)\b"
 )
 
+
+_THINGS_BIRTHDAY = re.compile(r"(?i)\bits\s+(?:\w+\s+)?birthday")
+"""A shop's or a product's birthday ("The store celebrates its 10th birthday on 14 June 2025") is nobody's birth;
+nor is a "birthday sale" (the word is a person's birthday only before "is", "on", ":" and the like)."""
 
 _Hit = tuple[str | None, int, int, str]
 """(kind, start, end, masked value); a kind of None claims the span for no kind (an IBAN-shaped invalid code)."""
@@ -188,13 +194,20 @@ def _cards(text: str) -> Iterator[_Hit]:
 
 def _ssns(text: str) -> Iterator[_Hit]:
     for m in _SSN.finditer(text):
-        if _valid_ssn(m.group(1), m.group(3), m.group(4)) or (
-                _issuable_ssn(m.group(1), m.group(3), m.group(4))
-                and _SSN_WORD.search(text, max(0, m.start() - 30), m.start())):
+        if _an_ssn(text, m):
             yield "us_ssn", m.start(), m.end(), "***-**-" + m.group(4)
     for m in _SSN_BARE.finditer(text):  # after "SSN" by construction: a sample number is handed out all the same
         if _issuable_ssn(m.group(1), m.group(2), m.group(3)):
             yield "us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3)
+
+
+def _an_ssn(text: str, m: re.Match[str]) -> bool:
+    """After "SSN" any issuable number is one; with no such word, a valid one unless a record's noun names it ("Ref
+    204-11-5532", "Part 412-58-3307")."""
+    area, group, serial = m.group(1), m.group(3), m.group(4)
+    if _SSN_WORD.search(text, max(0, m.start() - 30), m.start()):
+        return _issuable_ssn(area, group, serial)
+    return _valid_ssn(area, group, serial) and not NOT_PHONE_BEFORE.search(text, max(0, m.start() - 30), m.start())
 
 
 def _ids_and_addresses(text: str) -> Iterator[_Hit]:
@@ -209,7 +222,8 @@ def _ids_and_addresses(text: str) -> Iterator[_Hit]:
 
 def _dates_of_birth(text: str) -> Iterator[_Hit]:
     for m in _DATE.finditer(text):
-        if _DOB_CONTEXT.search(text, max(0, m.start() - 40), m.start()) or _DOB_CONTEXT.search(
+        before = text[max(0, m.start() - 40):m.start()]
+        if (_DOB_CONTEXT.search(before) and not _THINGS_BIRTHDAY.search(before)) or _DOB_CONTEXT.search(
             text, m.end(), m.end() + 12
         ):
             yield "date_of_birth", m.start(), m.end(), "**/**/" + m.group(0)[-2:]
@@ -217,7 +231,7 @@ def _dates_of_birth(text: str) -> Iterator[_Hit]:
 
 def _ips(text: str) -> Iterator[_Hit]:
     for m in _IPV4.finditer(text):
-        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()):
+        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()) and not _NETWORK.match(text, m.end()):
             yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):

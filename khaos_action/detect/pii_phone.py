@@ -42,6 +42,8 @@ NOT_PHONE_BEFORE = re.compile(
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
 "your reference for this call is 8841-2290-5531"."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
+_TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3])[0-5]\d$")
+"""Opening hours in 24-hour time ("0900-1730", "0800 - 2000"), not a number."""
 DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
                          "IE", "PT", "PL", "SE")
 """Regions a national-format number is tried in (after regions the text names): configurable per run."""
@@ -153,9 +155,10 @@ def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> 
 
 
 def _ruled_out(c: _Candidate) -> bool:
-    """A date, an amount, a decimal, or a record's number."""
-    return bool(_DATE_LIKE.match(c.raw.strip()) or _money_before(c.text, c.start) or re.match(r"^\d[.,]\d", c.raw)
-                or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before) or _a_record(c.before))
+    """A date, opening hours, an amount, a decimal, or a record's number."""
+    return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
+                or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
+                or _a_record(c.before))
 
 
 def _a_record(before: str) -> bool:
