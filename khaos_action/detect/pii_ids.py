@@ -25,7 +25,7 @@ _NAMED = re.compile(
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
     r"identification number|número de identidad|numéro d'identité)"
-    r"(?:\s*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
+    r"(?:,?\s*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
     r"\s*(?:is|:|#|=)?\s*"
     r"(?P<value>(?-i:[A-Z0-9](?:[A-Z0-9.-]|\s(?=\d)){4,18}[A-Z0-9]))\b")
 

@@ -185,7 +185,7 @@ def test_structural_pii_look_alikes(text):
 # found, and no look-alike reported beyond the ones the docs list as left as they are; the first looks are recorded
 # in the docs.
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
-    f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6")] + ["pii_agents_dev.jsonl"]
+    f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7")] + ["pii_agents_dev.jsonl"]
 KNOWN_FALSE: dict[str, list[str]] = {"pii_agents_dev.jsonl": [
     "Born in the USA was released on 4 June 1984.",  # a title's "Born" before a date
     "Please quote 301-22-4471 when you call back.",  # a valid SSN shape that nothing names
@@ -226,6 +226,7 @@ def _kinds(text: str) -> list[str]:
     ("Order 0161-4471 shipped; call me on 0161-4480.", "phone"),  # a phone word: not one more record
     ("The passport number on the booking, 548320917, is wrong.", "national_id"),
     ("The 10.0.0.5 server is down.", "ipv4"),
+    ("The traveller's passport, no. C01X00T47, expires in 2031.", "national_id"),
 ])
 def test_address_phone_and_id_structures(text, kind):
     assert kind in _kinds(text)
