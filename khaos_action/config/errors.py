@@ -133,21 +133,23 @@ _YAML_PLAIN_WORDS = {
 }
 
 
+def _plain_words(problem: str) -> tuple[str, str | None]:
+    """A parser's problem in plain words (_YAML_PLAIN_WORDS) and its hint."""
+    for known, (words, known_hint) in _YAML_PLAIN_WORDS.items():
+        if problem.startswith(known):
+            return f"YAML syntax error: {words}", known_hint
+    if "could not determine a constructor for the tag" in problem:
+        return f"YAML syntax error: {problem}", "Custom YAML tags (`!something`) are not allowed; write plain values"
+    if problem.startswith(("expected ',' or ']'", "expected ',' or '}'")):
+        return f"YAML syntax error: {problem}", "Close the bracket, or separate the items with commas"
+    return f"YAML syntax error: {problem}", None
+
+
 def yaml_error_issue(exc: yaml.YAMLError, *, file: str) -> ConfigIssue:
     """A YAML syntax error in plain words at the parser's position."""
     mark = getattr(exc, "problem_mark", None) or getattr(exc, "context_mark", None)
     problem = str(getattr(exc, "problem", None) or exc)
-    message, hint = f"YAML syntax error: {problem}", None
-    for known, (words, known_hint) in _YAML_PLAIN_WORDS.items():
-        if problem.startswith(known):
-            message, hint = f"YAML syntax error: {words}", known_hint
-            break
-    else:
-        if "could not determine a constructor for the tag" in problem:
-            message = f"YAML syntax error: {problem}"
-            hint = "Custom YAML tags (`!something`) are not allowed; write plain values"
-        elif problem.startswith(("expected ',' or ']'", "expected ',' or '}'")):
-            hint = "Close the bracket, or separate the items with commas"
+    message, hint = _plain_words(problem)
     context = getattr(exc, "context", None)
     context_mark = getattr(exc, "context_mark", None)
     if context and context_mark is not None and mark is not None and context_mark.line != mark.line:
@@ -326,20 +328,41 @@ def _union_issue(errors: list[dict[str, Any]], path: KeyPath, *, model: type[Bas
 
 
 def _type_issue(file: str, position: Position | None, path: KeyPath, expected: str, found: Any) -> ConfigIssue:
-    hint = None
     key = path[-1] if path and isinstance(path[-1], str) else "key"
-    if found is None and "mapping" in expected:
-        hint = f"`{key}:` has no value; indent its keys under it"
-    elif expected.startswith("a string") and isinstance(found, (int, float, bool, datetime.date)):
-        shown = found.isoformat() if isinstance(found, datetime.date) else str(found).lower()
-        hint = f"Quote it so YAML keeps it as text: `{key}: \"{shown}\"`"
-    elif expected.startswith("a list") and isinstance(found, (str, int, float)):
-        hint = f"Write it as a list: `{key}: [{json.dumps(found)}]`"
-    elif expected in ("a number", "an integer") and isinstance(found, str):
-        hint = "Write a plain number without units or quotes"
-    elif expected == "true or false":
-        hint = "Use true or false"
+    hint = next((hint for rule in _TYPE_HINTS if (hint := rule(key, expected, found)) is not None), None)
     return _at(file, position, path, f"expected {expected}, found {show_value(found)}", hint)
+
+
+def _no_value(key: Any, expected: str, found: Any) -> str | None:
+    return f"`{key}:` has no value; indent its keys under it" if found is None and "mapping" in expected else None
+
+
+def _quote_text(key: Any, expected: str, found: Any) -> str | None:
+    if not (expected.startswith("a string") and isinstance(found, (int, float, bool, datetime.date))):
+        return None
+    shown = found.isoformat() if isinstance(found, datetime.date) else str(found).lower()
+    return f"Quote it so YAML keeps it as text: `{key}: \"{shown}\"`"
+
+
+def _as_list(key: Any, expected: str, found: Any) -> str | None:
+    if expected.startswith("a list") and isinstance(found, (str, int, float)):
+        return f"Write it as a list: `{key}: [{json.dumps(found)}]`"
+    return None
+
+
+def _plain_number(key: Any, expected: str, found: Any) -> str | None:
+    if expected in ("a number", "an integer") and isinstance(found, str):
+        return "Write a plain number without units or quotes"
+    return None
+
+
+def _true_or_false(key: Any, expected: str, found: Any) -> str | None:
+    return "Use true or false" if expected == "true or false" else None
+
+
+_TYPE_HINTS: tuple[Callable[[Any, str, Any], str | None], ...] = (
+    _no_value, _quote_text, _as_list, _plain_number, _true_or_false)
+"""The hint for a value of the wrong type: the first rule that has one."""
 
 
 def _at(file: str, position: Position | None, path: KeyPath, message: str, hint: str | None) -> ConfigIssue:
@@ -478,8 +501,7 @@ def describe_type(tp: Any) -> str:
     """A type annotation in the words a YAML author uses."""
     members = _union_args(tp)
     if members is not None:
-        words = [describe_type(member) for member in members if member is not type(None)]
-        return " or ".join(dict.fromkeys(words))
+        return " or ".join(dict.fromkeys(describe_type(member) for member in members if member is not type(None)))
     if tp in _SINGULAR:
         return _SINGULAR[tp]
     if tp is Any:
@@ -489,12 +511,20 @@ def describe_type(tp: Any) -> str:
         return repr(values[0]) if len(values) == 1 else "one of " + ", ".join(repr(value) for value in values)
     if _is_model(tp):
         return "a mapping"
+    return _describe_generic(tp)
+
+
+def _describe_generic(tp: Any) -> str:
+    """A collection type (a list of what, a mapping), else the type's own name."""
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin in (list, tuple, set, frozenset):
-        item = args[0] if args else Any
-        if item in _PLURAL:
-            return f"a list of {_PLURAL[item]}"
-        return "a list of mappings" if _is_model(item) else "a list"
+        return _describe_list(args[0] if args else Any)
     if origin is dict:
         return "a mapping"
     return getattr(tp, "__name__", str(tp))
+
+
+def _describe_list(item: Any) -> str:
+    if item in _PLURAL:
+        return f"a list of {_PLURAL[item]}"
+    return "a list of mappings" if _is_model(item) else "a list"
