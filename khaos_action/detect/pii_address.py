@@ -11,6 +11,8 @@
   276");
 - a street without a house number followed by its places and a postcode ("14th Cross Road, Indiranagar, Bengaluru
   560038"), a name and a house number followed by a postcode and a town ("Am Lindenhof 3, 04109 Leipzig");
+- a street's line followed by a line with its town and postcode ("Hauptstraße 5" / "10115 Berlin"); a Hungarian
+  street kind before the number ("Király u. 15", "Andrássy út 60");
 - Japanese block addresses: the postal mark and its postcode, a municipality and its chōme-banchi-gō
   ("東京都渋谷区渋谷2-21-1"), or their romanised form with the ward ("3-14-2 Nishi-Shinjuku, Shinjuku-ku").
 
@@ -70,7 +72,8 @@ _CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
 _JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
 """A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
 _PLACE_WORD = (rf"(?!(?i:{_NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|article|"
-               rf"section|volume|issue|episode|season|week|day|stage|phase|round|level)\b){_CAP}")
+               rf"section|volume|issue|episode|season|week|day|stage|phase|round|level|total|subtotal|balance|"
+               rf"amount|qty)\b){_CAP}")
 """A capitalised word that may name a street: not a count, a record or a part of something."""
 _POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|"
              r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|\d{3}-\d{4}")
@@ -87,6 +90,14 @@ _LINES = (
     # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
                rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{_NAME}"),
+    # Király u. 15 · Andrássy út 60 · hegyalja út 98: a Hungarian street kind before the house number
+    re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
+    # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its
+    # town and postcode
+    re.compile(rf"(?:\b\d{{1,6}}[A-Za-z]?\s+)?{_PLACE_WORD}(?:[ -]{_PLACE_WORD}|\s+[a-zà-ÿ]+){{0,3}}\s+"
+               rf"\d{{1,5}}[A-Za-z]?[^\S\n]*\n[^\S\n]*(?:\d{{4,5}}\s+{_PLACE_WORD}|"
+               rf"{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}},?\s+(?:[a-zA-Z]{{2,3}}\s+)?"
+               r"(?:\d{3}\s?\d{2}|\d{4,6}))\b"),
     # 〒150-0002 東京都渋谷区渋谷2-21-1 · 大阪市北区梅田3丁目1番1号: the postal mark, or a municipality and its block
     re.compile(rf"〒\s?\d{{3}}-?\d{{4}}(?:\s*[{_CJK}]+{_JP_BLOCK})?|[{_CJK}]{{1,12}}[都道府県市区町村郡][{_CJK}]{{0,12}}"
                rf"{_JP_BLOCK}"),
