@@ -78,13 +78,18 @@ def _fields(lines: list[str], status: int) -> tuple[list[tuple[str, str]], dict[
         headers.append((name, value))
         lower = name.lower()
         if lower in ("content-length", "transfer-encoding", "connection", "expect"):
-            if lower in framing:
-                if lower == "content-length" and framing[lower] != value:
-                    raise BadMessage(status, "conflicting Content-Length headers")
-                framing[lower] = f"{framing[lower]}, {value}" if lower != "content-length" else value
-            else:
-                framing[lower] = value
+            _frame(framing, lower, value, status)
     return headers, framing
+
+
+def _frame(framing: dict[str, str], lower: str, value: str, status: int) -> None:
+    """A framing header's value: repeated ones joined (a list), a second Content-Length only when equal."""
+    if lower not in framing:
+        framing[lower] = value
+    elif lower != "content-length":
+        framing[lower] = f"{framing[lower]}, {value}"
+    elif framing[lower] != value:
+        raise BadMessage(status, "conflicting Content-Length headers")
 
 
 def _length(framing: dict[str, str], status: int) -> int | None:
@@ -135,15 +140,20 @@ def parse_response(raw: bytes, method: str) -> Head:
     status = int(code)
     if method == "HEAD" or status in (204, 304) or status < 200:
         return Head((version, code, reason), headers, 0, False, keep_alive)
+    return Head((version, code, reason), headers, *_body_framing(framing, keep_alive))
+
+
+def _body_framing(framing: dict[str, str], keep_alive: bool) -> tuple[int | None, bool, bool]:
+    """(length, chunked, keep-alive) of a response with a body: chunked, read to the close, or of a length."""
     codings = _codings(framing)
     if codings and codings[-1] == "chunked":  # Transfer-Encoding overrides Content-Length (RFC 9112 §6.3)
-        return Head((version, code, reason), headers, None, True, keep_alive and codings == ["chunked"])
+        return None, True, keep_alive and codings == ["chunked"]
     if codings:
-        return Head((version, code, reason), headers, None, False, False)
+        return None, False, False
     length = _length(framing, 502)
     if length is None:
-        return Head((version, code, reason), headers, None, False, False)
-    return Head((version, code, reason), headers, length, False, keep_alive)
+        return None, False, False
+    return length, False, keep_alive
 
 
 async def read_head(reader: asyncio.StreamReader, status: int) -> bytes:
