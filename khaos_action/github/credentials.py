@@ -100,14 +100,20 @@ def find_credentials(workspace: Path, *, tokens: Iterable[str], home: str | None
         in_git = ".git" in Path(root).relative_to(workspace).parts
         dirs[:] = [d for d in dirs if d not in NOT_SCANNED and not (in_git and d in SKIPPED_DIRS)]
         for name in files:
-            path = Path(root) / name
-            if in_git and name in ("config", "config.worktree"):
-                found.update(_git_config(path, workspace, forms, home))
-            elif name == ".git-credentials":
-                found[str(path)] = "a git credential store"
-            elif forms and _holds(_read(path) or b"", forms):
-                found[str(path)] = "a file holding the job's token"
+            found.update(_credential_in(Path(root) / name, in_git, workspace, forms, home))
     return found
+
+
+def _credential_in(path: Path, in_git: bool, workspace: Path, forms: list[bytes], home: str | None) -> dict[str, str]:
+    """{path: why} for one file: a git config (and the files it includes), a credential store, or a file holding
+    the job's token."""
+    if in_git and path.name in ("config", "config.worktree"):
+        return _git_config(path, workspace, forms, home)
+    if path.name == ".git-credentials":
+        return {str(path): "a git credential store"}
+    if forms and _holds(_read(path) or b"", forms):
+        return {str(path): "a file holding the job's token"}
+    return {}
 
 
 def _git_config(config: Path, workspace: Path, forms: list[bytes], home: str | None) -> dict[str, str]:
