@@ -153,22 +153,28 @@ def validate_fault(spec: Any, target: str | None = None) -> BoundFaultSpec:
     data.update(data.pop("params", None) or {})
     if not isinstance(mode, str) or not mode:
         raise FaultConfigError("A fault entry needs `mode` (or `type`): the fault to inject, e.g. `mode: error`.")
-    target = target or declared
+    target = _target(mode, target or declared, data)
+    cls = FAULTS[f"{target}:{mode}"]
+    params = _parse_params(cls, target, mode, data)
+    return BoundFaultSpec(target=target, mode=cls.name, written=mode, params=params, cls=cls, id=fault_id)
+
+
+def _target(mode: str, target: str | None, data: dict[str, Any]) -> str:
+    """The fault's target: as given (a known target with a fault of that mode), else the one its mode and
+    params say."""
     if target is not None and target not in TARGETS:
         raise FaultConfigError(f"Unknown fault target {target!r}. Expected one of {', '.join(TARGETS)}.")
     candidates = [t for t in TARGETS if f"{t}:{mode}" in FAULTS]
     if not candidates:
         raise FAULTS.unknown(mode, fault_names(target))
     if target is None:
-        target = _resolve_target(mode, candidates, data)
-    elif target not in candidates:
+        return _resolve_target(mode, candidates, data)
+    if target not in candidates:
         raise FaultConfigError(
             f"{mode!r} is not a {target} fault (it is a {' / '.join(candidates)} fault). "
             f"Expected one of {', '.join(fault_names(target))}."
         )
-    cls = FAULTS[f"{target}:{mode}"]
-    params = _parse_params(cls, target, mode, data)
-    return BoundFaultSpec(target=target, mode=cls.name, written=mode, params=params, cls=cls, id=fault_id)
+    return target
 
 
 def fault_target(spec: Any, default: str = "tool") -> str:
