@@ -87,8 +87,11 @@ _NETWORK = re.compile(r"/(?:[0-9]|[12]\d|3[01])\b")
 """A prefix shorter than 32 bits makes an address a network ("10.0.0.0/8"), which is no host."""
 _RELEASE = r"(?:version|release|build|firmware|patch|hotfix|update|upgrade|image|rollout|rc|beta)"
 _RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3}}\b|"
-                             rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b")
-"""A dotted quad with a release's word beside it ("the 4.3.2.1 hotfix", "build 10.1.2.15")."""
+                             rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b|"
+                             r"(?<![\w.])\d{1,3}(?:\.\d{1,4}){3}\s+(?:is|was|are|were|gets|got)\s+(?:now\s+)?"
+                             r"(?:deployed|installed|released|rolled out|shipped|pinned|tagged)\b")
+"""A dotted quad with a release's word beside it ("the 4.3.2.1 hotfix", "build 10.1.2.15") or a release's verb
+after it ("Agent 7.52.1.3 is deployed on 18 of 20 hosts")."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
 _VERSION_BEFORE = re.compile(
