@@ -119,18 +119,7 @@ class ToolPatcher:
     def _wrap_all(self, targets: list[tuple[str, Any]]) -> None:
         """Each target wrapped as its kind says: framework tool objects in place first (a function they hold must
         not be wrapped a second time by reference), methods on their instance, then references to functions."""
-        by_kind: dict[str, list[tuple[str, Any, ToolKind]]] = {"object": [], "method": [], "function": []}
-        seen: set[int] = set()
-        for name, obj in targets:
-            # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.
-            if id(obj) in seen or hasattr(obj, "__khaos_tool__"):
-                continue
-            seen.add(id(obj))
-            kind = kind_of(obj)
-            if kind is None:
-                raise ConfigError(f"tool {name!r} {cannot_wrap(obj)}.")
-            group = "function" if kind is FUNCTION else "method" if kind is METHOD else "object"
-            by_kind[group].append((name, obj, kind))
+        by_kind = _by_kind(targets)
         for name, obj, kind in by_kind["object"]:
             for attr in kind.slots(obj):
                 self._set_on(obj, attr, self._wrapper(name, getattr(obj, attr), kind.arguments))
@@ -367,20 +356,42 @@ def tool_failed(ctx: CaseContext, record: ToolCall, exc: BaseException) -> None:
     ctx.tool_errors.append(f"{message}: the tool itself broke on a call without any injected fault")
 
 
+def _by_kind(targets: list[tuple[str, Any]]) -> dict[str, list[tuple[str, Any, ToolKind]]]:
+    """The targets grouped by how they are wrapped (framework objects, methods, functions), each once."""
+    by_kind: dict[str, list[tuple[str, Any, ToolKind]]] = {"object": [], "method": [], "function": []}
+    seen: set[int] = set()
+    for name, obj in targets:
+        # `@sdk.tool` functions already go through the hook; wrapping them again would apply faults twice.
+        if id(obj) in seen or hasattr(obj, "__khaos_tool__"):
+            continue
+        seen.add(id(obj))
+        kind = kind_of(obj)
+        if kind is None:
+            raise ConfigError(f"tool {name!r} {cannot_wrap(obj)}.")
+        group = "function" if kind is FUNCTION else "method" if kind is METHOD else "object"
+        by_kind[group].append((name, obj, kind))
+    return by_kind
+
+
 def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
     """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
     JSON-friendly for records and `match`."""
+    named = {k: v for k, v in _bound(fn, args, kwargs).items() if k not in ("self", "cls") and not _run_context(v)}
+    return {str(k): _plain(v) for k, v in named.items()}
+
+
+def _bound(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
+    """The call's arguments by parameter name, or as given when the function has no signature to bind them to."""
     try:
         signature = inspect.signature(fn)
         bound = signature.bind_partial(*args, **kwargs).arguments
     except (TypeError, ValueError):
-        bound = {**({"args": list(args)} if args else {}), **kwargs}
-    else:  # `**kwargs` (a framework's pass-through wrapper) spread out: the tool's arguments by their names
-        spread = [name for name, p in signature.parameters.items() if p.kind is p.VAR_KEYWORD and name in bound]
-        for name in spread:
-            bound = {**{k: v for k, v in bound.items() if k != name}, **bound[name]}
-    named = {k: v for k, v in bound.items() if k not in ("self", "cls") and not _run_context(v)}
-    return {str(k): _plain(v) for k, v in named.items()}
+        return {**({"args": list(args)} if args else {}), **kwargs}
+    # `**kwargs` (a framework's pass-through wrapper) spread out: the tool's arguments by their names
+    spread = [name for name, p in signature.parameters.items() if p.kind is p.VAR_KEYWORD and name in bound]
+    for name in spread:
+        bound = {**{k: v for k, v in bound.items() if k != name}, **bound[name]}
+    return bound
 
 
 # What frameworks pass a tool besides the model's arguments (pydantic-ai RunContext, OpenAI Agents
