@@ -26,7 +26,7 @@ _OWNERS: dict[str, tuple[str, ...]] = {
     # invariant types: the decorator, the base, what a check reads
     "khaos_action.checkers": ("register_checker", "Invariant", "CheckContext", "NotExercised"),
     "khaos_action.agent_reply": ("AgentReply",),
-    "khaos_action.messages": ("ToolCall", "TransportMessage"),
+    "khaos_action.messages": ("AgentRequest", "ToolCall", "TransportMessage", "as_request"),
     # agent types: the decorator and what a builder is given, the agent models, the reply helpers
     "khaos_action.transports": ("register_transport", "BuildOptions"),
     "khaos_action.config.models": ("AgentConfig",),
@@ -45,14 +45,13 @@ _OWNERS: dict[str, tuple[str, ...]] = {
 _OWNER = {name: module for module, names in _OWNERS.items() for name in names}
 
 __all__ = [
-    "AgentCallError", "AgentConfig", "AgentError", "AgentReply", "BuildOptions", "CaseResult", "CheckContext",
-    "ConfigError", "ContextFaultBase", "Fault", "FaultParams", "HttpEffect", "HttpFaultBase", "HttpParams",
-    "HttpRequestView", "InProcessAgent", "Invariant", "KhaosError", "LlmFaultBase", "Manifest", "McpCall",
-    "McpEffect", "McpFaultBase", "McpParams", "MockTransport", "NotExercised", "ProcessAgent", "Reply", "ToolCall",
-    "ToolEffect", "ToolFaultBase", "ToolInvocation", "ToolParams", "TransportBase", "TransportMessage",
-    "load_object", "md_code", "md_escape",
-    "md_span", "normalise_reply", "register_checker", "register_fault", "register_mutator", "register_reporter",
-    "register_transport", "response",
+    "AgentCallError", "AgentConfig", "AgentError", "AgentReply", "AgentRequest", "BuildOptions", "CaseResult",
+    "CheckContext", "ConfigError", "ContextFaultBase", "Fault", "FaultParams", "HttpEffect", "HttpFaultBase",
+    "HttpParams", "HttpRequestView", "InProcessAgent", "Invariant", "KhaosError", "LlmFaultBase", "Manifest",
+    "McpCall", "McpEffect", "McpFaultBase", "McpParams", "MockTransport", "NotExercised", "ProcessAgent", "Reply",
+    "ToolCall", "ToolEffect", "ToolFaultBase", "ToolInvocation", "ToolParams", "TransportBase", "TransportMessage",
+    "as_request", "load_object", "md_code", "md_escape", "md_span", "normalise_reply", "register_checker",
+    "register_fault", "register_mutator", "register_reporter", "register_transport", "response",
 ]
 """Every name an extension imports from here (each is in `_OWNERS`: tests/unit/test_plugins.py checks both)."""
 
@@ -96,7 +95,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
         register_fault,
     )
     from khaos_action.manifest import CaseResult, Manifest
-    from khaos_action.messages import ToolCall, TransportMessage
+    from khaos_action.messages import AgentRequest, ToolCall, TransportMessage, as_request
     from khaos_action.mutation import register_mutator
     from khaos_action.report.escape import md_code, md_escape, md_span
     from khaos_action.reporters import register_reporter

@@ -27,7 +27,7 @@ from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.pace import Pace
 from khaos_action.engine.transport.base import Transport
-from khaos_action.messages import ToolCall, TransportMessage
+from khaos_action.messages import AgentRequest, ToolCall
 from khaos_action.plan.cases import Case, Invocation, invocation_key
 
 T = TypeVar("T")
@@ -187,10 +187,10 @@ class Engine:
     async def _turns(self, case: Case, key: str, ctx: CaseContext, invocation: Invocation) -> None:
         history: list[dict[str, str]] = [dict(turn) for turn in case.history]
         for turn in (case.input, *case.turns):
-            payload: dict[str, Any] = {"text": turn, "history": list(history), "session_id": key}
-            if self.chaos is not None and ctx.faults:
-                payload = self.chaos.transform_payload(payload, ctx)
-            reply = await self._send(payload, case, key, invocation, ctx.clock)
+            request = AgentRequest(turn, list(history), key, case_id=key, phase=case.phase, run_id=self.settings.run_id)
+            if self.chaos is not None and ctx.faults:  # context faults rewrite the conversation the agent is sent
+                request = AgentRequest.of(self.chaos.transform_payload(request.payload, ctx), request.metadata)
+            reply = await self._send(request, invocation, ctx.clock)
             if reply is None:
                 break
             history += [{"role": "user", "content": turn}, {"role": "assistant", "content": reply}]
@@ -206,14 +206,14 @@ class Engine:
             return
         calls = [{"name": c.name, "args": c.args, "result": c.result, "error": c.error}
                  for c in merge_tool_calls(ctx.tool_calls, invocation.tool_calls)]
-        payload = check_request(refs, session_id=key, case={"id": case.id, "attack_id": case.attack_id,
-                                                             "input": case.input, "turns": list(case.turns)},
-                                reply=invocation.replies[-1] if invocation.replies else "", tool_calls=calls)
-        meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
-        answer, error = await self._check_answer(TransportMessage("invoke", payload, meta), ctx.clock)
+        checks = check_request(refs, case={"id": case.id, "attack_id": case.attack_id, "input": case.input,
+                                           "turns": list(case.turns)},
+                               reply=invocation.replies[-1] if invocation.replies else "", tool_calls=calls)
+        request = AgentRequest("", [], key, case_id=key, phase=case.phase, run_id=self.settings.run_id, checks=checks)
+        answer, error = await self._check_answer(request, ctx.clock)
         invocation.checks = {ref: {"error": error} for ref in refs} if error else outcomes(answer, refs)
 
-    async def _check_answer(self, message: TransportMessage, clock: CallClock | None) -> tuple[Any, str | None]:
+    async def _check_answer(self, message: AgentRequest, clock: CallClock | None) -> tuple[Any, str | None]:
         """The worker's answer to the state checks, or why there is none."""
         try:
             return (await _within(self.transport.send(message), self.settings.timeout_s, clock)).payload, None
@@ -224,10 +224,8 @@ class Engine:
         except Exception as exc:  # noqa: BLE001 - the transport's failure is the checks' error, never ours
             return None, textsafe.safe_str(f"{type(exc).__name__}: {exc}", textsafe.MAX_ERROR_CHARS)
 
-    async def _send(self, payload: dict[str, Any], case: Case, key: str, invocation: Invocation,
-                    clock: CallClock | None) -> str | None:
-        meta = {"case_id": key, "phase": case.phase, "run_id": self.settings.run_id}
-        body = await self._answer(TransportMessage("invoke", payload, meta), invocation, clock)
+    async def _send(self, request: AgentRequest, invocation: Invocation, clock: CallClock | None) -> str | None:
+        body = await self._answer(request, invocation, clock)
         if body is None:
             return None
         text = _reply_text(body, invocation)
@@ -244,7 +242,7 @@ class Engine:
         invocation.replies.append(text)
         return text
 
-    async def _answer(self, message: TransportMessage, invocation: Invocation,
+    async def _answer(self, message: AgentRequest, invocation: Invocation,
                       clock: CallClock | None) -> dict[str, Any] | None:
         """The agent's answer to `message`, or None with the invocation's error when it timed out or failed."""
         timeout = self.settings.timeout_s

@@ -16,8 +16,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-CHECK_KEY = "khaos_check"
-"""The payload key that makes a request a state check rather than a turn."""
+from khaos_action.messages import CHECK_KEY  # the payload key that makes a request a state check, not a turn
 
 
 def is_check(payload: Mapping[str, Any]) -> bool:
@@ -79,11 +78,10 @@ def _accepted(fn: Callable[..., Any], arguments: dict[str, Any]) -> dict[str, An
     return {k: v for k, v in arguments.items() if k in params}
 
 
-def check_request(refs: list[str], *, session_id: str, case: Mapping[str, Any], reply: str,
+def check_request(refs: list[str], *, case: Mapping[str, Any], reply: str,
                   tool_calls: list[dict[str, Any]]) -> dict[str, Any]:
-    """The payload the engine sends after a case's last turn."""
-    return {"session_id": session_id, "text": "", "history": [],
-            CHECK_KEY: {"refs": refs, "case": dict(case), "reply": reply, "tool_calls": tool_calls}}
+    """What the engine asks after a case's last turn (`AgentRequest.checks`, sent under CHECK_KEY)."""
+    return {"refs": refs, "case": dict(case), "reply": reply, "tool_calls": tool_calls}
 
 
 def outcomes(answer: Mapping[str, Any] | None, refs: list[str]) -> dict[str, dict[str, Any]]:

@@ -43,7 +43,7 @@ from khaos_action.engine.worker_reports import Reports
 from khaos_action.engine.worker_serve import Lanes
 from khaos_action.engine.worker_setup import ToolWrappers, llm_runtime, read_agent
 from khaos_action.extensions import Extension, import_extension
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 
 if TYPE_CHECKING:
     from khaos_action.config.fault_entries import CaseFault
@@ -106,7 +106,7 @@ class Worker:
 
     def invoke(self, request: dict[str, Any]) -> dict[str, Any]:
         ctx = self.case(request)
-        message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
+        message = AgentRequest.of(request.get("payload") or {}, request.get("meta"))
         token = current_case.set(ctx)
         try:
             reply: dict[str, Any] = {}
@@ -176,7 +176,7 @@ class Worker:
             answer["cassette"] = {"hits": cassette.hits, "misses": cassette.misses,
                                   "recorded": cassette.recorded, "missed": list(cassette.missed)}
 
-    async def _send(self, message: TransportMessage, out: dict[str, Any]) -> None:
+    async def _send(self, message: AgentRequest, out: dict[str, Any]) -> None:
         out["payload"] = (await self.inner.send(message)).payload
 
     def _run(self, coroutine: Any) -> str | None:

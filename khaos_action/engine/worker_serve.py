@@ -22,7 +22,7 @@ from typing import Any, Protocol
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.wire import FrameReader, FrameWriter, WireError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 
 
 class Served(Protocol):
@@ -147,7 +147,7 @@ class Lanes:
         """The request's reply, or None when the engine cancelled it."""
         worker = self.worker
         ctx = worker.case(request)
-        message = TransportMessage("invoke", request.get("payload") or {}, request.get("meta") or {})
+        message = AgentRequest.of(request.get("payload") or {}, request.get("meta"))
         current_case.set(ctx)  # this task's own copy of the context
         payload = None
         try:

@@ -47,7 +47,7 @@ from khaos_action.mcp.connection import (
     require_sdk,
     result_texts,
 )
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage, as_request
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -164,28 +164,28 @@ class McpTransport(TransportBase):
         self.argument = input_argument(self.tool, tools[self.tool].input_schema or {}, self.argument)
 
     # ---- calls ----------------------------------------------------------------------------------------------------
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
         assert self._pool is not None
-        case_id = str(message.metadata.get("case_id", ""))
+        message = as_request(message)
         if not self.exclusive:
-            return await self._call(self._instances[0], message, case_id)
-        async with self._pool.serving(case_id) as inst:
-            return await self._call(inst, message, case_id)
+            return await self._call(self._instances[0], message)
+        async with self._pool.serving(message.case_id) as inst:
+            return await self._call(inst, message)
 
-    def _arguments(self, payload: dict[str, Any], case_id: str) -> dict[str, Any]:
-        args: dict[str, Any] = {self.argument: str(payload.get("text", ""))}
+    def _arguments(self, message: AgentRequest) -> dict[str, Any]:
+        args: dict[str, Any] = {self.argument: message.text}
         if self.spec.session_argument:
-            args[self.spec.session_argument] = str(payload.get("session_id") or case_id)
+            args[self.spec.session_argument] = message.session_id or message.case_id
         if self.spec.history_argument:
-            args[self.spec.history_argument] = list(payload.get("history") or [])
+            args[self.spec.history_argument] = list(message.history)
         return args
 
-    async def _call(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
-        result = await self._call_tool(inst, self.tool, self._arguments(message.payload, case_id))
+    async def _call(self, inst: _Instance, message: AgentRequest) -> TransportMessage:
+        result = await self._call_tool(inst, self.tool, self._arguments(message))
         inst.served += 1
-        inst.last_case = case_id
+        inst.last_case = message.case_id
         texts = result_texts(result)
         if result.is_error:
             raise AgentCallError(f"the agent's tool {self.tool!r} returned an error: {' '.join(texts)[:2000]}")

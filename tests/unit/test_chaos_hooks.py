@@ -11,7 +11,7 @@ from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.transport.mock import MockTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from khaos_action.plan.cases import Case
 
 
@@ -20,13 +20,13 @@ def lookup_order(order_id: str) -> dict:
     return {"order_id": order_id, "status": "shipped"}
 
 
-def tool_agent(request: TransportMessage) -> str:
+def tool_agent(request: AgentRequest) -> str:
     """An in-process agent: calls its tool and reports what it saw, plus the history it was handed."""
     try:
         text = f"status {lookup_order('1')['status']}"
     except Exception as exc:  # noqa: BLE001
         text = f"failed: {exc}"
-    return f"{text}; history {len(request.payload['history'])}"
+    return f"{text}; history {len(request.history)}"
 
 
 def run(cases: list[Case], hooks: FaultHooks) -> dict[str, object]:

@@ -17,7 +17,7 @@ from khaos_action.plan.cases import Case, case_id
 
 def on_text(agent, **traits):
     """The package's MockTransport, its handler `agent(text)` (an async function of the turn's text)."""
-    return MockTransport(lambda request: agent(request.payload["text"]), **traits)
+    return MockTransport(lambda request: agent(request.text), **traits)
 
 
 def cases(texts, group=None):
@@ -113,11 +113,11 @@ def test_reset_runs_once_per_isolation_group_when_the_agent_has_one():
 
 
 def test_multi_turn_cases_send_history():
-    transport = MockTransport(lambda request: f"reply to {request.payload['text']}")
+    transport = MockTransport(lambda request: f"reply to {request.text}")
     case = Case(id="m", phase="security", input="one", turns=("two", "three"))
     [result] = run(transport, [case])
     assert result.replies == ["reply to one", "reply to two", "reply to three"]
-    seen = [json.loads(json.dumps(request.payload["history"])) for request in transport.requests]
+    seen = [json.loads(json.dumps(request.history)) for request in transport.requests]
     assert len(seen[2]) == 4 and seen[2][3]["content"] == "reply to two"
 
 

@@ -21,7 +21,7 @@ from khaos_action.engine.transport.mock import MockTransport
 from khaos_action.engine.transport.python import PythonTransport
 from khaos_action.engine.transport.worker import WorkerTransport
 from khaos_action.mcp.transport import McpTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.plan.cases import Case, case_id
 
 
@@ -87,7 +87,7 @@ def test_a_transport_base_is_not_wrapped() -> None:
 def peak_at_agent(transport: MockTransport, cases: int, concurrency: int) -> int:
     active = peak = 0
 
-    async def agent(request: TransportMessage) -> str:
+    async def agent(request: AgentRequest) -> str:
         nonlocal active, peak
         active += 1
         peak = max(peak, active)
@@ -117,7 +117,7 @@ def test_the_engine_holds_a_transport_s_case_scope_around_all_of_a_case_s_turns(
             yield
             events.append("leave")
 
-    transport = Scoped(lambda request: events.append(request.payload["text"]) or "ok")
+    transport = Scoped(lambda request: events.append(request.text) or "ok")
     case = Case(id="m", phase="baseline", input="one", turns=("two",))
     asyncio.run(Engine(transport, settings=EngineSettings()).run([case]))
     assert events == ["enter m", "one", "two", "leave"]
@@ -127,9 +127,10 @@ def test_state_checks_go_to_a_transport_that_runs_them_and_are_an_error_elsewher
     case = Case(id="s", phase="security", input="hi",
                 goal=Objective.model_validate({"check": "checks/bank.py:attacker_paid"}))
 
-    def agent(request: TransportMessage) -> object:
-        if CHECK_KEY not in request.payload:
+    def agent(request: AgentRequest) -> object:
+        if request.checks is None:
             return "ok"
+        assert request.checks["refs"] == ["checks/bank.py:attacker_paid"] and request.checks["reply"] == "ok"
         return TransportMessage("response", {CHECK_KEY: {"checks/bank.py:attacker_paid": {"passed": True}}})
 
     [checked] = asyncio.run(Engine(MockTransport(agent, runs_checks=True), settings=EngineSettings()).run([case]))

@@ -29,7 +29,7 @@ from khaos_action.engine.textsafe import (
     take_notes,
     type_name,
 )
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.tool_info import ToolInfo
 
 if TYPE_CHECKING:
@@ -74,8 +74,9 @@ class Transport(Protocol):
     async def start(self) -> None:
         """Launch processes / import the entry; raise AgentError when that is impossible."""
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
-        """One invocation: `invoke` message in, `response` message out (payload from `normalise_reply`)."""
+    async def send(self, message: AgentRequest) -> TransportMessage:
+        """One call: the engine's request in, the `response` out (payload from `normalise_reply`). A request written
+        as a `TransportMessage` is accepted too: read it through `messages.as_request`."""
 
     async def reset(self) -> None:
         """Clear agent state (agent.reset / reset_endpoint / reset line); no-op when none is configured."""
@@ -201,7 +202,7 @@ def _json_or_str(value: Any) -> str:
         return str(value)
 
 
-def response(payload: dict[str, Any], request: TransportMessage) -> TransportMessage:
+def response(payload: dict[str, Any], request: AgentRequest | TransportMessage) -> TransportMessage:
     return TransportMessage("response", payload, dict(request.metadata))
 
 

@@ -45,7 +45,7 @@ from khaos_action.engine.transport.base import (
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.streams import MAX_CHARS, chunk_text
 from khaos_action.errors import AgentError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage, as_request
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -195,17 +195,16 @@ class CommandTransport(TransportBase):
         if len(inst.stray) < _MAX_STRAY:
             inst.stray.append(stripped[:300].decode("utf-8", "replace"))
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
         assert self._pool is not None
-        case_id = str(message.metadata.get("case_id", ""))
+        message = as_request(message)
+        case_id = message.case_id
         async with self._pool.serving(case_id) as inst:
-            payload = message.payload
             self._counter += 1
-            request = {"id": str(self._counter), "input": str(payload.get("text", "")),
-                       "history": list(payload.get("history") or []),
-                       "session_id": str(payload.get("session_id") or case_id)}
+            request = {"id": str(self._counter), "input": message.text, "history": list(message.history),
+                       "session_id": message.session_id or case_id}
             reply = await self._exchange(inst, request)
             inst.last_case = case_id
             # Collected while the instance is still ours, so another case's lines never land on this one.

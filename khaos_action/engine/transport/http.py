@@ -54,7 +54,7 @@ from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
 from khaos_action.engine.transport.streams import streamed_body_text, streamed_type
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage, as_request
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -191,19 +191,19 @@ class HttpTransport(TransportBase):
             f"(last: {last}). " + (f"Its stderr ends with:\n{tail}\n" if tail else "")
             + "Check `start`, `ready_url` and the port, or raise agent.ready_timeout_s.")
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         if not self._started:
             await self.start()
         assert self._client is not None and self._pool is not None
-        case_id = str(message.metadata.get("case_id", ""))
+        message = as_request(message)
         if not self.exclusive:
-            return await self._post(self._instances[0], message, case_id)
-        async with self._pool.serving(case_id) as inst:
-            return await self._post(inst, message, case_id)
+            return await self._post(self._instances[0], message)
+        async with self._pool.serving(message.case_id) as inst:
+            return await self._post(inst, message)
 
-    async def _post(self, inst: _Instance, message: TransportMessage, case_id: str) -> TransportMessage:
+    async def _post(self, inst: _Instance, message: AgentRequest) -> TransportMessage:
         method = self.agent.method.upper()
-        request = self._request(inst, method, message.payload, case_id)
+        request = self._request(inst, method, message)
         limit = body_limit(self.agent.max_output_bytes)
         answer, raw, cut = await self._fetch(inst, method, request, limit)
         text, invalid = decode_bytes(raw)
@@ -215,14 +215,14 @@ class HttpTransport(TransportBase):
             reply["notes"].append("reply body was not valid UTF-8; invalid bytes replaced with U+FFFD")
         return response(reply, message)
 
-    def _request(self, inst: _Instance, method: str, payload: dict[str, Any], case_id: str) -> httpx.Request:
+    def _request(self, inst: _Instance, method: str, message: AgentRequest) -> httpx.Request:
         """The request the agent is sent: the configured body (or query, for GET, DELETE and HEAD) with the input
         put in, and a W3C traceparent naming the case."""
         assert self._client is not None
-        values = {"input": str(payload.get("text", "")), "session_id": str(payload.get("session_id") or case_id),
-                  "case_id": case_id}
+        case_id = message.case_id
+        values = {"input": message.text, "session_id": message.session_id or case_id, "case_id": case_id}
         body = render(self.agent.request if self.agent.request is not None else DEFAULT_REQUEST, values,
-                      payload.get("history") or [])
+                      message.history)
         headers = {**self._headers, "traceparent": f"00-{trace_id(case_id)}-{trace_id(case_id)[:16]}-01"}
         if method in ("GET", "DELETE", "HEAD"):
             return self._client.build_request(method, inst.url, params=query(body), headers=headers)

@@ -4,10 +4,10 @@ it) runs against a handler in the test's own process, with no agent to start and
 ```python
 from khaos_action.plugins import MockTransport
 
-def handler(request):
-    if request.payload["text"] == "boom":
+def handler(request):                                  # an AgentRequest: text, history, session_id, case_id...
+    if request.text == "boom":
         raise RuntimeError("database is on fire")   # recorded on the case, as any agent failure
-    return f"echo {request.payload['text']}"          # what an agent returns: str, dict, None, an object
+    return f"echo {request.text}"                   # what an agent returns: str, dict, None, an object
 
 engine = Engine(MockTransport(handler), settings=EngineSettings())
 ```
@@ -24,9 +24,9 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.transport.base import Seen, TransportBase, normalise_reply, response
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage, as_request
 
-Handler = Callable[[TransportMessage], Any]
+Handler = Callable[[AgentRequest], Any]
 """request -> an agent's reply (or an awaitable of one); raise to fail the call."""
 
 
@@ -41,16 +41,17 @@ class MockTransport(TransportBase):
         self.has_reset = on_reset is not None
         self.concurrency, self.ahead, self.exclusive = concurrency, ahead, exclusive
         self.runs_checks, self.seen = runs_checks, seen
-        self.requests: list[TransportMessage] = []
+        self.requests: list[AgentRequest] = []
         self.resets = 0
         self.started = self.closed = False
 
     async def start(self) -> None:
         self.started = True
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
-        self.requests.append(message)
-        reply = self.handler(message)
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+        request = as_request(message)
+        self.requests.append(request)
+        reply = self.handler(request)
         if inspect.isawaitable(reply):
             reply = await reply
         return reply if isinstance(reply, TransportMessage) else response(normalise_reply(reply), message)

@@ -35,7 +35,7 @@ from khaos_action.engine.transport import streams
 from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.transports import BuildOptions
 
 if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker_start.py PRELOAD)
@@ -83,11 +83,11 @@ class PythonTransport(TransportBase):
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
         self._pool = DaemonThreadPool(max_workers=self.concurrency, thread_name_prefix="khaos-agent")
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         if self._fn is None or self._call is None:
             await self.start()
         assert self._fn is not None and self._call is not None
-        payload = message.payload
+        payload = message.payload  # the dict an agent taking the whole payload is handed
         if is_check(payload):  # the attack's state checks, after the case's last turn (engine/state_check.py)
             return TransportMessage("response", await self._checks(payload), message.metadata)
         args, kwargs = self._call(payload)
@@ -117,14 +117,15 @@ class PythonTransport(TransportBase):
         loop (no thread hop per call; the agent may run its own loop, e.g. pydantic-ai's `run_sync`)."""
         return self._fn is not None and not self._is_async
 
-    def send_sync(self, message: TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+    def send_sync(self, message: AgentRequest | TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
         """`send` for a sync agent on the calling thread; `run(awaitable)` finishes a coroutine it returns."""
         assert self._fn is not None and self._call is not None
-        if is_check(message.payload):
-            return TransportMessage("response", run(self._checks(message.payload)), message.metadata)
-        args, kwargs = self._call(message.payload)
+        payload = message.payload
+        if is_check(payload):
+            return TransportMessage("response", run(self._checks(payload)), message.metadata)
+        args, kwargs = self._call(payload)
         if self._context is not None:  # the case's `agent.context` object, as `send` gives it
-            kwargs["context"] = run(self._context.for_case(str(message.payload.get("session_id") or "")))
+            kwargs["context"] = run(self._context.for_case(str(payload.get("session_id") or "")))
         try:
             value = self._fn(*args, **kwargs)
             if inspect.isawaitable(value):  # a sync wrapper around a coroutine function

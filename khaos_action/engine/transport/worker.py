@@ -40,7 +40,7 @@ from khaos_action.engine.transport.zygote_process import ZygoteProcess
 from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.tool_info import ToolInfo
 
 LANES = 16
@@ -119,7 +119,7 @@ class WorkerTransport(TransportBase):
         if self.seen is None:
             self._release(await self._acquire())
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         lease = self._lease.get()
         if lease is not None:
             return await self._invoke(lease, message)
@@ -301,7 +301,7 @@ class WorkerTransport(TransportBase):
             self.seen = _seen(ready)
         return worker
 
-    async def _invoke(self, lease: Lease, message: TransportMessage) -> TransportMessage:
+    async def _invoke(self, lease: Lease, message: AgentRequest | TransportMessage) -> TransportMessage:
         ctx = current_case.get()
         if lease.worker.dead:  # died during an earlier turn of this case: the case goes on with another worker
             await self._move(lease, ctx, alone=False)
@@ -343,7 +343,8 @@ class WorkerTransport(TransportBase):
                 self._leave(old)  # after the new worker took one of its lanes
         lease.worker = worker
 
-    async def _ask(self, lease: Lease, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
+    async def _ask(self, lease: Lease, message: AgentRequest | TransportMessage,
+                   ctx: CaseContext | None) -> dict[str, Any]:
         worker = lease.worker
         answer = await worker.request(_invoke_request(worker, message, ctx), ctx.clock if ctx is not None else None)
         self._note_tools(answer)

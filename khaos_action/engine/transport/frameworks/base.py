@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from khaos_action.engine.state_check import is_check, run_checks
+from khaos_action.engine.state_check import run_checks
 from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, TransportMessage, as_request
 from khaos_action.tool_info import ToolInfo
 from khaos_action.transports import BuildOptions
 
@@ -258,20 +258,19 @@ class FrameworkTransport(TransportBase):
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
         self._obj = obj
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
         if self._obj is None:
             await self.start()
-        payload = message.payload
-        if is_check(payload):  # the attack's state checks, after the case's last turn (engine/state_check.py)
-            answer = await run_checks(payload, base_dir=self.base_dir,
+        message = as_request(message)
+        if message.checks is not None:  # the attack's state checks, after the case's last turn (state_check.py)
+            answer = await run_checks(message.payload, base_dir=self.base_dir,
                                       context=self._contexts.for_case if self._contexts is not None else None)
             return TransportMessage("response", answer, message.metadata)
-        session_id = str(payload.get("session_id") or "")
+        session_id = message.session_id
         context = await self._contexts.for_case(session_id) if self._contexts is not None else None
         options = RunOptions(context=context, stream=self.stream, tracing=self.tracing, settings=self.settings)
         try:
-            reply = await self.adapter.run(self._obj, str(payload.get("text", "")), list(payload.get("history") or []),
-                                           session_id, options)
+            reply = await self.adapter.run(self._obj, message.text, list(message.history), session_id, options)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -286,7 +285,7 @@ class FrameworkTransport(TransportBase):
         its main thread (`send_sync`), so no two cases share its state."""
         return self._obj is not None and bool(getattr(self.adapter, "one_case_at_a_time", False))
 
-    def send_sync(self, message: TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+    def send_sync(self, message: AgentRequest | TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
         """`send` on the worker's own event loop (`run(awaitable)` runs it to the end)."""
         return run(self.send(message))
 

@@ -1,0 +1,41 @@
+"""What the engine sends an agent is an `AgentRequest`; its dicts are the ones the wire carried before it had a type,
+and a request still written as a `TransportMessage` reads as the same request."""
+
+from __future__ import annotations
+
+from khaos_action.messages import CHECK_KEY, AgentRequest, TransportMessage, as_request
+
+
+def turn() -> AgentRequest:
+    return AgentRequest("and now?", [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}],
+                        "case-1", case_id="case-1", phase="security", run_id="run-7")
+
+
+def test_a_turn_shows_the_payload_and_metadata_a_transport_hands_on() -> None:
+    request = turn()
+    assert request.name == "invoke"
+    assert request.payload == {"text": "and now?", "history": request.history, "session_id": "case-1"}
+    assert list(request.payload) == ["text", "history", "session_id"]
+    assert request.metadata == {"case_id": "case-1", "phase": "security", "run_id": "run-7"}
+
+
+def test_a_payload_and_its_metadata_read_back_into_the_same_request() -> None:
+    request = turn()
+    assert AgentRequest.of(request.payload, request.metadata) == request
+
+
+def test_keys_a_context_fault_adds_and_a_state_check_request_survive_the_round_trip() -> None:
+    checks = {"refs": ["checks/bank.py:paid"], "case": {"id": "c"}, "reply": "", "tool_calls": []}
+    payload = {"text": "", "history": [], "session_id": "c", "messages": [{"role": "system", "content": "x"}],
+               CHECK_KEY: checks}
+    request = AgentRequest.of(payload, {"case_id": "c"})
+    assert request.checks == checks and request.extra == {"messages": [{"role": "system", "content": "x"}]}
+    assert request.payload == payload
+
+
+def test_a_transport_message_request_reads_as_the_request_it_describes() -> None:
+    message = TransportMessage("invoke", {"text": "hi"}, {"case_id": "c9"})
+    request = as_request(message)
+    assert (request.text, request.history, request.session_id, request.case_id, request.checks) == (
+        "hi", [], "", "c9", None)
+    assert as_request(request) is request
