@@ -175,21 +175,26 @@ STOPWORDS = frozenset(
 _QUESTION_WORDS = frozenset({"what", "where", "when", "why", "how", "who", "which"})
 
 
+def _terse(token: str) -> str | None:
+    """A token as the hurried user types it: a protected one bare of punctuation, a word in lower case, a stop
+    word or punctuation left out (None)."""
+    if is_protected(token):
+        return token.strip(".,;:!?\"'()")
+    word = re.sub(r"[^\w'-]", "", token).strip("'-")
+    return word.lower() if word and word.lower() not in STOPWORDS else None
+
+
+def _clipped(kept: list[str], limit: int) -> list[str]:
+    """Very long prompts keep their first key words (and every protected token): the point is an extreme length."""
+    if len(kept) <= limit:
+        return kept
+    return kept[:limit] + [t for t in kept[limit:] if is_protected(t)]
+
+
 def length_short(text: str, rng: random.Random) -> str:
     """The terse version a hurried user types: stop words and punctuation dropped, key words and ids kept."""
-    kept: list[str] = []
-    for token in text.split():
-        if is_protected(token):
-            kept.append(token.strip(".,;:!?\"'()"))
-            continue
-        word = re.sub(r"[^\w'-]", "", token).strip("'-")
-        if word and word.lower() not in STOPWORDS:
-            kept.append(word.lower())
-    # Very long prompts keep their first key words (and every protected token): the point is an extreme length.
-    limit = rng.randint(5, 9)
-    if len(kept) > limit:
-        head = kept[:limit]
-        kept = head + [t for t in kept[limit:] if is_protected(t)]
+    kept = [word for word in map(_terse, text.split()) if word is not None]
+    kept = _clipped(kept, rng.randint(5, 9))
     if len(kept) > 2 and kept[0] in _QUESTION_WORDS and rng.random() < 0.5:
         kept = kept[1:]
     short = " ".join(kept)
