@@ -82,30 +82,33 @@ def owasp_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
 
 def contract_matrix(cases: list[CaseResult]) -> SimpleNamespace:
     """invariants × scenarios: ✅ all exercised checks passed, ❌ any failed, ➖ never exercised."""
-    # A cell is kept as what it shows (None: nothing exercised, True: all passed, False: one failed), not as the
-    # list of its results (that list was most of report.md's time at scale).
-    cells: dict[str, dict[str, bool]] = {}  # scenario -> invariant id -> all passed so far
+    cells, severity = _contract_cells(cases)
+    scenarios = list(cells)
+    rows = [SimpleNamespace(id=inv_id, severity=severity[inv_id],
+                            cells=[_CELL_MARKS[cells[scenario].get(inv_id)] for scenario in scenarios])
+            for inv_id in severity]
+    return SimpleNamespace(scenarios=scenarios, rows=rows)
+
+
+_CELL_MARKS = {None: "➖", True: "✅", False: "❌"}
+"""A contract cell as shown: never exercised, all passed, one failed."""
+
+
+def _contract_cells(cases: list[CaseResult]) -> tuple[dict[str, dict[str, bool]], dict[str, str]]:
+    """scenario -> invariant id -> whether all its exercised checks passed so far, and each invariant's severity.
+    A cell is kept as what it shows, not as the list of its results (that list was most of report.md's time at
+    scale)."""
+    cells: dict[str, dict[str, bool]] = {}
     severity: dict[str, str] = {}
     for case in cases:
         if case.pillar != "contract" or case.scenario is None:
             continue
-        column = cells.get(case.scenario)
-        if column is None:
-            column = cells[case.scenario] = {}
+        column = cells.setdefault(case.scenario, {})
         for inv in case.invariants:
-            if inv.id not in severity:
-                severity[inv.id] = inv.severity
+            severity.setdefault(inv.id, inv.severity)
             if inv.passed is not None:
                 column[inv.id] = column.get(inv.id, True) and inv.passed
-    scenarios = list(cells)
-    rows = []
-    for inv_id in severity:
-        row = []
-        for scenario in scenarios:
-            shown = cells[scenario].get(inv_id)
-            row.append("➖" if shown is None else "✅" if shown else "❌")
-        rows.append(SimpleNamespace(id=inv_id, severity=severity[inv_id], cells=row))
-    return SimpleNamespace(scenarios=scenarios, rows=rows)
+    return cells, severity
 
 
 def fault_rows(cases: list[CaseResult]) -> list[SimpleNamespace]:
