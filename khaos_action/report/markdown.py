@@ -123,6 +123,13 @@ def fault_rows(cases: list[CaseResult]) -> list[SimpleNamespace]:
     return sorted(table.values(), key=lambda r: (r.fired_in > 0, r.id))
 
 
+def _metrics_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
+    """The metrics table: each phase that ran (security has its own tables) with its counts and rates."""
+    return [(p, SimpleNamespace(**{k: manifest.metrics[p].get(k) for k in (
+        "invocations", "task_completion", "error_rate", "latency_p50", "latency_p95")}))
+        for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics]
+
+
 def render_markdown(manifest: Manifest) -> str:
     cases = manifest.cases
     findings = sorted(
@@ -134,9 +141,7 @@ def render_markdown(manifest: Manifest) -> str:
 
     context: dict[str, Any] = {
         "m": manifest, "headline": headline_markdown(manifest), "score_order": [s for s in SCORE_ORDER],
-        "metrics_rows": [(p, SimpleNamespace(**{k: manifest.metrics[p].get(k) for k in (
-            "invocations", "task_completion", "error_rate", "latency_p50", "latency_p95")}))
-            for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics],
+        "metrics_rows": _metrics_rows(manifest),
         "matrix": contract_matrix(cases), "faults": fault_rows(cases),
         "security": any(c.phase == "security" for c in cases) or manifest.counts.attacks_skipped,
         "categories": security_categories(manifest), "owasp_rows": owasp_rows(manifest),
