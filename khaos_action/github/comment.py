@@ -136,6 +136,34 @@ def upsert_comment(github: GitHubClient, repository: str, number: int, body: str
     return CommentResult("updated", url=(data or {}).get("html_url"))
 
 
+def _to_file(reason: str, body: str, fallback_dir: Path) -> tuple[CommentResult, list[str]]:
+    """The comment written to `.khaos/comment.md` for a `workflow_run` workflow to post, with why."""
+    path = fallback_dir / COMMENT_FILE
+    from khaos_action.atomic import make_dirs, write_atomic
+
+    try:  # through no link in the workspace: a committed `.khaos/comment.md` link is refused (exit 3)
+        make_dirs(path.parent)
+        write_atomic(path, body)
+    except OSError as exc:
+        return CommentResult("skipped", reason), [f"{reason}; could not write {path} either: {exc}"]
+    warning = (f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "
+               "`workflow_run` workflow, see docs/github-action.md")
+    return CommentResult("file", reason, file=path), [warning]
+
+
+def _post(github: GitHubClient, repository: str, number: int, body: str, marker_line: str,
+          passed_on_failure: bool) -> CommentResult:
+    """The sticky comment posted or updated; with `comment: on-failure` and a passing run (`passed_on_failure`) no
+    new comment, but an earlier failure comment shows the pass (a stale failure is not left standing)."""
+    if not passed_on_failure:
+        return upsert_comment(github, repository, number, body, marker_line)
+    existing = find_comment(github, repository, number, marker_line)
+    if existing is None:
+        return CommentResult("skipped", "comment: on-failure and the run passed")
+    github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
+    return CommentResult("updated", "the earlier failure comment now shows the pass")
+
+
 def publish(
     *,
     body: str,
@@ -157,34 +185,20 @@ def publish(
         return CommentResult("skipped", "comment: never"), []
     if pr is None:
         return CommentResult("skipped", f"event {event.name or 'unknown'} is not a pull request"), []
-
-    def to_file(reason: str) -> tuple[CommentResult, list[str]]:
-        path = fallback_dir / COMMENT_FILE
-        from khaos_action.atomic import make_dirs, write_atomic
-
-        try:  # through no link in the workspace: a committed `.khaos/comment.md` link is refused (exit 3)
-            make_dirs(path.parent)
-            write_atomic(path, body)
-        except OSError as exc:
-            return CommentResult("skipped", reason), [f"{reason}; could not write {path} either: {exc}"]
-        warning = (f"{reason}; the comment was written to {COMMENT_FILE} (output `comment-file`) — post it from a "
-                   "`workflow_run` workflow, see docs/github-action.md")
-        return CommentResult("file", reason, file=path), [warning]
-
     if event.name == "pull_request" and pr.is_fork:
-        return to_file("pull request from a fork: the token is read-only")
+        return _to_file("pull request from a fork: the token is read-only", body, fallback_dir)
     if github is None or not repository:
-        return to_file("no `github-token`: cannot comment")
+        return _to_file("no `github-token`: cannot comment", body, fallback_dir)
+    return _posted(github, repository, pr.number, body, marker_line, policy == "on-failure" and passed, fallback_dir)
+
+
+def _posted(github: GitHubClient, repository: str, number: int, body: str, marker_line: str,
+            passed_on_failure: bool, fallback_dir: Path) -> tuple[CommentResult, list[str]]:
+    """The comment posted; a token that may not comment writes it to the file instead, any other failure is a
+    warning (the verdict is unchanged)."""
     try:
-        if policy == "on-failure" and passed:
-            # Do not open a new comment for a passing run, but do not leave a stale failure standing either.
-            existing = find_comment(github, repository, pr.number, marker_line)
-            if existing is None:
-                return CommentResult("skipped", "comment: on-failure and the run passed"), []
-            github.patch(f"repos/{repository}/issues/comments/{existing}", json={"body": body})
-            return CommentResult("updated", "the earlier failure comment now shows the pass"), []
-        return upsert_comment(github, repository, pr.number, body, marker_line), []
+        return _post(github, repository, number, body, marker_line, passed_on_failure), []
     except GitHubForbidden as exc:
-        return to_file(f"the token may not comment ({exc})")
+        return _to_file(f"the token may not comment ({exc})", body, fallback_dir)
     except GitHubError as exc:
         return CommentResult("skipped", str(exc)), [f"could not post the PR comment (the verdict is unchanged): {exc}"]
