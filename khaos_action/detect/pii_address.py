@@ -71,17 +71,18 @@ _PATTERNS = (
 _CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
 _JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
 """A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
-_PLACE_WORD = (rf"(?!(?i:{_NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|article|"
-               rf"section|volume|issue|episode|season|week|day|stage|phase|round|level|total|subtotal|balance|"
+_PLACE_WORD = (rf"(?=[{_UPPER}])(?!(?i:{_NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|"
+               rf"article|section|volume|issue|episode|season|week|day|stage|phase|round|level|total|subtotal|balance|"
                rf"amount|qty)\b){_CAP}")
-"""A capitalised word that may name a street: not a count, a record or a part of something."""
+"""A capitalised word that may name a street: not a count, a record or a part of something. The capital is looked
+for first, so the long exclusion is tried only where a word starts with one."""
 _POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|"
              r"[A-Z]{1,2}\d[A-Z\d]?\s?\d[A-Z]{2}|\d{3}-\d{4}")
 """Postcodes that end an address line: Indian PIN, US ZIP (with its state), Canadian, UK, Japanese."""
 _LINES = (
     # 14th Cross Road, Indiranagar, Bengaluru 560038 · Main Street, Springfield, IL 62701: a street without a house
     # number, the places after it and their postcode
-    re.compile(rf"\b(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
+    re.compile(rf"\b(?=[\d{_UPPER}])(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
                rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # 19, Anna Salai, Teynampet, Chennai 600018 · 12 Kingsway, London WC2B 6NH: a house number, the places after it
     # and their postcode
