@@ -65,6 +65,11 @@ class LlmRuntime:
 _DEFAULT = LlmRuntime()
 
 
+def _model_of(documents: list[Any]) -> str | None:
+    """The model a reply names (its first document that says)."""
+    return next((d.get("model") for d in documents if isinstance(d, dict) and isinstance(d.get("model"), str)), None)
+
+
 def begin_call(ctx: CaseContext | None, decision: Any, view: HttpRequestView,
                sent_body: bytes | None = None) -> LlmCall | None:
     """An LlmCall when `decision` recorded an LLM request for `ctx`, else None (nothing to observe)."""
@@ -134,14 +139,8 @@ class LlmCall:
         record["latency_ms"] = round((time.perf_counter() - self.started) * 1000, 3)
         record["source"] = source
         documents = parse_body(reply.body, reply.headers.get("content-type", "")) if reply is not None else []
-        if reply is not None and source in ("live", "cassette") and reply.status < 400:
-            usage = call_usage(self.view.json, documents)
-            tokens_in, tokens_out, estimated = usage.input_tokens, usage.output_tokens, usage.estimated
-        else:
-            tokens_in = tokens_out = 0  # a fault or an error reply: no model output (providers bill none)
-            estimated = False
-        model = record.get("model") or next((d.get("model") for d in documents if isinstance(d, dict)
-                                            and isinstance(d.get("model"), str)), None)
+        tokens_in, tokens_out, estimated = self._tokens(reply, source, documents)
+        model = record.get("model") or _model_of(documents)
         cost = cost_usd(price_for(model, self.runtime.prices), tokens_in, tokens_out)
         record.update(input_tokens=tokens_in, output_tokens=tokens_out, tokens_estimated=estimated,
                       cost_usd=None if cost is None else round(cost, 8))
@@ -149,6 +148,14 @@ class LlmCall:
             record["partial"] = True
         self.runtime.finished(record, tokens_in + tokens_out if live else None, cost)
         self.ctx.changed()  # the record is whole: a case that then times out keeps it (engine/worker_child.py)
+
+    def _tokens(self, reply: Reply | None, source: str, documents: list[Any]) -> tuple[int, int, bool]:
+        """(input, output, estimated) tokens of a model's answer; none for a fault or an error reply (providers
+        bill no model output)."""
+        if reply is not None and source in ("live", "cassette") and reply.status < 400:
+            usage = call_usage(self.view.json, documents)
+            return usage.input_tokens, usage.output_tokens, usage.estimated
+        return 0, 0, False
 
     def finish_live(self, status: int, headers: Mapping[str, str], body: bytes | None, *,
                     complete: bool = True) -> None:
