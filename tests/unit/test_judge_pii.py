@@ -185,7 +185,7 @@ def test_structural_pii_look_alikes(text):
 # found, and no look-alike reported beyond the ones the docs list as left as they are; the first looks are recorded
 # in the docs.
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
-    f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
+    f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10")] + [
     "pii_agents_dev.jsonl"]
 KNOWN_FALSE: dict[str, list[str]] = {"pii_agents_dev.jsonl": [
     "Born in the USA was released on 4 June 1984.",  # a title's "Born" before a date
