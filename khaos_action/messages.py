@@ -1,4 +1,5 @@
-"""What goes to and comes back from an agent: the engine's `AgentRequest`, the transport's `TransportMessage` reply."""
+"""What goes to and comes back from an agent: the engine's `AgentRequest`, the transport's `TransportMessage` reply
+and `AgentResponse`, that reply's payload as the engine reads it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,8 @@ from typing import Any, ClassVar
 
 CHECK_KEY = "khaos_check"
 """The payload key of a state-check request and of its answer (engine/state_check.py)."""
+NOTES_DROPPED = "_notes_dropped"
+"""The reply payload key of how many notes the transport dropped (`normalise_reply` keeps the first ones)."""
 
 
 @dataclass(slots=True)
@@ -73,6 +76,31 @@ class AgentRequest:
 
 
 _PAYLOAD_KEYS = frozenset({"text", "history", "session_id", CHECK_KEY})
+
+
+@dataclass(slots=True)
+class AgentResponse:
+    """A transport's reply (`TransportMessage.payload`) as the engine reads it: the keys it knows, by name. Each
+    field is what the transport gave, of any type: the reply comes from the agent, so the engine checks, converts
+    and caps each one (engine/textsafe.py) before anything is stored. Not `AgentReply`, which is a reply as the judge
+    reads it."""
+
+    text: Any = None
+    tool_calls: Any = None
+    """`[{"name", "args", "result"?}]`: the calls the agent reports making."""
+    notes: Any = None
+    notes_dropped: Any = None
+    """How many notes the transport already dropped (NOTES_DROPPED)."""
+    error: Any = None
+    """An error the agent reported beside its text (the case then fails with it)."""
+    checks: Any = None
+    """The answer to a state-check request, `{ref: verdict}` (CHECK_KEY)."""
+
+    @classmethod
+    def of(cls, payload: Mapping[str, Any]) -> AgentResponse:
+        get = payload.get
+        return cls(text=get("text"), tool_calls=get("tool_calls"), notes=get("notes"),
+                   notes_dropped=get(NOTES_DROPPED), error=get("error"), checks=get(CHECK_KEY))
 
 
 def as_request(message: AgentRequest | TransportMessage) -> AgentRequest:

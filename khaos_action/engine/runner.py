@@ -27,7 +27,7 @@ from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.pace import Pace
 from khaos_action.engine.transport.base import Transport
-from khaos_action.messages import AgentRequest, ToolCall
+from khaos_action.messages import AgentRequest, AgentResponse, ToolCall
 from khaos_action.plan.cases import Case, Invocation, invocation_key
 
 T = TypeVar("T")
@@ -216,7 +216,8 @@ class Engine:
     async def _check_answer(self, message: AgentRequest, clock: CallClock | None) -> tuple[Any, str | None]:
         """The worker's answer to the state checks, or why there is none."""
         try:
-            return (await _within(self.transport.send(message), self.settings.timeout_s, clock)).payload, None
+            reply = await _within(self.transport.send(message), self.settings.timeout_s, clock)
+            return AgentResponse.of(reply.payload).checks, None
         except asyncio.TimeoutError:
             return None, f"the state check ran past the case's timeout ({self.settings.timeout_s:g}s)"
         except asyncio.CancelledError:
@@ -225,14 +226,14 @@ class Engine:
             return None, textsafe.safe_str(f"{type(exc).__name__}: {exc}", textsafe.MAX_ERROR_CHARS)
 
     async def _send(self, request: AgentRequest, invocation: Invocation, clock: CallClock | None) -> str | None:
-        body = await self._answer(request, invocation, clock)
-        if body is None:
+        answer = await self._answer(request, invocation, clock)
+        if answer is None:
             return None
-        text = _reply_text(body, invocation)
-        _take_notes(body, invocation)
-        _take_tool_calls(body, invocation)
-        if body.get("error"):
-            invocation.error = textsafe.safe_str(body["error"], textsafe.MAX_ERROR_CHARS)
+        text = _reply_text(answer, invocation)
+        _take_notes(answer, invocation)
+        _take_tool_calls(answer, invocation)
+        if answer.error:
+            invocation.error = textsafe.safe_str(answer.error, textsafe.MAX_ERROR_CHARS)
         kind = textsafe.repr_type(text) if text[:1] == "<" else None
         if kind is not None:  # `str(generator)` and the like: the agent's code never produced an answer
             invocation.error = (f"the agent's reply is the repr of a {kind} object ({textsafe.safe_str(text, 120)}), "
@@ -243,7 +244,7 @@ class Engine:
         return text
 
     async def _answer(self, message: AgentRequest, invocation: Invocation,
-                      clock: CallClock | None) -> dict[str, Any] | None:
+                      clock: CallClock | None) -> AgentResponse | None:
         """The agent's answer to `message`, or None with the invocation's error when it timed out or failed."""
         timeout = self.settings.timeout_s
         try:
@@ -259,7 +260,7 @@ class Engine:
             invocation.error = textsafe.safe_str(f"{type(exc).__name__}: {textsafe.safe_str(exc)}",
                                                  textsafe.MAX_ERROR_CHARS)
             return None
-        return response.payload
+        return AgentResponse.of(response.payload)
 
     def _record(self, invocation: Invocation) -> None:
         case = invocation.case
@@ -309,9 +310,9 @@ async def _within(awaitable: Awaitable[T], timeout: float, clock: CallClock | No
             clock.deadline, clock.held = None, False
 
 
-def _reply_text(body: dict[str, Any], invocation: Invocation) -> str:
+def _reply_text(answer: AgentResponse, invocation: Invocation) -> str:
     """The reply's text as valid Unicode (noted when it was not)."""
-    text = body.get("text")
+    text = answer.text
     text = "" if text is None else text if isinstance(text, str) else textsafe.safe_str(text, 1 << 62)
     text, replaced = textsafe.valid_text(text)
     if replaced:
@@ -319,20 +320,20 @@ def _reply_text(body: dict[str, Any], invocation: Invocation) -> str:
     return text
 
 
-def _take_notes(body: dict[str, Any], invocation: Invocation) -> None:
+def _take_notes(answer: AgentResponse, invocation: Invocation) -> None:
     """The reply's notes, up to the case's cap, and how many were dropped (here or by the transport)."""
-    if body.get("notes") is not None:
-        notes, more = textsafe.take_notes(body["notes"], textsafe.MAX_NOTES + 1 - len(invocation.notes))
+    if answer.notes is not None:
+        notes, more = textsafe.take_notes(answer.notes, textsafe.MAX_NOTES + 1 - len(invocation.notes))
         invocation.notes += notes
         invocation.notes_dropped += more
-    already = body.get("_notes_dropped")  # counted by transport.base.normalise_reply
+    already = answer.notes_dropped  # counted by transport.base.normalise_reply
     if isinstance(already, int) and not isinstance(already, bool) and 0 < already < 2**63:
         invocation.notes_dropped += already
 
 
-def _take_tool_calls(body: dict[str, Any], invocation: Invocation) -> None:
+def _take_tool_calls(answer: AgentResponse, invocation: Invocation) -> None:
     """The tool calls the agent reports, up to the case's cap (one without a name is no call)."""
-    calls = body.get("tool_calls") or ()
+    calls = answer.tool_calls or ()
     for call in islice(calls if isinstance(calls, (list, tuple)) else (), textsafe.MAX_TOOL_CALLS + 1):
         if isinstance(call, dict) and call.get("name"):
             # the result too, when the agent reports it: the judge checks a reply under a fault against what

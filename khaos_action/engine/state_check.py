@@ -84,9 +84,9 @@ def check_request(refs: list[str], *, case: Mapping[str, Any], reply: str,
     return {"refs": refs, "case": dict(case), "reply": reply, "tool_calls": tool_calls}
 
 
-def outcomes(answer: Mapping[str, Any] | None, refs: list[str]) -> dict[str, dict[str, Any]]:
-    """Each ref's verdict from the transport's answer; a ref it did not answer is an error."""
-    found = (answer or {}).get(CHECK_KEY)
+def outcomes(found: Any, refs: list[str]) -> dict[str, dict[str, Any]]:
+    """Each ref's verdict from the transport's answer (`AgentResponse.checks`); a ref it did not answer is an
+    error."""
     found = found if isinstance(found, dict) else {}
     return {ref: found[ref] if isinstance(found.get(ref), dict) else
             {"error": "the agent's transport did not run the check (state checks run only in a python agent's "

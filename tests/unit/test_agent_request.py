@@ -1,9 +1,12 @@
 """What the engine sends an agent is an `AgentRequest`; its dicts are the ones the wire carried before it had a type,
-and a request still written as a `TransportMessage` reads as the same request."""
+and a request still written as a `TransportMessage` reads as the same request. A reply's payload reads as an
+`AgentResponse`."""
 
 from __future__ import annotations
 
-from khaos_action.messages import CHECK_KEY, AgentRequest, TransportMessage, as_request
+from khaos_action.engine.textsafe import MAX_NOTES
+from khaos_action.engine.transport.base import normalise_reply
+from khaos_action.messages import CHECK_KEY, AgentRequest, AgentResponse, TransportMessage, as_request
 
 
 def turn() -> AgentRequest:
@@ -39,3 +42,13 @@ def test_a_transport_message_request_reads_as_the_request_it_describes() -> None
     assert (request.text, request.history, request.session_id, request.case_id, request.checks) == (
         "hi", [], "", "c9", None)
     assert as_request(request) is request
+
+
+def test_a_reply_payload_reads_as_the_response_fields_the_engine_knows() -> None:
+    payload = normalise_reply({"output": "done", "notes": [f"n{i}" for i in range(MAX_NOTES + 5)], "error": "late",
+                               "tool_calls": [{"name": "refund", "args": {"id": 3}}], "trace": "kept aside"})
+    answer = AgentResponse.of(payload)
+    assert (answer.text, answer.error, answer.notes_dropped) == ("done", "late", 5)
+    assert answer.tool_calls == [{"name": "refund", "args": {"id": 3}}] and len(answer.notes) == MAX_NOTES
+    assert AgentResponse.of({CHECK_KEY: {"r": {"passed": True}}}).checks == {"r": {"passed": True}}
+    assert AgentResponse.of({}) == AgentResponse()

@@ -29,7 +29,7 @@ from khaos_action.engine.textsafe import (
     take_notes,
     type_name,
 )
-from khaos_action.messages import AgentRequest, TransportMessage
+from khaos_action.messages import NOTES_DROPPED, AgentRequest, TransportMessage
 from khaos_action.tool_info import ToolInfo
 
 if TYPE_CHECKING:
@@ -41,7 +41,6 @@ EnvForInstance = Callable[[int], Mapping[str, str]]
 """Extra environment for agent instance `index` (e.g. its own chaos-proxy listener URLs)."""
 
 TEXT_KEYS = ("text", "output", "response", "content")
-NOTES_DROPPED = "_notes_dropped"
 
 
 class AgentCallError(Exception):
