@@ -61,14 +61,20 @@ def case_is_critical(case: Any) -> bool:
 def case_hits(case: Any) -> Iterable[tuple[str, str, str]]:
     """(kind, severity, label) of every critical thing one case shows."""
     for inv in getattr(case, "invariants", ()) or ():
-        if inv.passed is not False:
-            continue
-        if getattr(inv, "type", None) == SECRET_CHECK_TYPE or inv.id == SECRET_CHECK_ID:
-            yield "secret", "critical", f"{case.scenario or case.phase}"
-        elif is_critical("invariant", inv.severity):
-            yield "invariant", inv.severity, f"{inv.id} ({case.scenario or case.phase})"
+        hit = _invariant_hit(case, inv) if inv.passed is False else None
+        if hit is not None:
+            yield hit
     if getattr(case, "outcome", None) == "COMPROMISED" and is_critical("attack", case.severity):
         yield "attack", case.severity, f"{case.attack_id or case.id} [{case.severity}]"
+
+
+def _invariant_hit(case: Any, inv: Any) -> tuple[str, str, str] | None:
+    """A failed invariant's critical finding: the planted secret shown, or an invariant of critical severity."""
+    if getattr(inv, "type", None) == SECRET_CHECK_TYPE or inv.id == SECRET_CHECK_ID:
+        return "secret", "critical", f"{case.scenario or case.phase}"
+    if is_critical("invariant", inv.severity):
+        return "invariant", inv.severity, f"{inv.id} ({case.scenario or case.phase})"
+    return None
 
 
 def critical_findings(cases: Iterable[Any], *, gate: str = "critical", limit: int = 5) -> list[Finding]:
