@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 if TYPE_CHECKING:
     from khaos_action.engine.context import CaseContext
@@ -52,16 +52,22 @@ def named_hosts(texts: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(found))
 
 
+def _unfilled(host: str) -> str:
+    """A host whose first label the agent fills in (JOINED.status-check.example, {id}.example.org): its parent
+    domain, when that still has a dot."""
+    first, _, parent = host.partition(".")
+    if first != first.lower() or "{" in first:
+        return parent if "." in parent else host
+    return host
+
+
 def _add(found: set[str], netloc: str, default_port: int | None) -> None:
     netloc = netloc.rsplit("@", 1)[-1].rstrip(".,;:!")
     host, _, port = netloc.rpartition(":") if re.search(r":\d+$", netloc) else (netloc, "", "")
     host = host.strip("[]")
     if not host or "." not in host and not _LOOPBACK.match(host):
         return
-    first, _, parent = host.partition(".")
-    if first != first.lower() or "{" in first:  # JOINED.status-check.example: the agent fills the label in
-        host = parent if "." in parent else host
-    host = host.lower()
+    host = _unfilled(host).lower()
     if _LOOPBACK.match(host):
         found.add(f"{host}:{port or default_port or 80}")
     else:
@@ -96,15 +102,20 @@ def contain(ctx: CaseContext | None, view: HttpRequestView, via: str) -> Reply |
     if ctx is None or not ctx.contain:
         return None
     parts = urlsplit(view.url)
-    try:
-        port = parts.port or _DEFAULT_PORTS.get(parts.scheme.lower(), 80)
-    except ValueError:
-        port = None
-    if not is_contained(ctx.contain, view.host or parts.hostname or "", port):
+    host = view.host or parts.hostname or ""
+    if not is_contained(ctx.contain, host, _port(parts)):
         return None
-    record(ctx, host=view.host or parts.hostname or "", method=view.method,
-           path=(parts.path or "/") + (f"?{parts.query}" if parts.query else ""), body=view.body, via=via)
+    record(ctx, host=host, method=view.method, path=(parts.path or "/") + (f"?{parts.query}" if parts.query else ""),
+           body=view.body, via=via)
     return local_reply()
+
+
+def _port(parts: SplitResult) -> int | None:
+    """The URL's port, its scheme's default when it names none; None when it is not a number."""
+    try:
+        return parts.port or _DEFAULT_PORTS.get(parts.scheme.lower(), 80)
+    except ValueError:
+        return None
 
 
 def record(ctx: CaseContext, *, host: str, method: str, path: str, body: bytes, via: str) -> None:
