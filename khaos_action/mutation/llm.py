@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
+from typing import Any
 
 import httpx
 
@@ -44,6 +45,29 @@ async def llm_rewrite(
     if n < 1:
         return []
     url = endpoint.base_url.rstrip("/") + "/chat/completions"
+    headers = _headers(endpoint, environ)
+    body = {
+        "model": endpoint.model,
+        "temperature": 0,  # as reproducible as the endpoint allows
+        "messages": [
+            {"role": "system", "content": _SYSTEM.format(n=n)},
+            {"role": "user", "content": prompt},
+        ],
+    }
+    response = await _post(client, url, body, headers, endpoint.timeout_s)
+    content = _message_content(response, url)
+    rewrites = parse_rewrites(content)
+    unique = [r for r in dict.fromkeys(r.strip() for r in rewrites) if r and r != prompt.strip()]
+    if not unique:
+        raise MutationLlmError(
+            f"mutation.llm endpoint {url} returned no usable rewrite (expected a JSON array of strings, got "
+            f"{content[:200]!r})"
+        )
+    return unique[:n]
+
+
+def _headers(endpoint: LlmEndpoint, environ: Mapping[str, str]) -> dict[str, str]:
+    """The request's headers, with the API key from the environment variable the config names."""
     headers = {"content-type": "application/json"}
     if endpoint.api_key_env:
         key = environ.get(endpoint.api_key_env)
@@ -53,19 +77,17 @@ async def llm_rewrite(
                 "set it, or remove `api_key_env` for an endpoint that needs no key"
             )
         headers["authorization"] = f"Bearer {key}"
-    body = {
-        "model": endpoint.model,
-        "temperature": 0,  # as reproducible as the endpoint allows
-        "messages": [
-            {"role": "system", "content": _SYSTEM.format(n=n)},
-            {"role": "user", "content": prompt},
-        ],
-    }
+    return headers
+
+
+async def _post(client: httpx.AsyncClient, url: str, body: dict[str, Any], headers: dict[str, str],
+                timeout_s: float) -> httpx.Response:
+    """The endpoint's answer; MutationLlmError when it did not answer in time, could not be reached or refused."""
     try:
-        response = await client.post(url, json=body, headers=headers, timeout=endpoint.timeout_s)
+        response = await client.post(url, json=body, headers=headers, timeout=timeout_s)
     except httpx.TimeoutException:
         raise MutationLlmError(
-            f"mutation.llm endpoint {url} did not answer within {endpoint.timeout_s:g}s; "
+            f"mutation.llm endpoint {url} did not answer within {timeout_s:g}s; "
             "raise mutation.llm.timeout_s or check the server"
         ) from None
     except httpx.HTTPError as exc:
@@ -78,15 +100,7 @@ async def llm_rewrite(
             f"mutation.llm endpoint {url} answered HTTP {response.status_code}: {response.text[:200]!r}; "
             "check mutation.llm.model and the API key"
         )
-    content = _message_content(response, url)
-    rewrites = parse_rewrites(content)
-    unique = [r for r in dict.fromkeys(r.strip() for r in rewrites) if r and r != prompt.strip()]
-    if not unique:
-        raise MutationLlmError(
-            f"mutation.llm endpoint {url} returned no usable rewrite (expected a JSON array of strings, got "
-            f"{content[:200]!r})"
-        )
-    return unique[:n]
+    return response
 
 
 def _message_content(response: httpx.Response, url: str) -> str:
