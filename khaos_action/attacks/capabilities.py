@@ -174,16 +174,18 @@ def _metadata_flags(metadata: dict[str, Any] | None) -> dict[str, bool]:
     if not isinstance(caps, dict):
         raise ConfigError(f"@khaosagent capabilities must be a dict of flags or a list of flag names, got "
                           f"{type(caps).__name__}")
-    result: dict[str, bool] = {}
-    for key, value in caps.items():
-        flag = key if str(key).startswith("has_") else f"has_{key}"
-        if flag not in FLAGS:
-            raise ConfigError(f"unknown capability {key!r} in @khaosagent(capabilities=...). "
-                              f"Expected one of: {', '.join(FLAGS)}")
-        if not isinstance(value, bool):
-            raise ConfigError(f"capability {key!r} in @khaosagent(capabilities=...) must be true or false")
-        result[flag] = value
-    return result
+    return dict(_declared_flag(key, value) for key, value in caps.items())
+
+
+def _declared_flag(key: Any, value: Any) -> tuple[str, bool]:
+    """One declared capability as (flag, value): its name with or without `has_`, its value true or false."""
+    flag = key if str(key).startswith("has_") else f"has_{key}"
+    if flag not in FLAGS:
+        raise ConfigError(f"unknown capability {key!r} in @khaosagent(capabilities=...). "
+                          f"Expected one of: {', '.join(FLAGS)}")
+    if not isinstance(value, bool):
+        raise ConfigError(f"capability {key!r} in @khaosagent(capabilities=...) must be true or false")
+    return flag, value
 
 
 def infer_capabilities(
