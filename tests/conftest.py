@@ -42,7 +42,8 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: order.index(tier_of(item.path)))  # stable: each tier keeps its own order
 
 
-SLOW_MODULE = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.MULTILINE)
+# `pytestmark = pytest.mark.slow`, or a list of marks that starts with it
+SLOW_MODULE = re.compile(r"^pytestmark = \[?\s*pytest\.mark\.slow\b", re.MULTILINE)
 NAME = re.compile(r"[A-Za-z_][\w.]*")
 
 

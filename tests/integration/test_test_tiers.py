@@ -152,6 +152,9 @@ def test_a_module_marked_slow_is_not_imported_when_the_marks_leave_it_out(tmp_pa
     (tmp_path / "integration").mkdir()
     (tmp_path / "integration" / "test_fast.py").write_text("def test_fast():\n    pass\n", encoding="utf-8")
     (tmp_path / "integration" / "test_slow.py").write_text(SLOW_MODULE, encoding="utf-8")
+    listed = SLOW_MODULE.replace("pytestmark = pytest.mark.slow",
+                                 "pytestmark = [pytest.mark.slow,\n              pytest.mark.skipif(False, reason='')]")
+    (tmp_path / "integration" / "test_slow_among_marks.py").write_text(listed, encoding="utf-8")
     for marks, code, said in (("not slow", 0, "1 passed"), ("integration and not slow", 0, "1 passed"),
                               ("not slow or other", 2, "RuntimeError: imported"), ("", 2, "RuntimeError: imported")):
         done = run_pytest(tmp_path, tmp_path / "integration", *(("-m", marks) if marks else ()))
