@@ -77,7 +77,7 @@ class Worker:
     @property
     def concurrent(self) -> bool:
         """An async agent: requests are served concurrently, each in a task of its own."""
-        return not getattr(self.inner, "calls_sync", False)
+        return not self.inner.calls_sync
 
     def start(self) -> dict[str, Any]:
         """Import the agent, wrap its tools, intercept HTTP; the answer tells the engine what was found."""
@@ -88,7 +88,7 @@ class Worker:
                                          agent.tool_registry)
         tools = named_roles(tools, agent)
         self.patcher = ToolWrappers(agent.tool_refs(), agent.tool_registry, self.base_dir,
-                                    getattr(self.inner, "tool_callables", ()))
+                                    self.inner.tool_callables)
         self.stack.enter_context(self.patcher)
         self.traffic = self.stack.enter_context(http_interception())
         self.runtime = llm_runtime(self.llm_setup)
@@ -110,7 +110,7 @@ class Worker:
         token = current_case.set(ctx)
         try:
             reply: dict[str, Any] = {}
-            if getattr(self.inner, "calls_sync", False):
+            if self.inner.calls_sync:
                 with serving(ctx):  # threads the agent starts without the context serve this case too
                     error = self._call(lambda: reply.update(payload=self.inner.send_sync(
                         message, self.loop.run_until_complete).payload))
@@ -151,7 +151,7 @@ class Worker:
         """The reply: the agent's answer, the case's observations, and what the worker learnt about the agent and
         its traffic (only when it changed since the last reply: the engine keeps the last it was told)."""
         answer: dict[str, Any] = {"op": "reply", "id": request.get("id"), "payload": payload, "error": error}
-        if error is not None and getattr(self.inner, "spoiled", False):
+        if error is not None and self.inner.spoiled:
             answer["retire"] = True  # the next case gets a worker that imports the agent afresh
         if ctx is not None and (state := self.reports.state(ctx)):
             answer["state"] = state

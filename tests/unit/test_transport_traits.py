@@ -35,6 +35,7 @@ def test_the_defaults_are_the_plain_transport_s() -> None:
     base = TransportBase()
     assert (base.has_reset, base.concurrency, base.ahead, base.exclusive, base.runs_checks, base.seen) == (
         False, None, 0, True, False, None)
+    assert (base.calls_sync, base.tool_callables, base.spoiled) == (False, (), False)
 
 
 class Bare:
@@ -64,6 +65,7 @@ def test_a_transport_of_the_protocol_alone_is_given_the_defaults_and_keeps_its_o
     transport = declared(bare)
     assert isinstance(transport, Declared) and isinstance(transport, Transport)
     assert transport.has_reset and not transport.runs_checks and transport.exclusive and transport.seen is None
+    assert not transport.calls_sync and not transport.spoiled and transport.tool_callables == ()
     bare.ahead = 3  # a trait it changes once started is read live
     assert transport.ahead == 3 and transport.calls is bare.calls
 

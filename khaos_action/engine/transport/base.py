@@ -99,6 +99,14 @@ class TransportBase:
     exclusive: bool = True
     runs_checks: bool = False
     seen: Seen | None = None
+    # What the python worker (engine/worker_child.py) reads of a transport running the agent in its process:
+    calls_sync: bool = False
+    """Call the agent with `send_sync(request, run)` on the worker's main thread, one case at a time (a sync agent,
+    an agent object holding one conversation), not `send` in a task per request."""
+    tool_callables: Sequence[tuple[str, Any]] = ()
+    """The agent's tools the transport found, as (name, callable), for the worker's tool wrappers."""
+    spoiled: bool = False
+    """A failed turn may have left the agent object broken: the worker retires after it."""
 
     def case_scope(self, ctx: CaseContext) -> AbstractAsyncContextManager[Any]:
         return nullcontext()

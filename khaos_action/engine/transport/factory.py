@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractAsyncContextManager, nullcontext
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -69,6 +69,18 @@ class Declared(TransportBase):
     @property  # type: ignore[override]
     def seen(self) -> Seen | None:
         return getattr(self.inner, "seen", None)
+
+    @property  # type: ignore[override]
+    def calls_sync(self) -> bool:
+        return getattr(self.inner, "calls_sync", False)
+
+    @property  # type: ignore[override]
+    def tool_callables(self) -> Sequence[tuple[str, Any]]:
+        return getattr(self.inner, "tool_callables", ())
+
+    @property  # type: ignore[override]
+    def spoiled(self) -> bool:
+        return getattr(self.inner, "spoiled", False)
 
     def case_scope(self, ctx: CaseContext) -> AbstractAsyncContextManager[Any]:
         scope = getattr(self.inner, "case_scope", None)
