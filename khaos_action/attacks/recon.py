@@ -43,22 +43,41 @@ async def run_with_recon(run: RunCases, cases: Sequence[Case], golden: Sequence[
     """Run `cases` through `run` (the engine). With indirect attacks among them, baseline cases (plus one no-fault
     call of each golden prompt no baseline case runs, not scored) run first and map the attack surface; the rest
     then run with their carriers bound, and the attacks nothing reaches are set aside as not exercised."""
-    if not any(case.phase == "security" and case.injections for case in cases):
+    if not _carries_attacks(cases):
         return Reconnoitred(invocations=await run(cases), cases=list(cases))
     first = [case for case in cases if case.phase == "baseline" and not case.faults]
     done = await run([*first, *recon_cases(cases, golden)])
     surface = _surface(done, cases, golden, roles, in_process=in_process)
     ran = {_key(case) for case in first}
-    bound = bind_carriers([case for case in cases if _key(case) not in ran], surface, seed)
-    rebound = {_key(case): case for case in bound.cases}
-    as_run = [case if _key(case) in ran else rebound[_key(case)] for case in cases
-              if _key(case) in ran or _key(case) in rebound]
-    rest = await run([case for case in as_run if _key(case) not in ran])
+    bound = bind_carriers(_not_in(cases, ran), surface, seed)
+    as_run = _as_run(cases, ran, bound.cases)
+    rest = await run(_not_in(as_run, ran))
     return Reconnoitred(
         invocations=[inv for inv in done if not inv.case.recon] + rest, cases=as_run,
-        not_exercised=[skipped_attack(case, f"not exercised: {reason}; to exercise it, {fix}")
-                       for case, reason, fix in bound.not_exercised if case.repeat == 0],
-        surface=surface.as_dict(), baseline_replies=baseline_replies(done))
+        not_exercised=_not_exercised(bound.not_exercised), surface=surface.as_dict(),
+        baseline_replies=baseline_replies(done))
+
+
+def _not_in(cases: Sequence[Case], ran: set[Any]) -> list[Case]:
+    return [case for case in cases if _key(case) not in ran]
+
+
+def _carries_attacks(cases: Sequence[Case]) -> bool:
+    """Whether any case is an indirect attack (its payload rides on a carrier the baseline must find)."""
+    return any(case.phase == "security" and case.injections for case in cases)
+
+
+def _as_run(cases: Sequence[Case], ran: set[Any], bound: Sequence[Case]) -> list[Case]:
+    """The cases in their planned order: those run first as they were, the rest with their carriers bound (the
+    ones nothing reaches left out)."""
+    rebound = {_key(case): case for case in bound}
+    return [case if _key(case) in ran else rebound[_key(case)] for case in cases
+            if _key(case) in ran or _key(case) in rebound]
+
+
+def _not_exercised(skipped: Sequence[tuple[Case, str, str]]) -> list[SkippedAttack]:
+    return [skipped_attack(case, f"not exercised: {reason}; to exercise it, {fix}")
+            for case, reason, fix in skipped if case.repeat == 0]
 
 
 def _surface(done: Sequence[Any], cases: Sequence[Case], golden: Sequence[str], roles: Sequence[ToolRole], *,

@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:
+    from khaos_action.checkers import Invariant
+    from khaos_action.config.fault_entries import CaseFault
     from khaos_action.plan.scheduler import PlanContext, PlanPart, PlanSettings
 
 # The scheduler (and the manifest models it imports) is imported by the planner: planning happens while the agent's
@@ -32,42 +34,61 @@ def plan_contract(ctx: PlanContext) -> PlanPart:
 
 
 def contract_cases(config: PlanSettings) -> Iterable[Case]:
+    """The contract's cells: the auto-baseline replies its comparisons need, then per scenario the golden prompts'
+    calls and the invariants' own probes."""
     contract = config.contract
     if contract is None:
         return
     from khaos_action.plan.scheduler import scenario_faults
 
+    yield from _auto_baseline(config)
     prompt_invariants = [i for i in contract.invariants if not i.own_prompts()]
     probe_invariants = [i for i in contract.invariants if i.own_prompts()]
-    needs_auto = any(i.needs_baseline_reply() for i in contract.invariants)
-    if needs_auto and all(s.has_chaos for s in config.chaos_matrix):
-        # behavior_unchanged compares each chaos reply with the no-chaos reply to the same prompt: make sure one
-        # exists even when the matrix has no chaos-free scenario.
-        for prompt in config.prompt_texts():
-            yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase="contract", pillar=None,
-                       input=prompt, scenario=AUTO_BASELINE, prompt_key=golden_key(prompt), group=AUTO_BASELINE)
     for scenario in config.chaos_matrix:
         faults = scenario_faults(scenario)
         for prompt in config.prompt_texts():
-            if contract.isolation == "per_cell":
-                for inv in prompt_invariants:
-                    yield Case(
-                        id=case_id("contract", scenario.name, prompt, inv.id), phase="contract", pillar="contract",
-                        input=prompt, scenario=scenario.name, faults=faults, invariant_ids=(inv.id,),
-                        prompt_key=golden_key(prompt), group=f"{scenario.name}/{inv.id}/{prompt}",
-                    )
-            elif prompt_invariants:
-                yield Case(
-                    id=case_id("contract", scenario.name, prompt), phase="contract", pillar="contract",
-                    input=prompt, scenario=scenario.name, faults=faults,
-                    invariant_ids=tuple(i.id for i in prompt_invariants), prompt_key=golden_key(prompt),
-                    group=scenario.name,
-                )
+            yield from _prompt_cells(contract.isolation, scenario.name, prompt, faults, prompt_invariants)
         for inv in probe_invariants:
-            for probe in inv.own_prompts():
-                yield Case(
-                    id=case_id("contract", scenario.name, "probe", inv.id, probe), phase="contract",
-                    pillar="contract", input=probe, scenario=scenario.name, faults=faults,
-                    invariant_ids=(inv.id,), prompt_key=case_id("probe", probe),
-                    group=scenario.name if contract.isolation == "per_prompt" else f"{scenario.name}/{inv.id}",
-                )
+            yield from _probe_cells(contract.isolation, scenario.name, faults, inv)
+
+
+def _auto_baseline(config: PlanSettings) -> Iterable[Case]:
+    """behavior_unchanged compares each chaos reply with the no-chaos reply to the same prompt: make sure one exists
+    even when the matrix has no chaos-free scenario."""
+    contract = config.contract
+    needs_auto = any(i.needs_baseline_reply() for i in contract.invariants)
+    if not needs_auto or not all(s.has_chaos for s in config.chaos_matrix):
+        return
+    for prompt in config.prompt_texts():
+        yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase="contract", pillar=None,
+                   input=prompt, scenario=AUTO_BASELINE, prompt_key=golden_key(prompt), group=AUTO_BASELINE)
+
+
+def _prompt_cells(isolation: str, scenario: str, prompt: str, faults: tuple[CaseFault, ...],
+                  invariants: list[Invariant]) -> Iterable[Case]:
+    """One call of `prompt` under `scenario`, checked by every invariant; one per invariant with `per_cell`."""
+    if isolation == "per_cell":
+        for inv in invariants:
+            yield Case(
+                id=case_id("contract", scenario, prompt, inv.id), phase="contract", pillar="contract",
+                input=prompt, scenario=scenario, faults=faults, invariant_ids=(inv.id,),
+                prompt_key=golden_key(prompt), group=f"{scenario}/{inv.id}/{prompt}",
+            )
+    elif invariants:
+        yield Case(
+            id=case_id("contract", scenario, prompt), phase="contract", pillar="contract",
+            input=prompt, scenario=scenario, faults=faults,
+            invariant_ids=tuple(i.id for i in invariants), prompt_key=golden_key(prompt),
+            group=scenario,
+        )
+
+
+def _probe_cells(isolation: str, scenario: str, faults: tuple[CaseFault, ...], inv: Invariant) -> Iterable[Case]:
+    """An invariant's own inputs, each a call of its own under `scenario`."""
+    for probe in inv.own_prompts():
+        yield Case(
+            id=case_id("contract", scenario, "probe", inv.id, probe), phase="contract",
+            pillar="contract", input=probe, scenario=scenario, faults=faults,
+            invariant_ids=(inv.id,), prompt_key=case_id("probe", probe),
+            group=scenario if isolation == "per_prompt" else f"{scenario}/{inv.id}",
+        )
