@@ -86,12 +86,17 @@ def _entry_signature_problem(fn: Callable[..., Any]) -> str | None:
         return None  # builtins and C callables: nothing to check
     positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
     if any(p.kind == p.VAR_POSITIONAL for p in params) or positional:
-        required = [p for p in positional if p.default is p.empty]
-        if len(required) > 2:
-            return f"requires {len(required)} arguments ({', '.join(p.name for p in required)}); it gets the message " \
-                   f"and at most the history"
-        return None
+        return _too_many_required(positional)
     return "takes no positional argument, but it is called with the user's message"
+
+
+def _too_many_required(positional: list[inspect.Parameter]) -> str | None:
+    """An entry is called with the message and at most the history: more required arguments cannot be given."""
+    required = [p for p in positional if p.default is p.empty]
+    if len(required) > 2:
+        return f"requires {len(required)} arguments ({', '.join(p.name for p in required)}); it gets the message " \
+               f"and at most the history"
+    return None
 
 
 def _entry_fix(entry: Any) -> str:
