@@ -26,6 +26,18 @@ def sync_agent(text: str) -> str:
     return f"{os.getpid()} {CALLS[0]}"
 
 
+def sync_agent_held(text: str) -> str:
+    """Holds its worker until all four concurrent cases have started (or 10 s): a machine too busy to start a
+    worker within one agent call still shows how many workers the cases need."""
+    CALLS[0] += 1
+    os.makedirs("started", exist_ok=True)
+    open(os.path.join("started", text), "w").close()
+    deadline = time.monotonic() + 10
+    while len(os.listdir("started")) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    return f"{os.getpid()} {CALLS[0]}"
+
+
 async def async_agent(text: str) -> str:
     CALLS[0] += 1
     await asyncio.sleep(0.2)
@@ -65,7 +77,7 @@ def test_an_async_agents_concurrent_cases_share_workers_of_lanes_cases_each(tmp_
 
 
 def test_a_sync_agents_concurrent_cases_each_have_a_worker(tmp_path: Path) -> None:
-    [wave] = _run(tmp_path, "sync_agent", [4], lanes=16)
+    [wave] = _run(tmp_path, "sync_agent_held", [4], lanes=16)
     assert len({pid for pid, _ in wave}) == 4 and {calls for _, calls in wave} == {1}, wave
 
 
