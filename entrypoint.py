@@ -89,7 +89,7 @@ def _main(log, environ: dict[str, str], cwd: str, finishing, evaluate) -> int:  
         if settings.install:
             python = prepare.install(settings, workdir, log, run_environ, watchdog, cleanup)
             if python:
-                from khaos_action.engine.transport.worker_start import PYTHON_ENV
+                from khaos_action.engine.worker.start import PYTHON_ENV
 
                 run_environ[PYTHON_ENV] = python  # the python agent worker runs with the user's packages
         if watchdog is not None:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 

@@ -150,7 +150,7 @@ def _validate(args: argparse.Namespace) -> int:
     checked: list[AgentCheck] = []
 
     def agent_code(loaded, extensions):
-        from khaos_action.engine.transport.worker_start import python_agent_env
+        from khaos_action.engine.worker.start import python_agent_env
         from khaos_action.session import worker_extensions
         from khaos_action.transports import transport_entry
 

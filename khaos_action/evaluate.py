@@ -27,7 +27,7 @@ from khaos_action.services import Services
 # The models, the engine and every stage's packages are imported where they are used: `evaluate` starts the python
 # worker's zygote before them, and it boots on the other core meanwhile (engine/transport/early.py).
 if TYPE_CHECKING:
-    from khaos_action.engine.transport.zygote_process import ZygoteProcess
+    from khaos_action.engine.worker.zygote_process import ZygoteProcess
     from khaos_action.manifest import GitInfo, Manifest
     from khaos_action.pipeline.config import RunConfig
     from khaos_action.pipeline.manifest import RunRecord

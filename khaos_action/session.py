@@ -1,7 +1,7 @@
 """One agent session for a run: the transport, and the chaos machinery that reaches this kind of agent.
 
 Which kind an agent is, its `agent.type` entry in the transport registry says (khaos_action/transports.py):
-- in-process types (python and the frameworks) run in the python worker (engine/transport/worker.py): there their
+- in-process types (python and the frameworks) run in the python worker (engine/worker/pool.py): there their
   tools are wrapped (ToolPatcher, entered after the agent is imported so it wraps the very function objects the
   agent calls) and httpx/requests are intercepted. Framework agents (pydantic-ai, langgraph, openai-agents) run the
   same way; the tools their adapter found on the agent object are wrapped too.
@@ -177,8 +177,8 @@ async def agent_session(setup: AgentSetup, binder: InstanceBinder, services: Ser
         mcp = await start_mcp_proxy(stack, agent, base_dir, services.environ)
         if isinstance(agent, InProcessAgent):  # the entry's in_process (config/agents.py keeps the two agreeing)
             from khaos_action.engine.llm_runtime import worker_llm_setup
-            from khaos_action.engine.transport.worker import WorkerTransport
-            from khaos_action.engine.transport.worker_start import python_worker
+            from khaos_action.engine.worker.pool import WorkerTransport
+            from khaos_action.engine.worker.start import python_worker
 
             transport = WorkerTransport(
                 agent, base_dir=base_dir, environ=services.environ, concurrency=setup.concurrency,

@@ -67,7 +67,7 @@ class TransportEntry:
     `config.agents.InProcessAgent`), or `"module:Class"` naming it. None: the shared keys only
     (`config.agents.model_of` reads it)."""
     in_process: bool = False
-    """The agent's own code is imported: it runs in the python worker (engine/transport/worker.py), its tools are
+    """The agent's own code is imported: it runs in the python worker (engine/worker/pool.py), its tools are
     wrapped and its HTTP intercepted, `agent.context` applies, and `validate`/the profile may read its code.
     The worker imports the run's extension modules before it builds the entry, so an extension's type runs there
     too."""

@@ -21,7 +21,7 @@ from khaos_action.transports import TransportEntry
 
 
 class InProcessAgent(AgentConfig):
-    """An agent whose own code is imported into the python worker (engine/transport/worker.py)."""
+    """An agent whose own code is imported into the python worker (engine/worker/pool.py)."""
 
     entry: str
     """python: `path/to/file.py:function` or `package.module:function`. A framework type: the framework's own agent

@@ -6,7 +6,7 @@ agent_tools.py) and, for a framework agent, checks the context its object declar
 our process may hold GITHUB_TOKEN and the runner's other secrets, and pull-request code must never run beside
 them (docs/sandbox.md). So these checks run where a run imports the agent: a python worker started through
 engine/sandbox.py (clean environment, own session, the agent user, rlimits; the agent's interpreter; the config's
-folder as cwd), here a one-shot one: `worker_boot.py check WRITE_FD PATHS`, the setup on its stdin, one answer
+folder as cwd), here a one-shot one: `worker/boot.py check WRITE_FD PATHS`, the setup on its stdin, one answer
 frame back. The answer is plain data (key paths, messages, fixes, tool descriptions): the config's file and line
 are added here, from the config this process loaded, so every message reads as it did when the checks ran here.
 `init` asks the same worker what the entry is (inspect_entry: engine/agent_inspect.py on the worker's side).
@@ -26,7 +26,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-# What the worker's side needs, imported at module level: worker_boot.py imports this module while our packages
+# What the worker's side needs, imported at module level: worker/boot.py imports this module while our packages
 # still come first on sys.path (for an agent interpreter that is not ours).
 from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.models import AgentConfig
@@ -68,7 +68,7 @@ def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mappin
                 extensions: Sequence[Extension] = ()) -> AgentCheck:
     """Run the agent-code checks of `loaded` in a sandboxed worker, started as a run starts one: `environ` is the
     run's environment (the worker's clean one is made from it), `env` the agent's own (agent.env, expanded:
-    worker_start.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
+    worker/start.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
     agent = loaded.config.agent
     if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
         return AgentCheck(code=AgentCode())
@@ -167,8 +167,8 @@ def _ask_worker(agent: Any, base_dir: Path, ask: Mapping[str, Any], *, environ: 
     the import was for."""
     from khaos_action.engine import sandbox
     from khaos_action.engine.transport.base import exit_status
-    from khaos_action.engine.transport.worker_start import WorkerStarter, worker_python
     from khaos_action.engine.wire import read_frame
+    from khaos_action.engine.worker.start import WorkerStarter, worker_python
 
     (python, boot, paths), child_env, spawn = WorkerStarter(  # started as a run's python worker is
         agent, base_dir=base_dir, environ=environ, python=worker_python(agent, environ), env=env,
@@ -255,7 +255,7 @@ def _end(process: subprocess.Popen) -> None:
     process.wait()
 
 
-# ---- the worker's side (worker_boot.py `check`) ----------------------------------------------------------------------
+# ---- the worker's side (worker/boot.py `check`) ----------------------------------------------------------------------
 
 
 class _Located:

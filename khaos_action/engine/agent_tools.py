@@ -1,7 +1,7 @@
 """The agent's tools and its `@khaosagent` metadata, read from its config and, for in-process agents, its code.
 
 In the engine because reading them means importing the agent the way its transport does (python entry, framework
-adapters); attacks/profile.py turns them into the capability profile, engine/worker_child.py runs this in the
+adapters); attacks/profile.py turns them into the capability profile, engine/worker/child.py runs this in the
 python worker so a run never imports pull-request code in the engine's process.
 """
 
@@ -40,7 +40,7 @@ def imported_tools(agent_type: str, entry: str, refs: Sequence[str], base_dir: P
     `agent.tools` (functions, methods, framework tool objects), and those the agent has on its own: a framework
     agent object's, a tool registry's entries, `@khaos_action.sdk.tool` functions in the agent's modules. Takes the
     agent block's values, not its model: the python worker calls it without importing the config
-    (engine/worker_child.py)."""
+    (engine/worker/child.py)."""
     from khaos_action.engine.chaos.tool_kinds import describe_tool
     from khaos_action.engine.transport.python import load_callable, load_object
 

@@ -64,7 +64,7 @@ class CaseContext:
     on_change: Callable[[], None] | None = None
     """Told when the case observed something the engine must keep however the case ends (a fault hit, through
     `Hits`; a finished LLM call, engine/llm_calls.py): the python worker then reports the case's observations at
-    once (engine/worker_child.py), so a case the engine stops waiting for (its time limit, a crash) keeps them."""
+    once (engine/worker/child.py), so a case the engine stops waiting for (its time limit, a crash) keeps them."""
 
     def changed(self) -> None:
         if self.on_change is not None:
@@ -87,7 +87,7 @@ class Hits(Counter):
 class CallClock:
     """The time limit of a case's call, which the engine enters around each call (Python 3.11+: an asyncio.Timeout).
 
-    A transport that queues a call before the agent starts it (the python worker's lanes, engine/worker_serve.py)
+    A transport that queues a call before the agent starts it (the python worker's lanes, engine/worker/serve.py)
     holds the limit while the call waits and starts it when the agent does, so neither the limit nor the latency
     counts the wait; `waited` adds up those waits for the latency."""
 
@@ -114,7 +114,7 @@ class CallClock:
 current_case: ContextVar[CaseContext | None] = ContextVar("khaos_current_case", default=None)
 
 _SERVING: list[CaseContext | None] = [None]
-"""The one case a python worker serving one case at a time is on (engine/worker_child.py `serving`)."""
+"""The one case a python worker serving one case at a time is on (engine/worker/child.py `serving`)."""
 
 
 def case_now() -> CaseContext | None:

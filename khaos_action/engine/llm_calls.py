@@ -147,7 +147,7 @@ class LlmCall:
         if partial:
             record["partial"] = True
         self.runtime.finished(record, tokens_in + tokens_out if live else None, cost)
-        self.ctx.changed()  # the record is whole: a case that then times out keeps it (engine/worker_child.py)
+        self.ctx.changed()  # the record is whole: a case that then times out keeps it (engine/worker/child.py)
 
     def _tokens(self, reply: Reply | None, source: str, documents: list[Any]) -> tuple[int, int, bool]:
         """(input, output, estimated) tokens of a model's answer; none for a fault or an error reply (providers

@@ -121,7 +121,7 @@ class Engine:
                     gc_freeze.keep()  # the invocations so far are kept until judged: no full pass re-scans them
 
         # A transport may take a few cases more than the concurrency, which it holds until the agent has room (the
-        # python worker's lanes: engine/worker_serve.py); it still runs at most `concurrency` at once. Only its own
+        # python worker's lanes: engine/worker/serve.py); it still runs at most `concurrency` at once. Only its own
         # concurrency, though: not a lower one given to the engine (cases bound one at a time to a shared server).
         ahead = self.transport.ahead
         if self.settings.bind_serially or self.transport.concurrency != self.settings.concurrency:

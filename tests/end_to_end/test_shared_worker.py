@@ -1,4 +1,4 @@
-"""An async python agent's cases share worker processes (engine/transport/worker.py, LANES cases each). A case that
+"""An async python agent's cases share worker processes (engine/worker/pool.py, LANES cases each). A case that
 crashes or blocks the worker it shares fails alone: the cases in flight with it are run again on workers of their
 own and pass; a call that awaits forever is cancelled without touching the others; every case keeps its own tool
 calls. Through the real CLI, like tests/end_to_end/test_agent_isolation.py for one case per worker."""

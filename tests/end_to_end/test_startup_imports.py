@@ -72,7 +72,7 @@ from khaos_action.config.yaml_file import read_config
 from khaos_action.engine.transport.early import early_zygote
 zygote = early_zygote(read_config(Path("khaos.yaml")), dict(os.environ))
 heavy = sorted(m for m in sys.modules if m in ("pydantic", "asyncio", "khaos_action.config.models",
-                                               "khaos_action.engine.transport.zygote"))
+                                               "khaos_action.engine.worker.zygote"))
 print(zygote is not None, heavy)
 zygote.discard()
 """

@@ -13,7 +13,7 @@ import pydantic
 import pytest
 
 from khaos_action.engine.install import run_install
-from khaos_action.engine.transport.worker_start import PYTHON_ENV
+from khaos_action.engine.worker.start import PYTHON_ENV
 from tests.fixtures.cli.harness import khaos, manifest
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command

@@ -15,7 +15,7 @@ import pytest
 from khaos_action.config.loader import load_config, read_config
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.early import LIMIT_DEFAULTS, early_zygote
-from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
+from khaos_action.engine.worker.start import WorkerStarter, python_worker
 from khaos_action.messages import TransportMessage
 from khaos_action.services import Services
 from khaos_action.session import AgentSetup, agent_session

@@ -1,4 +1,4 @@
-"""An async agent's workers take cases ahead of their lanes (engine/worker_serve.py, engine/transport/worker.py AHEAD),
+"""An async agent's workers take cases ahead of their lanes (engine/worker/serve.py, engine/worker/pool.py AHEAD),
 against real worker processes through the engine: the agent never runs more than `concurrency` calls at once, a
 case's time limit and latency do not count its wait for a lane, a call the engine gave up on frees its lane even when
 the agent's code ignores the cancellation, and a crash with cases waiting is still only the crashing case's error."""
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.runner import Engine, EngineSettings
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.plan.cases import Case, Invocation, case_id
 
 AGENT = '''

@@ -1,4 +1,4 @@
-"""The python worker's start (engine/worker_setup.py): before an agent is called, its worker imports what
+"""The python worker's start (engine/worker/child_setup.py): before an agent is called, its worker imports what
 calling it takes, and the rest when the agent needs it. An agent with no tools, no HTTP client and no faults runs
 without the config's models, the faults and the tool wrappers ever being imported; a tool the sdk decorates is still
 wrapped and recorded at its first call, and a case with faults still gets them."""
@@ -14,7 +14,7 @@ from khaos_action.config.fault_entries import parse_fault
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.messages import TransportMessage
 
 HEAVY = ("pydantic", "khaos_action.config.models", "khaos_action.faults", "khaos_action.engine.chaos.tools",

@@ -1,4 +1,4 @@
-"""The python worker pool (engine/transport/worker.py) against real worker processes: how many processes serve
+"""The python worker pool (engine/worker/pool.py) against real worker processes: how many processes serve
 concurrent cases, and which cases see each other's state. A sync agent's worker serves one case at a time; an async
 agent's serves up to `lanes` cases at once; cases that run one after another go to the same worker."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.messages import TransportMessage
 
 AGENT = '''

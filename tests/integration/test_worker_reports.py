@@ -1,4 +1,4 @@
-"""The python worker reports what a case observed as it happens (engine/worker_reports.py), so a case that ends
+"""The python worker reports what a case observed as it happens (engine/worker/reports.py), so a case that ends
 without a reply keeps its fault hits, tool calls and LLM records: the engine's time limit (a sync agent's worker is
 killed, an async agent's call cancelled) or the worker's death right after a fault fired."""
 
@@ -15,7 +15,7 @@ from khaos_action.config.fault_entries import parse_fault
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.messages import TransportMessage
 
 AGENT = '''

@@ -19,7 +19,7 @@ from khaos_action.engine.transport.frameworks.base import FrameworkTransport
 from khaos_action.engine.transport.http import HttpTransport
 from khaos_action.engine.transport.mock import MockTransport
 from khaos_action.engine.transport.python import PythonTransport
-from khaos_action.engine.transport.worker import WorkerTransport
+from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.mcp.transport import McpTransport
 from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.plan.cases import Case, case_id

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from khaos_action.config.agents import PythonAgent
-from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
+from khaos_action.engine.worker.start import WorkerStarter, python_worker
 
 KEY = "LITELLM_LOCAL_MODEL_COST_MAP"
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import importlib.util
 
 from khaos_action.engine.transport.preload import HTTP_LIBRARIES
-from khaos_action.engine.transport.worker_start import PRELOAD
+from khaos_action.engine.worker.start import PRELOAD
 
 
 def test_our_preloaded_modules_exist_under_the_names_the_zygote_imports():

@@ -99,7 +99,7 @@ class TransportBase:
     exclusive: bool = True
     runs_checks: bool = False
     seen: Seen | None = None
-    # What the python worker (engine/worker_child.py) reads of a transport running the agent in its process:
+    # What the python worker (engine/worker/child.py) reads of a transport running the agent in its process:
     calls_sync: bool = False
     """Call the agent with `send_sync(request, run)` on the worker's main thread, one case at a time (a sync agent,
     an agent object holding one conversation), not `send` in a task per request."""

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.engine.transport.zygote_process import ZygoteProcess
+from khaos_action.engine.worker.zygote_process import ZygoteProcess
 
 if TYPE_CHECKING:
     from khaos_action.config.yaml_file import ConfigSource
@@ -61,7 +61,7 @@ def early_zygote(source: ConfigSource, environ: Mapping[str, str]) -> ZygoteProc
         agent = guess_agent(data.get("agent") if isinstance(data, dict) else None)
         if agent is None:
             return None
-        from khaos_action.engine.transport.worker_start import WorkerStarter, python_worker
+        from khaos_action.engine.worker.start import WorkerStarter, python_worker
 
         worker = python_worker(agent, environ)
         if worker["python"] not in (None, sys.executable):  # another interpreter: started as it always was

@@ -12,7 +12,7 @@ from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions, transport_entry
 
-if TYPE_CHECKING:  # the python worker builds its transport without the config's models (engine/worker_child.py)
+if TYPE_CHECKING:  # the python worker builds its transport without the config's models (engine/worker/child.py)
     from khaos_action.config.models import AgentConfig
     from khaos_action.engine.context import CaseContext
 

@@ -38,7 +38,7 @@ from khaos_action.errors import AgentError
 from khaos_action.messages import AgentRequest, TransportMessage
 from khaos_action.transports import BuildOptions
 
-if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker_start.py PRELOAD)
+if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker/start.py PRELOAD)
     from khaos_action.config.agents import PythonAgent
 
 _PAYLOAD_NAMES = {"message", "request", "payload", "msg"}

@@ -38,7 +38,7 @@ class CrewAiAdapter:
     def __init__(self) -> None:
         self.sessions = Sessions()
 
-    # Set in the agent's worker while agent.tracing is off (engine/transport/worker_start.quiet_env): its telemetry
+    # Set in the agent's worker while agent.tracing is off (engine/worker/start.py quiet_env): its telemetry
     # and trace export would post every case to crewai.com; CREWAI_TESTING: no first-run "view your traces? [y/N]"
     # prompt (it waits 20 s on the console).
     quiet_env = {"CREWAI_DISABLE_TELEMETRY": "true", "CREWAI_TRACING_ENABLED": "false", "OTEL_SDK_DISABLED": "true",

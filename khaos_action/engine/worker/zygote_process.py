@@ -1,4 +1,4 @@
-"""The python worker's zygote process (engine/transport/zygote.py) from its spawn until a `Zygote` adopts it: started
+"""The python worker's zygote process (engine/worker/zygote.py) from its spawn until a `Zygote` adopts it: started
 with subprocess.Popen, so it can be started before the run's event loop exists (engine/transport/early.py).
 Standard library only (no asyncio): the run starts it before it imports the rest of itself.
 """

@@ -1,6 +1,6 @@
 """The python transport as the engine sees it: `type: python` and framework agents run in worker processes
-(engine/worker_child.py), never in the action's own process. This module is the pool of them; one process is
-worker_process.py, how one starts worker_start.py.
+(engine/worker/child.py), never in the action's own process. This module is the pool of them; one process is
+worker/process.py, how one starts worker/start.py.
 
 A case holds one worker for all of its turns (the engine enters `case_scope` around them). A sync agent's worker
 serves one case at a time, so a hung call or a crash is attributed to exactly one case. An async agent's worker
@@ -12,7 +12,7 @@ another see the same agent state, as they did in-process), else a new worker, el
 case, with the exit and the last lines of its stderr; when a shared worker dies, the calls the agent may have started
 run again each on a worker of its own (on the dead one's lanes), and those still waiting go back to the pool
 (docs/sandbox.md). Replies are JSON frames (engine/wire.py); the case's observations they carry are merged into the
-engine's CaseContext when the case ends, and LLM records are added to the run's runtime (worker_news.py).
+engine's CaseContext when the case ends, and LLM records are added to the run's runtime (worker/news.py).
 
 Nothing the agent prints reaches our stdout: the worker's stdout and stderr are drained into a bounded tail that
 error messages quote (inert text, never a workflow command).
@@ -33,11 +33,11 @@ from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, TransportBase
-from khaos_action.engine.transport.worker_news import cassette_delta, meter, note_traffic
-from khaos_action.engine.transport.worker_process import WorkerDied, WorkerProcess, inert, latest
-from khaos_action.engine.transport.worker_start import WorkerStarter
-from khaos_action.engine.transport.zygote_process import ZygoteProcess
 from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
+from khaos_action.engine.worker.news import cassette_delta, meter, note_traffic
+from khaos_action.engine.worker.process import WorkerDied, WorkerProcess, inert, latest
+from khaos_action.engine.worker.start import WorkerStarter
+from khaos_action.engine.worker.zygote_process import ZygoteProcess
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
 from khaos_action.messages import AgentRequest, TransportMessage
@@ -49,7 +49,7 @@ two workers instead of 32: one event loop turn and one pipe wake-up serve severa
 between 33 processes for every case."""
 AHEAD = 0.5
 """Cases an async agent's worker holds beyond its lanes, as a share of them: they wait in the worker, so a lane that
-frees starts the next case without a round trip through the engine (engine/worker_serve.py). At 16 lanes, 8: enough
+frees starts the next case without a round trip through the engine (engine/worker/serve.py). At 16 lanes, 8: enough
 to cover the time the engine takes to send the next case when many replies arrive together (docs/performance.md)."""
 
 
@@ -391,7 +391,7 @@ class _Held:
 
 
 def _ahead(lanes: int) -> int:
-    """Cases a worker of `lanes` lanes holds beyond them (engine/worker_serve.py). None before Python 3.11: there a
+    """Cases a worker of `lanes` lanes holds beyond them (engine/worker/serve.py). None before Python 3.11: there a
     case's time limit is asyncio.wait_for's, which cannot be held while the case waits."""
     return int(lanes * AHEAD) if lanes > 1 and sys.version_info >= (3, 11) else 0
 

@@ -1,7 +1,7 @@
-"""How a python agent worker process starts: forked by the zygote (engine/transport/zygote.py: started on first use,
+"""How a python agent worker process starts: forked by the zygote (engine/worker/zygote.py: started on first use,
 or adopted when the run started it early: engine/transport/early.py), else a fresh interpreter running
-engine/worker_boot.py; with the run's clean environment, the sandbox's limits and identity, and the paths our package
-is imported from. The pool of workers is engine/transport/worker.py.
+engine/worker/boot.py; with the run's clean environment, the sandbox's limits and identity, and the paths our package
+is imported from. The pool of workers is engine/worker/pool.py.
 
 The run starts its zygote before it imports the config's models and the engine (engine/transport/early.py), through
 this module: it imports neither at its top (asyncio and the zygote's loop side are imported where a worker is
@@ -20,15 +20,15 @@ from typing import TYPE_CHECKING, Any
 import khaos_action
 from khaos_action.engine import sandbox
 from khaos_action.engine.transport.preload import http_preload
-from khaos_action.engine.transport.zygote_process import ZygoteProcess
+from khaos_action.engine.worker.zygote_process import ZygoteProcess
 from khaos_action.errors import AgentError
 
 if TYPE_CHECKING:
     from khaos_action.config.agents import InProcessAgent
-    from khaos_action.engine.transport.zygote import Zygote
+    from khaos_action.engine.worker.zygote import Zygote
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
-BOOT = str(Path(__file__).resolve().parent.parent / "worker_boot.py")
+BOOT = str(Path(__file__).resolve().parent / "boot.py")
 PRELOAD = ("khaos_action.engine.transport.python",)
 """Imported once in the zygote: every python worker builds its transport. The HTTP libraries the interception
 patches are added by `http_preload` (engine/transport/preload.py) unless the agent provably uses none: aiohttp's
@@ -106,7 +106,7 @@ class WorkerStarter:
         to fork from."""
         import asyncio
 
-        from khaos_action.engine.transport.zygote import Zygote
+        from khaos_action.engine.worker.zygote import Zygote
 
         if self._zygote is None and self.zygote:
             self.zygote = False  # one attempt per run
@@ -152,7 +152,7 @@ class WorkerStarter:
 
 
 def _our_site_packages() -> list[str]:
-    """Where our dependencies live, for an interpreter that is not ours (worker_boot.py puts them last)."""
+    """Where our dependencies live, for an interpreter that is not ours (worker/boot.py puts them last)."""
     return [p for p in sys.path if p.rstrip("/").endswith(("site-packages", "dist-packages")) and os.path.isdir(p)]
 
 

@@ -1,4 +1,4 @@
-"""What a case observed, reported by the python worker as it happens (engine/worker_child.py).
+"""What a case observed, reported by the python worker as it happens (engine/worker/child.py).
 
 A reply carries its case's observations (fault hits, tool calls, LLM call records); a call that never replies (the
 engine's time limit, the worker's death) would take them along. So when a case observes something (a fault fires,
@@ -6,7 +6,7 @@ an LLM call ends: `CaseContext.changed`), the worker sends an `observed` frame w
 at once from the thread it happened on (the hit reaches the engine even if the process dies right after), and once
 more a moment later (DELAY), when the record that change belongs to is whole (the tool call a fault answers is
 recorded just after its hit). The engine keeps the latest snapshot of each case in flight (`seq` orders them) and
-uses it when the case ends without a reply (engine/transport/worker.py).
+uses it when the case ends without a reply (engine/worker/pool.py).
 """
 
 from __future__ import annotations

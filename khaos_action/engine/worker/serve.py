@@ -1,7 +1,7 @@
-"""An async agent's worker loop (engine/worker_child.py): every request in a task of its own, at most `lanes` of them
+"""An async agent's worker loop (engine/worker/child.py): every request in a task of its own, at most `lanes` of them
 at the agent at once.
 
-The engine sends a worker a few cases more than it has lanes (engine/transport/worker.py, AHEAD), so a lane that
+The engine sends a worker a few cases more than it has lanes (engine/worker/pool.py, AHEAD), so a lane that
 frees starts the next case at once instead of idling for a round trip through the engine (a large share of each case's
 time for a fast agent: docs/performance.md, "Look-ahead lanes"). Requests beyond the lanes wait here, in the order they
 came. The engine holds the time limit of a request it sent ahead (`held`) until this loop says it started: on the reply
@@ -26,7 +26,7 @@ from khaos_action.messages import AgentRequest
 
 
 class Served(Protocol):
-    """What the loop needs from the worker (engine/worker_child.py `Worker`)."""
+    """What the loop needs from the worker (engine/worker/child.py `Worker`)."""
 
     loop: asyncio.AbstractEventLoop
     inner: Any

@@ -1,6 +1,6 @@
 """What a python worker's replies say beyond the agent's answer, added to the run's totals: the LLM calls it metered,
 the HTTP traffic its interception counted, its cassette's hits and misses (each worker counts its own, so the engine
-adds what changed since that worker's last reply). The pool that reads the replies is engine/transport/worker.py.
+adds what changed since that worker's last reply). The pool that reads the replies is engine/worker/pool.py.
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from typing import Any
 
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext
-from khaos_action.engine.transport.worker_process import WorkerProcess
+from khaos_action.engine.worker.process import WorkerProcess
 
 
 def meter(ctx: CaseContext, record: dict[str, Any]) -> None:

@@ -7,7 +7,7 @@ new worker's pid back. The worker is the zygote's child, not ours, so the zygote
 (`exit PID CODE`) and `ForkedProcess` turns that into the `returncode` / `wait()` an asyncio Process offers.
 If the zygote cannot start or dies, the transport starts workers directly.
 
-Its process is started with subprocess.Popen (engine/transport/zygote_process.py), so it can be started before the
+Its process is started with subprocess.Popen (engine/worker/zygote_process.py), so it can be started before the
 run's event loop exists: the run starts it first, on the other core while this process still validates its config
 and imports the rest of itself (engine/transport/early.py), and the `Zygote` made inside the loop adopts
 it.
@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from khaos_action.engine.transport.base import OutputTail
-from khaos_action.engine.transport.zygote_process import ZygoteProcess
+from khaos_action.engine.worker.zygote_process import ZygoteProcess
 
 
 class ForkedProcess:

@@ -1,4 +1,4 @@
-"""What the python worker (engine/worker_child.py) makes of its setup frame before it serves a case: the agent
+"""What the python worker (engine/worker/child.py) makes of its setup frame before it serves a case: the agent
 block, the tool wrappers, the LLM runtime; each imports the machinery behind it only when the agent needs it.
 
 A worker is started on every run's critical path: importing the config's pydantic models, the faults and the chaos

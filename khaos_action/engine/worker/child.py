@@ -13,7 +13,7 @@ requests are in flight the worker says it is alive (`beat`) so the engine can te
 
 Anything the agent raises — SystemExit and KeyboardInterrupt included — becomes the case's error, and the worker
 carries on. What it cannot catch (os._exit, a segfault, a hung call) ends the process; the engine records the
-error on the case and starts a new worker. Started by engine/worker_boot.py; never imported by the engine.
+error on the case and starts a new worker. Started by engine/worker/boot.py; never imported by the engine.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
-# Imported before the agent (worker_boot.py then hands sys.path to the agent's packages), so they are ours; in the
+# Imported before the agent (worker/boot.py then hands sys.path to the agent's packages), so they are ours; in the
 # zygote, once for every worker. Only what every worker needs to call `handle(text)`: the config's pydantic models,
 # the faults and the tool wrappers are imported when an agent needs them (an extension's agent type, a fault, a
 # tool, an HTTP library), so a worker is ready in a fraction of the time (a worker's imports are on every run's
@@ -39,9 +39,9 @@ from khaos_action.engine.timely_loop import timely_loop
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.wire import read_frame, write_frame
-from khaos_action.engine.worker_reports import Reports
-from khaos_action.engine.worker_serve import Lanes
-from khaos_action.engine.worker_setup import ToolWrappers, llm_runtime, read_agent
+from khaos_action.engine.worker.child_setup import ToolWrappers, llm_runtime, read_agent
+from khaos_action.engine.worker.reports import Reports
+from khaos_action.engine.worker.serve import Lanes
 from khaos_action.extensions import Extension, import_extension
 from khaos_action.messages import AgentRequest
 
@@ -72,7 +72,7 @@ class Worker:
         """Fault entries by their stable id (a digest of the entry), validated once per worker, not once per case."""
         self._told: tuple[Any, ...] = ()
         self.reports = Reports(self.loop)
-        """What cases observe, sent as it happens (engine/worker_reports.py)."""
+        """What cases observe, sent as it happens (engine/worker/reports.py)."""
 
     @property
     def concurrent(self) -> bool:
@@ -122,7 +122,7 @@ class Worker:
 
     # ---- several requests at once (async agents) --------------------------------------------------------------------
     def serve(self, read_fd: int, write_fd: int) -> None:
-        """Serve requests until the engine closes the pipe, each in a task of its own (engine/worker_serve.py)."""
+        """Serve requests until the engine closes the pipe, each in a task of its own (engine/worker/serve.py)."""
         lanes = Lanes(self, self.lanes)
         self.reports.loop_thread = threading.get_ident()
 

@@ -1,8 +1,8 @@
 """One python agent worker process as the engine holds it: its pipes, the requests waiting for their reply, its lanes,
-how it ended, and the tail of what it printed. The pool of them is engine/transport/worker.py.
+how it ended, and the tail of what it printed. The pool of them is engine/worker/pool.py.
 
 An async agent's worker runs up to `lanes` requests at once and takes a few more ahead, which wait in the worker
-(engine/worker_serve.py). A request sent ahead is `held`: its case's time limit (context.CallClock) stops until the
+(engine/worker/serve.py). A request sent ahead is `held`: its case's time limit (context.CallClock) stops until the
 worker says it started, so the wait counts neither against the limit nor as latency. When a shared worker dies, each
 request in flight fails with WorkerDied saying whether the agent may have started it: only those can have ended it.
 """
