@@ -149,7 +149,8 @@ def register_checker(type_name: str) -> Callable[[type[Invariant]], type[Invaria
 def variant_for(data: Any) -> type[BaseModel]:
     """The model that validates one invariant mapping: its registered entry, or, for an unknown or missing `type`,
     a model whose `type` lists the registered ones (config/errors.py words that as "expected one of ...")."""
-    entry = CHECKERS.get(data.get("type")) if isinstance(data, dict) else None
+    kind = data.get("type") if isinstance(data, dict) else None
+    entry = CHECKERS.get(kind) if isinstance(kind, str) else None  # a list or mapping is no type name
     return entry if entry is not None else _unknown_type(tuple(CHECKERS))
 
 

@@ -365,3 +365,12 @@ def test_a_missing_key_is_explained_with_its_field_docstring(tmp_path: Path) -> 
         load_config(path)
     assert "replay.sessions: missing required key `sessions`" in str(info.value)
     assert "Add `sessions:` (path of the sessions JSONL file (relative to the config file))" in str(info.value)
+
+
+@pytest.mark.parametrize("kind", ["[output_not_empty]", "{name: output_not_empty}"])
+def test_an_invariant_type_that_is_a_list_or_a_mapping_is_a_config_error_at_its_line(tmp_path: Path, kind) -> None:
+    path = _write(tmp_path, "agent: {entry: a.py:f}\ngolden_prompts: [hi]\nchaos_matrix: [{name: calm}]\n"
+                            f"contract:\n  invariants:\n    - {{id: answers, type: {kind}}}\n")
+    with pytest.raises(ConfigFileError) as err:
+        load_config(path)
+    assert "khaos.yaml:6:" in str(err.value) and "contract.invariants[0].type: expected one of" in str(err.value)
