@@ -58,6 +58,8 @@ def test_normalise_reply_keeps_extra_keys_and_agent_notes():
     ([{"function": {"name": "lookup", "arguments": '{"id": 1}'}}], [{"name": "lookup", "args": {"id": 1}}]),
     ([{"name": "lookup", "arguments": "not json"}], [{"name": "lookup", "args": {"raw": "not json"}}]),
     ({"name": "single"}, [{"name": "single", "args": {}}]),
+    ([{"name": "kb", "args": {"q": "leave"}, "result": "25 days"}],  # the result the agent saw, for the judge
+     [{"name": "kb", "args": {"q": "leave"}, "result": "25 days"}]),
     ([{"args": {}}], []),
     (None, []),
 ])

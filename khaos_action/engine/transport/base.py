@@ -166,15 +166,19 @@ def _object_reply(value: Any) -> dict[str, Any]:
 
 
 def normalise_tool_calls(value: Any) -> list[dict[str, Any]]:
-    """Tool calls an agent reports -> `[{"name", "args"}]` (dicts, OpenAI-style `function` dicts or objects)."""
+    """Tool calls an agent reports -> `[{"name", "args"}]` (dicts, OpenAI-style `function` dicts or objects), with the
+    call's `result` when the agent reports one: the judge checks a reply under a fault against what the tools
+    returned."""
     calls: list[dict[str, Any]] = []
     for item in _as_list(value)[: MAX_TOOL_CALLS + 1]:  # one past the cap, so the runner can say some were dropped
         try:
             name, args = _call_parts(item)
             if name:
                 # Arguments stay as given here; the runner makes them JSON-safe (an `object()` becomes its str()).
-                calls.append({"name": safe_str(name, 200),
-                              "args": dict(args) if isinstance(args, Mapping) else {"value": args}})
+                call = {"name": safe_str(name, 200),
+                        "args": dict(args) if isinstance(args, Mapping) else {"value": args}}
+                result = item.get("result") if isinstance(item, Mapping) else getattr(item, "result", None)
+                calls.append({**call, "result": result} if result is not None else call)
         except Exception as exc:  # noqa: BLE001 - a hostile tool-call object is recorded, not fatal
             calls.append({"name": "<unreadable tool call>", "args": {"error": safe_str(exc, 200)}})
     return calls
