@@ -9,6 +9,7 @@ from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import Manifest
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
+from khaos_action.score.gates import below_floor
 
 __all__ = ["Finding", "GateDecision", "decide", "findings", "regression_findings"]
 
@@ -32,21 +33,9 @@ def findings(manifest: Manifest, comparison: Comparison | None, *, min_score: fl
     found = critical_findings(manifest.cases)
     if comparison is not None:
         found += regression_findings(comparison)
-    found += _min_score(manifest.scores.overall, min_score)
+    found += below_floor(manifest.scores.overall, min_score, "min-score", "the run produced no overall score")
     found += [f for f in _verdict_findings(manifest) if f.gate != "critical"]
     return found
-
-
-def _min_score(overall: float | None, min_score: float | None) -> list[Finding]:
-    if min_score is None:
-        return []
-    if overall is None:
-        text = f"min-score {min_score:g} set but the run produced no overall score"
-    elif overall < min_score:
-        text = f"overall score {overall:.1f} is below min-score {min_score:g}"
-    else:
-        return []
-    return [Finding(gate="threshold", kind="score", text=text)]
 
 
 def _verdict_findings(manifest: Manifest) -> list[Finding]:

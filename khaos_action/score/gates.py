@@ -85,13 +85,18 @@ def _goals(inputs: GateInputs, gates: Gates) -> list[Finding]:
 
 
 def _min_overall(inputs: GateInputs, gates: Gates) -> list[Finding]:
-    floor, overall = gates.min_overall, inputs.scores.overall
+    return below_floor(inputs.scores.overall, gates.min_overall, "min_overall", "no pillar produced a score")
+
+
+def below_floor(overall: float | None, floor: float | None, name: str, unscored: str) -> list[Finding]:
+    """The threshold finding when `overall` is under `floor` (the setting `name`), or there is no score to compare
+    (`unscored` says why); none when there is no floor or the score clears it."""
     if floor is None:
         return []
     if overall is None:
-        text = f"min_overall {floor:g} set but no pillar produced a score"
+        text = f"{name} {floor:g} set but {unscored}"
     elif overall < floor:
-        text = f"overall score {overall:.1f} is below min_overall {floor:g}"
+        text = f"overall score {overall:.1f} is below {name} {floor:g}"
     else:
         return []
     return [Finding(gate="threshold", kind="score", text=text)]
