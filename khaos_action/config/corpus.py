@@ -122,10 +122,11 @@ class Attack(BaseModel):
         not: an agent without them is not applicable."""
         if not isinstance(data, dict):
             return data
+        written = list(data.get("requires") or ())
+        # the objective is parsed (again: its field parses it too) only when has_tools is not already required
         implied = [CHANNEL_REQUIRES.get(data.get("channel")),
                    "has_multi_turn" if data.get("turns") else None,
-                   "has_tools" if _acts(data.get("objective")) else None]
-        written = list(data.get("requires") or ())
+                   "has_tools" if "has_tools" not in written and _acts(data.get("objective")) else None]
         added = [c for c in dict.fromkeys(implied) if c and c not in written]
         return {**data, "requires": [*written, *added]} if added else data
 
