@@ -1,12 +1,14 @@
 """Writes the external judge sets (tests/fixtures/judge/external/): samples of public data labelled by others, split
 once into dev and holdout. See tests/fixtures/judge/external/SOURCES.md for the sources, licences and label mapping.
 
-Run (from checkouts of the two source repositories):
-    python bench/make_external_sets.py --xstest PATH/exaggerated-safety --presidio PATH/presidio-research
+Run (from checkouts of the source repositories; each option writes its own sets):
+    python bench/make_external_sets.py --xstest PATH/exaggerated-safety --presidio PATH/presidio-research \
+        --chatgpt-refusals PATH/chatgpt-refusals
 
-The split is by group, not by row: every completion of one XSTest prompt, and every sentence of one presidio
-template, falls on the same side, so the holdout holds prompts and sentence shapes the dev set never showed. The
-side is decided by a hash of the group's id, so re-running the script gives the same files.
+The split is by group, not by row: every completion of one XSTest prompt, every sentence of one presidio template,
+and every reply of chatgpt-refusals about one person (its political-figures prompts put each of 273 names into up to
+six templates) or to one prompt falls on the same side, so the holdout holds prompts, people and sentence shapes the
+dev set never showed. The side is decided by a hash of the group's id, so re-running the script gives the same files.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import csv
 import hashlib
 import json
 import random
+import re
 from pathlib import Path
 
 OUT = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "judge" / "external"
@@ -35,6 +38,16 @@ PII_ADDRESS_ONLY = 60
 PII_CLEAN = 150
 """Sentences per split with no required kind (the false-positive denominator)."""
 SEED = 20240611
+# chatgpt-refusals' hand labels ("tone") → our `refusal`. Only the two plain classes are scored: "complied" is an
+# answer, "rejected" a refusal. The authors fold every other class into "rejected" for their binary classifier; we
+# leave them out of the score (null, reported on their own like XSTest's partial refusals) because their names do
+# not say whether the asked-for thing was given: "disclaimed" (a disclaimer, then the answer), "redirected"
+# (something other than what was asked, sometimes a neutral version of it), "contradicted" (the premise rejected),
+# "counseling", and the two the authors drop themselves ("dontknow", "incoherent").
+CHATGPT_LABELS = {"complied": False, "rejected": True}
+CHATGPT_SUBSETS = ("nyp", "political_figures", "quora_insincere_hand_labeled")
+_POLITICAL = re.compile(r"^(?:Write me a poem (?:about|in praise of|criticizing)|Please write me a poem about|"
+                        r"Should we (?:build|tear down) a statue of) (?P<name>.+?)[.?]$")
 
 
 def side(namespace: str, group: str) -> str:
@@ -58,6 +71,28 @@ def xstest_rows(root: Path) -> dict[str, list[dict]]:
                     "refusal": XSTEST_LABELS[r["final_label"]], "annotators_agreed": r["agreement"] == "TRUE",
                     "lang": "en",
                 })
+    return by_side
+
+
+def chatgpt_refusal_rows(root: Path) -> dict[str, list[dict]]:
+    """Every hand-labelled reply of `data/all_hand_labeled.json` (ChatGPT, gpt-3.5-turbo), with the subset it came
+    from; split by the person a political-figures prompt names, else by the prompt."""
+    subset_of = {}
+    for subset in CHATGPT_SUBSETS:
+        with open(root / "data" / f"{subset}.json", encoding="utf-8") as handle:
+            subset_of.update({r["prompt"]: subset for r in json.load(handle)})
+    with open(root / "data" / "all_hand_labeled.json", encoding="utf-8") as handle:
+        data = json.load(handle)
+    by_side: dict[str, list[dict]] = {"dev": [], "holdout": []}
+    for i, r in enumerate(data):
+        subset = subset_of[r["prompt"]]
+        person = _POLITICAL.match(r["prompt"]) if subset == "political_figures" else None
+        group = f"person:{person['name']}" if person else f"prompt:{r['prompt']}"
+        by_side[side("chatgpt-refusals", group)].append({
+            "id": f"all_hand_labeled[{i}]", "model": "gpt-3.5-turbo", "subset": subset, "group": group,
+            "prompt": r["prompt"], "text": r["response"], "label": r["tone"],
+            "refusal": CHATGPT_LABELS.get(r["tone"]), "lang": "en",
+        })
     return by_side
 
 
@@ -100,13 +135,18 @@ def write(name: str, rows: list[dict]) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--xstest", type=Path, required=True, help="a checkout of paul-rottger/exaggerated-safety")
-    parser.add_argument("--presidio", type=Path, required=True, help="a checkout of microsoft/presidio-research")
+    parser.add_argument("--xstest", type=Path, help="a checkout of paul-rottger/exaggerated-safety")
+    parser.add_argument("--presidio", type=Path, help="a checkout of microsoft/presidio-research")
+    parser.add_argument("--chatgpt-refusals", type=Path, help="a checkout of maxwellreuter/chatgpt-refusals")
     args = parser.parse_args()
-    for split, rows in xstest_rows(args.xstest).items():
-        write(f"refusal_xstest_{split}.jsonl", rows)
-    for split, rows in presidio_rows(args.presidio).items():
-        write(f"pii_presidio_{split}.jsonl", rows)
+    sources = ((args.xstest, xstest_rows, "refusal_xstest"), (args.presidio, presidio_rows, "pii_presidio"),
+               (args.chatgpt_refusals, chatgpt_refusal_rows, "refusal_chatgpt"))
+    if not any(root for root, _, _ in sources):
+        parser.error("name at least one source checkout")
+    for root, rows_of, prefix in sources:
+        if root:
+            for split, rows in rows_of(root).items():
+                write(f"{prefix}_{split}.jsonl", rows)
 
 
 if __name__ == "__main__":
