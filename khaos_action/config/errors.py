@@ -391,7 +391,15 @@ def _value_at(raw: Any, path: KeyPath) -> Any:
 
 # ---- reading the schema: which model, field or Literal sits at a key path --------------------------------------
 
+def _unannotated(tp: Any) -> Any:
+    """`Annotated[X, ...]` as `X`: the metadata (validators, bounds) is no part of what a YAML author writes."""
+    while typing.get_origin(tp) is Annotated:
+        tp = typing.get_args(tp)[0]
+    return tp
+
+
 def _union_args(tp: Any) -> tuple[Any, ...] | None:
+    tp = _unannotated(tp)
     if typing.get_origin(tp) in (Union, types.UnionType):
         return typing.get_args(tp)
     return None
@@ -425,6 +433,7 @@ def _variant(tp: Any, data: Any) -> Any:
 
 
 def _step(tp: Any, part: Any) -> Any:
+    tp = _unannotated(tp)
     members = _union_args(tp)
     if members is not None:
         for member in members:
@@ -499,6 +508,7 @@ _SINGULAR = {str: "a string", int: "an integer", float: "a number", bool: "true 
 
 def describe_type(tp: Any) -> str:
     """A type annotation in the words a YAML author uses."""
+    tp = _unannotated(tp)
     members = _union_args(tp)
     if members is not None:
         return " or ".join(dict.fromkeys(describe_type(member) for member in members if member is not type(None)))
@@ -525,6 +535,7 @@ def _describe_generic(tp: Any) -> str:
 
 
 def _describe_list(item: Any) -> str:
+    item = _unannotated(item)
     if item in _PLURAL:
         return f"a list of {_PLURAL[item]}"
     return "a list of mappings" if _is_model(item) else "a list"

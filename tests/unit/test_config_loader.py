@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Annotated, Optional
 
 import pytest
+from pydantic import Field
 
 from khaos_action.config.errors import (
     ConfigFileError,
     ConfigNotFoundError,
+    describe_type,
     format_key_path,
 )
 from khaos_action.config.loader import LoadedConfig, load_config, parse_yaml
@@ -137,6 +140,15 @@ def test_wrong_type_says_expected_and_found() -> None:
     error = _error("wrong_type.yaml")
     assert str(error).startswith(
         f"{FIXTURES / 'wrong_type.yaml'}:4:14: agent.timeout_s: expected a number, found 'fast' (a string)")
+
+
+@pytest.mark.parametrize(("annotation", "words"), [
+    (Annotated[int, Field(ge=1)], "an integer"),
+    (Optional[Annotated[list[str], Field(min_length=1)]], "a list of strings"),  # noqa: UP045 - the typing form
+    (list[Annotated[float, Field(gt=0)]], "a list of numbers"),
+])
+def test_a_constrained_type_is_described_by_what_it_constrains(annotation: object, words: str) -> None:
+    assert describe_type(annotation) == words
 
 
 def test_bad_literal_lists_the_allowed_values_and_the_closest() -> None:
