@@ -11,6 +11,7 @@ Each tool gets a guessed role (roles.py), said to be a guess. The file has golde
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -80,10 +81,9 @@ def _relative_entry(entry: str, origin: Path, base_dir: Path) -> str:
     if not sep or not target.endswith(".py"):
         return entry  # `package.module:function` resolves the same from anywhere
     path = Path(target) if Path(target).is_absolute() else origin / target
-    try:
-        return f"{path.resolve().relative_to(base_dir.resolve()).as_posix()}:{attr}"
-    except ValueError:
-        return f"{path.resolve().as_posix()}:{attr}"
+    # Relative even when the agent lives beside khaos.yaml's folder (`../agent/bot.py`): an absolute path names this
+    # machine's checkout and breaks on the CI runner's.
+    return f"{Path(os.path.relpath(path.resolve(), base_dir.resolve())).as_posix()}:{attr}"
 
 
 def render_config(found: Inspected) -> str:
@@ -173,6 +173,7 @@ def init_config(target: Path, *, entry: str | None, search: Path, environ: Mappi
     # it relative to its own folder.
     entry = _relative_entry(entry, Path.cwd(), base_dir) if entry else _relative_entry(find_entry(search), search,
                                                                                        base_dir)
+    base_dir.mkdir(parents=True, exist_ok=True)  # the agent is inspected from khaos.yaml's folder, as `run` will
     found = inspect_agent(entry, base_dir, environ=environ)
     write_atomic(target, render_config(found))  # whole or not at all: an interrupted init leaves no half file
     return target, found

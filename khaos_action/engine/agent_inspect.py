@@ -11,6 +11,7 @@ beyond being text.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -58,11 +59,19 @@ def _python_tools(module: Any, base_dir: Path) -> list[dict[str, Any]]:
     if module is None:
         return []
     candidates: dict[str, Any] = {}
-    for mod in _project_modules(module, base_dir):
+    project = _project(module, base_dir)
+    for mod in _project_modules(module, project):
         for value in list(vars(mod).values()):
             candidates.update(_tools_in(value))
-    tools = (_tool_entry(name, fn, base_dir) for name, fn in sorted(candidates.items()))
+    tools = (_tool_entry(name, fn, project, base_dir) for name, fn in sorted(candidates.items()))
     return [tool for tool in tools if tool is not None]
+
+
+def _project(module: Any, base_dir: Path) -> Path:
+    """The folder whose modules are the user's: khaos.yaml's, or the entry's own when khaos.yaml is kept elsewhere
+    (`ci/khaos.yaml` naming `../agent.py:handle`)."""
+    file = getattr(module, "__file__", None)
+    return base_dir if file is None or _under(file, base_dir) else Path(file).resolve().parent
 
 
 def _project_modules(module: Any, base_dir: Path) -> list[Any]:
@@ -94,9 +103,9 @@ def _public_functions(module: Any) -> dict[str, Any]:
             and not name.startswith("_") and fn.__module__ == module.__name__}
 
 
-def _tool_entry(name: str, fn: Any, base_dir: Path) -> dict[str, Any] | None:
-    """A tool as init lists it, or None when its function is not defined under `base_dir`."""
-    ref = _ref(fn, base_dir)
+def _tool_entry(name: str, fn: Any, project: Path, base_dir: Path) -> dict[str, Any] | None:
+    """A tool as init lists it, or None when its function is not defined under `project`."""
+    ref = _ref(fn, project, base_dir)
     if ref is None:
         return None
     role = getattr(fn, "__khaos_tool_role__", None)
@@ -111,12 +120,14 @@ def _under(file: str | None, base_dir: Path) -> bool:
         return False
 
 
-def _ref(fn: Any, base_dir: Path) -> str | None:
-    """`relative/file.py:function` for a function defined in a file under `base_dir`."""
+def _ref(fn: Any, project: Path, base_dir: Path) -> str | None:
+    """`relative/file.py:function` (relative to khaos.yaml's folder) for a function defined under `project`."""
     fn = inspect.unwrap(fn)
     try:
         path = Path(inspect.getfile(fn)).resolve()
-        relative = path.relative_to(base_dir.resolve())
+        if not path.is_relative_to(project.resolve()):
+            return None
+        relative = Path(os.path.relpath(path, base_dir.resolve()))
     except (TypeError, ValueError, OSError):
         return None
     return f"{relative.as_posix()}:{fn.__name__}"

@@ -79,3 +79,15 @@ def test_init_without_an_agent_names_both_kinds_of_entry(tmp_path: Path) -> None
     ran = khaos("init", cwd=tmp_path)
     assert ran.code == 2 and "no agent found" in ran.stderr and "framework agent object" in ran.stderr, ran
     assert "--entry" in ran.stderr and not (tmp_path / "khaos.yaml").exists()
+
+
+def test_init_into_another_folder_writes_paths_relative_to_it(travel: Path) -> None:
+    ran = khaos("init", "--entry", "travel_agent.py:handle", "-o", "ci/khaos.yaml", cwd=travel)
+    assert ran.code == 0, ran
+    config = yaml.safe_load((travel / "ci" / "khaos.yaml").read_text(encoding="utf-8"))
+    # Relative to khaos.yaml's own folder, never this machine's absolute checkout path.
+    assert config["agent"]["entry"] == "../travel_agent.py:handle"
+    assert {"ref": "../travel_tools.py:book_flight", "role": "payment"} in config["agent"]["tools"]
+    checked = khaos("validate", "-c", "ci/khaos.yaml", cwd=travel)
+    assert "golden prompt 1 is still a placeholder" in checked.stderr, checked
+    assert "entry" not in checked.stderr and "ref" not in checked.stderr, checked
