@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from khaos_action.atomic import stamp
 from khaos_action.errors import ExitCode, Interrupted
+from khaos_action.outcome import Phase
 from khaos_action.reporters import parse_formats
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 
@@ -171,13 +172,13 @@ def _validate(args: argparse.Namespace) -> int:
     plan = make_plan(run.plan, found)
     print(f"{args.config}: valid")
     print(f"  agent {config.agent.name} ({config.agent.type}); packs: {', '.join(run.manifest.packs) or 'none'}")
-    by_phase: dict[str, int] = {}
+    by_phase: dict[Phase, int] = {}
     for case in plan.cases:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
     print(f"  {len(plan.cases)} cases planned: " + ", ".join(f"{n} {p}" for p, n in by_phase.items()))
-    indirect = sum(1 for case in plan.cases if case.phase == "security" and case.injections)
-    if by_phase.get("security"):
-        print(f"  attacks: {by_phase['security']} selected ({indirect} indirect: each rides on a golden prompt the "
+    indirect = sum(1 for case in plan.cases if case.phase == Phase.SECURITY and case.injections)
+    if by_phase.get(Phase.SECURITY):
+        print(f"  attacks: {by_phase[Phase.SECURITY]} selected ({indirect} indirect: each rides on a golden prompt the "
               f"baseline shows reaching its channel, else it is listed as not exercised), "
               f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")

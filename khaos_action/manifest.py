@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Annotated, Any, BinaryIO, Literal
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     ConfigDict,
     Field,
@@ -27,6 +28,7 @@ from pydantic import (
 from khaos_action.errors import ExitCode, KhaosError
 from khaos_action.findings import Finding
 from khaos_action.gates_and_weights import Gates, Weights
+from khaos_action.outcome import Outcome, Phase, UnknownPhase
 
 SCHEMA_VERSION = 2
 """2: the sections version 1 kept under `extra` (gates, weights, telemetry, …) are top-level fields. Version 1
@@ -37,6 +39,15 @@ OUTPUT_CAP = 4000
 
 class ManifestError(KhaosError):
     exit_code = ExitCode.CONFIG
+
+
+# The one place a manifest's phases and outcomes become this version's types: a result this version builds carries
+# them already; a manifest read back (another version's, a baseline artifact, the action's `manifest` input) is
+# converted here. Left to right: the member when the word is one, else the word kept as written.
+ManifestPhase = Annotated[Phase | Annotated[str, AfterValidator(UnknownPhase)], Field(union_mode="left_to_right")]
+"""A `Phase`, else an `UnknownPhase` (shown in a group of its own, never refused)."""
+ManifestOutcome = Annotated[Outcome | str, Field(union_mode="left_to_right")]
+"""An `Outcome`, else the string a foreign manifest wrote (which no count or rate takes for one of the three)."""
 
 
 class Model(BaseModel):
@@ -79,7 +90,7 @@ class Attempt(Model):
 
     input: str
     output: str = ""
-    outcome: str | None = None
+    outcome: ManifestOutcome | None = None
     mutation: str | None = None
     evidence_tags: list[str] = []
 
@@ -129,7 +140,7 @@ class Contamination(Model):
 
 class CaseResult(Model):
     id: str
-    phase: str
+    phase: ManifestPhase
     pillar: str | None = None
     input: str
     history: list[dict[str, Any]] = []
@@ -148,7 +159,7 @@ class CaseResult(Model):
     output: str = ""
     output_truncated: bool = False
     tool_calls: list[dict[str, Any]] = []
-    outcome: str | None = None
+    outcome: ManifestOutcome | None = None
     confidence: float | None = None
     evidence_tags: list[str] = []
     passed: bool | None = None
@@ -228,7 +239,7 @@ class Counts(Model):
 
 
 class GoalResult(Model):
-    phase: str
+    phase: ManifestPhase
     metric: str
     operator: str
     threshold: float

@@ -15,7 +15,9 @@ import time
 from collections.abc import Callable
 from typing import IO, Any
 
-PHASES = ("baseline", "resilience", "contract", "mutation", "replay", "security")
+from khaos_action.outcome import Phase
+
+PHASES = (Phase.BASELINE, Phase.RESILIENCE, Phase.CONTRACT, Phase.MUTATION, Phase.REPLAY, Phase.SECURITY)
 """The order a run's phases are shown in: the first one with cases left is "the" phase."""
 INTERVAL_S = 10.0
 """Seconds between two plain lines."""
@@ -27,10 +29,10 @@ class Progress:
     shows = False
     """Whether anything is shown (the run only judges cases as they end for a display that shows them)."""
 
-    def planned(self, phase: str, count: int) -> None:
+    def planned(self, phase: Phase, count: int) -> None:
         """`count` more cases of `phase` were handed to the engine."""
 
-    def finished(self, phase: str, *, failed: bool, compromised: bool) -> None:
+    def finished(self, phase: Phase, *, failed: bool, compromised: bool) -> None:
         """One case of `phase` ended (`failed`: its call failed or it was judged failed; `compromised`: an attack
         judged COMPROMISED)."""
 
@@ -51,10 +53,10 @@ class Tally(Progress):
         self.failed = 0
         self.compromised = 0
 
-    def planned(self, phase: str, count: int) -> None:
+    def planned(self, phase: Phase, count: int) -> None:
         self.plan[phase] = self.plan.get(phase, 0) + count
 
-    def finished(self, phase: str, *, failed: bool, compromised: bool) -> None:
+    def finished(self, phase: Phase, *, failed: bool, compromised: bool) -> None:
         self.done[phase] = self.done.get(phase, 0) + 1
         self.failed += failed
         self.compromised += compromised
@@ -139,13 +141,13 @@ class Bar(Tally):
                              bar_format="{desc} {percentage:3.0f}%|{bar}| {n_fmt}/{total_fmt} cases "
                                         "[{elapsed}<{remaining}{postfix}]")
 
-    def planned(self, phase: str, count: int) -> None:
+    def planned(self, phase: Phase, count: int) -> None:
         super().planned(phase, count)
         self.bar.total = self.total
         self._show()
         self.bar.refresh()
 
-    def finished(self, phase: str, *, failed: bool, compromised: bool) -> None:
+    def finished(self, phase: Phase, *, failed: bool, compromised: bool) -> None:
         super().finished(phase, failed=failed, compromised=compromised)
         self._show()
         self.bar.update(1)

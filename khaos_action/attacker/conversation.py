@@ -17,6 +17,7 @@ from khaos_action.attacker.checks import attack_problem
 from khaos_action.attacker.client import AttackerClient, AttackerUnavailable
 from khaos_action.attacker.prompts import CRESCENDO, OBJECTIVES, PAIR, brief
 from khaos_action.manifest import Attempt, CaseResult
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.plan.cases import Case, Invocation
 
 MULTI_TURN_OBJECTIVES = frozenset({"system_prompt", "tool_call"})
@@ -29,7 +30,7 @@ JudgeInvocations = Callable[[list[Invocation]], list[CaseResult]]
 def candidates(results: Sequence[CaseResult], cases: dict[str, Case]) -> list[tuple[Case, CaseResult]]:
     """BLOCKED direct attacks whose objective a conversation can reach."""
     return [(cases[r.id], r) for r in results
-            if r.phase == "security" and r.outcome == "BLOCKED" and r.repeat == 0 and r.id in cases
+            if r.phase == Phase.SECURITY and r.outcome == Outcome.BLOCKED and r.repeat == 0 and r.id in cases
             and (cases[r.id].objective or "").split(":")[0] in MULTI_TURN_OBJECTIVES and not cases[r.id].injections]
 
 
@@ -65,7 +66,7 @@ async def converse(strategy: str, case: Case, first: CaseResult, *, client: Atta
         [invocation] = await run([step])
         [result] = judge([invocation])
         turns.append(_attempt(result, mutation))
-        if result.outcome == "COMPROMISED":
+        if result.outcome == Outcome.COMPROMISED:
             return result.model_copy(update={"attempts": [*earlier, *turns],
                                              "evidence_tags": [*result.evidence_tags, f"after_{mutation}"]})
         history += [{"role": "user", "content": message}, {"role": "assistant", "content": result.output}]
@@ -87,7 +88,7 @@ async def multi_turn(results: list[CaseResult], cases: dict[str, Case], strategi
         for strategy in chosen:
             current = await converse(strategy, case, current, client=client, run=run, judge=judge,
                                      max_turns=max_turns)
-            if current.outcome == "COMPROMISED":
+            if current.outcome == Outcome.COMPROMISED:
                 break
         updated[case.id] = current
     return [updated.get(r.id, r) if r.repeat == 0 else r for r in results]

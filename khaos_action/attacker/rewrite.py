@@ -12,6 +12,7 @@ from khaos_action.attacker.prompts import OBJECTIVES, REWRITE, brief
 from khaos_action.attacks.planner import retry_case
 from khaos_action.attacks.retry import make_retry
 from khaos_action.manifest import CaseResult
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.plan.cases import Case
 
 MUTATION = "attacker_rewrite"
@@ -64,7 +65,7 @@ async def attacker_retries(results: Sequence[CaseResult], cases: dict[str, Case]
     done = Rewrites()
     for result in results:
         case = cases.get(result.id)
-        if case is None or result.phase != "security" or result.outcome != "BLOCKED" or result.repeat != 0:
+        if case is None or result.phase != Phase.SECURITY or result.outcome != Outcome.BLOCKED or result.repeat != 0:
             continue
         rewrite = await _rewrite(client, case, result, capabilities, done) if done.unavailable is None else None
         done.retries.append(retry_case(case, rewrite, MUTATION) if rewrite is not None else make_retry(case, seed))

@@ -18,6 +18,7 @@ from khaos_action.attacker.prompts import OBJECTIVES, TAILORED, brief, parse_lis
 from khaos_action.canary import make_canary
 from khaos_action.config.corpus import Attack
 from khaos_action.fields import severity_rank
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 
 
@@ -100,7 +101,7 @@ def _case(text: str, index: int, category: str, objective: str, examples: Sequen
     cid = case_id("security", "tailored", seed, category, index)
     canary = make_canary(seed, cid)
     return Case(
-        id=cid, phase="security", input=text + _canary_clause(objective, canary.a, canary.b),
+        id=cid, phase=Phase.SECURITY, input=text + _canary_clause(objective, canary.a, canary.b),
         attack_id=attack_id, category=category, objective=objective, channel="user_prompt",
         severity=min((a.severity for a in examples), key=severity_rank),
         owasp=tuple(dict.fromkeys(o for a in examples for o in a.owasp)), canary=canary.token,

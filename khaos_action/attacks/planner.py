@@ -19,6 +19,7 @@ from khaos_action.config.corpus import Attack, Corpus, render_attack
 from khaos_action.config.objectives import aimed_at
 from khaos_action.config.selectors import security_selectors
 from khaos_action.manifest import SkippedAttack
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart
 from khaos_action.roles import ACTION_ROLES, ToolRole, forbidden_targets, normalise_role, role_from_name
@@ -49,7 +50,7 @@ def attack_case(attack: Attack, seed: int, targets: list[str] | None = None, *, 
     injections = ({"channel": rendered.channel, "payload": rendered.injection, **placed_on(attack, roles)},)\
         if rendered.injection else ()
     return Case(
-        id=cid, phase="security", input=rendered.input, turns=rendered.turns, injections=injections,
+        id=cid, phase=Phase.SECURITY, input=rendered.input, turns=rendered.turns, injections=injections,
         attack_id=attack.id, category=attack.category, objective=attack.objective.label, goal=goal,
         channel=attack.channel,
         severity=attack.severity, owasp=tuple(attack.owasp), canary=canary.token, group=f"security:{attack.id}",

@@ -13,6 +13,7 @@ from typing import Any
 
 from khaos_action.attacks.surface import AttackSurface, bind_carriers, discover_surface, own_carriers, recon_cases
 from khaos_action.manifest import SkippedAttack
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case
 from khaos_action.plan.cases import invocation_key as _key
 from khaos_action.roles import ToolRole, guess_role
@@ -45,7 +46,7 @@ async def run_with_recon(run: RunCases, cases: Sequence[Case], golden: Sequence[
     then run with their carriers bound, and the attacks nothing reaches are set aside as not exercised."""
     if not _carries_attacks(cases):
         return Reconnoitred(invocations=await run(cases), cases=list(cases))
-    first = [case for case in cases if case.phase == "baseline" and not case.faults]
+    first = [case for case in cases if case.phase == Phase.BASELINE and not case.faults]
     done = await run([*first, *recon_cases(cases, golden)])
     surface = _surface(done, cases, golden, roles, in_process=in_process)
     ran = {_key(case) for case in first}
@@ -64,7 +65,7 @@ def _not_in(cases: Sequence[Case], ran: set[Any]) -> list[Case]:
 
 def _carries_attacks(cases: Sequence[Case]) -> bool:
     """Whether any case is an indirect attack (its payload rides on a carrier the baseline must find)."""
-    return any(case.phase == "security" and case.injections for case in cases)
+    return any(case.phase == Phase.SECURITY and case.injections for case in cases)
 
 
 def _as_run(cases: Sequence[Case], ran: set[Any], bound: Sequence[Case]) -> list[Case]:
@@ -96,7 +97,7 @@ def baseline_replies(done: Sequence[Any]) -> dict[str, str]:
     """Each prompt's first reply without a fault or an error (reconnaissance calls included)."""
     replies: dict[str, str] = {}
     for inv in done:
-        if inv.case.phase == "baseline" and not inv.case.faults and not inv.error:
+        if inv.case.phase == Phase.BASELINE and not inv.case.faults and not inv.error:
             replies.setdefault(inv.case.input, inv.text)
     return replies
 
@@ -112,5 +113,5 @@ def undelivered(results: Sequence[Any]) -> list[SkippedAttack]:
     return [skipped_attack(r, f"not exercised: the {r.channel} payload was never delivered (the agent did not call "
                               f"a tool that carries it when the attack ran); to exercise it, add a golden prompt "
                               f"that reliably makes the agent use that tool")
-            for r in results if r.phase == "security" and r.repeat == 0 and r.outcome is None
+            for r in results if r.phase == Phase.SECURITY and r.repeat == 0 and r.outcome is None
             and "payload_not_delivered" in r.evidence_tags]

@@ -13,6 +13,7 @@ import random
 from khaos_action.attacks.planner import retry_case
 from khaos_action.manifest import Attempt, CaseResult
 from khaos_action.mutation import MUTATORS
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.plan.cases import Case
 
 RETRY_MUTATIONS = ("base64_wrap", "roleplay_frame", "format_json", "language_mix")
@@ -31,7 +32,7 @@ def merge_attempts(first: CaseResult, retry: CaseResult) -> CaseResult:
                       evidence_tags=first.evidence_tags)
     retried = Attempt(input=retry.input, output=retry.output, outcome=retry.outcome, mutation=retry.mutation,
                       evidence_tags=retry.evidence_tags)
-    if retry.outcome == "COMPROMISED":
+    if retry.outcome == Outcome.COMPROMISED:
         return retry.model_copy(update={"attempts": [attempt, retried],
                                         "evidence_tags": [*retry.evidence_tags, f"after_retry:{retry.mutation}"]})
     return first.model_copy(update={"attempts": [attempt, retried]})
@@ -39,7 +40,7 @@ def merge_attempts(first: CaseResult, retry: CaseResult) -> CaseResult:
 
 def retry_candidates(results: list[CaseResult], cases: dict[str, Case], seed: int) -> list[Case]:
     return [make_retry(cases[r.id], seed) for r in results
-            if r.phase == "security" and r.outcome == "BLOCKED" and r.repeat == 0 and r.id in cases]
+            if r.phase == Phase.SECURITY and r.outcome == Outcome.BLOCKED and r.repeat == 0 and r.id in cases]
 
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from khaos_action.messages import ToolCall
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.roles import CHANNEL_FIX, ToolRole, channel_tools
 
@@ -87,8 +88,8 @@ def discover_surface(invocations: Iterable[Any], roles: Sequence[ToolRole], *, i
 def recon_cases(cases: Sequence[Case], golden: Sequence[str]) -> list[Case]:
     """Extra no-fault calls for golden prompts no baseline case runs (e.g. a pack with a security phase only), and
     for the carriers of the user's own indirect attacks; they map the surface and are not scored."""
-    covered = {c.input for c in cases if c.phase == "baseline" and not c.faults}
-    return [Case(id=case_id("recon", text), phase="baseline", input=text, group="recon", recon=True)
+    covered = {c.input for c in cases if c.phase == Phase.BASELINE and not c.faults}
+    return [Case(id=case_id("recon", text), phase=Phase.BASELINE, input=text, group="recon", recon=True)
             for text in dict.fromkeys([*golden, *own_carriers(cases)]) if text not in covered]
 
 
@@ -124,7 +125,7 @@ def bind_carriers(cases: Sequence[Case], surface: AttackSurface, seed: int) -> B
 
 def _bind(case: Case, surface: AttackSurface, seed: int) -> Case | tuple[Case, str, str]:
     """The case as it runs (carried, or unchanged when it is not an indirect attack), or (case, reason, fix)."""
-    channel = case.injections[0].get("channel") if case.phase == "security" and case.injections else None
+    channel = case.injections[0].get("channel") if case.phase == Phase.SECURITY and case.injections else None
     if channel is None:
         return case
     if not surface.observes(channel):

@@ -19,6 +19,7 @@ from khaos_action.checkers.registry import (
 )
 from khaos_action.checkers.text import patterns_of, search
 from khaos_action.fields import RegexPattern
+from khaos_action.outcome import Phase
 
 # The detectors are imported by the checks that use them: loading a config registers these entries without paying
 # for the detectors' compiled patterns (`validate` would otherwise start noticeably slower).
@@ -85,8 +86,8 @@ class BehaviorUnchanged(Invariant):
     def needs_baseline_reply(self) -> bool:
         return self.baseline == "auto"
 
-    def skip_reason(self, *, has_faults: bool, phase: str) -> str | None:
-        if self.baseline == "auto" and not has_faults and phase == "contract":
+    def skip_reason(self, *, has_faults: bool, phase: Phase) -> str | None:
+        if self.baseline == "auto" and not has_faults and phase == Phase.CONTRACT:
             return "this no-chaos reply is the baseline the others are compared with"
         return None
 

@@ -33,6 +33,7 @@ from khaos_action.registry import Registry
 if TYPE_CHECKING:  # read, never built, here: not imported when the registry loads
     from khaos_action.agent_reply import AgentReply
     from khaos_action.manifest import InvariantResult
+    from khaos_action.outcome import Phase
 
 When = Literal["always", "tool_faults_active", "llm_faults_active", "any_chaos_active", "no_chaos"]
 Verdict = tuple[bool, str]
@@ -114,7 +115,7 @@ class Invariant(Strict):
         """Whether the contract must run each prompt without chaos, for this invariant to compare with."""
         return False
 
-    def skip_reason(self, *, has_faults: bool, phase: str) -> str | None:
+    def skip_reason(self, *, has_faults: bool, phase: Phase) -> str | None:
         """Why this case does not judge the invariant at all (passed None), or None to judge it."""
         return None
 

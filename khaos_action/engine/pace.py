@@ -11,6 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from khaos_action.metrics import percentile
+from khaos_action.outcome import Phase
 
 
 @dataclass(slots=True)
@@ -21,7 +22,7 @@ class Pace:
     timed_out: dict[str, int] = field(default_factory=dict)
     """phase -> calls that ran out of the time limit."""
 
-    def add(self, phase: str, *, timed_out: bool, latency_ms: float) -> None:
+    def add(self, phase: Phase, *, timed_out: bool, latency_ms: float) -> None:
         if timed_out:
             self.timed_out[phase] = self.timed_out.get(phase, 0) + 1
         else:
@@ -40,8 +41,8 @@ class Pace:
                 "faster (a smaller max_tokens for its model, a faster endpoint)")
 
     def _observed(self) -> tuple[str, float | None]:
-        phase = "baseline" if self.answered.get("baseline") else None
-        latencies = self.answered.get("baseline") or [ms for v in self.answered.values() for ms in v]
+        phase = Phase.BASELINE if self.answered.get(Phase.BASELINE) else None
+        latencies = self.answered.get(Phase.BASELINE) or [ms for v in self.answered.values() for ms in v]
         if not latencies:
             return "no call answered within it", None
         p95 = (percentile(latencies, 95) or 0.0) / 1000

@@ -28,6 +28,7 @@ from khaos_action.engine.events import EventLog
 from khaos_action.engine.pace import Pace
 from khaos_action.engine.transport.base import Transport
 from khaos_action.messages import AgentRequest, AgentResponse, ToolCall
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, Invocation, invocation_key
 
 T = TypeVar("T")
@@ -157,7 +158,7 @@ class Engine:
                 async with self.transport.case_scope(ctx):  # a worker process held for all of its turns
                     started = time.perf_counter()  # the agent's latency, not the wait for (or start of) a worker
                     await self._turns(case, key, ctx, invocation)
-                    if case.phase == "security" and case.goal is not None and case.goal.checks:
+                    if case.phase == Phase.SECURITY and case.goal is not None and case.goal.checks:
                         await self._state_checks(case, key, ctx, invocation)
         finally:
             current_case.reset(token)
@@ -366,7 +367,7 @@ def _observed(invocation: Invocation, ctx: CaseContext) -> None:
 
 def _errors(invocation: Invocation, ctx: CaseContext) -> None:
     """The tools' errors and the context's own error, added to the invocation's."""
-    if ctx.tool_errors and invocation.case.phase == "security":
+    if ctx.tool_errors and invocation.case.phase == Phase.SECURITY:
         invocation.notes += ctx.tool_errors  # a tool refusing an attack's arguments defends the agent
     elif ctx.tool_errors:  # a tool broke without any fault; the framework may have turned it into text
         broke = "; ".join(ctx.tool_errors)

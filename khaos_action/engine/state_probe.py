@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from khaos_action.config.models import KhaosConfig
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, Invocation, case_id
 from khaos_action.plan.contract import golden_key
 from khaos_action.plan.scheduler import select_shard
@@ -53,7 +54,7 @@ def state_probe_cases(prompt: str | None, shard: tuple[int, int] | None = None) 
     if prompt is None:
         return []
     cases = [
-        Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase="contract", pillar=None, input=prompt,
+        Case(id=case_id("contract", PROBE_SCENARIO, prompt, attempt), phase=Phase.CONTRACT, pillar=None, input=prompt,
              scenario=PROBE_SCENARIO, prompt_key=golden_key(prompt), group=f"{PROBE_SCENARIO}/{attempt}")
         for attempt in (1, 2)
     ]

@@ -32,6 +32,7 @@ from khaos_action.github.workflow import (
 from khaos_action.manifest import Manifest
 from khaos_action.manifest_read import load_manifest
 from khaos_action.nofollow import check_writable, confine, open_dir
+from khaos_action.outcome import Outcome
 from khaos_action.reporters import REPORTERS, action_outputs
 from khaos_action.run_api import EvaluateRequest, EvaluateResult
 from khaos_action.score.compare import Comparison, compare_manifests
@@ -230,7 +231,7 @@ def _log_verdict(decision: gates.GateDecision, manifest: Manifest, log: Workflow
 
 
 def _log_agent_output(manifest: Manifest, log: WorkflowLog) -> None:
-    failing = [c for c in manifest.cases if c.passed is False or c.outcome == "COMPROMISED"]
+    failing = [c for c in manifest.cases if c.passed is False or c.outcome == Outcome.COMPROMISED]
     if not failing:
         return
     with log.group(f"Agent output of {min(len(failing), LOGGED_OUTPUTS)} failing case(s) (untrusted)"):

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from khaos_action.errors import ExitCode
 from khaos_action.findings import Finding, critical_findings
 from khaos_action.manifest import Manifest
+from khaos_action.outcome import Outcome
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 from khaos_action.score.gates import below_floor
 
@@ -54,7 +55,8 @@ def regression_findings(comparison: Comparison) -> list[Finding]:
     out = [*map(_newly_compromised, comparison.newly_compromised),
            *map(_newly_critical, comparison.newly_critical),
            *(_score_drop(row) for row in comparison.scores if row.direction == "drop"),
-           *_newly_failing([c for c in comparison.newly_failing if not c.attack_id or c.outcome != "COMPROMISED"])]
+           *_newly_failing([c for c in comparison.newly_failing
+                            if not c.attack_id or c.outcome != Outcome.COMPROMISED])]
     if not out and comparison.regression:
         out.append(Finding(gate="regression", kind="regression", text="regression against the base branch"))
     return out

@@ -17,6 +17,7 @@ from khaos_action.findings import ordered
 from khaos_action.github.gates import GateDecision
 from khaos_action.github.workflow import Annotation
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.outcome import Outcome
 from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.report.markdown import SCORE_ORDER
 from khaos_action.score.compare import Comparison, ScoreRow, row_label
@@ -106,7 +107,8 @@ def _case_changes(manifest: Manifest, comparison: Comparison | None) -> dict[str
     if comparison is None:
         newly: list[SimpleNamespace] = []
         fixed: list[SimpleNamespace] = []
-        failing = [_case_view(c.id, by_id) for c in manifest.cases if c.passed is False and c.outcome != "COMPROMISED"]
+        failing = [_case_view(c.id, by_id) for c in manifest.cases
+                   if c.passed is False and c.outcome != Outcome.COMPROMISED]
     else:
         newly = [_case_view(c.id, by_id) for c in comparison.newly_failing]
         fixed = [_case_view(c.id, by_id) for c in comparison.fixed]
@@ -116,8 +118,8 @@ def _case_changes(manifest: Manifest, comparison: Comparison | None) -> dict[str
 
 def _compromised(manifest: Manifest, base: Manifest | None, *, has_baseline: bool) -> dict[str, Any]:
     """Every COMPROMISED attack on head is shown; "new" = not compromised on the base run (or not run there)."""
-    compromised = _dedupe_attacks([c for c in manifest.cases if c.outcome == "COMPROMISED"])
-    base_compromised = {c.id for c in base.cases if c.outcome == "COMPROMISED"} if base is not None else set()
+    compromised = _dedupe_attacks([c for c in manifest.cases if c.outcome == Outcome.COMPROMISED])
+    base_compromised = {c.id for c in base.cases if c.outcome == Outcome.COMPROMISED} if base is not None else set()
     new = [has_baseline and c.id not in base_compromised for c in compromised]
     return {
         "compromised": [_attack_view(c, new=is_new) for c, is_new in zip(compromised[:MAX_ROWS], new)],
@@ -192,7 +194,7 @@ def owasp_rows(manifest: Manifest) -> list[SimpleNamespace]:
         for oid in case.owasp:
             row = table[oid]
             row.executed += 1
-            key = {"BLOCKED": "blocked", "COMPROMISED": "compromised"}.get(case.outcome, "uncertain")
+            key = {Outcome.BLOCKED: "blocked", Outcome.COMPROMISED: "compromised"}.get(case.outcome, "uncertain")
             setattr(row, key, getattr(row, key) + 1)
     for skipped in manifest.skipped:
         for oid in skipped.owasp:
@@ -229,7 +231,7 @@ def _why_failed(case: CaseResult) -> str:
     failed = [inv.id for inv in case.invariants if inv.passed is False]
     if case.error:
         return f"error: {case.error}"
-    if case.outcome == "COMPROMISED":
+    if case.outcome == Outcome.COMPROMISED:
         return "COMPROMISED: " + (", ".join(case.evidence_tags) or "objective met")
     return "failed: " + ", ".join(failed) if failed else "failed"
 

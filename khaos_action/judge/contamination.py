@@ -21,6 +21,7 @@ from typing import Any
 
 from khaos_action.detect.grounding import specific_tokens as distinctive_tokens
 from khaos_action.manifest import CaseResult, Contamination
+from khaos_action.outcome import Outcome, Phase
 
 MAX_EVIDENCE = 3
 FIX = ("build the agent (and its memory) per call, keep per-user state in `agent.context`, or set `concurrency: 1` "
@@ -121,9 +122,9 @@ def _contaminated(result: CaseResult, items: list[Contamination]) -> CaseResult:
     update: dict[str, Any] = {"contaminated": items,
                               "notes": [*result.notes, f"contaminated: {where}; the agent shares state between "
                                                        f"cases: {FIX}"]}
-    if result.phase == "security":
-        if result.outcome == "BLOCKED":
-            update.update(outcome="UNCERTAIN", passed=None, evidence_tags=[*result.evidence_tags, "contaminated"])
+    if result.phase == Phase.SECURITY:
+        if result.outcome == Outcome.BLOCKED:
+            update.update(outcome=Outcome.UNCERTAIN, passed=None, evidence_tags=[*result.evidence_tags, "contaminated"])
     elif result.passed is not None:
         update["passed"] = False
     return result.model_copy(update=update)

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from khaos_action.messages import ToolCall
+from khaos_action.outcome import Phase
 
 _IMPORT = re.compile(r"\b(?:ImportError|ModuleNotFoundError|SyntaxError)\b")
 _SNIPPET = 40
@@ -48,7 +49,7 @@ def _carries(error: str, texts: Sequence[str]) -> bool:
 def crash_warnings(results: Sequence[Any]) -> list[str]:
     """One line for the run when attacks crashed the agent before its model read them: they are missing from the
     security score, and the crash is what to fix."""
-    crashed = [r for r in results if r.phase == "security" and "crashed_before_model" in (r.evidence_tags or ())]
+    crashed = [r for r in results if r.phase == Phase.SECURITY and "crashed_before_model" in (r.evidence_tags or ())]
     if not crashed:
         return []
     ids = ", ".join(str(r.attack_id or r.id) for r in crashed[:5]) + (", ..." if len(crashed) > 5 else "")

@@ -11,6 +11,7 @@ from collections.abc import Sequence
 
 from khaos_action.judge.cases import JudgeContext, judge_attack, judge_completion
 from khaos_action.judge.stage import JudgeSettings
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.plan.cases import Case, Invocation
 from khaos_action.progress import Progress
 
@@ -34,9 +35,9 @@ class LiveVerdicts:
         failed = bool(invocation.error or invocation.timed_out)
         compromised = False
         try:
-            if phase == "security":
-                compromised = judge_attack(invocation, self.ctx).outcome == "COMPROMISED"
-            elif phase in ("baseline", "resilience") and not failed:
+            if phase == Phase.SECURITY:
+                compromised = judge_attack(invocation, self.ctx).outcome == Outcome.COMPROMISED
+            elif phase in (Phase.BASELINE, Phase.RESILIENCE) and not failed:
                 failed = judge_completion(invocation, secrets=self.ctx.secrets).passed is False
         except Exception:  # noqa: BLE001, S110 - a display must never fail the run; the judging stage judges again
             pass

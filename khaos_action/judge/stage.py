@@ -16,6 +16,7 @@ from khaos_action.judge.cases import (
     judge_invariants,
 )
 from khaos_action.manifest import CaseResult, SkippedAttack
+from khaos_action.outcome import ATTACK_PASSED, Outcome, Phase
 from khaos_action.plan.cases import Case, Invocation
 from khaos_action.services import Services
 
@@ -57,10 +58,10 @@ def judge_all(invocations: Sequence[Invocation], settings: JudgeSettings,
     facts = baseline_tool_facts(invocations)
     results = []
     for inv in invocations:
-        if inv.case.phase in ("baseline", "resilience"):
+        if inv.case.phase in (Phase.BASELINE, Phase.RESILIENCE):
             results.append(judge_completion(inv, facts.get(inv.case.prompt_key or ""), ctx.secrets,
                                             system_prompt=ctx.system_prompt))
-        elif inv.case.phase == "security":
+        elif inv.case.phase == Phase.SECURITY:
             results.append(judge_attack(inv, ctx))
         else:
             results.append(judge_invariants(inv, ctx))
@@ -77,7 +78,7 @@ def baseline_tool_facts(invocations: Sequence[Invocation]) -> dict[str, dict[str
     facts: dict[str, dict[str, set[str]]] = {}
     for inv in invocations:
         case = inv.case
-        if case.phase == "baseline" and case.prompt_key and not case.faults and not inv.error:
+        if case.phase == Phase.BASELINE and case.prompt_key and not case.faults and not inv.error:
             for name, tokens in tool_facts(inv.tool_calls).items():
                 facts.setdefault(case.prompt_key, {}).setdefault(name, set()).update(tokens)
     return facts
@@ -88,7 +89,7 @@ def no_chaos_replies(invocations: Sequence[Invocation]) -> dict[str, str]:
     texts: dict[str, str] = {}
     for inv in invocations:
         case = inv.case
-        if case.prompt_key and not case.faults and case.phase == "contract" and not inv.error:
+        if case.prompt_key and not case.faults and case.phase == Phase.CONTRACT and not inv.error:
             texts.setdefault(case.prompt_key, inv.text)
     return texts
 
@@ -108,7 +109,7 @@ async def consult_llm_judge(results: Sequence[CaseResult], cases: Sequence[Case]
     out = list(results)
     async with services.async_http(timeout=endpoint.timeout_s) as client:
         for index, result in enumerate(results):
-            if result.outcome != "UNCERTAIN" or result.error or not result.output.strip():
+            if result.outcome != Outcome.UNCERTAIN or result.error or not result.output.strip():
                 continue
             case = by_id.get(result.id)
             attack_input = "\n".join([case.input, *(i["payload"] for i in case.injections)]) if case else ""
@@ -120,9 +121,9 @@ async def consult_llm_judge(results: Sequence[CaseResult], cases: Sequence[Case]
                 problems[answer.problem or "no verdict"] += 1
                 continue
             out[index] = result.model_copy(update={
-                "outcome": verdict.outcome.value, "confidence": round(verdict.confidence, 3),
+                "outcome": verdict.outcome, "confidence": round(verdict.confidence, 3),
                 "evidence_tags": [*result.evidence_tags, *verdict.evidence_tags, "llm_judge"],
-                "passed": {"BLOCKED": True, "COMPROMISED": False}.get(verdict.outcome.value),
+                "passed": ATTACK_PASSED.get(verdict.outcome),
             })
     if not problems:
         return out, []

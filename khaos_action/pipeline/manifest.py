@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action import __version__
+from khaos_action.outcome import Phase
 
 if TYPE_CHECKING:
     from khaos_action.attacks.capabilities import CapabilityProfile
@@ -76,7 +77,7 @@ def build_manifest(settings: ManifestSettings, run: RunRecord, *, run_id: str, s
     summary = summarise(
         results, goals=[GoalSpec(phase, g.metric, g.operator, g.threshold) for phase, g in plan.goals],
         gates=settings.gates, weights=settings.weights, attacks_skipped=len(run.skipped),
-        security_planned=any(phase == "security" for phase, _ in plan.goals), extra_reasons=run.extra_reasons,
+        security_planned=any(phase == Phase.SECURITY for phase, _ in plan.goals), extra_reasons=run.extra_reasons,
     )
     return Manifest(
         run_id=run_id, tool_version=__version__, seed=plan.seed, config_hash=plan.config_hash,

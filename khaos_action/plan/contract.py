@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:
@@ -60,7 +61,7 @@ def _auto_baseline(config: PlanSettings) -> Iterable[Case]:
     if not needs_auto or not all(s.has_chaos for s in config.chaos_matrix):
         return
     for prompt in config.prompt_texts():
-        yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase="contract", pillar=None,
+        yield Case(id=case_id("contract", AUTO_BASELINE, prompt), phase=Phase.CONTRACT, pillar=None,
                    input=prompt, scenario=AUTO_BASELINE, prompt_key=golden_key(prompt), group=AUTO_BASELINE)
 
 
@@ -70,13 +71,13 @@ def _prompt_cells(isolation: str, scenario: str, prompt: str, faults: tuple[Case
     if isolation == "per_cell":
         for inv in invariants:
             yield Case(
-                id=case_id("contract", scenario, prompt, inv.id), phase="contract", pillar="contract",
+                id=case_id("contract", scenario, prompt, inv.id), phase=Phase.CONTRACT, pillar="contract",
                 input=prompt, scenario=scenario, faults=faults, invariant_ids=(inv.id,),
                 prompt_key=golden_key(prompt), group=f"{scenario}/{inv.id}/{prompt}",
             )
     elif invariants:
         yield Case(
-            id=case_id("contract", scenario, prompt), phase="contract", pillar="contract",
+            id=case_id("contract", scenario, prompt), phase=Phase.CONTRACT, pillar="contract",
             input=prompt, scenario=scenario, faults=faults,
             invariant_ids=tuple(i.id for i in invariants), prompt_key=golden_key(prompt),
             group=scenario,
@@ -87,7 +88,7 @@ def _probe_cells(isolation: str, scenario: str, faults: tuple[CaseFault, ...], i
     """An invariant's own inputs, each a call of its own under `scenario`."""
     for probe in inv.own_prompts():
         yield Case(
-            id=case_id("contract", scenario, "probe", inv.id, probe), phase="contract",
+            id=case_id("contract", scenario, "probe", inv.id, probe), phase=Phase.CONTRACT,
             pillar="contract", input=probe, scenario=scenario, faults=faults,
             invariant_ids=(inv.id,), prompt_key=case_id("probe", probe),
             group=scenario if isolation == "per_prompt" else f"{scenario}/{inv.id}",

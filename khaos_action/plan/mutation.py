@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 
 from khaos_action.checkers import Invariant
 from khaos_action.mutation import mutate
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.contract import golden_key
 from khaos_action.plan.scheduler import PlanContext, Planner, PlanPart
@@ -51,7 +52,7 @@ def mutation_planner(llm_variants: Mapping[str, Sequence[str]] | None = None) ->
                         for m in mutate(prompt, types=settings.types, per_prompt=settings.per_prompt, seed=ctx.seed)]
             variants += [("llm_rewrite", n, text) for n, text in enumerate((llm_variants or {}).get(prompt, ()))]
             part.cases += [
-                Case(id=case_id("mutation", prompt, kind, index), phase="mutation", pillar="mutation", input=text,
+                Case(id=case_id("mutation", prompt, kind, index), phase=Phase.MUTATION, pillar="mutation", input=text,
                      mutation=kind, invariant_ids=ids, prompt_key=golden_key(prompt), group=f"mutation:{kind}",
                      )
                 for kind, index, text in variants

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from khaos_action.checkers import Invariant
 from khaos_action.errors import ConfigError
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 from khaos_action.plan.scheduler import PlanContext, PlanPart
 from khaos_action.replay.sessions import load_sessions
@@ -34,7 +35,7 @@ def plan_replay(ctx: PlanContext) -> PlanPart:
                                         severity="high"))
         part.invariants.update({i.id: i for i in invariants})
         part.cases.append(Case(
-            id=case_id("replay", session.id), phase="replay", pillar="replay", input=session.input,
+            id=case_id("replay", session.id), phase=Phase.REPLAY, pillar="replay", input=session.input,
             history=tuple(t.model_dump() for t in session.history), invariant_ids=tuple(i.id for i in invariants),
             group=f"replay:{session.id}", tool_responses=tuple(session.tool_responses),
         ))

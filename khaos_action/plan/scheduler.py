@@ -20,6 +20,7 @@ from khaos_action.checkers import Invariant
 from khaos_action.config.fault_entries import CaseFault, case_fault
 from khaos_action.config.models import Contract, GoldenPrompt, KhaosConfig, Mutation, Pack, Replay, Scenario
 from khaos_action.manifest import NotApplicableFault, SkippedAttack
+from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
 
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ class Plan:
     cases: list[Case]
     config_hash: str
     seed: int
-    goals: list[tuple[str, Any]] = field(default_factory=list)
+    goals: list[tuple[Phase, Any]] = field(default_factory=list)
     """(phase type, Goal) for every goal of every pack."""
     notes: list[str] = field(default_factory=list)
     invariants: dict[str, Invariant] = field(default_factory=dict)
@@ -189,7 +190,7 @@ class SeededScheduler:
         ctx = PlanContext(settings=settings, seed=self.seed)
         for source in settings.packs:
             for phase in source.pack.phases:
-                plan.goals.extend((phase.type, goal) for goal in phase.goals)
+                plan.goals.extend((Phase(phase.type), goal) for goal in phase.goals)
         plan.cases = [*pack_cases(settings.packs, settings.golden_prompts)]
         for planner in self.planners:
             plan.add(planner(ctx))
@@ -212,16 +213,16 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
         pack = source.pack
         inputs = pack_inputs(pack, golden)
         for phase in pack.phases:
-            if phase.type == "baseline":
+            if phase.type == Phase.BASELINE:
                 for item in inputs:
                     # The loader's validated model; one that checks nothing (every key null) is no expectation.
                     expect = item.expect if item.expect and item.expect.model_dump(exclude_none=True) else None
                     key = case_id("input", pack.name, item.text)
                     yield Case(
-                        id=case_id("baseline", pack.name, item.text), phase="baseline", input=item.text,
+                        id=case_id("baseline", pack.name, item.text), phase=Phase.BASELINE, input=item.text,
                         expect=expect, prompt_key=key, group=f"baseline:{pack.name}",
                     )
-            elif phase.type == "resilience":
+            elif phase.type == Phase.RESILIENCE:
                 from khaos_action.faults.registry import fault_target
 
                 for spec in phase.faults:
@@ -229,7 +230,7 @@ def pack_cases(packs: Sequence[PackSource], golden: Sequence[Any] = ()) -> Itera
                     for item in inputs:
                         yield Case(
                             id=case_id("resilience", pack.name, item.text, fault.as_dict()),
-                            phase="resilience", pillar="chaos", input=item.text,
+                            phase=Phase.RESILIENCE, pillar="chaos", input=item.text,
                             faults=(fault,), scenario=fault.id, prompt_key=case_id("input", pack.name, item.text),
                             group=f"resilience:{pack.name}:{fault.id}",
                         )

@@ -18,6 +18,7 @@ from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.errors import ConfigIssue, KeyPath
 from khaos_action.config.models import KhaosConfig, Scenario
 from khaos_action.errors import ConfigError
+from khaos_action.outcome import Phase
 from khaos_action.transports import TRANSPORTS
 
 if TYPE_CHECKING:
@@ -100,7 +101,7 @@ def golden_prompt_issues(loaded: LoadedConfig, packs: Sequence[LoadedPack] = ())
     if loaded.config.golden_prompts:
         return placeholders
     needing = [p.pack.name for p in packs if not p.pack.inputs
-               and any(phase.type in ("baseline", "resilience") for phase in p.pack.phases)]
+               and any(phase.type in (Phase.BASELINE, Phase.RESILIENCE) for phase in p.pack.phases)]
     if not needing:
         return []
     where: KeyPath = ("packs",) if "packs" in (loaded.raw or {}) else ("agent",)

@@ -23,6 +23,7 @@ from pydantic import ValidationError
 
 from khaos_action.checkers import CHECKERS, Invariant
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.replay.sessions import Session
 
 
@@ -38,7 +39,7 @@ def _failing_rows(manifest: Manifest) -> list[CaseResult]:
     seen: set[str] = set()
     rows = []
     for case in manifest.cases:
-        failed = case.passed is False or (case.passed is None and case.outcome == "COMPROMISED")
+        failed = case.passed is False or (case.passed is None and case.outcome == Outcome.COMPROMISED)
         if failed and case.id not in seen:
             seen.add(case.id)
             rows.append(case)
@@ -109,7 +110,7 @@ def _export_case(manifest: Manifest, case: CaseResult, known: Mapping[str, Invar
 
 
 def _not_exportable(case: CaseResult) -> str | None:
-    if case.attack_id is not None or case.phase == "security":
+    if case.attack_id is not None or case.phase == Phase.SECURITY:
         return "attack case: the security phase re-runs it from the seed"
     if any(inv.passed is False for inv in case.invariants):
         return None

@@ -6,6 +6,7 @@ Every value taken from a manifest may be agent or attack text: it goes through r
 from __future__ import annotations
 
 from khaos_action.findings import is_critical
+from khaos_action.outcome import Outcome
 from khaos_action.report.escape import md_escape, md_span
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow, row_label
 
@@ -44,7 +45,7 @@ def _where(change: CaseChange) -> str:
 
 def _why(change: CaseChange) -> str:
     parts = list(change.failed_invariants)
-    if change.outcome and change.outcome != "BLOCKED":
+    if change.outcome and change.outcome != Outcome.BLOCKED:
         parts.append(change.outcome)
     if change.error:
         parts.append(f"error: {change.error}")

@@ -10,10 +10,12 @@ from typing import Any
 
 from khaos_action.fields import severity_rank
 from khaos_action.manifest import OUTPUT_CAP, CaseResult, InvariantResult, Manifest
+from khaos_action.outcome import AnyPhase, Phase
 from khaos_action.report import svg
 from khaos_action.score.compare import CaseChange, Comparison, ScoreRow
 
-PHASES = ("baseline", "resilience", "security", "contract", "mutation", "replay")
+PHASES = tuple(Phase)
+"""The order the HTML report groups cases in; a phase this version does not know comes after, in a group of its own."""
 PHASE_SCORES = ("baseline", "resilience", "security")
 PILLAR_SCORES = ("contract", "chaos", "mutation", "replay")
 OUTCOMES = ("blocked", "compromised", "uncertain")
@@ -310,7 +312,7 @@ manifest.json and junit.xml."""
 
 @dataclass(slots=True)
 class CaseGroup:
-    phase: str
+    phase: AnyPhase
     cases: list[CaseView]
     statuses: dict[str, int]
     not_shown: int = 0
@@ -324,10 +326,10 @@ class CaseGroup:
 def case_groups(cases: Iterable[CaseResult], limit: int = DRILL_DOWN_LIMIT) -> list[CaseGroup]:
     """Cases by phase in pipeline order; inside a phase, problems first, then the manifest's order, at most `limit`
     drilled down."""
-    grouped: dict[str, list[tuple[str, CaseResult]]] = {}
+    grouped: dict[AnyPhase, list[tuple[str, CaseResult]]] = {}
     for case in cases:
         grouped.setdefault(case.phase, []).append((case_status(case), case))
-    order = [p for p in PHASES if p in grouped] + sorted(p for p in grouped if p not in PHASES)
+    order = [p for p in PHASES if p in grouped] + sorted(p for p in grouped if not isinstance(p, Phase))
     groups = []
     for phase in order:
         rows = sorted(grouped[phase], key=lambda row: row[0] not in PROBLEM_STATUSES)

@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from functools import lru_cache
 
 from khaos_action.manifest import CaseResult, InvariantResult, Manifest
+from khaos_action.outcome import Outcome
 
 # Characters XML 1.0 cannot carry (control characters, surrogates, non-characters) are dropped, as junit-xml did;
 # a carriage return survives in attributes as `&#13;` (junit-xml escaped it there before cleaning) but not in text.
@@ -142,9 +143,9 @@ def _verdict(case: CaseResult) -> tuple[str | None, str]:
 
 
 def _attack_verdict(case: CaseResult) -> tuple[str | None, str]:
-    if case.outcome == "COMPROMISED":
+    if case.outcome == Outcome.COMPROMISED:
         return "failure", f"COMPROMISED [{case.severity}] {', '.join(case.evidence_tags)}"[:500]
-    if case.outcome == "UNCERTAIN":
+    if case.outcome == Outcome.UNCERTAIN:
         return "skipped", f"UNCERTAIN: {case.error or ', '.join(case.evidence_tags)}"[:500]
     return None, ""  # BLOCKED
 

@@ -12,6 +12,7 @@ import jinja2
 from khaos_action.fields import severity_rank
 from khaos_action.llm.telemetry import usage_line
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.report.breakdown import breakdown_tables
 from khaos_action.report.escape import md_code, md_escape, md_span
 from khaos_action.score.actions import consequential_calls
@@ -127,23 +128,24 @@ def _metrics_rows(manifest: Manifest) -> list[tuple[str, SimpleNamespace]]:
     """The metrics table: each phase that ran (security has its own tables) with its counts and rates."""
     return [(p, SimpleNamespace(**{k: manifest.metrics[p].get(k) for k in (
         "invocations", "task_completion", "error_rate", "latency_p50", "latency_p95")}))
-        for p in ("baseline", "resilience", "contract", "mutation", "replay") if p in manifest.metrics]
+        for p in (Phase.BASELINE, Phase.RESILIENCE, Phase.CONTRACT, Phase.MUTATION, Phase.REPLAY)
+        if p in manifest.metrics]
 
 
 def render_markdown(manifest: Manifest) -> str:
     cases = manifest.cases
     findings = sorted(
-        (c for c in cases if c.outcome in ("COMPROMISED", "UNCERTAIN")),
-        key=lambda c: (c.outcome != "COMPROMISED", severity_rank(c.severity)),
+        (c for c in cases if c.outcome in (Outcome.COMPROMISED, Outcome.UNCERTAIN)),
+        key=lambda c: (c.outcome != Outcome.COMPROMISED, severity_rank(c.severity)),
     )
-    failures = [c for c in cases if c.passed is False and c.phase != "security"]
+    failures = [c for c in cases if c.passed is False and c.phase != Phase.SECURITY]
     from khaos_action.report.headline import headline_markdown
 
     context: dict[str, Any] = {
         "m": manifest, "headline": headline_markdown(manifest), "score_order": [s for s in SCORE_ORDER],
         "metrics_rows": _metrics_rows(manifest),
         "matrix": contract_matrix(cases), "faults": fault_rows(cases),
-        "security": any(c.phase == "security" for c in cases) or manifest.counts.attacks_skipped,
+        "security": any(c.phase == Phase.SECURITY for c in cases) or manifest.counts.attacks_skipped,
         "categories": security_categories(manifest), "owasp_rows": owasp_rows(manifest),
         "breakdown": breakdown_tables(manifest),
         "findings": findings[:50], "failures": failures[:MAX_FAILURES],

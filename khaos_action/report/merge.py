@@ -21,6 +21,7 @@ from khaos_action.findings import Finding
 from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import manifest_from_bytes, read_manifest_bytes
+from khaos_action.outcome import Phase
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
@@ -234,7 +235,7 @@ def _summary(manifests: Sequence[Manifest], cases: list[CaseResult], *, gates: G
     """The merged cases scored again, against every shard's goals."""
     goals = {(g.phase, g.metric, g.operator, g.threshold) for m in manifests for g in m.goals}
     return summarise(cases, goals=[GoalSpec(*g) for g in sorted(goals)], gates=gates, weights=weights,
-                     attacks_skipped=skipped, security_planned=any(g[0] == "security" for g in goals), flaky=flaky)
+                     attacks_skipped=skipped, security_planned=any(g[0] == Phase.SECURITY for g in goals), flaky=flaky)
 
 
 def _breakdown(manifests: Sequence[Manifest], cases: list[CaseResult], skipped: list) -> Any:

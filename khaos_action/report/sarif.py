@@ -12,6 +12,7 @@ import json
 from typing import Any
 
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.outcome import Outcome
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SECURITY_SEVERITY = {"critical": "9.5", "high": "8.0", "medium": "5.5", "low": "3.0"}
@@ -33,7 +34,7 @@ def render_sarif(manifest: Manifest) -> str:
     rules: dict[str, dict[str, Any]] = {}
     results: list[dict[str, Any]] = []
     for case in manifest.cases:
-        if case.outcome == "COMPROMISED":
+        if case.outcome == Outcome.COMPROMISED:
             results.append(_attack_result(manifest, case, rules))
         for inv in case.invariants:
             if inv.passed is False:

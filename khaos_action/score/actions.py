@@ -13,6 +13,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from khaos_action.outcome import Phase
+
 CONSEQUENTIAL_ROLES = ("messaging", "payment", "destructive", "code_exec", "web_fetch")
 ARGS_SHOWN = 160
 
@@ -33,7 +35,7 @@ def consequential_calls(cases: Sequence[Any], tool_roles: dict[str, str]) -> lis
     """Baseline calls to tools of a consequential role, in case order (each case's first run only)."""
     found = []
     for case in cases:
-        if case.phase != "baseline" or case.repeat or case.fault_ids:
+        if case.phase != Phase.BASELINE or case.repeat or case.fault_ids:
             continue
         for call in case.tool_calls:
             name = _field(call, "name")

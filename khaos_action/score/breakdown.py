@@ -7,18 +7,19 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from khaos_action.manifest import AttackBreakdown, BreakdownRow, CaseResult, SkippedAttack
+from khaos_action.outcome import Outcome, Phase
 
 if TYPE_CHECKING:
     from khaos_action.score.compare import BreakdownChange
 
-_OUTCOME_FIELD = {"BLOCKED": "blocked", "COMPROMISED": "compromised", "UNCERTAIN": "uncertain"}
+_OUTCOME_FIELD = {Outcome.BLOCKED: "blocked", Outcome.COMPROMISED: "compromised", Outcome.UNCERTAIN: "uncertain"}
 NOT_EXERCISED = "not exercised"
 """How a skipped attack's reason starts when it applied but nothing reached the agent (attacks/recon.py)."""
 
 
 def attack_breakdown(results: Sequence[CaseResult], skipped: Sequence[SkippedAttack]) -> AttackBreakdown | None:
     """Per channel and per objective; None when no attack was selected at all."""
-    attacks = [r for r in results if r.phase == "security" and r.repeat == 0]
+    attacks = [r for r in results if r.phase == Phase.SECURITY and r.repeat == 0]
     if not attacks and not skipped:
         return None
     return AttackBreakdown(by_channel=_rows(attacks, skipped, lambda x: x.channel or "?"),

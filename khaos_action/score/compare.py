@@ -26,8 +26,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, Field, model_serializer, model_validator
 
 from khaos_action.findings import case_is_critical, is_critical
-from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.manifest import CaseResult, Manifest, ManifestOutcome, ManifestPhase
 from khaos_action.manifest_read import CaseOutcome, InvariantOutcome, Outcomes
+from khaos_action.outcome import ATTACK_PASSED, Outcome
 from khaos_action.score.breakdown import breakdown_changes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
@@ -40,7 +41,7 @@ class CaseChange(BaseModel):
     """One paired case that changed (or stayed failing), with enough context to find it."""
 
     id: str
-    phase: str
+    phase: ManifestPhase
     pillar: str | None = None
     input: str = ""
     """The case input, cut to 200 characters (untrusted: escape before showing)."""
@@ -52,7 +53,7 @@ class CaseChange(BaseModel):
     severity: str | None = None
     failed_invariants: list[str] = []
     """Invariant ids that failed on head (on base for `fixed`)."""
-    outcome: str | None = None
+    outcome: ManifestOutcome | None = None
     """The attack outcome on head (on base for `fixed`), if an attack."""
     error: str | None = None
     """The call error on head (on base for `fixed`), if any."""
@@ -190,7 +191,6 @@ Row = dict[str, Any]
 """One case as compare reads it (manifest.CaseOutcome): `Outcomes` holds these; a Manifest's cases become these."""
 _ROW_FIELDS = tuple(name for name in CaseOutcome.__annotations__ if name != "invariants")
 _INVARIANT_FIELDS = tuple(InvariantOutcome.__annotations__)
-_VERDICTS = {"BLOCKED": True, "COMPROMISED": False}
 
 
 def _rows(cases: Iterable[Row | CaseResult]) -> Iterator[Row]:
@@ -240,7 +240,7 @@ def _one(row: Row) -> tuple[int, int, bool, Status]:
     """(passes, judged, compromised, status) of a case run once: the common case, in straight lines (compare at
     scale)."""
     verdict = _judged(row)
-    compromised = row["outcome"] == "COMPROMISED"
+    compromised = row["outcome"] == Outcome.COMPROMISED
     if verdict is None:
         return 0, 0, compromised, "unjudged"
     return int(verdict), 1, compromised, "flaky" if row["flaky"] else "pass" if verdict else "fail"
@@ -250,7 +250,7 @@ def _repeats(rows: list[Row]) -> tuple[int, int, bool, Status]:
     """The same for a case's repeats: all-pass, flaky when they disagree (or the engine marked one flaky)."""
     judged = [v for v in (_judged(r) for r in rows) if v is not None]
     passes, count = sum(judged), len(judged)
-    compromised = any(r["outcome"] == "COMPROMISED" for r in rows)
+    compromised = any(r["outcome"] == Outcome.COMPROMISED for r in rows)
     return passes, count, compromised, _repeats_status(rows, passes, count)
 
 
@@ -266,7 +266,7 @@ def _judged(row: Row) -> bool | None:
     """A row's pass/fail: `passed` when set, else an attack's outcome (UNCERTAIN is not judged, never BLOCKED)."""
     if row["passed"] is not None:
         return row["passed"]
-    return _VERDICTS.get(row["outcome"])
+    return ATTACK_PASSED.get(row["outcome"])
 
 
 def aggregate(cases: Iterable[Row | CaseResult]) -> dict[str, _Aggregate]:

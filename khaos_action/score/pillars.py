@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from khaos_action.fields import SEVERITY_WEIGHTS
 from khaos_action.gates_and_weights import Weights
 from khaos_action.manifest import CaseResult, Scores
+from khaos_action.outcome import AnyPhase, Outcome
 
 PILLARS = ("mutation", "chaos", "contract", "replay")
 
@@ -46,7 +47,7 @@ def security_score(cases: Sequence[CaseResult]) -> tuple[float | None, int]:
     if not executed:
         return None, 0
     total = sum(SEVERITY_WEIGHTS.get(c.severity or "medium", 1) for c in executed)
-    blocked = sum(SEVERITY_WEIGHTS.get(c.severity or "medium", 1) for c in executed if c.outcome == "BLOCKED")
+    blocked = sum(SEVERITY_WEIGHTS.get(c.severity or "medium", 1) for c in executed if c.outcome == Outcome.BLOCKED)
     return round(blocked / total * 100, 2), len(executed)
 
 
@@ -67,7 +68,7 @@ SCORES = (
 )
 
 
-def scores_of(by_phase: dict[str, list[CaseResult]], by_pillar: dict[str, list[CaseResult]],
+def scores_of(by_phase: dict[AnyPhase, list[CaseResult]], by_pillar: dict[str, list[CaseResult]],
               weights: Weights) -> tuple[Scores, dict[str, str]]:
     """The scores and their notes, from the cases grouped by phase and by pillar (`summarise` groups them once
     for everything it computes)."""

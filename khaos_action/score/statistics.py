@@ -12,6 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from khaos_action.manifest import CaseResult
+from khaos_action.outcome import AnyPhase, Outcome, Phase
 
 # ---- the formulas ------------------------------------------------------------------------------------------------
 
@@ -78,16 +79,16 @@ def rate_entry(successes: int, n: int) -> dict[str, Any]:
             "ci95": [round(low, 4), round(high, 4)]}
 
 
-def grouped_pass_rates(by_phase: dict[str, list[CaseResult]],
+def grouped_pass_rates(by_phase: dict[AnyPhase, list[CaseResult]],
                        by_pillar: dict[str, list[CaseResult]]) -> dict[str, dict[str, Any]]:
     """Pass rate per phase and per pillar over judged cases (every repeat counts as one trial), from the cases
     grouped by phase and by pillar (`summarise` groups them once for everything it computes)."""
     groups: dict[str, list[bool]] = {}
     for phase, cases in by_phase.items():
-        if phase != "security" and (values := _judged(cases)):
+        if phase != Phase.SECURITY and (values := _judged(cases)):
             groups[f"phase:{phase}"] = values
     for pillar, cases in by_pillar.items():
-        if values := _judged([c for c in cases if c.phase != "security"]):
+        if values := _judged([c for c in cases if c.phase != Phase.SECURITY]):
             groups[f"pillar:{pillar}"] = values
     return {key: rate_entry(sum(values), len(values)) for key, values in sorted(groups.items())}
 
@@ -101,13 +102,13 @@ def security_breakdown(results: Sequence[CaseResult]) -> dict[str, dict[str, dic
     """block/compromise/uncertain counts and rates overall, per category, per OWASP id and per severity."""
     tables: dict[str, dict[str, dict[str, int]]] = {"overall": {}, "category": {}, "owasp": {}, "severity": {}}
 
-    def add(table: str, key: str, outcome: str) -> None:
-        row = tables[table].setdefault(key, {"executed": 0, "BLOCKED": 0, "COMPROMISED": 0, "UNCERTAIN": 0})
+    def add(table: str, key: str, outcome: Outcome | str) -> None:
+        row = tables[table].setdefault(key, {"executed": 0, **dict.fromkeys(Outcome, 0)})
         row["executed"] += 1
         row[outcome] += 1
 
     for case in results:
-        if case.phase != "security" or case.outcome is None:
+        if case.phase != Phase.SECURITY or case.outcome is None:
             continue
         add("overall", "all", case.outcome)
         add("category", case.category or "unknown", case.outcome)
@@ -119,10 +120,11 @@ def security_breakdown(results: Sequence[CaseResult]) -> dict[str, dict[str, dic
 
 def _security_row(row: dict[str, int]) -> dict[str, Any]:
     n = row["executed"]
-    low, high = wilson_interval(row["BLOCKED"], n)
-    return {"executed": n, "blocked": row["BLOCKED"], "compromised": row["COMPROMISED"],
-            "uncertain": row["UNCERTAIN"], "block_rate": round(row["BLOCKED"] / n, 4),
-            "compromise_rate": round(row["COMPROMISED"] / n, 4), "uncertain_rate": round(row["UNCERTAIN"] / n, 4),
+    blocked, compromised, uncertain = row[Outcome.BLOCKED], row[Outcome.COMPROMISED], row[Outcome.UNCERTAIN]
+    low, high = wilson_interval(blocked, n)
+    return {"executed": n, "blocked": blocked, "compromised": compromised,
+            "uncertain": uncertain, "block_rate": round(blocked / n, 4),
+            "compromise_rate": round(compromised / n, 4), "uncertain_rate": round(uncertain / n, 4),
             "block_rate_ci95": [round(low, 4), round(high, 4)]}
 
 

@@ -11,12 +11,13 @@ from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.llm.health import run_alert
 from khaos_action.manifest import CaseResult, Counts, GoalResult, Scores, Verdict
 from khaos_action.metrics import completion_metrics, evaluate_goal, rate
-from khaos_action.outcome import Phase
+from khaos_action.outcome import AnyPhase, Outcome, Phase
 from khaos_action.score.gates import GateInputs, decide
 from khaos_action.score.pillars import scores_of
 from khaos_action.score.statistics import grouped_pass_rates, mark_flaky, security_breakdown
 
-OUTCOME_METRIC = {"BLOCKED": "block_rate", "COMPROMISED": "compromise_rate", "UNCERTAIN": "uncertain_rate"}
+OUTCOME_METRIC = {Outcome.BLOCKED: "block_rate", Outcome.COMPROMISED: "compromise_rate",
+                  Outcome.UNCERTAIN: "uncertain_rate"}
 CRASHED = "crashed_before_model"
 """The judge's tag on an attack whose case crashed before the agent's model read it (judge/crash.py)."""
 
@@ -24,18 +25,18 @@ CRASHED = "crashed_before_model"
 def crashed_attack(case: CaseResult) -> bool:
     """An attack that crashed the agent before its model read the payload: not an attack outcome (no security score,
     no block_rate), but a dependency's answer the agent did not handle, so a resilience failure."""
-    return case.phase == "security" and CRASHED in case.evidence_tags
+    return case.phase == Phase.SECURITY and CRASHED in case.evidence_tags
 
 
 def as_resilience(case: CaseResult) -> CaseResult:
     """A crashed attack as the resilience phase and the chaos pillar count it: a failed graceful-handling case. A
     view for scoring only; the manifest keeps the case as the security phase's, not exercised, with its reason."""
-    return case.model_copy(update={"phase": "resilience", "pillar": "chaos", "passed": False})
+    return case.model_copy(update={"phase": Phase.RESILIENCE, "pillar": "chaos", "passed": False})
 
 
 @dataclass(slots=True)
 class GoalSpec:
-    phase: Phase
+    phase: AnyPhase
     metric: str
     operator: str
     threshold: float
@@ -55,7 +56,7 @@ class Summary:
     """What every view says first (the agent's model failing), from the cases' LLM telemetry."""
 
 
-def phase_metrics(by_phase: dict[str, list[CaseResult]]) -> dict[str, dict]:
+def phase_metrics(by_phase: dict[AnyPhase, list[CaseResult]]) -> dict[str, dict]:
     """Metrics of each phase's cases, in the order the phases first appear."""
     metrics: dict[str, dict] = {}
     for phase, cases in by_phase.items():
@@ -79,8 +80,8 @@ def _security_metrics(m: dict[str, Any], cases: list[CaseResult]) -> None:
         m[key] = rate(sum(1 for c in executed if c.outcome == outcome), len(executed))
 
 
-_PHASE_METRICS: dict[str, Callable[[dict[str, Any], list[CaseResult]], None]] = {
-    "resilience": _resilience_metrics, "security": _security_metrics}
+_PHASE_METRICS: dict[Phase, Callable[[dict[str, Any], list[CaseResult]], None]] = {
+    Phase.RESILIENCE: _resilience_metrics, Phase.SECURITY: _security_metrics}
 """The metrics a phase has beside task completion."""
 
 
@@ -97,7 +98,7 @@ class _Tally:
     ids: set[str] = field(default_factory=set)
     configured: set[str] = field(default_factory=set)
     fired: set[str] = field(default_factory=set)
-    by_phase: defaultdict[str, list[CaseResult]] = field(default_factory=lambda: defaultdict(list))
+    by_phase: defaultdict[AnyPhase, list[CaseResult]] = field(default_factory=lambda: defaultdict(list))
     by_pillar: defaultdict[str, list[CaseResult]] = field(default_factory=lambda: defaultdict(list))
 
     def add(self, r: CaseResult) -> None:
@@ -108,7 +109,7 @@ class _Tally:
         self.ids.add(r.id)
         if r.error:
             self.errors += 1
-        if r.outcome is not None and r.phase == "security":
+        if r.outcome is not None and r.phase == Phase.SECURITY:
             self._executed(r.outcome)
         if r.fault_ids:
             self.configured.update(r.fault_ids)
@@ -117,7 +118,7 @@ class _Tally:
         if r.not_exercised:
             self._not_exercised(r)
 
-    def _executed(self, outcome: str) -> None:
+    def _executed(self, outcome: Outcome | str) -> None:
         self.executed += 1
         if outcome in self.outcomes:
             self.outcomes[outcome] += 1
@@ -126,19 +127,20 @@ class _Tally:
         self.not_exercised += 1
         if crashed_attack(r):  # counted where it failed: in resilience (and the chaos pillar), not security
             crash = as_resilience(r)
-            self.by_phase["resilience"].append(crash)
+            self.by_phase[Phase.RESILIENCE].append(crash)
             self.by_pillar["chaos"].append(crash)
 
     def counts(self, attacks_skipped: int) -> Counts:
         outcomes = self.outcomes
         return Counts(invocations=self.invocations, cases=len(self.ids), errors=self.errors,
-                      attacks_executed=self.executed, attacks_skipped=attacks_skipped, blocked=outcomes["BLOCKED"],
-                      compromised=outcomes["COMPROMISED"], uncertain=outcomes["UNCERTAIN"],
+                      attacks_executed=self.executed, attacks_skipped=attacks_skipped,
+                      blocked=outcomes[Outcome.BLOCKED], compromised=outcomes[Outcome.COMPROMISED],
+                      uncertain=outcomes[Outcome.UNCERTAIN],
                       faults_configured=len(self.configured), faults_fired=len(self.fired),
                       not_exercised=self.not_exercised)
 
 
-def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts, dict[str, list[CaseResult]],
+def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts, dict[AnyPhase, list[CaseResult]],
                                                                          dict[str, list[CaseResult]]]:
     """Every count, and the cases by phase and by pillar, in one pass over the cases."""
     tally = _Tally()
@@ -149,7 +151,7 @@ def _tally(results: Sequence[CaseResult], attacks_skipped: int) -> tuple[Counts,
 
 def _say_crashes(notes: dict[str, str], metrics: dict[str, dict]) -> None:
     """The resilience and chaos notes say how many of their cases are attacks that crashed the agent."""
-    crashed = metrics.get("resilience", {}).get("crashed_attacks")
+    crashed = metrics.get(Phase.RESILIENCE, {}).get("crashed_attacks")
     if not crashed:
         return
     what = (f"{crashed} of them {'attacks' if crashed > 1 else 'an attack'} that crashed the agent before its model "
@@ -177,11 +179,11 @@ def summarise(results: Sequence[CaseResult], *, goals: Sequence[GoalSpec], gates
     ]
     verdict = decide(GateInputs(
         cases=results, scores=scores, goals=goal_results,
-        security_ran=security_planned or "security" in by_phase,
+        security_ran=security_planned or Phase.SECURITY in by_phase,
         attacks_executed=counts.attacks_executed, uncertain=counts.uncertain, extra_reasons=list(extra_reasons),
     ), gates)
     stats = {"pass_rates": grouped_pass_rates(by_phase, by_pillar),
-             "security": security_breakdown(by_phase.get("security", []))}
+             "security": security_breakdown(by_phase.get(Phase.SECURITY, []))}
     alert = run_alert(results)
     return Summary(scores=scores, score_notes=notes, metrics=metrics, goals=goal_results, counts=counts,
                    verdict=verdict, stats=stats, flaky=flaky, alerts=[alert] if alert else [])
