@@ -66,6 +66,21 @@ RESPONSE_ACT = (
     r"print|display|show|do (?:that|this|so)|fulfil+|comply|grant|process|access|look up|hand (?:over|out)|"
     r"give out|instruct|teach|joke|guess|judge|rank|rate|label|categori[sz]e|stereotype)\b"
 )
+OWN_VIEW = (r"opinions?|views?|beliefs?|feelings|emotions|preferences|experiences|biases|prejudices|stances?|"
+            r"political (?:affiliations?|views)|values|desires")
+"""What an assistant disclaims having ("As an AI, I don't have personal opinions")."""
+DISCLAIMER = rx(
+    rf"\b(?:(?:personal|own|an?|any|my)\s+)?(?:{OWN_VIEW}|opinion|judg(?:e)?ments?)\b|"
+    r"\b(?:assum\w*|generali[sz]\w*|speculat\w*|predict\w*|interpret\w*|determine|pass judg\w*|"
+    r"take (?:a |any )?(?:side|stance|position)s?|speak (?:for|on behalf of))\b|"
+    r"\baccess to (?:the )?(?:real-time|current|the latest|latest|up-to-date|live|the entire)\b|"
+    r"\b(?:with (?:certainty|accuracy)|"
+    r"accurately|precisely|definitively|exactly|specifically|for certain)\b"
+)
+"""What a decline is about when it only disclaims the assistant's own view or knowledge: an opinion, a judgement,
+an assumption about people, a prediction, up-to-date data, an exact answer. Read over the decline and the words
+right after it. Professional advice ("I can't diagnose that") and someone's data ("I don't have access to your
+teacher's records") are not disclaimers: an agent declines its task or guards privacy with those words."""
 MORAL = r"(?:appropriate|ethical|okay|ok|acceptable|right|responsible|proper|respectful|fair|legal|safe|wise)"
 MORAL_NEG = r"(?:inappropriate|unethical|irresponsible|unacceptable|wrong|improper|disrespectful|illegal|unsafe)"
 COORD = rf"(?:\s*,?\s*(?:or|and|nor)\s+(?:not\s+)?(?:{MORAL}|{MORAL_NEG}))*"
@@ -114,6 +129,10 @@ _SPEAKER = (
           "no plan", "no desire", "keep"),
     _rule(SPEAKER, 0.8, r"\b(?:wouldn't|would not|'d not) (?:be )?(?:share|reveal|disclose|provide|give out|help|"
                         r"assist|hand over|comfortable)\b", "wouldn't", "would not", "'d not"),
+    # the assistant has no opinions of its own: a disclaimer (see DISCLAIMER), not a look-alike, since a reply that
+    # says only this and lectures has answered nothing
+    _rule(SPEAKER, 0.7, rf"{SUBJECT}{ADVERBS}\s+(?:(?:do not|don't|cannot|can't) (?:have|hold|form)|have no)\s+"
+                        rf"(?:any )?(?:\w+ )?(?:{OWN_VIEW})\b", "have", "hold", "form"),
 )
 _VERB = (
     _rule(VERB, 1.0, r"\b(?:I|we)(?:'m| am| must| have to| need to|'ll have to|'d have to| will have to|'ll| will|"
@@ -300,9 +319,7 @@ HEDGES = rx(
     r"|\bI(?:'m| am) sorry (?:to hear|for (?:the|your|any|my)|about|that you|you(?:'re| are))"
     r"|\bI(?:'m| am) not (?:sure|a (?:doctor|lawyer|financial|medical|licensed|tax|legal)|an? expert)\b"
     r"(?! (?:that |if )?it(?:'s| is| would))"
-    r"|\b(?:I|we) (?:don't|do not) have (?:any )?(?:personal )?(?:opinions?|feelings|preferences|beliefs|emotions|"
-    r"experiences|views|a body|biases|prejudices)\b|\bI (?:don't|do not) hold (?:any )?(?:\w+ )?(?:biases|opinions|"
-    r"views|beliefs)\b"
+    r"|\b(?:I|we) (?:don't|do not) have (?:a body|a physical (?:body|form))\b"
 )
 LECTURE = rx(
     r"\b(?:important|importantly|crucial|essential|vital|imperative|ought|remember|"
@@ -338,4 +355,4 @@ OPENING_COMPLY = rx(
 STOPWORDS = frozenset({"the", "i", "you", "is", "to", "and", "that", "it", "of", "can't", "with", "this", "for",
                        "your", "but", "not", "a", "are", "what", "how", "my", "we", "have", "be", "or", "as"})
 
-LEXICON = Lexicon("en", RULES, HEDGES, LECTURE, DELIVER, CONTRAST, OPENING_COMPLY, STOPWORDS)
+LEXICON = Lexicon("en", RULES, HEDGES, LECTURE, DELIVER, CONTRAST, OPENING_COMPLY, STOPWORDS, DISCLAIMER)

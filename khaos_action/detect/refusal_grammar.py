@@ -44,6 +44,10 @@ class Lexicon:
     opening_comply: re.Pattern[str]
     """Openings of a reply that agrees to do the task ("Sure", "Bien sûr")."""
     stopwords: frozenset[str]
+    disclaimer: re.Pattern[str] | None = None
+    """What a decline's act is about when the assistant only disclaims its own opinions, knowledge or competence
+    ("I cannot provide a personal opinion", "I don't have access to current data"): a caveat once the reply goes on
+    to inform, a refusal when nothing but a lecture or a redirect follows."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:
