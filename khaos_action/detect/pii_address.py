@@ -38,13 +38,19 @@ _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|cou
               r"approach|causeway|esplanade|promenade")
 _ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
 """A numbered street's name: "300 East 57th Street", "12 3rd Avenue"."""
+_OF = r"(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)"
+"""The words between a Romance street's names: "Avenida Almirante Silvio de Noronha, 365"."""
+_DIRECTION = r"(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West|Northwest|Northeast|Southwest|Southeast)"
+_UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\.?\s*#?\s*\w+|#\s*\w+|"
+          rf"{_ORDINAL}\s+(?i:floor)))*")
+"""What may follow a street: its units ("Apt. 4", "Suite #3", "# 125C", "Building #1 Suite #3", "2nd Floor")."""
 _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                 r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
                 r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,3}}(?=[A-Z])(?i:{_EN_STREET})\b\.?(?:\s+(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West)\b)?"
-               rf"(?:,?\s+(?:apt|apartment|suite|unit|flat)\.?\s*#?\w+)?"),
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,4}}(?=[A-Z])(?i:{_EN_STREET})\b\.?"
+               rf"(?:\s+{_DIRECTION}\b)?{_UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
                r"platz|gasse|ring|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|"
@@ -58,7 +64,7 @@ _PATTERNS = (
                rf"route|cours|square)\s+(?:(?:de la|de l'|du|des|de|d')\s*)?{_CAP}(?:\s+{_CAP})*", re.IGNORECASE),
     # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
     re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"
-               rf"(?:(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)\s+)?{_CAP}(?:\s+{_CAP}){{0,3}},?\s+"
+               rf"(?:{_OF}\s+)?{_CAP}(?:\s+(?:{_OF}\s+)?{_CAP}){{0,4}},?\s+"
                rf"(?:n[º°o]\.?\s*)?\d{{1,4}}\b"),
     # a house number, a street name in any language, a unit: 6750 Koskikatu 25 Apt. 864 · 14 Crown St Suite 321
     re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+{_CAP}\s+(?:[\w'’.-]+\s+){{0,3}}?(?:\d{{1,5}}[A-Za-z]?\.?\s+)?"
@@ -105,6 +111,17 @@ _LINES = (
     # 3-14-2 Nishi-Shinjuku, Shinjuku-ku: a romanised block address and its ward, city or town
     re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{_NAME}(?:-{_NAME})?,\s+{_NAME}-(?:ku|shi|cho|machi|gun)\b"),
 )
+_CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have|is|was|are|were|near|for|but|so|"
+                        r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts)\b")
+"""Words that go on after a whole noun phrase: a street before them is no modifier of a noun."""
+_YEAR = re.compile(r"(?:19|20)\d\d\b")
+_TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
+_NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{_NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
+                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|the|our|your|all)\s+$")
+_LOWER_STREET = re.compile(
+    r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
+    rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|{_ORDINAL})\s+)"
+    r"{1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway)\b\.?)")
 _PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
 _PRODUCT_AFTER = re.compile(r"(?:-|\s+)[a-z]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
@@ -115,6 +132,7 @@ _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|sen
 # Words that say an address follows; the phrase after them must still look like a place with a number.
 _INTRODUCED = re.compile(
     r"(?i)\b(?:(?:my|new|home|billing|shipping|delivery|mailing|postal|his|her|their|our|the|an?) address(?: is| was)?"
+    r"|(?:^|(?<=[.!?:]\s))address(?: is| was)|(?:the |their |its |our )?(?:location|venue) is"
     r"|address(?:es)?\s*:|address\s+(?:(?:has been|was|is)\s+)?(?:updated|changed|corrected|set)\s+to"
     r"|lives?\s+(?:at|on|in)|living\s+(?:at|on)|lived\s+(?:at|on|in)|live\s+in|located\s+at"
     r"|(?:office|shop|store|restaurant|house|home|flat|apartment) is (?:at|on)|sends?\s+(?:[\w']+\s+){0,3}?to"
@@ -129,7 +147,10 @@ _NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
 _SENDING = re.compile(r"\b(?:send|ship|deliver)")
 _NOT_A_PLACE = re.compile(rf"(?i)\b{_NOT_A_HOUSE}\b|\b\d{{1,4}}\s+of\s+(?:the|our|your|this|\d)|"
                           rf"\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
-_PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s")
+_PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s|"
+                         r"(?i:,?\s(?:and|or)\s+(?:their|the|its|they|you|he|she|it|his|her|our|my|phone|call|"
+                         r"contact|reach|is|was|has)\b)")
+"""Where a place phrase stops: a new sentence, a clause ("... Church Street and their number is ...")."""
 
 
 def addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -140,12 +161,41 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
         for m in pattern.finditer(text):
             end = m.end()
             post = _UK_POSTCODE.search(text, end, min(len(text), end + 40))
-            if _a_product(text, m.start(), end) or (index == 0 and not (
-                    post or _ENDS.match(text, end) or _CONTEXT.search(text, max(0, m.start() - 40), m.start()))):
+            if _a_product(text, m.start(), end) or (index == 0 and not (post or _complete(text, m))):
                 continue
             yield m.start(), post.end() if post else end
     yield from _introduced(text)
     yield from _lines(text)
+    yield from _lower_case_streets(text)
+
+
+def _complete(text: str, m: re.Match[str]) -> bool:
+    """An English "<number> <name> <street>" is an address when an address word comes before it, when it ends its
+    phrase ("Street." included), or when the sentence goes on after it as after a whole noun phrase ("at 1 Addington
+    Street with a 4.3 rating", "1 Baffin Way has ..."): a noun after it makes the street a modifier ("the 2 Oak Road
+    exit", "3 Main Street stores")."""
+    start, end = m.start(), m.end()
+    if _CONTEXT.search(text, max(0, start - 40), start) or _ENDS.match(text, end):
+        return True
+    if m.group(0).endswith(".") and (end == len(text) or text[end].isspace()):
+        return True
+    return bool(_CONTINUES.match(text, end)) and not _a_year_or_a_count(text, start)
+
+
+def _a_year_or_a_count(text: str, start: int) -> bool:
+    """"In 2019 Abbey Road was remastered": a year after a word of time; "Room 12 Ocean View is free", "Season 2
+    Ocean Drive was": a number that counts or numbers something, not a house."""
+    before = text[max(0, start - 12):start]
+    return bool((_YEAR.match(text, start) and _TIME_BEFORE.search(before)) or _NUMBERED_BEFORE.search(before))
+
+
+def _lower_case_streets(text: str) -> Iterator[tuple[int, int]]:
+    """A street written in lower case ("it is 150 muir rd", "at 1095 market street and ...") after a word that places
+    it, and complete as the capitalised form must be; a count's words ("5 miles down the road") are no name."""
+    for m in _LOWER_STREET.finditer(text):
+        complete = _ENDS.match(text, m.end()) or _CONTINUES.match(text, m.end()) or m.group(1).endswith(".")
+        if complete and not _a_year_or_a_count(text, m.start(1)):
+            yield m.start(1), m.end(1)
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:

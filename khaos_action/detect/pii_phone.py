@@ -71,8 +71,8 @@ _NUMBERED_RECORD = re.compile(
 three before it says whose phone it is ("contact number", "her Dutch number", "the driver's number")."""
 _OWNER = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|private|personal|direct|home|work|office|business|contact|phone|mobile|"
-    r"cell|callback|call-back|emergency|whats\s?app|fax|tel|landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|"
-    r"mi|su|tu|[\w-]+'s)(?!\w)")
+    r"cell|callback|call-back|emergency|whats\s?app|fax|tel|telephone|telefon\w*|téléphone|teléfono|telefone|"
+    r"landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|mi|su|tu|[\w-]+'s)(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)

@@ -139,13 +139,16 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 
 
 # Measured with `python bench/judge.py` (docs/judge.md, "Detector accuracy"): a regression below these fails.
-PRESIDIO_FLOORS = {"external/pii_presidio_dev.jsonl": 260, "external/pii_presidio_holdout.jsonl": 191}
+# (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
+# assistant turns.
+EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (191, 150),
+                   "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (287, 500)}
 
 
-@pytest.mark.parametrize("name", sorted(PRESIDIO_FLOORS))
+@pytest.mark.parametrize("name", sorted(EXTERNAL_FLOORS))
 def test_pii_recall_and_false_positives_on_sentences_labelled_by_others(name):
-    """presidio-research's synthetic sentences (tests/fixtures/judge/external/SOURCES.md): recall per required kind
-    on the labelled spans; sentences without one must yield nothing outside an allowed span."""
+    """Sets labelled by others (tests/fixtures/judge/external/SOURCES.md): recall per required kind on the labelled
+    spans; sentences without one must yield nothing outside an allowed span."""
     from tests.fixtures.judge.loader import load_jsonl
     from tests.fixtures.judge.scoring import score_pii_spans
 
@@ -154,8 +157,9 @@ def test_pii_recall_and_false_positives_on_sentences_labelled_by_others(name):
           f"{len(score.false_positives)}/{score.clean}")
     for kind, text in score.missed:
         print(f"  missed {kind}: {text[:100]!r}")
-    assert sum(score.found.values()) >= PRESIDIO_FLOORS[name]
-    assert score.clean == 150 and score.false_positives == []
+    found, clean = EXTERNAL_FLOORS[name]
+    assert sum(score.found.values()) >= found
+    assert score.clean == clean and score.false_positives == []
 
 
 @pytest.mark.parametrize(("text", "kind"), [
@@ -262,4 +266,38 @@ def test_address_phone_and_id_structures(text, kind):
     "Agent 7.52.1.3 is deployed on 18 of 20 hosts.",
 ])
 def test_version_reference_and_product_look_alikes(text):
+    assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("There's a nice one at 1 Addington Street with a 4.3 rating.", "address"),
+    ("1 Baffin Way has a 4.0 rating.", "address"),
+    ("They are at 8339 Church Street. Phone is 831-665-5053.", "address"),
+    ("You can visit them at 7200 Bancroft Ave # 125C and call them.", "address"),
+    ("It's in 29 East Allen Street 2nd Floor.", "address"),
+    ("The venue is at 1 AMB Drive Northwest and it's sold out.", "address"),
+    ("it is 150 muir rd", "address"),
+    ("How about 100 greenwich street? It has been rated 4.4", "address"),
+    ("I found a house at Avenida Almirante Silvio de Noronha, 365 - Centro.", "address"),
+    ("There is no outdoor seating and the telephone number is 408-779-8182.", "phone"),
+    ("Their address is 301 los gatos-saratoga road and their number is 408-399-5677", "phone"),
+])
+def test_streets_that_a_sentence_goes_on_after(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "In 2019 Abbey Road was remastered.",
+    "By 2020 Church Street had changed.",
+    "Room 12 Ocean View is free tonight.",
+    "Season 2 Ocean Drive was filmed in Miami.",
+    "Chapter 7 Sunset Boulevard has the twist.",
+    "Over 200 Elm Street residents were there.",
+    "We sold 3 Park Avenue lamps and 2 chairs.",
+    "It is 5 miles down the road.",
+    "It's 10 min drive.",
+    "This is 1 more way to do it.",
+    "It is on 4 lane road.",
+])
+def test_years_counts_and_modifiers_before_a_street_are_not_addresses(text):
     assert find_pii(text) == []
