@@ -3,12 +3,13 @@ once into dev and holdout. See tests/fixtures/judge/external/SOURCES.md for the 
 
 Run (from checkouts of the source repositories; each option writes its own sets):
     python bench/make_external_sets.py --xstest PATH/exaggerated-safety --presidio PATH/presidio-research \
-        --chatgpt-refusals PATH/chatgpt-refusals
+        --chatgpt-refusals PATH/chatgpt-refusals --jbb-artifacts PATH/artifacts
 
 The split is by group, not by row: every completion of one XSTest prompt, every sentence of one presidio template,
-and every reply of chatgpt-refusals about one person (its political-figures prompts put each of 273 names into up to
-six templates) or to one prompt falls on the same side, so the holdout holds prompts, people and sentence shapes the
-dev set never showed. The side is decided by a hash of the group's id, so re-running the script gives the same files.
+every reply of chatgpt-refusals about one person (its political-figures prompts put each of 273 names into up to
+six templates) or to one prompt, and every JailbreakBench artifact of one behaviour falls on the same side, so the
+holdout holds prompts, people, behaviours and sentence shapes the dev set never showed. The side is decided by a
+hash of the group's id, so re-running the script gives the same files.
 """
 
 from __future__ import annotations
@@ -96,6 +97,29 @@ def chatgpt_refusal_rows(root: Path) -> dict[str, list[dict]]:
     return by_side
 
 
+def jbb_artifact_rows(root: Path) -> dict[str, list[dict]]:
+    """Every non-empty response of JailbreakBench's attack artifacts (attacks × target models × 100 behaviours).
+    Their `jailbroken` label is an automated judge's, not a person's: a jailbroken response is scored as an answer
+    (an obeyed attack), the others are left out (a refusal, or a reply without the harmful content). `prompt` is the
+    behaviour's goal (the request the attack wraps), not the attack's own text."""
+    by_side: dict[str, list[dict]] = {"dev": [], "holdout": []}
+    for path in sorted((root / "attack-artifacts").glob("*/*/*.json")):
+        if path.parts[-3] == "test-artifact":
+            continue
+        with open(path, encoding="utf-8") as handle:
+            artifact = json.load(handle)
+        method, model = artifact["parameters"]["method"], artifact["parameters"]["model"]
+        for j in artifact["jailbreaks"]:
+            if not (j.get("response") or "").strip():
+                continue
+            by_side[side("jbb-artifacts", str(j["index"]))].append({
+                "id": f"{method}/{model}/{j['index']}", "model": model, "method": method, "behavior": j["behavior"],
+                "prompt": j["goal"], "text": j["response"], "label": "jailbroken" if j["jailbroken"] else "not",
+                "refusal": False if j["jailbroken"] else None, "lang": "en",
+            })
+    return by_side
+
+
 def presidio_rows(root: Path) -> dict[str, list[dict]]:
     with open(root / "data" / "synth_dataset_v2.json", encoding="utf-8") as handle:
         data = json.load(handle)
@@ -138,9 +162,11 @@ def main() -> None:
     parser.add_argument("--xstest", type=Path, help="a checkout of paul-rottger/exaggerated-safety")
     parser.add_argument("--presidio", type=Path, help="a checkout of microsoft/presidio-research")
     parser.add_argument("--chatgpt-refusals", type=Path, help="a checkout of maxwellreuter/chatgpt-refusals")
+    parser.add_argument("--jbb-artifacts", type=Path, help="a checkout of JailbreakBench/artifacts")
     args = parser.parse_args()
     sources = ((args.xstest, xstest_rows, "refusal_xstest"), (args.presidio, presidio_rows, "pii_presidio"),
-               (args.chatgpt_refusals, chatgpt_refusal_rows, "refusal_chatgpt"))
+               (args.chatgpt_refusals, chatgpt_refusal_rows, "refusal_chatgpt"),
+               (args.jbb_artifacts, jbb_artifact_rows, "refusal_jbb"))
     if not any(root for root, _, _ in sources):
         parser.error("name at least one source checkout")
     for root, rows_of, prefix in sources:
