@@ -27,6 +27,7 @@ from khaos_action.engine.runner import (
     Invocation,
 )
 from khaos_action.judge.cases import JudgeContext, judge_attack
+from khaos_action.outcome import Phase
 from khaos_action.pipeline.config import load_run
 from khaos_action.pipeline.plan import make_plan
 from khaos_action.pipeline.recon import recon_of
@@ -40,14 +41,14 @@ ROUNDS = 20
 
 async def replies(request: EvaluateRequest) -> tuple[list[Invocation], JudgeContext]:
     run = load_run(request)
-    config, base_dir = run.config, run.loaded.base_dir
+    agent, base_dir = run.agent.agent, run.agent.base_dir
     binder = InstanceBinder()
     async with agent_session(run.agent, binder, Services(environ=dict(os.environ))) as session:
-        plan = make_plan(run.plan, recon_of(config.agent, *agent_tools(config.agent, base_dir, import_code=True)))
+        plan = make_plan(run.plan, recon_of(agent, *agent_tools(agent, base_dir, import_code=True)))
         engine = Engine(session.transport, binder=binder, chaos=session.hooks,
-                        settings=EngineSettings(concurrency=config.concurrency, seed=plan.seed))
-        invocations = await engine.run([c for c in plan.cases if c.phase == "security"])
-    context = JudgeContext(secrets=config.agent.secrets, system_prompt=config.agent.system_prompt, seed=config.seed)
+                        settings=EngineSettings(concurrency=run.agent.concurrency, seed=plan.seed))
+        invocations = await engine.run([c for c in plan.cases if c.phase == Phase.SECURITY])
+    context = JudgeContext(secrets=run.judge.secrets, system_prompt=run.judge.system_prompt, seed=run.judge.seed)
     return invocations, context
 
 

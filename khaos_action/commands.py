@@ -150,28 +150,28 @@ def _validate(args: argparse.Namespace) -> int:
     # The agent's code is imported in a sandboxed worker, never here: this process may hold the runner's token.
     checked: list[AgentCheck] = []
 
-    def agent_code(loaded, extensions):
+    def agent_code(code, extensions):
         from khaos_action.engine.worker.start import python_agent_env
         from khaos_action.session import worker_extensions
         from khaos_action.transports import transport_entry
 
-        environ, agent = services().environ, loaded.config.agent
-        checked.append(check_agent(loaded, environ=environ, env=python_agent_env(agent, environ),
+        environ, agent = services().environ, code.agent
+        checked.append(check_agent(code, environ=environ, env=python_agent_env(agent, environ),
                                    extensions=worker_extensions(extensions, transport_entry(agent.type))))
         return checked[0].code
 
     run = load_run(EvaluateRequest(config_path=args.config, out_dir=Path("."), extensions=tuple(args.extension)),
                    agent_code=agent_code)
-    config = run.config
+    agent = run.agent.agent
     # The recon `run` will make: the entry and tools imported (never called), declared roles first.
     check = checked[0]
     check.raise_for("tools")
     check.raise_for("context")  # a framework agent object's declared context, checked against agent.context
-    tools, metadata = check.seen or agent_tools(config.agent, run.loaded.base_dir, import_code=False)
-    found = recon_of(config.agent, tools, metadata)
+    tools, metadata = check.seen or agent_tools(agent, run.agent.base_dir, import_code=False)
+    found = recon_of(agent, tools, metadata)
     plan = make_plan(run.plan, found)
     print(f"{args.config}: valid")
-    print(f"  agent {config.agent.name} ({config.agent.type}); packs: {', '.join(run.manifest.packs) or 'none'}")
+    print(f"  agent {agent.name} ({agent.type}); packs: {', '.join(run.manifest.packs) or 'none'}")
     by_phase: dict[Phase, int] = {}
     for case in plan.cases:
         by_phase[case.phase] = by_phase.get(case.phase, 0) + 1
@@ -183,7 +183,7 @@ def _validate(args: argparse.Namespace) -> int:
               f"{len(plan.skipped)} not applicable")
     print(f"  config_hash {plan.config_hash}, seed {plan.seed}")
     if check.context:
-        print(f"  context: {check.context}, made per case by agent.context {config.agent.context}")
+        print(f"  context: {check.context}, made per case by agent.context {agent.context}")
     if found.roles:
         print("  tools: " + "; ".join(role.label() for role in found.roles))
     print("  capabilities:")
@@ -205,11 +205,11 @@ def cmd_contract(args: argparse.Namespace) -> int:
 
         run = load_run(EvaluateRequest(config_path=args.config, out_dir=Path("."), contract_only=True,
                                        extensions=tuple(args.extension)))
-        contract = run.config.contract
+        contract = run.contract
         assert contract is not None  # the config stage checked it (contract_only)
         plan = make_plan(run.plan)
-        print(f"{args.config}: contract {contract.name!r} valid: {len(contract.invariants)} invariants × "
-              f"{len(run.config.chaos_matrix)} scenarios → {len(plan.cases)} calls")
+        print(f"{args.config}: contract {contract.name!r} valid: {contract.invariants} invariants × "
+              f"{contract.scenarios} scenarios → {len(plan.cases)} calls")
         for note in run.warnings:
             print(f"  warning: {note}")
         return 0

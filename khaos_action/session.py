@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from khaos_action.config.agents import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
-from khaos_action.config.models import AgentConfig, KhaosConfig
+from khaos_action.config.models import AgentConfig
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.llm_runtime import LlmSettings
 from khaos_action.engine.runner import InstanceBinder
@@ -49,11 +49,6 @@ class AgentSetup:
     """The cassette and prices the python worker answers LLM calls with."""
     extensions: tuple[Extension, ...] = ()
     """The run's extension modules: the python worker imports them too."""
-
-    @classmethod
-    def of(cls, config: KhaosConfig, base_dir: Path, extensions: Sequence[Extension] = ()) -> AgentSetup:
-        return cls(agent=config.agent, base_dir=base_dir, concurrency=config.concurrency, llm=LlmSettings.of(config),
-                   extensions=tuple(extensions))
 
 
 @dataclass(slots=True)

@@ -29,6 +29,7 @@ from khaos_action.config.yaml_file import (
     read_config,
     read_yaml,
 )
+from khaos_action.gates_and_weights import Gates, Weights
 
 ModelT = TypeVar("ModelT", bound=BaseModel)
 
@@ -66,6 +67,13 @@ class LoadedConfig:
 def load_config(path: str | Path = DEFAULT_CONFIG) -> LoadedConfig:
     """Read, parse and validate a khaos.yaml; every problem is raised as a ConfigError naming file:line:col."""
     return validate_config(read_config(path))
+
+
+def load_gates(path: str | Path) -> tuple[Gates, Weights]:
+    """A khaos.yaml's gates and score weights, validated as `load_config` validates the whole file (`merge --config`:
+    they replace the ones the shards recorded; merging needs nothing else of it)."""
+    config = load_config(path).config
+    return config.gates, config.scoring.weights
 
 
 def validate_config(source: ConfigSource) -> LoadedConfig:

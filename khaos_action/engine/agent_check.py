@@ -24,21 +24,18 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import Any, NoReturn
 
 # What the worker's side needs, imported at module level: worker/boot.py imports this module while our packages
 # still come first on sys.path (for an agent interpreter that is not ours).
 from khaos_action.config.agents import InProcessAgent
 from khaos_action.config.models import AgentConfig
-from khaos_action.engine.agent_code import AgentCode, check_agent_code
+from khaos_action.engine.agent_code import AgentCode, CodeToCheck, check_agent_code
 from khaos_action.engine.agent_tools import UnknownToolNames, agent_tools, unknown_fix
 from khaos_action.errors import AgentError, ConfigError, ExitCode, KhaosError
 from khaos_action.extensions import Extension, import_extension
 from khaos_action.tool_info import ToolInfo
 from khaos_action.transports import transport_entry
-
-if TYPE_CHECKING:
-    from khaos_action.config.loader import LoadedConfig
 
 IMPORT_TIMEOUT_S = 300.0
 """How long importing the agent may take (heavy frameworks take seconds, not minutes)."""
@@ -64,17 +61,17 @@ class AgentCheck:
             raise error
 
 
-def check_agent(loaded: LoadedConfig, *, environ: Mapping[str, str], env: Mapping[str, str],
+def check_agent(code: CodeToCheck, *, environ: Mapping[str, str], env: Mapping[str, str],
                 extensions: Sequence[Extension] = ()) -> AgentCheck:
-    """Run the agent-code checks of `loaded` in a sandboxed worker, started as a run starts one: `environ` is the
+    """Run the agent-code checks of `code` in a sandboxed worker, started as a run starts one: `environ` is the
     run's environment (the worker's clean one is made from it), `env` the agent's own (agent.env, expanded:
     worker/start.python_agent_env), `extensions` what the worker imports first (session.worker_extensions)."""
-    agent = loaded.config.agent
+    agent = code.agent
     if not isinstance(agent, InProcessAgent):  # nothing of the agent's is imported for other types
         return AgentCheck(code=AgentCode())
-    answer = _ask_worker(agent, loaded.base_dir, {}, environ=environ, env=env, extensions=extensions)
+    answer = _ask_worker(agent, code.base_dir, {}, environ=environ, env=env, extensions=extensions)
     try:  # the answer comes from the agent's process: read as data, and what validate prints kept to one line
-        return _read_answer(loaded, answer)
+        return _read_answer(code, answer)
     except (TypeError, ValueError, KeyError, AttributeError) as exc:
         raise AgentError(f"the python agent's worker sent a malformed answer ({type(exc).__name__}: {exc})") from None
 
@@ -120,9 +117,9 @@ class Inspection:
     evidence, never a tool fault's target."""
 
 
-def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
+def _read_answer(code: CodeToCheck, answer: dict[str, Any]) -> AgentCheck:
     context = answer.get("context")
-    check = AgentCheck(code=_code(loaded, answer), context=None if context is None else _one_line(str(context)))
+    check = AgentCheck(code=_code(code, answer), context=None if context is None else _one_line(str(context)))
     if "tools" in answer:
         check.seen = _seen(answer)
     for step in ("tools", "context"):
@@ -132,9 +129,9 @@ def _read_answer(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCheck:
     return check
 
 
-def _code(loaded: LoadedConfig, answer: dict[str, Any]) -> AgentCode:
+def _code(checked: CodeToCheck, answer: dict[str, Any]) -> AgentCode:
     """The agent-code issues at their lines, the broken tools and the wrapped ones."""
-    code = AgentCode(issues=[loaded.issue(tuple(path), str(message), None if hint is None else str(hint))
+    code = AgentCode(issues=[checked.issue(tuple(path), str(message), None if hint is None else str(hint))
                              for path, message, hint in answer.get("issues") or ()],
                      broken_tools={str(name) for name in answer.get("broken_tools") or ()})
     if isinstance(answer.get("wrapped"), list):
@@ -258,18 +255,10 @@ def _end(process: subprocess.Popen) -> None:
 # ---- the worker's side (worker/boot.py `check`) ----------------------------------------------------------------------
 
 
-class _Located:
-    """Stands in for the LoadedConfig `check_agent_code` reads: the issues come back as (key path, message, fix)
-    and get their file and line in the engine, which holds the config."""
-
-    def __init__(self, agent: Any, base_dir: Path) -> None:
-        from types import SimpleNamespace
-
-        self.config = SimpleNamespace(agent=agent)
-        self.base_dir = base_dir
-
-    def issue(self, path: Sequence[Any], message: str, hint: str | None = None) -> list[Any]:
-        return [list(path), message, hint]
+def _unlocated(path: Sequence[Any], message: str, hint: str | None) -> list[Any]:
+    """An issue as the worker sends it back: (key path, message, fix), located by the engine, which holds the
+    config's lines."""
+    return [list(path), message, hint]
 
 
 def main(write_fd: int) -> NoReturn:
@@ -306,7 +295,7 @@ def _check(setup: dict[str, Any]) -> dict[str, Any]:
         from khaos_action.engine.agent_inspect import inspect_entry as inspect_here
 
         return {"op": "checked", "inspected": inspect_here(str(setup["inspect"]), base_dir)}
-    found = check_agent_code(_Located(agent, base_dir))  # type: ignore[arg-type]
+    found = check_agent_code(CodeToCheck(agent, base_dir, _unlocated))
     answer: dict[str, Any] = {"op": "checked", "issues": found.issues, "broken_tools": sorted(found.broken_tools)}
     if found.issues:
         return answer

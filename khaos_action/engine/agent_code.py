@@ -12,16 +12,28 @@ import difflib
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.config.agents import InProcessAgent, PythonAgent
-from khaos_action.config.errors import ConfigIssue
+from khaos_action.config.errors import ConfigIssue, KeyPath
 from khaos_action.engine.chaos.tool_kinds import cannot_wrap
 from khaos_action.errors import KhaosError
 from khaos_action.tool_info import tool_name
 
 if TYPE_CHECKING:
-    from khaos_action.config.loader import LoadedConfig
+    from khaos_action.config.models import AgentConfig
+
+
+@dataclass(frozen=True, slots=True)
+class CodeToCheck:
+    """What the agent-code checks read of the config: the agent block, the folder its refs are relative to, and how
+    an issue at a key path is made: located (file, line) by the config stage, which holds khaos.yaml's lines; in the
+    worker, which does not, the plain (key path, message, fix) it sends back to be located."""
+
+    agent: AgentConfig
+    base_dir: Path
+    issue: Callable[[KeyPath, str, str | None], Any]
 
 
 @dataclass(slots=True)
@@ -34,40 +46,40 @@ class AgentCode:
     tools); None when not known (not a framework agent, or its tools could not be read)."""
 
 
-def check_agent_code(loaded: LoadedConfig) -> AgentCode:
-    """Import the python entry and tools of `loaded` (framework entries too) and check what can be checked."""
+def check_agent_code(code: CodeToCheck) -> AgentCode:
+    """Import the python entry and tools of `code.agent` (framework entries too) and check what can be checked."""
     from khaos_action.engine.transport.python import load_object
 
-    agent = loaded.config.agent
+    agent, issue = code.agent, code.issue
     found = AgentCode()
     if not isinstance(agent, InProcessAgent):  # the entry's in_process: its code is imported
         return found
-    base = loaded.base_dir
+    base = code.base_dir
     if agent.entry:
         try:
             entry = load_object(agent.entry, base, what="agent.entry")
         except KhaosError as exc:
-            found.issues.append(loaded.issue(("agent", "entry"), str(exc).rstrip(".")))
+            found.issues.append(issue(("agent", "entry"), str(exc).rstrip("."), None))
         else:
             if isinstance(agent, PythonAgent):  # a plain callable: not a framework's agent object, nor whatever
                 # an extension type's entry is
                 problem = _entry_signature_problem(entry)
                 if problem:
-                    found.issues.append(loaded.issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",
-                                                     _entry_fix(entry)))
+                    found.issues.append(issue(("agent", "entry"), f"agent.entry {agent.entry!r} {problem}",
+                                              _entry_fix(entry)))
     for index, ref in enumerate(agent.tool_refs()):
         try:
             tool = load_object(ref, base, what="agent.tools")
         except KhaosError as exc:
             found.broken_tools.add(tool_name(ref))
-            found.issues.append(loaded.issue(("agent", "tools", _position(agent, ref, index)), _first_line(exc),
-                                             _did_you_mean(ref, base)))
+            found.issues.append(issue(("agent", "tools", _position(agent, ref, index)), _first_line(exc),
+                                      _did_you_mean(ref, base)))
             continue
         problem = cannot_wrap(tool)  # engine/chaos/tool_kinds.py: functions, methods, framework tool objects
         if problem:
             found.broken_tools.add(tool_name(ref))
-            found.issues.append(loaded.issue(("agent", "tools", _position(agent, ref, index)),
-                                             f"agent.tools {ref!r} {problem}"))
+            found.issues.append(issue(("agent", "tools", _position(agent, ref, index)),
+                                      f"agent.tools {ref!r} {problem}", None))
     return found
 
 

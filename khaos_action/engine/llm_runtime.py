@@ -8,7 +8,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.models import Budget, KhaosConfig, LlmCache, TokenPrice
+from khaos_action.config.models import Budget, LlmCache, TokenPrice
 from khaos_action.errors import ConfigError
 from khaos_action.llm.cassette import MODES, Cassette
 
@@ -30,11 +30,6 @@ class LlmSettings:
     pricing: Mapping[str, TokenPrice] = field(default_factory=dict)
     secrets: tuple[str, ...] = ()
     """agent.secrets: the cassette masks them in what it records."""
-
-    @classmethod
-    def of(cls, config: KhaosConfig) -> LlmSettings:
-        return cls(llm_cache=config.llm_cache, budget=config.budget, pricing=dict(config.pricing),
-                   secrets=tuple(config.agent.secrets))
 
 
 def cache_mode(llm_cache: LlmCache | None, environ: Mapping[str, str]) -> str | None:

@@ -23,7 +23,6 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from khaos_action.config.models import KhaosConfig
 from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, Invocation, case_id
 from khaos_action.plan.contract import golden_key
@@ -38,14 +37,6 @@ PROBE_NOTE = "stateful-agent probe (no reset configured): the first golden promp
 
 class Runs(Protocol):
     async def run(self, cases: Sequence[Case]) -> list[Invocation]: ...
-
-
-def probe_prompt(config: KhaosConfig) -> str | None:
-    """The prompt the probe sends twice (the first golden prompt), when the run needs the probe: a contract runs
-    over golden prompts and nothing resets the agent between cells. None otherwise."""
-    if config.contract is None or not config.golden_prompts or config.agent.resets():
-        return None
-    return config.golden_prompts[0].text
 
 
 def state_probe_cases(prompt: str | None, shard: tuple[int, int] | None = None) -> list[Case]:

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from khaos_action.checkers import Invariant
-from khaos_action.config.models import JudgeConfig, KhaosConfig
+from khaos_action.config.models import JudgeConfig
 from khaos_action.judge.cases import (
     JudgeContext,
     judge_attack,
@@ -35,13 +35,6 @@ class JudgeSettings:
     """A golden prompt's text -> its `expect`, for the prompts that have one (utility under attack)."""
     llm_judge: JudgeConfig | None = None
     """The optional LLM judge, consulted for UNCERTAIN attacks."""
-
-    @classmethod
-    def of(cls, config: KhaosConfig) -> JudgeSettings:
-        contract = config.contract
-        return cls(invariants={i.id: i for i in contract.invariants} if contract else {},
-                   secrets=tuple(config.agent.secrets), system_prompt=config.agent.system_prompt, seed=config.seed,
-                   expects={p.text: p.expect for p in config.golden_prompts if p.expect}, llm_judge=config.judge)
 
 
 def judge_all(invocations: Sequence[Invocation], settings: JudgeSettings,

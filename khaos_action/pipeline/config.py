@@ -1,5 +1,9 @@
 """The config stage: khaos.yaml (read once), its packs and attack files and the request's overrides, checked as far
 as they can be without calling the agent, made into each later stage's settings (`RunConfig`). Nothing runs here.
+
+This is the one module of the pipeline that holds the whole validated config (`LoadedConfig`, `KhaosConfig`): every
+later stage gets the small settings object made for it here, and the shells what they print (`ContractSummary`), so
+no stage can reach a key it was not given.
 """
 
 from __future__ import annotations
@@ -21,22 +25,31 @@ if TYPE_CHECKING:
     from khaos_action.config.packs import LoadedPack
     from khaos_action.config.user_attacks import UserAttacks
     from khaos_action.config.yaml_file import ConfigSource
-    from khaos_action.engine.agent_code import AgentCode
+    from khaos_action.engine.agent_code import AgentCode, CodeToCheck
+    from khaos_action.engine.llm_runtime import LlmSettings
     from khaos_action.judge.stage import JudgeSettings
     from khaos_action.pipeline.manifest import ManifestSettings
     from khaos_action.plan.scheduler import PlanSettings
     from khaos_action.session import AgentSetup
 
-AgentCodeCheck = Callable[["LoadedConfig", Sequence[Extension]], "AgentCode"]
+AgentCodeCheck = Callable[["CodeToCheck", Sequence[Extension]], "AgentCode"]
 """`validate`'s look at the agent's importable code (engine/agent_check.py, in a sandboxed worker)."""
 
 
 @dataclass(frozen=True, slots=True)
-class RunConfig:
-    """What the config stage hands on: each later stage's settings, made once."""
+class ContractSummary:
+    """What `contract validate` prints of the contract."""
 
-    loaded: LoadedConfig
-    """The validated khaos.yaml with each key's line (the shells print from it; the stages read their settings)."""
+    name: str
+    invariants: int
+    scenarios: int
+    """Entries of `chaos_matrix`."""
+
+
+@dataclass(frozen=True, slots=True)
+class RunConfig:
+    """What the config stage hands on: each later stage's settings, made once (never the config itself)."""
+
     agent: AgentSetup
     """Starting the agent."""
     plan: PlanSettings
@@ -52,10 +65,8 @@ class RunConfig:
     similarity_backend: str = "lexical"
     warnings: list[str] = field(default_factory=list)
     """Semantic findings that do not stop a run (printed by `validate`, kept in the manifest)."""
-
-    @property
-    def config(self) -> KhaosConfig:
-        return self.loaded.config
+    contract: ContractSummary | None = None
+    """The contract, when there is one (for the shells to print)."""
 
 
 def load_run(request: EvaluateRequest, source: ConfigSource | None = None, *,
@@ -69,7 +80,8 @@ def load_run(request: EvaluateRequest, source: ConfigSource | None = None, *,
     refs = [] if request.contract_only else list(request.packs) or list(loaded.config.packs)
     packs = _load_packs(refs, loaded, from_request=bool(request.packs))
     user_attacks = user_attacks_of(loaded, packs)
-    warnings = _check(loaded, packs, user_attacks, agent_code(loaded, extensions) if agent_code else None)
+    code = agent_code(_code_to_check(loaded), extensions) if agent_code else None
+    warnings = _check(loaded, packs, user_attacks, code)
     run = _with_overrides(loaded, request)  # khaos.yaml as written is what was checked
     _check_runnable(run, packs, request)
     return _settings(run, packs, user_attacks, extensions, warnings, request.config_path)
@@ -141,11 +153,7 @@ def _check_runnable(loaded: LoadedConfig, packs: Sequence[LoadedPack], request: 
 def _settings(loaded: LoadedConfig, packs: Sequence[LoadedPack], user_attacks: UserAttacks | None,
               extensions: Sequence[Extension], warnings: list[str], config_path: Path) -> RunConfig:
     from khaos_action.config.selectors import security_selectors
-    from khaos_action.engine.state_probe import probe_prompt
-    from khaos_action.judge.stage import JudgeSettings
-    from khaos_action.pipeline.manifest import ManifestSettings
     from khaos_action.plan.scheduler import PackSource, PlanSettings
-    from khaos_action.session import AgentSetup
 
     config = loaded.config
     sources = [PackSource(pack=p.pack, digest=p.digest) for p in packs]
@@ -155,13 +163,92 @@ def _settings(loaded: LoadedConfig, packs: Sequence[LoadedPack], user_attacks: U
         hash_extra.append(f"corpus:{corpus.version}:{corpus.digest}")
         if user_attacks is not None and user_attacks.named_digest:
             hash_extra.append(f"attack-files:{user_attacks.named_digest}")  # what a verdict's checks mean
+    contract = config.contract
     return RunConfig(
-        loaded=loaded, agent=AgentSetup.of(config, loaded.base_dir, extensions),
+        agent=agent_setup(config, loaded.base_dir, extensions),
         plan=PlanSettings.of(config, sources, base_dir=loaded.base_dir, corpus=corpus, hash_extra=hash_extra),
-        judge=JudgeSettings.of(config),
-        manifest=ManifestSettings.of(loaded, [p.pack.name for p in packs], config_path),
+        judge=judge_settings(config),
+        manifest=manifest_settings(loaded, [p.pack.name for p in packs], config_path),
         attacker=config.attacker, probe_prompt=probe_prompt(config), similarity_backend=config.similarity.backend,
-        warnings=warnings)
+        warnings=warnings,
+        contract=None if contract is None else ContractSummary(contract.name, len(contract.invariants),
+                                                               len(config.chaos_matrix)))
+
+
+# ---- each later stage's settings, from the config --------------------------------------------------------------------
+
+
+def agent_setup(config: KhaosConfig, base_dir: Path, extensions: Sequence[Extension] = ()) -> AgentSetup:
+    """Starting the agent (session.py)."""
+    from khaos_action.session import AgentSetup
+
+    return AgentSetup(agent=config.agent, base_dir=base_dir, concurrency=config.concurrency,
+                      llm=llm_settings(config), extensions=tuple(extensions))
+
+
+def llm_settings(config: KhaosConfig) -> LlmSettings:
+    """The run's LLM runtime: cassette, budget, prices (engine/llm_runtime.py)."""
+    from khaos_action.engine.llm_runtime import LlmSettings
+
+    return LlmSettings(llm_cache=config.llm_cache, budget=config.budget, pricing=dict(config.pricing),
+                       secrets=tuple(config.agent.secrets))
+
+
+def judge_settings(config: KhaosConfig) -> JudgeSettings:
+    """Judging (judge/stage.py)."""
+    from khaos_action.judge.stage import JudgeSettings
+
+    contract = config.contract
+    return JudgeSettings(invariants={i.id: i for i in contract.invariants} if contract else {},
+                         secrets=tuple(config.agent.secrets), system_prompt=config.agent.system_prompt,
+                         seed=config.seed, expects={p.text: p.expect for p in config.golden_prompts if p.expect},
+                         llm_judge=config.judge)
+
+
+def manifest_settings(loaded: LoadedConfig, packs: Sequence[str], config_path: Path) -> ManifestSettings:
+    """Scoring and the manifest (pipeline/manifest.py); `config_path` as the run was asked for it (a folder stays a
+    folder)."""
+    from khaos_action.pipeline.manifest import ManifestSettings, display_path
+
+    config = loaded.config
+    return ManifestSettings(agent_name=config.agent.name, agent_type=config.agent.type,
+                            config_path=display_path(config_path), gates=config.gates,
+                            weights=config.scoring.weights, packs=tuple(packs), config_lines=config_lines(loaded),
+                            similarity_backend=config.similarity.backend, secrets=tuple(config.agent.secrets))
+
+
+def config_lines(loaded: LoadedConfig) -> dict[str, int]:
+    """Lines of khaos.yaml that annotations and SARIF results point at."""
+    lines: dict[str, int] = {}
+    for key, path in (("agent", ("agent",)), ("packs", ("packs",)), ("contract", ("contract",))):
+        line = loaded.line_of(*path)
+        if line:
+            lines[key] = line
+    contract = loaded.config.contract
+    for index, inv in enumerate(contract.invariants if contract else []):
+        line = loaded.line_of("contract", "invariants", index, "id")
+        if line:
+            lines[f"invariant:{inv.id}"] = line
+    for index, scenario in enumerate(loaded.config.chaos_matrix):
+        line = loaded.line_of("chaos_matrix", index, "name")
+        if line:
+            lines[f"scenario:{scenario.name}"] = line
+    return lines
+
+
+def probe_prompt(config: KhaosConfig) -> str | None:
+    """The prompt the stateful-agent probe (engine/state_probe.py) sends twice (the first golden prompt), when the
+    run needs the probe: a contract runs over golden prompts and nothing resets the agent between cells. None
+    otherwise."""
+    if config.contract is None or not config.golden_prompts or config.agent.resets():
+        return None
+    return config.golden_prompts[0].text
+
+
+def _code_to_check(loaded: LoadedConfig) -> CodeToCheck:
+    from khaos_action.engine.agent_code import CodeToCheck
+
+    return CodeToCheck(agent=loaded.config.agent, base_dir=loaded.base_dir, issue=loaded.issue)
 
 
 def user_attacks_of(loaded: LoadedConfig, packs: Sequence[LoadedPack]) -> UserAttacks | None:

@@ -13,7 +13,6 @@ from khaos_action.outcome import Phase
 
 if TYPE_CHECKING:
     from khaos_action.attacks.capabilities import CapabilityProfile
-    from khaos_action.config.loader import LoadedConfig
     from khaos_action.gates_and_weights import Gates, Weights
     from khaos_action.manifest import CaseResult, GitInfo, Manifest, SkippedAttack, Telemetry
     from khaos_action.plan.scheduler import Plan
@@ -34,15 +33,6 @@ class ManifestSettings:
     similarity_backend: str = "lexical"
     secrets: tuple[str, ...] = ()
     """agent.secrets: masked in the manifest once, before anything is rendered."""
-
-    @classmethod
-    def of(cls, loaded: LoadedConfig, packs: Sequence[str], config_path: Path) -> ManifestSettings:
-        """`config_path`: as the run was asked for it (a folder stays a folder)."""
-        config = loaded.config
-        return cls(agent_name=config.agent.name, agent_type=config.agent.type,
-                   config_path=display_path(config_path), gates=config.gates, weights=config.scoring.weights,
-                   packs=tuple(packs), config_lines=config_lines(loaded),
-                   similarity_backend=config.similarity.backend, secrets=tuple(config.agent.secrets))
 
 
 @dataclass(slots=True)
@@ -123,22 +113,3 @@ def display_path(path: Path) -> str:
         return Path(path).resolve().relative_to(Path.cwd().resolve()).as_posix()
     except ValueError:
         return str(path)
-
-
-def config_lines(loaded: LoadedConfig) -> dict[str, int]:
-    """Lines of khaos.yaml that annotations and SARIF results point at."""
-    lines: dict[str, int] = {}
-    for key, path in (("agent", ("agent",)), ("packs", ("packs",)), ("contract", ("contract",))):
-        line = loaded.line_of(*path)
-        if line:
-            lines[key] = line
-    contract = loaded.config.contract
-    for index, inv in enumerate(contract.invariants if contract else []):
-        line = loaded.line_of("contract", "invariants", index, "id")
-        if line:
-            lines[f"invariant:{inv.id}"] = line
-    for index, scenario in enumerate(loaded.config.chaos_matrix):
-        line = loaded.line_of("chaos_matrix", index, "name")
-        if line:
-            lines[f"scenario:{scenario.name}"] = line
-    return lines

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from khaos_action import gc_freeze
 from khaos_action.atomic import stamp
@@ -29,9 +29,6 @@ from khaos_action.score.gates import verdict_of
 from khaos_action.score.statistics import mark_flaky
 from khaos_action.score.summary import GoalSpec, Summary, summarise
 
-if TYPE_CHECKING:
-    from khaos_action.config.models import KhaosConfig
-
 
 def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path | None = None,
                     formats: Sequence[str] | None = None, expect: int | None = None,
@@ -45,7 +42,7 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
         # Read here, parsed in both of write_scored's processes: each builds its own objects from the same bytes.
         shards = [(read_manifest_bytes(path), str(path)) for path in paths]
         sources = [source for _, source in shards]
-        config = _config(config_path)
+        configured = _gates(config_path)
 
         def loaded() -> list[Manifest]:
             manifests = [manifest_from_bytes(raw, source=source) for raw, source in shards]
@@ -59,8 +56,7 @@ def merge_manifests(paths: Sequence[Path], *, out_dir: Path, config_path: Path |
             cases = union_of_cases(manifests)
             split = shard_split(manifests, sources, expect=expect)
             flaky = mark_flaky(cases)
-            gates = config.gates if config is not None else manifests[0].gates
-            weights = config.scoring.weights if config is not None else manifests[0].weights
+            gates, weights = configured or (manifests[0].gates, manifests[0].weights)
             merged = _merged(manifests, cases, gates=gates, weights=weights, flaky=flaky)
             return with_missing_shards(merged, split, allow_partial=allow_partial)
 
@@ -290,10 +286,10 @@ def _sum_rows(rows: list[dict[str, int]]) -> dict[str, int]:
             "not_executed": first["selected"] - executed - first["not_applicable"]}
 
 
-def _config(path: Path | None) -> KhaosConfig | None:
-    """khaos.yaml, when given: its gates and weights replace the ones the shards recorded."""
+def _gates(path: Path | None) -> tuple[Gates, Weights] | None:
+    """khaos.yaml's gates and weights, when it is given: they replace the ones the shards recorded."""
     if path is None:
         return None
-    from khaos_action.config.loader import load_config
+    from khaos_action.config.loader import load_gates
 
-    return load_config(path).config
+    return load_gates(path)

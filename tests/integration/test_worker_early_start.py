@@ -17,8 +17,9 @@ from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.early import LIMIT_DEFAULTS, early_zygote
 from khaos_action.engine.worker.start import WorkerStarter, python_worker
 from khaos_action.messages import TransportMessage
+from khaos_action.pipeline.config import agent_setup
 from khaos_action.services import Services
-from khaos_action.session import AgentSetup, agent_session
+from khaos_action.session import agent_session
 from tests.builders import write_project
 
 AGENT = """
@@ -72,7 +73,7 @@ def _ask(config_path: Path, environ: dict[str, str], early) -> str:
     loaded = load_config(config_path)
 
     async def go() -> str:
-        async with agent_session(AgentSetup.of(loaded.config, loaded.base_dir), InstanceBinder(),
+        async with agent_session(agent_setup(loaded.config, loaded.base_dir), InstanceBinder(),
                                  Services(environ=environ), early=early) as session:
             reply = await session.transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {}))
             return reply.payload["text"]
