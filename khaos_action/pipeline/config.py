@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from khaos_action.engine.llm_runtime import LlmSettings
     from khaos_action.judge.stage import JudgeSettings
     from khaos_action.pipeline.manifest import ManifestSettings
-    from khaos_action.plan.scheduler import PlanSettings
+    from khaos_action.plan.scheduler import PackSource, PlanSettings
     from khaos_action.session import AgentSetup
 
 AgentCodeCheck = Callable[["CodeToCheck", Sequence[Extension]], "AgentCode"]
@@ -153,7 +153,7 @@ def _check_runnable(loaded: LoadedConfig, packs: Sequence[LoadedPack], request: 
 def _settings(loaded: LoadedConfig, packs: Sequence[LoadedPack], user_attacks: UserAttacks | None,
               extensions: Sequence[Extension], warnings: list[str], config_path: Path) -> RunConfig:
     from khaos_action.config.selectors import security_selectors
-    from khaos_action.plan.scheduler import PackSource, PlanSettings
+    from khaos_action.plan.scheduler import PackSource
 
     config = loaded.config
     sources = [PackSource(pack=p.pack, digest=p.digest) for p in packs]
@@ -166,7 +166,7 @@ def _settings(loaded: LoadedConfig, packs: Sequence[LoadedPack], user_attacks: U
     contract = config.contract
     return RunConfig(
         agent=agent_setup(config, loaded.base_dir, extensions),
-        plan=PlanSettings.of(config, sources, base_dir=loaded.base_dir, corpus=corpus, hash_extra=hash_extra),
+        plan=plan_settings(config, sources, base_dir=loaded.base_dir, corpus=corpus, hash_extra=hash_extra),
         judge=judge_settings(config),
         manifest=manifest_settings(loaded, [p.pack.name for p in packs], config_path),
         attacker=config.attacker, probe_prompt=probe_prompt(config), similarity_backend=config.similarity.backend,
@@ -184,6 +184,38 @@ def agent_setup(config: KhaosConfig, base_dir: Path, extensions: Sequence[Extens
 
     return AgentSetup(agent=config.agent, base_dir=base_dir, concurrency=config.concurrency,
                       llm=llm_settings(config), extensions=tuple(extensions))
+
+
+def plan_settings(config: KhaosConfig, packs: Sequence[PackSource] = (), *, base_dir: Path = Path("."),
+                  corpus: Corpus | None = None, hash_extra: Sequence[str] = ()) -> PlanSettings:
+    """Planning (plan/scheduler.py)."""
+    from khaos_action.plan.scheduler import PlanSettings
+
+    return PlanSettings(seed=config.seed, packs=tuple(packs), golden_prompts=tuple(config.golden_prompts),
+                        contract=config.contract, chaos_matrix=tuple(config.chaos_matrix), mutation=config.mutation,
+                        replay=config.replay, repeats=config.repeats,
+                        config_hash=config_hash(config, packs, hash_extra), base_dir=base_dir,
+                        tool_names=tuple(config.agent.tool_names()), corpus=corpus)
+
+
+def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequence[str] = ()) -> str:
+    """Hash of everything that decides what runs: the normalised config, pack contents, corpus version.
+
+    The seed and concurrency are left out: they are recorded separately and do not change what a case is; nor do
+    the run's LLM economics (cassette, budget, prices), which change how calls are answered, not what runs.
+    Values equal to their defaults are left out too, so a newer khaos-action that adds a setting (with a default)
+    does not make base and head runs of the same khaos.yaml look like different configurations.
+    """
+    import hashlib
+    import json
+
+    normal = config.model_dump(mode="json", exclude_defaults=True,
+                               exclude={"seed", "concurrency", "llm_cache", "budget", "pricing"})
+    blob = json.dumps(
+        {"config": normal, "packs": [p.digest for p in packs], "extra": list(extra)},
+        sort_keys=True, separators=(",", ":"),
+    )
+    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def llm_settings(config: KhaosConfig) -> LlmSettings:

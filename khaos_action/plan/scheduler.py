@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from khaos_action.checkers import Invariant
 from khaos_action.config.fault_entries import CaseFault, case_fault
-from khaos_action.config.models import Contract, GoldenPrompt, KhaosConfig, Mutation, Pack, Replay, Scenario
+from khaos_action.config.models import Contract, GoldenPrompt, Mutation, Pack, Replay, Scenario
 from khaos_action.manifest import NotApplicableFault, SkippedAttack
 from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, case_id
@@ -104,7 +104,7 @@ Planner = Callable[["PlanContext"], PlanPart]
 
 @dataclass(frozen=True, slots=True)
 class PlanSettings:
-    """What planning reads of the config: the config stage makes it once (`PlanSettings.of`)."""
+    """What planning reads of the config: the config stage makes it once (pipeline/config.py `plan_settings`)."""
 
     seed: int = 42
     packs: Sequence[PackSource] = ()
@@ -122,15 +122,6 @@ class PlanSettings:
     """The agent's declared tools (replay sessions naming another are reported)."""
     corpus: Corpus | None = None
     """The attacks the packs' security phases select from (the built-in corpus and the user's), when they have one."""
-
-    @classmethod
-    def of(cls, config: KhaosConfig, packs: Sequence[PackSource] = (), *, base_dir: Path = Path("."),
-           corpus: Corpus | None = None, hash_extra: Sequence[str] = ()) -> PlanSettings:
-        return cls(seed=config.seed, packs=tuple(packs), golden_prompts=tuple(config.golden_prompts),
-                   contract=config.contract, chaos_matrix=tuple(config.chaos_matrix), mutation=config.mutation,
-                   replay=config.replay, repeats=config.repeats,
-                   config_hash=config_hash(config, packs, hash_extra), base_dir=base_dir,
-                   tool_names=tuple(config.agent.tool_names()), corpus=corpus)
 
     def prompt_texts(self) -> list[str]:
         """The golden prompts' texts, in order."""
@@ -150,23 +141,6 @@ class PlanContext:
         """An independent, reproducible random stream per purpose (never the global RNG, never hash())."""
         digest = hashlib.sha256(json.dumps([self.seed, *parts], default=str).encode()).digest()
         return random.Random(int.from_bytes(digest[:8], "big"))
-
-
-def config_hash(config: KhaosConfig, packs: Sequence[PackSource], extra: Sequence[str] = ()) -> str:
-    """Hash of everything that decides what runs: the normalised config, pack contents, corpus version.
-
-    The seed and concurrency are left out: they are recorded separately and do not change what a case is; nor do
-    the run's LLM economics (cassette, budget, prices), which change how calls are answered, not what runs.
-    Values equal to their defaults are left out too, so a newer khaos-action that adds a setting (with a default)
-    does not make base and head runs of the same khaos.yaml look like different configurations.
-    """
-    normal = config.model_dump(mode="json", exclude_defaults=True,
-                               exclude={"seed", "concurrency", "llm_cache", "budget", "pricing"})
-    blob = json.dumps(
-        {"config": normal, "packs": [p.digest for p in packs], "extra": list(extra)},
-        sort_keys=True, separators=(",", ":"),
-    )
-    return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
 def scenario_faults(scenario: Scenario) -> tuple[CaseFault, ...]:

@@ -11,8 +11,8 @@ from khaos_action.config.errors import ConfigFileError
 from khaos_action.config.loader import load_config
 from khaos_action.config.models import Expect
 from khaos_action.config.packs import load_packs
-from khaos_action.pipeline.config import load_run
-from khaos_action.plan.scheduler import PackSource, PlanSettings, SeededScheduler
+from khaos_action.pipeline.config import load_run, plan_settings
+from khaos_action.plan.scheduler import PackSource, SeededScheduler
 from khaos_action.run_api import EvaluateRequest
 
 
@@ -35,7 +35,7 @@ def test_builtin_packs_run_the_golden_prompts_with_their_expectations(tmp_path: 
     loaded = load_config(write(tmp_path, 'packs: [resilience]\ngolden_prompts:\n  - "Hi"\n'
                                          '  - {text: "Rome?", expect: {contains: Rome}}\n'))
     packs = [PackSource(p.pack, p.digest) for p in load_packs(["resilience"], tmp_path)]
-    cases = SeededScheduler(PlanSettings.of(loaded.config, packs)).plan().cases
+    cases = SeededScheduler(plan_settings(loaded.config, packs)).plan().cases
     baseline = {c.input: c.expect for c in cases if c.phase == "baseline"}
     assert baseline == {"Hi": None, "Rome?": Expect(contains="Rome")}
     resilience = [c for c in cases if c.phase == "resilience"]

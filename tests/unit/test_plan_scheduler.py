@@ -9,12 +9,11 @@ import pytest
 
 from khaos_action.config.models import KhaosConfig, Pack
 from khaos_action.errors import ConfigError, UsageError
+from khaos_action.pipeline.config import config_hash, plan_settings
 from khaos_action.plan.contract import plan_contract
 from khaos_action.plan.scheduler import (
     PackSource,
-    PlanSettings,
     SeededScheduler,
-    config_hash,
     parse_shard,
     select_shard,
 )
@@ -46,7 +45,7 @@ def make_config(**overrides) -> KhaosConfig:
 
 def plan(config=None, seed=None, packs=None):
     packs = packs if packs is not None else (PackSource(PACK, "d1"),)
-    settings = PlanSettings.of(config or make_config(), list(packs))
+    settings = plan_settings(config or make_config(), list(packs))
     return SeededScheduler(settings, seed=seed, planners=[plan_contract]).plan()
 
 
@@ -153,7 +152,7 @@ def test_planners_return_their_part_and_the_scheduler_combines_them():
         return PlanPart(cases=[Case(id="x1", phase="mutation", input="hi", invariant_ids=(check.id,))],
                         invariants={check.id: check}, notes=["extra: planned"])
 
-    combined = SeededScheduler(PlanSettings.of(make_config(), [PackSource(PACK, "d1")]),
+    combined = SeededScheduler(plan_settings(make_config(), [PackSource(PACK, "d1")]),
                                planners=[plan_contract, extra_planner]).plan()
     assert combined.cases[-1].id == "x1" and len(combined.cases) == len(plan().cases) + 1
     assert list(combined.invariants) == ["extra:answers"] and combined.notes == ["extra: planned"]
