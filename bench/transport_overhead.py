@@ -15,7 +15,7 @@ from pathlib import Path
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.worker.pool import WorkerTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from khaos_action.services import Services
 
 NOOP_PY = '''
@@ -46,13 +46,12 @@ async def measure(agent: AgentConfig, base_dir: Path, calls: int, worker: bool =
     samples = []
     try:
         for i in range(calls + 50):
-            message = TransportMessage("invoke", {"text": "where is order 1234?", "history": [],
-                                                  "session_id": f"s{i}"}, {"case_id": f"c{i}"})
+            message = AgentRequest("where is order 1234?", [], f"s{i}", case_id=f"c{i}")
             started = time.perf_counter()
             reply = await transport.send(message)
             if i >= 50:  # warm-up: imports, first thread, process start
                 samples.append((time.perf_counter() - started) * 1000)
-            assert reply.payload["text"] == "where is order 1234?", reply.payload
+            assert reply.text == "where is order 1234?", reply
     finally:
         await transport.close()
     return samples

@@ -1,11 +1,11 @@
-"""What goes to and comes back from an agent: the engine's `AgentRequest`, the transport's `TransportMessage` reply
-and `AgentResponse`, that reply's payload as the engine reads it."""
+"""What goes to and comes back from an agent: the engine's `AgentRequest` and the transport's `AgentResponse`, the
+two sides of the transport seam (engine/transport/base.py)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any
 
 CHECK_KEY = "khaos_check"
 """The payload key of a state-check request and of its answer (engine/state_check.py)."""
@@ -14,26 +14,12 @@ NOTES_DROPPED = "_notes_dropped"
 
 
 @dataclass(slots=True)
-class TransportMessage:
-    """A transport's reply (`name` "response"): {"text": str, "tool_calls": [{"name", "args"}], "notes": [...],
-    ...anything the agent returned}, as `normalise_reply` makes it; `metadata` is the request's.
-
-    A request made this way (`name` "invoke", the payload and metadata `AgentRequest` shows) is still accepted by
-    every transport, which reads it through `as_request`: the shape extensions and tests wrote before the request
-    had a type of its own."""
-
-    name: str
-    payload: dict[str, Any]
-    metadata: dict[str, Any] = field(default_factory=dict)
-
-
-@dataclass(slots=True)
 class AgentRequest:
     """One call the engine makes to an agent: a turn of a case (its text, the conversation before it, the session
     it belongs to) or, after the case's last turn, the attack's state checks (`checks`).
 
     `payload` and `metadata` show it as the dicts a transport hands on (the python worker's pipe, an agent that
-    takes the whole payload) and as `TransportMessage` carried it."""
+    takes the whole payload, a state check)."""
 
     text: str
     history: list[dict[str, Any]] = field(default_factory=list)
@@ -47,7 +33,6 @@ class AgentRequest:
     """A state-check request (refs, case, reply, tool calls), answered under the same key."""
     extra: dict[str, Any] = field(default_factory=dict)
     """Payload keys beside these, which a context fault's rewrite may add."""
-    name: ClassVar[str] = "invoke"
 
     @property
     def payload(self) -> dict[str, Any]:
@@ -80,10 +65,13 @@ _PAYLOAD_KEYS = frozenset({"text", "history", "session_id", CHECK_KEY})
 
 @dataclass(slots=True)
 class AgentResponse:
-    """A transport's reply (`TransportMessage.payload`) as the engine reads it: the keys it knows, by name. Each
-    field is what the transport gave, of any type: the reply comes from the agent, so the engine checks, converts
-    and caps each one (engine/textsafe.py) before anything is stored. Not `AgentReply`, which is a reply as the judge
-    reads it."""
+    """One answer of an agent, as its transport returns it to the engine: the reply's keys the engine reads, by name,
+    and the rest in `extra`. A transport builds it with `response(normalise_reply(value))` (engine/transport/base.py),
+    from the reply dict `normalise_reply` makes of whatever the agent returned.
+
+    Each field is what the transport gave, of any type: the reply comes from the agent, so the engine checks,
+    converts and caps each one (engine/textsafe.py) before anything is stored. Not `AgentReply`, which is a reply as
+    the judge reads it."""
 
     text: Any = None
     tool_calls: Any = None
@@ -95,17 +83,20 @@ class AgentResponse:
     """An error the agent reported beside its text (the case then fails with it)."""
     checks: Any = None
     """The answer to a state-check request, `{ref: verdict}` (CHECK_KEY)."""
+    extra: dict[str, Any] = field(default_factory=dict)
+    """The reply's other keys (an http agent's `{"text": ..., "pid": ...}`), as the agent gave them: the engine reads
+    none of them."""
 
     @classmethod
     def of(cls, payload: Mapping[str, Any]) -> AgentResponse:
+        """The response a reply dict describes (`normalise_reply`'s keys; a missing one is None)."""
         get = payload.get
+        rest = {k: v for k, v in payload.items() if k not in _REPLY_KEYS}
         return cls(text=get("text"), tool_calls=get("tool_calls"), notes=get("notes"),
-                   notes_dropped=get(NOTES_DROPPED), error=get("error"), checks=get(CHECK_KEY))
+                   notes_dropped=get(NOTES_DROPPED), error=get("error"), checks=get(CHECK_KEY), extra=rest)
 
 
-def as_request(message: AgentRequest | TransportMessage) -> AgentRequest:
-    """`message` as an `AgentRequest`: itself, or the one a `TransportMessage` request's dicts describe."""
-    return message if isinstance(message, AgentRequest) else AgentRequest.of(message.payload, message.metadata)
+_REPLY_KEYS = frozenset({"text", "tool_calls", "notes", NOTES_DROPPED, "error", CHECK_KEY})
 
 
 @dataclass(slots=True)

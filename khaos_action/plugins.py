@@ -26,7 +26,7 @@ _OWNERS: dict[str, tuple[str, ...]] = {
     # invariant types: the decorator, the base, what a check reads
     "khaos_action.checkers": ("register_checker", "Invariant", "CheckContext", "NotExercised"),
     "khaos_action.agent_reply": ("AgentReply",),
-    "khaos_action.messages": ("AgentRequest", "ToolCall", "TransportMessage", "as_request"),
+    "khaos_action.messages": ("AgentRequest", "AgentResponse", "ToolCall"),
     # agent types: the decorator and what a builder is given, the agent models, the reply helpers
     "khaos_action.transports": ("register_transport", "BuildOptions"),
     "khaos_action.config.models": ("AgentConfig",),
@@ -45,20 +45,32 @@ _OWNERS: dict[str, tuple[str, ...]] = {
 _OWNER = {name: module for module, names in _OWNERS.items() for name in names}
 
 __all__ = [
-    "AgentCallError", "AgentConfig", "AgentError", "AgentReply", "AgentRequest", "BuildOptions", "CaseResult",
-    "CheckContext", "ConfigError", "ContextFaultBase", "Fault", "FaultParams", "HttpEffect", "HttpFaultBase",
-    "HttpParams", "HttpRequestView", "InProcessAgent", "Invariant", "KhaosError", "LlmFaultBase", "Manifest",
-    "McpCall", "McpEffect", "McpFaultBase", "McpParams", "MockTransport", "NotExercised", "ProcessAgent", "Reply",
-    "ToolCall", "ToolEffect", "ToolFaultBase", "ToolInvocation", "ToolParams", "TransportBase", "TransportMessage",
-    "as_request", "load_object", "md_code", "md_escape", "md_span", "normalise_reply", "register_checker",
+    "AgentCallError", "AgentConfig", "AgentError", "AgentReply", "AgentRequest", "AgentResponse", "BuildOptions",
+    "CaseResult", "CheckContext", "ConfigError", "ContextFaultBase", "Fault", "FaultParams", "HttpEffect",
+    "HttpFaultBase", "HttpParams", "HttpRequestView", "InProcessAgent", "Invariant", "KhaosError", "LlmFaultBase",
+    "Manifest", "McpCall", "McpEffect", "McpFaultBase", "McpParams", "MockTransport", "NotExercised",
+    "ProcessAgent", "Reply", "ToolCall", "ToolEffect", "ToolFaultBase", "ToolInvocation", "ToolParams",
+    "TransportBase", "load_object", "md_code", "md_escape", "md_span", "normalise_reply", "register_checker",
     "register_fault", "register_mutator", "register_reporter", "register_transport", "response",
 ]
 """Every name an extension imports from here (each is in `_OWNERS`: tests/unit/test_plugins.py checks both)."""
 
 
+_REMOVED = {
+    "TransportMessage": "a transport's `send(request)` is given an `AgentRequest` and returns an `AgentResponse`: "
+                        "`return response(normalise_reply(value))`",
+    "as_request": "a transport's `send(request)` is always given an `AgentRequest`: read its fields "
+                  "(`request.text`, `request.history`, ...) directly",
+}
+"""Names extensions imported before the transport seam was typed in both directions, and what replaces each."""
+
+
 def __getattr__(name: str) -> Any:
     module = _OWNER.get(name)
     if module is None:
+        if name in _REMOVED:  # `from khaos_action.plugins import X` fails with the way to migrate, not a bare name
+            raise ImportError(f"khaos_action.plugins.{name} is gone: {_REMOVED[name]} (docs/architecture.md, "
+                              "\"Add a transport\")", name=name)
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
     globals()[name] = value  # the next read is a plain global
@@ -95,7 +107,7 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
         register_fault,
     )
     from khaos_action.manifest import CaseResult, Manifest
-    from khaos_action.messages import AgentRequest, ToolCall, TransportMessage, as_request
+    from khaos_action.messages import AgentRequest, AgentResponse, ToolCall
     from khaos_action.mutation import register_mutator
     from khaos_action.report.escape import md_code, md_escape, md_span
     from khaos_action.reporters import register_reporter

@@ -26,7 +26,7 @@ from khaos_action.engine.chaos.egress import attack_hosts
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.events import EventLog
 from khaos_action.engine.pace import Pace
-from khaos_action.engine.transport.base import Transport
+from khaos_action.engine.transport.base import Transport, answered
 from khaos_action.messages import AgentRequest, AgentResponse, ToolCall
 from khaos_action.outcome import Phase
 from khaos_action.plan.cases import Case, Invocation, invocation_key
@@ -38,7 +38,7 @@ class ChaosHooks(Protocol):
     """What the engine needs from the chaos machinery; `None` means no fault can be applied in this run."""
 
     def bind_faults(self, specs: Sequence[dict[str, Any]], rng: random.Random) -> list[Any]: ...
-    def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]: ...
+    def transform_request(self, request: AgentRequest, ctx: CaseContext) -> AgentRequest: ...
     def instance_bound(self, instance: int, ctx: CaseContext | None) -> None: ...
 
 
@@ -190,7 +190,7 @@ class Engine:
         for turn in (case.input, *case.turns):
             request = AgentRequest(turn, list(history), key, case_id=key, phase=case.phase, run_id=self.settings.run_id)
             if self.chaos is not None and ctx.faults:  # context faults rewrite the conversation the agent is sent
-                request = AgentRequest.of(self.chaos.transform_payload(request.payload, ctx), request.metadata)
+                request = self.chaos.transform_request(request, ctx)
             reply = await self._send(request, invocation, ctx.clock)
             if reply is None:
                 break
@@ -218,7 +218,7 @@ class Engine:
         """The worker's answer to the state checks, or why there is none."""
         try:
             reply = await _within(self.transport.send(message), self.settings.timeout_s, clock)
-            return AgentResponse.of(reply.payload).checks, None
+            return answered(reply).checks, None
         except asyncio.TimeoutError:
             return None, f"the state check ran past the case's timeout ({self.settings.timeout_s:g}s)"
         except asyncio.CancelledError:
@@ -249,7 +249,7 @@ class Engine:
         """The agent's answer to `message`, or None with the invocation's error when it timed out or failed."""
         timeout = self.settings.timeout_s
         try:
-            response = await _within(self.transport.send(message), timeout, clock)
+            response = answered(await _within(self.transport.send(message), timeout, clock))
         except asyncio.TimeoutError:
             invocation.timed_out = True
             invocation.timeout_s = timeout
@@ -261,7 +261,7 @@ class Engine:
             invocation.error = textsafe.safe_str(f"{type(exc).__name__}: {textsafe.safe_str(exc)}",
                                                  textsafe.MAX_ERROR_CHARS)
             return None
-        return AgentResponse.of(response.payload)
+        return response
 
     def _record(self, invocation: Invocation) -> None:
         case = invocation.case

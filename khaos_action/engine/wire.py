@@ -1,5 +1,5 @@
-"""What crosses the pipe between the engine and the python agent worker: length-prefixed JSON frames, and the
-case context in both directions.
+"""What crosses the pipe between the engine and the python agent worker: length-prefixed JSON frames, the case
+context in both directions, and the agent's answer (an `AgentResponse`) on the way back.
 
 JSON, not pickle: the worker runs untrusted code, and unpickling what it sends would run its code in our process.
 A frame is a 4-byte big-endian length and a UTF-8 JSON object; frames above `MAX_FRAME` are refused (a hostile
@@ -20,7 +20,7 @@ from typing import Any
 from pydantic_core import from_json, to_json
 
 from khaos_action.engine.context import CaseContext
-from khaos_action.messages import ToolCall
+from khaos_action.messages import AgentResponse, ToolCall
 
 MAX_FRAME = 64 * 1024 * 1024
 _HEADER = struct.Struct(">I")
@@ -212,6 +212,31 @@ def _fallback(value: Any) -> Any:
         from khaos_action.engine.textsafe import safe_str
 
         return safe_str(value, 2000)
+
+
+# ---- the agent's answer --------------------------------------------------------------------------------------------
+
+_REPLY_FIELDS = ("text", "tool_calls", "notes", "notes_dropped", "error", "checks")
+
+
+def reply_frame(reply: AgentResponse) -> dict[str, Any]:
+    """The worker's transport's answer as the reply frame carries it: its fields by name, those it has."""
+    frame = {name: value for name in _REPLY_FIELDS if (value := getattr(reply, name)) is not None}
+    if reply.extra:
+        frame["extra"] = reply.extra
+    return frame
+
+
+def reply_of(frame: Any) -> AgentResponse | None:
+    """The answer a reply frame carries; None when it carries none (the worker's reply is untrusted data: each field
+    is checked by the engine as any transport's answer is)."""
+    if not isinstance(frame, dict):
+        return None
+    get = frame.get
+    extra = get("extra")
+    return AgentResponse(text=get("text"), tool_calls=get("tool_calls"), notes=get("notes"),
+                         notes_dropped=get("notes_dropped"), error=get("error"), checks=get("checks"),
+                         extra=extra if isinstance(extra, dict) else {})
 
 
 # ---- the case context ---------------------------------------------------------------------------------------------

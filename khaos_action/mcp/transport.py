@@ -47,7 +47,7 @@ from khaos_action.mcp.connection import (
     require_sdk,
     result_texts,
 )
-from khaos_action.messages import AgentRequest, TransportMessage, as_request
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -164,11 +164,10 @@ class McpTransport(TransportBase):
         self.argument = input_argument(self.tool, tools[self.tool].input_schema or {}, self.argument)
 
     # ---- calls ----------------------------------------------------------------------------------------------------
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         if not self._started:
             await self.start()
         assert self._pool is not None
-        message = as_request(message)
         if not self.exclusive:
             return await self._call(self._instances[0], message)
         async with self._pool.serving(message.case_id) as inst:
@@ -182,7 +181,7 @@ class McpTransport(TransportBase):
             args[self.spec.history_argument] = list(message.history)
         return args
 
-    async def _call(self, inst: _Instance, message: AgentRequest) -> TransportMessage:
+    async def _call(self, inst: _Instance, message: AgentRequest) -> AgentResponse:
         result = await self._call_tool(inst, self.tool, self._arguments(message))
         inst.served += 1
         inst.last_case = message.case_id
@@ -196,7 +195,7 @@ class McpTransport(TransportBase):
             body = normalise_reply("\n".join(texts) if texts else structured)
         restarts, inst.restarts = inst.restarts, []
         body["notes"] += restarts
-        return response(body, message)
+        return response(body)
 
     async def _call_tool(self, inst: _Instance, tool: str, arguments: dict[str, Any]) -> Any:
         """One tool call. A server that died is restarted first (the note names the case it last answered); one

@@ -17,6 +17,7 @@ from typing import Any
 
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext
+from khaos_action.messages import AgentRequest
 
 SERIAL_NOTE = ("the agent's worker processes reach its MCP servers at one address, so cases ran one at a time "
                "to attribute each MCP request to its case; run the agent as `type: command` with "
@@ -46,8 +47,8 @@ class WithMcp:
     def bind_faults(self, specs: Sequence[dict[str, Any]], rng: random.Random) -> list[Any]:
         return self.hooks.bind_faults(specs, rng)
 
-    def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]:
-        return self.hooks.transform_payload(payload, ctx)
+    def transform_request(self, request: AgentRequest, ctx: CaseContext) -> AgentRequest:
+        return self.hooks.transform_request(request, ctx)
 
     def instance_bound(self, instance: int, ctx: CaseContext | None) -> None:
         self.hooks.instance_bound(instance, ctx)

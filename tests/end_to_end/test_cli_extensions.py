@@ -75,3 +75,16 @@ def test_an_extension_that_cannot_be_imported_is_named_with_the_fix(tmp_path: Pa
         load_extensions(["khaos_broken_ext.py"], base_dir=tmp_path)
     ran = khaos("run", "--extension", "khaos_not_installed", cwd=tmp_path)
     assert ran.code == 2 and "error: extension 'khaos_not_installed' was not found" in ran.stderr, ran
+
+
+def test_a_transport_written_for_the_untyped_seam_is_refused_at_import_with_the_way_to_move_it(
+        tmp_path: Path, forget: None) -> None:
+    (tmp_path / "khaos_old_transport.py").write_text(
+        "from khaos_action.plugins import TransportBase, TransportMessage, normalise_reply, response\n")
+    with pytest.raises(UsageError, match=r"extension 'khaos_old_transport\.py' failed to import: ImportError: "
+                                         r"khaos_action\.plugins\.TransportMessage is gone: a transport's "
+                                         r"`send\(request\)` is given an `AgentRequest` and returns an "
+                                         r"`AgentResponse`: `return response\(normalise_reply\(value\)\)`"):
+        load_extensions(["khaos_old_transport.py"], base_dir=tmp_path)
+    checked = khaos("validate", "--extension", "khaos_old_transport.py", cwd=tmp_path)
+    assert checked.code == 2 and "khaos_action.plugins.TransportMessage is gone" in checked.stderr, checked

@@ -15,7 +15,7 @@ from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import frameworks as fw
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -88,8 +88,7 @@ def test_the_agents_model_context_is_reset_per_case_and_kept_within_one(servers)
                                                    {"role": "assistant", "content": "84210 km"}]),
                                  ("b", [{"role": "user", "content": "hello"}, {"role": "assistant", "content": "hi"}])):
             with activate(CaseContext(case_id=session, rng=random.Random(1))):
-                await transport.send(TransportMessage("invoke", {"text": asked, "history": history,
-                                                                 "session_id": session}))
+                await transport.send(AgentRequest(asked, history, session))
             messages = await transport._obj.model_context.get_messages()
             sizes.append(sum(type(m).__name__ == "UserMessage" for m in messages))
         return sizes

@@ -19,7 +19,7 @@ from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
 from khaos_action.engine.transport.frameworks.crewai import kickoff_inputs
 from khaos_action.errors import ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import frameworks as fw
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -117,8 +117,8 @@ def test_a_crew_base_class_is_run_through_the_crew_it_builds(servers, tmp_path: 
     async def turn() -> str:
         await transport.start()
         with ToolPatcher([], callables=transport.tool_callables), activate(ctx):
-            message = TransportMessage("invoke", {"text": "Is M31 worth observing?", "session_id": "c"})
-            return (await transport.send(message)).payload["text"]
+            message = AgentRequest("Is M31 worth observing?", session_id="c")
+            return (await transport.send(message)).text
 
     assert "Andromeda" in asyncio.run(turn()) and [c.name for c in ctx.tool_calls] == ["lookup_catalogue"]
 

@@ -17,7 +17,7 @@ from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import frameworks as fw
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -92,9 +92,8 @@ def test_a_runner_entry_uses_its_session_service_one_session_per_case(servers, t
         for session, history in (("a", []), ("a", [{"role": "user", "content": asked},
                                                    {"role": "assistant", "content": "21:18"}]), ("b", [])):
             with activate(CaseContext(case_id=session, rng=random.Random(1))):
-                reply = await transport.send(TransportMessage("invoke", {"text": asked, "history": history,
-                                                                         "session_id": session}))
-            assert "21:18" in reply.payload["text"]
+                reply = await transport.send(AgentRequest(asked, history, session))
+            assert "21:18" in reply.text
             service = transport._obj.session_service
             counts.append(len((await service.list_sessions(app_name="trails", user_id="khaos-action")).sessions))
         return counts

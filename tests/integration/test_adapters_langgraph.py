@@ -12,7 +12,7 @@ import pytest
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport
 from khaos_action.errors import AgentError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests.builders import evaluate_project
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -86,8 +86,7 @@ def test_checkpointed_graph_gets_a_fresh_thread_so_turns_do_not_pile_up(tmp_path
     history = [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "hello"}]
 
     async def two_turns() -> list[str]:
-        payload = {"text": "again", "history": history, "session_id": "case-1"}
-        return [(await transport.send(TransportMessage("invoke", payload))).payload["text"] for _ in range(2)]
+        return [(await transport.send(AgentRequest("again", history, "case-1"))).text for _ in range(2)]
 
     assert asyncio.run(two_turns()) == ["I have seen 3 messages", "I have seen 3 messages"]
 

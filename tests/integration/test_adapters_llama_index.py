@@ -15,7 +15,7 @@ from khaos_action.engine.chaos.plan import activate
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, discover_tools
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import frameworks as fw
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -83,9 +83,8 @@ def test_the_workflow_context_is_fresh_per_case_and_kept_within_one(servers) -> 
         for session, history in (("a", []), ("a", [{"role": "user", "content": asked},
                                                    {"role": "assistant", "content": "Noted."}]), ("b", [])):
             with activate(CaseContext(case_id=session, rng=random.Random(1))):
-                reply = await transport.send(TransportMessage("invoke", {"text": asked, "history": history,
-                                                                         "session_id": session}))
-            assert reply.payload["text"].startswith("Here is what I found")  # joined from the stream's deltas
+                reply = await transport.send(AgentRequest(asked, history, session))
+            assert reply.text.startswith("Here is what I found")  # joined from the stream's deltas
             _, memory = transport.adapter.sessions.resume(transport._obj, session, [*history, {}, {}])
             sizes.append(len([m for m in await memory.aget_all() if m.role == "user"]))
         return sizes

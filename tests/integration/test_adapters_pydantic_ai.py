@@ -16,7 +16,7 @@ from khaos_action.engine.transport.frameworks.base import (
     require_framework,
 )
 from khaos_action.errors import AgentError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from tests.builders import evaluate_project
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -92,8 +92,8 @@ def test_history_is_sent_as_pydantic_ai_messages_after_the_system_prompt(tmp_pat
     (tmp_path / "hist_agent.py").write_text(textwrap.dedent(AGENT_WITH_HISTORY))
     transport = FrameworkTransport(adapter_for("pydantic-ai"), "hist_agent.py:agent", base_dir=tmp_path)
     history = [{"role": "user", "content": "first"}, {"role": "assistant", "content": "reply one"}]
-    reply = asyncio.run(transport.send(TransportMessage("invoke", {"text": "second", "history": history})))
-    assert reply.payload["text"] == ("system-prompt:SYS-PROMPT | user-prompt:first | text:reply one | "
+    reply = asyncio.run(transport.send(AgentRequest("second", history)))
+    assert reply.text == ("system-prompt:SYS-PROMPT | user-prompt:first | text:reply one | "
                                      "user-prompt:second")
 
 
@@ -146,14 +146,14 @@ def test_context_taking_tool_is_wrapped_and_recorded_with_the_models_arguments_o
 
     async def one_call() -> str:
         with activate(ctx):
-            return (await transport.send(TransportMessage("invoke", {"text": "refund me"}))).payload["text"]
+            return (await transport.send(AgentRequest("refund me"))).text
 
     with ToolPatcher([], callables=transport.tool_callables):
         text = asyncio.run(one_call())
     assert ctx.hits["refund-down"] == 1 and "refunded 20" not in text
     [call] = ctx.tool_calls
     assert (call.name, call.args, call.fault) == ("refund", {"order_id": "1234", "amount": 20}, "refund-down")
-    assert asyncio.run(transport.send(TransportMessage("invoke", {"text": "x"}))).payload["text"] == \
+    assert asyncio.run(transport.send(AgentRequest("x"))).text == \
         "refunded 20 on 1234"  # outside the patcher the real tool runs again
 
 
@@ -196,11 +196,11 @@ def test_tools_in_prefixed_and_renamed_toolsets_are_found_by_the_names_the_model
     ctx = CaseContext(case_id="c1", rng=random.Random(1),
                       faults=bind_faults([{"id": "crm-down", "target": "tool", "tool": "crm_lookup", "mode": "empty"}]))
 
-    async def one_call() -> dict:
+    async def one_call() -> AgentResponse:
         with activate(ctx):
-            return (await transport.send(TransportMessage("invoke", {"text": "where is 1234?"}))).payload
+            return await transport.send(AgentRequest("where is 1234?"))
 
     with ToolPatcher([], callables=transport.tool_callables):
         reply = asyncio.run(one_call())
-    assert ctx.hits["crm-down"] == 1 and "shipped" not in reply["text"]
+    assert ctx.hits["crm-down"] == 1 and "shipped" not in reply.text
     assert [c.name for c in ctx.tool_calls] == ["crm_lookup"]

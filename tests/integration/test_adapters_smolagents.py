@@ -17,7 +17,7 @@ from khaos_action.engine.chaos.tools import ToolPatcher
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import frameworks as fw
 
 pytestmark = pytest.mark.slow  # a whole app, example or benchmark run: left out of the quick command
@@ -89,8 +89,7 @@ def test_memory_is_fresh_per_case_and_kept_within_one(servers) -> None:
                                                    {"role": "assistant", "content": "9.2 EUR"}]), ("b", [])):
             with activate(CaseContext(case_id=session, rng=random.Random(1))):
                 text = "Convert 10 USD to EUR" if session == "a" and not history else "Tell me about Brest"
-                await transport.send(TransportMessage("invoke", {"text": text, "history": history,
-                                                                 "session_id": session}))
+                await transport.send(AgentRequest(text, history, session))
             sizes.append(sum(type(s).__name__ == "TaskStep" for s in agent.memory.steps))
         return sizes
 

@@ -19,7 +19,7 @@ from khaos_action.engine.context import CaseContext
 from khaos_action.engine.transport.frameworks import adapter_for
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport, check_agent_object, discover_tools
 from khaos_action.errors import ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests.builders import evaluate_project
 from tests.fixtures.frameworks.api_server import ToolApis
 from tests.fixtures.frameworks.scripted_llm import ScriptedLlm
@@ -138,18 +138,17 @@ def test_tracing_stays_off_during_the_run_and_the_sdk_is_left_as_it_was(servers)
     try:
         transport = FrameworkTransport(adapter_for("openai-agents"), "airline.py:triage_agent", base_dir=APPS,
                                        context="airline.py:new_context")
-        replies = [asyncio.run(transport.send(TransportMessage("invoke", {"text": text, "session_id": "s1"})))
+        replies = [asyncio.run(transport.send(AgentRequest(text, session_id="s1")))
                    for text in ("How many bags can I bring?", "Please say hello in Spanish.")]  # also a nested run
     finally:
         set_trace_processors([])
-    assert "carry-on" in replies[0].payload["text"] and "Hola" in replies[1].payload["text"]
+    assert "carry-on" in replies[0].text and "Hola" in replies[1].text
     assert started == [] and getattr(provider, "_disabled", None) == disabled_before
 
 
 def test_openai_agents_streamed_run_meets_llm_faults_mid_stream(servers) -> None:
     transport = FrameworkTransport(adapter_for("openai-agents"), "airline.py:triage_agent", base_dir=APPS,
                                    context="airline.py:new_context", stream=True)
-    payload = {"text": "How many bags can I bring?", "session_id": "s2"}
 
     def one(*faults: dict) -> tuple[CaseContext, str | Exception]:
         ctx = CaseContext(case_id="c", rng=random.Random(1), faults=bind_faults(list(faults)))
@@ -157,7 +156,7 @@ def test_openai_agents_streamed_run_meets_llm_faults_mid_stream(servers) -> None
         async def turn():
             with activate(ctx):
                 try:
-                    return (await transport.send(TransportMessage("invoke", dict(payload)))).payload["text"]
+                    return (await transport.send(AgentRequest("How many bags can I bring?", session_id="s2"))).text
                 except Exception as exc:  # noqa: BLE001 - the fault's error is what is checked
                     return exc
         with http_interception():
@@ -297,9 +296,8 @@ def test_tool_fault_reaches_a_tool_node_inside_a_subgraph(servers) -> None:
 
     async def turn() -> str:
         with activate(ctx):
-            message = TransportMessage("invoke", {"text": "Who won the 2022 world cup? Search for it.",
-                                                  "session_id": "s"})
-            return (await transport.send(message)).payload["text"]
+            message = AgentRequest("Who won the 2022 world cup? Search for it.", session_id="s")
+            return (await transport.send(message)).text
 
     with ToolPatcher([], callables=transport.tool_callables):
         text = asyncio.run(turn())

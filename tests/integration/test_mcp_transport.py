@@ -17,7 +17,7 @@ pytest.importorskip("mcp")
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.mcp.transport import McpTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import shell
 from tests.builders import evaluate_project
 
@@ -87,8 +87,8 @@ def test_tool_and_argument_are_checked_against_the_servers_listing(tmp_path):
         transport = await start(tool="lookup_order")  # argument: its only required string parameter
         try:
             assert transport.argument == "order_id"
-            reply = await transport.send(TransportMessage("invoke", {"text": "9012"}, {"case_id": "c"}))
-            assert reply.payload["text"] == "Order 9012: processing, ships tomorrow."
+            reply = await transport.send(AgentRequest("9012", case_id="c"))
+            assert reply.text == "Order 9012: processing, ships tomorrow."
         finally:
             await transport.close()
 

@@ -172,17 +172,16 @@ def test_a_tool_raising_during_an_attack_is_a_note_not_a_failure(app: Path, monk
 def test_a_sync_agent_called_on_the_workers_thread_gets_its_context_too(app: Path) -> None:
     """The python worker calls a sync agent with `send_sync` (no event loop hop): the case's context reaches it the
     same way, one object per session."""
-    from khaos_action.messages import TransportMessage
+    from khaos_action.messages import AgentRequest
 
     transport = PythonTransport("agent.py:handle", base_dir=app, context="agent.py:new_session")
     asyncio.run(transport.start())
     assert transport.calls_sync
 
     def say(session: str) -> tuple[str, str]:
-        reply = transport.send_sync(TransportMessage(name="t", payload={"input": "hello", "session_id": session}),
-                                    asyncio.run)
-        found = re.search(r"session (\d+) turn (\d+)", str(reply.payload))
-        assert found, reply.payload
+        reply = transport.send_sync(AgentRequest("hello", session_id=session), asyncio.run)
+        found = re.search(r"session (\d+) turn (\d+): nothing to do", reply.text)
+        assert found, reply
         return found.group(1), found.group(2)
 
     (first, turn1), (again, turn2), (other, turn_other) = say("a"), say("a"), say("b")

@@ -15,7 +15,7 @@ import pytest
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine import sandbox
 from khaos_action.engine.transport.command import CommandTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import shell
 
 RUNNER = {"GITHUB_TOKEN": "t0k", "INPUT_GITHUB-TOKEN": "t0k", "ACTIONS_RUNTIME_TOKEN": "t0k", "GITHUB_ENV": "/x",
@@ -107,11 +107,10 @@ def test_as_root_a_command_agent_runs_as_the_agent_user_and_cannot_read_our_envi
         async def one() -> str:
             await transport.start()
             try:
-                reply = await transport.send(TransportMessage("invoke", {"text": "hi", "history": [],
-                                                                         "session_id": "s"}, {"case_id": "c"}))
+                reply = await transport.send(AgentRequest("hi", [], "s", case_id="c"))
             finally:
                 await transport.close()
-            return reply.payload["text"]
+            return reply.text
 
         text = asyncio.run(one())
     finally:

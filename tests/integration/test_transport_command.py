@@ -15,16 +15,15 @@ from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.command import CommandTransport
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 COMMAND = f"{sys.executable} {AGENTS / 'cmd_agent.py'}"
 
 
-def invoke(text: str, case_id: str = "case-1", history: list | None = None) -> TransportMessage:
-    return TransportMessage("invoke", {"text": text, "history": history or [], "session_id": f"s-{case_id}"},
-                            {"case_id": case_id})
+def invoke(text: str, case_id: str = "case-1", history: list | None = None) -> AgentRequest:
+    return AgentRequest(text, history or [], f"s-{case_id}", case_id=case_id)
 
 
 def transport(command: str = COMMAND, grace: float = 0, **fields) -> CommandTransport:
@@ -33,7 +32,7 @@ def transport(command: str = COMMAND, grace: float = 0, **fields) -> CommandTran
 
 
 async def texts(t: CommandTransport, *inputs: str) -> list[str]:
-    return [(await t.send(invoke(i, f"case-{n}"))).payload["text"] for n, i in enumerate(inputs)]
+    return [(await t.send(invoke(i, f"case-{n}"))).text for n, i in enumerate(inputs)]
 
 
 def run(t: CommandTransport, body):
@@ -49,12 +48,11 @@ def run(t: CommandTransport, body):
 
 def test_echo_agent_gets_input_history_and_session():
     async def body(t):
-        reply = await t.send(invoke("where is 1234?", "c9", history=[{"role": "user", "content": "hi"}]))
-        return reply.payload
+        return await t.send(invoke("where is 1234?", "c9", history=[{"role": "user", "content": "hi"}]))
 
     reply = run(transport(), body)
-    assert reply["text"] == "echo: where is 1234? (1 turns, s-c9)"
-    assert reply["notes"] == [] and reply["tool_calls"] == []
+    assert reply.text == "echo: where is 1234? (1 turns, s-c9)"
+    assert reply.notes == [] and reply.tool_calls == []
 
 
 def test_one_process_serves_many_inputs():
@@ -64,13 +62,13 @@ def test_one_process_serves_many_inputs():
 
 def test_stdout_prints_are_notes_never_the_reply():
     async def body(t):
-        return [(await t.send(invoke(x))).payload for x in ("first", "second")]
+        return [await t.send(invoke(x)) for x in ("first", "second")]
 
     first, second = run(transport(f"{COMMAND} --junk"), body)
-    assert first["text"] == "echo: first (0 turns, s-case-1)"
-    assert second["text"] == "echo: second (0 turns, s-case-1)"
-    assert "agent booting" in first["notes"][0] and "decoy" in first["notes"][0]
-    assert "thinking about second" in second["notes"][0] and "agent booting" not in second["notes"][0]
+    assert first.text == "echo: first (0 turns, s-case-1)"
+    assert second.text == "echo: second (0 turns, s-case-1)"
+    assert "agent booting" in first.notes[0] and "decoy" in first.notes[0]
+    assert "thinking about second" in second.notes[0] and "agent booting" not in second.notes[0]
 
 
 def test_agent_that_exits_mid_run_fails_that_call_and_is_restarted():
@@ -78,12 +76,12 @@ def test_agent_that_exits_mid_run_fails_that_call_and_is_restarted():
         before = await texts(t, "pid")
         with pytest.raises(AgentCallError, match="agent process exited with code 7: fatal: simulated crash"):
             await t.send(invoke("die"))
-        after = (await t.send(invoke("pid"))).payload
+        after = await t.send(invoke("pid"))
         return before[0], after
 
     before, after = run(transport(), body)
-    assert after["text"] != before
-    assert any("restarted before this call" in note and "code 7" in note for note in after["notes"])
+    assert after.text != before
+    assert any("restarted before this call" in note and "code 7" in note for note in after.notes)
 
 
 def test_error_reply_is_a_call_error():
@@ -97,11 +95,11 @@ def test_five_megabyte_reply_line():
 
 def test_reported_tool_calls_are_normalised():
     async def body(t):
-        return (await t.send(invoke("tools"))).payload
+        return await t.send(invoke("tools"))
 
     reply = run(transport(), body)
-    assert reply["text"] == "refund issued"
-    assert reply["tool_calls"] == [{"name": "refund", "args": {"order": "1234"}}]
+    assert reply.text == "refund issued"
+    assert reply.tool_calls == [{"name": "refund", "args": {"order": "1234"}}]
 
 
 def test_reset_line_clears_agent_state():
@@ -140,11 +138,11 @@ def test_agent_that_hangs_past_the_timeout_is_replaced_before_the_next_call():
         first = await texts(t, "pid")
         with pytest.raises(asyncio.TimeoutError):
             await asyncio.wait_for(t.send(invoke("hang")), 0.3)
-        return first[0], (await asyncio.wait_for(t.send(invoke("pid")), 5)).payload
+        return first[0], await asyncio.wait_for(t.send(invoke("pid")), 5)
 
     first, after = run(transport(), body)
-    assert after["text"] != first
-    assert any("did not answer the previous call in time" in note for note in after["notes"])
+    assert after.text != first
+    assert any("did not answer the previous call in time" in note for note in after.notes)
 
 
 def test_pool_serves_concurrent_cases_one_at_a_time_per_instance_with_its_own_env():
@@ -161,7 +159,7 @@ def test_pool_serves_concurrent_cases_one_at_a_time_per_instance_with_its_own_en
             envs = await asyncio.gather(*(t.send(invoke("env", f"env-{i}")) for i in range(9)))
         finally:
             await t.close()
-        return {r.payload["text"] for r in pids}, {r.payload["text"] for r in envs}
+        return {r.text for r in pids}, {r.text for r in envs}
 
     pids, envs = asyncio.run(go())
     assert len(pids) == 3
@@ -188,7 +186,7 @@ def test_close_stops_the_process_and_is_idempotent():
     async def go():
         t = transport()
         await t.start()
-        pid = int((await t.send(invoke("pid"))).payload["text"])
+        pid = int((await t.send(invoke("pid"))).text)
         await t.close()
         await t.close()
         return pid

@@ -13,7 +13,7 @@ from khaos_action.engine.transport.base import AgentCallError, trace_id
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.http import HttpTransport, free_port
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from tests import shell
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
@@ -28,8 +28,8 @@ def agent(path: str = "/chat", port: int | None = None, **fields) -> AgentConfig
     return AgentConfig(**config)
 
 
-def invoke(text: str, case_id: str = "case-1") -> TransportMessage:
-    return TransportMessage("invoke", {"text": text, "history": [], "session_id": f"s-{case_id}"}, {"case_id": case_id})
+def invoke(text: str, case_id: str = "case-1") -> AgentRequest:
+    return AgentRequest(text, [], f"s-{case_id}", case_id=case_id)
 
 
 def alive(pid: int) -> bool:
@@ -40,11 +40,11 @@ def alive(pid: int) -> bool:
     return state != "Z"
 
 
-async def session(config: AgentConfig, *texts: str, **kwargs) -> list[dict]:
+async def session(config: AgentConfig, *texts: str, **kwargs) -> list[AgentResponse]:
     transport = build_transport(config, base_dir=AGENTS, services=shell.services(), **kwargs)
     await transport.start()
     try:
-        return [(await transport.send(invoke(t, f"case-{i}"))).payload for i, t in enumerate(texts)]
+        return [await transport.send(invoke(t, f"case-{i}")) for i, t in enumerate(texts)]
     finally:
         await transport.close()
 
@@ -52,27 +52,27 @@ async def session(config: AgentConfig, *texts: str, **kwargs) -> list[dict]:
 def test_server_is_started_polled_until_ready_and_stopped_at_close():
     config = agent(port=free_port())
     replies = asyncio.run(session(config, "where is order 1234?"))
-    assert replies[0]["text"] == "echo: where is order 1234?"
-    assert not alive(replies[0]["pid"])
+    assert replies[0].text == "echo: where is order 1234?"
+    assert not alive(replies[0].extra["pid"])
 
 
 def test_shell_start_command_has_its_whole_process_group_stopped():
     port = free_port()
     config = agent(port=port, start=f"cd {AGENTS} && {SERVER} {port}")  # shell syntax: the server is sh's child
     replies = asyncio.run(session(config, "hi"))
-    assert not alive(replies[0]["pid"])
+    assert not alive(replies[0].extra["pid"])
 
 
 def test_without_ready_url_the_port_is_waited_for():
     port = free_port()
     config = agent(port=port, start=f"{SERVER} {port} --delay 0.3", ready_url=None)
-    assert asyncio.run(session(config, "hi"))[0]["text"] == "echo: hi"
+    assert asyncio.run(session(config, "hi"))[0].text == "echo: hi"
 
 
 def test_slow_starting_server_is_waited_for():
     port = free_port()
     config = agent(port=port, start=f"{SERVER} {port} --delay 0.4")
-    assert asyncio.run(session(config, "hi"))[0]["text"] == "echo: hi"
+    assert asyncio.run(session(config, "hi"))[0].text == "echo: hi"
 
 
 def test_request_template_is_deep_substituted_and_headers_expand_env_vars(monkeypatch):
@@ -81,10 +81,10 @@ def test_request_template_is_deep_substituted_and_headers_expand_env_vars(monkey
                             "history": "{{history}}"},
                    headers={"X-Token": "Bearer ${KHAOS_TEST_TOKEN}"})
     reply = asyncio.run(session(config, "refund please"))[0]
-    assert reply["body"] == {"input": "refund please", "meta": {"sid": "s-case-0", "ids": ["case-0", "x"]},
+    assert reply.extra["body"] == {"input": "refund please", "meta": {"sid": "s-case-0", "ids": ["case-0", "x"]},
                              "history": []}
-    assert reply["token"] == "Bearer tok-123"
-    assert reply["traceparent"].startswith(f"00-{trace_id('case-0')}-")
+    assert reply.extra["token"] == "Bearer tok-123"
+    assert reply.extra["traceparent"].startswith(f"00-{trace_id('case-0')}-")
 
 
 def test_missing_header_variable_is_an_agent_error():
@@ -95,7 +95,7 @@ def test_missing_header_variable_is_an_agent_error():
 
 def test_response_path_digs_through_lists():
     config = agent("/nested", request={"query": {"text": "{{input}}"}}, response_path="choices.0.message.content")
-    assert asyncio.run(session(config, "status?"))[0]["text"] == "nested: status?"
+    assert asyncio.run(session(config, "status?"))[0].text == "nested: status?"
 
 
 def test_response_path_that_is_missing_names_what_is_there():
@@ -110,7 +110,7 @@ def test_server_error_is_a_call_error_with_status_and_body():
 
 
 def test_non_json_reply_is_text_by_default_and_an_error_with_response_path():
-    assert asyncio.run(session(agent("/text"), "hi"))[0]["text"] == "plain words, not json"
+    assert asyncio.run(session(agent("/text"), "hi"))[0].text == "plain words, not json"
     with pytest.raises(AgentCallError, match="non-JSON"):
         asyncio.run(session(agent("/text", response_path="output"), "hi"))
 
@@ -137,9 +137,9 @@ def test_reset_endpoint_is_posted():
         assert transport.has_reset
         await transport.start()
         try:
-            counts = [(await transport.send(invoke("a"))).payload["count"] for _ in range(2)]
+            counts = [(await transport.send(invoke("a"))).extra["count"] for _ in range(2)]
             await transport.reset()
-            counts.append((await transport.send(invoke("a"))).payload["count"])
+            counts.append((await transport.send(invoke("a"))).extra["count"])
             return counts
         finally:
             await transport.close()
@@ -151,7 +151,7 @@ def test_port_pool_starts_one_server_per_instance_and_binds_cases():
     bindings: list[tuple[int, str | None]] = []
     config = agent(instances=3, env={"KHAOS_INSTANCE": "from-config"})
 
-    async def go() -> list[dict]:
+    async def go() -> list[AgentResponse]:
         transport = build_transport(config, base_dir=AGENTS, services=shell.services(),
                                     bind_instance=lambda i, c: bindings.append((i, c)),
                                     env_for_instance=lambda i: {"KHAOS_INSTANCE": f"instance-{i}"})
@@ -161,12 +161,12 @@ def test_port_pool_starts_one_server_per_instance_and_binds_cases():
             replies = await asyncio.gather(*(transport.send(invoke("x", f"case-{i}")) for i in range(6)))
         finally:
             await transport.close()
-        return [r.payload for r in replies]
+        return replies
 
     replies = asyncio.run(go())
-    assert len({r["port"] for r in replies}) == 3
-    assert {r["instance"] for r in replies} == {"instance-0", "instance-1", "instance-2"}
-    assert not any(alive(r["pid"]) for r in replies)
+    assert len({r.extra["port"] for r in replies}) == 3
+    assert {r.extra["instance"] for r in replies} == {"instance-0", "instance-1", "instance-2"}
+    assert not any(alive(r.extra["pid"]) for r in replies)
     assert sorted(c for _, c in bindings if c) == [f"case-{i}" for i in range(6)]
     # every case is bound then released on the instance that served it, with nothing left bound at the end
     open_cases: dict[int, str | None] = {}

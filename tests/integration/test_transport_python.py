@@ -15,55 +15,54 @@ from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
 from khaos_action.engine.transport.python import PythonTransport, load_callable
 from khaos_action.errors import AgentError
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 
 AGENTS = Path(__file__).resolve().parents[1] / "fixtures" / "agents"
 
 
-def invoke(text: str, case_id: str = "case-1", **payload) -> TransportMessage:
-    return TransportMessage("invoke", {"text": text, "history": [], "session_id": case_id, **payload},
-                            {"case_id": case_id})
+def invoke(text: str, case_id: str = "case-1", history: list | None = None) -> AgentRequest:
+    return AgentRequest(text, list(history or []), case_id, case_id=case_id)
 
 
-def call(func: str, text: str = "hello", **payload) -> dict:
-    async def go() -> dict:
+def call(func: str, text: str = "hello", **payload) -> AgentResponse:
+    async def go() -> AgentResponse:
         transport = PythonTransport(f"py_agents.py:{func}", base_dir=AGENTS)
         await transport.start()
         try:
             reply = await transport.send(invoke(text, **payload))
         finally:
             await transport.close()
-        assert reply.name == "response" and reply.metadata["case_id"] == "case-1"
-        return reply.payload
+        assert type(reply) is AgentResponse
+        return reply
 
     return asyncio.run(go())
 
 
 def test_str_to_str_agent_needs_no_boilerplate():
-    assert call("echo")["text"] == "echo: hello"
-    assert call("plain")["text"] == "HELLO"
+    assert call("echo").text == "echo: hello"
+    assert call("plain").text == "HELLO"
 
 
 def test_async_agent_is_awaited():
-    assert call("async_echo")["text"] == "async: hello"
+    assert call("async_echo").text == "async: hello"
 
 
 def test_agent_taking_the_message_dict_gets_the_payload_and_may_return_tool_calls():
     reply = call("with_message", "1234")
-    assert reply["text"] == "got 1234"
-    assert reply["session"] == "case-1"
-    assert reply["tool_calls"] == [{"name": "lookup_order", "args": {"order": "1234"}}]
+    assert reply.text == "got 1234"
+    assert reply.extra == {"session": "case-1"}
+    assert reply.tool_calls == [{"name": "lookup_order", "args": {"order": "1234"}}]
 
 
 def test_parameter_named_payload_gets_the_dict_with_history():
     history = [{"role": "user", "content": "a"}, {"role": "assistant", "content": "b"}]
     reply = call("named_payload", "hi", history=history)
-    assert reply["text"] == "hi" and reply["turns"] == 2
+    assert reply.text == "hi" and reply.extra == {"turns": 2}
 
 
 def test_history_and_session_id_keywords_are_filled():
     reply = call("async_with_history", "hi", history=[{"role": "user", "content": "a"}])
-    assert reply["text"] == "hi after 1 turns in case-1"
+    assert reply.text == "hi after 1 turns in case-1"
 
 
 def test_raising_agent_is_a_call_error_naming_the_exception():
@@ -73,25 +72,25 @@ def test_raising_agent_is_a_call_error_naming_the_exception():
 
 def test_none_bytes_and_objects_become_text_with_a_note():
     none = call("returns_none")
-    assert none["text"] == "" and "agent returned None" in none["notes"]
+    assert none.text == "" and "agent returned None" in none.notes
     raw = call("returns_bytes")
-    assert raw["text"] == "café \ufffd" and "decoded as UTF-8" in raw["notes"][0]
+    assert raw.text == "café \ufffd" and "decoded as UTF-8" in raw.notes[0]
     number = call("returns_object")
-    assert number["text"] == "42" and "int" in number["notes"][0]
+    assert number.text == "42" and "int" in number.notes[0]
 
 
 def test_five_megabyte_reply_comes_back_whole():
-    assert len(call("big")["text"]) == 5_000_000  # capping is the engine's job
+    assert len(call("big").text) == 5_000_000  # capping is the engine's job
 
 
 def test_sync_agent_runs_in_a_worker_thread_that_sees_the_case_context():
-    async def go() -> list[dict]:
+    async def go() -> list[AgentResponse]:
         transport = PythonTransport("py_agents.py:who_am_i", base_dir=AGENTS)
         await transport.start()
 
-        async def one(case: str) -> dict:
+        async def one(case: str) -> AgentResponse:
             current_case.set(CaseContext(case_id=case, rng=random.Random(0)))
-            return (await transport.send(invoke("x", case))).payload
+            return await transport.send(invoke("x", case))
 
         try:
             return await asyncio.gather(*(asyncio.create_task(one(f"case-{i}")) for i in range(4)))
@@ -99,9 +98,9 @@ def test_sync_agent_runs_in_a_worker_thread_that_sees_the_case_context():
             await transport.close()
 
     replies = asyncio.run(go())
-    assert [r["text"] for r in replies] == ["case-0", "case-1", "case-2", "case-3"]
-    assert all(r["thread"].startswith("khaos-agent") for r in replies)
-    assert all(r["thread"] != threading.main_thread().name for r in replies)
+    assert [r.text for r in replies] == ["case-0", "case-1", "case-2", "case-3"]
+    assert all(r.extra["thread"].startswith("khaos-agent") for r in replies)
+    assert all(r.extra["thread"] != threading.main_thread().name for r in replies)
 
 
 def test_sync_pool_has_concurrency_workers():
@@ -114,7 +113,7 @@ def test_sync_pool_has_concurrency_workers():
             replies = await asyncio.gather(*(transport.send(invoke("x", f"c{i}")) for i in range(8)))
         finally:
             await transport.close()
-        return [r.payload["text"] for r in replies]
+        return [r.text for r in replies]
 
     assert asyncio.run(go()) == ["met"] * 8
 
@@ -130,7 +129,7 @@ def test_hanging_sync_agent_is_abandoned_by_the_engine_timeout_and_other_calls_g
         try:
             with pytest.raises(asyncio.TimeoutError):
                 await asyncio.wait_for(transport.send(invoke("x")), 0.2)
-            return (await asyncio.wait_for(echo.send(invoke("still here")), 2)).payload["text"]
+            return (await asyncio.wait_for(echo.send(invoke("still here")), 2)).text
         finally:
             hang.__globals__["HANG"].set()  # let the abandoned thread finish
             await transport.close()
@@ -161,7 +160,7 @@ def test_file_entry_with_sibling_import_and_string_annotations():
         transport = build_transport(AgentConfig(type="python", entry="sibling_agent.py:handle"), base_dir=AGENTS)
         await transport.start()
         try:
-            return (await transport.send(invoke("1234"))).payload["text"]
+            return (await transport.send(invoke("1234"))).text
         finally:
             await transport.close()
 
@@ -180,7 +179,7 @@ def test_module_entry_with_relative_import():
         transport = PythonTransport("khaos_fixture_pkg.agent:handle", base_dir=AGENTS)
         await transport.start()
         try:
-            return (await transport.send(invoke("hi"))).payload["text"]
+            return (await transport.send(invoke("hi"))).text
         finally:
             await transport.close()
 
@@ -211,7 +210,6 @@ def test_a_str_annotation_wins_over_a_payload_like_parameter_name(tmp_path):
     import asyncio
 
     from khaos_action.engine.transport.python import PythonTransport
-    from khaos_action.messages import TransportMessage
 
     (tmp_path / "named.py").write_text(
         "from __future__ import annotations\n\ndef handle(message: str) -> str:\n    return message.upper()\n")
@@ -219,8 +217,8 @@ def test_a_str_annotation_wins_over_a_payload_like_parameter_name(tmp_path):
 
     async def go():
         await transport.start()
-        reply = await transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {"case_id": "c"}))
+        reply = await transport.send(AgentRequest("hi", case_id="c"))
         await transport.close()
-        return reply.payload["text"]
+        return reply.text
 
     assert asyncio.run(go()) == "HI"

@@ -13,7 +13,7 @@ import pytest
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from tests import shell
 
 SERVER = r'''
@@ -83,18 +83,18 @@ for line in sys.stdin:
 '''
 
 
-def _invoke(text: str) -> TransportMessage:
-    return TransportMessage("invoke", {"text": text, "history": [], "session_id": "s-1"}, {"case_id": "case-1"})
+def _invoke(text: str) -> AgentRequest:
+    return AgentRequest(text, [], "s-1", case_id="case-1")
 
 
-async def _send(config: AgentConfig, base: Path, *texts: str) -> list[dict | str]:
+async def _send(config: AgentConfig, base: Path, *texts: str) -> list[AgentResponse | str]:
     transport = build_transport(config, base_dir=base, services=shell.services())
     await transport.start()
-    out: list[dict | str] = []
+    out: list[AgentResponse | str] = []
     try:
         for text in texts:
             try:
-                out.append((await transport.send(_invoke(text))).payload)
+                out.append(await transport.send(_invoke(text)))
             except AgentCallError as exc:
                 out.append(str(exc))
     finally:
@@ -111,8 +111,8 @@ def test_an_http_agents_streamed_events_are_joined(tmp_path: Path, path: str, no
     config = AgentConfig(type="http", url=f"http://127.0.0.1:{{{{port}}}}/{path}",
                          start=f"{sys.executable} server.py {{{{port}}}}")
     [reply] = asyncio.run(_send(config, tmp_path, "Is TP1234 on time?"))
-    assert reply["text"] == "Flight TP1234 boards at gate B12 at 18:05."
-    assert reply["notes"] == [note]
+    assert reply.text == "Flight TP1234 boards at gate B12 at 18:05."
+    assert reply.notes == [note]
 
 
 def test_an_http_agents_chunked_plain_text_is_read_whole(tmp_path: Path) -> None:
@@ -120,7 +120,7 @@ def test_an_http_agents_chunked_plain_text_is_read_whole(tmp_path: Path) -> None
     config = AgentConfig(type="http", url="http://127.0.0.1:{{port}}/plain",
                          start=f"{sys.executable} server.py {{{{port}}}}")
     [reply] = asyncio.run(_send(config, tmp_path, "Is TP1234 on time?"))
-    assert reply["text"] == "Flight TP1234 boards at gate B12 at 18:05."
+    assert reply.text == "Flight TP1234 boards at gate B12 at 18:05."
 
 
 def test_events_nobody_can_read_are_an_error_and_response_path_reads_them(tmp_path: Path) -> None:
@@ -131,7 +131,7 @@ def test_events_nobody_can_read_are_an_error_and_response_path_reads_them(tmp_pa
     assert "none had text" in error and "agent.response_path" in error
     config = AgentConfig(type="http", url="http://127.0.0.1:{{port}}/tokens", start=start, response_path="token")
     [reply] = asyncio.run(_send(config, tmp_path, "Is TP1234 on time?"))
-    assert reply["text"] == "Flight TP1234 boards at gate B12 at 18:05."
+    assert reply.text == "Flight TP1234 boards at gate B12 at 18:05."
 
 
 def test_a_command_agents_delta_lines_are_its_reply(tmp_path: Path) -> None:
@@ -139,7 +139,7 @@ def test_a_command_agents_delta_lines_are_its_reply(tmp_path: Path) -> None:
     config = AgentConfig(type="command", command=f"{sys.executable} agent.py")
     streamed, final, unreadable = asyncio.run(
         _send(config, tmp_path, "db latency alert", "db latency alert, final", "unreadable"))
-    assert streamed["text"] == "Sev-2: page the database on-call."
-    assert "agent streamed its reply: 3 delta line(s) joined" in streamed["notes"]
-    assert final["text"] == "Sev-2 confirmed."  # an `output` line is the reply, whatever streamed before
+    assert streamed.text == "Sev-2: page the database on-call."
+    assert "agent streamed its reply: 3 delta line(s) joined" in streamed.notes
+    assert final.text == "Sev-2 confirmed."  # an `output` line is the reply, whatever streamed before
     assert "delta of type dict with no text" in unreadable

@@ -16,7 +16,7 @@ from khaos_action.config.loader import load_config, read_config
 from khaos_action.engine.runner import InstanceBinder
 from khaos_action.engine.transport.early import LIMIT_DEFAULTS, early_zygote
 from khaos_action.engine.worker.start import WorkerStarter, python_worker
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 from khaos_action.pipeline.config import agent_setup
 from khaos_action.services import Services
 from khaos_action.session import agent_session
@@ -75,8 +75,8 @@ def _ask(config_path: Path, environ: dict[str, str], early) -> str:
     async def go() -> str:
         async with agent_session(agent_setup(loaded.config, loaded.base_dir), InstanceBinder(),
                                  Services(environ=environ), early=early) as session:
-            reply = await session.transport.send(TransportMessage("invoke", {"text": "hi", "history": []}, {}))
-            return reply.payload["text"]
+            reply = await session.transport.send(AgentRequest("hi"))
+            return reply.text
 
     return asyncio.run(go())
 

@@ -15,7 +15,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.worker.pool import WorkerTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 
 HEAVY = ("pydantic", "khaos_action.config.models", "khaos_action.faults", "khaos_action.engine.chaos.tools",
          "khaos_action.engine.chaos.plan", "khaos_action.engine.chaos.intercept_httpx")
@@ -57,11 +57,10 @@ def _call(tmp_path: Path, entry: str, faults: list[dict] | None = None) -> tuple
         try:
             async with transport.case_scope(ctx):
                 try:
-                    reply = await transport.send(TransportMessage("invoke", {"text": "1234", "history": [],
-                                                                             "session_id": "c1"}, {"case_id": "c1"}))
+                    reply = await transport.send(AgentRequest("1234", [], "c1", case_id="c1"))
                 except AgentCallError as exc:  # the case's error, as the engine records it
                     return str(exc), ctx
-            return reply.payload["text"], ctx
+            return reply.text, ctx
         finally:
             await transport.close()
 

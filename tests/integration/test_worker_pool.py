@@ -12,7 +12,7 @@ from pathlib import Path
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CaseContext
 from khaos_action.engine.worker.pool import WorkerTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 
 AGENT = '''
 import asyncio, os, time
@@ -57,9 +57,8 @@ def _run(tmp_path: Path, entry: str, waves: list[int], lanes: int) -> list[list[
         async def case(key: str) -> tuple[int, int]:
             ctx = CaseContext(case_id=key, rng=random.Random(0))
             async with transport.case_scope(ctx):
-                reply = await transport.send(TransportMessage("invoke", {"text": key, "history": [],
-                                                                         "session_id": key}, {"case_id": key}))
-            pid, calls = reply.payload["text"].split()
+                reply = await transport.send(AgentRequest(key, [], key, case_id=key))
+            pid, calls = reply.text.split()
             return int(pid), int(calls)
 
         try:

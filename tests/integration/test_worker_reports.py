@@ -16,7 +16,7 @@ from khaos_action.config.models import AgentConfig
 from khaos_action.engine.context import CallClock, CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.worker.pool import WorkerTransport
-from khaos_action.messages import TransportMessage
+from khaos_action.messages import AgentRequest
 
 AGENT = '''
 import asyncio
@@ -56,8 +56,7 @@ def fault(tool: str, mode: str, **params):
 
 async def _case(transport: WorkerTransport, spec, timeout_s: float) -> tuple[CaseContext, str]:
     ctx = CaseContext(case_id="trip-1", rng=random.Random(0), fault_specs=[spec], clock=CallClock(timeout_s))
-    message = TransportMessage("invoke", {"text": "Is TP1234 on time?", "history": [], "session_id": "trip-1"},
-                               {"case_id": "trip-1"})
+    message = AgentRequest("Is TP1234 on time?", [], "trip-1", case_id="trip-1")
     outcome = "replied"
     current_case.set(ctx)  # as the engine does around a case: the transport finds the case there
     async with transport.case_scope(ctx):

@@ -57,3 +57,18 @@ def test_context_attacks_stay_out_of_the_payload_unless_asked():
                 faults=(parse_fault({"id": "mem", "target": "context", "mode": "memory_poisoning"}),))
     results = run([case], FaultHooks())
     assert results["poison"].text == "status shipped; history 0" and results["poison"].fault_hits == {}
+
+
+def test_a_context_attack_rewrites_the_request_s_conversation_and_keeps_the_rest_of_it():
+    from khaos_action.engine.chaos.plan import bind_faults
+    from khaos_action.engine.context import CaseContext
+    from khaos_action.engine.runner import case_rng
+
+    ctx = CaseContext(case_id="poison", rng=case_rng(42, "poison"))
+    ctx.faults = bind_faults([parse_fault({"id": "mem", "target": "context", "mode": "memory_poisoning"})], ctx.rng)
+    request = AgentRequest("q", [], "poison", case_id="poison", phase="resilience", run_id="r1")
+    poisoned = FaultHooks(context_in_payload=True).transform_request(request, ctx)
+    assert poisoned.text == "q" and len(poisoned.history) == 2 and request.history == []
+    assert (poisoned.session_id, poisoned.case_id, poisoned.phase, poisoned.run_id) == ("poison", "poison",
+                                                                                        "resilience", "r1")
+    assert FaultHooks().transform_request(request, ctx) is request

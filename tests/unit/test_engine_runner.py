@@ -10,8 +10,8 @@ from khaos_action.config.fault_entries import parse_fault
 from khaos_action.engine.context import current_case
 from khaos_action.engine.events import EventLog, read_events
 from khaos_action.engine.runner import Engine, EngineSettings
+from khaos_action.engine.transport.base import response
 from khaos_action.engine.transport.mock import MockTransport
-from khaos_action.messages import TransportMessage
 from khaos_action.plan.cases import Case, case_id
 
 
@@ -148,8 +148,8 @@ def test_a_failing_reset_hook_is_a_warning_and_the_cases_still_run():
 
 
 def test_the_results_of_tool_calls_an_agent_reports_are_kept():
-    def agent(request):  # as a framework transport reports them: its payload made by itself, not normalise_reply
-        return TransportMessage("response", {"text": "Your lab slot is 09:40", "tool_calls": [
+    def agent(request):  # as a framework transport reports them: its reply made by itself, not normalise_reply
+        return response({"text": "Your lab slot is 09:40", "tool_calls": [
             {"name": "find_slot", "args": {"lab": "B2"}, "result": {"slot": "09:40", "room": 12}},
             {"name": "notify", "args": {}}]})
 

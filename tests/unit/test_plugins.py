@@ -44,3 +44,10 @@ def test_the_extension_recipes_import_only_the_plugin_module(path: Path) -> None
     ours |= {alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names
              if alias.name.startswith("khaos_action")}
     assert ours == {"khaos_action.plugins"}
+
+
+@pytest.mark.parametrize("name", ["TransportMessage", "as_request"])
+def test_a_name_of_the_untyped_seam_fails_its_import_saying_what_replaces_it(name: str) -> None:
+    with pytest.raises(ImportError, match=rf"khaos_action.plugins.{name} is gone: a transport's `send\(request\)` "
+                                          r"is (always )?given an `AgentRequest`"):
+        exec(f"from khaos_action.plugins import {name}", {})  # noqa: S102 - the import statement an extension wrote

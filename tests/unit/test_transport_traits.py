@@ -12,7 +12,7 @@ import pytest
 from khaos_action.config.objectives import Objective
 from khaos_action.engine.runner import Engine, EngineSettings
 from khaos_action.engine.state_check import CHECK_KEY
-from khaos_action.engine.transport.base import Transport, TransportBase
+from khaos_action.engine.transport.base import Transport, TransportBase, response
 from khaos_action.engine.transport.command import CommandTransport
 from khaos_action.engine.transport.factory import Declared, declared
 from khaos_action.engine.transport.frameworks.base import FrameworkTransport
@@ -21,7 +21,7 @@ from khaos_action.engine.transport.mock import MockTransport
 from khaos_action.engine.transport.python import PythonTransport
 from khaos_action.engine.worker.pool import WorkerTransport
 from khaos_action.mcp.transport import McpTransport
-from khaos_action.messages import AgentRequest, TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.plan.cases import Case, case_id
 
 
@@ -50,8 +50,8 @@ class Bare:
     async def start(self) -> None:
         self.calls.append("start")
 
-    async def send(self, message: TransportMessage) -> TransportMessage:
-        return TransportMessage("response", {"text": message.payload["text"]})
+    async def send(self, message: AgentRequest) -> AgentResponse:
+        return response({"text": message.text})
 
     async def reset(self) -> None:
         self.calls.append("reset")
@@ -72,10 +72,10 @@ def test_a_transport_of_the_protocol_alone_is_given_the_defaults_and_keeps_its_o
     async def use() -> str:
         await transport.start()
         async with transport.case_scope(None):  # type: ignore[arg-type]
-            reply = await transport.send(TransportMessage("invoke", {"text": "hi"}))
+            reply = await transport.send(AgentRequest("hi"))
         await transport.reset()
         await transport.close()
-        return reply.payload["text"]
+        return reply.text
 
     assert asyncio.run(use()) == "hi"
     assert bare.calls == ["start", "reset", "close"]
@@ -133,7 +133,7 @@ def test_state_checks_go_to_a_transport_that_runs_them_and_are_an_error_elsewher
         if request.checks is None:
             return "ok"
         assert request.checks["refs"] == ["checks/bank.py:attacker_paid"] and request.checks["reply"] == "ok"
-        return TransportMessage("response", {CHECK_KEY: {"checks/bank.py:attacker_paid": {"passed": True}}})
+        return response({CHECK_KEY: {"checks/bank.py:attacker_paid": {"passed": True}}})
 
     [checked] = asyncio.run(Engine(MockTransport(agent, runs_checks=True), settings=EngineSettings()).run([case]))
     assert checked.checks == {"checks/bank.py:attacker_paid": {"passed": True}}

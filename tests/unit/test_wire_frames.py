@@ -7,7 +7,8 @@ import math
 
 import pytest
 
-from khaos_action.engine.wire import FrameReader, WireError, decode, encode, encode_plain
+from khaos_action.engine.wire import FrameReader, WireError, decode, encode, encode_plain, reply_frame, reply_of
+from khaos_action.messages import AgentResponse
 
 
 @pytest.mark.parametrize("value", [
@@ -54,3 +55,13 @@ def test_the_reader_reports_the_end_of_the_pipe_once_and_a_torn_frame_as_an_erro
     torn.eof_received()
     torn.connection_lost(None)
     assert ends[0] is None and isinstance(ends[1], WireError) and len(ends) == 2
+
+
+def test_an_agent_response_crosses_the_pipe_as_its_fields_and_reads_back_the_same() -> None:
+    answer = AgentResponse(text="done", tool_calls=[{"name": "refund", "args": {"id": 3}}], notes=["n"],
+                           notes_dropped=2, error="late", checks={"r": {"passed": True}}, extra={"pid": 41})
+    frame = decode(encode(reply_frame(answer))[4:])
+    assert reply_of(frame) == answer
+    assert reply_frame(AgentResponse(text="hi", notes=[])) == {"text": "hi", "notes": []}  # only what it has
+    assert reply_of({"text": "hi", "extra": ["not", "a", "dict"]}) == AgentResponse(text="hi")
+    assert reply_of(None) is None and reply_of(["text"]) is None  # no answer: the pool says the worker sent none

@@ -1,5 +1,5 @@
 """The run's implementation of the engine's chaos seam (the `engine.runner.ChaosHooks` protocol): bind a case's
-faults, degrade the invoke payload when context attacks cannot reach an LLM request, and tell the proxy which case
+faults, degrade the agent's request when context attacks cannot reach an LLM request, and tell the proxy which case
 an instance serves."""
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.context import CaseContext
+from khaos_action.messages import AgentRequest
 
 if TYPE_CHECKING:  # in-process agents never start the proxy
     from khaos_action.engine.chaos.proxy import ChaosProxy
@@ -18,7 +19,7 @@ if TYPE_CHECKING:  # in-process agents never start the proxy
 
 
 class FaultHooks:
-    """`context_in_payload`: apply context attacks (and `memory` injections) to the invoke payload's history.
+    """`context_in_payload`: apply context attacks (and `memory` injections) to the agent request's history.
     Leave it False when the agent's LLM calls are intercepted or proxied — the attacks then rewrite the real LLM
     request instead, and applying both would poison the conversation twice."""
 
@@ -31,12 +32,18 @@ class FaultHooks:
 
         return bind_faults(list(specs), rng)
 
-    def transform_payload(self, payload: dict[str, Any], ctx: CaseContext) -> dict[str, Any]:
+    def transform_request(self, request: AgentRequest, ctx: CaseContext) -> AgentRequest:
+        """`request` with the case's context attacks applied to its conversation (itself when none changed it).
+
+        The attacks rewrite a conversation wherever it is (faults/context.py: an LLM request's `messages` too), so
+        they are handed the request as the payload dict it shows, and the rewritten dict is read back."""
         if not self.context_in_payload:
-            return payload
+            return request
         from khaos_action.faults.context import apply_context_attacks
 
-        return apply_context_attacks(payload, ctx.faults, ctx, ctx.injections)
+        payload = request.payload
+        changed = apply_context_attacks(payload, ctx.faults, ctx, ctx.injections)
+        return request if changed is payload else AgentRequest.of(changed, request.metadata)
 
     def instance_bound(self, instance: int, ctx: CaseContext | None) -> None:
         if self.proxy is not None:

@@ -29,7 +29,7 @@ from khaos_action.engine.textsafe import (
     take_notes,
     type_name,
 )
-from khaos_action.messages import NOTES_DROPPED, AgentRequest, TransportMessage
+from khaos_action.messages import NOTES_DROPPED, AgentRequest, AgentResponse
 from khaos_action.tool_info import ToolInfo
 
 if TYPE_CHECKING:
@@ -73,9 +73,8 @@ class Transport(Protocol):
     async def start(self) -> None:
         """Launch processes / import the entry; raise AgentError when that is impossible."""
 
-    async def send(self, message: AgentRequest) -> TransportMessage:
-        """One call: the engine's request in, the `response` out (payload from `normalise_reply`). A request written
-        as a `TransportMessage` is accepted too: read it through `messages.as_request`."""
+    async def send(self, message: AgentRequest) -> AgentResponse:
+        """One call: the engine's request in, the agent's answer out (`response(normalise_reply(value))`)."""
 
     async def reset(self) -> None:
         """Clear agent state (agent.reset / reset_endpoint / reset line); no-op when none is configured."""
@@ -213,8 +212,18 @@ def _json_or_str(value: Any) -> str:
         return str(value)
 
 
-def response(payload: dict[str, Any], request: AgentRequest | TransportMessage) -> TransportMessage:
-    return TransportMessage("response", payload, dict(request.metadata))
+def response(payload: Mapping[str, Any]) -> AgentResponse:
+    """The `AgentResponse` a reply dict describes (`normalise_reply`'s, with what the transport added to it)."""
+    return AgentResponse.of(payload)
+
+
+def answered(reply: object) -> AgentResponse:
+    """`reply`, which a transport's `send` returned, when it is an `AgentResponse`; else a TypeError that says what
+    a transport returns (an extension's transport answering the old way, a dict, a string: the call fails with it)."""
+    if isinstance(reply, AgentResponse):
+        return reply
+    raise TypeError(f"the transport's send returned {type(reply).__name__}, not an AgentResponse: a transport "
+                    "returns `response(normalise_reply(value))` (khaos_action.plugins)")
 
 
 def trace_id(case_id: str) -> str:

@@ -45,7 +45,7 @@ from khaos_action.engine.transport.base import (
 from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.streams import MAX_CHARS, chunk_text
 from khaos_action.errors import AgentError
-from khaos_action.messages import AgentRequest, TransportMessage, as_request
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -195,11 +195,10 @@ class CommandTransport(TransportBase):
         if len(inst.stray) < _MAX_STRAY:
             inst.stray.append(stripped[:300].decode("utf-8", "replace"))
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         if not self._started:
             await self.start()
         assert self._pool is not None
-        message = as_request(message)
         case_id = message.case_id
         async with self._pool.serving(case_id) as inst:
             self._counter += 1
@@ -221,7 +220,7 @@ class CommandTransport(TransportBase):
         if stray:
             body["notes"].append(f"agent printed {len(stray)} non-protocol line(s) to stdout: " +
                                  " | ".join(stray)[:1000])
-        return response(body, message)
+        return response(body)
 
     async def _exchange(self, inst: _Instance, request: dict[str, Any]) -> dict[str, Any]:
         """One request/reply. A process that had already answered and then exited (some agents exit after each

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.transport.base import BindInstance, EnvForInstance, Seen, Transport, TransportBase
-from khaos_action.messages import AgentRequest, TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions, transport_entry
 
@@ -89,7 +89,7 @@ class Declared(TransportBase):
     async def start(self) -> None:
         await self.inner.start()
 
-    async def send(self, message: AgentRequest) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         return await self.inner.send(message)
 
     async def reset(self) -> None:

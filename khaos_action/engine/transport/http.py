@@ -54,7 +54,7 @@ from khaos_action.engine.transport.pool import InstancePool
 from khaos_action.engine.transport.ports import BIND_RETRIES, reserve_ports, says_port_in_use
 from khaos_action.engine.transport.streams import streamed_body_text, streamed_type
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import AgentRequest, TransportMessage, as_request
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.services import Services
 from khaos_action.transports import BuildOptions
 
@@ -191,17 +191,16 @@ class HttpTransport(TransportBase):
             f"(last: {last}). " + (f"Its stderr ends with:\n{tail}\n" if tail else "")
             + "Check `start`, `ready_url` and the port, or raise agent.ready_timeout_s.")
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         if not self._started:
             await self.start()
         assert self._client is not None and self._pool is not None
-        message = as_request(message)
         if not self.exclusive:
             return await self._post(self._instances[0], message)
         async with self._pool.serving(message.case_id) as inst:
             return await self._post(inst, message)
 
-    async def _post(self, inst: _Instance, message: AgentRequest) -> TransportMessage:
+    async def _post(self, inst: _Instance, message: AgentRequest) -> AgentResponse:
         method = self.agent.method.upper()
         request = self._request(inst, method, message)
         limit = body_limit(self.agent.max_output_bytes)
@@ -213,7 +212,7 @@ class HttpTransport(TransportBase):
         reply = self._reply(f"{method} {inst.url}", text, answer.headers.get("content-type", ""), cut, limit)
         if invalid:
             reply["notes"].append("reply body was not valid UTF-8; invalid bytes replaced with U+FFFD")
-        return response(reply, message)
+        return response(reply)
 
     def _request(self, inst: _Instance, method: str, message: AgentRequest) -> httpx.Request:
         """The request the agent is sent: the configured body (or query, for GET, DELETE and HEAD) with the input

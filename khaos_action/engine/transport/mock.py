@@ -14,7 +14,8 @@ engine = Engine(MockTransport(handler), settings=EngineSettings())
 
 The handler may be a plain or an async function; it runs in the engine's task, so `current_case` is the case it
 serves and a tool it calls is wrapped and faulted as an in-process agent's is. Its return value goes through
-`normalise_reply`, as a real transport's reply does (a `TransportMessage` it returns is passed on as it is).
+`normalise_reply`, as a real transport's reply does (an `AgentResponse` it returns is passed on as it is: a test
+that needs a reply's `error`, `checks` or notes as the engine reads them returns one).
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.transport.base import Seen, TransportBase, normalise_reply, response
-from khaos_action.messages import AgentRequest, TransportMessage, as_request
+from khaos_action.messages import AgentRequest, AgentResponse
 
 Handler = Callable[[AgentRequest], Any]
 """request -> an agent's reply (or an awaitable of one); raise to fail the call."""
@@ -48,13 +49,12 @@ class MockTransport(TransportBase):
     async def start(self) -> None:
         self.started = True
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
-        request = as_request(message)
-        self.requests.append(request)
-        reply = self.handler(request)
+    async def send(self, message: AgentRequest) -> AgentResponse:
+        self.requests.append(message)
+        reply = self.handler(message)
         if inspect.isawaitable(reply):
             reply = await reply
-        return reply if isinstance(reply, TransportMessage) else response(normalise_reply(reply), message)
+        return reply if isinstance(reply, AgentResponse) else response(normalise_reply(reply))
 
     async def reset(self) -> None:
         self.resets += 1

@@ -35,7 +35,7 @@ from khaos_action.engine.transport import streams
 from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.engine.transport.threads import DaemonThreadPool
 from khaos_action.errors import AgentError
-from khaos_action.messages import AgentRequest, TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.transports import BuildOptions
 
 if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker/start.py PRELOAD)
@@ -83,13 +83,13 @@ class PythonTransport(TransportBase):
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
         self._pool = DaemonThreadPool(max_workers=self.concurrency, thread_name_prefix="khaos-agent")
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         if self._fn is None or self._call is None:
             await self.start()
         assert self._fn is not None and self._call is not None
         payload = message.payload  # the dict an agent taking the whole payload is handed
         if is_check(payload):  # the attack's state checks, after the case's last turn (engine/state_check.py)
-            return TransportMessage("response", await self._checks(payload), message.metadata)
+            return response(await self._checks(payload))
         args, kwargs = self._call(payload)
         if self._context is not None:
             kwargs["context"] = await self._context.for_case(str(payload.get("session_id") or ""))
@@ -102,14 +102,14 @@ class PythonTransport(TransportBase):
                 value = await value
             if streams.is_stream(value):
                 return response(await streams.read_async(value) if streams.is_async_stream(value)
-                                else await self._in_thread(functools.partial(streams.read_sync, value)), message)
+                                else await self._in_thread(functools.partial(streams.read_sync, value)))
         except asyncio.CancelledError:
             raise
         except AgentCallError:
             raise
         except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
-        return response(normalise_reply(value), message)
+        return response(normalise_reply(value))
 
     @property
     def calls_sync(self) -> bool:
@@ -117,12 +117,12 @@ class PythonTransport(TransportBase):
         loop (no thread hop per call; the agent may run its own loop, e.g. pydantic-ai's `run_sync`)."""
         return self._fn is not None and not self._is_async
 
-    def send_sync(self, message: AgentRequest | TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+    def send_sync(self, message: AgentRequest, run: Callable[[Any], Any]) -> AgentResponse:
         """`send` for a sync agent on the calling thread; `run(awaitable)` finishes a coroutine it returns."""
         assert self._fn is not None and self._call is not None
         payload = message.payload
         if is_check(payload):
-            return TransportMessage("response", run(self._checks(payload)), message.metadata)
+            return response(run(self._checks(payload)))
         args, kwargs = self._call(payload)
         if self._context is not None:  # the case's `agent.context` object, as `send` gives it
             kwargs["context"] = run(self._context.for_case(str(payload.get("session_id") or "")))
@@ -132,12 +132,12 @@ class PythonTransport(TransportBase):
                 value = run(value)
             if streams.is_stream(value):
                 return response(run(streams.read_async(value)) if streams.is_async_stream(value)
-                                else streams.read_sync(value), message)
+                                else streams.read_sync(value))
         except AgentCallError:
             raise
         except Exception as exc:
             raise AgentCallError(f"agent raised {type(exc).__name__}: {exc}") from exc
-        return response(normalise_reply(value), message)
+        return response(normalise_reply(value))
 
     async def _checks(self, payload: dict[str, Any]) -> dict[str, Any]:
         context = self._context.for_case if self._context is not None else None

@@ -36,9 +36,9 @@ from khaos_action.engine.agent_tools import imported_tools, named_roles
 from khaos_action.engine.chaos.intercept import http_interception
 from khaos_action.engine.context import CaseContext, Hits, current_case, serving
 from khaos_action.engine.timely_loop import timely_loop
-from khaos_action.engine.transport.base import AgentCallError
+from khaos_action.engine.transport.base import AgentCallError, answered
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.wire import read_frame, write_frame
+from khaos_action.engine.wire import read_frame, reply_frame, write_frame
 from khaos_action.engine.worker.child_setup import ToolWrappers, llm_runtime, read_agent
 from khaos_action.engine.worker.reports import Reports
 from khaos_action.engine.worker.serve import Lanes
@@ -112,8 +112,8 @@ class Worker:
             reply: dict[str, Any] = {}
             if self.inner.calls_sync:
                 with serving(ctx):  # threads the agent starts without the context serve this case too
-                    error = self._call(lambda: reply.update(payload=self.inner.send_sync(
-                        message, self.loop.run_until_complete).payload))
+                    error = self._call(lambda: reply.update(payload=reply_frame(answered(self.inner.send_sync(
+                        message, self.loop.run_until_complete)))))
             else:
                 error = self._call(lambda: self.loop.run_until_complete(self._send(message, reply)))
         finally:
@@ -177,7 +177,7 @@ class Worker:
                                   "recorded": cassette.recorded, "missed": list(cassette.missed)}
 
     async def _send(self, message: AgentRequest, out: dict[str, Any]) -> None:
-        out["payload"] = (await self.inner.send(message)).payload
+        out["payload"] = reply_frame(answered(await self.inner.send(message)))
 
     def _run(self, coroutine: Any) -> str | None:
         return self._call(lambda: self.loop.run_until_complete(coroutine))

@@ -33,14 +33,14 @@ from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError, OutputTail, TransportBase
-from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state
+from khaos_action.engine.wire import FrameReader, FrameWriter, case_setup, merge_state, reply_of
 from khaos_action.engine.worker.news import cassette_delta, meter, note_traffic
 from khaos_action.engine.worker.process import WorkerDied, WorkerProcess, inert, latest
 from khaos_action.engine.worker.start import WorkerStarter
 from khaos_action.engine.worker.zygote_process import ZygoteProcess
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.extensions import Extension
-from khaos_action.messages import AgentRequest, TransportMessage
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.tool_info import ToolInfo
 
 LANES = 16
@@ -119,7 +119,7 @@ class WorkerTransport(TransportBase):
         if self.seen is None:
             self._release(await self._acquire())
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         lease = self._lease.get()
         if lease is not None:
             return await self._invoke(lease, message)
@@ -301,7 +301,7 @@ class WorkerTransport(TransportBase):
             self.seen = _seen(ready)
         return worker
 
-    async def _invoke(self, lease: Lease, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def _invoke(self, lease: Lease, message: AgentRequest) -> AgentResponse:
         ctx = current_case.get()
         if lease.worker.dead:  # died during an earlier turn of this case: the case goes on with another worker
             await self._move(lease, ctx, alone=False)
@@ -319,10 +319,10 @@ class WorkerTransport(TransportBase):
                 lease.moved = True
         if answer.get("error"):
             raise AgentCallError(str(answer["error"]))
-        payload = answer.get("payload")
-        if not isinstance(payload, dict):
+        reply = reply_of(answer.get("payload"))
+        if reply is None:
             raise AgentCallError("the agent worker sent no reply")
-        return TransportMessage("response", payload, dict(message.metadata))
+        return reply
 
     async def _move(self, lease: Lease, ctx: CaseContext | None, *, alone: bool) -> None:
         """Give the lease another worker: a new one of its own (`alone`, on a lane of the dead one), else one of the
@@ -343,7 +343,7 @@ class WorkerTransport(TransportBase):
                 self._leave(old)  # after the new worker took one of its lanes
         lease.worker = worker
 
-    async def _ask(self, lease: Lease, message: AgentRequest | TransportMessage,
+    async def _ask(self, lease: Lease, message: AgentRequest,
                    ctx: CaseContext | None) -> dict[str, Any]:
         worker = lease.worker
         answer = await worker.request(_invoke_request(worker, message, ctx), ctx.clock if ctx is not None else None)
@@ -402,7 +402,7 @@ def _planned_ahead(concurrency: int, lanes: int) -> int:
     return sum(_ahead(min(lanes, concurrency - start)) for start in range(0, concurrency, lanes))
 
 
-def _invoke_request(worker: WorkerProcess, message: TransportMessage, ctx: CaseContext | None) -> dict[str, Any]:
+def _invoke_request(worker: WorkerProcess, message: AgentRequest, ctx: CaseContext | None) -> dict[str, Any]:
     """The invoke request: the case's setup the first time this worker sees the case, and the cases that ended
     since the last request (the worker drops their contexts)."""
     request: dict[str, Any] = {"op": "invoke", "payload": message.payload, "meta": message.metadata,

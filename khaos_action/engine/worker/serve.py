@@ -20,8 +20,8 @@ from collections import deque
 from typing import Any, Protocol
 
 from khaos_action.engine.context import CaseContext, current_case
-from khaos_action.engine.transport.base import AgentCallError
-from khaos_action.engine.wire import FrameReader, FrameWriter, WireError
+from khaos_action.engine.transport.base import AgentCallError, answered
+from khaos_action.engine.wire import FrameReader, FrameWriter, WireError, reply_frame
 from khaos_action.messages import AgentRequest
 
 
@@ -151,7 +151,7 @@ class Lanes:
         current_case.set(ctx)  # this task's own copy of the context
         payload = None
         try:
-            payload = (await worker.inner.send(message)).payload
+            payload = reply_frame(answered(await worker.inner.send(message)))
             error = None
         except AgentCallError as exc:
             error = str(exc)

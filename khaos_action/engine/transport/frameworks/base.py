@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from khaos_action.engine.state_check import run_checks
 from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
 from khaos_action.errors import AgentError, ConfigError
-from khaos_action.messages import AgentRequest, TransportMessage, as_request
+from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.tool_info import ToolInfo
 from khaos_action.transports import BuildOptions
 
@@ -258,14 +258,13 @@ class FrameworkTransport(TransportBase):
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
         self._obj = obj
 
-    async def send(self, message: AgentRequest | TransportMessage) -> TransportMessage:
+    async def send(self, message: AgentRequest) -> AgentResponse:
         if self._obj is None:
             await self.start()
-        message = as_request(message)
         if message.checks is not None:  # the attack's state checks, after the case's last turn (state_check.py)
             answer = await run_checks(message.payload, base_dir=self.base_dir,
                                       context=self._contexts.for_case if self._contexts is not None else None)
-            return TransportMessage("response", answer, message.metadata)
+            return response(answer)
         session_id = message.session_id
         context = await self._contexts.for_case(session_id) if self._contexts is not None else None
         options = RunOptions(context=context, stream=self.stream, tracing=self.tracing, settings=self.settings)
@@ -277,7 +276,7 @@ class FrameworkTransport(TransportBase):
             self.spoiled = self.spoiled or bool(getattr(self.adapter, "spoiled_by_errors", False))
             raise AgentCallError(f"{self.adapter.agent_type} agent raised {type(exc).__name__}: {exc}") from exc
         # The engine merges these with the calls its tool wrappers recorded, so each call is counted once.
-        return response(normalise_reply(reply), message)
+        return response(normalise_reply(reply))
 
     @property
     def calls_sync(self) -> bool:
@@ -285,7 +284,7 @@ class FrameworkTransport(TransportBase):
         its main thread (`send_sync`), so no two cases share its state."""
         return self._obj is not None and bool(getattr(self.adapter, "one_case_at_a_time", False))
 
-    def send_sync(self, message: AgentRequest | TransportMessage, run: Callable[[Any], Any]) -> TransportMessage:
+    def send_sync(self, message: AgentRequest, run: Callable[[Any], Any]) -> AgentResponse:
         """`send` on the worker's own event loop (`run(awaitable)` runs it to the end)."""
         return run(self.send(message))
 
