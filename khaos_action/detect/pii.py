@@ -51,7 +51,8 @@ _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|a
 # A card that pays for nothing: its number vouches for no payment card, whatever its checksum.
 _OTHER_CARD = re.compile(r"(?i)\b(?:loyalty|gift|membership|member|library|id|identity|key|sim|rewards?|club|"
                          r"access|boarding|business|student|bonus|customer|health|insurance|discount|points)\s+card\b")
-_IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?: ?[A-Z0-9]){11,30})\b")
+_IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?:[ -]?[A-Z0-9]){11,30})\b")
+"""Grouped by spaces as printed, or by hyphens; words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
 _IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
                          r"([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
 # "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it
@@ -75,7 +76,8 @@ _IBAN_LENGTHS = {
 """ISO 13616's registry: an IBAN starts with one of these countries and has its length. "RF18 ..." (an ISO 11649
 creditor reference, checked by the same mod-97) names no country, so it is no account."""
 
-_SSN = re.compile(r"(?<![\d-])(\d{3})([- ])(\d{2})\2(\d{4})(?![\d-])")
+_SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
+"""Grouped by hyphens or spaces, or by dots after "SSN" ("social security number is 109.99.6000")."""
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
 
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
@@ -184,8 +186,15 @@ def _ibans(text: str) -> Iterator[_Hit]:
         if _valid_iban(m.group(1).upper()):
             yield "iban", m.start(1), m.end(1), _mask(m.group(1).upper().replace(" ", ""), keep=4)
     for m in _IBAN.finditer(text):
-        valid = _valid_iban(m.group(0))  # IBAN-shaped but invalid: an account-like code, not a phone either
-        yield ("iban" if valid else None), m.start(), m.end(), _mask(m.group(0).replace(" ", ""), keep=4)
+        length = _valid_length(m.group(0))  # IBAN-shaped but invalid: an account-like code, not a phone either
+        end = m.start() + (length or len(m.group(0)))
+        yield ("iban" if length else None), m.start(), end, _mask(re.sub(r"[ -]", "", text[m.start():end]), keep=4)
+
+
+def _valid_length(raw: str) -> int | None:
+    """The length of the longest valid IBAN `raw` starts with, cut at a separator; None when there is none."""
+    cuts = [len(raw)] + [i for i in range(len(raw) - 1, 14, -1) if raw[i] in " -"]
+    return next((cut for cut in cuts if _valid_iban(raw[:cut])), None)
 
 
 def _cards(text: str) -> Iterator[_Hit]:
@@ -210,6 +219,8 @@ def _an_ssn(text: str, m: re.Match[str]) -> bool:
     area, group, serial = m.group(1), m.group(3), m.group(4)
     if _SSN_WORD.search(text, max(0, m.start() - 30), m.start()):
         return _issuable_ssn(area, group, serial)
+    if m.group(2) == ".":
+        return False
     return _valid_ssn(area, group, serial) and not NOT_PHONE_BEFORE.search(text, max(0, m.start() - 30), m.start())
 
 
@@ -301,15 +312,18 @@ def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
     return named or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
 
 
-_IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?(?![\w:])")
+_IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?"
+                   r"(?![\w:]|\.\d)")
+"""Never the head of a longer run: "2001:db8::256.1.1.1" is no address."""
 
 
 def _valid_ipv6(raw: str) -> bool:
     import ipaddress
 
     value = raw.strip("[]").split("%")[0]
-    if value.count(":") < 2 or sum(c.isdigit() or c.lower() in "abcdef" for c in value) < 6:
-        return False  # "a::b", "std::vector": too little of an address to be one
+    hex_digits = sum(c.isdigit() or c.lower() in "abcdef" for c in value)
+    if value.count(":") < 2 or hex_digits < 5 or not any(c.isdigit() for c in value):
+        return False  # "a::b", "std::vector", "dead::beef": too little of an address to be one; "fe80::1" is one
     try:
         address = ipaddress.IPv6Address(value)
     except ValueError:
@@ -318,7 +332,7 @@ def _valid_ipv6(raw: str) -> bool:
 
 
 def _valid_iban(raw: str) -> bool:
-    iban = raw.replace(" ", "").upper()
+    iban = re.sub(r"[ -]", "", raw).upper()
     country = iban[:2]
     if len(iban) != _IBAN_LENGTHS.get(country):
         return False

@@ -13,14 +13,18 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
-_NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?\d{2} ?\d{2} ?\d{2} ?[A-D]\b")
-_DNI = re.compile(r"(?<![\w-])(\d{8})[ -]?([A-Z])\b")
-_NIE = re.compile(r"(?<![\w-])([XYZ])[ -]?(\d{7})[ -]?([A-Z])\b")
+_NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?"
+                   r"(?:\d{2} ?\d{2} ?\d{2}|\d{3} ?\d{3}) ?[A-D]\b")
+"""HMRC's rules: no D, F, I, Q, U or V first, nor O second, no BG, GB, NK, KN, TN, NT or ZZ; the digits in pairs or
+in threes ("AZ 123 456 A")."""
+# A check letter makes a DNI or NIE written in lower case ("x9613851n") as sure as one in capitals.
+_DNI = re.compile(r"(?<![\w-])(\d{8})[ -]?([A-Za-z])\b")
+_NIE = re.compile(r"(?<![\w-])([XYZxyz])[ -]?(\d{7})[ -]?([A-Za-z])\b")
 _CF = re.compile(r"\b[A-Z]{6}\d{2}[A-EHLMPRST]\d{2}[A-Z]\d{3}[A-Z]\b")
 _NIR = re.compile(r"\b([12]) ?(\d{2}) ?(0[1-9]|1[0-2]|[2-9]\d) ?(\d{2}|2[AB]) ?(\d{3}) ?(\d{3}) ?(\d{2})\b")
 _CPF = re.compile(r"\b(\d{3})\.(\d{3})\.(\d{3})-(\d{2})\b")
 _NAMED = re.compile(
-    r"(?i)\b(?P<name>bsn|burgerservicenummer|nhs|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|"
+    r"(?i)\b(?P<name>bsn|burgerservicenummer|nhs|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|idnr\.?|"
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
@@ -48,7 +52,7 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
                 text, max(0, m.start() - 25), m.start()):
             continue  # "ticket ID number 556677", "order ID no. 8812": a record's id, not a person's
         value = m.group("value").strip()
-        check = _BY_NAME.get(m.group("name").casefold().replace("-", ""), _passport_like)
+        check = _BY_NAME.get(m.group("name").casefold().replace("-", "").rstrip("."), _passport_like)
         if check(re.sub(r"[ .-]", "", value.upper())):
             yield m.start("value"), m.end("value"), value
 
@@ -57,13 +61,19 @@ def _nino(m: re.Match[str]) -> bool:
     return True  # the prefix rules and the letter suffix are the pattern
 
 
+def _named_nino(value: str) -> bool:
+    """A value after "National Insurance number" is one only by HMRC's rules ("UV 98 76 54 B" is not), or HMRC's
+    specimen prefix QQ, handed out all the same; the suffix letter may be left off."""
+    return bool(re.fullmatch(r"(?:QQ|(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z])\d{6}[A-D]?", value))
+
+
 def _dni(m: re.Match[str]) -> bool:
-    return _DNI_LETTERS[int(m.group(1)) % 23] == m.group(2)
+    return _DNI_LETTERS[int(m.group(1)) % 23] == m.group(2).upper()
 
 
 def _nie(m: re.Match[str]) -> bool:
-    number = int("XYZ".index(m.group(1)).__str__() + m.group(2))
-    return _DNI_LETTERS[number % 23] == m.group(3)
+    number = int("XYZ".index(m.group(1).upper()).__str__() + m.group(2))
+    return _DNI_LETTERS[number % 23] == m.group(3).upper()
 
 
 def _cf(m: re.Match[str]) -> bool:
@@ -154,5 +164,6 @@ _SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
 _BY_NAME: dict[str, Callable[[str], bool]] = {
     "bsn": _bsn, "burgerservicenummer": _bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
     "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
-    "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs,
+    "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs, "idnr": _steuer_id, "nino": _named_nino,
+    "ni number": _named_nino, "national insurance": _named_nino,
 }

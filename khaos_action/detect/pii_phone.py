@@ -60,6 +60,9 @@ _REGION_PATTERNS = {code: re.compile(rf"(?i)\b(?:{words})\b") for code, words in
 
 _CODE_BEFORE = re.compile(r"\b(?=[A-Za-z]*\d)(?=\d*[A-Za-z])[A-Za-z0-9]{2,}[ -]$")
 """A token of letters and digits right before the digits: they continue a code ("1Z 999 AA1 01 2345 6784")."""
+_ACCOUNT_BEFORE = re.compile(r"\b[A-Z]{2}\d{2}(?:[ -][A-Za-z0-9]{1,4})+[ -]$")
+"""A country and two check digits, then groups: the digits after continue an account number ("GI75 aWBK 0000 0000
+7099 453", an IBAN with a wrong letter), not a phone."""
 _NUMBER_WORD = re.compile(r"(?i)^(?:number|nummer|numéro|número|numero)$")
 _OWNER_BEFORE = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|the|a|this|that|same|new|main|private|personal|direct|best|home|work|office|"
@@ -158,7 +161,7 @@ def _ruled_out(c: _Candidate) -> bool:
     """A date, opening hours, an amount, a decimal, or a record's number."""
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
                 or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
-                or _a_record(c.before))
+                or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before))
 
 
 def _a_record(before: str) -> bool:

@@ -143,6 +143,21 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (191, 150),
                    "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (287, 500)}
+# Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
+# look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
+# region ("401-023-2138" in Germany), and a test sentence holding an address the source did not label.
+SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (108, 124, 4)}
+
+
+@pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
+def test_pii_recall_and_false_positives_on_other_detectors_test_suites(name):
+    from tests.fixtures.judge.loader import load_jsonl
+    from tests.fixtures.judge.scoring import score_pii_spans
+
+    score = score_pii_spans(load_jsonl(name), find_pii)
+    found, clean, false = SUITE_FLOORS[name]
+    assert sum(score.found.values()) >= found
+    assert score.clean == clean and len(score.false_positives) <= false, score.false_positives
 
 
 @pytest.mark.parametrize("name", sorted(EXTERNAL_FLOORS))
@@ -300,4 +315,31 @@ def test_streets_that_a_sentence_goes_on_after(text, kind):
     "It is on 4 lane road.",
 ])
 def test_years_counts_and_modifiers_before_a_street_are_not_addresses(text):
+    assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Dash as separator: AL47-2121-1009-0000-0002-3569-8741", "iban"),
+    ("IBAN DE89 3704 0044 0532 0130 00 BIC COBADEFFXXX", "iban"),
+    ("AL47212110090000000235698741 ALL CAPS", "iban"),
+    ("Mi NIE es x9613851n", "national_id"),
+    ("DNI 48291734z", "national_id"),
+    ("The number is AZ 123 456 A.", "national_id"),
+    ("IdNr. 86095742719 liegt vor.", "national_id"),
+    ("My social security number is 109.99.6000", "us_ssn"),
+    ("Gateway: fe80::1 on interface eth0", "ipv6"),
+])
+def test_formats_other_detectors_test_suites_write(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "This isn't a valid national insurance number UV 98 76 54 B",  # no U or V in a NINO's prefix
+    "GI75 aWBK 0000 0000 7099 453",  # an IBAN with a wrong letter: its digits are no phone
+    "2001:db8::256.1.1.1",  # no IPv6 address heads a dotted run
+    "Part 109.99.6000 is back in stock.",  # dots make an SSN only after its name
+    "DNI 48291734k",  # wrong check letter, in lower case too
+    "std::vector and dead::beef",
+])
+def test_format_look_alikes_from_other_detectors_test_suites(text):
     assert find_pii(text) == []
