@@ -47,6 +47,9 @@ _TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3]
 DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
                          "IE", "PT", "PL", "SE")
 """Regions a national-format number is tried in (after regions the text names): configurable per run."""
+_WRITTEN_WITH_ZERO = frozenset({"GB", "DE", "FR", "NL", "AT", "CH", "BE", "IE", "SE", "AU"})
+"""Regions whose national numbers are always written with their trunk 0: "401-023-2138" is no German number (it
+would be "040 10232138"). Brazil and India are not among them: "(11) 98456-5666", "98765 43210" are written so."""
 _REGION_WORDS = {
     "US": r"usa|united states|america|new york|california", "GB": r"uk|united kingdom|england|london|britain",
     "DE": r"germany|deutschland|berlin|münchen|munich", "FR": r"france|paris|lyon", "ES": r"spain|españa|madrid",
@@ -180,7 +183,10 @@ def _introduced(before: str) -> bool:
 def _dialable(raw: str, tried: list[str], *, lenient: bool) -> bool:
     import phonenumbers
 
+    national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
     for region in ([None] if raw.startswith("+") else []) + tried:
+        if national_without_zero and region in _WRITTEN_WITH_ZERO:
+            continue
         try:
             number = phonenumbers.parse(raw, region)
         except phonenumbers.NumberParseException:

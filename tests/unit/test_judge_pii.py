@@ -145,8 +145,9 @@ EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_
                    "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (287, 500)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
-# region ("401-023-2138" in Germany), and a test sentence holding an address the source did not label.
-SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (108, 124, 4)}
+# region ("046 454 286" in Germany, Italy and Sweden), and a test sentence holding an address the source did not
+# label.
+SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (108, 124, 3)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
@@ -340,6 +341,7 @@ def test_formats_other_detectors_test_suites_write(text, kind):
     "Part 109.99.6000 is back in stock.",  # dots make an SSN only after its name
     "DNI 48291734k",  # wrong check letter, in lower case too
     "std::vector and dead::beef",
+    "401-023-2138",  # no US number (an exchange starting 0), and no German one without its trunk 0
 ])
 def test_format_look_alikes_from_other_detectors_test_suites(text):
     assert find_pii(text) == []
