@@ -96,9 +96,16 @@ def import_extension(extension: Extension, *, source: str | None = None) -> None
                              "Fix the module, or leave it out") from None
 
 
+_PACKAGE = str(Path(__file__).resolve().parent)
+
+
 def _where(exc: BaseException) -> str:
-    """` (at file.py:12)`: the innermost frame of the failed import."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None:
+    """` (at file.py:12)`: the innermost frame of the failed import outside this package (the user's line that
+    imported a name `khaos_action.plugins` no longer has, not the plugin module's line that refused it)."""
+    tb, where = exc.__traceback__, None
+    while tb is not None:
+        name = tb.tb_frame.f_code.co_filename
+        if where is None or not name.startswith(_PACKAGE):
+            where = f" (at {name}:{tb.tb_lineno})"
         tb = tb.tb_next
-    return f" (at {tb.tb_frame.f_code.co_filename}:{tb.tb_lineno})" if tb is not None else ""
+    return where or ""

@@ -84,7 +84,8 @@ def test_a_transport_written_for_the_untyped_seam_is_refused_at_import_with_the_
     with pytest.raises(UsageError, match=r"extension 'khaos_old_transport\.py' failed to import: ImportError: "
                                          r"khaos_action\.plugins\.TransportMessage is gone: a transport's "
                                          r"`send\(request\)` is given an `AgentRequest` and returns an "
-                                         r"`AgentResponse`: `return response\(normalise_reply\(value\)\)`"):
+                                         r"`AgentResponse`: `return response\(normalise_reply\(value\)\)` .*"
+                                         r"\(at .*khaos_old_transport\.py:1\)\. Fix the module"):
         load_extensions(["khaos_old_transport.py"], base_dir=tmp_path)
     checked = khaos("validate", "--extension", "khaos_old_transport.py", cwd=tmp_path)
     assert checked.code == 2 and "khaos_action.plugins.TransportMessage is gone" in checked.stderr, checked
