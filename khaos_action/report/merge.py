@@ -21,7 +21,7 @@ from khaos_action.findings import Finding
 from khaos_action.gates_and_weights import Gates, Weights
 from khaos_action.manifest import CaseResult, Manifest, ManifestError, Telemetry, check_digest
 from khaos_action.manifest_read import manifest_from_bytes, read_manifest_bytes
-from khaos_action.outcome import Phase
+from khaos_action.outcome import Outcome, Phase
 from khaos_action.report.writers import write_scored
 from khaos_action.reporters import REPORTERS, default_formats
 from khaos_action.run_api import EvaluateResult
@@ -182,6 +182,7 @@ def union_of_cases(manifests: Sequence[Manifest]) -> list[CaseResult]:
         raise ManifestError("merge needs at least one manifest")
     _one_run(manifests)
     cases = [case for manifest in manifests for case in manifest.cases]
+    _known_outcomes(cases)
     if len({case.id for case in cases}) == len(cases) or len({(c.id, c.repeat) for c in cases}) == len(cases):
         return cases  # (ids alone first: no tuple per case when there are no repeats)
     _refuse_twice(cases)
@@ -196,6 +197,16 @@ def _one_run(manifests: Sequence[Manifest]) -> None:
                 f"cannot merge run {other.run_id} (config {other.config_hash}, seed {other.seed}) with run "
                 f"{first.run_id} (config {first.config_hash}, seed {first.seed}): shards must come from one config "
                 f"and seed")
+
+
+def _known_outcomes(cases: list[CaseResult]) -> None:
+    """Merging re-scores every case: an outcome this version cannot score (a shard written by another version) is
+    refused by name, never counted as something it is not."""
+    odd = next((case for case in cases if case.outcome is not None and not isinstance(case.outcome, Outcome)), None)
+    if odd is not None:
+        known = ", ".join(outcome.value for outcome in Outcome)
+        raise ManifestError(f"case {odd.id} has the outcome {str(odd.outcome)!r}, which this khaos-action cannot score "
+                            f"(it knows {known}): merge the shards with the khaos-action version that wrote them")
 
 
 def _refuse_twice(cases: list[CaseResult]) -> None:

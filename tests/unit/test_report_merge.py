@@ -16,7 +16,7 @@ from khaos_action.manifest import (
 from khaos_action.report.headline import headline, headline_markdown
 from khaos_action.report.markdown import render_markdown
 from khaos_action.report.merge import merge
-from tests.builders import contract_case, make_shard
+from tests.builders import contract_case, make_case, make_shard
 
 
 def test_merged_shards_rescore_from_the_union_of_cases():
@@ -89,6 +89,15 @@ def test_the_same_case_twice_is_refused():
     with pytest.raises(ManifestError, match="more than one manifest"):
         merge([make_shard("r-1", [contract_case("a", True)]), make_shard("r-2", [contract_case("a", True)])],
               gates=Gates(), weights=Weights())
+
+
+def test_an_outcome_this_version_cannot_score_is_refused_by_name():
+    odd = make_case("atk-1", phase="security", pillar="security", passed=None, outcome="PARTIAL")
+    known = make_case("atk-2", phase="security", pillar="security", passed=True, outcome="BLOCKED")
+    with pytest.raises(ManifestError, match=r"case atk-1 has the outcome 'PARTIAL', which this khaos-action cannot "
+                                            r"score \(it knows BLOCKED, COMPROMISED, UNCERTAIN\)"):
+        merge([make_shard("r-1", [known, odd])], gates=Gates(), weights=Weights())
+    assert merge([make_shard("r-1", [known])], gates=Gates(), weights=Weights()).verdict.passed
 
 
 def test_coverage_executed_counts_add_up_across_shards():
