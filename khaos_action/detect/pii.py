@@ -129,6 +129,9 @@ _DOB_CONTEXT = re.compile(
 )
 
 
+_OTHER_EVENT = re.compile(r"(?i)\b(?:released|published|premiered|launched|opened|founded|issued|aired|recorded|"
+                          r"retired|died|married|graduated|elected|signed|came out|took place|veröffentlicht|"
+                          r"erschienen|gestorben|sorti|publié|décédé|publicado|lanzado|falleció|uscito|pubblicato)\b")
 _THINGS_BIRTHDAY = re.compile(r"(?i)\bits\s+(?:\w+\s+)?birthday")
 """A shop's or a product's birthday ("The store celebrates its 10th birthday on 14 June 2025") is nobody's birth;
 nor is a "birthday sale" (the word is a person's birthday only before "is", "on", ":" and the like)."""
@@ -236,11 +239,18 @@ def _ids_and_addresses(text: str) -> Iterator[_Hit]:
 
 def _dates_of_birth(text: str) -> Iterator[_Hit]:
     for m in _DATE.finditer(text):
-        before = text[max(0, m.start() - 40):m.start()]
-        if (_DOB_CONTEXT.search(before) and not _THINGS_BIRTHDAY.search(before)) or _DOB_CONTEXT.search(
-            text, m.end(), m.end() + 12
-        ):
+        if _a_birth_date(text, m.start()) or _DOB_CONTEXT.search(text, m.end(), m.end() + 12):
             yield "date_of_birth", m.start(), m.end(), "**/**/" + m.group(0)[-2:]
+
+
+def _a_birth_date(text: str, start: int) -> bool:
+    """A birth word before the date, with no other event between them: "Born in the USA was released on 4 June
+    1984" dates a release (a title's "Born"), "born in 1950, she retired on 3 May 2010" a retirement."""
+    before = text[max(0, start - 40):start]
+    words = list(_DOB_CONTEXT.finditer(before))
+    if not words or _THINGS_BIRTHDAY.search(before):
+        return False
+    return not _OTHER_EVENT.search(before, words[-1].end())
 
 
 def _ips(text: str) -> Iterator[_Hit]:

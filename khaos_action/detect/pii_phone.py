@@ -29,7 +29,8 @@ _PHONE_LABEL = re.compile(
     r"(?:\s*(?:number|no\.?|nr\.?|#))?\s*[:.]?\s*$")
 _PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
 NOT_PHONE_BEFORE = re.compile(
-    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|ticket|tracking|parcel|isbn|issn|sku|serial|id|account|acct|"
+    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|quote|quoting|ticket|tracking|parcel|isbn|issn|sku|serial|id|"
+    r"account|acct|"
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
     r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
     r"coupon|booking|reservation|confirmation|shipment|consignment|transaction|payment|receipt|policy|claim|contract|"
@@ -105,7 +106,24 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
     tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
     records = _record_shapes(candidates)
-    return [(c.start, c.end) for c in candidates if _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+    ranged = _ranges(candidates)
+    return [(c.start, c.end) for c in candidates
+            if c.start not in ranged and _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+
+
+_RANGE_JOIN = re.compile(r"\s*(?:to|through|until|-|–|—|bis|à|a|al)\s*$")
+
+
+def _ranges(candidates: list[_Candidate]) -> set[int]:
+    """Starts of numbers that bound a range ("07700 900000 to 07700 900999": a block of numbers, nobody's phone):
+    two numbers of one shape and the same leading digits, joined by "to" or a dash."""
+    starts: set[int] = set()
+    for first, second in zip(candidates, candidates[1:]):
+        joined = _RANGE_JOIN.match(first.text[first.end:second.start])
+        digits = re.sub(r"\D", "", first.raw), re.sub(r"\D", "", second.raw)
+        if joined and _shape(first.raw) == _shape(second.raw) and digits[0][:-3] == digits[1][:-3]:
+            starts.update((first.start, second.start))
+    return starts
 
 
 def _record_shapes(candidates: list[_Candidate]) -> set[str]:

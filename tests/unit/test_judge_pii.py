@@ -207,11 +207,7 @@ def test_structural_pii_look_alikes(text):
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
     f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10")] + [
     "pii_agents_dev.jsonl"]
-KNOWN_FALSE: dict[str, list[str]] = {"pii_agents_dev.jsonl": [
-    "Born in the USA was released on 4 June 1984.",  # a title's "Born" before a date
-    "Please quote 301-22-4471 when you call back.",  # a valid SSN shape that nothing names
-    "Range 07700 900000 to 07700 900999 is reserved for drama.",  # two valid phone numbers, as a range
-]}
+KNOWN_FALSE: dict[str, list[str]] = {}
 
 
 @pytest.mark.parametrize("name", FORMAT_SETS)
@@ -342,6 +338,11 @@ def test_formats_other_detectors_test_suites_write(text, kind):
     "DNI 48291734k",  # wrong check letter, in lower case too
     "std::vector and dead::beef",
     "401-023-2138",  # no US number (an exchange starting 0), and no German one without its trunk 0
+    "Born in the USA was released on 4 June 1984.",  # a title's "Born", and a release between it and the date
+    "Born 1950 in Ohio, she retired on 3 May 2010.",
+    "Please quote 301-22-4471 when you call back.",  # a number to quote is a reference
+    "Range 07700 900000 to 07700 900999 is reserved for drama.",  # a range of numbers is nobody's phone
+    "Numbers 415-555-0100 to 415-555-0199 are fictional.",
 ])
 def test_format_look_alikes_from_other_detectors_test_suites(text):
     assert find_pii(text) == []
