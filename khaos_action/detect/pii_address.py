@@ -41,8 +41,8 @@ _ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
 _OF = r"(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)"
 """The words between a Romance street's names: "Avenida Almirante Silvio de Noronha, 365"."""
 _DIRECTION = r"(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West|Northwest|Northeast|Southwest|Southeast)"
-_UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\.?\s*#?\s*\w+|#\s*\w+|"
-          rf"{_ORDINAL}\s+(?i:floor)))*")
+_UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\b\.?\s*#?\s*(?:(?=\w*\d)\w+|[A-Z]\b)|"
+          rf"#\s*\w+|{_ORDINAL}\s+(?i:floor)))*")
 """What may follow a street: its units ("Apt. 4", "Suite #3", "# 125C", "Building #1 Suite #3", "2nd Floor")."""
 _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                 r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
@@ -114,10 +114,13 @@ _LINES = (
 _CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have|is|was|are|were|near|for|but|so|"
                         r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts)\b")
 """Words that go on after a whole noun phrase: a street before them is no modifier of a noun."""
+_PLACED_BEFORE = re.compile(r"(?i)(?:\bat|(?<!\bup )(?<!\bdown )\bto)\s+$")
+"""A place's preposition right before the number: "at 1059 Reed Avenue costing $2,750,000", "head to 501 Buckingham
+Way on the day" name a place whatever follows ("up to 3 Park Avenue flats" counts)."""
 _YEAR = re.compile(r"(?:19|20)\d\d\b")
 _TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
 _NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{_NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
-                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|the|our|your|all)\s+$")
+                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|the|our|your|all|up to)\s+$")
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
     rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|{_ORDINAL})\s+)"
@@ -170,14 +173,16 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
 
 
 def _complete(text: str, m: re.Match[str]) -> bool:
-    """An English "<number> <name> <street>" is an address when an address word comes before it, when it ends its
-    phrase ("Street." included), or when the sentence goes on after it as after a whole noun phrase ("at 1 Addington
+    """An English "<number> <name> <street>" is an address when an address word or "at" comes before it, when it ends
+    its phrase ("Street." included), or when the sentence goes on after it as after a whole noun phrase ("at 1 Addington
     Street with a 4.3 rating", "1 Baffin Way has ..."): a noun after it makes the street a modifier ("the 2 Oak Road
     exit", "3 Main Street stores")."""
     start, end = m.start(), m.end()
     if _CONTEXT.search(text, max(0, start - 40), start) or _ENDS.match(text, end):
         return True
     if m.group(0).endswith(".") and (end == len(text) or text[end].isspace()):
+        return True
+    if _PLACED_BEFORE.search(text, max(0, start - 12), start):
         return True
     return bool(_CONTINUES.match(text, end)) and not _a_year_or_a_count(text, start)
 

@@ -141,8 +141,8 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # Measured with `python bench/judge.py` (docs/judge.md, "Detector accuracy"): a regression below these fails.
 # (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
 # assistant turns.
-EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (191, 150),
-                   "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (287, 500)}
+EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (192, 150),
+                   "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (294, 500)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
 # region ("046 454 286" in Germany, Italy and Sweden), and a test sentence holding an address the source did not
@@ -293,6 +293,8 @@ def test_version_reference_and_product_look_alikes(text):
     ("I found a house at Avenida Almirante Silvio de Noronha, 365 - Centro.", "address"),
     ("There is no outdoor seating and the telephone number is 408-779-8182.", "phone"),
     ("Their address is 301 los gatos-saratoga road and their number is 408-399-5677", "phone"),
+    ("How about Buchanan Gardens at 1600 Buchanan Road costing $3,000,000?", "address"),
+    ("Head to 501 Buckingham Way on the day of your movie.", "address"),
 ])
 def test_streets_that_a_sentence_goes_on_after(text, kind):
     assert kind in _kinds(text)
@@ -310,6 +312,7 @@ def test_streets_that_a_sentence_goes_on_after(text, kind):
     "It's 10 min drive.",
     "This is 1 more way to do it.",
     "It is on 4 lane road.",
+    "Up to 3 Park Avenue flats are free.",
 ])
 def test_years_counts_and_modifiers_before_a_street_are_not_addresses(text):
     assert find_pii(text) == []
