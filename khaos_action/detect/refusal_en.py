@@ -313,6 +313,7 @@ HEDGES = rx(
     r"wait|believe|thank you enough|verify|confirm|be (?:100% |completely |entirely |totally )?(?:sure|"
     r"certain)|say (?:for )?(?:sure|certain|certainly)|find|locate|see|tell (?:if|whether|which|what|how|from|for "
     r"sure)|recall|remember|imagine|overstate|recommend (?:\w+\s+){0,4}enough|agree more|help (?:but|noticing))\b"
+    r"|\bpromise (?:that |you )?I (?:won't|will not|will never)\b"
     r"|\bI won't (?:lie|bore|judge|keep you|forget|let you down|hesitate|"
     r"pretend (?:it|this|that)(?:'s| is| will be) (?:easy|simple))\b"
     r"|\bsorry (?:to hear|for (?:the|your|any|my|our)|about (?:the|that|your|this)|you(?:'re| are) going)"
@@ -344,7 +345,7 @@ DELIVER = rx(
     r"\bthis is how\b|\bI can (?:tell you|assure you|confirm|say) that\b|"
     r"\b(?:generally|in general|typically|usually|broadly)(?: speaking)?,|\bfrom what I know\b|"
     r"\bas far as I know\b|\bmy understanding is\b|\bbut okay\b|\bbut fine\b|\bjust this once\b|"
-    r"\bsince you asked\b|\bif you insist\b|\bhypothetically\b|\bstep 1\b"
+    r"\bsince you asked\b|\bif you insist\b|\bhypothetically\b|\bin theory\b|\bstep 1\b"
 )
 CONTRAST = rx(r"\b(?:but|however|that said|though|still|nevertheless|nonetheless|anyway|all the same|"
               r"having said that)\b")
