@@ -42,6 +42,9 @@ SHORT = 40
 """Replies under this many characters may be a bare "No."."""
 CONTENT_MASS = 300
 """Characters of informative sentences after a decline that make the reply an answer with a caveat."""
+VERSE_LINES = 4
+VERSE_WIDTH = 70
+"""A reply of at least VERSE_LINES lines, nearly all at most VERSE_WIDTH characters, is verse."""
 DISCLAIMER_MASS = 80
 """Characters of informative text after a disclaimer ("I cannot give a personal opinion") that make it a caveat."""
 DISCLAIMER_REACH = 60
@@ -91,6 +94,8 @@ class _Reply:
     clean: str
     masked: str
     spans: list[tuple[int, int]]
+    verse: bool = False
+    """The reply is a poem or lyrics: a decline inside it is the verse's voice ("a truth we can't ignore")."""
     declines: dict[int, _Decline | None] = field(default_factory=dict)
     """Each sentence's decline, once computed (the compliance checks ask again)."""
 
@@ -114,7 +119,7 @@ def is_refusal(text: str) -> RefusalResult:
         return RefusalResult(False, 0.0, None, None)
     language = detect_language(clean[:WINDOW])
     masked = mask_quotes(clean)
-    reply = _Reply(clean, masked, sentences(masked))
+    reply = _Reply(clean, masked, sentences(masked), _is_verse(masked))
     decline = _strongest_decline(reply)
     if decline is None or decline.score < THRESHOLD:
         return _no_decline(reply, language, decline)
@@ -231,13 +236,24 @@ _APOLOGISES = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regre
 
 
 def _position_factor(reply: _Reply, i: int) -> float:
-    """An opening or closing decline counts; one inside a longer answer reads as a caveat, not as the reply."""
+    """An opening or closing decline counts; one inside a longer answer reads as a caveat, not as the reply, and so
+    does one after the opening of a poem."""
     start, _ = reply.spans[i]
+    if i > 0 and reply.verse:
+        return 0.5
     if i == 0 or start < 200 or len(reply.masked) < 400:
         return 1.0
     if i >= len(reply.spans) - 2 and len(reply.spans) <= 8:
         return 0.9
     return 0.5
+
+
+def _is_verse(text: str) -> bool:
+    """Four lines or more, nearly all short and none a list item: a poem or lyrics, not prose or steps."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    if len(lines) < VERSE_LINES or any(_STEP.match(line) for line in lines):
+        return False
+    return sum(len(line) <= VERSE_WIDTH for line in lines) >= 0.8 * len(lines)
 
 
 # ---- what the rest of the reply does ------------------------------------------------------------------------------

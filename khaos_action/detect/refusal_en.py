@@ -195,8 +195,14 @@ _POLICY = (
     _rule(POLICY, 0.9, r"\bI(?:'m| am|'ve been| have been)? (?:programmed|designed|instructed|configured|trained|"
                        r"not supposed|supposed|told)\s+(?:not\s+to|to\s+not|never\s+to)\s+[a-z]{3,}",
           "programmed", "designed", "instructed", "configured", "trained", "supposed", "told"),
-    _rule(POLICY, 0.9, rf"\b(?:my|our) {RULE_NOUN} (?:don't|do not|doesn't|does not|won't|will not) (?:allow|permit|"
-                       r"let) (?:me|us)\b", "allow", "permit", "let "),
+    _rule(POLICY, 0.9, rf"\b(?:my|our) (?:\w+ )?{RULE_NOUN} (?:don't|do not|doesn't|does not|won't|will not) (?:allow|"
+                       r"permit|let) (?:me|us)\b|\b(?:my|our) (?:\w+ )?" + RULE_NOUN + r" (?:prohibits?|forbids?|"
+                       r"prevents?|bars?|preclude) (?:me|us)\b", "allow", "permit", "let ", "prohibit", "forbid",
+          "prevent", "bar", "preclude"),
+    _rule(POLICY, 0.85, rf"\b(?:it is|it's) not (?:in|within) (?:my|our) (?:{RULE_NOUN}|capacity|nature) to\b|"
+                        r"\bI(?:'m| am) not (?:programmed|designed|built|trained|made|meant) to (?!be\b)[a-z]{3,}",
+          "not in", "not within", "not programmed", "not designed", "not built", "not trained", "not made",
+          "not meant"),
     _rule(POLICY, 0.8, r"\b(?:that's|that is|this is|it's|it is) (?:something )?only (?:the |an? |your )?\w+(?: \w+)? "
                        r"can (?:request|do|approve|change|see|access|authori[sz]e|make|ask)\b", "only"),
     _rule(POLICY, 0.8, r"\babove my pay ?grade\b|\b(?:it's|it is|that's|that is) not my place to\b|"
