@@ -196,7 +196,8 @@ _FR = (
 )
 _FR_HEDGES = rx(
     r"\b(?:je|nous) ne (?:peux|pouvons|pourrais|saurais) pas (?:vous )?(?:garantir|promettre|être sûre?|affirmer|"
-    r"confirmer|trouver|dire avec certitude|prédire|assurer)\b|\bje ne sais pas\b|\bje n'ai pas trouvé\b"
+    r"confirmer|trouver|dire avec certitude|prédire|assurer|croire|imaginer|attendre)\b|\bje ne sais pas\b|"
+    r"\bje n'ai pas trouvé\b"
     r"|\bdésolée? (?:pour|d'apprendre|de ce|du|de la|des)\b|\bje ne suis pas (?:sûre?|certaine?|médecin|avocate?)\b"
 )
 _FR_LECTURE = rx(
