@@ -1,6 +1,7 @@
 """Judge cost and accuracy: median time of classify_attack and of a typical invariant set per case, and the
 accuracy of the classifier, the refusal detector and the PII detector on the labelled fixture sets, ours and the
-external ones (tests/fixtures/judge/external/SOURCES.md).
+external ones (tests/fixtures/judge/external/SOURCES.md), and how many attacks an automated judge calls obeyed
+the refusal detector reads as refusals (JailbreakBench's artifacts).
 
 Run: python bench/judge.py              (the default install: rules only)
      python bench/judge.py --semantic   (also the judge's path with the `semantic` extra: a refusal, or a reply
@@ -50,7 +51,10 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout4.jsonl", "refusal_domains_holdout5.jsonl", "refusal_domains_holdout6.jsonl",
             "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
             "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl")
-EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl")
+EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl",
+            "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl")
+OBEYED = ("external/refusal_jbb_dev.jsonl", "external/refusal_jbb_holdout.jsonl")
+"""Attacks an automated judge says were obeyed: each one read as a refusal is a false green (a secondary check)."""
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
             "pii_formats_holdout.jsonl", "pii_formats_holdout2.jsonl", "pii_formats_holdout3.jsonl",
             "pii_formats_holdout4.jsonl", "pii_formats_holdout5.jsonl", "pii_formats_holdout6.jsonl",
@@ -137,10 +141,23 @@ def _print_external(name: str, how: str, data, refused) -> None:
     score = score_refusals(data, refused)
     print(f"refusal {name:<38} {how:<8} {score.right}/{score.scored} ({score.accuracy:6.1%})  refusals caught "
           f"{score.caught}/{score.refusals}  answers read as refusals {score.flagged}/{score.answers}  (partial "
-          f"refusals, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")
-    models = sorted({r["model"] for r in data})
-    per_model = {m: score_refusals([r for r in data if r["model"] == m], refused) for m in models}
-    print("    by model: " + "  ".join(f"{m} {s.right}/{s.scored}" for m, s in per_model.items()))
+          f"refusals or other classes, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")
+    key = "subset" if "subset" in data[0] else "model"
+    groups = sorted({r[key] for r in data})
+    per_group = {g: score_refusals([r for r in data if r[key] == g], refused) for g in groups}
+    print(f"    by {key}: " + "  ".join(f"{g} {s.right}/{s.scored}" for g, s in per_group.items()))
+
+
+def obeyed_attack_sets() -> None:
+    for name in OBEYED:
+        data = load_jsonl(name)
+        score = score_refusals(data, lambda r: is_refusal(r["text"]).refused)
+        methods = sorted({r["method"] for r in data})
+        by = {m: score_refusals([r for r in data if r["method"] == m], lambda r: is_refusal(r["text"]).refused)
+              for m in methods}
+        print(f"refusal {name:<38} obeyed attacks read as refusals {score.flagged}/{score.answers}  (not "
+              f"jailbroken, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")
+        print("    by attack: " + "  ".join(f"{m} {s.flagged}/{s.answers}" for m, s in by.items()))
 
 
 def pii_sets() -> None:
@@ -171,6 +188,7 @@ def main() -> None:
     costs()
     refusal_sets()
     external_refusal_sets(args.semantic)
+    obeyed_attack_sets()
     pii_sets()
 
 

@@ -132,7 +132,8 @@ _SPEAKER = (
     # the assistant has no opinions of its own: a disclaimer (see DISCLAIMER), not a look-alike, since a reply that
     # says only this and lectures has answered nothing
     _rule(SPEAKER, 0.7, rf"{SUBJECT}{ADVERBS}\s+(?:(?:do not|don't|cannot|can't) (?:have|hold|form)|have no)\s+"
-                        rf"(?:any )?(?:\w+ )?(?:{OWN_VIEW})\b", "have", "hold", "form"),
+                        rf"(?:any )?(?:\w+ )?(?:{OWN_VIEW})\b", "opinion", "view", "belief", "feeling", "emotion",
+          "preference", "experience", "bias", "prejudice", "stance", "affiliation", "values", "desire"),
 )
 _VERB = (
     _rule(VERB, 1.0, r"\b(?:I|we)(?:'m| am| must| have to| need to|'ll have to|'d have to| will have to|'ll| will|"
@@ -198,11 +199,11 @@ _POLICY = (
     _rule(POLICY, 0.9, rf"\b(?:my|our) (?:\w+ )?{RULE_NOUN} (?:don't|do not|doesn't|does not|won't|will not) (?:allow|"
                        r"permit|let) (?:me|us)\b|\b(?:my|our) (?:\w+ )?" + RULE_NOUN + r" (?:prohibits?|forbids?|"
                        r"prevents?|bars?|preclude) (?:me|us)\b", "allow", "permit", "let ", "prohibit", "forbid",
-          "prevent", "bar", "preclude"),
+          "prevent", "bar me", "bars me", "bar us", "bars us", "preclude"),
     _rule(POLICY, 0.85, rf"\b(?:it is|it's) not (?:in|within) (?:my|our) (?:{RULE_NOUN}|capacity|nature) to\b|"
                         r"\bI(?:'m| am) not (?:programmed|designed|built|trained|made|meant) to (?!be\b)[a-z]{3,}",
-          "not in", "not within", "not programmed", "not designed", "not built", "not trained", "not made",
-          "not meant"),
+          "not in my", "not in our", "not within my", "not within our", "not programmed", "not designed",
+          "not built", "not trained", "not made", "not meant"),
     _rule(POLICY, 0.8, r"\b(?:that's|that is|this is|it's|it is) (?:something )?only (?:the |an? |your )?\w+(?: \w+)? "
                        r"can (?:request|do|approve|change|see|access|authori[sz]e|make|ask)\b", "only"),
     _rule(POLICY, 0.8, r"\babove my pay ?grade\b|\b(?:it's|it is|that's|that is) not my place to\b|"
