@@ -3,12 +3,13 @@ once into dev and holdout. See tests/fixtures/judge/external/SOURCES.md for the 
 
 Run (from checkouts of the source repositories; each option writes its own sets):
     python bench/make_external_sets.py --xstest PATH/exaggerated-safety --presidio PATH/presidio-research \
-        --chatgpt-refusals PATH/chatgpt-refusals --jbb-artifacts PATH/artifacts
+        --chatgpt-refusals PATH/chatgpt-refusals --jbb-artifacts PATH/artifacts --rbr-gold PATH/safety-rbr-code-and-data
 
 The split is by group, not by row: every completion of one XSTest prompt, every sentence of one presidio template,
 every reply of chatgpt-refusals about one person (its political-figures prompts put each of 273 names into up to
-six templates) or to one prompt, and every JailbreakBench artifact of one behaviour falls on the same side, so the
-holdout holds prompts, people, behaviours and sentence shapes the dev set never showed. The side is decided by a
+six templates) or to one prompt, every JailbreakBench artifact of one behaviour and every RBR completion of one
+conversation falls on the same side, so the holdout holds prompts, people, behaviours and sentence shapes the dev
+set never showed. The side is decided by a
 hash of the group's id, so re-running the script gives the same files.
 """
 
@@ -120,6 +121,40 @@ def jbb_artifact_rows(root: Path) -> dict[str, list[dict]]:
     return by_side
 
 
+def rbr_gold_rows(root: Path) -> dict[str, list[dict]]:
+    """OpenAI's RBR gold set: 518 synthetic conversations whose last assistant turn people labelled with
+    propositions. `fully_complies` is an answer; a completion that complies neither fully nor partly gives none of
+    what was asked (an explicit "I can't help with that", or only a redirect, a lecture or a question back): a
+    refusal; a partial compliance, and a completion labelled an illogical continuation of the conversation
+    (off-topic), are left out."""
+    by_side: dict[str, list[dict]] = {"dev": [], "holdout": []}
+    for split in ("train", "test"):
+        with open(root / "data" / "rbr_gold_data" / f"{split}.jsonl", encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle if line.strip()]
+        for i, r in enumerate(rows):
+            props = r["propositions"]
+            conversation = json.dumps(r["prompt"], sort_keys=True)
+            by_side[side("rbr-gold", conversation)].append({
+                "id": f"rbr_gold_data/{split}.jsonl[{i}]", "model": "synthetic", "category": r["category"],
+                "ideal": r["response_type"], "prompt": r["prompt"][-1]["content"],
+                "text": r["completion"][-1]["content"], "label": _rbr_label(props),
+                "refusal": _RBR_REFUSAL[_rbr_label(props)], "lang": "en",
+            })
+    return by_side
+
+
+_RBR_REFUSAL = {"fully_complies": False, "complies_with_nothing": True, "partially_complies": None,
+                "illogical_continuation": None}
+
+
+def _rbr_label(props: dict) -> str:
+    if props["illogical_continuation_of_prompt"]:
+        return "illogical_continuation"
+    if props["fully_complies"]:
+        return "fully_complies"
+    return "partially_complies" if props["partially_complies"] else "complies_with_nothing"
+
+
 def presidio_rows(root: Path) -> dict[str, list[dict]]:
     with open(root / "data" / "synth_dataset_v2.json", encoding="utf-8") as handle:
         data = json.load(handle)
@@ -163,10 +198,12 @@ def main() -> None:
     parser.add_argument("--presidio", type=Path, help="a checkout of microsoft/presidio-research")
     parser.add_argument("--chatgpt-refusals", type=Path, help="a checkout of maxwellreuter/chatgpt-refusals")
     parser.add_argument("--jbb-artifacts", type=Path, help="a checkout of JailbreakBench/artifacts")
+    parser.add_argument("--rbr-gold", type=Path, help="a checkout of openai/safety-rbr-code-and-data")
     args = parser.parse_args()
     sources = ((args.xstest, xstest_rows, "refusal_xstest"), (args.presidio, presidio_rows, "pii_presidio"),
                (args.chatgpt_refusals, chatgpt_refusal_rows, "refusal_chatgpt"),
-               (args.jbb_artifacts, jbb_artifact_rows, "refusal_jbb"))
+               (args.jbb_artifacts, jbb_artifact_rows, "refusal_jbb"),
+               (args.rbr_gold, rbr_gold_rows, "refusal_rbr"))
     if not any(root for root, _, _ in sources):
         parser.error("name at least one source checkout")
     for root, rows_of, prefix in sources:
