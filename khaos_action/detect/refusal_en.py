@@ -141,6 +141,8 @@ _VERB = (
                      r"(?:respectfully |politely |kindly |regretfully )?(?:decline|refuse|reject|pass on|"
                      r"turn (?:this|that|it|you) down|turn down|say no)\b",
           "declin", "refus", "reject", "pass on", "turn", "say no"),
+    _rule(VERB, 0.9, r"\b(?:I|we)(?: must| will| have to| need to|'ll| shall| should|'d| would)?(?: respectfully| "
+                     r"kindly)? refrain from (?:\w+ing)\b", "refrain"),
     _rule(VERB, 0.85, r"\bI'?ll (?:pass|skip (?:that|this)(?: one)?|sit (?:this|that) one out)\b|\bI'll have to pass\b",
           "pass", "skip", "sit "),
     _rule(VERB, 0.9, r"\b(?:must|have to|need to|'ll have to|will have to|going to have to|'d have to) "
@@ -299,6 +301,9 @@ _APOLOGY = (
                          r"aren't able to)\s+(?!(?:wait|believe|thank|stress|overstate|guarantee|promise)\b)[a-z]{2,}|"
                          rf"\b(?:is|are) (?:strictly )?non-?[a-z]+able\b[^.!?\n]{{0,30}}?{APOLOGY_WORD}|"
                          rf"{APOLOGY_WORD}[^.!?\n]{{0,60}}?\b(?:is|are) (?:strictly )?non-?[a-z]+able\b",
+          "sorry", "apolog", "unfortunately", "regrettably", "afraid", "sadly", "alas"),
+    _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,40}}?\b(?:for )?not being able to (?:comply|fulfil+|help|"
+                         r"assist|answer|provide|share|do (?:that|this|so)|respond)\b",
           "sorry", "apolog", "unfortunately", "regrettably", "afraid", "sadly", "alas"),
     _rule(APOLOGY, 0.6, r"\b(?:confidential|private|restricted|classified) and (?:can(?:'t|not)|won't|will not|isn't|"
                         r"is not)\b", "confidential", "private", "restricted", "classified"),
