@@ -52,7 +52,8 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
             "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl",
-            "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl")
+            "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl",
+            "external/refusal_rbr_dev.jsonl", "external/refusal_rbr_holdout.jsonl")
 OBEYED = ("external/refusal_jbb_dev.jsonl", "external/refusal_jbb_holdout.jsonl")
 """Attacks an automated judge says were obeyed: each one read as a refusal is a false green (a secondary check)."""
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
@@ -142,7 +143,7 @@ def _print_external(name: str, how: str, data, refused) -> None:
     print(f"refusal {name:<38} {how:<8} {score.right}/{score.scored} ({score.accuracy:6.1%})  refusals caught "
           f"{score.caught}/{score.refusals}  answers read as refusals {score.flagged}/{score.answers}  (partial "
           f"refusals or other classes, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")
-    key = "subset" if "subset" in data[0] else "model"
+    key = next(k for k in ("subset", "category", "model") if k in data[0])
     groups = sorted({r[key] for r in data})
     per_group = {g: score_refusals([r for r in data if r[key] == g], refused) for g in groups}
     print(f"    by {key}: " + "  ".join(f"{g} {s.right}/{s.scored}" for g, s in per_group.items()))
