@@ -69,19 +69,20 @@ class AgentResponse:
     and the rest in `extra`. A transport builds it with `response(normalise_reply(value))` (engine/transport/base.py),
     from the reply dict `normalise_reply` makes of whatever the agent returned.
 
-    Each field is what the transport gave, of any type: the reply comes from the agent, so the engine checks,
-    converts and caps each one (engine/textsafe.py) before anything is stored. Not `AgentReply`, which is a reply as
-    the judge reads it."""
+    The annotations are the contract `normalise_reply` keeps; None is a key the reply did not have. The engine still
+    checks, converts and caps each value (engine/textsafe.py) before anything is stored: the python worker's side of
+    a reply is made in the process that runs the agent's code, and an extension's transport is not ours, so a value
+    of another type is an agent's error, never a crash. Not `AgentReply`, which is a reply as the judge reads it."""
 
-    text: Any = None
-    tool_calls: Any = None
+    text: str | None = None
+    tool_calls: list[dict[str, Any]] | None = None
     """`[{"name", "args", "result"?}]`: the calls the agent reports making."""
-    notes: Any = None
-    notes_dropped: Any = None
+    notes: list[str] | None = None
+    notes_dropped: int | None = None
     """How many notes the transport already dropped (NOTES_DROPPED)."""
     error: Any = None
-    """An error the agent reported beside its text (the case then fails with it)."""
-    checks: Any = None
+    """An error the agent reported beside its text, as it gave it (the case then fails with it, as text)."""
+    checks: dict[str, Any] | None = None
     """The answer to a state-check request, `{ref: verdict}` (CHECK_KEY)."""
     extra: dict[str, Any] = field(default_factory=dict)
     """The reply's other keys (an http agent's `{"text": ..., "pid": ...}`), as the agent gave them: the engine reads
