@@ -1,16 +1,16 @@
 """The security phase per channel and per objective: executed, outcomes, not exercised, not applicable, and the
-user's task under attack (utility), for every report's tables and for `compare`."""
+user's task under attack (utility), for every report's tables; and how each row changed from one run to another
+(`BreakdownChange`, `breakdown_changes`), which `compare` puts on its `Comparison`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Literal
+
+from pydantic import BaseModel
 
 from khaos_action.manifest import AttackBreakdown, BreakdownRow, CaseResult, SkippedAttack
 from khaos_action.outcome import Outcome, Phase
-
-if TYPE_CHECKING:
-    from khaos_action.score.compare import BreakdownChange
 
 _OUTCOME_FIELD = {Outcome.BLOCKED: "blocked", Outcome.COMPROMISED: "compromised", Outcome.UNCERTAIN: "uncertain"}
 NOT_EXERCISED = "not exercised"
@@ -48,6 +48,17 @@ def _rows(attacks: Sequence[CaseResult], skipped: Sequence[SkippedAttack],
     return dict(sorted(rows.items()))
 
 
+class BreakdownChange(BaseModel):
+    """One channel's or objective's attack success and utility under attack, base → head (None: not measured)."""
+
+    kind: Literal["channel", "objective"]
+    name: str
+    base_success: float | None = None
+    head_success: float | None = None
+    base_utility: float | None = None
+    head_utility: float | None = None
+
+
 def _rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
@@ -55,8 +66,6 @@ def _rate(part: int, whole: int) -> float | None:
 def breakdown_changes(base: AttackBreakdown | None, head: AttackBreakdown | None) -> list[BreakdownChange]:
     """Attack success and utility under attack of every channel and objective either run has, base → head; empty
     unless both runs recorded a breakdown (an older base run did not)."""
-    from khaos_action.score.compare import BreakdownChange
-
     if base is None or head is None:
         return []
     changes = []

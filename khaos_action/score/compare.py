@@ -29,7 +29,7 @@ from khaos_action.findings import case_is_critical, is_critical
 from khaos_action.manifest import CaseResult, Manifest, ManifestOutcome, ManifestPhase
 from khaos_action.manifest_read import CaseOutcome, InvariantOutcome, Outcomes
 from khaos_action.outcome import ATTACK_PASSED, Outcome
-from khaos_action.score.breakdown import breakdown_changes
+from khaos_action.score.breakdown import BreakdownChange, breakdown_changes
 from khaos_action.score.statistics import mcnemar_exact, pass_rate, wilson_interval
 
 Status = Literal["pass", "fail", "flaky", "unjudged"]
@@ -142,17 +142,6 @@ class ComparisonWarning(BaseModel):
     @model_serializer
     def _as_sentence(self) -> str:
         return self.text
-
-
-class BreakdownChange(BaseModel):
-    """One channel's or objective's attack success and utility under attack, base → head (None: not measured)."""
-
-    kind: Literal["channel", "objective"]
-    name: str
-    base_success: float | None = None
-    head_success: float | None = None
-    base_utility: float | None = None
-    head_utility: float | None = None
 
 
 class Comparison(BaseModel):
