@@ -28,7 +28,7 @@ from typing import Any, BinaryIO
 from khaos_action.atomic import discard, fsync_dir, replace, staged_file, temp_beside
 from khaos_action.errors import KhaosError, OutputError, output_error
 from khaos_action.manifest import CaseResult, Manifest, cases_json
-from khaos_action.report.writers import kept_note
+from khaos_action.report.kept import kept_note
 from khaos_action.reporters import REPORTERS
 
 TWO_STEPS = ("json", "junit")

@@ -9,6 +9,7 @@ from pathlib import Path
 
 from khaos_action.atomic import atomic_file, make_dirs, write_atomic
 from khaos_action.manifest import CaseResult, Manifest
+from khaos_action.report.kept import kept_note
 from khaos_action.reporters import REPORTERS
 
 
@@ -71,11 +72,3 @@ def _cores() -> int:
 
 def _make(out_dir: Path) -> None:
     make_dirs(out_dir)
-
-
-def kept_note(out_dir: Path, written: list[Path]) -> str:
-    names = ["events.jsonl"] if (out_dir / "events.jsonl").exists() else []
-    names += [p.name for p in written]
-    return f"kept whole in {out_dir}: {', '.join(names)}" if names else "nothing was written"
-
-
