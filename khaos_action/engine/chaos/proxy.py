@@ -51,7 +51,7 @@ from khaos_action.engine.chaos.http1 import (
     status_line,
 )
 from khaos_action.engine.chaos.plan import decide_http, finish_http
-from khaos_action.engine.chaos.proxy_forward import forward_env, proxy_instance, tunnel
+from khaos_action.engine.chaos.proxy_forward import forward_env, proxy_instance, proxy_url, tunnel
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.llm_calls import LlmCall, begin_call
 from khaos_action.errors import ConfigError
@@ -249,9 +249,8 @@ class ChaosProxy:
 
     # ---- forward proxy: what an agent's HTTP_PROXY / HTTPS_PROXY reach ------------------------------------------
     def proxy_url(self, instance: int) -> str:
-        """The HTTP_PROXY value for instance `instance`: its number travels as the proxy user name (clients send it
-        as Proxy-Authorization), so a request is attributed to the case that instance serves."""
-        return f"http://i{instance}:khaos@{self.base_url.removeprefix('http://')}"
+        """The HTTP_PROXY value for instance `instance` (proxy_forward.py `proxy_url`)."""
+        return proxy_url(self.base_url, instance)
 
     def _case_of(self, headers: list[tuple[str, str]]) -> CaseContext | None:
         instance = proxy_instance(headers)
@@ -312,7 +311,7 @@ def render_env(env: dict[str, str], proxy: ChaosProxy | None, instance: int,
         except (TemplateError, ConfigError) as exc:
             raise ConfigError(f"agent.env.{key} = {value!r} cannot be rendered: {exc}. Available: "
                               "`{{ llm_proxy }}`, `{{ proxy('https://api.example.com') }}`, `{{ port }}`.") from None
-    return {**forward_env(proxy, instance, env), **rendered}
+    return {**forward_env(proxy.base_url if proxy is not None else None, instance, env), **rendered}
 
 
 async def _read_request(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> tuple[Head, bytes] | None:

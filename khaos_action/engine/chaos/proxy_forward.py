@@ -1,6 +1,8 @@
 """The chaos proxy as its agents' HTTP_PROXY / HTTPS_PROXY (proxy.py serves it): the environment that makes an
-out-of-process agent's HTTP clients use it, the instance a request comes from (the proxy user name), and CONNECT
-tunnels, refused for a host the current attack names (engine/chaos/egress.py; docs/sandbox.md)."""
+out-of-process agent's HTTP clients use it, the instance a request comes from (the proxy user name: written into
+the proxy URL here, read back here), and CONNECT tunnels, refused for a host the current attack names
+(engine/chaos/egress.py; docs/sandbox.md). It knows the proxy only by its base URL, so proxy.py imports it and not
+the other way round."""
 
 from __future__ import annotations
 
@@ -14,21 +16,28 @@ from khaos_action.engine.chaos.http1 import Head, serialize_head, status_line
 from khaos_action.faults.effects import Reply, rebuilt_headers
 
 if TYPE_CHECKING:
-    from khaos_action.engine.chaos.proxy import ChaosProxy
     from khaos_action.engine.context import CaseContext
 
 PROXY_VARIABLES = ("HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy")
 LOCAL_HOSTS = "localhost,127.0.0.1,::1"
 
 
-def forward_env(proxy: ChaosProxy | None, instance: int, env: dict[str, str]) -> dict[str, str]:
-    """HTTP_PROXY / HTTPS_PROXY for an out-of-process agent's instance: the chaos proxy forwards (or tunnels) what
-    the agent's HTTP clients send elsewhere, and answers locally what goes to a host the current attack names.
-    Loopback stays direct (NO_PROXY), and an agent.env that sets any proxy variable keeps its own."""
-    if proxy is None or any(name in env for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy")):
+def forward_env(base_url: str | None, instance: int, env: dict[str, str]) -> dict[str, str]:
+    """HTTP_PROXY / HTTPS_PROXY for an out-of-process agent's instance, through the chaos proxy at `base_url` (None:
+    no proxy, nothing to set): it forwards (or tunnels) what the agent's HTTP clients send elsewhere, and answers
+    locally what goes to a host the current attack names. Loopback stays direct (NO_PROXY), and an agent.env that
+    sets any proxy variable keeps its own."""
+    if base_url is None or any(name in env for name in (*PROXY_VARIABLES, "NO_PROXY", "no_proxy")):
         return {}
-    url = proxy.proxy_url(instance)
+    url = proxy_url(base_url, instance)
     return {**dict.fromkeys(PROXY_VARIABLES, url), "NO_PROXY": LOCAL_HOSTS, "no_proxy": LOCAL_HOSTS}
+
+
+def proxy_url(base_url: str, instance: int) -> str:
+    """The HTTP_PROXY value for instance `instance` of the proxy at `base_url`: its number travels as the proxy user
+    name (clients send it as Proxy-Authorization, `proxy_instance` reads it), so a request is attributed to the case
+    that instance serves."""
+    return f"http://i{instance}:khaos@{base_url.removeprefix('http://')}"
 
 
 def proxy_instance(headers: list[tuple[str, str]]) -> int | None:
