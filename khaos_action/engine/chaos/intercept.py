@@ -12,8 +12,9 @@ ContextVar lookup plus, inside a case, a path check (see bench/interception.py).
 Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network.
 
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
-(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py) and are imported when their library is patched,
-with the fault machinery they decide through: a python worker whose agent makes no HTTP call never imports it
+(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py), each handed `Traffic.note` to record what it sees
+(they import nothing of this module), and are imported when their library is patched, with the fault machinery
+they decide through: a python worker whose agent makes no HTTP call never imports it
 (the faults' models are a large part of a worker's start).
 """
 
@@ -93,14 +94,14 @@ def _patch_library(name: str, mod: Any) -> None:
     if name in HTTPX_LIKE:
         from khaos_action.engine.chaos.intercept_httpx import async_handler, sync_handler
 
-        _patch(mod.HTTPTransport, "handle_request", sync_handler(mod, mod.HTTPTransport.handle_request))
+        _patch(mod.HTTPTransport, "handle_request", sync_handler(mod, mod.HTTPTransport.handle_request, TRAFFIC.note))
         _patch(mod.AsyncHTTPTransport, "handle_async_request",
-               async_handler(mod, mod.AsyncHTTPTransport.handle_async_request))
+               async_handler(mod, mod.AsyncHTTPTransport.handle_async_request, TRAFFIC.note))
         TRAFFIC.clients.append(name)
     elif name == "requests.adapters":
         from khaos_action.engine.chaos.intercept_requests import patched_send
 
-        _patch(mod.HTTPAdapter, "send", patched_send(mod.HTTPAdapter.send))
+        _patch(mod.HTTPAdapter, "send", patched_send(mod.HTTPAdapter.send, TRAFFIC.note))
         TRAFFIC.clients.append("requests")
     else:
         from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request

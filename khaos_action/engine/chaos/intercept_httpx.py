@@ -1,17 +1,18 @@
 """httpx / httpx2 interception (intercept.py patches them): `HTTPTransport.handle_request` and
 `AsyncHTTPTransport.handle_async_request` replaced by handlers that ask the current case's fault plan, record LLM
 calls (telemetry, cassette, budget) and answer with the library's own Response and exceptions.
-Imported when one of the two libraries is patched.
+Imported when one of the two libraries is patched; `note` (intercept.py's Traffic) records each request a case
+makes, for the "never fired" report.
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, httpx_send, httpx_send_async
@@ -43,13 +44,17 @@ def _httpx_response(mod: Any, reply: Reply, request: Any) -> Any:
     return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
 
 
-def _decide(request: Any, client: str = "httpx") -> HttpDecision | Reply | None:
+Note = Callable[[str, HttpRequestView], None]
+"""Records a request seen inside a case: (client, request)."""
+
+
+def _decide(request: Any, note: Note, client: str = "httpx") -> HttpDecision | Reply | None:
     """The fault plan's decision, or the local answer to a request an attack case contains (egress.py)."""
     ctx = case_now()
     if ctx is None:
         return None
     view = _httpx_view(request)
-    TRAFFIC.note(client, view)
+    note(client, view)
     return contain(ctx, view, client) or decide_http(ctx, view)
 
 
@@ -78,9 +83,9 @@ def _transformed(ctx: Any, decision: HttpDecision, mod: Any, request: Any, respo
     return _httpx_response(mod, Reply(reply.status, rebuilt_headers(reply.headers), reply.body), request)
 
 
-def sync_handler(mod: Any, original: Any) -> Any:
+def sync_handler(mod: Any, original: Any, note: Note) -> Any:
     def handle_request(self: Any, request: Any) -> Any:
-        decision = _decide(request, mod.__name__)
+        decision = _decide(request, note, mod.__name__)
         if decision is None:
             return original(self, request)
         if isinstance(decision, Reply):
@@ -107,9 +112,9 @@ def sync_handler(mod: Any, original: Any) -> Any:
     return handle_request
 
 
-def async_handler(mod: Any, original: Any) -> Any:
+def async_handler(mod: Any, original: Any, note: Note) -> Any:
     async def handle_async_request(self: Any, request: Any) -> Any:
-        decision = _decide(request, mod.__name__)
+        decision = _decide(request, note, mod.__name__)
         if decision is None:
             return await original(self, request)
         if isinstance(decision, Reply):

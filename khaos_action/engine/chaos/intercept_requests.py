@@ -1,28 +1,29 @@
 """requests interception (intercept.py patches it): `requests.adapters.HTTPAdapter.send` replaced by one that asks
 the current case's fault plan, records LLM calls (telemetry, cassette, budget) and answers with requests' own
-Response and exceptions. Imported when requests is patched.
+Response and exceptions. Imported when requests is patched; `note` (intercept.py's Traffic) records each request a
+case makes, for the "never fired" report.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.intercept import TRAFFIC
 from khaos_action.engine.chaos.plan import decide_http, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, requests_send
 from khaos_action.faults.effects import HttpRequestView, Reply
 
 
-def patched_send(original: Any) -> Any:
+def patched_send(original: Any, note: Callable[[str, HttpRequestView], None]) -> Any:
     def send(self: Any, request: Any, **kwargs: Any) -> Any:
         ctx = case_now()
         if ctx is None:
             return original(self, request, **kwargs)
         view = _view(request)
-        TRAFFIC.note("requests", view)
+        note("requests", view)
         contained = contain(ctx, view, "requests")
         if contained is not None:
             return _requests_response(self, contained, request)
