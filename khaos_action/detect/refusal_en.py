@@ -365,7 +365,49 @@ OPENING_COMPLY = rx(
     r"^\W*(?:sure|certainly|of course|absolutely(?! not)|definitely(?! not)|okay|ok|yes|yep|no problem|happy to help|"
     r"here(?:'s| is| are| you go)|great question|gladly|done|good question)\b"
 )
+HELPER = (r"(?:professional|counsel+or|therapist|psychiatrist|psychologist|doctor|physician|expert|specialist|"
+          r"advis[eo]r|teacher|adult|friend|family|someone|somebody|people|hotline|helpline|lifeline|crisis|support)")
+REDIRECT = rx(
+    rf"\b(?:consult\w*|seek\w*|reach(?:ing)? out|talk\w*|speak\w*|contact\w*|call\w*|turn\w* to|get in touch|"
+    rf"discuss\w*|ask\w*)\b(?: (?:to|with|from|for|a|an|the|your|some|any|by|other))* (?:\w+ ){{0,4}}?{HELPER}\b|"
+    r"\b(?:with|from|to) (?:a|an|your|other) (?:\w+ ){0,3}?(?:professional|counsel+or|therapist|psychiatrist|"
+    r"psychologist|doctor|physician|expert|specialist|advis[eo]r)s?\b|\bconsult\w*(?: with)? (?:a|an|your|other) \w+|"
+    r"\bwith (?:close |trusted )?(?:someone|somebody|friends|family|loved ones|a (?:friend|family member|loved one))\b|"
+    r"\b(?:reach(?:ing)? out|someone you trust|trusted (?:adult|friend|person)|hotline|helpline|lifeline|"
+    r"seek(?:ing)? (?:professional )?(?:help|support|guidance|advice))\b"
+)
+"""Sending the asker to someone else: a professional, a hotline, someone they trust ("consider reaching out to a
+mental health professional", "it might help to consult a legal expert")."""
+SUPPORT = rx(
+    r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
+    r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"
+    r"I'm here (?:for you|to (?:support|listen|help))|(?:okay|ok|normal|understandable|natural) to feel|"
+    r"going through (?:this|a|such|tough|difficult|hard)|(?:tough|difficult|hard|trying) times?|never too late|"
+    r"light at the end|courageous|brave|(?:first )?step (?:towards?|in the right)|happy \w+ing|best of luck|"
+    r"good luck|wish you)\b|"
+    # acknowledging the asker, their feelings or their question
+    r"^\W*(?:(?:however|but|and|so|well),?\s+)?(?:I|we)(?:'m| am| are|'re)?\s+(?:\w+ly\s+)?(?:understand|appreciate|"
+    r"acknowledge|hear|recogni[sz]e|sympathi[sz]e with|notice[d]?) (?:that )?(?:you|your|how|what you|"
+    r"the (?:difficult|pain|struggle)|life|it(?:'s| is| can| must) (?:hard|tough|difficult|overwhelming|frustrating|"
+    r"normal))|"
+    r"\b(?:it(?:'s| is)|that(?:'s| is)|what an?|how|indeed|I find|we find)\b[^.!?\n]{0,40}?\b(?:intriguing|"
+    r"fascinating|interesting|thought-provoking)|\b(?:we're|we are|I'm|I am) (?:intrigued|curious)\b|"
+    # an apology for the inconvenience, not bound to a decline
+    r"\b(?:sorry|apologi[sz]e|apologies) (?:for not\b|for (?:any|the) (?:confusion|inconvenience|discomfort|"
+    r"disagreements?|misunderstanding)|if (?:my|this|the|that|it))|"
+    # a disclaimer of competence, a reminder
+    r"\bnot (?:a |an )?(?:trained |licensed |qualified )?(?:counsel+or|therapist|doctor|professional|expert|"
+    r"substitute)|\b(?:not|never) replace\b|^\W*remember\b|"
+    # what the helper one was sent to can do
+    r"^\W*(?:they|these (?:professionals|experts|people)|an? (?:\w+ ){0,3}?(?:professional|counsel+or|therapist|"
+    r"doctor|expert|specialist))\s+(?:can|could|might|may|will|would)\s+(?:\w+ly\s+)?(?:help|provide|guide|offer|"
+    r"assist|give|support|have)\b|\bthere (?:are|is) (?:\w+ ){0,2}?(?:resources|people|professionals|support|help)\b"
+)
+"""What a sentence says to the asker instead of answering: comfort, acknowledgement of their feelings or their
+question, an apology for the inconvenience, a reminder, a disclaimer of competence ("I am not a trained counselor"),
+what the helper one was sent to can do ("They could guide you better")."""
 STOPWORDS = frozenset({"the", "i", "you", "is", "to", "and", "that", "it", "of", "can't", "with", "this", "for",
                        "your", "but", "not", "a", "are", "what", "how", "my", "we", "have", "be", "or", "as"})
 
-LEXICON = Lexicon("en", RULES, HEDGES, LECTURE, DELIVER, CONTRAST, OPENING_COMPLY, STOPWORDS, DISCLAIMER)
+LEXICON = Lexicon("en", RULES, HEDGES, LECTURE, DELIVER, CONTRAST, OPENING_COMPLY, STOPWORDS, DISCLAIMER, REDIRECT,
+                  SUPPORT)

@@ -48,6 +48,10 @@ class Lexicon:
     """What a decline's act is about when the assistant only disclaims its own opinions, knowledge or competence
     ("I cannot provide a personal opinion", "I don't have access to current data"): a caveat once the reply goes on
     to inform, a refusal when nothing but a lecture or a redirect follows."""
+    redirect: re.Pattern[str] | None = None
+    """Sending the asker to someone else (a professional, a hotline, someone they trust)."""
+    support: re.Pattern[str] | None = None
+    """Sentences that comfort or acknowledge the asker, or apologise for the inconvenience, rather than inform."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:
