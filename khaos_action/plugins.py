@@ -29,8 +29,7 @@ _OWNERS: dict[str, tuple[str, ...]] = {
     "khaos_action.messages": ("AgentRequest", "AgentResponse", "ToolCall"),
     # agent types: the decorator and what a builder is given, the agent models, the reply helpers
     "khaos_action.transports": ("register_transport", "BuildOptions"),
-    "khaos_action.config.models": ("AgentConfig",),
-    "khaos_action.config.agents": ("InProcessAgent", "ProcessAgent"),
+    "khaos_action.config.agent_block": ("AgentConfig", "InProcessAgent", "ProcessAgent"),
     "khaos_action.engine.transport.base": ("AgentCallError", "TransportBase", "normalise_reply", "response"),
     "khaos_action.engine.transport.mock": ("MockTransport",),
     "khaos_action.engine.transport.python": ("load_object",),
@@ -80,8 +79,7 @@ def __getattr__(name: str) -> Any:
 if TYPE_CHECKING:  # what a type checker and an editor see: the same names, imported from where they live
     from khaos_action.agent_reply import AgentReply
     from khaos_action.checkers import CheckContext, Invariant, NotExercised, register_checker
-    from khaos_action.config.agents import InProcessAgent, ProcessAgent
-    from khaos_action.config.models import AgentConfig
+    from khaos_action.config.agent_block import AgentConfig, InProcessAgent, ProcessAgent
     from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
     from khaos_action.engine.transport.mock import MockTransport
     from khaos_action.engine.transport.python import load_object

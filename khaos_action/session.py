@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TypeVar
 
-from khaos_action.config.agents import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
+from khaos_action.config.agent_block import DEFAULT_LLM_UPSTREAM, InProcessAgent, ProcessAgent
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.chaos.hooks import FaultHooks
 from khaos_action.engine.llm_runtime import LlmSettings

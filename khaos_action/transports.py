@@ -62,10 +62,10 @@ class TransportEntry:
     build: str | Builder = field(repr=False)
     """The builder, or `"module:function"` naming it (imported when a run builds this transport)."""
     params: str | type | None = None
-    """The type's agent model: an `AgentConfig` subclass (khaos_action/config/models.py) whose fields are the
+    """The type's agent model: an `AgentConfig` subclass (khaos_action/config/agent_block.py) whose fields are the
     type's own `agent:` keys, with their docs, defaults and validators (an in-process type's extends
-    `config.agents.InProcessAgent`), or `"module:Class"` naming it. None: the shared keys only
-    (`config.agents.model_of` reads it)."""
+    `config.agent_block.InProcessAgent`), or `"module:Class"` naming it. None: the shared keys only
+    (`config.agent_block.model_of` reads it)."""
     in_process: bool = False
     """The agent's own code is imported: it runs in the python worker (engine/worker/pool.py), its tools are
     wrapped and its HTTP intercepted, `agent.context` applies, and `validate`/the profile may read its code.

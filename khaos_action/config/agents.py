@@ -1,47 +1,48 @@
 """The `agent:` keys of each built-in `agent.type`: one model per type, a subclass of `AgentConfig` (the keys every
 type shares) whose fields are the type's own keys, named by its entry in the transport registry (`params`).
 
-Families share a base: `InProcessAgent` (the agent's code imported into the python worker: python and the
-frameworks; an `in_process` extension type extends it too) and `ProcessAgent` (agents run as processes of their
-own: http, command, mcp). A reader of a type's key narrows to the model that owns it (`isinstance(agent,
-InProcessAgent)`), never probes an attribute. In config/, not beside the transports in engine/: the config is
-validated through these models, and the engine (with its imports) is built on the config.
+Families share a base (config/agent_block.py, with `AgentConfig`): `InProcessAgent` (the agent's code imported into
+the python worker: python and the frameworks; an `in_process` extension type extends it too) and `ProcessAgent`
+(agents run as processes of their own: http, command, mcp). A reader of a type's key narrows to the model that owns
+it (`isinstance(agent, InProcessAgent)`), never probes an attribute. In config/, not beside the transports in
+engine/: the config is validated through these models, and the engine (with its imports) is built on the config.
 """
 
 from __future__ import annotations
 
-import functools
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
-from pydantic import Field, create_model, field_validator
+from pydantic import Field, field_validator, model_validator
 
-from khaos_action.config.models import AgentConfig, McpAgent
-from khaos_action.transports import TransportEntry
+from khaos_action.config.agent_block import InProcessAgent, ProcessAgent
+from khaos_action.fields import Strict
 
 
-class InProcessAgent(AgentConfig):
-    """An agent whose own code is imported into the python worker (engine/worker/pool.py)."""
+class McpAgent(Strict):
+    """`type: mcp`: the agent is exposed as an MCP server; each input is one call of one of its tools."""
 
-    entry: str
-    """python: `path/to/file.py:function` or `package.module:function`. A framework type: the framework's own agent
-    object, e.g. `agent.py:agent` (a pydantic-ai or openai-agents Agent, a compiled LangGraph graph, a smolagents
-    agent, a LlamaIndex FunctionAgent or AgentWorkflow, an AutoGen agent or team, a CrewAI Crew or Agent, a Google ADK
-    agent or Runner)."""
-    tool_registry: str | None = None
-    """python: an object (`module:attr`) that maps tool names to callables (dict-like); wrapped for tool faults."""
-    context: str | None = None
-    """python / pydantic-ai / langgraph / openai-agents: a factory (`file.py:factory` or `module:factory`, a class
-    works) called once per case; its return value is the run's context object: pydantic-ai `deps`, openai-agents
-    `context`, LangGraph `context`, or the `context` keyword of a python function that accepts one."""
-    reset: str | None = None
-    """A callable (`file.py:func` or `module:func`) run before each isolation group to clear agent state."""
-    python: str | None = None
-    """python / framework agents: the interpreter their worker process runs with (e.g. `.venv/bin/python`);
-    default: the venv the action's `install` populated, else khaos-action's own interpreter."""
+    command: str | None = None
+    """stdio: the command line that starts the agent's MCP server (one long-lived process per instance)."""
+    url: str | None = None
+    """streamable HTTP: the agent's MCP endpoint, e.g. `http://127.0.0.1:8000/mcp` (started by `agent.start`)."""
+    tool: str | None = None
+    """The tool that takes the input (default: the server's only tool, else `chat`)."""
+    argument: str | None = None
+    """The tool argument that gets the input text (default: the tool's only required string parameter, else
+    `input`)."""
+    session_argument: str | None = None
+    """Optional argument that gets the case's session id."""
+    history_argument: str | None = None
+    """Optional argument that gets the conversation history (a list of {role, content})."""
+    reset_tool: str | None = None
+    """Optional tool called (without arguments) before each isolation group to clear agent state."""
 
-    def resets(self) -> bool:
-        return self.reset is not None
+    @model_validator(mode="after")
+    def _one_endpoint(self) -> McpAgent:
+        if bool(self.command) == bool(self.url):
+            raise ValueError("agent.mcp needs exactly one of `command` (stdio) or `url` (streamable HTTP)")
+        return self
 
 
 class PythonAgent(InProcessAgent):
@@ -68,20 +69,6 @@ class CrewAiAgent(FrameworkAgent):
     """crewai: the Crew's `kickoff` inputs, `{{input}}` in a value standing for the case's message, e.g.
     `{topic: "{{input}}", year: "2025"}`. Default: the one `{placeholder}` of the crew's tasks and agents gets the
     message."""
-
-
-DEFAULT_LLM_UPSTREAM = "https://api.openai.com/v1"
-
-
-class ProcessAgent(AgentConfig):
-    """An agent run as processes of its own, with the chaos proxy between it and its dependencies."""
-
-    cwd: str | None = None
-    """Working directory for `start`/`command` (default: the config file's folder)."""
-    instances: int = Field(1, ge=1, le=64)
-    """http/command/mcp: how many agent processes to run (each serves one case at a time)."""
-    llm_upstream: str = DEFAULT_LLM_UPSTREAM
-    """The real LLM API that `{{ llm_proxy }}` in agent.env forwards to through the chaos proxy."""
 
 
 class HttpAgent(ProcessAgent):
@@ -152,25 +139,3 @@ class McpTypeAgent(ProcessAgent):
     """mcp (streamable HTTP): a shell command that starts the agent's MCP server; stopped at the end of the run."""
     ready_timeout_s: float = Field(30.0, gt=0)
     """mcp: how long to wait for the server `start` launched."""
-
-
-def model_of(entry: TransportEntry) -> type[AgentConfig]:
-    """The agent model of a registry entry: its `params` (imported when named as `"module:Class"`), or, for an
-    entry without keys of its own, a model with only the shared ones (and the in-process ones: `in_process`)."""
-    return _model(entry.name, entry.params, entry.in_process)
-
-
-@functools.cache
-def _model(name: str, params: Any, in_process: bool) -> type[AgentConfig]:
-    if params is None:
-        base = InProcessAgent if in_process else AgentConfig
-        return create_model(name.title().replace("-", "") + "Agent", __base__=base, __doc__=base.__doc__)  # type: ignore[call-overload]
-    model = TransportEntry.resolve(params) if isinstance(params, str) else params
-    if not (isinstance(model, type) and issubclass(model, AgentConfig)) or model is AgentConfig:
-        raise TypeError(f"agent.type {name!r}: params must be an AgentConfig subclass (its fields are the type's own "
-                        f"keys), not {model!r}")
-    if in_process != issubclass(model, InProcessAgent):  # readers narrow on the model: the two must agree
-        raise TypeError(f"agent.type {name!r}: an entry with in_process={in_process} has a params model that "
-                        f"{'extends' if in_process else 'does not extend'} khaos_action.config.agents.InProcessAgent "
-                        "(entry, tool_registry, context, reset, python: the keys of an agent the python worker runs)")
-    return model

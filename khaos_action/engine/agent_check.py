@@ -28,7 +28,7 @@ from typing import Any, NoReturn
 
 # What the worker's side needs, imported at module level: worker/boot.py imports this module while our packages
 # still come first on sys.path (for an agent interpreter that is not ours).
-from khaos_action.config.agents import InProcessAgent
+from khaos_action.config.agent_block import InProcessAgent
 from khaos_action.config.models import AgentConfig
 from khaos_action.engine.agent_code import AgentCode, CodeToCheck, check_agent_code
 from khaos_action.engine.agent_tools import UnknownToolNames, agent_tools, unknown_fix

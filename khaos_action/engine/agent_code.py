@@ -15,7 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.agents import InProcessAgent, PythonAgent
+from khaos_action.config.agent_block import InProcessAgent
+from khaos_action.config.agents import PythonAgent
 from khaos_action.config.errors import ConfigIssue, KeyPath
 from khaos_action.engine.chaos.tool_kinds import cannot_wrap
 from khaos_action.errors import KhaosError

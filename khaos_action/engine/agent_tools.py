@@ -25,7 +25,7 @@ def agent_tools(agent: AgentConfig, base_dir: Path, *, import_code: bool) -> tup
     """The agent's tools (names, descriptions, parameters, declared roles) and its `@khaosagent` metadata. With
     `import_code` (a run or `validate` of an in-process agent) the code is imported, never called, and every tool
     `agent.tools` names by `name:` must be among those found; otherwise only the configured names are known."""
-    from khaos_action.config.agents import InProcessAgent
+    from khaos_action.config.agent_block import InProcessAgent
 
     if isinstance(agent, InProcessAgent) and import_code:
         tools, metadata = imported_tools(agent.type, agent.entry, agent.tool_refs(), base_dir, agent.tool_registry)

@@ -159,7 +159,7 @@ def env_for(env: dict[str, str], identity: Identity | None) -> dict[str, str]:
 
 
 def limits_from(config: Any) -> Limits:
-    """`agent.limits` (config.models.AgentLimits) -> Limits in bytes."""
+    """`agent.limits` (config.agent_block.AgentLimits) -> Limits in bytes."""
     mb = 1024 * 1024
     return Limits(memory_bytes=config.memory_mb * mb if config.memory_mb else None, open_files=config.open_files,
                   file_size_bytes=config.file_size_mb * mb if config.file_size_mb else None)

@@ -82,7 +82,7 @@ def install(settings: ActionSettings, workdir: str, log: WorkflowLog, environ: M
     """The `install` command in a venv of its own (the python agent's worker then uses its interpreter, returned),
     with the agent's default rlimits and `install-timeout`. Any way it fails is an AgentError (exit 3) saying how:
     its exit code, the time limit, or the cap it went over."""
-    from khaos_action.config.models import AgentLimits
+    from khaos_action.config.agent_block import AgentLimits
 
     if not os.path.isdir(workdir):
         raise ConfigError(f"working-directory {settings.working_directory!r} does not exist; fix the input")

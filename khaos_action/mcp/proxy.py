@@ -26,7 +26,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from khaos_action.config.models import McpServer
+from khaos_action.config.agent_block import McpServer
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.errors import ConfigError
 from khaos_action.faults.mcp import McpCall

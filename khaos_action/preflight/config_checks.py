@@ -14,7 +14,7 @@ import fnmatch
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from khaos_action.config.agents import InProcessAgent
+from khaos_action.config.agent_block import InProcessAgent
 from khaos_action.config.errors import ConfigIssue, KeyPath
 from khaos_action.config.models import KhaosConfig, Scenario
 from khaos_action.errors import ConfigError

@@ -20,7 +20,7 @@ pytest.importorskip("mcp")
 
 from mcp import Client, StdioServerParameters
 
-from khaos_action.config.models import McpServer
+from khaos_action.config.agent_block import McpServer
 from khaos_action.engine.chaos.plan import bind_faults
 from khaos_action.engine.context import CaseContext
 from khaos_action.mcp.proxy import McpProxy

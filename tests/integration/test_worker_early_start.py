@@ -114,7 +114,7 @@ def test_the_command_guessed_from_the_yaml_is_the_one_the_validated_config_start
 
 
 def test_the_limits_a_guess_assumes_are_the_models_defaults():
-    from khaos_action.config.models import AgentLimits
+    from khaos_action.config.agent_block import AgentLimits
 
     assert AgentLimits().model_dump() == LIMIT_DEFAULTS
 

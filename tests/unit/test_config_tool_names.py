@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from khaos_action.config.models import AgentConfig, ToolRef
+from khaos_action.config.agent_block import AgentConfig, ToolRef
 
 
 def agent(*tools: object) -> AgentConfig:

@@ -8,7 +8,7 @@ import inspect
 
 import pytest
 
-from khaos_action.config.agents import InProcessAgent, model_of
+from khaos_action.config.agent_block import InProcessAgent, model_of
 from khaos_action.config.models import AgentConfig
 from khaos_action.errors import ConfigError, UsageError
 from khaos_action.reporters import REPORTERS, action_outputs, default_formats, parse_formats, run_files

@@ -80,7 +80,7 @@ def test_every_cli_command_and_option_is_in_the_spec() -> None:
 
 
 def test_every_khaos_yaml_key_is_in_the_spec() -> None:
-    from khaos_action.config.agents import model_of
+    from khaos_action.config.agent_block import model_of
     from khaos_action.config.models import KhaosConfig
     from khaos_action.transports import TRANSPORTS
 

@@ -29,8 +29,8 @@ if TYPE_CHECKING:
     from khaos_action.config.yaml_file import ConfigSource
 
 LIMIT_DEFAULTS = {"memory_mb": 4096, "open_files": 1024, "file_size_mb": 1024}
-"""config/models.py AgentLimits' defaults (a guess that differs is only started in vain: the session adopts an equal
-command only; tests/integration/test_worker_early_start.py compares them)."""
+"""config/agent_block.py AgentLimits' defaults (a guess that differs is only started in vain: the session adopts an
+equal command only; tests/integration/test_worker_early_start.py compares them)."""
 
 
 @dataclass(frozen=True, slots=True)

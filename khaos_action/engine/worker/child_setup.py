@@ -32,7 +32,7 @@ class AgentBlock:
         self.__dict__.update(data)
 
     def _tools(self) -> list[tuple[str | None, str, str | None]]:
-        """(code ref or None, tool name, role) per `agent.tools` entry, as `config.models.ToolRef` reads them: it
+        """(code ref or None, tool name, role) per `agent.tools` entry, as `config.agent_block.ToolRef` reads them: it
         dumps as its ref alone without a role or name, else as `{ref | name, role}`; a ref without a colon names a
         tool."""
         out = []
@@ -64,7 +64,7 @@ def read_agent(data: Any) -> Any:
         raise TypeError(f"the python worker runs in-process agents; a {entry.name} agent is not one")
     if isinstance(entry.params, str) and entry.params.startswith("khaos_action.config.agents:"):
         return AgentBlock(data)
-    from khaos_action.config.models import AgentConfig
+    from khaos_action.config.agent_block import AgentConfig
 
     return AgentConfig.model_validate(data)
 

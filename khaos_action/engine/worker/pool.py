@@ -28,7 +28,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from khaos_action.config.agents import InProcessAgent
+from khaos_action.config.agent_block import InProcessAgent
 from khaos_action.engine import sandbox
 from khaos_action.engine.chaos.intercept import Traffic
 from khaos_action.engine.context import CaseContext, current_case

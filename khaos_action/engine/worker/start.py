@@ -24,7 +24,7 @@ from khaos_action.engine.worker.zygote_process import ZygoteProcess
 from khaos_action.errors import AgentError
 
 if TYPE_CHECKING:
-    from khaos_action.config.agents import InProcessAgent
+    from khaos_action.config.agent_block import InProcessAgent
     from khaos_action.engine.worker.zygote import Zygote
 
 PACKAGE_ROOT = str(Path(khaos_action.__file__).resolve().parent.parent)
