@@ -55,9 +55,10 @@ _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?:[ -]?[A-Z0-9]){11,30})\b")
 """Grouped by spaces as printed, or by hyphens; words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
 _IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
                          r"([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
-# "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it
+# "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it (a local part
+# is at most 64 characters, which also keeps a long run of dots and digits from being tried at each of its places)
 _SPELLED_EMAIL = re.compile(
-    r"(?i)\b([\w.+-]+)\s*(?:\[at\]|\(at\)|\{at\}|\sat\s)\s*((?:[\w-]+\s*(?:\[dot\]|\(dot\)|\{dot\}|\sdot\s)\s*)+"
+    r"(?i)\b([\w.+-]{1,64})\s*(?:\[at\]|\(at\)|\{at\}|\sat\s)\s*((?:[\w-]+\s*(?:\[dot\]|\(dot\)|\{dot\}|\sdot\s)\s*)+"
     r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
 _IBAN_LENGTHS = {
     "AD": 24, "AE": 23, "AL": 28, "AT": 20, "AZ": 28, "BA": 20, "BE": 16, "BG": 22, "BH": 22, "BI": 27, "BR": 29,
@@ -315,13 +316,23 @@ def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
     named = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
     if not _issued_shape(digits):
         return named
-    if NOT_PHONE_BEFORE.search(before) and not named:
+    if not named and _a_records_number(before, raw):
         return False
     if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
         return True
     return named or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
 
 
+def _a_records_number(before: str, raw: str) -> bool:
+    """After an order's or an invoice's word a number is the record's; after "account", one grouped as cards are
+    printed ("account 4111 1111 1111 1111 was charged twice") is the card that pays for it."""
+    if _ACCOUNT_WORD.search(before) and _CARD_GROUPS.fullmatch(raw):
+        return False
+    return bool(NOT_PHONE_BEFORE.search(before))
+
+
+_ACCOUNT_WORD = re.compile(r"(?i)\b(?:account|acct)\W{0,3}$")
+_CARD_GROUPS = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}|\d{4}([ -])\d{6}\2\d{5}")
 _IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?"
                    r"(?![\w:]|\.\d)")
 """Never the head of a longer run: "2001:db8::256.1.1.1" is no address."""

@@ -101,7 +101,7 @@ _LINES = (
     re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
     # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its
     # town and postcode
-    re.compile(rf"(?:\b\d{{1,6}}[A-Za-z]?\s+)?{_PLACE_WORD}(?:[ -]{_PLACE_WORD}|\s+[a-zà-ÿ]+){{0,3}}\s+"
+    re.compile(rf"(?:\b\d{{1,6}}[A-Za-z]?\s+)?\b{_PLACE_WORD}(?:[ -]{_PLACE_WORD}|\s+[a-zà-ÿ]+){{0,3}}\s+"
                rf"\d{{1,5}}[A-Za-z]?[^\S\n]*\n[^\S\n]*(?:\d{{4,5}}\s+{_PLACE_WORD}|"
                rf"{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}},?\s+(?:[a-zA-Z]{{2,3}}\s+)?"
                r"(?:\d{3}\s?\d{2}|\d{4,6}))\b"),
