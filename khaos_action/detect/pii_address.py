@@ -59,9 +59,12 @@ _PATTERNS = (
     re.compile(rf"\bul\.\s+{_CAP}(?:\s+{_CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
                r"\bPostfach\s+\d{1,3}(?:\s?\d{2,3})?\b", re.IGNORECASE),
     re.compile(r"\b(?:[A-ZÄÖÜ][a-zäöüß]+[ -])(?:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Damm)\s+\d{1,4}\s?[a-z]?\b"),
-    # 12 rue de la Paix · 5 bis, avenue Victor Hugo · 3 place du Marché
-    re.compile(r"\b\d{1,4}(?:\s?(?:bis|ter))?,?\s+(?:rue|avenue|av\.|boulevard|bd|place|chemin|allée|impasse|quai|"
-               rf"route|cours|square)\s+(?:(?:de la|de l'|du|des|de|d')\s*)?{_CAP}(?:\s+{_CAP})*", re.IGNORECASE),
+    # 12 rue de la Paix · 5 bis, avenue Victor Hugo · 3 place du Marché: the street's kind in either case; after a
+    # kind that is also an English word its name capitalised ("at 1 place and it would take off" is no square), after
+    # the others in any case ("6 rue gustave charpentier")
+    re.compile(r"\b\d{1,4}(?:\s?(?i:bis|ter))?,?\s+(?:(?i:avenue|av\.|boulevard|place|route|cours|square)\s+"
+               rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{_CAP}(?:\s+{_CAP})*|(?i:rue|bd|chemin|allée|impasse|quai)\s+"
+               r"(?:(?i:de la|de l'|du|des|de|d')\s*)?[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,3})"),
     # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
     re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"
                rf"(?:{_OF}\s+)?{_CAP}(?:\s+(?:{_OF}\s+)?{_CAP}){{0,4}},?\s+"
@@ -144,6 +147,8 @@ _INTRODUCED = re.compile(
     r"|(?:wohne|wohnt|wohnen)\s+(?:in|an|am|im)|(?:liefer|post|wohn)?adresse\s*:?|anschrift\s*:?|j'habite\s+(?:au|à)"
     r"|(?:dirección|domicilio|indirizzo|adres|morada)\s*:?|vivo\s+en|abito\s+in|woon\s+(?:in|aan|op))[ \t]*:?[ \t]*"
 )
+_NOT_POSTAL = re.compile(r"(?i)\b(?:e-?mail|ip|ipv[46]|mac|web|url|internet|server|wallet|bitcoin|btc|eth|ethereum|"
+                         r"crypto|delivery e-?mail|return e-?mail)\s+$")
 _NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{_NAME}|{_NAME}\.?,?\s+\d{{1,6}}[A-Za-z]?\b")
 # After the word "address" itself the phrase may be written in lower case ("address:\n947 trg revolucije 17").
 _NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
@@ -220,6 +225,8 @@ def _introduced(text: str) -> Iterator[tuple[int, int]]:
     """The place phrase after an address word, when a number stands next to a name in it and nothing says it is
     a time, an amount, a room or a count."""
     for intro in _INTRODUCED.finditer(text):
+        if _NOT_POSTAL.search(text, max(0, intro.start() - 12), intro.start()):
+            continue  # "email address:", "IP address is": another kind of address
         start = intro.end()
         if text.startswith("\n", start):  # "Address:\n947 trg revolucije 17": the address is on the next line
             start += 1

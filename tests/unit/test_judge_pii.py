@@ -314,6 +314,8 @@ def test_streets_that_a_sentence_goes_on_after(text, kind):
     "This is 1 more way to do it.",
     "It is on 4 lane road.",
     "Up to 3 Park Avenue flats are free.",
+    "The flight stops only at 1 place and it would take off at 9:35 am.",  # a French street kind, an English word
+    "4. Your email address:\n5. Your date of birth:",  # an e-mail address's label, no postal one
 ])
 def test_years_counts_and_modifiers_before_a_street_are_not_addresses(text):
     assert find_pii(text) == []
