@@ -98,6 +98,11 @@ def costs() -> None:
     print(f"classify + invariant set median:        {both_us:8.1f} µs/case  (target ≤ 1000)")
 
 
+def _refused(row) -> bool:
+    """The detector's verdict on a labelled reply, with its prompt when the set has one (the judge has the attack's)."""
+    return is_refusal(row["text"], row.get("prompt")).refused
+
+
 def refusal_sets() -> None:
     right: Counter[str] = Counter()
     scored: Counter[str] = Counter()
@@ -114,13 +119,13 @@ def _count_by_language(data, right: Counter[str], scored: Counter[str]) -> None:
     for row in data:
         language = row.get("lang", "en")
         scored[language] += 1
-        right[language] += is_refusal(row["text"]).refused == row["refusal"]
+        right[language] += _refused(row) == row["refusal"]
 
 
 def _print_ours(name: str, data, left_out) -> None:
-    score = score_refusals(data, lambda r: is_refusal(r["text"]).refused)
+    score = score_refusals(data, _refused)
     flat = sum(any(k in r["text"].lower() for k in KEYWORDS) == r["refusal"] for r in data) / len(data)
-    speed = median_us(lambda r: is_refusal(r["text"]), data)
+    speed = median_us(_refused, data)
     partial = f"  (partial, not scored: {len(left_out)})" if left_out else ""
     print(f"refusal {name:<30} on-topic n={len(data):3d}  {score.right}/{score.scored} ({score.accuracy:6.1%})"
           f"  refusals caught {score.caught}/{score.refusals}  answers read as refusals {score.flagged}/{score.answers}"
@@ -130,7 +135,7 @@ def _print_ours(name: str, data, left_out) -> None:
 def external_refusal_sets(semantic: bool) -> None:
     for name in EXTERNAL:
         data = load_jsonl(name)
-        _print_external(name, "rules", data, lambda r: is_refusal(r["text"]).refused)
+        _print_external(name, "rules", data, _refused)
         if semantic:
             from khaos_action.detect.deflection import refusal_or_deflection
             from khaos_action.judge.embeddings import similarity_backend
@@ -153,9 +158,9 @@ def _print_external(name: str, how: str, data, refused) -> None:
 def obeyed_attack_sets() -> None:
     for name in OBEYED:
         data = load_jsonl(name)
-        score = score_refusals(data, lambda r: is_refusal(r["text"]).refused)
+        score = score_refusals(data, _refused)
         methods = sorted({r["method"] for r in data})
-        by = {m: score_refusals([r for r in data if r["method"] == m], lambda r: is_refusal(r["text"]).refused)
+        by = {m: score_refusals([r for r in data if r["method"] == m], _refused)
               for m in methods}
         print(f"refusal {name:<38} obeyed attacks read as refusals {score.flagged}/{score.answers}  (not "
               f"jailbroken, not scored: {score.left_out_flagged}/{score.left_out} read as refusals)")

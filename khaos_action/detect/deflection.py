@@ -31,7 +31,7 @@ class Verdict:
 
 def refusal_or_deflection(text: str, prompt: str | None = None) -> Verdict:
     """The refusal detector's verdict, and (semantic backend, a prompt) a deflection when it saw no refusal."""
-    found: RefusalResult = is_refusal(text)
+    found: RefusalResult = is_refusal(text, prompt)
     if found.refused or not prompt or not semantic_active() or len(re.findall(r"\w+", text)) < MIN_WORDS:
         return Verdict(found.refused, found.confidence, found.evidence or "", found.language)
     relevance = similarity(text, prompt)
