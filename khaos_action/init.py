@@ -57,7 +57,7 @@ def inspect_agent(entry: str, base_dir: Path, *, environ: Mapping[str, str]) -> 
     never here: importing runs its top-level code, and this process may hold the runner's token (docs/sandbox.md).
     `environ`: the command's environment, what the worker's clean one is made from."""
     from khaos_action.engine.agent_check import inspect_entry
-    from khaos_action.engine.transport.python import split_entry
+    from khaos_action.engine.code_ref import split_entry
 
     target, attr = split_entry(entry)
     found = inspect_entry(entry, base_dir, environ=environ)

@@ -32,7 +32,7 @@ _OWNERS: dict[str, tuple[str, ...]] = {
     "khaos_action.config.agent_block": ("AgentConfig", "InProcessAgent", "ProcessAgent"),
     "khaos_action.engine.transport.base": ("AgentCallError", "TransportBase", "normalise_reply", "response"),
     "khaos_action.engine.transport.mock": ("MockTransport",),
-    "khaos_action.engine.transport.python": ("load_object",),
+    "khaos_action.engine.code_ref": ("load_object",),
     "khaos_action.errors": ("KhaosError", "ConfigError", "AgentError"),
     # report formats: the decorator, what a renderer reads, the escaping of agent text in Markdown
     "khaos_action.reporters": ("register_reporter",),
@@ -80,9 +80,9 @@ if TYPE_CHECKING:  # what a type checker and an editor see: the same names, impo
     from khaos_action.agent_reply import AgentReply
     from khaos_action.checkers import CheckContext, Invariant, NotExercised, register_checker
     from khaos_action.config.agent_block import AgentConfig, InProcessAgent, ProcessAgent
+    from khaos_action.engine.code_ref import load_object
     from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
     from khaos_action.engine.transport.mock import MockTransport
-    from khaos_action.engine.transport.python import load_object
     from khaos_action.errors import AgentError, ConfigError, KhaosError
     from khaos_action.faults import (
         ContextFaultBase,

@@ -49,7 +49,7 @@ class AgentCode:
 
 def check_agent_code(code: CodeToCheck) -> AgentCode:
     """Import the python entry and tools of `code.agent` (framework entries too) and check what can be checked."""
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     agent, issue = code.agent, code.issue
     found = AgentCode()
@@ -127,7 +127,7 @@ def _first_line(exc: Exception) -> str:
 
 def _did_you_mean(ref: str, base: Any) -> str | None:
     """The closest function the referenced module really defines (never a name from the config itself)."""
-    from khaos_action.engine.transport.python import load_object, split_entry
+    from khaos_action.engine.code_ref import load_object, split_entry
 
     target, attr = split_entry(ref)
     try:

@@ -24,8 +24,8 @@ from khaos_action.transports import framework_types
 def inspect_entry(entry: str, base_dir: Path) -> dict[str, Any]:
     """What `init` needs to know of `entry`: {"agent_type": a framework's type, "python", or None with "type_name"
     when the object is neither callable nor a framework's agent; "tools": [{ref, name, description, role}]}."""
+    from khaos_action.engine.code_ref import load_object
     from khaos_action.engine.transport.frameworks import adapter_for
-    from khaos_action.engine.transport.python import load_object
 
     obj = load_object(entry, base_dir)
     for agent_type in framework_types():

@@ -42,7 +42,7 @@ def imported_tools(agent_type: str, entry: str, refs: Sequence[str], base_dir: P
     agent block's values, not its model: the python worker calls it without importing the config
     (engine/worker/child.py)."""
     from khaos_action.engine.chaos.tool_kinds import describe_tool
-    from khaos_action.engine.transport.python import load_callable, load_object
+    from khaos_action.engine.code_ref import load_callable, load_object
 
     listed = [describe_tool(load_object(spec, base_dir, what="agent.tools")) for spec in refs]
     if transport_entry(agent_type).adapter is None:

@@ -49,7 +49,7 @@ async def run_checks(payload: Mapping[str, Any], *, base_dir: Path,
 
 
 async def _one(ref: str, base_dir: Path, arguments: dict[str, Any]) -> dict[str, Any]:
-    from khaos_action.engine.transport.python import load_callable
+    from khaos_action.engine.code_ref import load_callable
 
     try:
         return verdict(await _call(load_callable(ref, base_dir, what="check"), arguments))

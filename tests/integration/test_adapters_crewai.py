@@ -71,7 +71,7 @@ def test_compare_catches_a_model_that_starts_obeying_injected_instructions(runs)
 
 
 def test_the_message_fills_the_crews_one_placeholder_or_the_configured_inputs(servers) -> None:
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     crew = load_object("observatory.py:crew", APP)
     assert kickoff_inputs(crew, "Is M42 up?", {}) == {"request": "Is M42 up?"}

@@ -67,7 +67,7 @@ def test_indirect_payload_in_tool_output_is_delivered_and_judged(manifest) -> No
 
 
 def test_tools_are_restored_after_the_run(manifest) -> None:
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     agent = load_object("agent.py:agent", EXAMPLE)
     for toolset in agent.toolsets:

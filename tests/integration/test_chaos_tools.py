@@ -17,7 +17,7 @@ from khaos_action.engine.chaos.tools import (
     check_tool_faults_reachable,
     unreached_tools,
 )
-from khaos_action.engine.transport.python import load_callable
+from khaos_action.engine.code_ref import load_callable
 from khaos_action.faults.tool import ToolFaultError
 from tests import builders
 

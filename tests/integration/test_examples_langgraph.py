@@ -7,7 +7,7 @@ import pytest
 
 pytest.importorskip("langgraph")
 
-from khaos_action.engine.transport.python import find_loaded_module
+from khaos_action.engine.code_ref import find_loaded_module
 from tests.integration.test_examples_helpers import (
     EXAMPLES,
     assert_scores_reported,

@@ -183,7 +183,7 @@ def test_deps_agent_with_structured_output_runs_clean_and_every_fault_fires(run)
 
 
 def test_the_users_pydantic_ai_agent_keeps_its_name(run) -> None:
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     run("bank.khaos.yaml")
     assert load_object("bank_support.py:support_agent", APPS).name is None  # not renamed `obj` by the adapter
@@ -280,7 +280,7 @@ def test_validate_cli_accepts_each_app_with_its_context(servers) -> None:
 
 
 def test_a_file_entry_in_the_apps_package_is_the_same_graph(servers) -> None:
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     assert load_object("react_agent/graph.py:graph", APPS) is load_object("react_agent.graph:graph", APPS)
 

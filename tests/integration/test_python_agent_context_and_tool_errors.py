@@ -143,7 +143,7 @@ def test_context_for_an_entry_without_a_context_parameter_says_what_to_add(tmp_p
 
 
 def test_file_entry_inside_a_package_is_imported_as_the_packages_module(tmp_path: Path) -> None:
-    from khaos_action.engine.transport.python import load_callable
+    from khaos_action.engine.code_ref import load_callable
 
     package = tmp_path / "src" / "support_pkg_for_entry_test"
     package.mkdir(parents=True)

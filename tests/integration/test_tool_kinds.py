@@ -15,7 +15,7 @@ import pytest
 from khaos_action.engine.chaos.plan import activate, fault_hits
 from khaos_action.engine.chaos.tool_kinds import cannot_wrap, describe_tool, kind_of
 from khaos_action.engine.chaos.tools import ToolPatcher
-from khaos_action.engine.transport.python import load_callable
+from khaos_action.engine.code_ref import load_callable
 from khaos_action.errors import ConfigError
 from khaos_action.faults.tool import ToolFaultError
 from tests import builders

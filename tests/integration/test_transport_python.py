@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from khaos_action.config.models import AgentConfig
+from khaos_action.engine.code_ref import load_callable
 from khaos_action.engine.context import CaseContext, current_case
 from khaos_action.engine.transport.base import AgentCallError
 from khaos_action.engine.transport.factory import build_transport
-from khaos_action.engine.transport.python import PythonTransport, load_callable
+from khaos_action.engine.transport.python import PythonTransport
 from khaos_action.errors import AgentError
 from khaos_action.messages import AgentRequest, AgentResponse
 

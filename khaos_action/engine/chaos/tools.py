@@ -89,7 +89,7 @@ class ToolPatcher:
     # ---- resolving ------------------------------------------------------------------------------------------------
     def _resolve(self, spec: str) -> list[tuple[str, Any]]:
         """Every loaded copy of `spec`'s function (a file imported under two module names is two copies)."""
-        from khaos_action.engine.transport.python import load_callable, split_entry
+        from khaos_action.engine.code_ref import load_callable, split_entry
 
         target, attr = split_entry(spec)
         found = [load_callable(spec, self.base_dir, what="agent.tools")]
@@ -464,11 +464,7 @@ def _getattr_path(obj: Any, dotted: str) -> Any:
 
 def load_callable_or_object(spec: str, base_dir: Path) -> Any:
     """`module:attr` -> the object (a registry need not be callable)."""
-    from khaos_action.engine.transport.python import (
-        _import_file,
-        _import_module,
-        split_entry,
-    )
+    from khaos_action.engine.code_ref import _import_file, _import_module, split_entry
 
     target, attr = split_entry(spec)
     is_file = target.endswith(".py") or "/" in target or "\\" in target

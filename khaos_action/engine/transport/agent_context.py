@@ -23,7 +23,7 @@ _KEEP = 256
 
 class ContextFactory:
     def __init__(self, spec: str, base_dir: Path) -> None:
-        from khaos_action.engine.transport.python import load_callable
+        from khaos_action.engine.code_ref import load_callable
 
         self.spec = spec
         self._factory: Callable[[], Any] = load_callable(spec, base_dir, what="agent.context")

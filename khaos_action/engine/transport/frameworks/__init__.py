@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from khaos_action.transports import TRANSPORTS, framework_types
 
 if TYPE_CHECKING:
-    from khaos_action.engine.transport.frameworks.base import FrameworkAdapter
+    from khaos_action.engine.transport.frameworks.adapter import FrameworkAdapter
 
 
 def adapter_for(agent_type: str) -> FrameworkAdapter:

@@ -1,5 +1,6 @@
-"""What every framework adapter shares: the adapter protocol, discovered tools, the lazy framework import, and the
-transport that runs an agent object in-process.
+"""What every framework adapter shares (its seam, the protocol and the types it trades in, is adapter.py): the
+framework's lazy import, the agent object loaded and checked, helpers for tool definitions, results and kept
+sessions, and the transport that runs an agent object in-process.
 
 A framework agent runs in this process like a `type: python` agent, so the same chaos reaches it: the session
 hands the tools the adapter discovered to the ToolPatcher (tool faults and indirect payloads), and the httpx
@@ -15,12 +16,12 @@ import inspect
 import json
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from khaos_action.engine.state_check import run_checks
 from khaos_action.engine.transport.base import AgentCallError, TransportBase, normalise_reply, response
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, FrameworkAdapter, RunOptions
 from khaos_action.errors import AgentError, ConfigError
 from khaos_action.messages import AgentRequest, AgentResponse
 from khaos_action.tool_info import ToolInfo
@@ -28,32 +29,6 @@ from khaos_action.transports import BuildOptions
 
 if TYPE_CHECKING:  # for the annotation only: the zygote preloads this module (worker.py PRELOAD)
     from khaos_action.config.agents import FrameworkAgent
-
-
-@dataclass(frozen=True, slots=True)
-class DiscoveredTool:
-    """One tool found on the agent object: the name the model calls it by, what the engine wraps (a function, whose
-    every reference is patched for the run, or the framework's tool object, wrapped in place by its kind:
-    engine/chaos/tool_kinds.py; None for tools running elsewhere, e.g. behind an MCP server), and what the
-    capability profile may read."""
-
-    name: str
-    target: Any
-    info: ToolInfo
-
-
-@dataclass(frozen=True, slots=True)
-class RunOptions:
-    """How one turn is run, besides its input."""
-
-    context: Any = None
-    """The case's `agent.context` object (None without a factory)."""
-    stream: bool = False
-    """Through the framework's streaming API (`agent.stream`)."""
-    tracing: bool = False
-    """Leave the framework's trace export on (`agent.tracing`); off, no framework global is touched either."""
-    settings: Mapping[str, Any] = field(default_factory=dict)
-    """The type's own `agent:` keys the adapter reads (its `settings`), e.g. crewai's `inputs`."""
 
 
 class Sessions:
@@ -82,37 +57,6 @@ class Sessions:
             self._kept.popitem(last=False)
 
 
-class FrameworkAdapter(Protocol):
-    agent_type: str
-    """The `agent.type` this adapter serves."""
-    extra: str
-    """The khaos-action extra that installs the framework (`pip install 'khaos-action[<extra>]'`)."""
-    module: str
-    """The framework's top-level module, imported lazily."""
-    package: str
-    """The PyPI package that provides `module`."""
-    expects: str
-    """What `entry` must name, for error messages."""
-
-    # Optional, read with getattr: `one_case_at_a_time = True` when the agent object itself holds a conversation
-    # (smolagents' memory, an AutoGen agent's model context): its worker then serves one case at a time, as a sync
-    # agent's does. `settings`: the names of the type's own `agent:` keys handed over in RunOptions.settings.
-
-    def accepts(self, obj: Any) -> bool:
-        """Whether `obj` is an agent this adapter can run."""
-
-    def discover(self, obj: Any) -> list[DiscoveredTool]:
-        """The agent's tools, found on the object itself (the user does not list them)."""
-
-    def context_type(self, obj: Any) -> str | None:
-        """What the agent declares it needs as context (pydantic-ai `deps_type`, LangGraph `context_schema`,
-        openai-agents `RunContextWrapper[T]`), as "<type> (<where it is declared>)"; None when it needs none."""
-
-    async def run(self, obj: Any, text: str, history: list[dict[str, str]], session_id: str,
-                  options: RunOptions) -> dict[str, Any]:
-        """One turn: `{"text": str, "tool_calls": [{"name", "args"}], "notes"?: [...]}`."""
-
-
 def require_framework(adapter: FrameworkAdapter) -> Any:
     """Import the adapter's framework or say exactly how to install it."""
     try:
@@ -127,7 +71,7 @@ def require_framework(adapter: FrameworkAdapter) -> Any:
 def load_agent_object(adapter: FrameworkAdapter, entry: str, base_dir: Path) -> Any:
     """Import `entry` and check it is the adapter's kind of agent. An adapter may turn what the entry names into
     the agent it runs (`resolve(obj)`: a `@CrewBase` class into its Crew)."""
-    from khaos_action.engine.transport.python import load_object
+    from khaos_action.engine.code_ref import load_object
 
     require_framework(adapter)
     obj = load_object(entry, base_dir, what="agent.entry")
@@ -253,7 +197,7 @@ class FrameworkTransport(TransportBase):
 
             self._contexts = ContextFactory(self.context_spec, self.base_dir)
         if self.reset_spec:
-            from khaos_action.engine.transport.python import load_callable
+            from khaos_action.engine.code_ref import load_callable
 
             self._reset_fn = load_callable(self.reset_spec, self.base_dir, what="agent.reset")
         self._obj = obj

@@ -19,7 +19,8 @@ import asyncio
 import re
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import DiscoveredTool, RunOptions, Sessions, output_text
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import Sessions, output_text
 from khaos_action.errors import ConfigError
 
 _PLACEHOLDER = re.compile(r"\{([A-Za-z_]\w*)\}")

@@ -16,12 +16,8 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    Sessions,
-    plain_args,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import Sessions, plain_args
 from khaos_action.tool_info import ToolInfo
 
 _USER = "khaos-action"

@@ -15,13 +15,8 @@ from dataclasses import replace
 from typing import Any
 
 from khaos_action.chat import content_text
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    output_text,
-    plain_args,
-    type_name,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import output_text, plain_args, type_name
 from khaos_action.errors import AgentError
 
 

@@ -14,12 +14,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    Sessions,
-    plain_args,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import Sessions, plain_args
 
 
 class LlamaIndexAdapter:

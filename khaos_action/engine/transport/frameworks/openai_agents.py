@@ -14,14 +14,8 @@ import inspect
 import typing
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    output_text,
-    plain_args,
-    tool_info,
-    type_name,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import output_text, plain_args, tool_info, type_name
 
 
 class OpenAiAgentsAdapter:

@@ -11,14 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    output_text,
-    plain_args,
-    tool_info,
-    type_name,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import output_text, plain_args, tool_info, type_name
 
 # pydantic-ai's output tools (structured output) are named `final_result` / `final_result_<Type>`: they are how the
 # model answers, not tool calls an attack could make.

@@ -15,13 +15,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from khaos_action.engine.transport.frameworks.base import (
-    DiscoveredTool,
-    RunOptions,
-    Sessions,
-    output_text,
-    plain_args,
-)
+from khaos_action.engine.transport.frameworks.adapter import DiscoveredTool, RunOptions
+from khaos_action.engine.transport.frameworks.base import Sessions, output_text, plain_args
 from khaos_action.tool_info import ToolInfo
 
 # smolagents' own tools: how the model answers (final_answer), and the code action of a CodeAgent.
