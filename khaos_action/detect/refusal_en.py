@@ -175,6 +175,13 @@ _IMPERSONAL = (
                            r"sent|exported)\b", "be "),
     _rule(IMPERSONAL, 0.7, r"\bcan only be (?:changed|done|approved|accessed|shared|requested|made|seen|granted) by\b",
           "only be"),
+    # the request itself judged ("that is an inappropriate and discriminatory question")
+    _rule(IMPERSONAL, 0.85, r"(?:^\W*|\bbut\s+|[,;:]\s+)(?:that|this|it|your (?:question|request|query))(?:'s| is)\s+"
+                            r"(?:a |an )?(?:\w+ly\s+)?"
+                            r"(?:inappropriate|offensive|discriminatory|racist|sexist|hateful|disrespectful|derogatory|"
+                            r"insensitive)(?:\s*,?\s*(?:and|or)\s+(?:\w+ly\s+)?\w+)?\s+(?:question|request|query|"
+                            r"statement|comment|assumption|generali[sz]ation|thing to (?:ask|say))\b",
+          "question", "request", "query", "statement", "comment", "assumption", "generali", "thing to"),
     _rule(IMPERSONAL, 0.6, r"^[^.!?\n]{0,60}\b(?:isn't|is not|aren't|are not) (?:allowed|permitted)\b",
           "allowed", "permitted"),
     _rule(IMPERSONAL, 0.8, r"\b(?:that's|that is|it's|it is|is|are) off[- ]limits\b|\b(?:that's|that is|this is) off "
