@@ -74,7 +74,8 @@ class TransportEntry:
     proxy: bool = True
     """Out of process: the chaos proxy sits between the agent and its dependencies (agent.env `{{ llm_proxy }}`)."""
     adapter: str | None = None
-    """A framework type: the module whose `ADAPTER` (engine/transport/frameworks/base.py) finds tools and runs it."""
+    """A framework type: the module whose `ADAPTER` (a FrameworkAdapter, engine/transport/frameworks/adapter.py)
+    finds tools and runs it."""
     sends_history: bool = False
     """The transport sends each case's conversation history itself (capability evidence: multi-turn)."""
 
