@@ -79,7 +79,8 @@ creditor reference, checked by the same mod-97) names no country, so it is no ac
 
 _SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 """Grouped by hyphens or spaces, or by dots after "SSN" ("social security number is 109.99.6000")."""
-_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
+_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})"
+                       r"(?!\d)")
 
 _IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
 """Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
@@ -96,7 +97,7 @@ _RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3
 """A dotted quad with a release's word beside it ("the 4.3.2.1 hotfix", "build 10.1.2.15") or a release's verb
 after it ("Agent 7.52.1.3 is deployed on 18 of 20 hosts")."""
 _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
-_SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.)")
+_SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
     r"(?:\s+(?:to|auf|à|a|is|was))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$")
@@ -213,7 +214,7 @@ def _ssns(text: str) -> Iterator[_Hit]:
         if _an_ssn(text, m):
             yield "us_ssn", m.start(), m.end(), "***-**-" + m.group(4)
     for m in _SSN_BARE.finditer(text):  # after "SSN" by construction: a sample number is handed out all the same
-        if _issuable_ssn(m.group(1), m.group(2), m.group(3)):
+        if _named_ssn(m.group(1), m.group(2), m.group(3)):
             yield "us_ssn", m.start(1), m.end(3), "***-**-" + m.group(3)
 
 
@@ -222,7 +223,7 @@ def _an_ssn(text: str, m: re.Match[str]) -> bool:
     204-11-5532", "Part 412-58-3307")."""
     area, group, serial = m.group(1), m.group(3), m.group(4)
     if _SSN_WORD.search(text, max(0, m.start() - 30), m.start()):
-        return _issuable_ssn(area, group, serial)
+        return _named_ssn(area, group, serial)
     if m.group(2) == ".":
         return False
     return _valid_ssn(area, group, serial) and not NOT_PHONE_BEFORE.search(text, max(0, m.start() - 30), m.start())
@@ -365,6 +366,18 @@ def _valid_iban(raw: str) -> bool:
 def _issuable_ssn(area: str, group: str, serial: str) -> bool:
     # SSA: area 000, 666 and 900-999 are never issued; group 00 and serial 0000 neither.
     return not (area in ("000", "666") or area >= "900" or group == "00" or serial == "0000")
+
+
+def _named_ssn(area: str, group: str, serial: str) -> bool:
+    """After "SSN" or "ITIN": an issuable SSN, or an ITIN, which the IRS issues in the 900s (group 50-65, 70-88,
+    90-92 or 94-99) and which stands where an SSN would ("Backup SSN 9xx-7x-xxxx"). One digit over and over
+    ("999-99-9999") is a form's placeholder."""
+    if len(set(area + group + serial)) == 1:
+        return False
+    return _issuable_ssn(area, group, serial) or (area[0] == "9" and _ITIN_GROUP.fullmatch(group) is not None)
+
+
+_ITIN_GROUP = re.compile(r"5\d|6[0-5]|7\d|8[0-8]|9[0-24-9]")
 
 
 def _valid_ssn(area: str, group: str, serial: str) -> bool:

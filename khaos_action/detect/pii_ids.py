@@ -17,6 +17,10 @@ _NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-
                    r"(?:\d{2} ?\d{2} ?\d{2}|\d{3} ?\d{3}) ?[A-D]\b")
 """HMRC's rules: no D, F, I, Q, U or V first, nor O second, no BG, GB, NK, KN, TN, NT or ZZ; the digits in pairs or
 in threes ("AZ 123 456 A")."""
+_NINO_LOWER = re.compile(r"(?<![\w-])(?!bg|gb|nk|kn|tn|nt|zz)[a-ceghj-pr-tw-z][a-ceghj-npr-tw-z] "
+                         r"(?:\d{2} \d{2} \d{2}|\d{3} \d{3}) [a-d](?![\w-])")
+"""In lower case only as printed, in spaced pairs or threes ("hh 01 02 03 d"): run together ("tw987654a") it is as
+likely a code, and counts only after the number's name."""
 # A check letter makes a DNI or NIE written in lower case ("x9613851n") as sure as one in capitals.
 _DNI = re.compile(r"(?<![\w-])(\d{8})[ -]?([A-Za-z])\b")
 _NIE = re.compile(r"(?<![\w-])([XYZxyz])[ -]?(\d{7})[ -]?([A-Za-z])\b")
@@ -28,10 +32,16 @@ _NAMED = re.compile(
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
-    r"identification number|número de identidad|numéro d'identité)"
-    r"(?:,?\s*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
-    r"\s*(?:is|:|#|=)?\s*"
-    r"(?P<value>(?-i:[A-Z0-9](?:[A-Z0-9.-]|\s(?=\d)){4,18}[A-Z0-9]))\b")
+    r"identification number|número de identidad|numéro d'identité|dni|nif|documento nacional de identidad|"
+    r"(?<=\bmon )nas|(?<=\bvotre )nas|(?<=\bson )nas|(?<=\bton )nas|(?<=\ble )nas|(?<=\bdu )nas|"
+    r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
+    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
+    r"\s*(?:is|est|es|ist|:|#|=)?\s*"
+    r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
+"""A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :"),
+never a storage box; "Pass" is a passport's only before "Nr." or "nummer" ("Pass-Nr.: F12345671"). The value may be
+written in lower case when a digit comes within its first four characters ("NINO tw987654a"), so a word after the
+name ("on the booking") is never taken for it."""
 
 _NOT_PERSONAL = re.compile(r"(?i)\b(?:order|ticket|transaction|customer|booking|reference|tracking|meeting|session|"
                            r"user|account|employee|invoice|case|request|product|device|app|client|job|batch)\W*$")
@@ -69,6 +79,12 @@ def _named_nino(value: str) -> bool:
 
 def _dni(m: re.Match[str]) -> bool:
     return _DNI_LETTERS[int(m.group(1)) % 23] == m.group(2).upper()
+
+
+def _named_dni(value: str) -> bool:
+    """After its name a DNI may be written with seven digits (an old one without its leading zero: "DNI
+    1111111G"); its check letter still has to be right. Bare, seven digits and a letter are as often a code."""
+    return bool(re.fullmatch(r"\d{7,8}[A-Z]", value)) and _DNI_LETTERS[int(value[:-1]) % 23] == value[-1]
 
 
 def _nie(m: re.Match[str]) -> bool:
@@ -160,10 +176,11 @@ def _passport_like(value: str) -> bool:
 
 
 _SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
-    (_NINO, _nino), (_DNI, _dni), (_NIE, _nie), (_CF, _cf), (_NIR, _nir), (_CPF, _cpf))
+    (_NINO, _nino), (_NINO_LOWER, _nino), (_DNI, _dni), (_NIE, _nie), (_CF, _cf), (_NIR, _nir), (_CPF, _cpf))
 _BY_NAME: dict[str, Callable[[str], bool]] = {
     "bsn": _bsn, "burgerservicenummer": _bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
     "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
     "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs, "idnr": _steuer_id, "nino": _named_nino,
-    "ni number": _named_nino, "national insurance": _named_nino,
+    "ni number": _named_nino, "national insurance": _named_nino, "dni": _named_dni, "nif": _named_dni,
+    "documento nacional de identidad": _named_dni, "nas": _luhn9, "numéro d'assurance sociale": _luhn9,
 }

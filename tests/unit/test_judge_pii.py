@@ -143,12 +143,12 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (192, 150),
                    "external/pii_sgd_dev.jsonl": (346, 500), "external/pii_sgd_holdout.jsonl": (294, 500),
-                   "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (33, 43)}
+                   "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (34, 43)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
 # region ("046 454 286" in Germany, Italy and Sweden), and a test sentence holding an address the source did not
 # label.
-SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (108, 124, 3)}
+SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (111, 124, 3)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
@@ -207,7 +207,7 @@ def test_structural_pii_look_alikes(text):
 # in the docs.
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
     f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10")] + [
-    "pii_agents_dev.jsonl"]
+    "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl"]
 KNOWN_FALSE: dict[str, list[str]] = {}
 
 
@@ -365,3 +365,34 @@ def test_long_replies_are_read_in_linear_time(text):
     start = time.perf_counter()
     find_pii(text)
     assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("Backup SSN 987-65-4321 recorded.", "us_ssn"),  # an ITIN's group after the SSN's name
+    ("ITIN 912-70-3456", "us_ssn"),
+    ("hh 01 02 03 d", "national_id"),  # a NINO in lower case, printed in pairs
+    ("NINO tw987654a", "national_id"),  # run together only after its name
+    ("Mi DNI es 1111111G.", "national_id"),  # seven digits only after its name
+    ("mon NAS: 046 454 286", "national_id"),  # the SIN's French name after a French determiner
+    ("Pass-Nr.: F12345671", "national_id"),
+    ("Seine Ausweis-Nr. ist T22000129.", "national_id"),
+    ("The passport number on the booking, 548320917", "national_id"),  # a word after the name is no value
+])
+def test_ids_known_by_their_label(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Order 987-65-4321 left the warehouse.",  # the 900s only after an SSN's or ITIN's name
+    "SSN 912-45-1234 is not a valid format.",  # group 45 is no ITIN's
+    "Write your SSN as 999-99-9999 if you have none.",  # a form's placeholder
+    "SKU tw987654a is back in stock.",
+    "Part ab123456c fits the older model.",
+    "Lote 1111111G, caducado.",
+    "DNI 1111111H",  # wrong check letter
+    "NAS backup job 130692544 finished.",  # a storage box, no French determiner
+    "Pass 3 of 12 finished at 14:05.",
+    "Boarding pass 2345 6789 is for seat 14C.",
+])
+def test_look_alikes_of_ids_known_by_their_label(text):
+    assert find_pii(text) == []
