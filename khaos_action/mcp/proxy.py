@@ -48,6 +48,12 @@ _ROUTE = re.compile(r"^/i/(\d+)/([A-Za-z0-9_-]+)(?:/mcp)?/?$")
 _SCOPE_KEY = "khaos.mcp_route"
 
 
+_PACKAGE_ROOT = str(Path(__file__).resolve().parents[2])
+"""The folder `khaos_action` is imported from (site-packages, or a checkout)."""
+_BRIDGE = "import sys; sys.path.insert(0, sys.argv.pop(1)); from khaos_action.mcp.bridge import main; sys.exit(main())"
+"""`python -c` of the bridge: its first argument (the package's folder) goes first on sys.path, the URL stays."""
+
+
 class McpProxyError(ConfigError):
     """An upstream MCP server could not be started or reached before the run."""
 
@@ -149,8 +155,13 @@ class McpProxy:
         return f"{self.base_url}/i/{instance}/{server}/mcp"
 
     def bridge_command(self, server: str, instance: int = 0) -> str:
-        """A stdio MCP server command line (for agents that launch their servers) that relays to the proxy."""
-        return shlex.join([sys.executable, "-m", "khaos_action.mcp.bridge", self.url_for(server, instance)])
+        """A stdio MCP server command line (for agents that launch their servers) that relays to the proxy.
+
+        It names the folder our package is imported from: an agent's MCP client starts its servers with an
+        environment of its own (often without PYTHONPATH), and the bridge must be this very version of the package,
+        also when it runs from a checkout that is not installed. `-I`: the agent's folder and PYTHON* variables
+        cannot put another `khaos_action` in its place."""
+        return shlex.join([sys.executable, "-I", "-c", _BRIDGE, _PACKAGE_ROOT, self.url_for(server, instance)])
 
     def env_for(self, instance: int) -> dict[str, str]:
         """The variables instance `instance` reads its MCP servers' addresses from."""

@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import random
+import shlex
 import shutil
 import sys
 from pathlib import Path
@@ -155,7 +156,13 @@ def test_proxy_rewrites_results_keeps_structured_content_valid_and_passes_unboun
             async with httpx.AsyncClient() as http:
                 missing = await http.post(proxy.base_url + "/i/0/nope/mcp", json={})
             assert missing.status_code == 404 and "unknown MCP proxy route" in missing.text
-            bridge = StdioServerParameters(command=sys.executable, args=["-m", "khaos_action.mcp.bridge", url])
+            # The command agents are given, started as an agent's MCP client starts a server: an environment of its
+            # own (no PYTHONPATH) in the agent's folder, where a `khaos_action` of the agent's must not win.
+            decoy = tmp_path / "khaos_action"
+            decoy.mkdir()
+            (decoy / "__init__.py").write_text("raise ImportError('the agent folder`s khaos_action was imported')\n")
+            command, *args = shlex.split(proxy.bridge_command("shop", 3))
+            bridge = StdioServerParameters(command=command, args=args, cwd=tmp_path, env={"PATH": os.environ["PATH"]})
             async with Client(bridge, cache=None) as client:
                 assert (await client.call_tool("add", {"a": 2, "b": 2})).content[0].text == "4"
         finally:
