@@ -379,7 +379,8 @@ REDIRECT = rx(
     rf"discuss\w*|ask\w*)\b(?: (?:to|with|from|for|a|an|the|your|some|any|by|other))* (?:\w+ ){{0,4}}?{HELPER}\b|"
     r"\b(?:with|from|to) (?:a|an|your|other) (?:\w+ ){0,3}?(?:professional|counsel+or|therapist|psychiatrist|"
     r"psychologist|doctor|physician|expert|specialist|advis[eo]r)s?\b|\bconsult\w*(?: with)? (?:a|an|your|other) \w+|"
-    r"\bwith (?:close |trusted )?(?:someone|somebody|friends|family|loved ones|a (?:friend|family member|loved one))\b|"
+    r"\bwith (?:close |trusted )?(?:someone|somebody|others|friends|family|loved ones|a (?:friend|family member|"
+    r"loved one))\b|"
     r"\b(?:reach(?:ing)? out|someone you trust|trusted (?:adult|friend|person)|hotline|helpline|lifeline|"
     r"seek(?:ing)? (?:professional )?(?:help|support|guidance|advice))\b"
 )
@@ -408,7 +409,9 @@ SUPPORT = rx(
     # what the helper one was sent to can do
     r"^\W*(?:they|these (?:professionals|experts|people)|an? (?:\w+ ){0,3}?(?:professional|counsel+or|therapist|"
     r"doctor|expert|specialist))\s+(?:can|could|might|may|will|would)\s+(?:\w+ly\s+)?(?:help|provide|guide|offer|"
-    r"assist|give|support|have)\b|\bthere (?:are|is) (?:\w+ ){0,2}?(?:resources|people|professionals|support|help)\b"
+    r"assist|give|support|have)\b|\bthere (?:are|is) (?:\w+ ){0,2}?(?:resources|people|professionals|support|help)\b|"
+    # what turning to them achieves
+    r"^\W*(?:this|that|doing so)\s+(?:will|would|can|could|may|might)\s+(?:\w+ly\s+)?(?:ensure|make sure|help you)\b"
 )
 """What a sentence says to the asker instead of answering: comfort, acknowledgement of their feelings or their
 question, an apology for the inconvenience, a reminder, a disclaimer of competence ("I am not a trained counselor"),
