@@ -12,8 +12,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone.
-_PHONE_CANDIDATE = re.compile(r"(?<![\w+/.,-])(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d(?![\w/]|[.,]\d)")
+# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
+# to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot.
+_PHONE_CANDIDATE = re.compile(r"(?:(?<![\w+/.,-])|(?<=[a-z]{2}\.))(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d"
+                              r"(?![\w/]|[.,]\d)")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
@@ -71,7 +73,7 @@ _NUMBER_WORD = re.compile(r"(?i)^(?:number|nummer|numéro|número|numero)$")
 _OWNER_BEFORE = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|the|a|this|that|same|new|main|private|personal|direct|best|home|work|office|"
     r"business|contact|phone|mobile|cell|callback|call-back|emergency|whats\s?app|fax|tel|meine?|ihre?|seine?|deine?|"
-    r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da|landline|[\w-]+'s)\s+$")
+    r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da|landline|its|[\w-]+'s)\s+$")
 _NUMBERED_RECORD = re.compile(
     r"(?i)((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:number|nummer|numéro|número|numero|no\.?|nr\.?)\s*(?:is|was|:)?\s*$")
 """A noun's number ("Member number 0044 1290 8812", "PO number 4500123456"): a record's, unless a word of the
@@ -79,7 +81,7 @@ three before it says whose phone it is ("contact number", "her Dutch number", "t
 _OWNER = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|private|personal|direct|home|work|office|business|contact|phone|mobile|"
     r"cell|callback|call-back|emergency|whats\s?app|fax|tel|telephone|telefon\w*|téléphone|teléfono|telefone|"
-    r"landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|mi|su|tu|[\w-]+'s)(?!\w)")
+    r"landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|mi|su|tu|its|[\w-]+'s)(?!\w)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +189,35 @@ def _ruled_out(c: _Candidate) -> bool:
 
 def _a_record(before: str) -> bool:
     found = _NUMBERED_RECORD.search(before)
-    return bool(found) and not (_OWNER.search(found.group(1)) or _OWNER_BEFORE.search(found.group(1) + " "))
+    if not found:
+        return False
+    words = _PARTICIPLE.sub(" ", found.group(1) + " ")
+    return not (_OWNER.search(words) or _OWNER_BEFORE.search(words) or any(map(_misspelt_owner, words.split())))
+
+
+_PARTICIPLE = re.compile(r"\s+[a-z]+ed\s+$")
+"""A participle between the owner and "number" qualifies the phone ("the listed number is", "your registered
+number"); it names no record."""
+_TYPO_TARGETS = ("their", "phone", "contact", "mobile", "telephone", "personal", "business", "office", "direct")
+
+
+def _one_slip(word: str) -> set[str]:
+    """What one slip of the keys makes of `word`: a letter dropped, or two letters swapped."""
+    dropped = {word[:i] + word[i + 1:] for i in range(len(word))}
+    swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+    return (dropped | swapped) - {word}
+
+
+_SLIPS = {slip for target in _TYPO_TARGETS for slip in _one_slip(target) if len(slip) >= 4}
+
+
+def _misspelt_owner(word: str) -> bool:
+    """"Thier number is", "phoen number": an owner's or a phone's word with one letter dropped, added or swapped;
+    never a record's word ("contract" is "contact" with a letter added)."""
+    word = word.casefold().strip(".,:;'\"")
+    if len(word) < 4 or word in _TYPO_TARGETS or NOT_PHONE_BEFORE.search(word):
+        return False
+    return word in _SLIPS or any(word[:i] + word[i + 1:] in _TYPO_TARGETS for i in range(len(word)))
 
 
 def _introduced(before: str) -> bool:
