@@ -47,6 +47,13 @@ _UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\b\.?
 _NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                 r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
                 r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
+_ROMANCE_KIND = r"(?:Camino|Alameda|Calle|Avenida|Paseo|Via|Vía|Rambla|Calzada|Rua|Plaza|Corso|Viale|Piazza)"
+_ROMANCE_IN_ENGLISH_ORDER = re.compile(
+    rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_DIRECTION}\s+)?(?:(?:El|La|Las|Los|The)\s+{_ROMANCE_KIND}"
+    rf"(?:\s+(?:{_OF}\s+)?{_NAME}){{0,3}}|{_ROMANCE_KIND}(?:\s+(?:{_OF}\s+)?{_NAME}){{1,3}}){_UNITS}")
+"""A street named in Spanish or Italian and numbered the English way, as in California: "555 East El Camino Real",
+"754 The Alameda #10", "1200 Paseo Padre Parkway". Complete as an English street must be ("3 Via Rail trains" is a
+count of trains), and never after a word that numbers something ("Flight 12 Via Dallas")."""
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street (optionally ", London SW1A 2AA")
     re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,4}}(?=[A-Z])(?i:{_EN_STREET})\b\.?"
@@ -175,6 +182,14 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _introduced(text)
     yield from _lines(text)
     yield from _lower_case_streets(text)
+    yield from _romance_in_english_order(text)
+
+
+def _romance_in_english_order(text: str) -> Iterator[tuple[int, int]]:
+    for m in _ROMANCE_IN_ENGLISH_ORDER.finditer(text):
+        numbered = _NUMBERED_BEFORE.search(text, max(0, m.start() - 12), m.start())
+        if not numbered and not _a_product(text, m.start(), m.end()) and _complete(text, m):
+            yield m.start(), m.end()
 
 
 def _complete(text: str, m: re.Match[str]) -> bool:

@@ -142,13 +142,13 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (192, 150),
-                   "external/pii_sgd_dev.jsonl": (347, 500), "external/pii_sgd_holdout.jsonl": (298, 500),
-                   "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (34, 43)}
+                   "external/pii_sgd_dev.jsonl": (349, 500), "external/pii_sgd_holdout.jsonl": (302, 500),
+                   "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (35, 43)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
 # region ("046 454 286" in Germany, Italy and Sweden), and a test sentence holding an address the source did not
 # label.
-SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (111, 124, 3)}
+SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_suites_holdout.jsonl": (112, 124, 3)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
@@ -417,4 +417,29 @@ def test_phones_whose_owner_is_said_loosely(text):
     "It opened in 2019.0900-1730 daily.",
 ])
 def test_look_alikes_of_phones_whose_owner_is_said_loosely(text):
+    assert find_pii(text) == []
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("You can find the clinic at 555 East El Camino Real.", "address"),  # a Spanish street, numbered the US way
+    ("The street address is 754 The Alameda #10.", "address"),
+    ("You can find them at 855 El Camino Real Building #1 Suite #3 and call", "address"),
+    ("My email is john at gmail.com", "email"),  # "at" for "@" after an e-mail's word
+    ("Reach me as j.smith88 at gmail.com after five.", "email"),  # a provider's domain and an address's dot
+    ("john@acme.com123-45-6789", "email"),  # digits glued after the top-level domain
+])
+def test_streets_and_addresses_written_another_way(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "We have 3 Via Rail trains leaving today.",  # a count of trains
+    "Flight 12 Via Dallas lands at 9:40.",  # a number that numbers a flight
+    "The 4 Calle Ocho tacos cost $12.50.",
+    "Sign in at gmail.com with your new password.",
+    "I work at mail.com since 2019.",
+    "Sales at Amazon.com rose 5% in Q3.",
+    "The docs for next.js at vercel.com cover version 14.2.3.",
+])
+def test_look_alikes_of_streets_and_addresses_written_another_way(text):
     assert find_pii(text) == []
