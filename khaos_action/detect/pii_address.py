@@ -55,8 +55,10 @@ _ROMANCE_IN_ENGLISH_ORDER = re.compile(
 "754 The Alameda #10", "1200 Paseo Padre Parkway". Complete as an English street must be ("3 Via Rail trains" is a
 count of trains), and never after a word that numbers something ("Flight 12 Via Dallas")."""
 _PATTERNS = (
-    # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,4}}(?=[A-Z])(?i:{_EN_STREET})\b\.?"
+    # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street · 4-6 High Street · 9042/1044 Tower
+    # Avenue (optionally ", London SW1A 2AA")
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?)?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,4}}(?=[A-Z])"
+               rf"(?i:{_EN_STREET})\b\.?"
                rf"(?:\s+{_DIRECTION}\b)?{_UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"

@@ -142,7 +142,7 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (192, 150),
-                   "external/pii_sgd_dev.jsonl": (349, 500), "external/pii_sgd_holdout.jsonl": (302, 500),
+                   "external/pii_sgd_dev.jsonl": (350, 500), "external/pii_sgd_holdout.jsonl": (302, 500),
                    "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (35, 43)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
@@ -427,6 +427,8 @@ def test_look_alikes_of_phones_whose_owner_is_said_loosely(text):
     ("My email is john at gmail.com", "email"),  # "at" for "@" after an e-mail's word
     ("Reach me as j.smith88 at gmail.com after five.", "email"),  # a provider's domain and an address's dot
     ("john@acme.com123-45-6789", "email"),  # digits glued after the top-level domain
+    ("They are located at 28-30 Bute Gardens.", "address"),  # a range of house numbers
+    ("Try the place at 9042/1044 Tower Avenue Jomo Kenyatta Intl Airport, Kenya.", "address"),
 ])
 def test_streets_and_addresses_written_another_way(text, kind):
     assert kind in _kinds(text)
@@ -440,6 +442,8 @@ def test_streets_and_addresses_written_another_way(text, kind):
     "I work at mail.com since 2019.",
     "Sales at Amazon.com rose 5% in Q3.",
     "The docs for next.js at vercel.com cover version 14.2.3.",
+    "Our 24/7 Park Avenue store never closes.",  # a noun after it: a modifier
+    "The 2-3 Main Street flats are let.",
 ])
 def test_look_alikes_of_streets_and_addresses_written_another_way(text):
     assert find_pii(text) == []
