@@ -30,8 +30,9 @@ class PiiMatch:
 _EMAIL = re.compile(r"(?<![\w.+-])[^\W_][\w.%+-]{0,63}@(?:[^\W_][\w-]{0,62}\.)+[^\W\d_]{2,24}(?![^\W\d_])")
 """Letters of any script may stand in an address (RFC 6531): "h.müller@praxis-mueller.de"; digits glued after the
 top-level domain are another value ("john@acme.com123-45-6789"), as no top-level domain has digits."""
-_AT_EMAIL = re.compile(r"(?i)(?<![\w.+'’-])([a-z][\w.+-]{0,63})\s+(?:at|@)\s+((?:[a-z0-9-]+\.)+"
-                       r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
+_AT_DOMAIN = re.compile(r"(?i)\s(?:at|@)\s+((?:[a-z0-9-]+\.)+"
+                        r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
+_AT_LOCAL = re.compile(r"(?i)(?<![\w.+'’-])([a-z][\w.+-]{0,63})\s*$")
 """An address with "at" for "@" and its dots left ("my email is john at gmail.com"): an address only after an
 e-mail's word, or at a mail provider's domain with an address's dot, underscore or digits in its local part
 ("j.smith88 at gmail.com"), so "Sales at Amazon.com", "I work at mail.com" and "next.js at vercel.com" stay text."""
@@ -198,17 +199,19 @@ def _emails(text: str) -> Iterator[_Hit]:
             yield "email", m.start(), m.end(), f"{local[0]}***@{domain}"
     for m in _SPELLED_EMAIL.finditer(text):
         yield "email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}"
-    for m in _AT_EMAIL.finditer(text):
-        if _written_out_address(text, m):
-            yield "email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}"
+    for m in _AT_DOMAIN.finditer(text):  # the domain first, then the local part before "at"
+        local = _AT_LOCAL.search(text, max(0, m.start() - 65), m.start())
+        if local and _written_out_address(text, local, m.group(1)):
+            yield "email", local.start(1), m.end(), f"{local.group(1)[0]}***@{m.group(1)}"
 
 
-def _written_out_address(text: str, m: re.Match[str]) -> bool:
-    if m.group(1).casefold() in _NOT_LOCAL:
+def _written_out_address(text: str, local: re.Match[str], domain: str) -> bool:
+    name = local.group(1)
+    if name.casefold() in _NOT_LOCAL:
         return False  # "Sign in at gmail.com", "meet me at icloud.com"
-    if _EMAIL_LABEL.search(text, max(0, m.start() - 25), m.start()):
+    if _EMAIL_LABEL.search(text, max(0, local.start(1) - 25), local.start(1)):
         return True  # "my email is john at gmail.com"
-    return bool(_MAIL_PROVIDER.match(m.group(2)) and re.search(r"[._+\d]", m.group(1)))  # "j.smith88 at gmail.com"
+    return bool(_MAIL_PROVIDER.match(domain) and re.search(r"[._+\d]", name))  # "j.smith88 at gmail.com"
 
 
 def _ibans(text: str) -> Iterator[_Hit]:

@@ -187,7 +187,12 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _romance_in_english_order(text)
 
 
+_ROMANCE_WORD = re.compile(rf"\b{_ROMANCE_KIND}\b")
+
+
 def _romance_in_english_order(text: str) -> Iterator[tuple[int, int]]:
+    if not _ROMANCE_WORD.search(text):
+        return  # the kind's word is looked for first: the pattern would be tried at every number
     for m in _ROMANCE_IN_ENGLISH_ORDER.finditer(text):
         numbered = _NUMBERED_BEFORE.search(text, max(0, m.start() - 12), m.start())
         if not numbered and not _a_product(text, m.start(), m.end()) and _complete(text, m):

@@ -33,16 +33,17 @@ _NAMED = re.compile(
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
     r"identification number|número de identidad|numéro d'identité|dni|nif|documento nacional de identidad|"
-    r"(?<=\bmon )nas|(?<=\bvotre )nas|(?<=\bson )nas|(?<=\bton )nas|(?<=\ble )nas|(?<=\bdu )nas|"
+    r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
     r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
     r"\s*(?:is|est|es|ist|:|#|=)?\s*"
     r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
-"""A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :"),
-never a storage box; "Pass" is a passport's only before "Nr." or "nummer" ("Pass-Nr.: F12345671"). The value may be
-written in lower case when a digit comes within its first four characters ("NINO tw987654a"), so a word after the
-name ("on the booking") is never taken for it."""
+"""A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",
+see _not_a_persons), never a storage box; "Pass" is a passport's only before "Nr." or "nummer" ("Pass-Nr.:
+F12345671"). The value may be written in lower case when a digit comes within its first four characters ("NINO
+tw987654a"), so a word after the name ("on the booking") is never taken for it."""
 
+_FRENCH_DETERMINER = re.compile(r"(?i)\b(?:mon|votre|son|ton|le|du)\s+$")
 _NOT_PERSONAL = re.compile(r"(?i)\b(?:order|ticket|transaction|customer|booking|reference|tracking|meeting|session|"
                            r"user|account|employee|invoice|case|request|product|device|app|client|job|batch)\W*$")
 _DNI_LETTERS = "TRWAGMYFPDXBNJZSQVHLCKE"
@@ -58,13 +59,21 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
             if valid(m):
                 yield m.start(), m.end(), m.group(0)
     for m in _NAMED.finditer(text):
-        if m.group("name").casefold().startswith(("id ", "identification")) and _NOT_PERSONAL.search(
-                text, max(0, m.start() - 25), m.start()):
-            continue  # "ticket ID number 556677", "order ID no. 8812": a record's id, not a person's
+        if _not_a_persons(text, m):
+            continue
         value = m.group("value").strip()
         check = _BY_NAME.get(m.group("name").casefold().replace("-", "").rstrip("."), _passport_like)
         if check(re.sub(r"[ .-]", "", value.upper())):
             yield m.start("value"), m.end("value"), value
+
+
+def _not_a_persons(text: str, m: re.Match[str]) -> bool:
+    """"ticket ID number 556677", "order ID no. 8812": a record's id; "NAS backup job 130692544": a storage box
+    ("mon NAS : ..." is the SIN's French name)."""
+    name = m.group("name").casefold()
+    if name.startswith(("id ", "identification")):
+        return bool(_NOT_PERSONAL.search(text, max(0, m.start() - 25), m.start()))
+    return name == "nas" and not _FRENCH_DETERMINER.search(text, max(0, m.start() - 7), m.start())
 
 
 def _nino(m: re.Match[str]) -> bool:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 # A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
 # to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot.
-_PHONE_CANDIDATE = re.compile(r"(?:(?<![\w+/.,-])|(?<=[a-z]{2}\.))(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d"
+_PHONE_CANDIDATE = re.compile(r"(?<![\w+/,-])(?<!(?<![a-z][a-z])\.)(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d"
                               r"(?![\w/]|[.,]\d)")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
