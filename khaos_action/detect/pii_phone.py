@@ -208,22 +208,39 @@ def _one_slip(word: str) -> set[str]:
     return (dropped | swapped) - {word}
 
 
+_CALL_TARGETS = ("phone", "contact", "mobile", "telephone")
 _SLIPS = {slip for target in _TYPO_TARGETS for slip in _one_slip(target) if len(slip) >= 4}
+_CALL_SLIPS = {slip for target in _CALL_TARGETS for slip in _one_slip(target) if len(slip) >= 5}
 
 
 def _misspelt_owner(word: str) -> bool:
     """"Thier number is", "phoen number": an owner's or a phone's word with one letter dropped, added or swapped;
     never a record's word ("contract" is "contact" with a letter added)."""
+    return _misspelt(word, _TYPO_TARGETS, _SLIPS)
+
+
+def _misspelt(word: str, targets: tuple[str, ...], slips: set[str]) -> bool:
     word = word.casefold().strip(".,:;'\"")
-    if len(word) < 4 or word in _TYPO_TARGETS or NOT_PHONE_BEFORE.search(word):
+    if len(word) < 4 or word in targets or NOT_PHONE_BEFORE.search(word):
         return False
-    return word in _SLIPS or any(word[:i] + word[i + 1:] in _TYPO_TARGETS for i in range(len(word)))
+    return word in slips or any(word[:i] + word[i + 1:] in targets for i in range(len(word)))
+
+
+def _misspelt_call(before: str) -> bool:
+    """A phone's word with one slip of the keys introduces the number as the word would ("You can contacgt them at
+    ...", "Their telphone is ..."): the nearest such word, with no number between it and the digits."""
+    for m in reversed(list(re.finditer(r"[^\W\d_]{5,}", before))):
+        if _misspelt(m.group(0), _CALL_TARGETS, _CALL_SLIPS):
+            return not re.search(r"\d", before[m.end():])
+    return False
 
 
 def _introduced(before: str) -> bool:
     """The phone word nearest the number introduces it (no other number in between); "number" only as someone's."""
     word = next(reversed(list(_PHONE_CONTEXT.finditer(before))), None)
-    if word is None or re.search(r"\d", before[word.end():]):
+    if word is None:
+        return _misspelt_call(before)
+    if re.search(r"\d", before[word.end():]):
         return False
     return not _NUMBER_WORD.match(word.group(0)) or bool(_OWNER_BEFORE.search(before[:word.start()]))
 

@@ -142,7 +142,7 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (260, 150), "external/pii_presidio_holdout.jsonl": (192, 150),
-                   "external/pii_sgd_dev.jsonl": (350, 500), "external/pii_sgd_holdout.jsonl": (302, 500),
+                   "external/pii_sgd_dev.jsonl": (350, 500), "external/pii_sgd_holdout.jsonl": (303, 500),
                    "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (35, 43)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
@@ -403,6 +403,8 @@ def test_look_alikes_of_ids_known_by_their_label(text):
     "Thier number is 650-555-0143.",  # an owner's word with two letters swapped
     "I booked it for you and the listed number is 408-399-5677.",  # a participle between owner and number
     "The booking is confirmed.You will get an email soon.925-824-2555.",  # glued to the sentence before
+    "You can contacgt them at 55 5395 4586 before noon.",  # a phone's word with a letter added
+    "Their telphone is 1 40 20 50 50.",  # and with one dropped
 ])
 def test_phones_whose_owner_is_said_loosely(text):
     assert "phone" in _kinds(text)
@@ -415,6 +417,8 @@ def test_phones_whose_owner_is_said_loosely(text):
     "The attached invoice number is 415-555-2671.",
     "Its serial is 20 7946 0958.",
     "It opened in 2019.0900-1730 daily.",
+    "The contract 55 5395 4586 was signed.",
+    "Please contacgt them about order 55 5395 4586.",  # the record's word is nearer
 ])
 def test_look_alikes_of_phones_whose_owner_is_said_loosely(text):
     assert find_pii(text) == []
