@@ -44,8 +44,7 @@ def load_callable(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Ca
 def load_object(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Any:
     """`file.py:attr` / `module:attr` -> the object (a tool registry need not be callable)."""
     target, attr = split_entry(spec)
-    is_file = target.endswith(".py") or "/" in target or "\\" in target
-    module = _import_file(target, base_dir, spec, what) if is_file else _import_module(target, base_dir, spec, what)
+    module = import_target(target, base_dir, spec, what)
     obj: Any = module
     for part in attr.split("."):
         try:
@@ -55,6 +54,13 @@ def load_object(spec: str, base_dir: Path, *, what: str = "agent.entry") -> Any:
             raise AgentError(f"{what} {spec!r}: {target} has no attribute {part!r}. "
                              f"Callables it defines: {', '.join(names[:20]) or 'none'}.") from None
     return obj
+
+
+def import_target(target: str, base_dir: Path, spec: str, what: str) -> Any:
+    """The module a reference's part before the colon names: a file (`tools.py`, `src/app/graph.py`) or a dotted
+    module; AgentError naming `what` and `spec` if it cannot be imported."""
+    is_file = target.endswith(".py") or "/" in target or "\\" in target
+    return _import_file(target, base_dir, spec, what) if is_file else _import_module(target, base_dir, spec, what)
 
 
 def _import_file(target: str, base_dir: Path, spec: str, what: str) -> Any:

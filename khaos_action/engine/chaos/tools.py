@@ -464,11 +464,10 @@ def _getattr_path(obj: Any, dotted: str) -> Any:
 
 def load_callable_or_object(spec: str, base_dir: Path) -> Any:
     """`module:attr` -> the object (a registry need not be callable)."""
-    from khaos_action.engine.code_ref import _import_file, _import_module, split_entry
+    from khaos_action.engine.code_ref import import_target, split_entry
 
     target, attr = split_entry(spec)
-    is_file = target.endswith(".py") or "/" in target or "\\" in target
-    module = (_import_file if is_file else _import_module)(target, base_dir, spec, "agent.tool_registry")
+    module = import_target(target, base_dir, spec, "agent.tool_registry")
     obj = _getattr_path(module, attr)
     if obj is None:
         raise ConfigError(f"agent.tool_registry {spec!r}: {target} has no attribute {attr!r}.")
