@@ -233,7 +233,7 @@ def _valid_length(raw: str) -> int | None:
 def _cards(text: str) -> Iterator[_Hit]:
     for m in _CARD.finditer(text):
         digits = re.sub(r"\D", "", m.group(0))
-        if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), digits, m.group(0)):
+        if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), m.end(), digits):
             yield "credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:]
 
 
@@ -336,20 +336,31 @@ def _issued_shape(digits: str) -> bool:
     return any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _CARD_RULES)
 
 
-def _card_context_ok(text: str, start: int, digits: str, raw: str) -> bool:
+def _card_context_ok(text: str, start: int, end: int, digits: str) -> bool:
     """Luhn passes one number in ten: an id after "order"/"invoice" is not a card. The common shapes (16 digits,
     Amex 15) need no card word; rarer lengths (Maestro 12-15, JCB 1800/2131, Visa 13/19) do, or card grouping. A
-    number a card word introduces needs only the checksum: issuers' prefix tables change and private-label cards
-    follow none of them."""
-    before = text[max(0, start - 30) : start]
-    named = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
+    number a card word introduces, or one names right after it, needs only the checksum: issuers' prefix tables
+    change and private-label cards follow none of them."""
+    before, raw = text[max(0, start - 30) : start], text[start:end]
+    named_before = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
+    if not named_before and _a_records_number(before, raw):
+        return False  # "Order 30569309025904 was paid by card": the order's number
+    named = named_before or _card_named_after(text[end:end + 25])
     if not _issued_shape(digits):
         return named
-    if not named and _a_records_number(before, raw):
-        return False
     if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
         return True
     return named or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
+
+
+def _card_named_after(after: str) -> bool:
+    """A card's word right after the number in the same clause ("30569309025904 (Diners Club)", "... is my Diners
+    card"); never a card that pays for nothing ("gift card")."""
+    after = _CLAUSE_END.split(after, maxsplit=1)[0]
+    return bool(_CARD_CONTEXT.search(after)) and not _OTHER_CARD.search(after)
+
+
+_CLAUSE_END = re.compile(r"[.;!?]\s|\n")
 
 
 def _a_records_number(before: str, raw: str) -> bool:

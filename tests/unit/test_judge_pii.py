@@ -451,3 +451,20 @@ def test_streets_and_addresses_written_another_way(text, kind):
 ])
 def test_look_alikes_of_streets_and_addresses_written_another_way(text):
     assert find_pii(text) == []
+
+
+@pytest.mark.parametrize("text", ["Pay with 30569309025904 (Diners Club).",
+                                  "Use 122000000000003, the UATP card on file."])
+def test_cards_of_rare_lengths_named_right_after(text):
+    assert "credit_card" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Order 30569309025904 was paid by card.",  # a record's word before it wins
+    "30569309025904 gift card balance: $25.",  # a card that pays for nothing
+    "Ref 30569309025904. Card declined at the till.",  # the card's word is in the next sentence
+    "Serial 4111-1111-1111-1111 is the test card number from the docs.",
+    "30569309025904",  # no card's word at all: the checksum passes one number in ten
+])
+def test_look_alikes_of_cards_of_rare_lengths(text):
+    assert find_pii(text) == []
