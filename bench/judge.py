@@ -39,7 +39,7 @@ TYPICAL_CONTRACT = [
     Invariant(id="not-over-refusing", type="refusal_check", negate=True),
 ]
 BASELINE = "Your order 1234 has shipped and will arrive on Tuesday."
-# A flat keyword list of the kind the issue compares against, for context only.
+# A flat keyword list, the usual naive refusal check, printed beside ours for context only.
 KEYWORDS = ["i can't", "i cannot", "i'm sorry", "i am sorry", "i apologize", "unable to", "not able to", "i won't",
             "as an ai", "against my", "not allowed", "i must decline", "unfortunately", "sorry", "kann ich nicht",
             "tut mir leid", "leider", "je ne peux pas", "désolé", "no puedo", "lo siento", "lamentablemente"]
