@@ -76,17 +76,10 @@ def _import_file(target: str, base_dir: Path, spec: str, what: str) -> Any:
     if dotted is not None and _package_is_free(dotted.split(".")[0], Path(root)):
         # A file inside a package (`src/react_agent/graph.py` doing `from react_agent.context import Context` or
         # `from .context import ...`) is imported as that package's module, with the package's parent on sys.path,
-        # as `python -m` or an installed package would have it.
-        for entry in (root, str(path.parent)):  # the folder too: sibling imports (`from tools import x`) still work
-            if entry not in sys.path:
-                sys.path.insert(0, entry)
-        try:
-            return importlib.import_module(dotted)
-        except BaseException as exc:
-            raise _import_failure(what, spec, exc) from exc
-    folder = str(path.parent)
-    if folder not in sys.path:
-        sys.path.insert(0, folder)  # sibling imports (`from tools import lookup`) resolve like `python file.py`
+        # as `python -m` or an installed package would have it; the folder too, so sibling imports (`from tools
+        # import x`) still work.
+        return _import_dotted(dotted, (root, str(path.parent)), spec, what)
+    _put_first(str(path.parent))  # sibling imports (`from tools import lookup`) resolve like `python file.py`
     name = f"_khaos_{path.stem}_{hashlib.sha256(str(path).encode()).hexdigest()[:10]}"
     module_spec = importlib.util.spec_from_file_location(name, path)
     if module_spec is None or module_spec.loader is None:
@@ -131,13 +124,22 @@ def _package_is_free(top: str, root: Path) -> bool:
 
 
 def _import_module(target: str, base_dir: Path, spec: str, what: str) -> Any:
-    root = str(Path(base_dir).resolve())
-    if root not in sys.path:
-        sys.path.insert(0, root)
+    return _import_dotted(target, (str(Path(base_dir).resolve()),), spec, what)
+
+
+def _import_dotted(dotted: str, folders: tuple[str, ...], spec: str, what: str) -> Any:
+    """`dotted` imported with `folders` on sys.path (the last one first), the failure an AgentError."""
+    for folder in folders:
+        _put_first(folder)
     try:
-        return importlib.import_module(target)
+        return importlib.import_module(dotted)
     except BaseException as exc:
         raise _import_failure(what, spec, exc) from exc
+
+
+def _put_first(folder: str) -> None:
+    if folder not in sys.path:
+        sys.path.insert(0, folder)
 
 
 def _import_failure(what: str, spec: str, exc: BaseException) -> AgentError:
