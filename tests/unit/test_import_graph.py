@@ -100,12 +100,7 @@ def _imports(tree: ast.AST, module: list[str], is_package: bool) -> Iterable[tup
         if isinstance(node, ast.Import):
             yield from ((alias.name, node.lineno) for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                base = module if is_package else module[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join([*base, node.module] if node.module else base)
-            else:
-                source = node.module or ""
+            source = _absolute(node, ".".join(module), is_package)
             yield source, node.lineno
             # `from khaos_action import config` names the node in the alias, not in the module.
             yield from ((f"{source}.{alias.name}", node.lineno) for alias in node.names)
