@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -86,6 +88,17 @@ def test_validate_on_the_demo_config_plans_without_calling_the_agent(tmp_path) -
     assert re.search(r"\d+ cases planned: \d+ baseline, \d+ resilience, \d+ contract", ran.stdout)
     assert not (tmp_path / ".khaos").exists()
 
+
+
+def test_python_dash_m_khaos_action_is_the_same_command(tmp_path) -> None:
+    """For a Python whose scripts folder is not on PATH, `python -m khaos_action` is `khaos-action`."""
+    done = subprocess.run([sys.executable, "-m", "khaos_action", "validate", "-c", str(demo_config_path())],
+                          cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith(f"{demo_config_path()}: valid\n")
+    missing = subprocess.run([sys.executable, "-m", "khaos_action", "validate", "-c", "none.yaml"],
+                             cwd=tmp_path, capture_output=True, text=True, timeout=60, check=False)
+    assert missing.returncode == 2 and "none.yaml" in missing.stderr
 
 def test_contract_validate_and_score_on_a_passing_agent(base_run) -> None:
     ran = khaos("contract", "validate", cwd=base_run)

@@ -22,3 +22,4 @@ def test_an_out_of_range_number_is_a_usage_error(argv, capsys) -> None:
 def test_values_in_range_are_kept_as_numbers() -> None:
     args = build_parser().parse_args(["run", "--concurrency", "512", "--min-score", "72.5"])
     assert (args.concurrency, args.min_score) == (512, 72.5)
+

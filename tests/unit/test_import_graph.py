@@ -52,7 +52,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("pipeline",),
     ("evaluate",),
     ("commands",),
-    ("cli",),
+    ("cli", "__main__"),
 )
 """Bottom -> top. A node may import nodes of its own layer or below, never above (and never in a cycle)."""
 
