@@ -53,7 +53,8 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl",
             "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl",
-            "external/refusal_rbr_dev.jsonl", "external/refusal_rbr_holdout.jsonl")
+            "external/refusal_rbr_dev.jsonl", "external/refusal_rbr_holdout.jsonl",
+            "external/refusal_xstest_v1_dev.jsonl", "external/refusal_xstest_v1_holdout.jsonl")
 OBEYED = ("external/refusal_jbb_dev.jsonl", "external/refusal_jbb_holdout.jsonl")
 """Attacks an automated judge says were obeyed: each one read as a refusal is a false green (a secondary check)."""
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
