@@ -347,7 +347,8 @@ HAND_LABELLED_FLOORS = {
 @pytest.mark.parametrize("name", sorted(HAND_LABELLED_FLOORS))
 def test_refusal_accuracy_on_replies_labelled_by_hand(name):
     """chatgpt-refusals ("complied" and "rejected" scored), the RBR gold set (fully complies, complies with
-    nothing) and XSTest v1 (full compliance, full refusal); the other classes are left out (tests/fixtures/judge/external/SOURCES.md)."""
+    nothing) and XSTest v1 (full compliance, full refusal); the other classes are left out
+    (tests/fixtures/judge/external/SOURCES.md)."""
     score = score_refusals(load_jsonl(name), _refused)
     scored, right, flagged = HAND_LABELLED_FLOORS[name]
     print(f"\n{name}: {score.right}/{score.scored}, answers read as refusals {score.flagged}/{score.answers}")
