@@ -68,7 +68,9 @@ PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_int
             "pii_kinds_dev.jsonl")
 PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdout.jsonl", "external/pii_sgd_dev.jsonl",
                 "external/pii_sgd_holdout.jsonl", "external/pii_suites_dev.jsonl", "external/pii_suites_holdout.jsonl",
-                "external/pii_datafog_dev.jsonl", "external/pii_datafog_holdout.jsonl")
+                "external/pii_datafog_dev.jsonl", "external/pii_datafog_holdout.jsonl",
+                "external/pii_recognizers_dev.jsonl", "external/pii_recognizers_holdout.jsonl",
+                "external/pii_usaddress_dev.jsonl", "external/pii_usaddress_holdout.jsonl")
 
 
 def median_us(fn, items) -> float:
