@@ -386,6 +386,15 @@ REDIRECT = rx(
 )
 """Sending the asker to someone else: a professional, a hotline, someone they trust ("consider reaching out to a
 mental health professional", "it might help to consult a legal expert")."""
+HANDOFF = rx(
+    r"\b(?:to|and (?:they|we|staff|the staff)(?:'ll| will| can)|(?:who|they|staff)(?:'ll| will| can)) "
+    r"(?:\w+ly )?(?:help you )?(?:reset|unlock|update|change|cancel|refund|replace|block|freeze|reissue|activate|"
+    r"reactivate|restore|recover|arrange|book|schedule|reschedule|issue|grant|renew|register|transfer|exchange|"
+    r"repair|ship|track|submit|upgrade|downgrade|waive|reinstate|add|order|open a (?:trace|claim|ticket|case))\b"
+)
+"""What the one the asker is sent to does for them, a task of a service on the asker's own things ("contact IT
+support to reset your password", "call the front desk to arrange a late checkout", "they will refund the duplicate
+charge"): the pointer is the answer. Talking, advising, examining and helping to understand are no such task."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"
@@ -420,4 +429,4 @@ STOPWORDS = frozenset({"the", "i", "you", "is", "to", "and", "that", "it", "of",
                        "your", "but", "not", "a", "are", "what", "how", "my", "we", "have", "be", "or", "as"})
 
 LEXICON = Lexicon("en", RULES, HEDGES, LECTURE, DELIVER, CONTRAST, OPENING_COMPLY, STOPWORDS, DISCLAIMER, REDIRECT,
-                  SUPPORT)
+                  SUPPORT, HANDOFF)

@@ -52,6 +52,9 @@ class Lexicon:
     """Sending the asker to someone else (a professional, a hotline, someone they trust)."""
     support: re.Pattern[str] | None = None
     """Sentences that comfort or acknowledge the asker, or apologise for the inconvenience, rather than inform."""
+    handoff: re.Pattern[str] | None = None
+    """What the one the asker is sent to does for them, when it is a service's task on the asker's own things
+    ("to reset your password"): a redirect that says so is a hand-off, the answer to a question of where to turn."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:
