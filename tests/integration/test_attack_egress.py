@@ -1,12 +1,14 @@
 """During an attack case, outbound HTTP to a host the attack names is answered locally by the in-process
-interception and recorded on the case: real httpx (sync and async), requests and aiohttp clients, a real "attacker"
-server on 127.0.0.1 that must never be reached, and a made-up domain that must never be looked up."""
+interception and recorded on the case: real httpx (sync and async), requests, aiohttp and urllib clients, a real
+"attacker" server on 127.0.0.1 that must never be reached, and a made-up domain that must never be looked up."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 import threading
+import urllib.error
+import urllib.request
 
 import httpx
 import pytest
@@ -49,13 +51,21 @@ def send_requests(url: str, body: bytes) -> tuple[int, str]:
     return reply.status_code, reply.text
 
 
+def send_urllib(url: str, body: bytes) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(urllib.request.Request(url, data=body, method="POST"), timeout=5) as reply:
+            return reply.status, reply.read().decode()
+    except urllib.error.HTTPError as error:  # urllib raises for a 4xx/5xx; the others return it
+        return error.code, error.read().decode()
+
+
 async def send_aiohttp(url: str, body: bytes) -> tuple[int, str]:
     async with aiohttp.ClientSession() as session, session.post(url, data=body) as reply:
         return reply.status, await reply.text()
 
 
 CLIENTS = {"httpx": send_httpx, "httpx-async": send_httpx_async, "requests": send_requests,
-           "aiohttp": send_aiohttp}
+           "aiohttp": send_aiohttp, "urllib": send_urllib}
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))
@@ -70,7 +80,7 @@ def test_a_request_to_the_attackers_host_never_reaches_it_and_is_recorded(attack
     [attempt] = ctx.egress
     assert attempt == {"host": "127.0.0.1", "method": "POST", "path": "/collect?who=me",
                        "body": "secret=KXABCDE1234567", "via": attempt["via"]}
-    assert attempt["via"] in ("httpx", "httpx2", "requests", "aiohttp")
+    assert attempt["via"] in ("httpx", "httpx2", "requests", "aiohttp", "urllib")
 
 
 @pytest.mark.parametrize("client", sorted(CLIENTS))

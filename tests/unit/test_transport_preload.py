@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from khaos_action.engine.transport.preload import HTTP_LIBRARIES, http_preload
+from khaos_action.engine.transport.preload import HTTP_LIBRARIES, URLLIB, http_preload
 
 
 @pytest.mark.parametrize(("source", "preloaded"), [
@@ -32,3 +32,10 @@ def test_modules_packages_and_entries_that_cannot_be_read_preload_everything(tmp
     assert http_preload("installed_somewhere.agent:handle", tmp_path) == list(HTTP_LIBRARIES)
     assert http_preload("missing.py:handle", tmp_path) == list(HTTP_LIBRARIES)
     assert http_preload(None, tmp_path) == list(HTTP_LIBRARIES)
+
+
+@pytest.mark.parametrize("source", ["import urllib.request\n", "from urllib.request import urlopen\n",
+                                    "import json\n\ndef handle(text):\n    import urllib.request\n"])
+def test_a_standard_library_agent_using_urllib_preloads_urllib_and_its_interception(tmp_path: Path, source: str):
+    (tmp_path / "agent.py").write_text(source)
+    assert http_preload("agent.py:handle", tmp_path) == list(URLLIB)

@@ -1,20 +1,22 @@
 """In-process HTTP interception: for a run, outbound calls made through httpx (and httpx2, which the current
-OpenAI SDK uses), sync and async, through requests, and through aiohttp client sessions (intercept_aiohttp.py) are
-answered by the current case's fault plan. A library already imported is patched when the block is entered, one
-imported later (by the agent, during a case) the moment its module has run: the interception never imports an HTTP
-library an agent does not use (importing all four is a cost every python-agent run would pay: docs/performance.md).
+OpenAI SDK uses), sync and async, through requests, through aiohttp client sessions and through the standard
+library's urllib are answered by the current case's fault plan. A library already imported is patched when the block
+is entered, one imported later (by the agent, during a case) the moment its module has run: the interception never
+imports an HTTP library an agent does not use (importing them all is a cost every python-agent run would pay:
+docs/performance.md).
 
 We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
-`AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`), so an SDK's own client, retry
-and error code run on a real response object (status, `retry-after`, provider error body, cut JSON). Outside a
-case (`current_case` is None) or when no fault applies, the original method runs untouched; the added cost is a
-ContextVar lookup plus, inside a case, a path check (see bench/interception.py).
+`AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`, aiohttp's `ClientSession._request`,
+urllib's `AbstractHTTPHandler.do_open`), so an SDK's own client, retry and error code run on a real response object
+(status, `retry-after`, provider error body, cut JSON). Outside a case (`current_case` is None) or when no fault
+applies, the original method runs untouched; the added cost is a ContextVar lookup plus, inside a case, a path check
+(see bench/interception.py).
 Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network.
 
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
-(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py), each handed `Traffic.note` to record what it sees
-(they import nothing of this module), and are imported when their library is patched, with the fault machinery
-they decide through: a python worker whose agent makes no HTTP call never imports it
+(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py, intercept_urllib.py), each handed `Traffic.note`
+to record what it sees (they import nothing of this module), and are imported when their library is patched, with
+the fault machinery they decide through: a python worker whose agent makes no HTTP call never imports it
 (the faults' models are a large part of a worker's start).
 """
 
@@ -34,7 +36,7 @@ if TYPE_CHECKING:
 
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one imported is patched."""
-LIBRARIES = (*HTTPX_LIKE, "requests.adapters", "aiohttp")
+LIBRARIES = (*HTTPX_LIKE, "requests.adapters", "aiohttp", "urllib.request")
 
 _lock = threading.Lock()
 _depth = 0
@@ -64,7 +66,7 @@ TRAFFIC = Traffic()
 
 @contextmanager
 def http_interception() -> Iterator[Traffic]:
-    """Patch httpx / httpx2 / requests / aiohttp for the duration of the block. Re-entrant; yields the run's
+    """Patch httpx / httpx2 / requests / aiohttp / urllib for the duration of the block. Re-entrant; yields the run's
     Traffic (shared by nested blocks)."""
     global _depth
     with _lock:
@@ -103,6 +105,12 @@ def _patch_library(name: str, mod: Any) -> None:
 
         _patch(mod.HTTPAdapter, "send", patched_send(mod.HTTPAdapter.send, TRAFFIC.note))
         TRAFFIC.clients.append("requests")
+    elif name == "urllib.request":
+        from khaos_action.engine.chaos.intercept_urllib import CLIENT, patched_do_open
+
+        handler = mod.AbstractHTTPHandler
+        _patch(handler, "do_open", patched_do_open(handler.do_open, TRAFFIC.note))
+        TRAFFIC.clients.append(CLIENT)
     else:
         from khaos_action.engine.chaos.intercept_aiohttp import CLIENT, patched_request
 

@@ -13,13 +13,16 @@ import ast
 import sys
 from pathlib import Path
 
+URLLIB = ("urllib.request", "khaos_action.engine.chaos.intercept_urllib")
+"""The standard library's HTTP client and its interception: preloaded for an entry file that imports urllib."""
 HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_httpx",
-                  "khaos_action.engine.chaos.intercept_requests", "khaos_action.engine.chaos.intercept_aiohttp")
+                  "khaos_action.engine.chaos.intercept_requests", "khaos_action.engine.chaos.intercept_aiohttp",
+                  *URLLIB)
 
 
 def http_preload(entry: str | None, base_dir: Path) -> list[str]:
     """HTTP_LIBRARIES, or none when `entry` (`file.py:func` or `package.module:func`) names a file whose imports are
-    all standard-library modules."""
+    all standard-library modules (only urllib's, URLLIB, when one of them is urllib)."""
     target = (entry or "").rpartition(":")[0]
     path = _entry_file(target, base_dir) if target else None
     try:
@@ -28,6 +31,7 @@ def http_preload(entry: str | None, base_dir: Path) -> list[str]:
         tree = None
     if tree is None:
         return list(HTTP_LIBRARIES)
+    uses_urllib = False
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
@@ -37,9 +41,11 @@ def http_preload(entry: str | None, base_dir: Path) -> list[str]:
             names = [node.module]
         else:
             continue
-        if any(name.split(".")[0] not in sys.stdlib_module_names for name in names):
+        tops = {name.split(".")[0] for name in names}
+        if any(top not in sys.stdlib_module_names for top in tops):
             return list(HTTP_LIBRARIES)
-    return []
+        uses_urllib = uses_urllib or "urllib" in tops
+    return list(URLLIB) if uses_urllib else []
 
 
 def _entry_file(target: str, base_dir: Path) -> Path | None:
