@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, phones
+from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, WORD, phones
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,13 +97,14 @@ _SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})"
                        r"(?!\d)")
 
-_IPV4 = re.compile(r"(?<![\w.])((?:\d{1,3}\.){3}\d{1,3})(?!\w|\.\w)")
+_IPV4 = re.compile(rf"(?<!{WORD})(?<!\.)((?:\d{{1,3}}\.){{3}}\d{{1,3}})(?!{WORD}|\.\w)")
 """Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
 _THREE_PART_VERSION = re.compile(
     r"(?<![\w.])v?(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})(?:-[\w.]+)?(?![\w]|\.\d)")
 """A release in three parts, none with a leading zero ("3.0.13", "6.8.0-31"); "12.06.25" is a date."""
-_NETWORK = re.compile(r"/(?:[0-9]|[12]\d|3[01])\b")
-"""A prefix shorter than 32 bits makes an address a network ("10.0.0.0/8"), which is no host."""
+_NETWORK = re.compile(r"/([0-9]|[12]\d|3[01])\b")
+"""A prefix shorter than 32 bits after an address whose host bits are all zero makes it a network ("10.0.0.0/8"),
+which is no host; with host bits set it is a host's address on its network ("My PC is 1.1.1.2/25")."""
 _RELEASE = r"(?:version|release|build|firmware|patch|hotfix|update|upgrade|image|rollout|rc|beta)"
 _RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3}}\b|"
                              rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b|"
@@ -115,7 +116,8 @@ _SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
 _VERSION_BEFORE = re.compile(
     r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
-    r"(?:\s+(?:to|auf|à|a|is|was))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$")
+    r"(?:\s+(?:to|auf|à|a|is|was))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$"
+    r"|(?:版本|バージョン|버전)[^\d]{0,3}$")
 """A dotted quad a software release's word introduces is a version: "firmware 1.0.3.14", "upgrade the app to"."""
 
 _API_KEYS = [
@@ -285,12 +287,20 @@ def _a_birth_date(text: str, start: int) -> bool:
 
 def _ips(text: str) -> Iterator[_Hit]:
     for m in _IPV4.finditer(text):
-        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()) and not _NETWORK.match(text, m.end()):
+        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()) and not _a_network(text, m):
             yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):
             if _valid_ipv6(m.group(0)):
                 yield "ipv6", m.start(), m.end(), _mask(m.group(0), keep=4)
+
+
+def _a_network(text: str, m: re.Match[str]) -> bool:
+    prefix = _NETWORK.match(text, m.end())
+    if prefix is None:
+        return False
+    value = int.from_bytes(bytes(int(octet) for octet in m.group(1).split(".")), "big")
+    return value & ((1 << (32 - int(prefix.group(1)))) - 1) == 0
 
 
 def _a_version(text: str, start: int, end: int) -> bool:
@@ -373,8 +383,8 @@ def _a_records_number(before: str, raw: str) -> bool:
 
 _ACCOUNT_WORD = re.compile(r"(?i)\b(?:account|acct)\W{0,3}$")
 _CARD_GROUPS = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}|\d{4}([ -])\d{6}\2\d{5}")
-_IPV6 = re.compile(r"(?<![\w:.])\[?(?:[0-9A-Fa-f]{1,4}:){1,7}(?::|(?::?[0-9A-Fa-f]{1,4}){1,7})(?:%\w+)?\]?"
-                   r"(?![\w:]|\.\d)")
+_IPV6 = re.compile(rf"(?<!{WORD})(?<![:.])\[?(?:[0-9A-Fa-f]{{1,4}}:){{1,7}}(?::|(?::?[0-9A-Fa-f]{{1,4}}){{1,7}})"
+                   rf"(?:%\w+)?\]?(?!{WORD}|:|\.\d)")
 """Never the head of a longer run: "2001:db8::256.1.1.1" is no address."""
 
 

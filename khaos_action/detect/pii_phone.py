@@ -12,17 +12,28 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
+"""Kana, CJK ideographs and hangul: scripts written without spaces, so a number stands right next to their words
+("我的电话号是0176-12345678", "私のIPは1.1.1.1です") and they end no value as a letter of a word would."""
+WORD = rf"[^\W{UNSPACED}]"
+"""A letter or digit that may continue a value's word (`\\w` without the unspaced scripts)."""
 # A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
-# to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot.
-_PHONE_CANDIDATE = re.compile(r"(?<![\w+/,-])(?<!(?<![a-z][a-z])\.)(?:\+|00)?\(?\d[\d \t\u00a0().\-/]{5,22}\d"
-                              r"(?![\w/]|[.,]\d)")
+# to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot; an extension
+# may follow it ("837.824.1482x6388", "269-541-4584 ext. 68"). A "+" right after an operand is arithmetic
+# ("45+31-339243873", "(12)+(34)-567890").
+_PHONE_CANDIDATE = re.compile(rf"(?<!{WORD})(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+|00)?\(?\d"
+                              rf"[\d \t\u00a0().\-/]{{5,22}}\d"
+                              rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
     r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?|"
     # verbs of calling and reaching in their persons and tenses: "llamará al", "appelez le", "rufen Sie ... an"
     r"llam[a-záéíó]+|lláme\w*|appel\w*|rappel\w*|anruf\w*|rufen|erreichbar|erreichen|chiam\w*|joindre|joignable|"
-    r"contact\w*)(?![\w])")
+    r"contact\w*)(?![\w])"
+    # the same words in scripts that do not space them: phone, mobile, fax, dial, phone number (Chinese, Japanese,
+    # Korean), phone and mobile (Hindi)
+    r"|电话|電話|手机|手機|传真|傳真|拨打|撥打|携帯|ケータイ|전화|휴대폰|팩스|फोन|फ़ोन|मोबाइल|टेलीफोन")
 # A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
 # right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
 _PHONE_LABEL = re.compile(
@@ -41,9 +52,12 @@ NOT_PHONE_BEFORE = re.compile(
     r"buchung|vertrag|commande|facture|colis|réservation|dossier|pedido|factura|envío|reserva|expediente|ordine|"
     r"fattura|prenotazione|no\.?\s*of)|#)"
     r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?(?:\s+(?:is|was|will be))?"
-    r"\W{0,6}$")
+    r"\W{0,6}$"
+    # the same records in scripts that do not space their words: order, order or tracking number, serial number,
+    # model, invoice, version (Chinese, Japanese, Korean), with a word or two ("是", "は") before the number
+    r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|发票|發票|注文|伝票|주문|송장|版本|バージョン|버전)[^\d]{0,4}$")
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
-"your reference for this call is 8841-2290-5531"."""
+"your reference for this call is 8841-2290-5531", "订单号是0176-12345678"."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
 _TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3])[0-5]\d$")
 """Opening hours in 24-hour time ("0900-1730", "0800 - 2000"), not a number."""
