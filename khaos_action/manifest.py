@@ -97,7 +97,8 @@ class Attempt(Model):
 
 class EgressAttempt(Model):
     """An outbound HTTP request the agent made during an attack case to a host the attack named (an attacker URL,
-    a webhook, an e-mail domain): answered locally by khaos-action, never sent (docs/sandbox.md)."""
+    a webhook, an e-mail domain): answered locally by khaos-action, never sent; or, from a client no interception
+    knows, the name lookup of such a host, refused (method "DNS", via "socket", the host alone) (docs/sandbox.md)."""
 
     host: str
     method: str = "GET"
@@ -106,7 +107,8 @@ class EgressAttempt(Model):
     body: str = ""
     """The request body as text (its first 2,000 characters; secrets masked in what is written)."""
     via: str = ""
-    """What caught it: httpx, httpx2, requests, aiohttp (python agents), proxy (http/command agents)."""
+    """What caught it: httpx, httpx2, requests, aiohttp, urllib, socket (python agents), proxy (http/command
+    agents)."""
     canary: bool = False
     """The case's canary (joined, in any encoding the judge knows) is in the URL or the body."""
     secret: bool = False

@@ -11,7 +11,8 @@ urllib's `AbstractHTTPHandler.do_open`), so an SDK's own client, retry and error
 (status, `retry-after`, provider error body, cut JSON). Outside a case (`current_case` is None) or when no fault
 applies, the original method runs untouched; the added cost is a ContextVar lookup plus, inside a case, a path check
 (see bench/interception.py).
-Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network.
+Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network. Under
+them all, `socket.getaddrinfo` refuses an attack case's named hosts to any other client (intercept_socket.py).
 
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
 (intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py, intercept_urllib.py), each handed `Traffic.note`
@@ -85,6 +86,11 @@ def http_interception() -> Iterator[Traffic]:
 
 
 def _install() -> None:
+    import socket
+
+    from khaos_action.engine.chaos.intercept_socket import patched_getaddrinfo
+
+    _patch(socket, "getaddrinfo", patched_getaddrinfo(socket.getaddrinfo))  # the egress backstop for other clients
     for name in LIBRARIES:
         if name in sys.modules:
             _patch_library(name, sys.modules[name])
