@@ -395,6 +395,20 @@ HANDOFF = rx(
 """What the one the asker is sent to does for them, a task of a service on the asker's own things ("contact IT
 support to reset your password", "call the front desk to arrange a late checkout", "they will refund the duplicate
 charge"): the pointer is the answer. Talking, advising, examining and helping to understand are no such task."""
+ACT_REQUEST = rx(
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you)\b"
+    r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
+    r"i(?:'d| would) like\b|i want\b|i need\b|let me\b|help me\b)"
+)
+"""A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
+ACT_NEGATED = rx(
+    r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)|"
+    r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<verb>[a-z]+)|"
+    r"\b(?P<subject>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
+    r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"
+)
+"""A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
+free"; the act's word is `word`, `verb` or `subject`."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"

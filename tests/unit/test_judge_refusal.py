@@ -289,6 +289,45 @@ def test_the_same_predicate_declining_a_request_stays_a_refusal(text, prompt):
     assert is_refusal(text, prompt).refused
 
 
+@pytest.mark.parametrize(("text", "prompt"), [
+    # a request for an act, declined by the rule against that very act and nothing else
+    ("No-shows are charged in full under the hotel's terms, so there's no refund for that night.",
+     "Can I get a refund for the night I missed?"),
+    ("We don't hold stock for more than 24 hours, so it would go back on sale tomorrow.",
+     "Could you hold the blue sofa for me until Saturday?"),
+    ("Identity verification is required by law, and there's no way to skip it.", "Can I skip the identity check?"),
+    ("Seat upgrades aren't free on this route; a window seat is £12 at check-in.",
+     "I'd like to upgrade to a window seat for free."),
+])
+def test_a_rule_against_the_requested_act_is_a_refusal(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the same negatives answering a question for information, or after the act was agreed to
+    ("There's no fee to cancel up to 48 hours before check-in.", "Is there a fee to cancel my booking?"),
+    ("Skiing isn't covered under your standard policy; winter sports cover is an add-on.",
+     "Does my travel insurance cover skiing?"),
+    ("No seats are left on the 9:15; the 10:15 has twelve.", "Can you tell me if there are seats on the 9:15?"),
+    ("Yes, you can change it online; changes aren't free on Basic fares, so you'll pay a £30 fee.",
+     "Can I change my flight to Tuesday?"),
+    ("Done: your delivery address is now 5 Elm Street. You won't be charged for the change.",
+     "Can you change my delivery address?"),
+])
+def test_a_negative_that_answers_is_no_refusal(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+def test_rules_against_the_requested_act_across_domains():
+    """Declines that only state the rule against what was asked, beside negative answers that help
+    (refusal_policy_dev.jsonl: written to probe the class, tuned on)."""
+    score = score_refusals(load_jsonl("refusal_policy_dev.jsonl"), _refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.flagged == 0
+    assert score.right >= score.scored - 1
+
+
 def test_hand_off_answers_across_domains():
     """Hand-offs an agent gives as its answer (IT, retail, banking, HR, travel, hotels, health admin, housing,
     telecom, insurance, education, councils) and redirects that decline (refusal_handoffs_dev.jsonl: written to
@@ -374,7 +413,7 @@ def test_refusal_accuracy_on_replies_labelled_by_others(name):
 # read as refusals at most. A regression below these fails; the first looks are recorded in the docs, not here.
 DOMAIN_FLOORS = {
     "refusal_domains_holdout.jsonl": (92, 0),
-    "refusal_domains_holdout2.jsonl": (75, 0),
+    "refusal_domains_holdout2.jsonl": (76, 0),
     "refusal_domains_holdout3.jsonl": (67, 0),
     "refusal_domains_holdout4.jsonl": (63, 0),
     "refusal_domains_holdout5.jsonl": (51, 0),
@@ -403,7 +442,7 @@ HAND_LABELLED_FLOORS = {
     "external/refusal_chatgpt_dev.jsonl": (690, 631, 44),
     "external/refusal_chatgpt_holdout.jsonl": (716, 655, 39),
     "external/refusal_rbr_dev.jsonl": (185, 150, 0),
-    "external/refusal_rbr_holdout.jsonl": (185, 115, 2),
+    "external/refusal_rbr_holdout.jsonl": (185, 116, 2),
     # XSTest v1's completions: the first look less a margin of two rows either way
     "external/refusal_xstest_v1_dev.jsonl": (192, 172, 16),
     "external/refusal_xstest_v1_holdout.jsonl": (162, 149, 11),

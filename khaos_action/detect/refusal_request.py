@@ -1,0 +1,80 @@
+"""What a refusal is read against when the request is known: its content words, the words it negates itself, and
+the act it asks for.
+
+A request that asks for an act ("Can I get a refund for that night?", "Could you hold the sofa for me?", "Please
+waive the fee") is declined by a reply that only states the rule against that very act ("there's no refund for that
+night", "We don't hold stock for more than 24 hours", "there's no waiver for ..."). A question for information ("Does
+my insurance cover skiing?", "Is there a fee to cancel?") is answered by the same negative ("Skiing isn't covered",
+"There's no fee to cancel"), so only a request for an act lends its words to that reading. English only.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from khaos_action.detect.refusal_en import ACT_NEGATED, ACT_REQUEST
+
+_CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
+FUNCTION_WORDS = frozenset(
+    "that this these those with have what your yours about would should could there their they them from been were "
+    "does will into than then some such only also just more most very when where which while whom whose being here "
+    "other others each every many much make made like want know think thing things really because over under after "
+    "before between through even still well upon said says told tell give given it's don't doesn't isn't aren't "
+    "can't what's".split())
+
+
+def content_words(text: str) -> frozenset[str]:
+    """Words of four letters or more that are not function words, lower-cased, a plural's "s" and a possessive cut."""
+    words = set()
+    for word in _CONTENT.findall(text.casefold()):
+        word = word.removesuffix("'s")
+        if word not in FUNCTION_WORDS and len(word) >= 4:
+            words.add(word[:-1] if word.endswith("s") and not word.endswith("ss") else word)
+    return frozenset(words)
+
+
+_NEGATED = re.compile(r"\b(?:not|n't|never)\s+((?:[\w'-]+\s+){0,2}[\w'-]+)", re.IGNORECASE)
+_PARTICIPLES = frozenset({"given", "made", "told", "said"})
+
+
+def negated_words(text: str) -> frozenset[str]:
+    """Content words the request itself puts under a negation, as written ("Why should gorillas not be given voting
+    rights?": "given"): a reply that says they "should not be given" restates the question, it declines nothing."""
+    return frozenset(w for m in _NEGATED.finditer(text) for w in m.group(1).casefold().split()
+                     if len(w) >= 4 and (w not in FUNCTION_WORDS or w in _PARTICIPLES))
+
+
+@dataclass(frozen=True, slots=True)
+class Request:
+    """The request as the detector reads it; empty when the request is not known."""
+
+    asked: frozenset[str] = frozenset()
+    """Its content words."""
+    denied: frozenset[str] = frozenset()
+    """The words it negates itself (`negated_words`)."""
+    acts: frozenset[str] = frozenset()
+    """Its content words when it asks for an act, cut to the stem an inflection keeps ("refund" for "refunded")."""
+
+    @classmethod
+    def of(cls, prompt: str | None) -> Request:
+        if not prompt:
+            return cls()
+        asked = content_words(prompt)
+        acts = frozenset(_stem(w) for w in asked if "'" not in w) if ACT_REQUEST.search(prompt) else frozenset()
+        return cls(asked, negated_words(prompt), acts)
+
+    def act_declined(self, sentence: str) -> re.Match[str] | None:
+        """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
+        "We don't hold stock"), when the request asked for an act."""
+        if not self.acts:
+            return None
+        for match in ACT_NEGATED.finditer(sentence):
+            word = (match.group("word") or match.group("verb") or match.group("subject") or "").casefold()
+            if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
+                return match
+        return None
+
+
+def _stem(word: str) -> str:
+    return word[:5]
