@@ -39,6 +39,22 @@ PYTHON_ENV = "KHAOS_AGENT_PYTHON"
 `install` command populated)."""
 
 
+QUIET_ENV = {
+    # LiteLLM (CrewAI, ADK's LiteLlm, smolagents' LiteLLMModel...) fetches its model price list from the internet
+    # when imported, and waits out its retries where the network is closed; the copy it ships is enough here.
+    "LITELLM_LOCAL_MODEL_COST_MAP": "True",
+    # Usage telemetry libraries send home on their own (CrewAI's, Chroma's, the Hugging Face Hub's, and the tools
+    # that honour DO_NOT_TRACK): off for a run, so an evaluation sends nothing about the agent anywhere and a closed
+    # network does not fill the log with their failed exports.
+    "CREWAI_DISABLE_TELEMETRY": "true",
+    "ANONYMIZED_TELEMETRY": "False",
+    "HF_HUB_DISABLE_TELEMETRY": "1",
+    "DO_NOT_TRACK": "1",
+}
+"""Set in the python worker's environment unless the user sets them (their environment via `agent.pass_env`, or
+`agent.env`)."""
+
+
 class WorkerStarter:
     def __init__(self, agent: InProcessAgent, *, base_dir: Path, environ: Mapping[str, str], python: str | None,
                  env: Mapping[str, str] | None, limits: sandbox.Limits | None, identity: sandbox.Identity | None,
@@ -77,9 +93,8 @@ class WorkerStarter:
                                                 pass_env=self.agent.pass_env), self.identity)
         env.setdefault("PYTHONUNBUFFERED", "1")
         env.setdefault("PYTHONDONTWRITEBYTECODE", "1")  # no __pycache__ of the agent's files left in the workspace
-        # LiteLLM (CrewAI, ADK's LiteLlm, smolagents' LiteLLMModel...) fetches its model price list from the internet
-        # when imported, and waits out its retries where the network is closed; the copy it ships is enough here.
-        env.setdefault("LITELLM_LOCAL_MODEL_COST_MAP", "True")
+        for key, value in QUIET_ENV.items():
+            env.setdefault(key, value)
         ours = self.python == sys.executable
         paths = {"front": [PACKAGE_ROOT], "back": [] if ours else _our_site_packages(),
                  # another interpreter's libraries are the agent's
