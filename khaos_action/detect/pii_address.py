@@ -36,8 +36,8 @@ _EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|cou
               r"plaza|points?|ridges?|route|run|shores?|springs?|stream|summit|trace|trail|turnpike|valley|views?|"
               r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville|parade|embankment|broadway|quay|wharf|rise|vale|"
               r"approach|causeway|esplanade|promenade")
-_ORDINAL = r"\d{1,3}(?:st|nd|rd|th)"
-"""A numbered street's name: "300 East 57th Street", "12 3rd Avenue"."""
+_ORDINAL = r"\d{1,3}(?i:st|nd|rd|th)"
+"""A numbered street's name: "300 East 57th Street", "12 3rd Avenue", "3849 W 69TH PLACE", "2616 20Th Street"."""
 _OF = r"(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)"
 """The words between a Romance street's names: "Avenida Almirante Silvio de Noronha, 365"."""
 _DIRECTION = r"(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West|Northwest|Northeast|Southwest|Southeast)"
@@ -170,6 +170,37 @@ _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|
 """Where a place phrase stops: a new sentence, a clause ("... Church Street and their number is ...")."""
 
 
+_US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|"
+             r"V[TAI]|W[AVIY]|PR|GU|N\.Y")
+_STATE_ZIP = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+\d{{5}}(?:-?\d{{4}})?\b")
+"""A US state's code and a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
+_LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outside|inside|into|across|through|"
+            r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
+            r"their)")
+_US_LINE = re.compile(
+    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?!(?:{_LINKING}|{_NOT_A_HOUSE[3:-1]})\b)"
+    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET})\b\.?(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
+"""A house number, one to four words of a name, a street's kind, then up to eight words of units, directions and the
+town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458". A word that
+links a clause ("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles",
+"people") is no part of it."""
+
+
+_FIVE_DIGITS = re.compile(r"\d{5}")
+
+
+def _us_lines(text: str) -> Iterator[tuple[int, int]]:
+    """US address lines known by their end, a state's code and a ZIP code, in any case and with any units between:
+    the state and ZIP are looked for first, then a street's line before them."""
+    if not _FIVE_DIGITS.search(text):
+        return  # no ZIP code: the state's pattern would be tried at every space
+    for end in _STATE_ZIP.finditer(text):
+        window = max(0, end.start() - 120)
+        line = _US_LINE.search(text, window, end.start())
+        if line and not _a_year_or_a_count(text, line.start()):
+            yield line.start(), end.end()
+
+
 def addresses(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every street address in `text`, extended over a UK postcode that follows it. An English
     "<number> <name> <street>" counts when it ends its phrase (a comma, the sentence's end) or follows an address
@@ -185,6 +216,7 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _lines(text)
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
+    yield from _us_lines(text)
 
 
 _ROMANCE_WORD = re.compile(rf"\b{_ROMANCE_KIND}\b")
