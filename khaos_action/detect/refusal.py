@@ -525,8 +525,8 @@ _NORMATIVE = re.compile(
 
 
 def _no_decline(reply: _Reply, language: str | None, weak: _Decline | None) -> RefusalResult:
-    lecture = None if _hands_off(reply) else _lecture_only(reply) or _redirect_only(reply)
-    if lecture is not None:
+    lecture = _lecture_only(reply) or _redirect_only(reply)
+    if lecture is not None and not _hands_off(reply):
         return RefusalResult(True, 0.6, language, lecture)
     opening = _OPENING_COMPLY.match(reply.clean)
     confidence = 0.9 if opening or weak is None else 0.6
