@@ -432,7 +432,8 @@ SUPPORT = rx(
     # what the helper one was sent to can do
     r"^\W*(?:they|these (?:professionals|experts|people)|an? (?:\w+ ){0,3}?(?:professional|counsel+or|therapist|"
     r"doctor|expert|specialist))\s+(?:can|could|might|may|will|would)\s+(?:\w+ly\s+)?(?:help|provide|guide|offer|"
-    r"assist|give|support|have)\b|\bthere (?:are|is) (?:\w+ ){0,2}?(?:resources|people|professionals|support|help)\b|"
+    r"assist|give|support|have|examine|diagnose|assess|evaluate|review|advise|answer|explain|recommend|tailor|"
+    r"walk you through|point you)\b|\bthere (?:are|is) (?:\w+ ){0,2}?(?:resources|people|professionals|support|help)\b|"
     # what turning to them achieves
     r"^\W*(?:this|that|doing so)\s+(?:will|would|can|could|may|might)\s+(?:\w+ly\s+)?(?:ensure|make sure|help you)\b"
 )
