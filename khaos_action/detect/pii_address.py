@@ -132,7 +132,8 @@ Way on the day" name a place whatever follows ("up to 3 Park Avenue flats" count
 _YEAR = re.compile(r"(?:19|20)\d\d\b")
 _TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
 _NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{_NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
-                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|the|our|your|all|up to)\s+$")
+                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|model|size|type|class|grade|"
+                              r"the|our|your|all|up to)\s+$")
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
     rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|{_ORDINAL})\s+)"
@@ -172,33 +173,44 @@ _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|
 
 _US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|"
              r"V[TAI]|W[AVIY]|PR|GU|N\.Y")
-_STATE_ZIP = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+\d{{5}}(?:-?\d{{4}})?\b")
-"""A US state's code and a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
+_ZIP = re.compile(r"(?<!\d)\d{5}(?:-?\d{4})?\b")
+_STATE_BEFORE = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+$")
+"""A US state's code before a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
 _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outside|inside|into|across|through|"
             r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
             r"their)")
 _US_LINE = re.compile(
-    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?!(?:{_LINKING}|{_NOT_A_HOUSE[3:-1]})\b)"
-    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET})\b\.?(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
+    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?:(?!(?:{_LINKING}|{_NOT_A_HOUSE[3:-1]})\b)"
+    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET})\b\.?|(?:{_DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*)"
+    rf"(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
 """A house number, one to four words of a name, a street's kind, then up to eight words of units, directions and the
-town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458". A word that
+town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458"; or a
+direction and a name for the street ("1100 n dearborn # 403 chicago" before "il 60610"). A word that
 links a clause ("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles",
 "people") is no part of it."""
 
 
-_FIVE_DIGITS = re.compile(r"\d{5}")
+_DIRECTED = re.compile(
+    rf"(?<![\w/.-])\d{{2,6}}[A-Z]?\s+(?:NE|NW|SE|SW|[NSEW])\.?\s+(?:{_NAME}|{_ORDINAL})(?:\s+{_NAME}){{0,2}}"
+    rf"(?:\s+{_DIRECTION}\b\.?)?{_UNITS}")
+"""A street named after its direction with no street kind, as Chicago's grid writes them: "7257 S. State",
+"4859 S. Wabash", "2820 N. Greenview Unit 1". The direction abbreviated, the house number of two digits or more."""
+
+
+def _directed_streets(text: str) -> Iterator[tuple[int, int]]:
+    for m in _DIRECTED.finditer(text):
+        if not _a_product(text, m.start(), m.end()) and _complete(text, m) and not _a_year_or_a_count(text, m.start()):
+            yield m.start(), m.end()
 
 
 def _us_lines(text: str) -> Iterator[tuple[int, int]]:
     """US address lines known by their end, a state's code and a ZIP code, in any case and with any units between:
     the state and ZIP are looked for first, then a street's line before them."""
-    if not _FIVE_DIGITS.search(text):
-        return  # no ZIP code: the state's pattern would be tried at every space
-    for end in _STATE_ZIP.finditer(text):
-        window = max(0, end.start() - 120)
-        line = _US_LINE.search(text, window, end.start())
+    for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
+        state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 8), zip_code.start())
+        line = state and _US_LINE.search(text, max(0, state.start() - 120), state.start())
         if line and not _a_year_or_a_count(text, line.start()):
-            yield line.start(), end.end()
+            yield line.start(), zip_code.end()
 
 
 def addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -217,6 +229,7 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
     yield from _us_lines(text)
+    yield from _directed_streets(text)
 
 
 _ROMANCE_WORD = re.compile(rf"\b{_ROMANCE_KIND}\b")
