@@ -12,7 +12,8 @@ urllib's `AbstractHTTPHandler.do_open`), so an SDK's own client, retry and error
 applies, the original method runs untouched; the added cost is a ContextVar lookup plus, inside a case, a path check
 (see bench/interception.py).
 Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network. Under
-them all, `socket.getaddrinfo` refuses an attack case's named hosts to any other client (intercept_socket.py).
+them all, `socket.getaddrinfo` and asyncio's `loop.getaddrinfo` refuse an attack case's named hosts to any other
+client (intercept_socket.py).
 
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
 (intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py, intercept_urllib.py), each handed `Traffic.note`
@@ -86,11 +87,15 @@ def http_interception() -> Iterator[Traffic]:
 
 
 def _install() -> None:
+    import asyncio.base_events
     import socket
 
-    from khaos_action.engine.chaos.intercept_socket import patched_getaddrinfo
+    from khaos_action.engine.chaos.intercept_socket import patched_getaddrinfo, patched_loop_getaddrinfo
 
-    _patch(socket, "getaddrinfo", patched_getaddrinfo(socket.getaddrinfo))  # the egress backstop for other clients
+    # the egress backstop for clients no replacement knows
+    _patch(socket, "getaddrinfo", patched_getaddrinfo(socket.getaddrinfo))
+    loop = asyncio.base_events.BaseEventLoop
+    _patch(loop, "getaddrinfo", patched_loop_getaddrinfo(loop.getaddrinfo))
     for name in LIBRARIES:
         if name in sys.modules:
             _patch_library(name, sys.modules[name])
