@@ -401,14 +401,14 @@ ACT_REQUEST = rx(
     r"i(?:'d| would) like\b|i want\b|i need\b|let me\b|help me\b)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
-ACT_NEGATED = rx(
-    r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)|"
-    r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<verb>[a-z]+)|"
-    r"\b(?P<subject>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
-    r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"
+ACT_NEGATED = (
+    rx(r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)"),
+    rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<word>[a-z]+)"),
+    rx(r"\b(?P<word>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
+       r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"),
 )
 """A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
-free"; the act's word is `word`, `verb` or `subject`."""
+free"; the act's word is the group `word`."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"

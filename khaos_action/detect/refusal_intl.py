@@ -93,7 +93,9 @@ _DE = (
                          r"[^.!?\n]{0,60}?\b(?:nicht möglich|unmöglich|nicht erlaubt|nicht gestattet|vertraulich|"
                          r"geheim|intern|nein)\b", "leider", "leid", "bedaure", "bedauer", "entschuldig"),
     _rule(TERSE, 0.9, r"^\W*(?:nein|leider nein|auf keinen fall|keinesfalls|sicher nicht)\W*$"),
-    _rule(TERSE, 0.9, r"^\W*(?:nein|auf keinen fall|keinesfalls)\s*[,.!]\s*(?:das|dabei|so)\b", "nein", "kein"),
+    # a "no" that opens an answer ("Nein, das ist kostenlos") is no refusal; "Nein, das nicht." is
+    _rule(TERSE, 0.9, r"^\W*(?:nein|auf keinen fall|keinesfalls)\s*[,.!]\s*(?:das|dabei|so)\s+(?:nicht|auf keinen "
+          r"fall|keinesfalls)\b", "nein", "kein"),
 )
 _DE_HEDGES = rx(
     r"\b(?:kann|können|konnte|könnte)\s+(?:ich\s+|wir\s+)?(?:\w+\s+){0,3}?(?:nicht|keine?n?)\s+(?:\w+\s+){0,2}?"
@@ -191,7 +193,9 @@ _FR = (
                          r"possible|impossible|confidentiel(?:le)?s?|réservée?s?|interdite?|pas autorisée?|"
                          r"pas permis)\b", "désolé", "malheureusement", "crains", "hélas", "regrette", "navré"),
     _rule(TERSE, 0.9, r"^\W*(?:non|certainement pas|hors de question|pas question)\W*$"),
-    _rule(TERSE, 0.85, r"^\W*(?:non|certainement pas|hors de question|pas question)\s*[,.!]\s*(?:je|ce|cela|ça)\b",
+    # "Non, cela ne se fait pas." declines; "Non, ce n'est pas payant : ..." answers a question
+    _rule(TERSE, 0.85, r"^\W*(?:non|certainement pas|hors de question|pas question)\s*[,.!]\s*(?:je|ce|cela|ça)\s+"
+          r"(?:ne\s+|n')(?:\w+\s+){0,3}?(?:pas|jamais)\s*(?:ça|cela)?\s*[.!]?\s*$",
           "non", "question", "certainement"),
 )
 _FR_HEDGES = rx(
@@ -272,7 +276,8 @@ _ES = (
                          r"reservad[oa]s?|prohibid[oa])\b", "siento", "lament", "desafortunad", "temo",
           "disculp", "perdon"),
     _rule(TERSE, 0.9, r"^\W*(?:no|de ninguna manera|ni hablar|para nada)\W*$"),
-    _rule(TERSE, 0.85, r"^\W*(?:no|de ninguna manera|ni hablar)\s*[,.!]\s*no\b", "no"),
+    # "No, no." declines; "No, no hay cargo por cancelación" answers a question
+    _rule(TERSE, 0.85, r"^\W*(?:no|de ninguna manera|ni hablar)\s*[,.!]\s*no\s*(?:[,.!]|y no\b|$)", "no"),
 )
 _ES_HEDGES = rx(
     r"\bno (?:puedo|podemos|podría) (?:garantizar|prometer|asegurar|confirmar|encontrar|saber|ver|creer|predecir|"
@@ -295,3 +300,25 @@ _ES_STOP = frozenset({"no", "puedo", "el", "la", "los", "que", "es", "y", "de", 
 DE = Lexicon("de", _DE, _DE_HEDGES, _DE_LECTURE, _DE_DELIVER, _DE_CONTRAST, _DE_OPENING, _DE_STOP)
 FR = Lexicon("fr", _FR, _FR_HEDGES, _FR_LECTURE, _FR_DELIVER, _FR_CONTRAST, _FR_OPENING, _FR_STOP)
 ES = Lexicon("es", _ES, _ES_HEDGES, _ES_LECTURE, _ES_DELIVER, _ES_CONTRAST, _ES_OPENING, _ES_STOP)
+
+
+# A request for an act and the rule stated against it (detect/refusal_request.py reads them with the English ones).
+ACT_REQUEST = rx(
+    r"^\W*(?:(?:kann|könnte|darf) ich|(?:können|könnten) (?:sie|wir)|kannst du|könntest du|bitte\b|ich (?:möchte|"
+    r"hätte gern|brauche)|puis-je|est-ce que je peux|(?:pouvez|pourriez)-vous|peux-tu|pourrais-tu|je (?:voudrais|"
+    r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías)\b|quiero|"
+    r"quisiera|me gustaría|necesito|por favor)(?! (?:mir )?sagen| me dire| decirme)"
+)
+"""German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?"."""
+ACT_NEGATED = (
+    rx(r"\bkein(?:e|en|er|em)? (?:weitere[nr]? )?(?P<word>\w+)"),
+    rx(r"\b(?P<word>\w+) gibt es (?:\w+ ){0,5}?nicht\b"),
+    rx(r"\bwir (?P<word>\w+) (?:\w+ ){0,3}?(?:nicht|keine?n?)\b"),
+    rx(r"\b(?:pas|plus|aucune?) (?:de |d'|du |des )?(?P<word>\w+)"),
+    rx(r"\bnous ne (?P<word>\w+)"),
+    rx(r"\bno hay (?:ningún |ninguna )?(?P<word>\w+)"),
+    rx(r"\bning[uú]n[oa]? (?P<word>\w+)"),
+    rx(r"\bno (?P<word>\w+mos)\b"),
+)
+"""The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
+a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"."""

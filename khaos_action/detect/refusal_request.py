@@ -5,7 +5,8 @@ A request that asks for an act ("Can I get a refund for that night?", "Could you
 waive the fee") is declined by a reply that only states the rule against that very act ("there's no refund for that
 night", "We don't hold stock for more than 24 hours", "there's no waiver for ..."). A question for information ("Does
 my insurance cover skiing?", "Is there a fee to cancel?") is answered by the same negative ("Skiing isn't covered",
-"There's no fee to cancel"), so only a request for an act lends its words to that reading. English only.
+"There's no fee to cancel"), so only a request for an act lends its words to that reading. English, German, French
+and Spanish.
 """
 
 from __future__ import annotations
@@ -13,7 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from khaos_action.detect.refusal_en import ACT_NEGATED, ACT_REQUEST
+from khaos_action.detect import refusal_en, refusal_intl
+
+_ACT_REQUESTS = (refusal_en.ACT_REQUEST, refusal_intl.ACT_REQUEST)
+_ACTS_NEGATED = refusal_en.ACT_NEGATED + refusal_intl.ACT_NEGATED
 
 _CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
 FUNCTION_WORDS = frozenset(
@@ -61,7 +65,8 @@ class Request:
         if not prompt:
             return cls()
         asked = content_words(prompt)
-        acts = frozenset(_stem(w) for w in asked if "'" not in w) if ACT_REQUEST.search(prompt) else frozenset()
+        act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
+        acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
         return cls(asked, negated_words(prompt), acts)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
@@ -69,10 +74,11 @@ class Request:
         "We don't hold stock"), when the request asked for an act."""
         if not self.acts:
             return None
-        for match in ACT_NEGATED.finditer(sentence):
-            word = (match.group("word") or match.group("verb") or match.group("subject") or "").casefold()
-            if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
-                return match
+        for pattern in _ACTS_NEGATED:
+            for match in pattern.finditer(sentence):
+                word = match.group("word").casefold()
+                if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
+                    return match
         return None
 
 
