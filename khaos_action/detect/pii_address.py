@@ -136,8 +136,12 @@ _NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{_NOT_A_HOUSE[3:-1]}|no\.?|number|part
                               r"the|our|your|all|up to)\s+$")
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
-    rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|{_ORDINAL})\s+)"
-    r"{1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway)\b\.?)")
+    rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|[a-z]\.|{_ORDINAL})"
+    r"\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway|pkwy|cir|"
+    r"hwy)\b\.?)((?:\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\b\.?)?"
+    rf"(?:,?\s+(?:(?:apt|apartment|suite|ste|unit)\b\.?\s*#?|#)\s*[a-z]?-?\d{{1,5}}[a-z]?\b|,?\s+{_ORDINAL}\s+floor\b)*)")
+"""A street in lower case after a word that places it: its name may hold an initial ("201 joseph e. lowry blvd"),
+its kind be followed by a direction and units ("5671 peachtree dunwoody rd ne", "17071 w dixie hwy # 312")."""
 _PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
 _PRODUCT_AFTER = re.compile(r"(?:-|\s+)[a-z]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
@@ -270,9 +274,14 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int]]:
     """A street written in lower case ("it is 150 muir rd", "at 1095 market street and ...") after a word that places
     it, and complete as the capitalised form must be; a count's words ("5 miles down the road") are no name."""
     for m in _LOWER_STREET.finditer(text):
-        complete = _ENDS.match(text, m.end()) or _CONTINUES.match(text, m.end()) or m.group(1).endswith(".")
-        if complete and not _a_year_or_a_count(text, m.start(1)):
-            yield m.start(1), m.end(1)
+        ends = [end for end in (m.end(2), m.end(1)) if _complete_at(text, end)]
+        if ends and not _a_year_or_a_count(text, m.start(1)):
+            yield m.start(1), ends[0]
+
+
+def _complete_at(text: str, end: int) -> bool:
+    """The street, with or without its direction and units, ends its phrase or a whole noun phrase."""
+    return bool(_ENDS.match(text, end) or _CONTINUES.match(text, end) or text[end - 1] == ".")
 
 
 def _lines(text: str) -> Iterator[tuple[int, int]]:
