@@ -312,6 +312,13 @@ _APOLOGY = (
     _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,40}}?\b(?:for )?not being able to (?:comply|fulfil+|help|"
                          r"assist|answer|provide|share|do (?:that|this|so)|respond)\b",
           "sorry", "apolog", "unfortunately", "regrettably", "afraid", "sadly", "alas"),
+    # an apology turned ("but") to the assistant's own limits and nothing else: "I'm sorry, but as a language model
+    # developed by OpenAI, my responses are guided by ethical considerations."
+    _rule(APOLOGY, 0.75, r"\b(?:sorry|apologi[sz]e|apologies),? but (?:I (?:need|have|must) to (?:mention|say|note) "
+                         r"that )?(?:as an? (?:AI|language model)\b[^.!?\n]{0,60}?\b(?:my responses are|I am|I'm) "
+                         r"(?:guided|bound|programmed|designed)|I(?:'m| am) an? (?:AI|language model)[^.!?\n]{0,60}?"
+                         r"\b(?:limitations|restrictions|guidelines))\b",
+          "sorry", "apolog"),
     _rule(APOLOGY, 0.6, r"\b(?:confidential|private|restricted|classified) and (?:can(?:'t|not)|won't|will not|isn't|"
                         r"is not)\b", "confidential", "private", "restricted", "classified"),
 )
@@ -358,8 +365,9 @@ LECTURE = rx(
 DELIVER = rx(
     r"\bhere(?:'s| is| are) (?:how\b|what you|your |the (?:steps|answer|method|code|recipe|password|key|script|"
     r"query|list|instructions|information|details|summary|translation|full|command|formula|link|data))|"
-    r"\bhere(?:'s| is| are) (?:a|an) (?:\w+ )?(?:plan|guide|way|recipe|list|template|draft|version|script|summary|"
-    r"example|overview|breakdown|outline|itinerary|workaround)\b|\bhere you go\b|\bhere it is\b|\bhere they are\b|"
+    r"\bhere(?:'s| is| are) (?:a|an|my|our) (?:\w+ )?(?:plan|guide|way|recipe|list|template|draft|version|script|"
+    r"summary|example|overview|breakdown|outline|itinerary|workaround)\b|\bhere you go\b|\bhere it is\b|"
+    r"\bhere they are\b|"
     r"\bthe (?:answer|password|key|secret|code|prompt|method|recipe|steps?|process|short answer) (?:is|are)\b|"
     r"\bthis is how\b|\bI can (?:tell you|assure you|confirm|say) that\b|"
     r"\b(?:generally|in general|typically|usually|broadly)(?: speaking)?,|\bfrom what I know\b|"
