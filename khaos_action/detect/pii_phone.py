@@ -186,10 +186,18 @@ def _international(raw: str) -> bool:
     return raw.startswith("+") or (raw.startswith("00") and sum(ch.isdigit() for ch in raw) >= 11)
 
 
+_NANP_LOCAL = re.compile(r"[2-9]\d{2}[-. ]\d{4}")
+"""A North American number without its area code: an exchange that does not start with 0 or 1, four digits."""
+_FICTIONAL = ("555-01", "555.01", "555 01")
+"""555-0100 to 555-0199: reserved for fiction and demonstrations, nobody's number."""
+
+
 def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> bool:
     """Worth asking libphonenumber about: 8 digits or more unless the text says which country (a 7-digit run is a
-    local number only there), and introduced, international or shaped like a phone number."""
-    if not (international or sum(ch.isdigit() for ch in raw) >= 8 or named):
+    local number only there) or a phone word introduces a North American local number ("My phone number is
+    223-4567"), and introduced, international or shaped like a phone number."""
+    local = context and _NANP_LOCAL.fullmatch(raw) is not None and not raw.startswith(_FICTIONAL)
+    if not (international or sum(ch.isdigit() for ch in raw) >= 8 or named or local):
         return False
     return context or international or _phone_shaped(raw)
 
