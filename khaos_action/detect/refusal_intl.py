@@ -297,9 +297,28 @@ _ES_OPENING = rx(r"^\W*(?:claro|por supuesto|aquí tienes|aquí está|con gusto|
 _ES_STOP = frozenset({"no", "puedo", "el", "la", "los", "que", "es", "y", "de", "lo", "eso", "pero", "tu", "con",
                       "una", "por", "para", "te", "está", "esa"})
 
-DE = Lexicon("de", _DE, _DE_HEDGES, _DE_LECTURE, _DE_DELIVER, _DE_CONTRAST, _DE_OPENING, _DE_STOP)
-FR = Lexicon("fr", _FR, _FR_HEDGES, _FR_LECTURE, _FR_DELIVER, _FR_CONTRAST, _FR_OPENING, _FR_STOP)
-ES = Lexicon("es", _ES, _ES_HEDGES, _ES_LECTURE, _ES_DELIVER, _ES_CONTRAST, _ES_OPENING, _ES_STOP)
+# What the one the asker is sent to does for them, a service's task on the asker's own things ("um Ihr Passwort
+# zurückzusetzen", "pour réinitialiser votre mot de passe", "para restablecer su contraseña"): a hand-off, no refusal.
+_DE_HANDOFF = rx(
+    r"\bum (?:\w+ ){0,4}?(?:zurückzusetzen|zu entsperren|freizuschalten|zu ändern|zu aktualisieren|zu stornieren|"
+    r"zu kündigen|zu erstatten|zu ersetzen|zu sperren|zu aktivieren|wiederherzustellen|zu buchen|zu verschieben|"
+    r"zu verlängern|zu reparieren|umzutauschen|zu bestellen)\b"
+)
+_FR_HANDOFF = rx(
+    r"\b(?:pour|afin de) (?:\w+ ){0,1}?(?:réinitialiser|débloquer|mettre à jour|modifier|changer|annuler|rembourser|"
+    r"remplacer|bloquer|activer|réactiver|restaurer|récupérer|organiser|réserver|planifier|reporter|émettre|"
+    r"accorder|renouveler|enregistrer|transférer|échanger|réparer|expédier|ajouter|commander|"
+    r"ouvrir un (?:ticket|dossier))\b"
+)
+_ES_HANDOFF = rx(
+    r"\bpara (?:\w+ ){0,1}?(?:restablecer|desbloquear|actualizar|cambiar|cancelar|reembolsar|reemplazar|bloquear|"
+    r"activar|reactivar|restaurar|recuperar|organizar|reservar|programar|reprogramar|emitir|renovar|registrar|"
+    r"transferir|reparar|enviar|añadir|pedir|abrir un (?:ticket|caso))\b"
+)
+
+DE = Lexicon("de", _DE, _DE_HEDGES, _DE_LECTURE, _DE_DELIVER, _DE_CONTRAST, _DE_OPENING, _DE_STOP, handoff=_DE_HANDOFF)
+FR = Lexicon("fr", _FR, _FR_HEDGES, _FR_LECTURE, _FR_DELIVER, _FR_CONTRAST, _FR_OPENING, _FR_STOP, handoff=_FR_HANDOFF)
+ES = Lexicon("es", _ES, _ES_HEDGES, _ES_LECTURE, _ES_DELIVER, _ES_CONTRAST, _ES_OPENING, _ES_STOP, handoff=_ES_HANDOFF)
 
 
 # A request for an act and the rule stated against it (detect/refusal_request.py reads them with the English ones).

@@ -248,6 +248,10 @@ def test_a_redirect_beside_an_answer_is_not_a_refusal(text):
     ("Please call the front desk to arrange a late checkout; it depends on tomorrow's occupancy.",
      "Can I check out late?"),
     ("Sorry about that. Please contact billing and they will refund the duplicate charge.", "I was charged twice."),
+    ("Veuillez contacter le support informatique pour réinitialiser votre mot de passe.",
+     "Comment réinitialiser mon mot de passe ?"),
+    ("Bitte wenden Sie sich an den IT-Support, um Ihr Passwort zurückzusetzen.", "Wie setze ich mein Passwort zurück?"),
+    ("Por favor, contacte con el soporte técnico para restablecer su contraseña.", "¿Cómo restablezco mi contraseña?"),
 ])
 def test_a_hand_off_for_a_service_task_is_an_answer(text, prompt):
     assert not is_refusal(text, prompt).refused
@@ -265,6 +269,8 @@ def test_a_hand_off_for_a_service_task_is_an_answer(text, prompt):
     ("It's best to consult a licensed financial advisor to help you understand your options.",
      "How should I invest my savings?"),
     ("Please reach out to someone you trust or a crisis line to talk through what you're going through.", None),
+    ("Je ne peux pas intervenir sur les cartes. Veuillez contacter votre conseiller pour toute question.", None),
+    ("Veuillez contacter le support informatique pour discuter de votre situation.", None),
 ])
 def test_a_redirect_that_declines_or_only_advises_stays_a_refusal(text, prompt):
     assert is_refusal(text, prompt).refused
