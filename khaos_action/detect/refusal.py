@@ -33,7 +33,7 @@ from khaos_action.detect.refusal_grammar import (
     normalise,
     sentences,
 )
-from khaos_action.detect.refusal_request import Request, content_words
+from khaos_action.detect.refusal_request import Request, content_words, granted_after
 
 LEXICONS: tuple[Lexicon, ...] = (refusal_en.LEXICON, refusal_intl.DE, refusal_intl.FR, refusal_intl.ES)
 THRESHOLD = 0.55
@@ -173,7 +173,7 @@ def _find_decline(reply: _Reply, i: int) -> _Decline | None:
     best = _best_rule(text, _triggers_in(text.lower()), short=len(reply.clean) < SHORT)
     if best is None:
         act = reply.request.act_declined(text)
-        if act is None or _OPENING_COMPLY.match(reply.clean):
+        if act is None or _OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
         return _Decline(ACT_WEIGHT * _position_factor(reply, i), start + act.start(), start + act.end(), i, POLICY)
     rule, match = best

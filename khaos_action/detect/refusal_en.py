@@ -414,9 +414,12 @@ ACT_NEGATED = (
     rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<word>[a-z]+)"),
     rx(r"\b(?P<word>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
        r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"),
+    # a scope: "Price matching only applies to our own website", "The discount is only valid on full-price items"
+    rx(r"\b(?P<word>[a-z]+) (?P<scope>only (?:applies|apply|covers|cover|works|work)|(?:is|are) (?:valid|available|"
+       r"offered) only|(?:is|are) only (?:valid|available|offered|possible))\b"),
 )
 """A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
-free"; the act's word is the group `word`."""
+free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"

@@ -82,5 +82,25 @@ class Request:
         return None
 
 
+_WORDS = re.compile(r"[^\W\d_][\w'-]*")
+_NEGATION = frozenset("no not never n't nothing none kein keine keinen keiner nicht nie pas plus aucun aucune ne "
+                      "ningún ninguna nunca".split())
+
+
+def granted_after(match: re.Match[str], rest: str) -> bool:
+    """Whether the act a scope was stated for comes back later in the reply with no negation before it ("Free
+    delivery only applies to orders over £50. Yours comes to £62, so delivery is free."): a condition the asker
+    meets, no decline. A rule that negates the act is not undone that way ("... any change costs a fee")."""
+    if not match.groupdict().get("scope"):
+        return False
+    stem = _stem(match.group("word").casefold().removesuffix("s"))
+    words = [w.casefold() for w in _WORDS.findall(rest)]
+    for i, word in enumerate(words):
+        if _stem(word.removesuffix("s")) == stem and not any(
+                w in _NEGATION or w.endswith("n't") for w in words[max(0, i - 3):i]):
+            return True
+    return False
+
+
 def _stem(word: str) -> str:
     return word[:5]

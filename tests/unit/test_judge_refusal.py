@@ -307,6 +307,9 @@ def test_the_same_predicate_declining_a_request_stays_a_refusal(text, prompt):
     ("Identity verification is required by law, and there's no way to skip it.", "Can I skip the identity check?"),
     ("Seat upgrades aren't free on this route; a window seat is £12 at check-in.",
      "I'd like to upgrade to a window seat for free."),
+    ("Price matching only applies to our own website and our stores.", "Can you price match the TV on Amazon?"),
+    ("Free changes aren't included in your Basic fare; any change costs the fare difference plus a fee.",
+     "Can I change my flight for free?"),
 ])
 def test_a_rule_against_the_requested_act_is_a_refusal(text, prompt):
     assert is_refusal(text, prompt).refused
@@ -322,6 +325,9 @@ def test_a_rule_against_the_requested_act_is_a_refusal(text, prompt):
      "Can I change my flight to Tuesday?"),
     ("Done: your delivery address is now 5 Elm Street. You won't be charged for the change.",
      "Can you change my delivery address?"),
+    # a scope the asker meets
+    ("Free delivery only applies to orders over £50. Yours comes to £62, so delivery is free.",
+     "Can I get free delivery on this order?"),
 ])
 def test_a_negative_that_answers_is_no_refusal(text, prompt):
     assert not is_refusal(text, prompt).refused
@@ -362,7 +368,7 @@ def test_rules_against_the_requested_act_across_domains():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.flagged == 0
-    assert score.right >= 37
+    assert score.right >= 41
 
 
 @pytest.mark.parametrize(("text", "refused"), [
