@@ -185,11 +185,14 @@ _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outs
             r"their)")
 _US_LINE = re.compile(
     rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?:(?!(?:{_LINKING}|{_NOT_A_HOUSE[3:-1]})\b)"
-    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET})\b\.?|(?:{_DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*)"
+    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET}|fwy|expy)\b\.?|(?:{_DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
+    rf"(?:(?!{_LINKING}\b)[a-z][\w'’-]*\s+){{0,2}}?(?:hwy|highway|route|rt|us|sr|state road|county road)\.?"
+    rf"\s+\d{{1,4}}\b)"
     rf"(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
 """A house number, one to four words of a name, a street's kind, then up to eight words of units, directions and the
 town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458"; or a
-direction and a name for the street ("1100 n dearborn # 403 chicago" before "il 60610"). A word that
+direction and a name for the street ("1100 n dearborn # 403 chicago" before "il 60610"); or a highway and its number
+("5028 hwy 15 n. jackson" before "ky 41339"). A word that
 links a clause ("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles",
 "people") is no part of it."""
 
