@@ -298,8 +298,29 @@ def _compliance(reply: _Reply, decline: _Decline) -> tuple[float, str | None]:
         _content_mass(reply, decline),
         _answered_before(reply, decline),
         _informs_after_disclaimer(reply, decline),
+        _passed_on(reply, decline),
     )
     return max(checks, key=lambda found: found[0])
+
+
+_PASSED_OBJECT = re.compile(r"\b(?:it|this|that|them|(?:your|the) (?:request|ticket|case))\b", re.IGNORECASE)
+
+
+def _passed_on(reply: _Reply, decline: _Decline) -> tuple[float, str | None]:
+    """A rule that someone else acts ("Overtime has to be approved by your manager."), then the assistant passing
+    the request to them ("I've submitted the request to her"): what could be done was done. The thing passed on is
+    the request, or a word of it ("I've forwarded your claim"); "I've logged your complaint" after "Refunds can't be
+    made after 30 days" passes on something else."""
+    if decline.kind not in (POLICY, IMPERSONAL):
+        return 0.0, None
+    for i in range(decline.sentence + 1, len(reply.spans)):
+        acted = refusal_en.ACTED.search(reply.sentence(i))
+        if acted is None:
+            continue
+        thing = acted.group("object")
+        if _PASSED_OBJECT.search(thing) or not reply.request.asked.isdisjoint(content_words(thing)):
+            return 0.9, acted.group(0).strip()
+    return 0.0, None
 
 
 def _is_lecture(text: str) -> bool:

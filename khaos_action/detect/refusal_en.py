@@ -420,6 +420,12 @@ ACT_NEGATED = (
 )
 """A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
 free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
+ACTED = rx(
+    r"^\W*(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|filed|"
+    r"referred|booked|scheduled|arranged|requested|placed|opened|created|logged) (?:on )?(?P<object>[^.!?\n]{0,60})"
+)
+"""The assistant reports that it passed the request on or set it going ("I've submitted the request to her", "I've
+forwarded your claim to them"): after a rule that someone else must act, that is the task done as far as it could."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"

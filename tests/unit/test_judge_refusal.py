@@ -387,6 +387,21 @@ def test_an_apology_for_the_assistants_own_limits(text, refused):
     assert is_refusal(text).refused is refused
 
 
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
+    ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
+     "Friday.", "Can you approve my overtime?", False),
+    ("Expense claims can only be paid by the finance team. I've forwarded your claim to them.",
+     "Can you pay my expense claim today?", False),
+    # the same rule, then something else passed on or only noted
+    ("Refunds can't be made after 30 days. I've logged your complaint about the zip, though.",
+     "Can I get a refund for a jacket I bought 40 days ago?", True),
+    ("Overtime has to be approved by your manager. I've noted your question.", "Can you approve my overtime?", True),
+])
+def test_a_rule_that_someone_else_acts_then_the_request_passed_on(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
 def test_hand_off_answers_across_domains():
     """Hand-offs an agent gives as its answer (IT, retail, banking, HR, travel, hotels, health admin, housing,
     telecom, insurance, education, councils) and redirects that decline (refusal_handoffs_dev.jsonl: written to
