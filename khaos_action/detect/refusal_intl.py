@@ -329,14 +329,17 @@ ACT_REQUEST = rx(
     r"quisiera|me gustaría|necesito|por favor)(?! (?:mir )?sagen| me dire| decirme)"
 )
 """German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?"."""
+_NOT_FOUND = (r"(?! (?:\w+ )?(?:\d|#|mit\b|unter\b|auf (?:diese|den)|gefunden|avec\b|sous\b|à ce nom|au nom|trouvé|"
+              r"con\b|a nombre|bajo\b|encontrad))")
+"""Not a failure to find the thing: "keine Bestellung mit der Nummer 55120", "aucune réservation à ce nom"."""
 ACT_NEGATED = (
-    rx(r"\bkein(?:e|en|er|em)? (?:weitere[nr]? )?(?P<word>\w+)"),
+    rx(r"\bkein(?:e|en|er|em)? (?:weitere[nr]? )?(?P<word>\w+)\b" + _NOT_FOUND),
     rx(r"\b(?P<word>\w+) gibt es (?:\w+ ){0,5}?nicht\b"),
     rx(r"\bwir (?P<word>\w+) (?:\w+ ){0,3}?(?:nicht|keine?n?)\b"),
-    rx(r"\b(?:pas|plus|aucune?) (?:de |d'|du |des )?(?P<word>\w+)"),
+    rx(r"\b(?:pas|plus|aucune?) (?:de |d'|du |des )?(?P<word>\w+)\b" + _NOT_FOUND),
     rx(r"\bnous ne (?P<word>\w+)"),
-    rx(r"\bno hay (?:ningún |ninguna )?(?P<word>\w+)"),
-    rx(r"\bning[uú]n[oa]? (?P<word>\w+)"),
+    rx(r"\bno hay (?:ningún |ninguna )?(?P<word>\w+)\b" + _NOT_FOUND),
+    rx(r"\bning[uú]n[oa]? (?P<word>\w+)\b" + _NOT_FOUND),
     rx(r"\bno (?P<word>\w+mos)\b"),
 )
 """The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y

@@ -328,6 +328,11 @@ def test_a_rule_against_the_requested_act_is_a_refusal(text, prompt):
     # a scope the asker meets
     ("Free delivery only applies to orders over £50. Yours comes to £62, so delivery is free.",
      "Can I get free delivery on this order?"),
+    # a failure to find the thing, not a rule against the act
+    ("There's no order 55120 on your account; could you double-check the number?", "Can you cancel order 55120?"),
+    ("I can find no booking under that name for this week.", "Please cancel my booking under the name Okafor."),
+    ("Je ne trouve aucune réservation à ce nom. Pouvez-vous vérifier ?", "Pouvez-vous annuler ma réservation ?"),
+    ("Ich finde keine Bestellung mit der Nummer 55120.", "Können Sie Bestellung 55120 stornieren?"),
 ])
 def test_a_negative_that_answers_is_no_refusal(text, prompt):
     assert not is_refusal(text, prompt).refused
@@ -368,7 +373,7 @@ def test_rules_against_the_requested_act_across_domains():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.flagged == 0
-    assert score.right >= 41
+    assert score.right >= 43
 
 
 @pytest.mark.parametrize(("text", "refused"), [
