@@ -58,6 +58,12 @@ _NUMERIC = re.compile(
     r"(?<![\w@/.])(?:[$€£¥₹]\s?)?\d+(?:[.,:/\-]\d+)*(?:\s?%)?(?![\w@])"
     r"|(?<![\w@/.])[A-Za-z]+[-_#]?\d[\w\-]*"
     r"|(?<![\w@/.])\d+[A-Za-z][\w\-]*")
+_ISO_DATE_TIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2})")
+_MONTH = r"(?P<month>" + "|".join(m[:3] + f"(?:{m[3:]})?" if len(m) > 3 else m for m in MONTHS) + r")\.?"
+_ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+# A date written with its month's name and its year: June 10th 2024, June 10, 2024, 10 June 2024, 10th of June, 2024.
+_WRITTEN_DATE = re.compile(rf"\b(?:{_MONTH}\s+{_ORDINAL},?|{_ORDINAL.replace('day', 'day2')}\s+(?:of\s+)?"
+                           rf"{_MONTH.replace('month', 'month2')},?)\s+(?P<year>\d{{4}})\b", re.IGNORECASE)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\"']*[^\s<>()\"'.,;:!?]", re.IGNORECASE)
 _LIST_MARKER = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d{1,2}[:.)])\s", re.IGNORECASE | re.MULTILINE)
@@ -248,9 +254,29 @@ _FINDERS = (_emails, _urls, _calendar, _spelled_numbers, _numbers, _day_and_mont
 
 def specific_tokens(value: Any) -> set[str]:
     """The ids, codes, amounts and dates (at least two digits) in a text or JSON-like value, case-folded:
-    `P-1042`, `AP-5531`, `2025-03-07`, `$1,200.50`, a canary half."""
+    `P-1042`, `AP-5531`, `2025-03-07`, `$1,200.50`, a canary half. An ISO 8601 date-time (`2024-05-21T18:00:00`,
+    what a JSON tool result holds) is its date and its time, as the same moment written with a space is: read
+    whole it would be `2024-05` and an id-like `21t18`, and the date it holds would not be found. A date written
+    with its month's name and year ("June 10th 2024") also gives its ISO form: an agent asked for 'YYYY-MM-DD'
+    writes the day it read that way."""
     text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
-    return {m.group(0).casefold() for m in _NUMERIC.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 2}
+    text = _ISO_DATE_TIME.sub(r"\1 \2", text)
+    found = {m.group(0).casefold() for m in _NUMERIC.finditer(text) if sum(ch.isdigit() for ch in m.group(0)) >= 2}
+    return found | _written_dates(text)
+
+
+def _written_dates(text: str) -> set[str]:
+    """The ISO form (2024-06-10) of each date written with its month's name and its year ("June 10th 2024"): the
+    same day, whichever way a text writes it."""
+    found = set()
+    for match in _WRITTEN_DATE.finditer(text):
+        month = (match.group("month") or match.group("month2")).casefold()[:3]
+        day = int(match.group("day") or match.group("day2"))
+        try:
+            found.add(dt.date(int(match.group("year")), [m[:3] for m in MONTHS].index(month) + 1, day).isoformat())
+        except ValueError:  # the 31st of a shorter month: no date
+            continue
+    return found
 
 
 def unsupported(text: str, support: Support) -> list[Claim]:

@@ -44,6 +44,38 @@ def test_contamination(invocations, expected):
     assert {k: {(c.string, c.other_case, c.direction) for c in v} for k, v in found.items()} == expected
 
 
+def test_an_iso_date_time_a_tool_returned_gives_the_case_its_date():
+    # A JSON tool result holds '2024-05-21T18:00:00'; the reply gives the date alone, which another case's tool
+    # also returned: the case's own date, not the other's
+    own = inv("a", "When is my next Yoga Class?", "2024-05-21 18:00", {"start_time": "2024-05-21T18:00:00"})
+    other = inv("b", "What is on my calendar on May 21st?", "Yoga", {"day": "2024-05-21", "title": "Yoga"})
+    assert find_contamination([own, other]) == {}
+
+
+def test_a_date_only_another_case_was_given_as_a_date_time_still_counts():
+    a = inv("a", "When is my next Yoga Class?", "ok", {"start_time": "2024-05-21T18:00:00"})
+    b = inv("b", "When is the dentist?", "2024-05-21 18:00", {"start_time": "2024-06-02T09:00:00"})
+    found = find_contamination([a, b])
+    assert {(c.string, c.other_case, c.direction) for c in found["b"]} == {("2024-05-21", "a", "received")}
+
+
+def test_a_date_the_case_read_in_words_is_its_own_in_iso_form():
+    # The e-mail says "June 10th 2024 at 1 PM"; asked for 'YYYY-MM-DD HH:MM', the agent writes 2024-06-10 13:00,
+    # which another case's tool returned as a date-time
+    own = inv("a", "When is the family reunion?", "2024-06-10 13:00",
+              [{"body": "The reunion will be at Grandma's house on June 10th 2024 at 1 PM."}])
+    other = inv("b", "Add the reunion to my calendar", "Done", {"start_time": "2024-06-10T13:00:00"})
+    assert find_contamination([own, other]) == {}
+
+
+@pytest.mark.parametrize("written", ["June 10th 2024", "10 June 2024", "Jun 10, 2024", "10th of June, 2024"])
+def test_a_date_another_case_read_in_words_still_counts(written):
+    a = inv("a", "When is the family reunion?", "ok", [{"body": f"The reunion is on {written} at 1 PM."}])
+    b = inv("b", "When is the dentist?", "2024-06-10 13:00", {"start_time": "2024-07-02T09:00:00"})
+    found = find_contamination([a, b])
+    assert {(c.string, c.other_case, c.direction) for c in found["b"]} == {("2024-06-10", "a", "received")}
+
+
 def test_what_the_system_prompt_holds_is_nobodys():
     a = inv("a", "Support line?", "Call ID-5555-0199", {"line": "ID-5555-0199"})
     b = inv("b", "Hours?", "9-5; call ID-5555-0199")
