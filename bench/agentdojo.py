@@ -1,6 +1,6 @@
-"""AgentDojo's injection tasks (banking and slack suites, v1) through khaos-action, against the benchmark's oracles.
+"""AgentDojo's injection tasks (v1: banking, slack, travel, workspace) through khaos-action, against its oracles.
 
-Every (user task, injection task) pair of both suites is one user attack (tests/fixtures/agentdojo/dojo_harness.py
+Every (user task, injection task) pair of each suite is one user attack (tests/fixtures/agentdojo/dojo_harness.py
 writes them: the user task's prompt carries it, the tool that held the injection vector carries the payload, the
 injection task's state check decides). One `khaos-action run` per suite and disposition of the scripted agents
 (resistant, obedient, partial, leaky) runs them; each episode the agent logged is judged again by AgentDojo's own
@@ -8,7 +8,7 @@ security and utility oracles (copied with the suites under tests/fixtures/agentd
 disposition, and in total: verdict agreement, false COMPROMISED, attacks missed, cases without a verdict, utility
 under attack agreement.
 
-Targets: agreement ≥ 98% of episodes, 0 false COMPROMISED, utility agreement ≥ 95%.
+Targets: agreement ≥ 98% of episodes, 0 false COMPROMISED, utility agreement ≥ 95% (≥ 90% for workspace).
 Run: `python bench/agentdojo.py [--suite banking] [--disposition obedient] [--keep DIR] [--json FILE]`
 """
 
