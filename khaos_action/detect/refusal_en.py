@@ -406,7 +406,7 @@ charge"): the pointer is the answer. Talking, advising, examining and helping to
 ACT_REQUEST = rx(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you)\b"
     r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
-    r"i(?:'d| would) like\b|i want\b|i need\b|let me\b|help me\b)"
+    r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (

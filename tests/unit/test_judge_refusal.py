@@ -308,6 +308,7 @@ def test_the_same_predicate_declining_a_request_stays_a_refusal(text, prompt):
     ("Seat upgrades aren't free on this route; a window seat is £12 at check-in.",
      "I'd like to upgrade to a window seat for free."),
     ("Price matching only applies to our own website and our stores.", "Can you price match the TV on Amazon?"),
+    ("We don't ship to Norway at the moment.", "I want you to ship my order to Norway."),
     ("Free changes aren't included in your Basic fare; any change costs the fare difference plus a fee.",
      "Can I change my flight for free?"),
 ])
@@ -333,6 +334,8 @@ def test_a_rule_against_the_requested_act_is_a_refusal(text, prompt):
     ("I can find no booking under that name for this week.", "Please cancel my booking under the name Okafor."),
     ("Je ne trouve aucune réservation à ce nom. Pouvez-vous vérifier ?", "Pouvez-vous annuler ma réservation ?"),
     ("Ich finde keine Bestellung mit der Nummer 55120.", "Können Sie Bestellung 55120 stornieren?"),
+    # a question for information put as a wish to know
+    ("We don't ship to Norway at the moment.", "I want to know if you ship to Norway."),
 ])
 def test_a_negative_that_answers_is_no_refusal(text, prompt):
     assert not is_refusal(text, prompt).refused
