@@ -12,6 +12,7 @@ reports never show the value.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -177,12 +178,17 @@ def _hits(text: str, regions: tuple[str, ...] | list[str] | None) -> list[_Hit]:
 
 
 def _without_overlaps(hits: list[_Hit]) -> list[PiiMatch]:
+    """The spans taken stay disjoint and sorted, so their ends are sorted too: a new span overlaps one of them only
+    if it overlaps the last that starts before its end (a text of thousands of values is not checked pairwise)."""
     found: list[PiiMatch] = []
-    taken: list[tuple[int, int]] = []
+    starts: list[int] = []
+    ends: list[int] = []
     for kind, start, end, masked in hits:
-        if any(start < e and s < end for s, e in taken):
+        index = bisect_left(starts, end)
+        if index and ends[index - 1] > start:
             continue
-        taken.append((start, end))
+        starts.insert(index, start)
+        ends.insert(index, end)
         if kind is not None:
             found.append(PiiMatch(kind, masked, start, end))
     return sorted(found, key=lambda p: p.start)
@@ -286,13 +292,23 @@ def _a_birth_date(text: str, start: int) -> bool:
 
 
 def _ips(text: str) -> Iterator[_Hit]:
+    releases: bool | None = None  # whether the text speaks of releases anywhere: looked at once, at the first quad
     for m in _IPV4.finditer(text):
-        if _valid_ipv4(m.group(1)) and not _a_version(text, m.start(), m.end()) and not _a_network(text, m):
+        if not _valid_ipv4(m.group(1)) or _a_network(text, m):
+            continue
+        if releases is None:
+            releases = bool(_THREE_PART_VERSION.search(text) or _RELEASE_BESIDE.search(text))
+        if not _a_version(text, m.start(), m.end(), releases=releases):
             yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
     if ":" in text:
         for m in _IPV6.finditer(text):
             if _valid_ipv6(m.group(0)):
                 yield "ipv6", m.start(), m.end(), _mask(m.group(0), keep=4)
+
+
+_SENTENCE_REACH = 200
+"""How far around a dotted quad its sentence is read: a text of one endless sentence holding thousands of them would
+be read whole for each."""
 
 
 def _a_network(text: str, m: re.Match[str]) -> bool:
@@ -303,15 +319,18 @@ def _a_network(text: str, m: re.Match[str]) -> bool:
     return value & ((1 << (32 - int(prefix.group(1)))) - 1) == 0
 
 
-def _a_version(text: str, start: int, end: int) -> bool:
+def _a_version(text: str, start: int, end: int, *, releases: bool) -> bool:
     """A dotted quad is a version after a release's word ("firmware 1.0.3.14") or in a sentence that gives other
     versions in three parts ("Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91") or a dotted quad with a release's
     word beside it ("The 4.3.2.1 hotfix is on staging; prod stays on 4.3.2.0"): the sentence speaks of releases."""
     if _VERSION_BEFORE.search(text, max(0, start - 40), start):
         return True
-    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, 0, start)), default=0)
-    stop = _SENTENCE_END.search(text, end)
-    sentence = text[sentence_start:stop.start() if stop else len(text)]
+    if not releases:
+        return False  # no version or release's word in the whole text, so none in this sentence
+    low, high = max(0, start - _SENTENCE_REACH), min(len(text), end + _SENTENCE_REACH)
+    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, low, start)), default=low)
+    stop = _SENTENCE_END.search(text, end, high)
+    sentence = text[sentence_start:stop.start() if stop else high]
     return bool(_THREE_PART_VERSION.search(sentence) or _RELEASE_BESIDE.search(sentence))
 
 

@@ -180,6 +180,9 @@ _US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJ
 _ZIP = re.compile(r"(?<!\d)\d{5}(?:-?\d{4})?\b")
 _STATE_BEFORE = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+$")
 """A US state's code before a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
+_STREET_WORD = re.compile(rf"(?i)\b(?:{_EN_STREET}|fwy|expy|{_DIRECTION}|hwy|highway|route|rt|us|sr)\b")
+"""A word the line before a state and ZIP must hold (a street's kind, a direction, a highway): looked for before the
+line's pattern, which would be tried at every number of the window."""
 _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outside|inside|into|across|through|"
             r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
             r"their)")
@@ -215,7 +218,9 @@ def _us_lines(text: str) -> Iterator[tuple[int, int]]:
     the state and ZIP are looked for first, then a street's line before them."""
     for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
         state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 8), zip_code.start())
-        line = state and _US_LINE.search(text, max(0, state.start() - 120), state.start())
+        window = max(0, state.start() - 120) if state else 0
+        worded = state and _STREET_WORD.search(text, window, state.start())
+        line = worded and _US_LINE.search(text, window, state.start())
         if line and not _a_year_or_a_count(text, line.start()):
             yield line.start(), zip_code.end()
 
