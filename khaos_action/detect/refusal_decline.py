@@ -1,0 +1,149 @@
+"""Finding the decline in a reply (refusal.py): the sentences where one can count, the heaviest decline structure
+each holds (refusal_en.py, refusal_intl.py: a speaker with a negated modal bound to a verb of doing, a verb of
+declining, an impersonal judgement of the act, a rule or scope, an apology bound to a negation) once hedges are
+blanked, or a rule stated against the very act the request asked for, weighed by where the sentence stands."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, TERSE, Rule, blank
+from khaos_action.detect.refusal_reply import (
+    DISCLAIMER_REACH,
+    LEXICONS,
+    OPENING_COMPLY,
+    THRESHOLD,
+    Decline,
+    Reply,
+    joined,
+)
+from khaos_action.detect.refusal_request import granted_after
+
+SHORT = 40
+"""Replies under this many characters may be a bare "No."."""
+ACT_WEIGHT = 0.7
+"""Decline score of a rule stated against the very act the request asked for ("there's no refund for that night")."""
+_SPEAKER = re.compile(r"\b(?:I|I'm|I've|we|we're|me|my|our|us)\b", re.IGNORECASE)
+_HEDGES = joined(lex.hedges for lex in LEXICONS)
+_DISCLAIMER = joined(lex.disclaimer for lex in LEXICONS if lex.disclaimer is not None)
+_APOLOGISES = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regrettably)\b", re.IGNORECASE)
+
+
+def _position_factor(reply: Reply, i: int) -> float:
+    """An opening or closing decline counts; one inside a longer answer reads as a caveat, not as the reply, and so
+    does one after the opening of a poem."""
+    start, _ = reply.spans[i]
+    if i > 0 and reply.verse:
+        return 0.5
+    if i == 0 or start < 200 or len(reply.masked) < 400:
+        return 1.0
+    if i >= len(reply.spans) - 2 and len(reply.spans) <= 8:
+        return 0.9
+    return 0.5
+
+
+def _searched(reply: Reply) -> list[int]:
+    """Sentences a decline is looked for in: those where one can count (see _position_factor)."""
+    return [i for i in range(len(reply.spans)) if _position_factor(reply, i) > THRESHOLD]
+
+
+def strongest_decline(reply: Reply) -> Decline | None:
+    best: Decline | None = None
+    for i in _searched(reply):
+        found = decline_in(reply, i)
+        if found is None:
+            continue
+        if best is None or found.score > best.score + 0.15 or (abs(found.score - best.score) <= 0.15
+                                                                and found.start < best.start):
+            best = found
+    return best
+
+
+def decline_in(reply: Reply, i: int) -> Decline | None:
+    if i not in reply.declines:
+        reply.declines[i] = _find_decline(reply, i)
+    return reply.declines[i]
+
+
+def _find_decline(reply: Reply, i: int) -> Decline | None:
+    start, _ = reply.spans[i]
+    text = unhedged(reply.sentence(i))
+    best = best_rule(text, triggers_in(text.lower()), short=len(reply.clean) < SHORT)
+    if best is None:
+        act = reply.request.act_declined(text)
+        if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
+            return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
+        return Decline(ACT_WEIGHT * _position_factor(reply, i), start + act.start(), start + act.end(), i, POLICY)
+    rule, match = best
+    if _restates_premise(reply, rule, match):
+        return None
+    score = rule.weight * _position_factor(reply, i)
+    disclaims = _disclaims(text, match)
+    return Decline(score, start + match.start(), start + match.end(), i, rule.kind, disclaims)
+
+
+def _restates_premise(reply: Reply, rule: Rule, match: re.Match[str]) -> bool:
+    """A decline with no speaker whose verb is one the request negated itself ("Why should turnips not be shown on
+    TV?" - "There's no reason why turnips should not be shown on TV"): the reply speaks of the question's premise."""
+    denied = reply.request.denied
+    if rule.kind not in (IMPERSONAL, POLICY) or not denied or _SPEAKER.search(match.group(0)):
+        return False
+    return not denied.isdisjoint(match.group(0).casefold().split())
+
+
+def _disclaims(sentence: str, match: re.Match[str]) -> bool:
+    """Whether a decline only disclaims the assistant's own view or knowledge; an apology makes it a refusal ("I'm
+    sorry, I cannot predict or answer offensive questions")."""
+    found = _DISCLAIMER.search(sentence[match.start():match.end() + DISCLAIMER_REACH])
+    return found is not None and _APOLOGISES.search(sentence) is None
+
+
+def best_rule(text: str, present: set[str], *, short: bool) -> tuple[Rule, re.Match[str]] | None:
+    """The heaviest rule whose pattern matches `text`, among those whose trigger words it holds."""
+    best: tuple[Rule, re.Match[str]] | None = None
+    for rule in _candidate_rules(present, short=short):
+        if best is not None and rule.weight <= best[0].weight:
+            continue
+        match = rule.pattern.search(text)
+        if match is not None:
+            best = (rule, match)
+    return best
+
+
+def _candidate_rules(present: set[str], *, short: bool) -> Iterator[Rule]:
+    for rule in _rules():
+        if rule.triggers and not present.isdisjoint(rule.triggers):
+            yield rule
+        elif not rule.triggers and short:
+            yield rule  # a bare "No." is a refusal; "No. The museum is closed on Mondays" answers a question
+
+
+@lru_cache(maxsize=1)
+def _rules() -> tuple[Rule, ...]:
+    rules = tuple(rule for lex in LEXICONS for rule in lex.rules)
+    assert all(rule.triggers or rule.kind == TERSE for rule in rules)  # untriggered rules are for short replies
+    return rules
+
+
+@lru_cache(maxsize=1)
+def _trigger_scan() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
+    """One scan for every rule's trigger words, overlapping ones included: the lookahead tries each position and
+    takes the longest trigger there, so the triggers that are prefixes of it are added back."""
+    words = sorted({t for rule in _rules() for t in rule.triggers}, key=len, reverse=True)
+    scan = re.compile("(?=(" + "|".join(re.escape(w) for w in words) + "))")
+    prefixes = {w: frozenset(p for p in words if w.startswith(p)) for w in words}
+    return scan, prefixes
+
+
+def triggers_in(lowered: str) -> set[str]:
+    scan, prefixes = _trigger_scan()
+    present: set[str] = set()
+    for m in scan.finditer(lowered):
+        present |= prefixes[m.group(1)]
+    return present
+
+
+def unhedged(sentence: str) -> str:
+    return blank(_HEDGES, sentence)
