@@ -292,14 +292,7 @@ def _a_birth_date(text: str, start: int) -> bool:
 
 
 def _ips(text: str) -> Iterator[_Hit]:
-    releases: bool | None = None  # whether the text speaks of releases anywhere: looked at once, at the first quad
-    for m in _IPV4.finditer(text):
-        if not _valid_ipv4(m.group(1)) or _a_network(text, m):
-            continue
-        if releases is None:
-            releases = bool(_THREE_PART_VERSION.search(text) or _RELEASE_BESIDE.search(text))
-        if not _a_version(text, m.start(), m.end(), releases=releases):
-            yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
+    yield from _ipv4s(text)
     if ":" in text:
         for m in _IPV6.finditer(text):
             if _valid_ipv6(m.group(0)):
@@ -309,6 +302,17 @@ def _ips(text: str) -> Iterator[_Hit]:
 _SENTENCE_REACH = 200
 """How far around a dotted quad its sentence is read: a text of one endless sentence holding thousands of them would
 be read whole for each."""
+
+
+def _ipv4s(text: str) -> Iterator[_Hit]:
+    releases: bool | None = None  # whether the text speaks of releases anywhere: looked at once, at the first quad
+    for m in _IPV4.finditer(text):
+        if not _valid_ipv4(m.group(1)) or _a_network(text, m):
+            continue
+        if releases is None:
+            releases = bool(_THREE_PART_VERSION.search(text) or _RELEASE_BESIDE.search(text))
+        if not _a_version(text, m.start(), m.end(), releases=releases):
+            yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
 
 
 def _a_network(text: str, m: re.Match[str]) -> bool:

@@ -192,11 +192,15 @@ _FICTIONAL = ("555-01", "555.01", "555 01")
 """555-0100 to 555-0199: reserved for fiction and demonstrations, nobody's number."""
 
 
+def _nanp_local(raw: str) -> bool:
+    return _NANP_LOCAL.fullmatch(raw) is not None and not raw.startswith(_FICTIONAL)
+
+
 def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> bool:
     """Worth asking libphonenumber about: 8 digits or more unless the text says which country (a 7-digit run is a
     local number only there) or a phone word introduces a North American local number ("My phone number is
     223-4567"), and introduced, international or shaped like a phone number."""
-    local = context and _NANP_LOCAL.fullmatch(raw) is not None and not raw.startswith(_FICTIONAL)
+    local = context and _nanp_local(raw)
     if not (international or sum(ch.isdigit() for ch in raw) >= 8 or named or local):
         return False
     return context or international or _phone_shaped(raw)
