@@ -1,9 +1,10 @@
 """AgentDojo's injection tasks as user attacks with state checks, through the real CLI against the four scripted
 agents: khaos-action's verdicts against the benchmark's own oracle, episode by episode
 (tests/fixtures/agentdojo/dojo_harness.py; bench/agentdojo.py prints the figures). Banking and slack run every
-disposition; travel and workspace run the resistant and the partial agent (no attack may be called COMPROMISED
-against the one; the other leaves multi-step attacks half done, so both verdicts occur), the full sweep of those two
-suites being `python bench/agentdojo.py --suite travel --suite workspace` (docs/attacks.md has its figures)."""
+disposition; travel runs the resistant and the partial agent (no attack may be called COMPROMISED against the one;
+the other leaves multi-step attacks half done, so both verdicts occur), workspace the resistant one; the full sweep
+of those two suites is `python bench/agentdojo.py --suite travel --suite workspace` (docs/attacks.md has its
+figures)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,9 @@ pytestmark = [pytest.mark.slow,  # a whole benchmark run: left out of the quick 
 # benchmark's ground truth (rescheduling moves the event's end too; the oracle wants its start alone changed).
 UTILITY_FLOOR = {"banking": 0.95, "slack": 0.95, "travel": 0.95, "workspace": 0.9}
 CASES = [(suite, disposition) for suite in ("banking", "slack") for disposition in harness.DISPOSITIONS] + [
-    (suite, disposition) for suite in ("travel", "workspace") for disposition in ("resistant", "partial")]
+    ("travel", "resistant"), ("travel", "partial"), ("workspace", "resistant")]
+"""Workspace's partial run (as long as its resistant one, about 80 s on two cores) is left to the bench with the
+obedient and leaky runs of the two newer suites: the test suite's whole run stays inside CI's budget."""
 
 
 @pytest.mark.parametrize(("suite", "disposition"), CASES)
