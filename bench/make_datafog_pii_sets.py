@@ -14,11 +14,10 @@ one side by a hash of its file and name.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import json
 from pathlib import Path
 
-from make_external_sets import side, write
+from make_external_sets import no_host, side, write
 
 FILES = ("structured_pii.json", "unstructured_pii.json", "mixed_pii.json", "edge_cases.json", "negative_cases.json")
 # DataFog's entity types → our kinds: required (recall counts them) and allowed (a match there is no false positive:
@@ -47,18 +46,10 @@ def _span(entity: dict) -> dict | None:
     """None for an address that names no host (loopback, unspecified): not a kind the detector claims, so its row
     is neither required nor clean."""
     kind = REQUIRED.get(entity["type"])
-    if kind == "ip" and _no_host(entity["text"]):
+    if kind == "ip" and no_host(entity["text"]):
         return None
     return {"type": entity["type"], "kind": kind, "allowed": ALLOWED.get(entity["type"]), "start": entity["start"],
             "end": entity["end"]}
-
-
-def _no_host(value: str) -> bool:
-    try:
-        address = ipaddress.ip_address(value)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_unspecified
 
 
 def main() -> None:

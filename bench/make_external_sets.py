@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import csv
 import hashlib
+import ipaddress
 import json
 import random
 import re
@@ -182,6 +183,15 @@ def presidio_rows(root: Path) -> dict[str, list[dict]]:
 
 def _kinds(row: dict, table: dict[str, str]) -> set[str]:
     return {table[s["entity_type"]] for s in row["spans"] if s["entity_type"] in table}
+
+
+def no_host(value: str) -> bool:
+    """An IP address that names no host (loopback, unspecified): a detector is right to leave it alone."""
+    try:
+        address = ipaddress.ip_address(value)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_unspecified
 
 
 def write(name: str, rows: list[dict]) -> None:

@@ -16,11 +16,10 @@ translations are on one side.
 from __future__ import annotations
 
 import argparse
-import ipaddress
 import json
 from pathlib import Path
 
-from make_external_sets import side, write
+from make_external_sets import no_host, side, write
 
 MODELS = {"PhoneNumberModel.json": "phone", "EmailModel.json": "email", "IpAddressModel.json": "ip"}
 MIN_DIGITS = 7
@@ -63,7 +62,7 @@ def _span(text: str, result: dict, kind: str) -> dict | None:
         start = text.lower().index(value.lower())
     end = start + len(value)
     assert text[start:end].lower() == value.lower(), (text, value)
-    if kind == "ip" and _no_host(value):
+    if kind == "ip" and no_host(value):
         return None
     required = _required(kind, text[start:end], result.get("Resolution") or {})
     return {"type": result.get("TypeName", kind), "kind": kind if required else None,
@@ -80,14 +79,6 @@ def _required(kind: str, value: str, resolution: dict) -> bool:
 
 def _digits(value: str) -> str:
     return "".join(c for c in value if c.isdigit())
-
-
-def _no_host(value: str) -> bool:
-    try:
-        address = ipaddress.ip_address(value)
-    except ValueError:
-        return False
-    return address.is_loopback or address.is_unspecified
 
 
 def main() -> None:
