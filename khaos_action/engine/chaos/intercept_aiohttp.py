@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
+from khaos_action.engine.chaos.plan import HttpDecision, decide_http, fault_answer, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
 from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
@@ -65,17 +65,13 @@ async def _canned(ctx: Any, decision: HttpDecision, call: Any) -> Reply | None:
     """The answer that stands in for the server's, after the fault's delay: the fault's own reply, or the LLM
     cassette's; a fault's timeout or reset is raised as aiohttp's own error. None: the request goes out."""
     effect = decision.effect
-    if effect is not None:
-        if effect.delay_s:
-            await asyncio.sleep(effect.delay_s)
-        if effect.error:
-            finish_http(ctx, decision, None)
-            call and call.finish(None, source="fault")
-            raise _error(effect.error)
-        if effect.reply is not None:
-            finish_http(ctx, decision, effect.reply)
-            call and call.finish(effect.reply, source="fault")
-            return effect.reply
+    if effect is not None and effect.delay_s:
+        await asyncio.sleep(effect.delay_s)
+    answer = fault_answer(ctx, decision, call)
+    if isinstance(answer, str):
+        raise _error(answer)
+    if answer is not None:
+        return answer
     return call.replayed() if call is not None else None
 
 

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.plan import HttpDecision, decide_http, finish_http
+from khaos_action.engine.chaos.plan import HttpDecision, decide_http, fault_answer, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, httpx_send, httpx_send_async
 from khaos_action.faults.effects import HttpRequestView, Reply, rebuilt_headers
@@ -60,18 +60,10 @@ def _decide(request: Any, note: Note, client: str = "httpx") -> HttpDecision | R
 
 def _fault_answer(ctx: Any, decision: HttpDecision, call: Any, mod: Any, request: Any) -> Any:
     """The fault's own answer (raised error or canned reply) without reaching the network; None to send."""
-    effect = decision.effect
-    if effect is None:
-        return None
-    if effect.error:
-        finish_http(ctx, decision, None, status=None)
-        call and call.finish(None, source="fault")
-        raise _httpx_error(mod, effect.error, request)
-    if effect.reply is not None:
-        finish_http(ctx, decision, effect.reply)
-        call and call.finish(effect.reply, source="fault")
-        return _httpx_response(mod, effect.reply, request)
-    return None
+    answer = fault_answer(ctx, decision, call)
+    if isinstance(answer, str):
+        raise _httpx_error(mod, answer, request)
+    return _httpx_response(mod, answer, request) if answer is not None else None
 
 
 def _transformed(ctx: Any, decision: HttpDecision, mod: Any, request: Any, response: Any) -> Any:

@@ -11,7 +11,7 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.plan import decide_http, finish_http
+from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call, requests_send
 from khaos_action.faults.effects import HttpRequestView, Reply
@@ -60,18 +60,12 @@ def _fault_reply(ctx: Any, decision: Any, call: Any, request: Any) -> Reply | No
     """The fault's own reply, after its delay; its timeout or reset is raised as requests' own error. None: the
     request goes out (the LLM cassette may still answer it, in `requests_send`)."""
     effect = decision.effect
-    if effect is None:
-        return None
-    if effect.delay_s:
+    if effect is not None and effect.delay_s:
         time.sleep(effect.delay_s)
-    if effect.error:
-        finish_http(ctx, decision, None)
-        call and call.finish(None, source="fault")
-        raise _requests_error(effect.error, request)
-    if effect.reply is not None:
-        finish_http(ctx, decision, effect.reply)
-        call and call.finish(effect.reply, source="fault")
-    return effect.reply
+    answer = fault_answer(ctx, decision, call)
+    if isinstance(answer, str):
+        raise _requests_error(answer, request)
+    return answer
 
 
 def _finish(ctx: Any, decision: Any, response: Any, adapter: Any, request: Any) -> Any:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.plan import decide_http, finish_http
+from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
 from khaos_action.faults.effects import HttpRequestView, Reply
@@ -44,17 +44,13 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
             req.add_unredirected_header("Content-length", str(len(decision.new_body)))
         call = begin_call(ctx, decision, view, decision.new_body)
         effect = decision.effect
-        if effect is not None:
-            if effect.delay_s:
-                time.sleep(effect.delay_s)
-            if effect.error:
-                finish_http(ctx, decision, None)
-                call and call.finish(None, source="fault")
-                raise _error(effect.error)
-            if effect.reply is not None:
-                finish_http(ctx, decision, effect.reply)
-                call and call.finish(effect.reply, source="fault")
-                return _response(effect.reply, req)
+        if effect is not None and effect.delay_s:
+            time.sleep(effect.delay_s)
+        answer = fault_answer(ctx, decision, call)
+        if isinstance(answer, str):
+            raise _error(answer)
+        if answer is not None:
+            return _response(answer, req)
         replayed = call.replayed() if call is not None else None
         if replayed is not None:
             return _response(replayed, req)

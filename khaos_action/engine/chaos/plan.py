@@ -209,6 +209,22 @@ def _transformed(ctx: CaseContext, decision: HttpDecision, replacement: Reply | 
     return replacement
 
 
+def fault_answer(ctx: CaseContext, decision: HttpDecision, call: Any) -> Reply | str | None:
+    """What the fault answers in the server's place, its bookkeeping done (the status recorded; `call`, the LLM call
+    if one is observed, finished as the fault's): its canned reply, or the kind of error to raise ("timeout",
+    "reset"); None when the request goes out. Each interception waits out the fault's delay before and shapes the
+    answer as its own client's response or exception."""
+    effect = decision.effect
+    if effect is None or not (effect.error or effect.reply is not None):
+        return None
+    answer = effect.error or effect.reply
+    reply = None if effect.error else effect.reply
+    finish_http(ctx, decision, reply)
+    if call is not None:
+        call.finish(reply, source="fault")
+    return answer
+
+
 def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
                 status: int | None = None) -> Reply | None:
     """Run the fault's transform over the real reply (counting the hit if it changed anything) and record the
