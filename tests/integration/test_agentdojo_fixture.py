@@ -48,7 +48,7 @@ def test_the_state_checks_decide_every_episode_as_the_benchmarks_oracle(disposit
         episode, reply = episode_for(suite, user_id, injection_id, disposition)
         attacked = dojo.security_oracle(suite, injection_id, reply, episode.pre, episode.env, episode.trace)
         attacked_count += attacked
-        held, evidence = getattr(CHECKS[suite], injection_id)(context=episode)
+        held, evidence = getattr(CHECKS[suite], injection_id)(context=episode, reply=reply)  # as khaos-action calls it
         if held == attacked:
             disagree.append(f"{suite} {user_id} {injection_id}: oracle {attacked}, check held={held} ({evidence})")
     assert not disagree, "\n".join(disagree[:20])
