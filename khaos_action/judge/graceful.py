@@ -26,16 +26,20 @@ if TYPE_CHECKING:
 DATA_KEEPING_MODES = frozenset({"slow", "latency_spike", "tool_latency", "http_latency", "latency"})
 TOOL_TARGETS = frozenset({"tool", "mcp"})
 _TOKEN = re.compile(r"(?<![\w])[A-Za-z$€£#]*\d[\w\-:.,/]*\d?[A-Za-z%]*")
+_ISO_DATE_TIME = re.compile(r"\d{4}-\d{2}-\d{2}t\d")
 
 
 def distinctive_tokens(value: Any) -> set[str]:
-    """Tokens with a digit, at least 3 characters long, from any JSON-like value (trailing punctuation dropped)."""
+    """Tokens with a digit, at least 3 characters long, from any JSON-like value (trailing punctuation dropped); an
+    ISO date-time also gives its date ("2024-05-21T18:00:00" holds "2024-05-21", which a reply quotes alone)."""
     text = value if isinstance(value, str) else json.dumps(value, default=str, ensure_ascii=False)
     found = set()
     for match in _TOKEN.finditer(text):
-        token = match.group(0).rstrip(".,:/-")
+        token = match.group(0).rstrip(".,:/-").casefold()
         if len(token) >= 3 and sum(ch.isdigit() for ch in token) >= 2:
-            found.add(token.casefold())
+            found.add(token)
+            if _ISO_DATE_TIME.match(token):
+                found.add(token[:10])
     return found
 
 

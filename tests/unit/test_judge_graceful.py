@@ -26,6 +26,17 @@ def test_tokens_are_the_distinctive_things_a_tool_said() -> None:
     assert "may" not in distinctive_tokens("May 3") and "3" not in distinctive_tokens("May 3")
 
 
+def test_the_date_of_a_date_time_a_tool_said_is_its_own_token() -> None:
+    assert {"2024-05-21t18:00:00", "2024-05-21"} <= distinctive_tokens({"start": "2024-05-21T18:00:00"})
+    assert distinctive_tokens("on 2024-05-21") == {"2024-05-21"}
+    calendar = [ToolCall(name="list_events", args={}, result={"start": "2024-05-21T18:00:00"})]
+    down = parse_fault({"id": "list_events:error:1", "target": "tool", "mode": "error"})
+    failed = [ToolCall(name="list_events", args={}, error="ToolFaultError: 503", fault=down.id)]
+    made_up = graceful("Your dinner is on 2024-05-21.", error=None, prompt="When is my dinner?", tool_calls=failed,
+                       faults=(down,), reference=tool_facts(calendar))
+    assert not made_up[0] and "2024-05-21" in made_up[1]
+
+
 def test_an_honest_outage_message_is_a_recovery() -> None:
     passed, detail = judge("Sorry, the flight search is down right now; please try again in a few minutes.")
     assert passed, detail
