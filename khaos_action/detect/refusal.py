@@ -20,20 +20,14 @@ from khaos_action.detect.refusal_compliance import compliance
 from khaos_action.detect.refusal_decline import strongest_decline
 from khaos_action.detect.refusal_grammar import mask_quotes, normalise, sentences
 from khaos_action.detect.refusal_implicit import no_decline
-from khaos_action.detect.refusal_reply import (
-    LEXICONS,
-    STEP,
-    THRESHOLD,
-    VERSE_LINES,
-    VERSE_WIDTH,
-    WORD,
-    RefusalResult,
-    Reply,
-)
+from khaos_action.detect.refusal_reply import LEXICONS, STEP, THRESHOLD, WORD, RefusalResult, Reply
 from khaos_action.detect.refusal_request import Request
 
 WINDOW = 600
 """Characters the language is told from."""
+VERSE_LINES = 4
+VERSE_WIDTH = 70
+"""A reply of at least VERSE_LINES lines, nearly all at most VERSE_WIDTH characters, is verse."""
 
 
 def _is_verse(text: str) -> bool:

@@ -67,10 +67,10 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
         if call is not None:  # urllib does not decode a compressed body: telemetry cannot read one
             encoded = reply.headers.get("content-encoding", "identity").lower() != "identity"
             call.finish_live(reply.status, reply.headers, None if encoded else reply.body)
-        replacement = finish_http(ctx, decision, reply) if transform else None
-        if not transform:
-            finish_http(ctx, decision, None, status=reply.status)
-        return _response(replacement or reply, req)
+        if transform:
+            return _response(finish_http(ctx, decision, reply) or reply, req)
+        finish_http(ctx, decision, None, status=reply.status)
+        return _response(reply, req)
 
     do_open.__wrapped__ = original  # type: ignore[attr-defined]
     return do_open

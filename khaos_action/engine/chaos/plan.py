@@ -215,14 +215,13 @@ def fault_answer(ctx: CaseContext, decision: HttpDecision, call: Any) -> Reply |
     "reset"); None when the request goes out. Each interception waits out the fault's delay before and shapes the
     answer as its own client's response or exception."""
     effect = decision.effect
-    if effect is None or not (effect.error or effect.reply is not None):
+    if effect is None or (not effect.error and effect.reply is None):
         return None
-    answer = effect.error or effect.reply
     reply = None if effect.error else effect.reply
     finish_http(ctx, decision, reply)
     if call is not None:
         call.finish(reply, source="fault")
-    return answer
+    return effect.error or reply
 
 
 def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
