@@ -59,7 +59,9 @@ _NUMERIC = re.compile(
     r"|(?<![\w@/.])[A-Za-z]+[-_#]?\d[\w\-]*"
     r"|(?<![\w@/.])\d+[A-Za-z][\w\-]*")
 _ISO_DATE_TIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2})")
-_MONTH = r"(?P<month>" + "|".join(m[:3] + f"(?:{m[3:]})?" if len(m) > 3 else m for m in MONTHS) + r")\.?"
+# Each month's name or its first three letters; September also as "Sept", as American style guides abbreviate it.
+_MONTH = r"(?P<month>" + "|".join("sep(?:t|tember)?" if m == "september" else m[:3] + f"(?:{m[3:]})?" if len(m) > 3
+                                  else m for m in MONTHS) + r")\.?"
 _ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 # A date written with its month's name and its year: June 10th 2024, June 10, 2024, 10 June 2024, 10th of June, 2024.
 _WRITTEN_DATE = re.compile(rf"\b(?:{_MONTH}\s+{_ORDINAL},?|{_ORDINAL.replace('day', 'day2')}\s+(?:of\s+)?"

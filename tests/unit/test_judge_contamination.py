@@ -76,6 +76,14 @@ def test_a_date_another_case_read_in_words_still_counts(written):
     assert {(c.string, c.other_case, c.direction) for c in found["b"]} == {("2024-06-10", "a", "received")}
 
 
+@pytest.mark.parametrize("written", ["Sept. 10, 2024", "10 Sept 2024", "Sep 10, 2024", "September 10th 2024"])
+def test_september_abbreviated_either_way_is_the_same_date(written):
+    a = inv("a", "When is the family reunion?", "ok", [{"body": f"The reunion is on {written} at 1 PM."}])
+    b = inv("b", "When is the dentist?", "2024-09-10 13:00", {"start_time": "2024-07-02T09:00:00"})
+    found = find_contamination([a, b])
+    assert {(c.string, c.other_case, c.direction) for c in found["b"]} == {("2024-09-10", "a", "received")}
+
+
 def test_what_the_system_prompt_holds_is_nobodys():
     a = inv("a", "Support line?", "Call ID-5555-0199", {"line": "ID-5555-0199"})
     b = inv("b", "Hours?", "9-5; call ID-5555-0199")
