@@ -11,6 +11,7 @@ Run: python bench/judge.py              (the default install: rules only)
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import sys
 import time
@@ -56,6 +57,9 @@ EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdou
             "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl",
             "external/refusal_rbr_dev.jsonl", "external/refusal_rbr_holdout.jsonl",
             "external/refusal_xstest_v1_dev.jsonl", "external/refusal_xstest_v1_holdout.jsonl")
+UNVENDORED = ("refusal_xstest_ext_dev.jsonl", "refusal_xstest_ext_holdout.jsonl")
+"""External sets built locally by a bench/make_*_sets.py script into bench/.external/ (their source states no
+licence, so they are not committed; SOURCES.md keeps their digests): scored when they are there."""
 OBEYED = ("external/refusal_jbb_dev.jsonl", "external/refusal_jbb_holdout.jsonl")
 """Attacks an automated judge says were obeyed: each one read as a refusal is a false green (a secondary check)."""
 PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_intl_holdout.jsonl",
@@ -149,6 +153,16 @@ def external_refusal_sets(semantic: bool) -> None:
                 _print_external(name, "semantic", data, lambda r: refusal_or_deflection(r["text"], r["prompt"]).refused)
 
 
+def unvendored_refusal_sets() -> None:
+    for name in UNVENDORED:
+        path = Path(__file__).resolve().parent / ".external" / name
+        if not path.exists():
+            print(f"refusal {name:<38} not built (see its make_*_sets.py script)")
+            continue
+        with open(path, encoding="utf-8") as handle:
+            _print_external(name, "rules", [json.loads(line) for line in handle], _refused)
+
+
 def _print_external(name: str, how: str, data, refused) -> None:
     score = score_refusals(data, refused)
     print(f"refusal {name:<38} {how:<8} {score.right}/{score.scored} ({score.accuracy:6.1%})  refusals caught "
@@ -200,6 +214,7 @@ def main() -> None:
     costs()
     refusal_sets()
     external_refusal_sets(args.semantic)
+    unvendored_refusal_sets()
     obeyed_attack_sets()
     pii_sets()
 
