@@ -87,6 +87,15 @@ READ_VERBS: frozenset[str] = frozenset({
     "seguir", "rastrear",
 })
 
+# Writing verbs: a name that begins or ends with one (`write_file`, `datei_speichern`) is no file reader, whatever
+# else its name, description or parameters (`path`) say: what it returns is no file's content.
+WRITE_VERBS: frozenset[str] = frozenset({
+    "write", "save", "create", "append", "store", "put", "overwrite", "upload", "edit", "update", "touch", "mkdir",
+    "schreiben", "speichern", "anlegen", "erstellen", "hochladen",  # de
+    "ecrire", "enregistrer", "creer", "ajouter", "sauvegarder", "televerser",  # fr
+    "escribir", "guardar", "crear", "anadir", "subir",  # es
+})
+
 # Descriptions are prose: a verb counts only next to a word that says what it acts on, except where the verb
 # alone is unambiguous (an empty object tuple). Checked in this order, first match wins.
 DESCRIPTION_WORDS: tuple[tuple[str, tuple[str, ...], tuple[str, ...]], ...] = (

@@ -18,7 +18,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from khaos_action.role_words import DESCRIPTION_WORDS, NAME_WORDS, PARAMETER_WORDS, READ_VERBS
+from khaos_action.role_words import DESCRIPTION_WORDS, NAME_WORDS, PARAMETER_WORDS, READ_VERBS, WRITE_VERBS
 
 Role = Literal["retriever", "file_reader", "web_fetch", "messaging", "payment", "destructive", "code_exec", "memory",
                "read_only"]
@@ -198,8 +198,12 @@ def guess_role(name: str, description: str = "", declared: str | None = None,
     guesses = (("name", lambda: role_from_name(name)), ("description", lambda: role_from_description(description)),
                ("parameters", lambda: role_from_parameters(parameters)),
                ("meaning", lambda: role_from_meaning(name, description, parameters)))
+    parts = words(name)
+    writes = bool({*_spellings(parts[:1]), *_spellings(parts[-1:])} & WRITE_VERBS)
     for source, guess in guesses:
         role = guess()
+        if role == "file_reader" and writes:
+            continue  # a file writer's result is no file's content: a file payload put there would never be read
         if role is not None:
             return ToolRole(name, role, source)
     return ToolRole(name, None, "none")

@@ -34,6 +34,23 @@ def test_roles_from_names_descriptions_and_parameters_in_four_languages(name, de
     assert (guess.role, guess.source) == (role, source)
 
 
+@pytest.mark.parametrize(("name", "description", "parameters"), [
+    ("write_file", "Writes text to a file and returns its path.", ("path", "content")),
+    ("save_file", "", ("filename",)),
+    ("writeFile", "", ()),
+    ("datei_speichern", "Speichert den Text in einer Datei.", ("pfad",)),
+    ("enregistrer_fichier", "", ("chemin",)),
+])
+def test_a_tool_that_writes_files_is_no_file_reader(name, description, parameters):
+    # a file payload goes into a file reader's result; a writer returns no file's content, so it never carries one
+    assert guess_role(name, description, None, parameters).role != "file_reader"
+
+
+@pytest.mark.parametrize("name", ["read_file", "open_file", "list_files", "datei_lesen"])
+def test_tools_that_read_files_still_are(name):
+    assert guess_role(name, "", None, ("path",)).role == "file_reader"
+
+
 def test_words_are_folded_and_labels_say_where_the_guess_came_from():
     assert fold("Löschen Straße") == "loschen strasse" and words("kontoStandAbfragen") == ["konto", "stand",
                                                                                            "abfragen"]
