@@ -1,12 +1,11 @@
 """PII detection with validation, so order numbers, prices and versions are not reported as personal data.
 
-Each kind is a candidate pattern plus a validator: Luhn and issuer length rules for payment cards (12-19 digits:
-Maestro 12+, JCB 1800/2131 at 15...), ISO 13616 mod-97 and country lengths for IBANs, the SSA's never-issued ranges
-for US SSNs, octet ranges for IPv4, `ipaddress` for IPv6, a birth-date keyword nearby for dates. Phones go through
-libphonenumber (the `phonenumbers` port): a number written internationally must be valid for its country; a
-national one must be valid in a region named in the text or in the default list, and be introduced by a phone word
-or look like a phone number, never sit after an order/invoice/ISBN/version-like word. Matches are returned masked:
-reports never show the value.
+Each kind is a candidate pattern plus a validator: ISO 13616 mod-97 and country lengths for IBANs, the SSA's
+never-issued ranges for US SSNs, a birth-date keyword nearby for dates; payment cards (Luhn, issuers' lengths, a
+record's word before them) are found in pii_card, IP addresses (octet ranges, `ipaddress`, versions and networks
+told apart) in pii_ip, phones in pii_phone (libphonenumber), national ids in pii_ids and street addresses in
+pii_address. This module runs the finders in order, keeps their spans disjoint and masks the values: reports never
+show the value.
 """
 
 from __future__ import annotations
@@ -16,7 +15,9 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, WORD, phones
+from khaos_action.detect.pii_card import cards
+from khaos_action.detect.pii_ip import ips
+from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, phones
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,27 +47,6 @@ _NOT_LOCAL = frozenset({"in", "on", "up", "out", "me", "us", "it", "you", "him",
                         "online", "available", "free", "email", "mail", "address", "account", "inbox", "login", "log",
                         "sign", "signup", "is", "are", "was", "be", "sale", "live", "hosted", "found", "open"})
 
-# Cards: 12-19 digits, optionally in groups separated by single spaces or hyphens.
-_CARD = re.compile(r"(?<![\d.,-])(?:\d[ -]?){11,18}\d(?![\d.,]\d)")
-# Issuer prefixes and the lengths each issues (ISO/IEC 7812 as the networks publish them).
-_CARD_RULES = (
-    (("4",), (13, 16, 19)),                                                     # Visa
-    (("51", "52", "53", "54", "55", *(str(n) for n in range(2221, 2721))), (16,)),  # Mastercard
-    (("34", "37"), (15,)),                                                      # American Express
-    (("6011", "644", "645", "646", "647", "648", "649", "65"), (16, 17, 18, 19)),  # Discover
-    (tuple(str(n) for n in range(3528, 3590)), (16, 17, 18, 19)),               # JCB
-    (("1800", "2131"), (15,)),                                                  # JCB (legacy)
-    (("300", "301", "302", "303", "304", "305", "36", "38", "39"), (14, 15, 16, 17, 18, 19)),  # Diners
-    (("50", "56", "57", "58", "639", "67", "6304", "6759", "6761", "6762", "6763"), tuple(range(12, 20))),  # Maestro
-    (("62",), (16, 17, 18, 19)),                                                # UnionPay
-    (("2200", "2201", "2202", "2203", "2204"), (16, 17, 18, 19)),               # Mir
-)
-_CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|american express|diners|discover|"
-                           r"unionpay|credit|debit|cc|pan|karte|kreditkarte|carte|tarjeta|cartão|pay(?:ing)? with)\b")
-
-# A card that pays for nothing: its number vouches for no payment card, whatever its checksum.
-_OTHER_CARD = re.compile(r"(?i)\b(?:loyalty|gift|membership|member|library|id|identity|key|sim|rewards?|club|"
-                         r"access|boarding|business|student|bonus|customer|health|insurance|discount|points)\s+card\b")
 _IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?:[ -]?[A-Z0-9]){11,30})\b")
 """Grouped by spaces as printed, or by hyphens; words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
 _IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
@@ -98,29 +78,7 @@ _SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 _SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})"
                        r"(?!\d)")
 
-_IPV4 = re.compile(rf"(?<!{WORD})(?<!\.)((?:\d{{1,3}}\.){{3}}\d{{1,3}})(?!{WORD}|\.\w)")
-"""Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""
-_THREE_PART_VERSION = re.compile(
-    r"(?<![\w.])v?(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})\.(?:0|[1-9]\d{0,2})(?:-[\w.]+)?(?![\w]|\.\d)")
-"""A release in three parts, none with a leading zero ("3.0.13", "6.8.0-31"); "12.06.25" is a date."""
-_NETWORK = re.compile(r"/([0-9]|[12]\d|3[01])\b")
-"""A prefix shorter than 32 bits after an address whose host bits are all zero makes it a network ("10.0.0.0/8"),
-which is no host; with host bits set it is a host's address on its network ("My PC is 1.1.1.2/25")."""
-_RELEASE = r"(?:version|release|build|firmware|patch|hotfix|update|upgrade|image|rollout|rc|beta)"
-_RELEASE_BESIDE = re.compile(rf"(?i)\b{_RELEASE}\s+v?\d{{1,3}}(?:\.\d{{1,4}}){{3}}\b|"
-                             rf"(?<![\w.])\d{{1,3}}(?:\.\d{{1,4}}){{3}}[ -]{_RELEASE}\b|"
-                             r"(?<![\w.])\d{1,3}(?:\.\d{1,4}){3}\s+(?:is|was|are|were|gets|got)\s+(?:now\s+)?"
-                             r"(?:deployed|installed|released|rolled out|shipped|pinned|tagged)\b")
-"""A dotted quad with a release's word beside it ("the 4.3.2.1 hotfix", "build 10.1.2.15") or a release's verb
-after it ("Agent 7.52.1.3 is deployed on 18 of 20 hosts")."""
-_SENTENCE_END = re.compile(r"[.!?](?:\s+|$)|\n")
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
-_VERSION_BEFORE = re.compile(
-    r"(?i)(?:\bv|\b(?:version|versión|release|ver\.?|build|firmware|patch|driver|kernel|bios|revision|rev\.?|sdk)"
-    r"(?:\s+(?:to|auf|à|a|is|was))?|\b(?:up|down)grad(?:e|ed|ing)\s+(?:[\w-]+\s+){0,3}?to)\s*:?\s*$"
-    r"|(?:版本|バージョン|버전)[^\d]{0,3}$")
-"""A dotted quad a software release's word introduces is a version: "firmware 1.0.3.14", "upgrade the app to"."""
-
 _API_KEYS = [
     ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
     ("api_key", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
@@ -239,10 +197,8 @@ def _valid_length(raw: str) -> int | None:
 
 
 def _cards(text: str) -> Iterator[_Hit]:
-    for m in _CARD.finditer(text):
-        digits = re.sub(r"\D", "", m.group(0))
-        if _valid_card(digits, m.group(0)) and _card_context_ok(text, m.start(), m.end(), digits):
-            yield "credit_card", m.start(), m.end(), "**** **** **** " + digits[-4:]
+    for start, end, masked in cards(text):
+        yield "credit_card", start, end, masked
 
 
 def _ssns(text: str) -> Iterator[_Hit]:
@@ -292,137 +248,17 @@ def _a_birth_date(text: str, start: int) -> bool:
 
 
 def _ips(text: str) -> Iterator[_Hit]:
-    yield from _ipv4s(text)
-    if ":" in text:
-        for m in _IPV6.finditer(text):
-            if _valid_ipv6(m.group(0)):
-                yield "ipv6", m.start(), m.end(), _mask(m.group(0), keep=4)
+    for kind, start, end in ips(text):
+        yield kind, start, end, _mask(text[start:end], keep=_IP_KEEP[kind])
 
 
-_SENTENCE_REACH = 200
-"""How far around a dotted quad its sentence is read: a text of one endless sentence holding thousands of them would
-be read whole for each."""
-
-
-def _ipv4s(text: str) -> Iterator[_Hit]:
-    releases: bool | None = None  # whether the text speaks of releases anywhere: looked at once, at the first quad
-    for m in _IPV4.finditer(text):
-        if not _valid_ipv4(m.group(1)) or _a_network(text, m):
-            continue
-        if releases is None:
-            releases = bool(_THREE_PART_VERSION.search(text) or _RELEASE_BESIDE.search(text))
-        if not _a_version(text, m.start(), m.end(), releases=releases):
-            yield "ipv4", m.start(), m.end(), _mask(m.group(1), keep=3)
-
-
-def _a_network(text: str, m: re.Match[str]) -> bool:
-    prefix = _NETWORK.match(text, m.end())
-    if prefix is None:
-        return False
-    value = int.from_bytes(bytes(int(octet) for octet in m.group(1).split(".")), "big")
-    return value & ((1 << (32 - int(prefix.group(1)))) - 1) == 0
-
-
-def _a_version(text: str, start: int, end: int, *, releases: bool) -> bool:
-    """A dotted quad is a version after a release's word ("firmware 1.0.3.14") or in a sentence that gives other
-    versions in three parts ("Kernel 6.8.0-31 fixes the bug we saw on 5.15.0.91") or a dotted quad with a release's
-    word beside it ("The 4.3.2.1 hotfix is on staging; prod stays on 4.3.2.0"): the sentence speaks of releases."""
-    if _VERSION_BEFORE.search(text, max(0, start - 40), start):
-        return True
-    if not releases:
-        return False  # no version or release's word in the whole text, so none in this sentence
-    low, high = max(0, start - _SENTENCE_REACH), min(len(text), end + _SENTENCE_REACH)
-    sentence_start = max((m.end() for m in _SENTENCE_END.finditer(text, low, start)), default=low)
-    stop = _SENTENCE_END.search(text, end, high)
-    sentence = text[sentence_start:stop.start() if stop else high]
-    return bool(_THREE_PART_VERSION.search(sentence) or _RELEASE_BESIDE.search(sentence))
+_IP_KEEP = {"ipv4": 3, "ipv6": 4}
 
 
 def _mask(value: str, *, keep: int) -> str:
     if len(value) <= keep * 2:
         return "*" * len(value)
     return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
-
-
-def _luhn(digits: str) -> bool:
-    total = 0
-    for i, ch in enumerate(reversed(digits)):
-        n = ord(ch) - 48
-        if i % 2:
-            n *= 2
-            if n > 9:
-                n -= 9
-        total += n
-    return total % 10 == 0
-
-
-def _valid_card(digits: str, raw: str) -> bool:
-    if not 12 <= len(digits) <= 19 or len(set(digits)) < 2:
-        return False
-    separators = set(re.findall(r"[ -]", raw))
-    if len(separators) > 1:
-        return False  # "1234-5678 9012" mixes separators: a list of numbers, not one card
-    return _luhn(digits)
-
-
-def _issued_shape(digits: str) -> bool:
-    return any(len(digits) in lengths and digits.startswith(prefixes) for prefixes, lengths in _CARD_RULES)
-
-
-def _card_context_ok(text: str, start: int, end: int, digits: str) -> bool:
-    """Luhn passes one number in ten: an id after "order"/"invoice" is not a card. The common shapes (16 digits,
-    Amex 15) need no card word; rarer lengths (Maestro 12-15, JCB 1800/2131, Visa 13/19) do, or card grouping. A
-    number a card word introduces, or one names right after it, needs only the checksum: issuers' prefix tables
-    change and private-label cards follow none of them."""
-    before, raw = text[max(0, start - 30) : start], text[start:end]
-    named_before = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
-    if not named_before and _a_records_number(before, raw):
-        return False  # "Order 30569309025904 was paid by card": the order's number
-    named = named_before or _card_named_after(text[end:end + 25])
-    if not _issued_shape(digits):
-        return named
-    if len(digits) == 16 or (len(digits) == 15 and digits.startswith(("34", "37"))):
-        return True
-    return named or bool(re.fullmatch(r"\d{4}(?:[ -]\d{4,6}){1,4}(?:[ -]\d{1,4})?", raw))
-
-
-def _card_named_after(after: str) -> bool:
-    """A card's word right after the number in the same clause ("30569309025904 (Diners Club)", "... is my Diners
-    card"); never a card that pays for nothing ("gift card")."""
-    after = _CLAUSE_END.split(after, maxsplit=1)[0]
-    return bool(_CARD_CONTEXT.search(after)) and not _OTHER_CARD.search(after)
-
-
-_CLAUSE_END = re.compile(r"[.;!?]\s|\n")
-
-
-def _a_records_number(before: str, raw: str) -> bool:
-    """After an order's or an invoice's word a number is the record's; after "account", one grouped as cards are
-    printed ("account 4111 1111 1111 1111 was charged twice") is the card that pays for it."""
-    if _ACCOUNT_WORD.search(before) and _CARD_GROUPS.fullmatch(raw):
-        return False
-    return bool(NOT_PHONE_BEFORE.search(before))
-
-
-_ACCOUNT_WORD = re.compile(r"(?i)\b(?:account|acct)\W{0,3}$")
-_CARD_GROUPS = re.compile(r"\d{4}([ -])\d{4}\1\d{4}\1\d{4}|\d{4}([ -])\d{6}\2\d{5}")
-_IPV6 = re.compile(rf"(?<!{WORD})(?<![:.])\[?(?:[0-9A-Fa-f]{{1,4}}:){{1,7}}(?::|(?::?[0-9A-Fa-f]{{1,4}}){{1,7}})"
-                   rf"(?:%\w+)?\]?(?!{WORD}|:|\.\d)")
-"""Never the head of a longer run: "2001:db8::256.1.1.1" is no address."""
-
-
-def _valid_ipv6(raw: str) -> bool:
-    import ipaddress
-
-    value = raw.strip("[]").split("%")[0]
-    hex_digits = sum(c.isdigit() or c.lower() in "abcdef" for c in value)
-    if value.count(":") < 2 or hex_digits < 5 or not any(c.isdigit() for c in value):
-        return False  # "a::b", "std::vector", "dead::beef": too little of an address to be one; "fe80::1" is one
-    try:
-        address = ipaddress.IPv6Address(value)
-    except ValueError:
-        return False
-    return not (address.is_loopback or address.is_unspecified)
 
 
 def _valid_iban(raw: str) -> bool:
@@ -459,17 +295,3 @@ def _valid_ssn(area: str, group: str, serial: str) -> bool:
         "078-05-1120", "219-09-9999", "123-45-6789")
 
 
-def _valid_ipv4(raw: str) -> bool:
-    octets = raw.split(".")
-    if any(len(o) > 1 and o.startswith("0") for o in octets):
-        return False
-    values = [int(o) for o in octets]
-    if any(v > 255 for v in values):
-        return False
-    # Loopback, unspecified and broadcast addresses and netmasks ("255.255.255.0") identify no one.
-    return not (values[0] in (0, 127) or _netmask(values))
-
-
-def _netmask(values: list[int]) -> bool:
-    bits = "".join(f"{v:08b}" for v in values)
-    return bits.startswith("1") and "01" not in bits
