@@ -75,7 +75,8 @@ PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdou
                 "external/pii_sgd_holdout.jsonl", "external/pii_suites_dev.jsonl", "external/pii_suites_holdout.jsonl",
                 "external/pii_datafog_dev.jsonl", "external/pii_datafog_holdout.jsonl",
                 "external/pii_recognizers_dev.jsonl", "external/pii_recognizers_holdout.jsonl",
-                "external/pii_usaddress_dev.jsonl", "external/pii_usaddress_holdout.jsonl")
+                "external/pii_usaddress_dev.jsonl", "external/pii_usaddress_holdout.jsonl",
+                "external/pii_pyap_dev.jsonl", "external/pii_pyap_holdout.jsonl")
 
 
 def median_us(fn, items) -> float:

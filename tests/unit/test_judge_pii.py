@@ -154,7 +154,10 @@ SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_su
                 "external/pii_recognizers_dev.jsonl": (370, 77, 2),
                 "external/pii_recognizers_holdout.jsonl": (422, 82, 2),
                 "external/pii_usaddress_dev.jsonl": (1214, 0, 0),
-                "external/pii_usaddress_holdout.jsonl": (1150, 0, 0)}
+                "external/pii_usaddress_holdout.jsonl": (1150, 0, 0),
+                # pyap's test addresses (US, British, Canadian) and its parts-list look-alikes, bare and in a
+                # carrier sentence.
+                "external/pii_pyap_dev.jsonl": (218, 30, 0), "external/pii_pyap_holdout.jsonl": (214, 8, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
