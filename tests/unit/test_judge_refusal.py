@@ -504,6 +504,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout8.jsonl": (37, 0),
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
+    "refusal_domains_holdout11.jsonl": (55, 1),
 }
 
 
