@@ -25,73 +25,67 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-_UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽΑ-ΩА-Я"
-_CAP = rf"[{_UPPER}][\w'’.-]*"
-_NAME = rf"[{_UPPER}][^\W\d_]+"
-_EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|"
-              r"parkway|pkwy|circle|cir|close|crescent|gardens?|squares?|sq|highway|hwy|row|mews|grove|walk|hills?|"
-              r"alley|bend|bridge|brooks?|bypass|cliffs?|commons?|corners?|cove|creek|crest|crossing|dale|estates?|"
-              r"expressway|falls|ferry|fields?|forest|forges?|forks?|freeway|gateway|glens?|greens?|harbou?r|haven|"
-              r"heights|hollow|junction|knolls?|landing|loop|manors?|meadows?|mills?|orchard|parks?|pass|path|pike|"
-              r"plaza|points?|ridges?|route|run|shores?|springs?|stream|summit|trace|trail|turnpike|valley|views?|"
-              r"village|vista|wells?|rapids|ports?|islands?|lakes?|ville|parade|embankment|broadway|quay|wharf|rise|vale|"
-              r"approach|causeway|esplanade|promenade")
-_ORDINAL = r"\d{1,3}(?i:st|nd|rd|th)"
-"""A numbered street's name: "300 East 57th Street", "12 3rd Avenue", "3849 W 69TH PLACE", "2616 20Th Street"."""
+from khaos_action.detect.pii_address_lines import us_lines
+from khaos_action.detect.pii_address_words import (
+    CAP,
+    DIRECTION,
+    EN_STREET,
+    NAME,
+    NOT_A_HOUSE,
+    NUMBERED_BEFORE,
+    ORDINAL,
+    UNITS,
+    UPPER,
+    a_year_or_a_count,
+)
+
 _OF = r"(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)"
 """The words between a Romance street's names: "Avenida Almirante Silvio de Noronha, 365"."""
-_DIRECTION = r"(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West|Northwest|Northeast|Southwest|Southeast)"
-_UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\b\.?\s*#?\s*(?:(?=\w*\d)\w+|[A-Z]\b)|"
-          rf"#\s*\w+|{_ORDINAL}\s+(?i:floor)))*")
-"""What may follow a street: its units ("Apt. 4", "Suite #3", "# 125C", "Building #1 Suite #3", "2nd Floor")."""
-_NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
-                r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
-                r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
 _ROMANCE_KIND = r"(?:Camino|Alameda|Calle|Avenida|Paseo|Via|Vía|Rambla|Calzada|Rua|Plaza|Corso|Viale|Piazza)"
 _ROMANCE_IN_ENGLISH_ORDER = re.compile(
-    rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{_DIRECTION}\s+)?(?:(?:El|La|Las|Los|The)\s+{_ROMANCE_KIND}"
-    rf"(?:\s+(?:{_OF}\s+)?{_NAME}){{0,3}}|{_ROMANCE_KIND}(?:\s+(?:{_OF}\s+)?{_NAME}){{1,3}}){_UNITS}")
+    rf"\b\d{{1,5}}[A-Za-z]?\s+(?:{DIRECTION}\s+)?(?:(?:El|La|Las|Los|The)\s+{_ROMANCE_KIND}"
+    rf"(?:\s+(?:{_OF}\s+)?{NAME}){{0,3}}|{_ROMANCE_KIND}(?:\s+(?:{_OF}\s+)?{NAME}){{1,3}}){UNITS}")
 """A street named in Spanish or Italian and numbered the English way, as in California: "555 East El Camino Real",
 "754 The Alameda #10", "1200 Paseo Padre Parkway". Complete as an English street must be ("3 Via Rail trains" is a
 count of trains), and never after a word that numbers something ("Flight 12 Via Dallas")."""
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street · 4-6 High Street · 9042/1044 Tower
     # Avenue (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?)?\s+(?:(?:{_CAP}|{_ORDINAL})\s+){{1,4}}(?=[A-Z])"
-               rf"(?i:{_EN_STREET})\b\.?"
-               rf"(?:\s+{_DIRECTION}\b)?{_UNITS}"),
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?)?\s+(?:(?:{CAP}|{ORDINAL})\s+){{1,4}}(?=[A-Z])"
+               rf"(?i:{EN_STREET})\b\.?"
+               rf"(?:\s+{DIRECTION}\b)?{UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
                r"platz|gasse|ring|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|"
                r"gade|vej|veien|vegen|gate|katu|tie|kuja)\s+(?!(?:19|20)\d\d\b)\d{1,4}\s?[a-z]?\b"),
     # ul. Marszałkowska 10 · P.O. Box 1234 · Postfach 12 34
-    re.compile(rf"\bul\.\s+{_CAP}(?:\s+{_CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
+    re.compile(rf"\bul\.\s+{CAP}(?:\s+{CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
                r"\bPostfach\s+\d{1,3}(?:\s?\d{2,3})?\b", re.IGNORECASE),
     re.compile(r"\b(?:[A-ZÄÖÜ][a-zäöüß]+[ -])(?:Straße|Strasse|Weg|Allee|Platz|Gasse|Ring|Damm)\s+\d{1,4}\s?[a-z]?\b"),
     # 12 rue de la Paix · 5 bis, avenue Victor Hugo · 3 place du Marché: the street's kind in either case; after a
     # kind that is also an English word its name capitalised ("at 1 place and it would take off" is no square), after
     # the others in any case ("6 rue gustave charpentier")
     re.compile(r"\b\d{1,4}(?:\s?(?i:bis|ter))?,?\s+(?:(?i:avenue|av\.|boulevard|place|route|cours|square)\s+"
-               rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{_CAP}(?:\s+{_CAP})*|(?i:rue|bd|chemin|allée|impasse|quai)\s+"
+               rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{CAP}(?:\s+{CAP})*|(?i:rue|bd|chemin|allée|impasse|quai)\s+"
                r"(?:(?i:de la|de l'|du|des|de|d')\s*)?[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,3})"),
     # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
     re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"
-               rf"(?:{_OF}\s+)?{_CAP}(?:\s+(?:{_OF}\s+)?{_CAP}){{0,4}},?\s+"
+               rf"(?:{_OF}\s+)?{CAP}(?:\s+(?:{_OF}\s+)?{CAP}){{0,4}},?\s+"
                rf"(?:n[º°o]\.?\s*)?\d{{1,4}}\b"),
     # a house number, a street name in any language, a unit: 6750 Koskikatu 25 Apt. 864 · 14 Crown St Suite 321
-    re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+{_CAP}\s+(?:[\w'’.-]+\s+){{0,3}}?(?:\d{{1,5}}[A-Za-z]?\.?\s+)?"
+    re.compile(rf"\b\d{{1,6}}[A-Za-z]?\s+{CAP}\s+(?:[\w'’.-]+\s+){{0,3}}?(?:\d{{1,5}}[A-Za-z]?\.?\s+)?"
                r"(?i:apt|apartment|suite|ste|flat)\.?\s*#?\d{1,5}\b"),
     # the US forces' post: PSC 0413, Box 8144 · Unit 5022 Box 1225 · APO AE 42323 · USNS Bergman FPO AP 93757
     re.compile(r"\b(?:PSC|Unit|CMR)\s+\d{3,5},?\s+Box\s+\d{1,5}\b(?:\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b)?|"
-               rf"\b(?:USNS|USNV|USS|USCGC)\s+{_CAP}\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{{5}}\b|"
+               rf"\b(?:USNS|USNV|USS|USCGC)\s+{CAP}\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{{5}}\b|"
                r"\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b", re.IGNORECASE),
 )
 _CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
 _JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
 """A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
-_PLACE_WORD = (rf"(?=[{_UPPER}])(?!(?i:{_NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|"
+_PLACE_WORD = (rf"(?=[{UPPER}])(?!(?i:{NOT_A_HOUSE}|order|invoice|ticket|case|item|batch|lot|release|part|model|"
                rf"article|section|volume|issue|episode|season|week|day|stage|phase|round|level|total|subtotal|balance|"
-               rf"amount|qty)\b){_CAP}")
+               rf"amount|qty)\b){CAP}")
 """A capitalised word that may name a street: not a count, a record or a part of something. The capital is looked
 for first, so the long exclusion is tried only where a word starts with one."""
 _POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\d[A-Z]\s?\d[A-Z]\d|"
@@ -100,15 +94,15 @@ _POSTCODE = (r"\d{3}\s?\d{3}|\d{5}(?:-\d{4})?|[A-Z]{2}\s+\d{5}(?:-\d{4})?|[A-Z]\
 _LINES = (
     # 14th Cross Road, Indiranagar, Bengaluru 560038 · Main Street, Springfield, IL 62701: a street without a house
     # number, the places after it and their postcode
-    re.compile(rf"\b(?=[\d{_UPPER}])(?:(?:{_ORDINAL}|{_CAP})\s+){{1,3}}(?i:{_EN_STREET})\b\.?"
-               rf"(?:,\s*{_CAP}(?:[ -]{_CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
+    re.compile(rf"\b(?=[\d{UPPER}])(?:(?:{ORDINAL}|{CAP})\s+){{1,3}}(?i:{EN_STREET})\b\.?"
+               rf"(?:,\s*{CAP}(?:[ -]{CAP}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # 19, Anna Salai, Teynampet, Chennai 600018 · 12 Kingsway, London WC2B 6NH: a house number, the places after it
     # and their postcode
     re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,3}}"
                rf"(?:,\s*{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
-               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{_NAME}"),
+               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{NAME}"),
     # Király u. 15 · Andrássy út 60 · hegyalja út 98: a Hungarian street kind before the house number
     re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
     # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its
@@ -121,7 +115,7 @@ _LINES = (
     re.compile(rf"〒\s?\d{{3}}-?\d{{4}}(?:\s*[{_CJK}]+{_JP_BLOCK})?|[{_CJK}]{{1,12}}[都道府県市区町村郡][{_CJK}]{{0,12}}"
                rf"{_JP_BLOCK}"),
     # 3-14-2 Nishi-Shinjuku, Shinjuku-ku: a romanised block address and its ward, city or town
-    re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{_NAME}(?:-{_NAME})?,\s+{_NAME}-(?:ku|shi|cho|machi|gun)\b"),
+    re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{NAME}(?:-{NAME})?,\s+{NAME}-(?:ku|shi|cho|machi|gun)\b"),
 )
 _CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have|is|was|are|were|near|for|but|so|"
                         r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts)\b")
@@ -129,17 +123,12 @@ _CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have
 _PLACED_BEFORE = re.compile(r"(?i)(?:\bat|(?<!\bup )(?<!\bdown )\bto)\s+$")
 """A place's preposition right before the number: "at 1059 Reed Avenue costing $2,750,000", "head to 501 Buckingham
 Way on the day" name a place whatever follows ("up to 3 Park Avenue flats" counts)."""
-_YEAR = re.compile(r"(?:19|20)\d\d\b")
-_TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
-_NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{_NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
-                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|model|size|type|class|grade|"
-                              r"the|our|your|all|up to)\s+$")
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
-    rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{_NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|[a-z]\.|{_ORDINAL})"
+    rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|[a-z]\.|{ORDINAL})"
     r"\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway|pkwy|cir|"
     r"hwy)\b\.?)((?:\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\b\.?)?"
-    rf"(?:,?\s+(?:(?:apt|apartment|suite|ste|unit)\b\.?\s*#?|#)\s*[a-z]?-?\d{{1,5}}[a-z]?\b|,?\s+{_ORDINAL}\s+floor\b)*)")
+    rf"(?:,?\s+(?:(?:apt|apartment|suite|ste|unit)\b\.?\s*#?|#)\s*[a-z]?-?\d{{1,5}}[a-z]?\b|,?\s+{ORDINAL}\s+floor\b)*)")
 """A street in lower case after a word that places it: its name may hold an initial ("201 joseph e. lowry blvd"),
 its kind be followed by a direction and units ("5671 peachtree dunwoody rd ne", "17071 w dixie hwy # 312")."""
 _PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
@@ -163,11 +152,11 @@ _INTRODUCED = re.compile(
 )
 _NOT_POSTAL = re.compile(r"(?i)\b(?:e-?mail|ip|ipv[46]|mac|web|url|internet|server|wallet|bitcoin|btc|eth|ethereum|"
                          r"crypto|delivery e-?mail|return e-?mail)\s+$")
-_NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{_NAME}|{_NAME}\.?,?\s+\d{{1,6}}[A-Za-z]?\b")
+_NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{NAME}|{NAME}\.?,?\s+\d{{1,6}}[A-Za-z]?\b")
 # After the word "address" itself the phrase may be written in lower case ("address:\n947 trg revolucije 17").
 _NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
 _SENDING = re.compile(r"\b(?:send|ship|deliver)")
-_NOT_A_PLACE = re.compile(rf"(?i)\b{_NOT_A_HOUSE}\b|\b\d{{1,4}}\s+of\s+(?:the|our|your|this|\d)|"
+_NOT_A_PLACE = re.compile(rf"(?i)\b{NOT_A_HOUSE}\b|\b\d{{1,4}}\s+of\s+(?:the|our|your|this|\d)|"
                           rf"\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
 _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s|"
                          r"(?i:,?\s(?:and|or)\s+(?:their|the|its|they|you|he|she|it|his|her|our|my|phone|call|"
@@ -175,54 +164,17 @@ _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|
 """Where a place phrase stops: a new sentence, a clause ("... Church Street and their number is ...")."""
 
 
-_US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|"
-             r"V[TAI]|W[AVIY]|PR|GU|N\.Y")
-_ZIP = re.compile(r"(?<!\d)\d{5}(?:-?\d{4})?\b")
-_STATE_BEFORE = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+$")
-"""A US state's code before a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
-_STREET_WORD = re.compile(rf"(?i)\b(?:{_EN_STREET}|fwy|expy|{_DIRECTION}|hwy|highway|route|rt|us|sr)\b")
-"""A word the line before a state and ZIP must hold (a street's kind, a direction, a highway): looked for before the
-line's pattern, which would be tried at every number of the window."""
-_LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outside|inside|into|across|through|"
-            r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
-            r"their)")
-_US_LINE = re.compile(
-    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?:(?!(?:{_LINKING}|{_NOT_A_HOUSE[3:-1]})\b)"
-    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{_EN_STREET}|fwy|expy)\b\.?|(?:{_DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
-    rf"(?:(?!{_LINKING}\b)[a-z][\w'’-]*\s+){{0,2}}?(?:hwy|highway|route|rt|us|sr|state road|county road)\.?"
-    rf"\s+\d{{1,4}}\b)"
-    rf"(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
-"""A house number, one to four words of a name, a street's kind, then up to eight words of units, directions and the
-town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458"; or a
-direction and a name for the street ("1100 n dearborn # 403 chicago" before "il 60610"); or a highway and its number
-("5028 hwy 15 n. jackson" before "ky 41339"). A word that
-links a clause ("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles",
-"people") is no part of it."""
-
-
 _DIRECTED = re.compile(
-    rf"(?<![\w/.-])\d{{2,6}}[A-Z]?\s+(?:NE|NW|SE|SW|[NSEW])\.?\s+(?:{_NAME}|{_ORDINAL})(?:\s+{_NAME}){{0,2}}"
-    rf"(?:\s+{_DIRECTION}\b\.?)?{_UNITS}")
+    rf"(?<![\w/.-])\d{{2,6}}[A-Z]?\s+(?:NE|NW|SE|SW|[NSEW])\.?\s+(?:{NAME}|{ORDINAL})(?:\s+{NAME}){{0,2}}"
+    rf"(?:\s+{DIRECTION}\b\.?)?{UNITS}")
 """A street named after its direction with no street kind, as Chicago's grid writes them: "7257 S. State",
 "4859 S. Wabash", "2820 N. Greenview Unit 1". The direction abbreviated, the house number of two digits or more."""
 
 
 def _directed_streets(text: str) -> Iterator[tuple[int, int]]:
     for m in _DIRECTED.finditer(text):
-        if not _a_product(text, m.start(), m.end()) and _complete(text, m) and not _a_year_or_a_count(text, m.start()):
+        if not _a_product(text, m.start(), m.end()) and _complete(text, m) and not a_year_or_a_count(text, m.start()):
             yield m.start(), m.end()
-
-
-def _us_lines(text: str) -> Iterator[tuple[int, int]]:
-    """US address lines known by their end, a state's code and a ZIP code, in any case and with any units between:
-    the state and ZIP are looked for first, then a street's line before them."""
-    for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
-        state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 8), zip_code.start())
-        window = max(0, state.start() - 120) if state else 0
-        worded = state and _STREET_WORD.search(text, window, state.start())
-        line = worded and _US_LINE.search(text, window, state.start())
-        if line and not _a_year_or_a_count(text, line.start()):
-            yield line.start(), zip_code.end()
 
 
 def addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -240,7 +192,7 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _lines(text)
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
-    yield from _us_lines(text)
+    yield from us_lines(text)
     yield from _directed_streets(text)
 
 
@@ -251,7 +203,7 @@ def _romance_in_english_order(text: str) -> Iterator[tuple[int, int]]:
     if not _ROMANCE_WORD.search(text):
         return  # the kind's word is looked for first: the pattern would be tried at every number
     for m in _ROMANCE_IN_ENGLISH_ORDER.finditer(text):
-        numbered = _NUMBERED_BEFORE.search(text, max(0, m.start() - 12), m.start())
+        numbered = NUMBERED_BEFORE.search(text, max(0, m.start() - 12), m.start())
         if not numbered and not _a_product(text, m.start(), m.end()) and _complete(text, m):
             yield m.start(), m.end()
 
@@ -268,14 +220,7 @@ def _complete(text: str, m: re.Match[str]) -> bool:
         return True
     if _PLACED_BEFORE.search(text, max(0, start - 12), start):
         return True
-    return bool(_CONTINUES.match(text, end)) and not _a_year_or_a_count(text, start)
-
-
-def _a_year_or_a_count(text: str, start: int) -> bool:
-    """"In 2019 Abbey Road was remastered": a year after a word of time; "Room 12 Ocean View is free", "Season 2
-    Ocean Drive was": a number that counts or numbers something, not a house."""
-    before = text[max(0, start - 12):start]
-    return bool((_YEAR.match(text, start) and _TIME_BEFORE.search(before)) or _NUMBERED_BEFORE.search(before))
+    return bool(_CONTINUES.match(text, end)) and not a_year_or_a_count(text, start)
 
 
 def _lower_case_streets(text: str) -> Iterator[tuple[int, int]]:
@@ -283,7 +228,7 @@ def _lower_case_streets(text: str) -> Iterator[tuple[int, int]]:
     it, and complete as the capitalised form must be; a count's words ("5 miles down the road") are no name."""
     for m in _LOWER_STREET.finditer(text):
         ends = [end for end in (m.end(2), m.end(1)) if _complete_at(text, end)]
-        if ends and not _a_year_or_a_count(text, m.start(1)):
+        if ends and not a_year_or_a_count(text, m.start(1)):
             yield m.start(1), ends[0]
 
 
