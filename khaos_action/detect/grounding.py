@@ -88,6 +88,12 @@ GENERIC = frozenset("""
     error unavailable not found internal gateway timeout bad request too many requests please sorry unfortunately
     thank thanks you your our we i my hello hi dear best regards kind note however also meanwhile
     """.split())
+# A Title Case run that ends on a job title names a role anyone may hold ("your HR Business Partner", "the Benefits
+# Coordinator"), where an honest reply sends the user; a person's name never ends on one ("Sarah Johnson").
+ROLE_TITLES = frozenset("""
+    partner coordinator specialist advisor adviser consultant associate director supervisor lead agent assistant
+    officer recruiter generalist manager representative administrator
+    """.split())
 _ENGLISH = frozenset("""
     the a an and or to of is are was be it this that you your for with not can i we on in at about has have will my
     me please from by as our they he she his her their there here if so but no yes get all any
@@ -246,7 +252,8 @@ def _names(text: str, add: Add) -> None:
     for match in _NAME_RUN.finditer(text):
         start, end = _trim_sentence_start(text, *match.span(1))
         span = text[start:end]
-        if len(span.split()) >= 2 and not all(w in GENERIC for w in _words(span)):
+        named = _words(span)
+        if len(span.split()) >= 2 and not all(w in GENERIC for w in named) and named[-1] not in ROLE_TITLES:
             add(start, end, "name", [])
 
 
