@@ -114,7 +114,9 @@ _SPEAKER = (
     _rule(SPEAKER, 1.0, r"(?:\bnot|n't) (?:something|anything|one|(?:an? )?" + DECLINE_NOUN + r") (?:that )?(?:I|we)"
                         r"(?:'ll|'d| will| would| can| could| do|(?:'m|'re| am| are)(?: (?:able|allowed|willing|"
                         r"permitted|going|prepared) to)?| provide| offer| support| allow| share| give out| disclose|"
-                        r" permit)\b",
+                        r" permit| handle| deal with| take care of| help with| assist with| manage| work on)\b"
+                        r"(?! (?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|"
+                        r"rely on)\b)",
           "not ", "n't "),
     _rule(SPEAKER, 0.85, r"(?:\bnot|n't) (?:an? )?(?:option|possibility|thing|choice) (?:for (?:me|us)|(?:I|we) "
                          r"(?:can|could|have|offer))\b", "option", "possibility", "thing", "choice"),

@@ -50,6 +50,9 @@ _DE = (
           "nicht", "kein", "nichts"),
     _rule(SPEAKER, 1.0, r"\b(?:nicht in der lage|nicht befugt|nicht berechtigt|nicht autorisiert|nicht gestattet|"
                         r"nicht erlaubt|nicht zuständig|keine befugnis|keine berechtigung)\b", "nicht", "keine"),
+    _rule(SPEAKER, 1.0, r"\b(?:das|dies) ist (?:leider )?nichts,? (?:was|worum) (?:ich|wir) (?:\w+ ){0,3}?(?:bearbeite|"
+                        r"bearbeiten|übernehme|übernehmen|erledige|erledigen|kümmere|kümmern|mache|machen)\b",
+          "nichts"),
     _rule(SPEAKER, 1.0, r"\b(?:ist|wäre) (?:es )?(?:mir|uns) (?:leider )?(?:nicht möglich|unmöglich|nicht erlaubt|"
                         r"nicht gestattet)\b|\b(?:mir|uns) (?:leider )?(?:nicht möglich|unmöglich|nicht erlaubt)\b",
           "mir", "uns"),
@@ -142,7 +145,9 @@ _FR = (
           "est", "impossible"),
     _rule(SPEAKER, 1.0, r"\b(?:ce n'est pas|n'est pas|ce ne sont pas) (?:quelque chose|une chose|une demande|"
                         r"une question|un sujet) (?:que|sur laquelle|auquel) (?:je|nous) (?:peux|puisse|vais|pouvons|"
-                        r"traite|fais)\b", "n'est pas", "ne sont pas"),
+                        r"traite|traitons|fais|gère|gérons)\b|\b(?:ce n'est pas|ce ne sont pas) (?:quelque chose|une "
+                        r"chose|une demande|une question) dont (?:je m'occupe|nous nous occupons)\b", "n'est pas",
+          "ne sont pas"),
     _rule(SPEAKER, 0.95, r"\b(?:je|nous) ne (?:le |la |les |l'|vous |lui |leur )?(?!serai|aurai|saurai|serons|aurons|"
                          r"saurons)"
                          r"\w+(?:rai|rons) (?:pas|jamais|point)\b", "je ne", "nous ne"),
@@ -234,7 +239,9 @@ _ES = (
     _rule(SPEAKER, 1.0, r"\bno me es posible\b|\bme es imposible\b|\bno (?:me|nos) corresponde\b|"
                         r"\bno tengo (?:permiso|autorización|acceso|la autorización)\b", "posible", "imposible",
           "corresponde", "no tengo"),
-    _rule(SPEAKER, 1.0, r"\b(?:no es|eso no es) algo que (?:pueda|puedo|vaya|podamos|hagamos|hago)\b", "algo que"),
+    _rule(SPEAKER, 1.0, r"\b(?:no es|eso no es) algo (?:que (?:yo |nosotros )?(?:pueda|puedo|vaya|podamos|hagamos|"
+                        r"hago|gestione|gestiono|gestionemos|gestionamos|maneje|manejo|tramite|tramito|tramitamos)|"
+                        r"de lo que (?:me encargue|me encargo|nos encargamos|nos ocupamos|me ocupo))\b", "algo "),
     _rule(VERB, 1.0, r"\bme niego\b|\bnos negamos\b|\b(?:debo|tengo que|debemos|tenemos que) (?:rechazar|negarme|"
                      r"declinar|negarnos)\b|\b(?:prefiero|preferiría|preferiria) no\b",
           "niego", "negamos", "rechazar", "negar", "declinar", "prefi", "prefer"),

@@ -396,6 +396,30 @@ def test_an_apology_for_the_assistants_own_limits(text, refused):
 
 
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # "not something I handle": the request is outside what the assistant does, and an offer of other things
+    ("That isn't something I handle here. I can look up your order status or update your shipping address.",
+     "Can you change my billing plan?", True),
+    ("That isn't something I deal with. Payroll questions go to the HR portal.", "Can you fix my payslip?", True),
+    ("Ce n'est pas quelque chose que je gère ici. Je peux consulter le statut de votre commande.",
+     "Pouvez-vous changer mon abonnement ?", True),
+    ("Das ist nichts, worum ich mich hier kümmere. Ich kann aber Ihren Bestellstatus prüfen.",
+     "Können Sie meinen Tarif ändern?", True),
+    ("No es algo que yo gestione. Puedo consultar el estado de su pedido.", "¿Puede cambiar mi plan?", True),
+    # the same frame as an answer: not the assistant's task, or advice on what the user need not do
+    ("That's not something we charge for: standard delivery is free on every order.", "Do you charge for delivery?",
+     False),
+    ("That isn't something I'd worry about. A small delay on the first payslip is normal.",
+     "My payslip is late, should I worry?", False),
+    ("That's not something I'd recommend: mixing ibuprofen with alcohol irritates the stomach.",
+     "Can I take ibuprofen with a beer?", False),
+    ("Das ist nichts, was Sie selbst erledigen müssen: die Erstattung ist schon unterwegs.", "Muss ich etwas tun?",
+     False),
+])
+def test_not_something_the_assistant_handles(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
     # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
     ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
      "Friday.", "Can you approve my overtime?", False),
