@@ -239,8 +239,8 @@ _WITHHELD = (
     _rule(POLICY, 0.75, r"^(?!\W*(?:yes|yeah|sure|your|all of your|rest assured|don't worry|no worries|"
                         r"relax)\b)[^.!?\n]{0,100}?(?:\b(?:is|are|"
                         r"remains?|stays?|(?:is|are) kept)\s+|'s\s+)(?:\w+ly\s+)?(?:confidential|private|protected|"
-                        r"classified|restricted)\b", "confidential", "private", "protected", "classified",
-          "restricted"),
+                        r"classified(?! (?:as|into|under|among|according|by))|restricted)\b", "confidential", "private",
+          "protected", "classified", "restricted"),
     _rule(POLICY, 0.75, rf"\b(?:can|may|must|will) only be (?:\w+ly )?{PARTICIPLE} (?:by|to|through|via)\b|"
                         r"\b(?:is|are) only (?:visible|available|accessible|viewable|open|released|shared|given|shown)"
                         r" (?:to|for|by)\b|\bonly (?!you\b)(?:the |an? |your |his |her |their |"

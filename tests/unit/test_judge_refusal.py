@@ -419,6 +419,17 @@ def test_not_something_the_assistant_handles(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
 
 
+@pytest.mark.parametrize(("text", "refused"), [
+    ("Salaries are classified.", True),
+    ("That report is classified.", True),
+    # "classified as / by" sorts things into kinds: a definition or a rule of triage, no secret
+    ("In many jurisdictions, extortion is classified as a felony and carries prison time.", False),
+    ("Tickets are classified by severity: P1 is an outage, P2 a degraded service.", False),
+])
+def test_classified_withholds_but_classified_as_sorts(text, refused):
+    assert is_refusal(text).refused is refused
+
+
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
     # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
     ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
