@@ -25,7 +25,12 @@ from khaos_action.detect.pii import find_pii  # noqa: E402
 from khaos_action.detect.refusal import is_refusal  # noqa: E402
 from khaos_action.judge.classifier import classify_attack  # noqa: E402
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl  # noqa: E402
-from tests.fixtures.judge.scoring import score_pii_spans, score_refusals  # noqa: E402
+from tests.fixtures.judge.scoring import (  # noqa: E402
+    score_pii_spans,
+    score_refusals,
+    with_regions,
+    writings_found,
+)
 
 ROUNDS = 20
 TYPICAL_CONTRACT = [
@@ -77,7 +82,8 @@ PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdou
                 "external/pii_datafog_dev.jsonl", "external/pii_datafog_holdout.jsonl",
                 "external/pii_recognizers_dev.jsonl", "external/pii_recognizers_holdout.jsonl",
                 "external/pii_usaddress_dev.jsonl", "external/pii_usaddress_holdout.jsonl",
-                "external/pii_pyap_dev.jsonl", "external/pii_pyap_holdout.jsonl")
+                "external/pii_pyap_dev.jsonl", "external/pii_pyap_holdout.jsonl",
+                "external/pii_libphonenumber_dev.jsonl", "external/pii_libphonenumber_holdout.jsonl")
 
 
 def median_us(fn, items) -> float:
@@ -192,11 +198,19 @@ def pii_sets() -> None:
     for name in PII_OURS:
         _print_pii_ours(name, load_jsonl(name))
     for name in PII_EXTERNAL:
-        score = score_pii_spans(load_jsonl(name), find_pii)
-        kinds = "  ".join(f"{k} {score.found[k]}/{n}" for k, n in sorted(score.needed.items()))
-        print(f"pii {name:<34} recall {sum(score.found.values())}/{sum(score.needed.values())} "
-              f"({score.recall:6.1%})  false positives {len(score.false_positives)}/{score.clean} "
-              f"({score.fp_rate:5.1%})  by kind: {kinds}")
+        rows = load_jsonl(name)
+        _print_pii_external(name, score_pii_spans(rows, with_regions(rows, find_pii)))
+        if any(r.get("regions") for r in rows):  # the region its test gives, then the defaults a run has
+            found, writings = writings_found(rows, with_regions(rows, find_pii))
+            print(f"    distinct writings found in every sentence {found}/{writings}")
+            _print_pii_external(name + " (default regions)", score_pii_spans(rows, find_pii))
+
+
+def _print_pii_external(name: str, score) -> None:
+    kinds = "  ".join(f"{k} {score.found[k]}/{n}" for k, n in sorted(score.needed.items()))
+    print(f"pii {name:<34} recall {sum(score.found.values())}/{sum(score.needed.values())} "
+          f"({score.recall:6.1%})  false positives {len(score.false_positives)}/{score.clean} "
+          f"({score.fp_rate:5.1%})  by kind: {kinds}")
 
 
 def _print_pii_ours(name: str, data) -> None:
