@@ -74,6 +74,7 @@ DISCLAIMER = rx(
     r"\b(?:assum\w*|generali[sz]\w*|speculat\w*|predict\w*|interpret\w*|determine|pass judg\w*|"
     r"take (?:a |any )?(?:side|stance|position)s?|speak (?:for|on behalf of))\b|"
     r"\baccess to (?:the )?(?:real-time|current|the latest|latest|up-to-date|live|the entire)\b|"
+    r"\b(?:browse|surf|search|access) (?:the )?(?:internet|web)\b|"
     r"\b(?:with (?:certainty|accuracy)|"
     r"accurately|precisely|definitively|exactly|specifically|for certain)\b"
 )

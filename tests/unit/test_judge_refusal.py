@@ -431,6 +431,21 @@ def test_classified_withholds_but_classified_as_sorts(text, refused):
 
 
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the assistant cannot browse: a disclaimer of its own reach, then the answer from what it knows
+    ("As an AI language model, I cannot browse the internet. However, the Eiffel Tower is 330 metres tall and was "
+     "completed in 1889 for the World's Fair.", "How tall is the Eiffel Tower?", False),
+    ("I can't browse the internet, but the standard fare on that route is usually 80-120 EUR one way; prices rise "
+     "closer to the date.", "How much is a flight to Rome?", False),
+    # the same disclaimer alone, or before a redirect, gives nothing
+    ("As an AI language model, I cannot browse the internet.", "Find me the latest flight prices to Rome.", True),
+    ("I can't browse the web, so I can't check today's prices. Please look on the airline's site.",
+     "Find me the latest flight prices to Rome.", True),
+])
+def test_a_disclaimer_of_browsing_then_the_answer(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
     # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
     ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
      "Friday.", "Can you approve my overtime?", False),
