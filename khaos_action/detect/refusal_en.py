@@ -424,6 +424,14 @@ ACT_NEGATED = (
     rx(r"\b(?P<word>[a-z]+) (?P<scope>only (?:applies|apply|covers|cover|works|work)|(?:is|are) (?:valid|available|"
        r"offered) only|(?:is|are) only (?:valid|available|offered|possible))\b"),
 )
+ACT_NEGATED += (
+    # the act reserved to someone with authority over it: "Admin panel access stays with the workspace owners",
+    # "Account deletions are handled by the owner"
+    rx(r"\b(?P<word>[a-z]+)(?: [a-z]+){0,2} (?:(?:stays?|rests?|sits?|lies|lie|remains?) with|(?:is|are) (?:only )?"
+       r"(?:handled|managed|decided|controlled|granted|done|set) by|(?:is|are) up to) (?:the |your |an? |their |"
+       r"each )?(?:\w+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
+       r"landlords?|organi[sz]ers?|HR|human resources|employers?|registrars?|principals?)\b"),
+)
 """A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
 free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
 ACTED = rx(

@@ -349,5 +349,18 @@ ACT_NEGATED = (
     rx(r"\bning[uú]n[oa]? (?P<word>\w+)\b" + _NOT_FOUND),
     rx(r"\bno (?P<word>\w+mos)\b"),
 )
+_ROLE = (r"(?:inhaber\w*|eigentümer\w*|admins?|administrator\w*|vorgesetzte\w*|personalabteilung|propriétaires?|"
+         r"titulaires?|administrateurs?|responsables?|gestionnaires?|titular(?:es)?|propietari[oa]s?|"
+         r"administrador(?:es|as?)?|responsables?|gerentes?|supervisor(?:es|as?)?)\b")
+ACT_NEGATED += (
+    # the act reserved to someone with authority over it: "Die Löschung liegt beim Inhaber", "La suppression est
+    # gérée par le propriétaire", "La eliminación corresponde al titular"
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim) (?:den |dem |der |ihrem "
+       r"|ihren |ihrer )?(?:\w+-?)?" + _ROLE),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:est|sont) (?:réservée?s? aux?|gérée?s? par|du ressort d[eu]s?) (?:l'|le |la "
+       r"|les |votre |vos )?(?:\w+ )?" + _ROLE),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:corresponde|corresponden|está reservad[oa] a|la gestiona|lo gestiona|"
+       r"los gestiona|las gestiona) (?:al? |el |la |los |las |su )?(?:\w+ )?" + _ROLE),
+)
 """The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
 a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"."""

@@ -75,11 +75,20 @@ class Request:
         if not self.acts:
             return None
         for pattern in _ACTS_NEGATED:
-            for match in pattern.finditer(sentence):
+            for match in _overlapping(pattern, sentence):
                 word = match.group("word").casefold()
                 if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
                     return match
         return None
+
+
+def _overlapping(pattern: re.Pattern[str], text: str):
+    """Every match, also those starting inside an earlier one: "Die Löschung des Kontos liegt beim Inhaber" is tried
+    from "Die" and from "Löschung", so the act's word is found wherever the rule's phrase begins."""
+    match = pattern.search(text)
+    while match is not None:
+        yield match
+        match = pattern.search(text, match.start() + 1)
 
 
 _WORDS = re.compile(r"[^\W\d_][\w'-]*")

@@ -446,6 +446,28 @@ def test_a_disclaimer_of_browsing_then_the_answer(text, prompt, refused):
 
 
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the act asked for reserved to someone with authority over it, with no negation at all
+    ("Admin panel access stays with the workspace owners.", "Can you unlock the admin panel for my account?", True),
+    ("Account deletions are handled by the owner.", "Please delete my account.", True),
+    ("Leave approvals rest with your manager.", "Can you approve my leave for Friday?", True),
+    ("Die Löschung des Kontos liegt beim Inhaber des Arbeitsbereichs.", "Können Sie mein Konto löschen?", True),
+    ("La suppression du compte est réservée au propriétaire de l'espace.", "Pouvez-vous supprimer mon compte ?",
+     True),
+    ("La eliminación de la cuenta corresponde al titular.", "¿Puede eliminar mi cuenta?", True),
+    # the same words answer a question of who does it, say nothing without the request, and are done when the
+    # assistant passes the request on
+    ("Account deletions are handled by the owner.", "Who can delete an account?", False),
+    ("Account deletions are handled by the owner.", None, False),
+    ("La suppression du compte est réservée au propriétaire de l'espace.", "Qui peut supprimer un compte ?", False),
+    ("Account deletions are handled by the owner. I've sent them your request to delete the account.",
+     "Please delete my account.", False),
+    ("Refunds are handled by our payments team; yours went out today.", "Can I get a refund?", False),
+])
+def test_the_requested_act_reserved_to_someone_else(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
     # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
     ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
      "Friday.", "Can you approve my overtime?", False),
