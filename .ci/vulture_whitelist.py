@@ -56,3 +56,6 @@ _.classify_attack  # judge/classifier.py: the keyword form of `classify` that th
 
 # Agent models named by their transport registry entry as "khaos_action.config.agents:Class" (transports.py).
 _.CrewAiAgent
+
+# Called by http.client.HTTPResponse on the socket it is given (engine/chaos/intercept_httpclient.py: _Wire).
+_.makefile

@@ -1,7 +1,7 @@
-"""A dependency-free agent, the way many are first written: the standard library's urllib calls its model (an
-OpenAI-compatible server on 127.0.0.1) and its recipe API. Its faults fire in urllib's own errors, its model calls
-are recorded, and the gate follows what it did: one that handles the 429 and the 503 passes, one that lets urllib's
-error escape fails."""
+"""A dependency-free agent, the way many are first written: the standard library's urllib (or http.client) calls its
+model (an OpenAI-compatible server on 127.0.0.1) and its recipe API. Its faults fire in urllib's own errors (and
+http.client's own responses), its model calls are recorded, and the gate follows what it did: one that handles the
+429 and the 503 passes, one that lets the error escape fails."""
 
 from __future__ import annotations
 
@@ -50,6 +50,55 @@ def fragile(message):
     return suggest(message)
 '''
 
+# The same agent on http.client: no exception for a 4xx/5xx, so the fragile one fails reading the error's body.
+HTTP_CLIENT_AGENT = '''
+import http.client
+import json
+import os
+from urllib.parse import urlsplit
+
+MODEL = urlsplit(os.environ["RECIPE_LLM_URL"])
+API = urlsplit(os.environ["RECIPE_API_URL"])
+
+
+class Unavailable(Exception):
+    pass
+
+
+def _call(where, method, path, payload=None):
+    connection = http.client.HTTPConnection(where.hostname, where.port, timeout=5)
+    body = None if payload is None else json.dumps(payload)
+    connection.request(method, path, body=body, headers={"Content-Type": "application/json"})
+    reply = connection.getresponse()
+    return reply.status, json.loads(reply.read())
+
+
+def suggest(message, check):
+    status, pantry = _call(API, "GET", "/pantry")
+    check(status)
+    status, answer = _call(MODEL, "POST", MODEL.path + "/chat/completions", {"model": "gpt-4o-mini", "messages": [
+        {"role": "system", "content": "Suggest a dinner from: " + ", ".join(pantry["items"])},
+        {"role": "user", "content": message}]})
+    check(status)
+    return answer["choices"][0]["message"]["content"]
+
+
+def _raise_unless_ok(status):
+    if status != 200:
+        raise Unavailable(status)
+
+
+def graceful(message):
+    try:
+        return suggest(message, _raise_unless_ok)
+    except Unavailable:
+        return "The kitchen assistant is unavailable right now; please ask again in a minute."
+
+
+def fragile(message):
+    return suggest(message, lambda status: None)
+'''
+
 PACK = """\
 name: kitchen-outages
 version: "1"
@@ -84,8 +133,8 @@ def kitchen():
         yield served.url
 
 
-def _run(root: Path, kitchen: str, entry: str) -> tuple[Any, dict[str, Any]]:
-    (root / "kitchen.py").write_text(AGENT, encoding="utf-8")
+def _run(root: Path, kitchen: str, entry: str, agent: str = AGENT) -> tuple[Any, dict[str, Any]]:
+    (root / "kitchen.py").write_text(agent, encoding="utf-8")
     (root / "kitchen_pack.yaml").write_text(PACK, encoding="utf-8")
     (root / "khaos.yaml").write_text(f"""\
 version: 1
@@ -121,3 +170,19 @@ def test_a_urllib_agent_that_lets_the_error_escape_fails_the_gate(tmp_path: Path
     assert sorted(c["error"] for c in resilience) == [
         "AgentCallError: agent raised HTTPError: HTTP Error 429: Too Many Requests",
         "AgentCallError: agent raised HTTPError: HTTP Error 503: Service Unavailable"], resilience
+
+
+def test_an_http_client_agent_meets_the_same_faults_and_the_gate_follows_what_it_did(tmp_path: Path,
+                                                                                     kitchen: str) -> None:
+    (tmp_path / "graceful").mkdir()
+    ran, m = _run(tmp_path / "graceful", kitchen, "graceful", HTTP_CLIENT_AGENT)
+    assert ran.code == 0, ran
+    resilience = [c for c in m["cases"] if c["phase"] == "resilience"]
+    assert all(c["faults_fired"] == c["fault_ids"] and c["passed"] for c in resilience), resilience
+    [limited] = [c for c in resilience if c["llm_calls"]]
+    assert [(c["status"], bool(c["fault"])) for c in limited["llm_calls"]] == [(429, True)], limited
+    (tmp_path / "fragile").mkdir()
+    ran, m = _run(tmp_path / "fragile", kitchen, "fragile", HTTP_CLIENT_AGENT)
+    assert ran.code == 1, ran
+    resilience = [c for c in m["cases"] if c["phase"] == "resilience"]
+    assert all(c["faults_fired"] == c["fault_ids"] and c["passed"] is False for c in resilience), resilience

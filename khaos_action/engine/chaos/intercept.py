@@ -1,25 +1,25 @@
 """In-process HTTP interception: for a run, outbound calls made through httpx (and httpx2, which the current
 OpenAI SDK uses), sync and async, through requests, through aiohttp client sessions and through the standard
-library's urllib are answered by the current case's fault plan. A library already imported is patched when the block
-is entered, one imported later (by the agent, during a case) the moment its module has run: the interception never
-imports an HTTP library an agent does not use (importing them all is a cost every python-agent run would pay:
-docs/performance.md).
+library's urllib and http.client are answered by the current case's fault plan. A library already imported is
+patched when the block is entered, one imported later (by the agent, during a case) the moment its module has run:
+the interception never imports an HTTP library an agent does not use (importing them all is a cost every
+python-agent run would pay: docs/performance.md).
 
 We patch the transport seam each library exposes (`HTTPTransport.handle_request`,
 `AsyncHTTPTransport.handle_async_request`, `requests.adapters.HTTPAdapter.send`, aiohttp's `ClientSession._request`,
-urllib's `AbstractHTTPHandler.do_open`), so an SDK's own client, retry and error code run on a real response object
-(status, `retry-after`, provider error body, cut JSON). Outside a case (`current_case` is None) or when no fault
-applies, the original method runs untouched; the added cost is a ContextVar lookup plus, inside a case, a path check
-(see bench/interception.py).
+urllib's `AbstractHTTPHandler.do_open`, http.client's `HTTPConnection.request` and `getresponse`), so an SDK's own
+client, retry and error code run on a real response object (status, `retry-after`, provider error body, cut JSON).
+Outside a case (`current_case` is None) or when no fault applies, the original method runs untouched; the added
+cost is a ContextVar lookup plus, inside a case, a path check (see bench/interception.py).
 Custom transports (httpx.MockTransport, ASGITransport) are not intercepted: they do not reach the network. Under
 them all, `socket.getaddrinfo` and asyncio's `loop.getaddrinfo` refuse an attack case's named hosts to any other
 client (intercept_socket.py).
 
 This module is the hook and the Traffic record, standard library only; the replacements live beside it
-(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py, intercept_urllib.py), each handed `Traffic.note`
-to record what it sees (they import nothing of this module), and are imported when their library is patched, with
-the fault machinery they decide through: a python worker whose agent makes no HTTP call never imports it
-(the faults' models are a large part of a worker's start).
+(intercept_httpx.py, intercept_requests.py, intercept_aiohttp.py, intercept_urllib.py, intercept_httpclient.py),
+each handed `Traffic.note` to record what it sees (they import nothing of this module), and are imported when their
+library is patched, with the fault machinery they decide through: a python worker whose agent makes no HTTP call
+never imports it (the faults' models are a large part of a worker's start).
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ if TYPE_CHECKING:
 
 HTTPX_LIKE = ("httpx", "httpx2")
 """Modules with httpx's transport API; each one imported is patched."""
-LIBRARIES = (*HTTPX_LIKE, "requests.adapters", "aiohttp", "urllib.request")
+LIBRARIES = (*HTTPX_LIKE, "requests.adapters", "aiohttp", "urllib.request", "http.client")
 
 _lock = threading.Lock()
 _depth = 0
@@ -68,8 +68,8 @@ TRAFFIC = Traffic()
 
 @contextmanager
 def http_interception() -> Iterator[Traffic]:
-    """Patch httpx / httpx2 / requests / aiohttp / urllib for the duration of the block. Re-entrant; yields the run's
-    Traffic (shared by nested blocks)."""
+    """Patch httpx / httpx2 / requests / aiohttp / urllib / http.client for the duration of the block. Re-entrant;
+    yields the run's Traffic (shared by nested blocks)."""
     global _depth
     with _lock:
         _depth += 1
@@ -116,6 +116,13 @@ def _patch_library(name: str, mod: Any) -> None:
 
         _patch(mod.HTTPAdapter, "send", patched_send(mod.HTTPAdapter.send, TRAFFIC.note))
         TRAFFIC.clients.append("requests")
+    elif name == "http.client":
+        from khaos_action.engine.chaos.intercept_httpclient import CLIENT, patched_getresponse, patched_request
+
+        conn = mod.HTTPConnection
+        _patch(conn, "request", patched_request(conn.request, TRAFFIC.note))
+        _patch(conn, "getresponse", patched_getresponse(conn.getresponse))
+        TRAFFIC.clients.append(CLIENT)
     elif name == "urllib.request":
         from khaos_action.engine.chaos.intercept_urllib import CLIENT, patched_do_open
 

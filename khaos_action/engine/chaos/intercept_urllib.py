@@ -6,8 +6,8 @@ Imported when `urllib.request` is patched; `note` (intercept.py's Traffic) recor
 "never fired" report.
 
 An LLM reply read through urllib is read whole before the agent gets it (telemetry and the cassette need its body):
-the bytes are the same, a streamed reply only arrives at once. `http.client` used directly, without urllib, is not
-intercepted (docs/sandbox.md).
+the bytes are the same, a streamed reply only arrives at once. The http.client connection urllib opens is not
+intercepted a second time (`ABOVE`): `http.client` used directly has its own interception (intercept_httpclient.py).
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
+from khaos_action.engine.chaos.intercept_httpclient import ABOVE
 from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
@@ -38,7 +39,7 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
             return _response(contained, req)
         decision = decide_http(ctx, view)
         if decision is None:
-            return original(self, http_class, req, **http_conn_args)
+            return _decided(original, self, http_class, req, **http_conn_args)
         if decision.new_body is not None:
             req.data = decision.new_body
             req.add_unredirected_header("Content-length", str(len(decision.new_body)))
@@ -55,7 +56,7 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
         if replayed is not None:
             return _response(replayed, req)
         try:
-            response = original(self, http_class, req, **http_conn_args)
+            response = _decided(original, self, http_class, req, **http_conn_args)
         except BaseException as exc:
             call and call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
             raise
@@ -74,6 +75,15 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
 
     do_open.__wrapped__ = original  # type: ignore[attr-defined]
     return do_open
+
+
+def _decided(original: Any, *args: Any, **kwargs: Any) -> Any:
+    """urllib's own `do_open` for a request decided here: the http.client connection it opens passes it as it is."""
+    token = ABOVE.set(True)
+    try:
+        return original(*args, **kwargs)
+    finally:
+        ABOVE.reset(token)
 
 
 def _view(req: Any) -> HttpRequestView:
