@@ -20,8 +20,8 @@ WORD = rf"[^\W{UNSPACED}]"
 # A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
 # to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot; an extension
 # may follow it ("837.824.1482x6388", "269-541-4584 ext. 68"). A "+" right after an operand is arithmetic
-# ("45+31-339243873", "(12)+(34)-567890").
-_PHONE_CANDIDATE = re.compile(rf"(?<!{WORD})(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+|00)?\(?\d"
+# ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000").
+_PHONE_CANDIDATE = re.compile(rf"(?<!{WORD})(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00)?\(?\d"
                               rf"[\d \t\u00a0().\-/]{{5,22}}\d"
                               rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
@@ -116,6 +116,8 @@ class _Candidate:
 
 def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple[int, int]]:
     """Spans of phone numbers in `text` (see the module docstring)."""
+    if not text.isascii():
+        text = text.translate(_FULL_WIDTH)
     candidates = list(_candidates(text))
     if not candidates:
         return []
@@ -125,6 +127,11 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     ranged = _ranges(candidates)
     return [(c.start, c.end) for c in candidates
             if c.start not in ranged and _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+
+
+_FULL_WIDTH = {**{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+"""Full-width signs, digits and the ideographic space as their ASCII forms ("＋１ （６５０） ３３３－６０００", as
+East Asian text writes them): one character for one, so the spans stay those of the text."""
 
 
 _RANGE_JOIN = re.compile(r"\s*(?:to|through|until|-|–|—|bis|à|a|al)\s*$")
@@ -158,10 +165,28 @@ def _shape(raw: str) -> str:
 
 
 def _candidates(text: str) -> Iterator[_Candidate]:
-    for m in _PHONE_CANDIDATE.finditer(text):
-        if 7 <= sum(c.isdigit() for c in m.group(0)) <= 15:
-            raw = m.group(0).rstrip(" -./(")
+    at = 0
+    while (m := _PHONE_CANDIDATE.search(text, at)) is not None:
+        cut = _between_numbers(m.group(0))
+        end, at = (m.start() + cut.start(), m.start() + cut.end()) if cut else (m.end(), m.end())
+        if 7 <= sum(c.isdigit() for c in text[m.start():end]) <= 15:
+            raw = text[m.start():end].rstrip(" -./(")
             yield _Candidate(text, raw, m.start(), m.start() + len(raw))
+
+
+_BETWEEN_NUMBERS = re.compile(r"\.\s+|\s+[-–—]{1,2}\s+|(?<=\d)\s+(?=\()")
+"""What may stand between two numbers: a sentence's period ("(415) 666 7777. 34215 is my zip-code"), never inside
+one; a dash with spaces on both sides ("415-666-7777 - 800-443-1223", "CA 34215 - 415-666-7777") and a space before
+a parenthesis ("(415) 666-7777 (800) 443-1223") only beside a whole number: "010 - 123 45 67" and "+1 (650)
+333-6000" are one. The next number is looked for where the separator ends."""
+
+
+def _between_numbers(raw: str) -> re.Match[str] | None:
+    for m in _BETWEEN_NUMBERS.finditer(raw):
+        before, after = (sum(c.isdigit() for c in part) for part in (raw[:m.start()], raw[m.end():]))
+        if m.group(0).startswith(".") or before >= 7 or ("-" in m.group(0) and after >= 10):
+            return m
+    return None
 
 
 def _is_phone(c: _Candidate, tried: list[str], named: bool) -> bool:
@@ -207,10 +232,14 @@ def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> 
 
 
 def _ruled_out(c: _Candidate) -> bool:
-    """A date, opening hours, an amount, a decimal, or a record's number."""
+    """A date, opening hours, an amount, a percentage, a decimal, or a record's number."""
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
+                or _PERCENT_AFTER.match(c.after)
                 or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
                 or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before))
+
+
+_PERCENT_AFTER = re.compile(r"\s?%")
 
 
 def _a_record(before: str) -> bool:
@@ -298,7 +327,7 @@ def _phone_shaped(raw: str) -> bool:
     3-3-4; a bare digit run or one with a single separator is some other number unless a phone word says so."""
     if re.match(r"^\(\d{1,4}\)\s?\d", raw):
         return True
-    if re.fullmatch(r"\d{3}[-. ]\d{3}[-. ]\d{4}", raw):
+    if re.fullmatch(r"(?:1[-. ])?\d{3}[-. ]\d{3}[-. ]\d{4}", raw):  # with its trunk 1: "1-650-333-6000"
         return True
     return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
 

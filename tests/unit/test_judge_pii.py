@@ -157,15 +157,20 @@ SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (218, 140, 2), "external/pii_su
                 "external/pii_usaddress_holdout.jsonl": (1150, 0, 0),
                 # pyap's test addresses (US, British, Canadian) and its parts-list look-alikes, bare and in a
                 # carrier sentence.
-                "external/pii_pyap_dev.jsonl": (218, 30, 0), "external/pii_pyap_holdout.jsonl": (214, 8, 0)}
+                "external/pii_pyap_dev.jsonl": (218, 30, 0), "external/pii_pyap_holdout.jsonl": (214, 8, 0),
+                # libphonenumber's matcher tests: numbers of eleven regions in the sentences its authors wrote, each
+                # given the region its test gives the matcher, and strings they say hold no number.
+                "external/pii_libphonenumber_dev.jsonl": (582, 21, 0),
+                "external/pii_libphonenumber_holdout.jsonl": (247, 19, 1)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
 def test_pii_recall_and_false_positives_on_other_detectors_test_suites(name):
     from tests.fixtures.judge.loader import load_jsonl
-    from tests.fixtures.judge.scoring import score_pii_spans
+    from tests.fixtures.judge.scoring import score_pii_spans, with_regions
 
-    score = score_pii_spans(load_jsonl(name), find_pii)
+    rows = load_jsonl(name)
+    score = score_pii_spans(rows, with_regions(rows, find_pii))
     found, clean, false = SUITE_FLOORS[name]
     assert sum(score.found.values()) >= found
     assert score.clean == clean and len(score.false_positives) <= false, score.false_positives
@@ -565,3 +570,32 @@ def test_a_local_north_american_number_a_phone_word_introduces(text):
 ])
 def test_seven_digits_without_a_phone_word_or_a_valid_exchange(text):
     assert "phone" not in _kinds(text)
+
+
+def _phones(text: str, regions: tuple[str, ...] | None = None) -> list[str]:
+    return [text[m.start:m.end] for m in find_pii(text, regions=regions) if m.kind == "phone"]
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("(415) 666-7777 (800) 443-1223", ["(415) 666-7777", "(800) 443-1223"]),  # numbers in a row
+    ("415-666-7777 - 800-443-1223 - 212-443-1223", ["415-666-7777", "800-443-1223", "212-443-1223"]),
+    ("My number is (415) 666 7777. 34215 is my zip-code.", ["(415) 666 7777"]),  # a ZIP code after the period
+    ("My phone number is 010 - 123 45 67.", ["010 - 123 45 67"]),  # a spaced dash after an area code: one number
+    ("+1 (650) 333-6000", ["+1 (650) 333-6000"]),
+    ("Hello 1-650-333-6000", ["1-650-333-6000"]),  # a North American number after its trunk 1
+    ("++1 (650) 333-6000", ["++1 (650) 333-6000"]),  # the "+" doubled
+    ("＋１\u3000（６５０）\u3000３３３－６０００", ["＋１\u3000（６５０）\u3000３３３－６０００"]),  # full-width forms
+])
+def test_numbers_in_a_row_after_a_trunk_1_doubled_plus_and_full_width(text, expected):
+    assert _phones(text, ("US",)) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "415-666-7777%",  # a percentage
+    "Growth was 415-666-7777 % this year",
+    "Hello 1-650-333-60000",  # one digit too many for the trunk 1 shape
+    "価格は１２３４５６７８円",  # a price in full-width digits, no phone word
+    "Scores 1234567 - 7654321 - 1111111",  # bare runs the cut leaves as they were
+])
+def test_look_alikes_of_numbers_in_a_row_and_full_width(text):
+    assert _phones(text, ("US",)) == []
