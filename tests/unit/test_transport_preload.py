@@ -35,7 +35,8 @@ def test_modules_packages_and_entries_that_cannot_be_read_preload_everything(tmp
 
 
 @pytest.mark.parametrize("source", ["import urllib.request\n", "from urllib.request import urlopen\n",
-                                    "import json\n\ndef handle(text):\n    import urllib.request\n"])
+                                    "import json\n\ndef handle(text):\n    import urllib.request\n",
+                                    "import http.client\n", "from http.client import HTTPSConnection\n"])
 def test_a_standard_library_agent_using_urllib_preloads_urllib_and_its_interception(tmp_path: Path, source: str):
     (tmp_path / "agent.py").write_text(source)
     assert http_preload("agent.py:handle", tmp_path) == list(URLLIB)

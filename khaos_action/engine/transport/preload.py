@@ -13,8 +13,10 @@ import ast
 import sys
 from pathlib import Path
 
-URLLIB = ("urllib.request", "khaos_action.engine.chaos.intercept_urllib")
-"""The standard library's HTTP client and its interception: preloaded for an entry file that imports urllib."""
+URLLIB = ("urllib.request", "khaos_action.engine.chaos.intercept_urllib",
+          "khaos_action.engine.chaos.intercept_httpclient")
+"""The standard library's HTTP clients (urllib.request imports http.client) and their interceptions: preloaded for an
+entry file that imports urllib or http."""
 HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_action.engine.chaos.intercept_httpx",
                   "khaos_action.engine.chaos.intercept_requests", "khaos_action.engine.chaos.intercept_aiohttp",
                   *URLLIB)
@@ -22,7 +24,8 @@ HTTP_LIBRARIES = ("httpx", "httpx2", "requests.adapters", "aiohttp", "khaos_acti
 
 def http_preload(entry: str | None, base_dir: Path) -> list[str]:
     """HTTP_LIBRARIES, or none when `entry` (`file.py:func` or `package.module:func`) names a file whose imports are
-    all standard-library modules (only urllib's, URLLIB, when one of them is urllib)."""
+    all standard-library modules (only the standard library's HTTP clients, URLLIB, when one of them is urllib or
+    http)."""
     target = (entry or "").rpartition(":")[0]
     path = _entry_file(target, base_dir) if target else None
     try:
@@ -44,7 +47,7 @@ def http_preload(entry: str | None, base_dir: Path) -> list[str]:
         tops = {name.split(".")[0] for name in names}
         if any(top not in sys.stdlib_module_names for top in tops):
             return list(HTTP_LIBRARIES)
-        uses_urllib = uses_urllib or "urllib" in tops
+        uses_urllib = uses_urllib or bool(tops & {"urllib", "http"})
     return list(URLLIB) if uses_urllib else []
 
 
