@@ -12,7 +12,7 @@ from khaos_action.engine.worker.start import PRELOAD
 
 def test_our_preloaded_modules_exist_under_the_names_the_zygote_imports():
     ours = [name for name in PRELOAD + HTTP_LIBRARIES if name.startswith("khaos_action.")]
-    assert len(ours) == 5, PRELOAD + HTTP_LIBRARIES
+    assert len(ours) == 6, PRELOAD + HTTP_LIBRARIES
     for name in ours:
         assert importlib.util.find_spec(name) is not None, name
 
