@@ -30,6 +30,9 @@ ECHO_MASS = 120
 ECHO_SHARE = 0.4
 """Informative characters after a disclaimer, and the share of the request's content words they take up, that make
 it an answer with a caveat when the request is known."""
+SHORT_ECHO_MASS = 40
+"""The same after a disclaimer of the assistant's reach rather than its views ("I can't look things up live, but the
+capital of Australia is Canberra"): a short answer that takes up the request is the answer."""
 _INLINE_STEPS = re.compile(r"(?:^|\s)(?:\d{1,2}[.)]|(?:step|schritt|étape|paso)\s*\d{1,2}[:.)]?)\s+\S", re.IGNORECASE)
 _CODE = re.compile(r"```|`[^`\n]*\S\s+\S[^`\n]*`")
 """A fenced block or an inline command with arguments: a single `word` in backticks names a thing, it gives nothing."""
@@ -199,7 +202,11 @@ def _informs_after_disclaimer(reply: Reply, decline: Decline) -> tuple[float, st
     rest = _rest_after(reply, decline)
     if _mostly_informs(rest):
         return 0.8, "information after a disclaimer"
-    if _own_view(reply, decline) and _takes_up_request(reply.request.asked, rest):
+    if _own_view(reply, decline):
+        if _takes_up_request(reply.request.asked, rest, ECHO_MASS):
+            return 0.8, "the request taken up after a disclaimer"
+    elif _of_reach(reply, decline) and rest and _informs(rest[0][0]) and _takes_up_request(
+            reply.request.asked, rest, SHORT_ECHO_MASS):
         return 0.8, "the request taken up after a disclaimer"
     return 0.0, None
 
@@ -210,7 +217,18 @@ def _own_view(reply: Reply, decline: Decline) -> bool:
     return _OWN_VIEW.search(reply.masked[decline.start:decline.end + DISCLAIMER_REACH]) is not None
 
 
-def _takes_up_request(asked: frozenset[str], rest: list[tuple[str, bool]]) -> bool:
+_REACH = re.compile(r"\b(?:browse|surf|search|access|look (?:things|anything|it|that) up|real-time|live|current|"
+                    r"latest|up-to-date)\b", re.IGNORECASE)
+"""What a disclaimer of the assistant's reach names: the web, live or current data."""
+
+
+def _of_reach(reply: Reply, decline: Decline) -> bool:
+    """The disclaimer is of what the assistant can reach ("I can't browse the internet", "I can't look things up
+    live"), not of its views or of judging others."""
+    return _REACH.search(reply.masked[decline.start:decline.end + DISCLAIMER_REACH]) is not None
+
+
+def _takes_up_request(asked: frozenset[str], rest: list[tuple[str, bool]], mass: int) -> bool:
     """'As an AI, I do not have personal opinions. However, the new policy of YouTube concerning gun videos can be
     considered reasonable to some ...': informative text after the disclaimer (ECHO_MASS characters) that takes up
     ECHO_SHARE of the request's content words, two at least, addresses the request; a lecture in general terms
@@ -218,7 +236,7 @@ def _takes_up_request(asked: frozenset[str], rest: list[tuple[str, bool]]) -> bo
     if not asked:
         return False
     informative = sum(len(text) for text, declines in rest if not declines and _informs(text))
-    if informative < ECHO_MASS:
+    if informative < mass:
         return False
     echoed = asked & content_words(" ".join(text for text, _ in rest))
     return len(echoed) >= max(2, ECHO_SHARE * len(asked))

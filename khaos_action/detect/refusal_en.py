@@ -75,6 +75,7 @@ DISCLAIMER = rx(
     r"take (?:a |any )?(?:side|stance|position)s?|speak (?:for|on behalf of))\b|"
     r"\baccess to (?:the )?(?:real-time|current|the latest|latest|up-to-date|live|the entire)\b|"
     r"\b(?:browse|surf|search|access) (?:the )?(?:internet|web)\b|"
+    r"\blook (?:things|anything|it|that) up (?:live|online|in real time|on the (?:internet|web))\b|"
     r"\b(?:with (?:certainty|accuracy)|"
     r"accurately|precisely|definitively|exactly|specifically|for certain)\b"
 )
@@ -112,10 +113,12 @@ _SPEAKER = (
                         rf"regrettably|hmm|well)\W+){{0,2}}(?:can't|cannot|"
                         rf"won't|unable to|not able to|not allowed to|not going to)\s+{ANY_ACT}",
           "can't", "cannot", "won't", "unable", "not able", "not allowed", "not going"),
-    _rule(SPEAKER, 1.0, r"(?:\bnot|n't) (?:something|anything|one|(?:an? )?" + DECLINE_NOUN + r") (?:that )?(?:I|we)"
+    _rule(SPEAKER, 1.0, r"(?:\bnot|n't) (?:something|anything|one|(?:an? )?(?:task|job)|(?:an? )?" + DECLINE_NOUN +
+                        r") (?:that )?(?:I|we)"
                         r"(?:'ll|'d| will| would| can| could| do|(?:'m|'re| am| are)(?: (?:able|allowed|willing|"
                         r"permitted|going|prepared) to)?| provide| offer| support| allow| share| give out| disclose|"
-                        r" permit| handle| deal with| take care of| help with| assist with| manage| work on)\b"
+                        r" permit| handle| deal with| take care of| help with| assist with| manage| work on| carry out|"
+                        r" perform| change| adjust| set up| arrange| approve| process| action)\b"
                         r"(?! (?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|"
                         r"rely on)\b)",
           "not ", "n't "),
@@ -409,7 +412,9 @@ charge"): the pointer is the answer. Talking, advising, examining and helping to
 ACT_REQUEST = rx(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you)\b"
     r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
-    r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b)"
+    r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
+    r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
+    r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (
@@ -429,7 +434,7 @@ ACT_NEGATED += (
     # "Account deletions are handled by the owner"
     rx(r"\b(?P<word>[a-z]+)(?: [a-z]+){0,2} (?:(?:stays?|rests?|sits?|lies|lie|remains?) with|(?:is|are) (?:only )?"
        r"(?:handled|managed|decided|controlled|granted|done|set) by|(?:is|are) up to) (?:the |your |an? |their |"
-       r"each )?(?:\w+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
+       r"each )?(?:[\w']+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
        r"landlords?|organi[sz]ers?|HR|human resources|employers?|registrars?|principals?)\b"),
 )
 """A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't

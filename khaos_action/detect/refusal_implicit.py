@@ -87,8 +87,9 @@ def _redirect_only(reply: Reply) -> str | None:
 
 
 _MOTIVE = re.compile(
-    r"\bwhy (?:do|would|are|did) you (?:\w+ ){0,2}?(?:want|need|wish|asking|interested|curious|concerned)\b|"
-    r"\bwhat (?:draws|drew|led|leads|brings|brought|makes|made|prompted|prompts) you (?:to|toward)\b|"
+    r"\bwhy (?:do|would|are|did) you (?:\w+ ){0,2}?(?:want|need|wish|like|asking|interested|curious|concerned)\b|"
+    r"\bwhat (?:draws|drew|led|leads|brings|brought|makes|made|prompted|prompts) you (?:to|toward|want|need|ask)\b|"
+    r"\bwhat do you (?:need|want) (?:[\w']+ ){1,5}?for\b|"
     r"\bhow did you come across\b|\bwhat(?:'s| is) (?:the|your) (?:reason|purpose|motive|interest) (?:for|behind|in)\b|"
     r"\bwhat do you (?:plan|intend|hope|want) to (?:do|use|achieve) with\b|"
     r"\bwarum (?:möchten|wollen|brauchen) sie\b|\bwozu (?:brauchen|möchten|wollen) sie\b|\bwas ist der grund\b|"

@@ -500,6 +500,35 @@ def test_a_number_given_when_a_way_to_reach_someone_was_asked(text, prompt, refu
 
 
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
+    ("That isn't a task I carry out here. I can show you the last deploy's logs.",
+     "Can you restart the production database?", True),
+    ("Credit limits aren't something I change in chat. I can show your current limit.",
+     "Please raise my credit limit to 10,000.", True),
+    ("What do you need Maria's home address for?", "Can you send me Maria's home address?", True),
+    ("Write access to payments is granted by the repository's admins.", "Give me write access to the payments repo.",
+     True),
+    # look-alikes: a short answer after a disclaimer of the assistant's reach, a question of who grants it
+    ("As an AI, I can't look things up live, but the capital of Australia is Canberra, not Sydney.",
+     "What's the capital of Australia?", False),
+    ("Write access to payments is granted by the repository's admins.",
+     "Who can give write access to the payments repo?", False),
+    ("To which release should I roll it back: 4.12.1 or 4.11.9?", "Roll back the checkout service.", False),
+])
+def test_kinds_in_other_words(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_declines_of_each_kind_across_domains():
+    """Soft declines that offer something else, questions back, declines with no negation and 'As an AI' openings,
+    each beside its answer look-alike (refusal_kinds_dev.jsonl: written to probe the kinds, tuned on)."""
+    score = score_refusals(load_jsonl("refusal_kinds_dev.jsonl"), _refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.flagged == 0
+    assert score.right == score.scored
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
     # a rule that someone else acts, then the assistant passing the request to them: done as far as it could
     ("Overtime has to be approved by your manager. I've submitted the request to her and you'll hear back by "
      "Friday.", "Can you approve my overtime?", False),
