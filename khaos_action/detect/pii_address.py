@@ -180,20 +180,34 @@ def _directed_streets(text: str) -> Iterator[tuple[int, int]]:
 def addresses(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every street address in `text`, extended over a UK postcode that follows it. An English
     "<number> <name> <street>" counts when it ends its phrase (a comma, the sentence's end) or follows an address
-    word ("ship to", "lives at"): "3 Main Street stores" and "the 2 Oak Road exit" are not addresses."""
+    word ("ship to", "lives at"): "3 Main Street stores" and "the 2 Oak Road exit" are not addresses. The lines known
+    by their end come first: where they overlap a street, the whole line to its postcode is the address."""
+    yield from us_lines(text)
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):
             end = m.end()
             post = _UK_POSTCODE.search(text, end, min(len(text), end + 40))
-            if _a_product(text, m.start(), end) or (index == 0 and not (post or _complete(text, m))):
+            if _a_product(text, m.start(), end) or (index == 0 and not _english_street(text, m, post)):
                 continue
             yield m.start(), post.end() if post else end
     yield from _introduced(text)
     yield from _lines(text)
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
-    yield from us_lines(text)
     yield from _directed_streets(text)
+
+
+def _english_street(text: str, m: re.Match[str], post: re.Match[str] | None) -> bool:
+    """Complete, or followed by a postcode, and its number no count's ("Room 12 Building Way, Springfield") unless a
+    word that places it comes first."""
+    if not (post or _complete(text, m)):
+        return False
+    start = m.start()
+    return not a_year_or_a_count(text, start) or bool(_AT_THE.search(text, max(0, start - 12), start))
+
+
+_AT_THE = re.compile(r"(?i)\b(?:at|to)\s+(?:the\s+)?$")
+"""A place's preposition before the number, or before "the" and the number ("held at the 1 Blue Jays Way")."""
 
 
 _ROMANCE_WORD = re.compile(rf"\b{_ROMANCE_KIND}\b")

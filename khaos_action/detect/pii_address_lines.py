@@ -1,9 +1,11 @@
-"""Address lines known by their end rather than by a house number before a street: a US state's code and a ZIP
-code, after a street's line in any case and with any units and town between them."""
+"""Address lines known by their end rather than by a house number before a street: a US state and a ZIP code, a
+Canadian province and postcode, a British postcode, a state or province alone at the end of a line, or a town and a
+ZIP code; before that end, a street's line in any case with any units and town between."""
 
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Iterator
 
 from khaos_action.detect.pii_address_words import DIRECTION, EN_STREET, NOT_A_HOUSE, a_year_or_a_count
@@ -11,35 +13,87 @@ from khaos_action.detect.pii_address_words import DIRECTION, EN_STREET, NOT_A_HO
 _US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|"
              r"V[TAI]|W[AVIY]|PR|GU|N\.Y")
 _ZIP = re.compile(r"(?<!\d)\d{5}(?:-?\d{4})?\b")
-_STATE_BEFORE = re.compile(rf"(?i)[\s,](?:{_US_STATE})\.?,?\s+$")
-"""A US state's code before a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234"): where a US address line ends."""
-_STREET_WORD = re.compile(rf"(?i)\b(?:{EN_STREET}|fwy|expy|{DIRECTION}|hwy|highway|route|rt|us|sr)\b")
+_US_STATE_NAME = (r"Alabama|Alaska|Arizona|Arkansas|California|Colorado|Connecticut|Delaware|Florida|Georgia|"
+                  r"Hawaii|Idaho|Illinois|Indiana|Iowa|Kansas|Kentucky|Louisiana|Maine|Maryland|Massachusetts|"
+                  r"Michigan|Minnesota|Mississippi|Missouri|Montana|Nebraska|Nevada|New Hampshire|New Jersey|"
+                  r"New Mexico|New York|North Carolina|North Dakota|Ohio|Oklahoma|Oregon|Pennsylvania|Rhode Island|"
+                  r"South Carolina|South Dakota|Tennessee|Texas|Utah|Vermont|Virginia|Washington|West Virginia|"
+                  r"Wisconsin|Wyoming|District of Columbia")
+_CA_PROVINCE = (r"AB|BC|B\.C|MB|NB|NL|NS|NT|NU|ON|PE|QC|SK|YT|Alberta|British Columbia|Colombie-Britannique|"
+                r"Manitoba|New Brunswick|Nouveau-Brunswick|Newfoundland and Labrador|Newfoundland|Nova Scotia|"
+                r"Nouvelle-Écosse|Ontario|Prince Edward Island|Quebec|Québec|Saskatchewan|Yukon|Nunavut")
+_STATE_BEFORE = re.compile(rf"[\s,](?:(?i:{_US_STATE})|{_US_STATE_NAME})\.?\s?,?\s+$")
+"""A US state's code or name before a ZIP code ("IL 60601", "fl 33458", "ny 14616-1234", "Charlotte , North
+Carolina 28273"): where a US address line ends."""
+_CA_POSTCODE = re.compile(r"\b[ABCEGHJ-NPRSTVXY]\d[A-Z] ?\d[A-Z]\d\b")
+_PROVINCE_BEFORE = re.compile(rf"[\s,(](?:{_CA_PROVINCE})\)?\.?,?\s+$")
+"""A Canadian province before its postcode ("Calgary, AB T2J 6T5", "Montréal (Québec) H2L 2C4")."""
+_UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
+_REGION_END = re.compile(
+    rf",\s*(?:{_US_STATE}|{_US_STATE_NAME}|{_CA_PROVINCE})\.?(?=\s*(?:$|\n|[.;!?)]|,?\s+(?:USA|U\.S\.A|United States|"
+    rf"Canada|CANADA)\b))")
+"""A state or province alone after a comma, at the end of a line or before its country: "1720 HARDING HWY NEWFIELD,
+NJ", "1730 McPherson Crt. Unit 35, Pickering, ON", "25 Bethridge Road Toronto, Ontario, Canada"."""
+_PHRASE_END = re.compile(r"\s*(?:$|[\n.,;!?)])")
+_LINE_KIND = r"fwy|expy|roads|streets|mall|crt|cv|ter|trl|xing|cres|hts|lndg|tpke|ctr|center|centre"
+"""Street kinds a line known by its end may also have: abbreviations and the plurals Faker writes ("Graham roads")."""
+_STREET_WORD = re.compile(rf"(?i)\b(?:{EN_STREET}|{_LINE_KIND}|{DIRECTION}|hwy|highway|route|rt|us|sr)\b")
 """A word the line before a state and ZIP must hold (a street's kind, a direction, a highway): looked for before the
 line's pattern, which would be tried at every number of the window."""
 _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outside|inside|into|across|through|"
             r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
             r"their)")
 _US_LINE = re.compile(
-    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)"
-    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{EN_STREET}|fwy|expy)\b\.?|(?:{DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
+    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?,?\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)"
+    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{EN_STREET}|{_LINE_KIND})\b\.?|(?:{DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
     rf"(?:(?!{_LINKING}\b)[a-z][\w'’-]*\s+){{0,2}}?(?:hwy|highway|route|rt|us|sr|state road|county road)\.?"
     rf"\s+\d{{1,4}}\b)"
     rf"(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
-"""A house number, one to four words of a name, a street's kind, then up to eight words of units, directions and the
-town before the state and ZIP code, in any case: "317 conniston road west palm beach" before "fl 33458"; or a
-direction and a name for the street ("1100 n dearborn # 403 chicago" before "il 60610"); or a highway and its number
-("5028 hwy 15 n. jackson" before "ky 41339"). A word that
-links a clause ("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles",
-"people") is no part of it."""
+"""A house number (a comma may follow it: "Flat 05, Byrne shores"), one to four words of a name, a street's kind,
+then up to eight words of units, directions and the town before the line's end, in any case: "317 conniston road west
+palm beach" before "fl 33458"; or a direction and a name for the street ("1100 n dearborn # 403 chicago" before "il
+60610"); or a highway and its number ("5028 hwy 15 n. jackson" before "ky 41339"). A word that links a clause
+("3 park rangers in Boulder", "300 miles on highway 5 to fresno") or counts something ("miles", "people") is no part
+of it."""
+
+
+_TOWN_BEFORE_ZIP = re.compile(
+    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?[^\S\n]+(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)[a-z][\w'’-]*[^\S\n]+)"
+    rf"{{1,3}}?(?:{EN_STREET}|{_LINE_KIND})\b\.?(?:[^\S\n]+{DIRECTION}\b\.?)?,?(?:[^\S\n]+"
+    rf"(?!(?:{_LINKING}|{EN_STREET})\b)[a-z][\w'’-]*){{1,3}},?[^\S\n]+$")
+"""A street and a town with no state before a ZIP code that ends the line, all on one line: "4450 camrose court
+cumming 30041", "1300 E MOUNT GARFIELD ROAD, NORTON SHORES 49441"."""
 
 
 def us_lines(text: str) -> Iterator[tuple[int, int]]:
-    """US address lines known by their end, a state's code and a ZIP code, in any case and with any units between:
-    the state and ZIP are looked for first, then a street's line before them."""
-    for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
-        state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 8), zip_code.start())
-        window = max(0, state.start() - 120) if state else 0
-        worded = state and _STREET_WORD.search(text, window, state.start())
-        line = worded and _US_LINE.search(text, window, state.start())
+    """Address lines known by their end (a state, a province, a postcode), in any case and with any units between:
+    the end is looked for first, then a street's line before it."""
+    words: list[int] | None = None  # where the street words start: found in one pass, at the first end
+    for line_end, end, pattern in _ends(text):
+        window = max(0, line_end - 120)
+        if words is None:
+            words = [m.start() for m in _STREET_WORD.finditer(text)]
+        index = bisect_left(words, window)
+        if index == len(words) or words[index] >= line_end:
+            continue  # no street word before this end: the line's pattern would be tried at every number of it
+        line = pattern.search(text, window, line_end)
         if line and not a_year_or_a_count(text, line.start()):
-            yield line.start(), zip_code.end()
+            yield line.start(), end
+
+
+def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str]]]:
+    """(where the street's line must end, where the address ends, the line's pattern) for every end a line may
+    have."""
+    for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
+        state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 24), zip_code.start())
+        if state:
+            yield state.start(), zip_code.end(), _US_LINE
+        elif _PHRASE_END.match(text, zip_code.end()):
+            yield zip_code.start(), zip_code.end(), _TOWN_BEFORE_ZIP
+    for postcode in _CA_POSTCODE.finditer(text):
+        province = _PROVINCE_BEFORE.search(text, max(0, postcode.start() - 30), postcode.start())
+        yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE
+    for postcode in _UK_POSTCODE.finditer(text):
+        yield postcode.start(), postcode.end(), _US_LINE
+    for region in _REGION_END.finditer(text):
+        yield region.start(), region.end(), _US_LINE

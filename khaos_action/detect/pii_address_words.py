@@ -29,7 +29,7 @@ _YEAR = re.compile(r"(?:19|20)\d\d\b")
 _TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
 NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|model|size|type|class|grade|"
-                             r"the|our|your|all|up to)\s+$")
+                             r"the|our|your|all|up to|batch|order|invoice|ticket|sku)\s+$")
 
 
 def a_year_or_a_count(text: str, start: int) -> bool:

@@ -1,0 +1,55 @@
+"""Street addresses found by find_pii, each rule with the nearest look-alike it must leave alone."""
+
+import pytest
+
+from khaos_action.detect.pii import find_pii
+
+
+def _addresses(text: str) -> list[str]:
+    return [text[m.start:m.end] for m in find_pii(text) if m.kind == "address"]
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    # a state or province alone after a comma ends a line
+    ("28 Gorgo Lane Newfield, NJ", "28 Gorgo Lane Newfield, NJ"),
+    ("1720 HARDING HWY NEWFIELD, NJ", "1720 HARDING HWY NEWFIELD, NJ"),
+    ("25 Bethridge Road Toronto, Ontario, Canada", "25 Bethridge Road Toronto, Ontario"),
+    # a Canadian province and postcode, the province in parentheses as Quebec writes it
+    ("67 Lougheed Rd Unit B Barrie, Ontario L4N 8G1", "67 Lougheed Rd Unit B Barrie, Ontario L4N 8G1"),
+    ("4260, Still Creek Drive Burnaby (Colombie-Britannique) V5C 6C6",
+     "4260, Still Creek Drive Burnaby (Colombie-Britannique) V5C 6C6"),
+    # a British postcode after a street whose kind is written in lower case
+    ("01 Brett mall, Lake Donna, W02 3JQ", "01 Brett mall, Lake Donna, W02 3JQ"),
+    # a town and a ZIP code with no state
+    ("Please send it to 4450 camrose court cumming 30041.", "4450 camrose court cumming 30041"),
+    # a state written out before its ZIP code
+    ("Mail it to 77 Crompton Street Charlotte , North Carolina 28273",
+     "77 Crompton Street Charlotte , North Carolina 28273"),
+])
+def test_address_lines_known_by_their_end(text, address):
+    assert address in _addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "We shipped 3 park benches to Austin, TX.",
+    "In 2019 we drove 300 miles on highway 5 to fresno, CA.",
+    "Room 12 Building Way, Springfield, IL",
+    "Our 3 main street stores sold 90210.",
+    "The 4 Oak Road exits are closed near Toronto, ON",
+    "Batch 12 Maple Drive samples, GL6 8EA",
+])
+def test_address_line_look_alikes(text):
+    assert _addresses(text) == []
+
+
+@pytest.mark.parametrize("text", [", NJ\n" * 20_000, "L4N 8G1 " * 12_500, "SW1A 1AA " * 11_000,
+                                  "12 oak road cumming 30041\n" * 4_000,
+                                  ("12 Main Street Town " * 20 + ", ON\n") * 250])
+def test_line_ends_in_a_long_text_are_read_in_linear_time(text):
+    """Each end of a line (a state, a province, a postcode) looks back for a street's line: the street words are found
+    once for the whole text, not once for each end."""
+    import time
+
+    start = time.perf_counter()
+    find_pii(text)
+    assert time.perf_counter() - start < 5
