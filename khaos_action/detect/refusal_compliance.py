@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.detect import refusal_en
+from khaos_action.detect import refusal_en, refusal_en_request
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
 from khaos_action.detect.refusal_reply import (
@@ -79,7 +79,7 @@ def _passed_on(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if decline.kind not in (POLICY, IMPERSONAL):
         return 0.0, None
     for i in range(decline.sentence + 1, len(reply.spans)):
-        acted = refusal_en.ACTED.search(reply.sentence(i))
+        acted = refusal_en_request.ACTED.search(reply.sentence(i))
         if acted is None:
             continue
         thing = acted.group("object")

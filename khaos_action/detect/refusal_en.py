@@ -409,42 +409,6 @@ HANDOFF = rx(
 """What the one the asker is sent to does for them, a task of a service on the asker's own things ("contact IT
 support to reset your password", "call the front desk to arrange a late checkout", "they will refund the duplicate
 charge"): the pointer is the answer. Talking, advising, examining and helping to understand are no such task."""
-ACT_REQUEST = rx(
-    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you)\b"
-    r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
-    r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
-    r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
-    r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b)"
-)
-"""A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
-ACT_NEGATED = (
-    # not a failure to find the thing ("There's no order 55120 on your account", "no booking under that name")
-    rx(r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)\b(?! (?:\w+ )?(?:\d|#|with\b|matching\b|under\b|"
-       r"found\b|for (?:that|this) (?:name|number|reference|email|date)\b|on (?:your|the|this|file|record)\b|in (?:our|"
-       r"the|your) (?:system|records|account)\b))"),
-    rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<word>[a-z]+)"),
-    rx(r"\b(?P<word>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
-       r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"),
-    # a scope: "Price matching only applies to our own website", "The discount is only valid on full-price items"
-    rx(r"\b(?P<word>[a-z]+) (?P<scope>only (?:applies|apply|covers|cover|works|work)|(?:is|are) (?:valid|available|"
-       r"offered) only|(?:is|are) only (?:valid|available|offered|possible))\b"),
-)
-ACT_NEGATED += (
-    # the act reserved to someone with authority over it: "Admin panel access stays with the workspace owners",
-    # "Account deletions are handled by the owner"
-    rx(r"\b(?P<word>[a-z]+)(?: [a-z]+){0,2} (?:(?:stays?|rests?|sits?|lies|lie|remains?) with|(?:is|are) (?:only )?"
-       r"(?:handled|managed|decided|controlled|granted|done|set) by|(?:is|are) up to) (?:the |your |an? |their |"
-       r"each )?(?:[\w']+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
-       r"landlords?|organi[sz]ers?|HR|human resources|employers?|registrars?|principals?)\b"),
-)
-"""A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
-free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
-ACTED = rx(
-    r"^\W*(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|filed|"
-    r"referred|booked|scheduled|arranged|requested|placed|opened|created|logged) (?:on )?(?P<object>[^.!?\n]{0,60})"
-)
-"""The assistant reports that it passed the request on or set it going ("I've submitted the request to her", "I've
-forwarded your claim to them"): after a rule that someone else must act, that is the task done as far as it could."""
 SUPPORT = rx(
     r"\b(?:(?:you're|you are) not alone|people (?:who|that) care|(?:sorry|sad) (?:to hear )?(?:that )?"
     r"(?:you're|you are|you feel|you've)|take care|stay strong|you deserve|I hope you|"

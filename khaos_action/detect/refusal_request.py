@@ -14,10 +14,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from khaos_action.detect import refusal_en, refusal_intl
+from khaos_action.detect import refusal_en_request, refusal_intl
 
-_ACT_REQUESTS = (refusal_en.ACT_REQUEST, refusal_intl.ACT_REQUEST)
-_ACTS_NEGATED = refusal_en.ACT_NEGATED + refusal_intl.ACT_NEGATED
+_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl.ACT_REQUEST)
+_ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl.ACT_NEGATED
 
 _CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
 FUNCTION_WORDS = frozenset(
