@@ -50,9 +50,9 @@ _ROMANCE_IN_ENGLISH_ORDER = re.compile(
 count of trains), and never after a word that numbers something ("Flight 12 Via Dallas")."""
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street · 4-6 High Street · 9042/1044 Tower
-    # Avenue (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?)?\s+(?:(?:{CAP}|{ORDINAL})\s+){{1,4}}(?=[A-Z])"
-               rf"(?i:{EN_STREET})\b\.?"
+    # Avenue · 35-B Sunset Drive · 1365 Broadway (optionally ", London SW1A 2AA")
+    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?|-[A-Z](?=\s))?\s+(?:(?:(?:{CAP}|{ORDINAL})\s+){{1,4}}"
+               rf"(?=[A-Z])(?i:{EN_STREET})|Broadway|BROADWAY)\b\.?"
                rf"(?:\s+{DIRECTION}\b)?{UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
     re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
@@ -80,6 +80,17 @@ _PATTERNS = (
                rf"\b(?:USNS|USNV|USS|USCGC)\s+{CAP}\s*(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{{5}}\b|"
                r"\b(?:APO|FPO|DPO)\s+(?:AA|AE|AP)\s+\d{5}\b", re.IGNORECASE),
 )
+_NUMBER_WORD = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|"
+                r"fifty|sixty|seventy|eighty|ninety|hundred|thousand)")
+_ROAD = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|way|parkway|pkwy|place|pl|plaza|court|ct|"
+         r"circle|cir|terrace|square|sq|highway|hwy")
+_WORDED = re.compile(
+    rf"(?<![\w-])(?=[A-Z])(?i:{_NUMBER_WORD}(?:[ -](?:and )?{_NUMBER_WORD}){{0,3}})\s+(?:{DIRECTION}\.?\s+)?"
+    rf"(?!(?i:mile|miles|way|more|of|the|and|or)\b)(?:{CAP}\s+){{1,3}}(?=[A-Z])(?i:{_ROAD})\b\.?"
+    rf"(?:\s+{DIRECTION}\b\.?)?({UNITS})")
+"""A house number written in words: "One Jelly Belly Lane", "Two Hundred South Alloy Drive", "Twenty-two Elm
+Street". Many roads are named so ("Eight Mile Road", "Seven Pines Road"), so it is an address only where a word places
+it, a unit follows it or it stands alone on its line."""
 _CJK = "\u3005\u3040-\u30ff\u4e00-\u9fff"
 _JP_BLOCK = r"[0-9０-９]{1,4}(?:(?:丁目|番地?|号|の|[-−－‐])[0-9０-９]{1,4}){1,3}号?"
 """A Japanese block address: chōme, banchi and gō, "2-21-1" or "3丁目1番1号"."""
@@ -120,9 +131,11 @@ _LINES = (
 _CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have|is|was|are|were|near|for|but|so|"
                         r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts)\b")
 """Words that go on after a whole noun phrase: a street before them is no modifier of a noun."""
-_PLACED_BEFORE = re.compile(r"(?i)(?:\bat|(?<!\bup )(?<!\bdown )\bto)\s+$")
-"""A place's preposition right before the number: "at 1059 Reed Avenue costing $2,750,000", "head to 501 Buckingham
-Way on the day" name a place whatever follows ("up to 3 Park Avenue flats" counts)."""
+_PLACED_BEFORE = re.compile(r"(?i)(?:\bat|(?<!\bup )(?<!\bdown )\bto)\s+(?:(?:suite|ste|flat|apt|apartment|unit|studio|"
+                            r"building|bldg)\.?\s*#?\s*\w{1,6},?\s+)?$")
+"""A place's preposition right before the number, or before the unit before it: "at 1059 Reed Avenue costing
+$2,750,000", "head to 501 Buckingham Way on the day", "went to Suite 1800 233 Richmond Highway on Monday" name a
+place whatever follows ("up to 3 Park Avenue flats" counts)."""
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
     rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|[a-z]\.|{ORDINAL})"
@@ -195,6 +208,20 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
     yield from _directed_streets(text)
+    yield from _worded_streets(text)
+
+
+def _worded_streets(text: str) -> Iterator[tuple[int, int]]:
+    for m in _WORDED.finditer(text):
+        start, end = m.start(), m.end()
+        placed = _AT_THE.search(text, max(0, start - 12), start) or _CONTEXT.search(text, max(0, start - 40), start)
+        alone = _LINE_START.search(text, max(0, start - 2), start) and _LINE_END.match(text, end)
+        if (placed or m.group(1) or alone) and not a_year_or_a_count(text, start):
+            yield start, end
+
+
+_LINE_START = re.compile(r"(?:^|\n)[^\S\n]*$")
+_LINE_END = re.compile(r"[^\S\n]*(?:$|\n)")
 
 
 def _english_street(text: str, m: re.Match[str], post: re.Match[str] | None) -> bool:
@@ -232,7 +259,7 @@ def _complete(text: str, m: re.Match[str]) -> bool:
         return True
     if m.group(0).endswith(".") and (end == len(text) or text[end].isspace()):
         return True
-    if _PLACED_BEFORE.search(text, max(0, start - 12), start):
+    if _PLACED_BEFORE.search(text, max(0, start - 40), start):
         return True
     return bool(_CONTINUES.match(text, end)) and not a_year_or_a_count(text, start)
 

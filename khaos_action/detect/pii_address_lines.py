@@ -35,6 +35,10 @@ _REGION_END = re.compile(
 """A state or province alone after a comma, at the end of a line or before its country: "1720 HARDING HWY NEWFIELD,
 NJ", "1730 McPherson Crt. Unit 35, Pickering, ON", "25 Bethridge Road Toronto, Ontario, Canada"."""
 _PHRASE_END = re.compile(r"\s*(?:$|[\n.,;!?)])")
+_NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
+                 r"sixty|seventy|eighty|ninety)(?:[ -](?:hundred|thousand|one|two|three|four|five|six|seven|eight|"
+                 r"nine))?")
+"""A house number in words, as a line before its state and ZIP code may begin: "One Microsoft Way, Redmond, WA"."""
 _LINE_KIND = r"fwy|expy|roads|streets|mall|crt|cv|ter|trl|xing|cres|hts|lndg|tpke|ctr|center|centre"
 """Street kinds a line known by its end may also have: abbreviations and the plurals Faker writes ("Graham roads")."""
 _STREET_WORD = re.compile(rf"(?i)\b(?:{EN_STREET}|{_LINE_KIND}|{DIRECTION}|hwy|highway|route|rt|us|sr)\b")
@@ -44,7 +48,7 @@ _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outs
             r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
             r"their)")
 _US_LINE = re.compile(
-    rf"(?i)(?<![\w.,/-])\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?,?\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)"
+    rf"(?i)(?<![\w.,/-])(?:\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?|{_NUMBER_WORDS}),?\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)"
     rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{EN_STREET}|{_LINE_KIND})\b\.?|(?:{DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
     rf"(?:(?!{_LINKING}\b)[a-z][\w'’-]*\s+){{0,2}}?(?:hwy|highway|route|rt|us|sr|state road|county road)\.?"
     rf"\s+\d{{1,4}}\b)"

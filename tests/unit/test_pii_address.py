@@ -53,3 +53,37 @@ def test_line_ends_in_a_long_text_are_read_in_linear_time(text):
     start = time.perf_counter()
     find_pii(text)
     assert time.perf_counter() - start < 5
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    # a house number in words, placed by a word, followed by a unit, or alone on its line
+    ("Please send it to One Jelly Belly Lane.", "One Jelly Belly Lane"),
+    ("The address is Twenty-two Elm Street.", "Twenty-two Elm Street"),
+    ("The office is at ONE NORTH JEFFERSON AVE", "ONE NORTH JEFFERSON AVE"),
+    ("Six Concourse Parkway Suite 2500", "Six Concourse Parkway Suite 2500"),
+    ("Two Hundred South Alloy Drive", "Two Hundred South Alloy Drive"),
+    ("Write to One Microsoft Way, Redmond, WA 98052", "One Microsoft Way, Redmond, WA 98052"),
+    # a unit between the placing word and the house number
+    ("The letter went to Suite 1800 233 Richmond Highway on Monday.", "233 Richmond Highway"),
+    # Broadway needs no kind; a house number's letter after a hyphen
+    ("Our shop is at 1365 Broadway", "1365 Broadway"),
+    ("Please send it to 109-A WIMBLEDON SQUARE.", "109-A WIMBLEDON SQUARE"),
+])
+def test_streets_numbered_in_words_and_other_forms(text, address):
+    assert any(found.rstrip(".") == address for found in _addresses(text))
+
+
+@pytest.mark.parametrize("text", [
+    "One more thing: Main Street is closed.",
+    "One Tree Hill is a show about a basketball team.",
+    "Eight Mile Road is closed for repairs.",
+    "We drove down Seven Pines Road yesterday.",
+    "Two Rivers Road is the scenic route.",
+    "The One Way Street sign fell over.",
+    "He starred in 12 Broadway shows.",
+    "Room 12 Building Way is free",
+    "Season 2 Ocean Drive was filmed in Miami.",
+    "Head up to Suite 4 for 3 Park Avenue flats.",
+])
+def test_look_alikes_of_streets_numbered_in_words(text):
+    assert _addresses(text) == []
