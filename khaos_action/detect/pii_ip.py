@@ -45,7 +45,7 @@ def ips(text: str) -> Iterator[tuple[str, int, int]]:
     yield from _ipv4s(text)
     if ":" in text:
         for m in _IPV6.finditer(text):
-            if _valid_ipv6(m.group(0)):
+            if _valid_ipv6(m.group(0), short=_ip_word_near(text, m.start(), m.end())):
                 yield "ipv6", m.start(), m.end()
 
 
@@ -57,7 +57,7 @@ be read whole for each."""
 def _ipv4s(text: str) -> Iterator[tuple[str, int, int]]:
     releases: bool | None = None  # whether the text speaks of releases anywhere: looked at once, at the first quad
     for m in _IPV4.finditer(text):
-        if not _valid_ipv4(m.group(1)) or _a_network(text, m):
+        if not _an_address(text, m) or _a_network(text, m):
             continue
         if releases is None:
             releases = bool(_THREE_PART_VERSION.search(text) or _RELEASE_BESIDE.search(text))
@@ -88,12 +88,13 @@ def _a_version(text: str, start: int, end: int, *, releases: bool) -> bool:
     return bool(_THREE_PART_VERSION.search(sentence) or _RELEASE_BESIDE.search(sentence))
 
 
-def _valid_ipv6(raw: str) -> bool:
+def _valid_ipv6(raw: str, *, short: bool) -> bool:
+    """`short`: an IP's word stands near, so a compressed address of few digits is one ("IPv6 address is 12::1")."""
     import ipaddress
 
     value = raw.strip("[]").split("%")[0]
     hex_digits = sum(c.isdigit() or c.lower() in "abcdef" for c in value)
-    if value.count(":") < 2 or hex_digits < 5 or not any(c.isdigit() for c in value):
+    if value.count(":") < 2 or (hex_digits < 5 and not short) or not any(c.isdigit() for c in value):
         return False  # "a::b", "std::vector", "dead::beef": too little of an address to be one; "fe80::1" is one
     try:
         address = ipaddress.IPv6Address(value)
@@ -102,15 +103,33 @@ def _valid_ipv6(raw: str) -> bool:
     return not (address.is_loopback or address.is_unspecified)
 
 
-def _valid_ipv4(raw: str) -> bool:
-    octets = raw.split(".")
-    if any(len(o) > 1 and o.startswith("0") for o in octets):
-        return False
+def _an_address(text: str, m: re.Match[str]) -> bool:
+    """Four octets in range that name a host. Loopback and unspecified addresses and netmasks ("255.255.255.0")
+    identify no one; the broadcast address is written as an address ("Broadcast 255.255.255.255") unless a mask's
+    word names it. Octets padded with zeros ("08.008.08.08") are an address only where an IP's word stands near:
+    without one they are a phone number or a code written with dots ("02.123.45.67")."""
+    octets = m.group(1).split(".")
     values = [int(o) for o in octets]
-    if any(v > 255 for v in values):
+    if any(v > 255 for v in values) or values[0] in (0, 127):
         return False
-    # Loopback, unspecified and broadcast addresses and netmasks ("255.255.255.0") identify no one.
-    return not (values[0] in (0, 127) or _netmask(values))
+    if values == _BROADCAST:
+        return not _MASK_BEFORE.search(text, max(0, m.start() - 30), m.start())
+    if _netmask(values):
+        return False
+    if any(len(o) > 1 and o.startswith("0") for o in octets):
+        return _ip_word_near(text, m.start(), m.end())
+    return True
+
+
+_BROADCAST = [255, 255, 255, 255]
+_MASK_BEFORE = re.compile(r"(?i)\bmask(?:\s+(?:is|of|to|=))?\s*[:=]?\s*$")
+_IP_WORD = re.compile(r"(?i)(?<![a-z])(?:ip(?:v[46])?|v6)(?![a-z])")
+_IP_WORD_REACH = 40
+
+
+def _ip_word_near(text: str, start: int, end: int) -> bool:
+    return bool(_IP_WORD.search(text, max(0, start - _IP_WORD_REACH), start)
+                or _IP_WORD.search(text[end:end + _IP_WORD_REACH]))
 
 
 def _netmask(values: list[int]) -> bool:
