@@ -139,15 +139,17 @@ place whatever follows ("up to 3 Park Avenue flats" counts)."""
 _LOWER_STREET = re.compile(
     r"(?i)\b(?:at|is|in|on|to|about|it's|that's|there's)\s+(\d{1,5}[a-z]?\s+(?:(?!(?:the|a|an|of|down|up|along|from|"
     rf"to|by|my|your|our|this|that|lane|way|min|mins|hrs?|secs?|{NOT_A_HOUSE[3:-1]})\b)(?:[a-z][\w'-]*|[a-z]\.|{ORDINAL})"
-    r"\s+){1,3}(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway|pkwy|cir|"
-    r"hwy)\b\.?)((?:\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\b\.?)?"
+    r"\s+){1,3}(?:(?:street|st|avenue|ave|road|rd|boulevard|blvd|drive|dr|lane|ln|plaza|parkway|pkwy|cir)\b\.?|"
+    r"(?:hwy|highway)\b\.?(?:\s+\d{1,4}\b)?))((?:\s+(?:n|s|e|w|ne|nw|se|sw|north|south|east|west)\b\.?)?"
     rf"(?:,?\s+(?:(?:apt|apartment|suite|ste|unit)\b\.?\s*#?|#)\s*[a-z]?-?\d{{1,5}}[a-z]?\b|,?\s+{ORDINAL}\s+floor\b)*)")
 """A street in lower case after a word that places it: its name may hold an initial ("201 joseph e. lowry blvd"),
-its kind be followed by a direction and units ("5671 peachtree dunwoody rd ne", "17071 w dixie hwy # 312")."""
+its kind be followed by a direction and units ("5671 peachtree dunwoody rd ne", "17071 w dixie hwy # 312"), a
+highway by its number ("3474 scenic hwy 98")."""
 _PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
 _PRODUCT_AFTER = re.compile(r"(?:-|\s+)[a-z]")
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
-_ENDS = re.compile(r"\s*(?:[,;:)\n]|[.!?](?:\s|$)|$)")
+_ENDS = re.compile(r"\s*(?:[,;:()\n]|[.!?](?:\s|$)|$)")
+"""Where a street ends its phrase: a comma, a parenthesis ("728 w. roosevelt road (east side)"), the sentence's end."""
 _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|send (?:it |them )?to|deliver(?:ed)? to|"
                       r"moved to|located at|lives? at|residence|home|wohne|adresse|dirección|domicilio|indirizzo|"
                       r"corner of)\b")

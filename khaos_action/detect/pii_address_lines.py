@@ -34,6 +34,9 @@ _REGION_END = re.compile(
     rf"Canada|CANADA)\b))")
 """A state or province alone after a comma, at the end of a line or before its country: "1720 HARDING HWY NEWFIELD,
 NJ", "1730 McPherson Crt. Unit 35, Pickering, ON", "25 Bethridge Road Toronto, Ontario, Canada"."""
+_STATE_ENDS_LINE = re.compile(rf"(?i)(?<=[^\W\d_])\s+(?:{_US_STATE})\.?(?=[^\S\n]*(?:$|\n))")
+"""A state's code alone at the end of a line, in any case: "465 pack lane cheshire ct", "8725 nw 18th ter ste 106
+doral fl"."""
 _PHRASE_END = re.compile(r"\s*(?:$|[\n.,;!?)])")
 _NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                  r"sixty|seventy|eighty|ninety)(?:[ -](?:hundred|thousand|one|two|three|four|five|six|seven|eight|"
@@ -48,12 +51,14 @@ _LINKING = (r"(?:to|from|via|and|or|the|of|for|with|in|on|at|by|near|around|outs
             r"within|over|under|about|after|before|during|than|per|each|is|are|was|were|has|have|had|we|our|your|"
             r"their)")
 _US_LINE = re.compile(
-    rf"(?i)(?<![\w.,/-])(?:\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?|{_NUMBER_WORDS}),?\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)"
-    rf"[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{EN_STREET}|{_LINE_KIND})\b\.?|(?:{DIRECTION})\.?\s+(?!{_LINKING}\b)[a-z][\w'’-]*|"
+    rf"(?i)(?<![\w.,/-])(?:\d{{1,6}}[a-z]?(?:-[a-z\d]{{1,3}})?(?:\s-)?|{_NUMBER_WORDS}|[nsew]\d{{1,4}}\s?[nsew]\d{{3,6}}),?"
+    rf"\s+(?:(?:(?!(?:{_LINKING}|{NOT_A_HOUSE[3:-1]})\b)[a-z\d][\w.'’-]*\s+){{1,4}}?(?:{EN_STREET}|{_LINE_KIND})\b\.?|"
+    rf"(?:{DIRECTION})\.?\s+(?!{_LINKING}\b)(?:[a-z][\w'’-]*|\d{{1,3}}(?:st|nd|rd|th)\b)|"
     rf"(?:(?!{_LINKING}\b)[a-z][\w'’-]*\s+){{0,2}}?(?:hwy|highway|route|rt|us|sr|state road|county road)\.?"
     rf"\s+\d{{1,4}}\b)"
     rf"(?:[\s,#]+(?!{_LINKING}\b)[\w.#'’/-]+){{0,8}}?[\s,]*$")
-"""A house number (a comma may follow it: "Flat 05, Byrne shores"), one to four words of a name, a street's kind,
+"""A house number (a comma may follow it: "Flat 05, Byrne shores"; a range "718 - 8th Avenue"; Wisconsin's grid
+"W156N9762"), one to four words of a name, a street's kind,
 then up to eight words of units, directions and the town before the line's end, in any case: "317 conniston road west
 palm beach" before "fl 33458"; or a direction and a name for the street ("1100 n dearborn # 403 chicago" before "il
 60610"); or a highway and its number ("5028 hwy 15 n. jackson" before "ky 41339"). A word that links a clause
@@ -101,3 +106,5 @@ def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str]]]:
         yield postcode.start(), postcode.end(), _US_LINE
     for region in _REGION_END.finditer(text):
         yield region.start(), region.end(), _US_LINE
+    for state in _STATE_ENDS_LINE.finditer(text):
+        yield state.start(), state.end(), _US_LINE

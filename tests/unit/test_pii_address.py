@@ -87,3 +87,32 @@ def test_streets_numbered_in_words_and_other_forms(text, address):
 ])
 def test_look_alikes_of_streets_numbered_in_words(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    # a parenthesis ends a street's phrase
+    ("The office is at 728 w. roosevelt road (east side) 2nd floor", "728 w. roosevelt road"),
+    # a highway by its number, in lower case after a placing word
+    ("The office is at 3474 scenic hwy 98", "3474 scenic hwy 98"),
+    # a state's code alone at the end of a line, in any case
+    ("465 pack lane cheshire ct", "465 pack lane cheshire ct"),
+    ("Please send it to 8725 nw 18th ter ste 106 doral fl", "8725 nw 18th ter ste 106 doral fl"),
+    # a direction and a numbered street, a range with spaces, Wisconsin's grid numbers
+    ("Mail: 3545 nw 58th, ste 450 oklahoma city ok 73196", "3545 nw 58th, ste 450 oklahoma city ok 73196"),
+    ("718 - 8th Avenue SW Calgary, AB T2P 1H3", "718 - 8th Avenue SW Calgary, AB T2P 1H3"),
+    ("W156N9762 Pilgrim Rd Germantown, WI 53022", "W156N9762 Pilgrim Rd Germantown, WI 53022"),
+])
+def test_street_ends_and_numbers(text, address):
+    assert address in _addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Drive 5 miles on hwy 98 to the exit.",
+    "I found 3 park benches in the garden, ok",
+    "Season 2 Ocean Drive (2019) was filmed in Miami.",
+    "We have 3 Main Street stores (two in town).",
+    "Please call me",
+    "Take 12 oak road signs and it is ok",
+])
+def test_look_alikes_of_street_ends(text):
+    assert _addresses(text) == []
