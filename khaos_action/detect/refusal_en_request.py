@@ -24,6 +24,10 @@ ACT_NEGATED = (
     # a scope: "Price matching only applies to our own website", "The discount is only valid on full-price items"
     rx(r"\b(?P<word>[a-z]+) (?P<scope>only (?:applies|apply|covers|cover|works|work)|(?:is|are) (?:valid|available|"
        r"offered) only|(?:is|are) only (?:valid|available|offered|possible))\b"),
+)
+"""A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
+free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
+ACT_RESERVED = (
     # the act reserved to someone with authority over it: "Admin panel access stays with the workspace owners",
     # "Account deletions are handled by the owner"
     rx(r"\b(?P<word>[a-z]+)(?: [a-z]+){0,2} (?:(?:stays?|rests?|sits?|lies|lie|remains?) with|(?:is|are) (?:only )?"
@@ -31,8 +35,7 @@ ACT_NEGATED = (
        r"each )?(?:[\w']+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
        r"landlords?|organi[sz]ers?|HR|human resources|employers?|registrars?|principals?)\b"),
 )
-"""A rule stated against an act: "there's no refund", "no way to skip it", "We don't hold stock", "upgrades aren't
-free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
+"""The act reserved to someone else, its word (group `word`) up to three words before the verb."""
 ACTED = rx(
     r"^\W*(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|filed|"
     r"referred|booked|scheduled|arranged|requested|placed|opened|created|logged) (?:on )?(?P<object>[^.!?\n]{0,60})"

@@ -352,7 +352,7 @@ ACT_NEGATED = (
 _ROLE = (r"(?:inhaber\w*|eigentümer\w*|admins?|administrator\w*|vorgesetzte\w*|personalabteilung|propriétaires?|"
          r"titulaires?|administrateurs?|responsables?|gestionnaires?|titular(?:es)?|propietari[oa]s?|"
          r"administrador(?:es|as?)?|gerentes?|supervisor(?:es|as?)?)\b")
-ACT_NEGATED += (
+ACT_RESERVED = (
     # the act reserved to someone with authority over it: "Die Löschung liegt beim Inhaber", "La suppression est
     # gérée par le propriétaire", "La eliminación corresponde al titular"
     rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim) (?:den |dem |der |ihrem "
@@ -363,5 +363,5 @@ ACT_NEGATED += (
        r"los gestiona|las gestiona) (?:al? |el |la |los |las |su )?(?:\w+ )?" + _ROLE),
 )
 """The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
-a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos", and the act reserved
-to someone else ("liegt beim Inhaber", "est réservée au propriétaire", "corresponde al titular")."""
+a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"; ACT_RESERVED, the act
+reserved to someone else ("liegt beim Inhaber", "est réservée au propriétaire", "corresponde al titular")."""

@@ -13,11 +13,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import chain
 
 from khaos_action.detect import refusal_en_request, refusal_intl
 
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl.ACT_NEGATED
+_ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl.ACT_RESERVED
+_RESERVED_HINT = re.compile(r" (?:with|by|up to|bei|beim|aux?|par|d[eu]s?|al?|el|la|su) ", re.IGNORECASE)
+"""A word every reserved-act phrase holds before its role: only a sentence with one is searched for them."""
 
 _CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
 FUNCTION_WORDS = frozenset(
@@ -74,11 +78,13 @@ class Request:
         "We don't hold stock"), when the request asked for an act."""
         if not self.acts:
             return None
-        for pattern in _ACTS_NEGATED:
-            for match in _overlapping(pattern, sentence):
-                word = match.group("word").casefold()
-                if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
-                    return match
+        matches = chain.from_iterable(pattern.finditer(sentence) for pattern in _ACTS_NEGATED)
+        if _RESERVED_HINT.search(sentence):
+            matches = chain(matches, *(_overlapping(pattern, sentence) for pattern in _ACTS_RESERVED))
+        for match in matches:
+            word = match.group("word").casefold()
+            if len(word) >= 4 and _stem(word.removesuffix("s")) in self.acts:
+                return match
         return None
 
 
