@@ -20,10 +20,13 @@ WORD = rf"[^\W{UNSPACED}]"
 # A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
 # to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot; an extension
 # may follow it ("837.824.1482x6388", "269-541-4584 ext. 68"). A "+" right after an operand is arithmetic
-# ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000").
-_PHONE_CANDIDATE = re.compile(rf"(?<!{WORD})(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00)?\(?\d"
+# ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000"), and
+# may follow a word's letter directly ("call+64 3 331 6005"): it starts the number. A slash after the number ends it
+# when no digit follows ("Call 03 331 6005/x12 more").
+_PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_])(?=\++\d))(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)"
+                              rf"(?:\+\+?|00)?\(?\d"
                               rf"[\d \t\u00a0().\-/]{{5,22}}\d"
-                              rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/|[.,]\d))")
+                              rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/\d|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
@@ -122,11 +125,21 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     if not candidates:
         return []
     named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
-    tried = list(dict.fromkeys([*named, *(regions or DEFAULT_PHONE_REGIONS)]))
+    chinese = ["CN"] if _CHINESE.search(text) and not _KANA_OR_HANGUL.search(text) else []
+    tried = list(dict.fromkeys([*named, *chinese, *(regions or DEFAULT_PHONE_REGIONS)]))
     records = _record_shapes(candidates)
     ranged = _ranges(candidates)
     return [(c.start, c.end) for c in candidates
             if c.start not in ranged and _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+
+
+_CHINESE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
+_KANA_OR_HANGUL = re.compile("[\u3040-\u30ff\uac00-\ud7af]")
+"""A text in Chinese (Han ideographs with no kana, which is Japanese, or hangul, which is Korean) has its numbers
+tried as China's, but names no region: a 7-digit run stays no phone there."""
+_CN_MOBILE = re.compile(r"1[3-9]\d{9}")
+"""A mainland Chinese mobile number, eleven digits written in one run as they are in China ("13604779660"): shaped
+like a phone where China's numbers are tried."""
 
 
 _FULL_WIDTH = {**{code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
@@ -169,9 +182,23 @@ def _candidates(text: str) -> Iterator[_Candidate]:
     while (m := _PHONE_CANDIDATE.search(text, at)) is not None:
         cut = _between_numbers(m.group(0))
         end, at = (m.start() + cut.start(), m.start() + cut.end()) if cut else (m.end(), m.end())
-        if 7 <= sum(c.isdigit() for c in text[m.start():end]) <= 15:
-            raw = text[m.start():end].rstrip(" -./(")
-            yield _Candidate(text, raw, m.start(), m.start() + len(raw))
+        start, end = _without_money(text, m.start(), end)
+        if 7 <= sum(c.isdigit() for c in text[start:end]) <= 15:
+            raw = text[start:end].rstrip(" -./(")
+            yield _Candidate(text, raw, start, start + len(raw))
+
+
+_MONEY_FIRST = re.compile(r"\d+(?:[.,]\d+)?\s+")
+_MONEY_LAST = re.compile(r"\s+\d+(?:[.,]\d+)?$")
+
+
+def _without_money(text: str, start: int, end: int) -> tuple[int, int]:
+    """An amount glued to a number by a space is no part of it: "$20 415-666-7777", "415-666-7777 100$"."""
+    if start and text[start - 1] in _CURRENCY and (first := _MONEY_FIRST.match(text, start, end)):
+        start = first.end()
+    if end < len(text) and text[end] in _CURRENCY and (last := _MONEY_LAST.search(text, start, end)):
+        end = last.start()
+    return start, end
 
 
 _BETWEEN_NUMBERS = re.compile(r"\.\s+|\s+[-–—]{1,2}\s+|(?<=\d)\s+(?=\()")
@@ -197,7 +224,8 @@ def _is_phone(c: _Candidate, tried: list[str], named: bool) -> bool:
         return True
     context = labelled or _introduced(c.before)
     international = _international(c.raw)
-    if not _plausible(c.raw, context=context, international=international, named=named):
+    shaped = _phone_shaped(c.raw) or ("CN" in tried and _CN_MOBILE.fullmatch(c.raw) is not None)
+    if not _plausible(c.raw, context=context, international=international, named=named, shaped=shaped):
         return False
     # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
     # possible (a plausible length for the region); one that merely looks like a phone must be valid.
@@ -221,14 +249,14 @@ def _nanp_local(raw: str) -> bool:
     return _NANP_LOCAL.fullmatch(raw) is not None and not raw.startswith(_FICTIONAL)
 
 
-def _plausible(raw: str, *, context: bool, international: bool, named: bool) -> bool:
+def _plausible(raw: str, *, context: bool, international: bool, named: bool, shaped: bool) -> bool:
     """Worth asking libphonenumber about: 8 digits or more unless the text says which country (a 7-digit run is a
     local number only there) or a phone word introduces a North American local number ("My phone number is
     223-4567"), and introduced, international or shaped like a phone number."""
     local = context and _nanp_local(raw)
     if not (international or sum(ch.isdigit() for ch in raw) >= 8 or named or local):
         return False
-    return context or international or _phone_shaped(raw)
+    return context or international or shaped
 
 
 def _ruled_out(c: _Candidate) -> bool:
@@ -330,6 +358,9 @@ def _phone_shaped(raw: str) -> bool:
     if re.fullmatch(r"(?:1[-. ])?\d{3}[-. ]\d{3}[-. ]\d{4}", raw):  # with its trunk 1: "1-650-333-6000"
         return True
     return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
+
+
+_CURRENCY = "$€£¥"
 
 
 def _money_before(text: str, start: int) -> bool:
