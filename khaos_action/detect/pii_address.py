@@ -37,6 +37,7 @@ from khaos_action.detect.pii_address_words import (
     UNITS,
     UPPER,
     a_year_or_a_count,
+    misspelt_kind,
 )
 
 _OF = r"(?:de la|de los|de las|del|de|della|dei|di|do|da|dos|das)"
@@ -205,12 +206,13 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
             if _a_product(text, m.start(), end) or (index == 0 and not _english_street(text, m, post)):
                 continue
             yield m.start(), post.end() if post else end
+    yield from _worded_streets(text)
     yield from _introduced(text)
     yield from _lines(text)
     yield from _lower_case_streets(text)
     yield from _romance_in_english_order(text)
     yield from _directed_streets(text)
-    yield from _worded_streets(text)
+    yield from _misspelt_streets(text)
 
 
 def _worded_streets(text: str) -> Iterator[tuple[int, int]]:
@@ -220,6 +222,16 @@ def _worded_streets(text: str) -> Iterator[tuple[int, int]]:
         alone = _LINE_START.search(text, max(0, start - 2), start) and _LINE_END.match(text, end)
         if (placed or m.group(1) or alone) and not a_year_or_a_count(text, start):
             yield start, end
+
+
+_SLIPPED = re.compile(rf"\b\d{{1,5}}[A-Za-z]?\s+(?:(?:{CAP}|{ORDINAL})\s+){{1,3}}([A-Z][A-Za-z]{{4,9}})\b\.?")
+"""A capitalised street whose kind's word may be misspelt: "1200 Market Stret", "45 Lincoln Aevnue"."""
+
+
+def _misspelt_streets(text: str) -> Iterator[tuple[int, int]]:
+    for m in _SLIPPED.finditer(text):
+        if misspelt_kind(m.group(1)) and _complete(text, m) and not a_year_or_a_count(text, m.start()):
+            yield m.start(), m.end()
 
 
 _LINE_START = re.compile(r"(?:^|\n)[^\S\n]*$")

@@ -37,3 +37,32 @@ def a_year_or_a_count(text: str, start: int) -> bool:
     Ocean Drive was": a number that counts or numbers something, not a house."""
     before = text[max(0, start - 12):start]
     return bool((_YEAR.match(text, start) and _TIME_BEFORE.search(before)) or NUMBERED_BEFORE.search(before))
+
+
+_LONG_KINDS = ("street", "avenue", "boulevard", "parkway", "landing", "terrace", "highway", "drive", "circle", "court",
+               "place", "plaza", "crescent")
+_REAL_WORDS = frozenset({"drove", "dive", "diver", "driver", "driven", "derive", "drivel", "count", "plane", "plate",
+                         "placed", "palace", "peace", "plaice", "avenge", "lending", "circe", "courtly"})
+"""English words one slip away from a street's kind: "3 friends drove", "12 Main plane" are no streets."""
+
+
+def misspelt_kind(word: str) -> bool:
+    """A word one slip of the keys from a long street kind (a letter left out, doubled, swapped or mistyped:
+    "Stret", "Streeet", "Aevnue", "lnding"), that is no word of its own."""
+    word = word.lower()
+    if len(word) < 5 or word in _REAL_WORDS or word.rstrip("s") in _LONG_KINDS:
+        return False
+    return any(_one_slip(word, kind) for kind in _LONG_KINDS)
+
+
+def _one_slip(word: str, kind: str) -> bool:
+    if abs(len(word) - len(kind)) > 1 or word[0] != kind[0]:
+        return False
+    if len(word) == len(kind):
+        diff = [i for i, (a, b) in enumerate(zip(word, kind, strict=True)) if a != b]
+        if len(diff) != 2 or diff[1] != diff[0] + 1:
+            return len(diff) == 1
+        return word[diff[0]:diff[1] + 1] == kind[diff[1]] + kind[diff[0]]  # two letters swapped
+    short, long_ = sorted((word, kind), key=len)
+    return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
+

@@ -116,3 +116,22 @@ def test_street_ends_and_numbers(text, address):
 ])
 def test_look_alikes_of_street_ends(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Our office is at 1200 Market Stret.", "1200 Market Stret"),
+    ("Ship it to 45 Lincoln Aevnue, Springfield", "45 Lincoln Aevnue"),
+    ("She lives at 9 Elmwood Boulevad", "9 Elmwood Boulevad"),
+])
+def test_streets_with_a_misspelt_kind(text, address):
+    assert any(address in found for found in _addresses(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Yesterday 3 Old Friends drove home.",
+    "We saw 12 Jumbo Planes at the show.",
+    "Season 2 Main Stret was filmed in May.",
+    "Only 3 Pilots count.",
+])
+def test_look_alikes_of_misspelt_kinds(text):
+    assert _addresses(text) == []
