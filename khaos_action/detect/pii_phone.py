@@ -21,10 +21,10 @@ WORD = rf"[^\W{UNSPACED}]"
 # to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot; an extension
 # may follow it ("837.824.1482x6388", "269-541-4584 ext. 68"). A "+" right after an operand is arithmetic
 # ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000"), and
-# may follow a word's letter directly ("call+64 3 331 6005"): it starts the number. A slash after the number ends it
-# when no digit follows ("Call 03 331 6005/x12 more").
-_PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_])(?=\++\d))(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)"
-                              rf"(?:\+\+?|00)?\(?\d"
+# may follow a word directly ("call+64 3 331 6005"): it starts the number; after a lone letter it is algebra
+# ("x+12345678901"). A slash after the number ends it when no digit follows ("Call 03 331 6005/x12 more").
+_PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_]{{2}})(?=\++\d))"
+                              rf"(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00)?\(?\d"
                               rf"[\d \t\u00a0().\-/]{{5,22}}\d"
                               rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/\d|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
@@ -124,13 +124,18 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     candidates = list(_candidates(text))
     if not candidates:
         return []
-    named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
-    chinese = ["CN"] if _CHINESE.search(text) and not _KANA_OR_HANGUL.search(text) else []
-    tried = list(dict.fromkeys([*named, *chinese, *(regions or DEFAULT_PHONE_REGIONS)]))
+    tried, named = _regions_to_try(text, regions)
     records = _record_shapes(candidates)
     ranged = _ranges(candidates)
     return [(c.start, c.end) for c in candidates
-            if c.start not in ranged and _is_phone(c, tried, bool(named)) and not _like_a_record(c, records)]
+            if c.start not in ranged and _is_phone(c, tried, named) and not _like_a_record(c, records)]
+
+
+def _regions_to_try(text: str, regions: tuple[str, ...] | list[str] | None) -> tuple[list[str], bool]:
+    """The regions a national number is tried in, those the text names first; and whether it names one."""
+    named = [code for code, pattern in _REGION_PATTERNS.items() if pattern.search(text)]
+    chinese = ["CN"] if _CHINESE.search(text) and not _KANA_OR_HANGUL.search(text) else []
+    return list(dict.fromkeys([*named, *chinese, *(regions or DEFAULT_PHONE_REGIONS)])), bool(named)
 
 
 _CHINESE = re.compile("[\u3400-\u4dbf\u4e00-\u9fff]")
