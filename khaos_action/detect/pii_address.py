@@ -130,8 +130,9 @@ _LINES = (
     re.compile(rf"\b\d{{1,4}}-\d{{1,4}}(?:-\d{{1,4}})?\s+{NAME}(?:-{NAME})?,\s+{NAME}-(?:ku|shi|cho|machi|gun)\b"),
 )
 _CONTINUES = re.compile(r"(?i)\s+(?:and|with|that|which|where|whose|has|had|have|is|was|are|were|near|for|but|so|"
-                        r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts)\b")
-"""Words that go on after a whole noun phrase: a street before them is no modifier of a noun."""
+                        r"or|if|it|its|it's|they|their|you|rated|offers|features|boasts|as)\b")
+"""Words that go on after a whole noun phrase: a street before them is no modifier of a noun ("gave 9 Pine Street as
+his address"). Not "in": "1 room in 1 Hotel Brooklyn Bridge in New York" names a hotel."""
 _PLACED_BEFORE = re.compile(r"(?i)(?:\bat|(?<!\bup )(?<!\bdown )\bto)\s+(?:(?:suite|ste|flat|apt|apartment|unit|studio|"
                             r"building|bldg)\.?\s*#?\s*\w{1,6},?\s+)?$")
 """A place's preposition right before the number, or before the unit before it: "at 1059 Reed Avenue costing

@@ -1,6 +1,7 @@
 """Address lines known by their end rather than by a house number before a street: a US state and a ZIP code, a
-Canadian province and postcode, a British postcode, a state or province alone at the end of a line, or a town and a
-ZIP code; before that end, a street's line in any case with any units and town between."""
+Canadian province and postcode, an Australian state and postcode, a British postcode, a state or province alone at
+the end of a line, or a town and a ZIP code; before that end, a street's line in any case with any units and town
+between."""
 
 from __future__ import annotations
 
@@ -28,6 +29,8 @@ Carolina 28273"): where a US address line ends."""
 _CA_POSTCODE = re.compile(r"\b[ABCEGHJ-NPRSTVXY]\d[A-Z] ?\d[A-Z]\d\b")
 _PROVINCE_BEFORE = re.compile(rf"[\s,(](?:{_CA_PROVINCE})\)?\.?,?\s+$")
 """A Canadian province before its postcode ("Calgary, AB T2J 6T5", "Montréal (Québec) H2L 2C4")."""
+_AU_STATE_POSTCODE = re.compile(r"(?<![\w-])(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\.?,?\s+\d{4}\b(?!-)")
+"""An Australian state and postcode: "Toorak VIC 3142", "Sydney NSW 2000"."""
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _REGION_END = re.compile(
     rf",\s*(?:{_US_STATE}|{_US_STATE_NAME}|{_CA_PROVINCE})\.?(?=\s*(?:$|\n|[.;!?)]|,?\s+(?:USA|U\.S\.A|United States|"
@@ -86,7 +89,9 @@ def us_lines(text: str) -> Iterator[tuple[int, int]]:
         if index == len(words) or words[index] >= line_end:
             continue  # no street word before this end: the line's pattern would be tried at every number of it
         line = pattern.search(text, window, line_end)
-        if line and not a_year_or_a_count(text, line.start()):
+        while line and a_year_or_a_count(text, line.start()):  # "Unit 4, 18 Harbour Street": the unit's number
+            line = pattern.search(text, line.start() + 1, line_end)
+        if line:
             yield line.start(), end
 
 
@@ -102,6 +107,8 @@ def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str]]]:
     for postcode in _CA_POSTCODE.finditer(text):
         province = _PROVINCE_BEFORE.search(text, max(0, postcode.start() - 30), postcode.start())
         yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE
+    for postcode in _AU_STATE_POSTCODE.finditer(text):
+        yield postcode.start(), postcode.end(), _US_LINE
     for postcode in _UK_POSTCODE.finditer(text):
         yield postcode.start(), postcode.end(), _US_LINE
     for region in _REGION_END.finditer(text):

@@ -135,3 +135,21 @@ def test_streets_with_a_misspelt_kind(text, address):
 ])
 def test_look_alikes_of_misspelt_kinds(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Her home is 15 Crescent Road, Toorak VIC 3142.", "15 Crescent Road, Toorak VIC 3142"),
+    ("Send the invoice to Unit 4, 18 Harbour Street, Sydney NSW 2000.", "18 Harbour Street, Sydney NSW 2000"),
+    ("He gave 9 Pine Street as his address.", "9 Pine Street"),
+])
+def test_australian_lines_and_a_street_before_as(text, address):
+    assert address in _addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "We ordered 3 Park Avenue chairs for the SA 5000 office.",
+    "1 room in 1 Hotel Brooklyn Bridge in New York, for 2 days.",
+    "Chapter 9 Pine Street as a symbol of home",
+])
+def test_look_alikes_of_australian_lines(text):
+    assert _addresses(text) == []
