@@ -188,6 +188,7 @@ def _candidates(text: str) -> Iterator[_Candidate]:
         cut = _between_numbers(m.group(0))
         end, at = (m.start() + cut.start(), m.start() + cut.end()) if cut else (m.end(), m.end())
         start, end = _without_money(text, m.start(), end)
+        end = _without_hyphen_extension(text, start, end)
         if 7 <= sum(c.isdigit() for c in text[start:end]) <= 15:
             raw = text[start:end].rstrip(" -./(")
             yield _Candidate(text, raw, start, start + len(raw))
@@ -195,6 +196,18 @@ def _candidates(text: str) -> Iterator[_Candidate]:
 
 _MONEY_FIRST = re.compile(r"\d+(?:[.,]\d+)?\s+")
 _MONEY_LAST = re.compile(r"\s+\d+(?:[.,]\d+)?$")
+
+
+_HYPHEN_EXTENSION = re.compile(r"-\d{1,5}$")
+
+
+def _without_hyphen_extension(text: str, start: int, end: int) -> int:
+    """An international number too long by a group after a hyphen ends before it: that group is its extension
+    ("+86 20 61302222-8866", "+86 20 6130-2222-8866")."""
+    raw = text[start:end]
+    if raw.startswith("+") and sum(c.isdigit() for c in raw) > 15 and (extension := _HYPHEN_EXTENSION.search(raw)):
+        return start + extension.start()
+    return end
 
 
 def _without_money(text: str, start: int, end: int) -> tuple[int, int]:
