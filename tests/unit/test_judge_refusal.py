@@ -640,6 +640,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (55, 1),
+    "refusal_kinds_holdout.jsonl": (23, 0),
 }
 
 
