@@ -33,13 +33,15 @@ _AU_STATE_POSTCODE = re.compile(r"(?<![\w-])(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\.?,
 """An Australian state and postcode: "Toorak VIC 3142", "Sydney NSW 2000"."""
 _UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _REGION_END = re.compile(
-    rf",\s*(?:{_US_STATE}|{_US_STATE_NAME}|{_CA_PROVINCE})\.?(?=\s*(?:$|\n|[.;!?)]|,?\s+(?:USA|U\.S\.A|United States|"
-    rf"Canada|CANADA)\b))")
+    rf",\s*(?!OK\b)(?:{_US_STATE}|{_US_STATE_NAME}|{_CA_PROVINCE})\.?(?=\s*(?:$|\n|[.;!?)]|,?\s+"
+    rf"(?:USA|U\.S\.A|United States|Canada|CANADA)\b))")
 """A state or province alone after a comma, at the end of a line or before its country: "1720 HARDING HWY NEWFIELD,
 NJ", "1730 McPherson Crt. Unit 35, Pickering, ON", "25 Bethridge Road Toronto, Ontario, Canada"."""
-_STATE_ENDS_LINE = re.compile(rf"(?i)(?<=[^\W\d_])\s+(?:{_US_STATE})\.?(?=[^\S\n]*(?:$|\n))")
+_STATE_ENDS_LINE = re.compile(
+    rf"(?<=[^\W\d_])\s+(?!OK\b)(?:{_US_STATE}|(?!(?:ok|in|me|or|hi|oh|la|pa|de|co|ma|al|id|ga|mo|ne)\b)"
+    rf"(?i:{_US_STATE}))\.?(?=[^\S\n]*(?:$|\n))")
 """A state's code alone at the end of a line, in any case: "465 pack lane cheshire ct", "8725 nw 18th ter ste 106
-doral fl"."""
+doral fl"; never one that is also a word ("ok", "in", "me", "or", "hi", "OK")."""
 _PHRASE_END = re.compile(r"\s*(?:$|[\n.,;!?)])")
 _NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                  r"sixty|seventy|eighty|ninety)(?:[ -](?:hundred|thousand|one|two|three|four|five|six|seven|eight|"
@@ -79,9 +81,10 @@ cumming 30041", "1300 E MOUNT GARFIELD ROAD, NORTON SHORES 49441"."""
 
 def us_lines(text: str) -> Iterator[tuple[int, int]]:
     """Address lines known by their end (a state, a province, a postcode), in any case and with any units between:
-    the end is looked for first, then a street's line before it."""
+    the end is looked for first, then a street's line before it. Where no postcode vouches for the end, a line that
+    mixes capitalised words and a lower-case noun is a sentence, not an address ("4 Green Park benches, OK")."""
     words: list[int] | None = None  # where the street words start: found in one pass, at the first end
-    for line_end, end, pattern in _ends(text):
+    for line_end, end, pattern, coded in _ends(text):
         window = max(0, line_end - 120)
         if words is None:
             words = [m.start() for m in _STREET_WORD.finditer(text)]
@@ -91,27 +94,38 @@ def us_lines(text: str) -> Iterator[tuple[int, int]]:
         line = pattern.search(text, window, line_end)
         while line and a_year_or_a_count(text, line.start()):  # "Unit 4, 18 Harbour Street": the unit's number
             line = pattern.search(text, line.start() + 1, line_end)
-        if line:
+        if line and (coded or not _mixed_case(line.group(0))):
             yield line.start(), end
 
 
-def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str]]]:
-    """(where the street's line must end, where the address ends, the line's pattern) for every end a line may
-    have."""
+_WORD = re.compile(r"[^\W\d_][\w'’-]*")
+_LOWER_IN_A_LINE = frozenset({"apt", "apartment", "suite", "ste", "unit", "bldg", "building", "floor", "fl", "rm",
+                              "room", "de", "du", "des", "la", "le", "of", "st", "rd", "ave", "dr", "ln", "blvd"})
+
+
+def _mixed_case(line: str) -> bool:
+    words = _WORD.findall(line)
+    capitalised = any(word[0].isupper() for word in words)
+    return capitalised and any(word[0].islower() and word.lower() not in _LOWER_IN_A_LINE for word in words)
+
+
+def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str], bool]]:
+    """(where the street's line must end, where the address ends, the line's pattern, whether a postcode ends it)
+    for every end a line may have."""
     for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
         state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 24), zip_code.start())
         if state:
-            yield state.start(), zip_code.end(), _US_LINE
+            yield state.start(), zip_code.end(), _US_LINE, True
         elif _PHRASE_END.match(text, zip_code.end()):
-            yield zip_code.start(), zip_code.end(), _TOWN_BEFORE_ZIP
+            yield zip_code.start(), zip_code.end(), _TOWN_BEFORE_ZIP, True
     for postcode in _CA_POSTCODE.finditer(text):
         province = _PROVINCE_BEFORE.search(text, max(0, postcode.start() - 30), postcode.start())
-        yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE
+        yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE, True
     for postcode in _AU_STATE_POSTCODE.finditer(text):
-        yield postcode.start(), postcode.end(), _US_LINE
+        yield postcode.start(), postcode.end(), _US_LINE, True
     for postcode in _UK_POSTCODE.finditer(text):
-        yield postcode.start(), postcode.end(), _US_LINE
+        yield postcode.start(), postcode.end(), _US_LINE, True
     for region in _REGION_END.finditer(text):
-        yield region.start(), region.end(), _US_LINE
+        yield region.start(), region.end(), _US_LINE, False
     for state in _STATE_ENDS_LINE.finditer(text):
-        yield state.start(), state.end(), _US_LINE
+        yield state.start(), state.end(), _US_LINE, False

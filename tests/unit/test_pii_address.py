@@ -153,3 +153,12 @@ def test_australian_lines_and_a_street_before_as(text, address):
 ])
 def test_look_alikes_of_australian_lines(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "There are 4 Green Park benches, OK?",
+    "Rated 4.5 by 120 Lake View guests, FL.",
+    "I moved 3 Oak Street signs and that is ok",
+])
+def test_a_state_alone_after_a_sentence_is_no_line_end(text):
+    assert _addresses(text) == []
