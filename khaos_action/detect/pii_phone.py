@@ -23,8 +23,9 @@ WORD = rf"[^\W{UNSPACED}]"
 # ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000"), and
 # may follow a word directly ("call+64 3 331 6005"): it starts the number; after a lone letter it is algebra
 # ("x+12345678901"). A slash after the number ends it when no digit follows ("Call 03 331 6005/x12 more").
+# Poland's exit code may be written with its wait for a dial tone ("0~01-650-333-6000").
 _PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_]{{2}})(?=\++\d))"
-                              rf"(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00)?\(?\d"
+                              rf"(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00|0~0)?\(?\d"
                               rf"[\d \t\u00a0().\-/]{{5,22}}\d"
                               rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/\d|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
@@ -254,7 +255,9 @@ def _international(raw: str) -> bool:
     """"+" or the "00" exit code with a whole number after it: "00492211" is a record's eight digits, "0049 30
     901820" a German number."""
     raw = raw.lstrip("(")
-    return raw.startswith("+") or (raw.startswith("00") and sum(ch.isdigit() for ch in raw) >= 11)
+    if raw.startswith(("+", "0~0")):
+        return True
+    return raw.startswith("00") and sum(ch.isdigit() for ch in raw) >= 11
 
 
 _NANP_LOCAL = re.compile(r"[2-9]\d{2}[-. ]\d{4}")
