@@ -283,12 +283,13 @@ def _plausible(raw: str, *, context: bool, international: bool, named: bool, sha
 def _ruled_out(c: _Candidate) -> bool:
     """A date, opening hours, an amount, a percentage, a decimal, or a record's number."""
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
-                or _PERCENT_AFTER.match(c.after)
+                or _AMOUNT_AFTER.match(c.after)
                 or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
                 or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before))
 
 
-_PERCENT_AFTER = re.compile(r"\s?%")
+_AMOUNT_AFTER = re.compile(r"\s?[%$€£¥元円块]")
+"""A percent or a currency's sign right after the digits: a share or an amount ("415-666-7777%", "13812345678元")."""
 
 
 def _a_record(before: str) -> bool:

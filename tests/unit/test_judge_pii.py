@@ -161,7 +161,7 @@ SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (220, 140, 2), "external/pii_su
                 # libphonenumber's matcher tests: numbers of eleven regions in the sentences its authors wrote, each
                 # given the region its test gives the matcher, and strings they say hold no number.
                 "external/pii_libphonenumber_dev.jsonl": (647, 21, 0),
-                "external/pii_libphonenumber_holdout.jsonl": (258, 19, 1)}
+                "external/pii_libphonenumber_holdout.jsonl": (258, 19, 0)}
 
 
 @pytest.mark.parametrize("name", sorted(SUITE_FLOORS))
@@ -629,6 +629,7 @@ def test_look_alikes_of_broadcast_zero_padded_and_short_ip_addresses(text):
     ("Call 03 331 6005/x12 more", ("NZ",), ["03 331 6005"]),  # a slash with no digit after it ends the number
     ("$20 415-666-7777", ("US",), ["415-666-7777"]),  # an amount beside the number is no part of it
     ("415-666-7777 100$", ("US",), ["415-666-7777"]),
+    ("Call 415-666-7777 for 5 $ off", ("US",), ["415-666-7777"]),  # a sign after another number
     ("宝爵台球会所：13604779660或13604770960", None, ["13604779660", "13604770960"]),  # Chinese mobiles in Chinese text
 ])
 def test_numbers_after_a_letter_before_a_slash_beside_money_and_chinese_mobiles(text, regions, expected):
@@ -642,6 +643,7 @@ def test_numbers_after_a_letter_before_a_slash_beside_money_and_chinese_mobiles(
     "Order 13604779660 shipped",  # eleven digits in English text: China's numbers are not tried
     "订单号13604779660已发货",  # an order's number in Chinese
     "注文番号13604779660です",  # Japanese: kana beside the ideographs
+    "价格是13812345678元",  # a price: the currency's sign after the digits
 ])
 def test_look_alikes_of_numbers_after_a_letter_and_chinese_mobiles(text):
     assert _phones(text, ("US",)) == []
