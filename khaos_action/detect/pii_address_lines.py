@@ -39,9 +39,10 @@ _REGION_END = re.compile(
 NJ", "1730 McPherson Crt. Unit 35, Pickering, ON", "25 Bethridge Road Toronto, Ontario, Canada"."""
 _STATE_ENDS_LINE = re.compile(
     rf"(?<=[^\W\d_])\s+(?!OK\b)(?:{_US_STATE}|(?!(?:ok|in|me|or|hi|oh|la|pa|de|co|ma|al|id|ga|mo|ne)\b)"
-    rf"(?i:{_US_STATE}))\.?(?=[^\S\n]*(?:$|\n))")
+    rf"(?i:{_US_STATE}))\.?[^\S\n]*$")
 """A state's code alone at the end of a line, in any case: "465 pack lane cheshire ct", "8725 nw 18th ter ste 106
 doral fl"; never one that is also a word ("ok", "in", "me", "or", "hi", "OK")."""
+_DIGIT = re.compile(r"\d")
 _PHRASE_END = re.compile(r"\s*(?:$|[\n.,;!?)])")
 _NUMBER_WORDS = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty|fifty|"
                  r"sixty|seventy|eighty|ninety)(?:[ -](?:hundred|thousand|one|two|three|four|five|six|seven|eight|"
@@ -83,19 +84,30 @@ def us_lines(text: str) -> Iterator[tuple[int, int]]:
     """Address lines known by their end (a state, a province, a postcode), in any case and with any units between:
     the end is looked for first, then a street's line before it. Where no postcode vouches for the end, a line that
     mixes capitalised words and a lower-case noun is a sentence, not an address ("4 Green Park benches, OK")."""
-    words: list[int] | None = None  # where the street words start: found in one pass, at the first end
-    for line_end, end, pattern, coded in _ends(text):
+    words: list[int] | None = None  # where the street words start, found in one pass once ends are many
+    for count, (line_end, end, pattern, coded) in enumerate(_ends(text)):
         window = max(0, line_end - 120)
-        if words is None:
+        if count == _FEW_ENDS:
             words = [m.start() for m in _STREET_WORD.finditer(text)]
-        index = bisect_left(words, window)
-        if index == len(words) or words[index] >= line_end:
+        if not _street_word_between(text, words, window, line_end):
             continue  # no street word before this end: the line's pattern would be tried at every number of it
         line = pattern.search(text, window, line_end)
         while line and a_year_or_a_count(text, line.start()):  # "Unit 4, 18 Harbour Street": the unit's number
             line = pattern.search(text, line.start() + 1, line_end)
         if line and (coded or not _mixed_case(line.group(0))):
             yield line.start(), end
+
+
+_FEW_ENDS = 8
+"""Up to this many ends, each looks for a street word in its own window; past it (a long list, a log), the street
+words of the whole text are found once, so a text of thousands of ends is read in linear time."""
+
+
+def _street_word_between(text: str, words: list[int] | None, start: int, end: int) -> bool:
+    if words is None:
+        return bool(_STREET_WORD.search(text, start, end))
+    index = bisect_left(words, start)
+    return index < len(words) and words[index] < end
 
 
 _WORD = re.compile(r"[^\W\d_][\w'’-]*")
@@ -111,8 +123,24 @@ def _mixed_case(line: str) -> bool:
 
 def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str], bool]]:
     """(where the street's line must end, where the address ends, the line's pattern, whether a postcode ends it)
-    for every end a line may have."""
-    for zip_code in _ZIP.finditer(text):  # the ZIP code first: the state's pattern is tried only before one
+    for every end a line may have: postcodes (only in a text with a digit), a state after a comma (only in one with a
+    comma), then each line's last word."""
+    if _DIGIT.search(text):
+        yield from _postcode_ends(text)
+    if "," in text:
+        for region in _REGION_END.finditer(text):
+            yield region.start(), region.end(), _US_LINE, False
+    line_end = -1
+    while line_end < len(text):  # a line's last word is tried, not every word
+        line_end = text.find("\n", line_end + 1)
+        line_end = len(text) if line_end < 0 else line_end
+        state = _STATE_ENDS_LINE.search(text, max(0, line_end - 8), line_end)
+        if state:
+            yield state.start(), state.end(), _US_LINE, False
+
+
+def _postcode_ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str], bool]]:
+    for zip_code in _ZIP.finditer(text):  # the state's pattern is tried only before a ZIP code
         state = _STATE_BEFORE.search(text, max(0, zip_code.start() - 24), zip_code.start())
         if state:
             yield state.start(), zip_code.end(), _US_LINE, True
@@ -121,11 +149,6 @@ def _ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str], bool]]:
     for postcode in _CA_POSTCODE.finditer(text):
         province = _PROVINCE_BEFORE.search(text, max(0, postcode.start() - 30), postcode.start())
         yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE, True
-    for postcode in _AU_STATE_POSTCODE.finditer(text):
-        yield postcode.start(), postcode.end(), _US_LINE, True
-    for postcode in _UK_POSTCODE.finditer(text):
-        yield postcode.start(), postcode.end(), _US_LINE, True
-    for region in _REGION_END.finditer(text):
-        yield region.start(), region.end(), _US_LINE, False
-    for state in _STATE_ENDS_LINE.finditer(text):
-        yield state.start(), state.end(), _US_LINE, False
+    for pattern in (_AU_STATE_POSTCODE, _UK_POSTCODE):
+        for postcode in pattern.finditer(text):
+            yield postcode.start(), postcode.end(), _US_LINE, True
