@@ -36,8 +36,9 @@ _VERSION_BEFORE = re.compile(
     r"|(?:版本|バージョン|버전)[^\d]{0,3}$")
 """A dotted quad a software release's word introduces is a version: "firmware 1.0.3.14", "upgrade the app to"."""
 _IPV6 = re.compile(rf"(?<!{WORD})(?<![:.])\[?(?:[0-9A-Fa-f]{{1,4}}:){{1,7}}(?::|(?::?[0-9A-Fa-f]{{1,4}}){{1,7}})"
-                   rf"(?:%\w+)?\]?(?!{WORD}|:|\.\d)")
-"""Never the head of a longer run: "2001:db8::256.1.1.1" is no address."""
+                   rf"(?:%\w+)?\]?(?!{WORD}|(?<!\]):|\.\d)")
+"""Never the head of a longer run: "2001:db8::256.1.1.1" is no address; in brackets a port may follow
+("[2001:db8::1]:443")."""
 
 
 def ips(text: str) -> Iterator[tuple[str, int, int]]:

@@ -30,6 +30,7 @@ _PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_]{{2}})(?=\++\d))"
                               rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/\d|[.,]\d))")
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
+    r"helpline|freephone|toll[- ]free|"
     r"number|nummer|telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|numéro|teléfono|móvil|celular|"
     r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?|"
     # verbs of calling and reaching in their persons and tenses: "llamará al", "appelez le", "rufen Sie ... an"
@@ -44,7 +45,8 @@ _PHONE_LABEL = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell(?:phone)?|fax|whats\s?app|sms|hotline|desk|direct line|"
     r"telefon\w*|handy|festnetz|rufnummer|portable|téléphone|tél|teléfono|móvil|celular|telefone|cellulare|gsm)"
     r"(?:\s*(?:number|no\.?|nr\.?|#))?\s*[:.]?\s*$")
-_PHONE_CONTEXT_AFTER = re.compile(r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|\(?(?:home|work|office)\)?)")
+_PHONE_CONTEXT_AFTER = re.compile(
+    r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|toll[- ]free|\(?(?:home|work|office)\)?)")
 NOT_PHONE_BEFORE = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|quote|quoting|ticket|tracking|parcel|isbn|issn|sku|serial|id|"
     r"account|acct|"

@@ -657,3 +657,17 @@ def test_an_international_number_with_its_extension_after_a_hyphen():
 def test_polands_exit_code_with_its_wait_for_a_dial_tone():
     assert _phones("Call 0~01-650-333-6000 now") == ["0~01-650-333-6000"]
     assert _phones("Scores went 0~0 then 0~012345 in the replay") == []  # no whole number after it
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Customer care: 1800 123 4567 (toll-free, India)", ["1800 123 4567"]),  # "toll-free" after it labels it
+    ("The IRS helpline 8008291040 is open 24/7", ["8008291040"]),  # a helpline's number as one run
+])
+def test_helplines_and_toll_free_numbers(text, expected):
+    assert _phones(text) == expected
+
+
+def test_look_alike_of_a_toll_free_number_and_a_bracketed_ipv6_address_with_its_port():
+    assert _phones("Toll-free shipping on orders over 1500 2000 3000") == []
+    text = "connect to [2001:db8::1]:443"
+    assert [text[m.start:m.end] for m in find_pii(text)] == ["[2001:db8::1]"]
