@@ -91,11 +91,18 @@ def us_lines(text: str) -> Iterator[tuple[int, int]]:
             words = [m.start() for m in _STREET_WORD.finditer(text)]
         if not _street_word_between(text, words, window, line_end):
             continue  # no street word before this end: the line's pattern would be tried at every number of it
-        line = pattern.search(text, window, line_end)
-        while line and a_year_or_a_count(text, line.start()):  # "Unit 4, 18 Harbour Street": the unit's number
-            line = pattern.search(text, line.start() + 1, line_end)
+        line = _line_before(text, pattern, window, line_end)
         if line and (coded or not _mixed_case(line.group(0))):
             yield line.start(), end
+
+
+def _line_before(text: str, pattern: re.Pattern[str], start: int, end: int) -> re.Match[str] | None:
+    """The first street's line in text[start:end] that reaches `end` and whose number counts nothing ("Unit 4, 18
+    Harbour Street": the line is read from 18, not from the unit's number)."""
+    line = pattern.search(text, start, end)
+    while line and a_year_or_a_count(text, line.start()):
+        line = pattern.search(text, line.start() + 1, end)
+    return line
 
 
 _FEW_ENDS = 8
