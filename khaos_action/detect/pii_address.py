@@ -15,6 +15,10 @@
   street kind before the number ("Király u. 15", "Andrássy út 60");
 - Japanese block addresses: the postal mark and its postcode, a municipality and its chōme-banchi-gō
   ("東京都渋谷区渋谷2-21-1"), or their romanised form with the ward ("3-14-2 Nishi-Shinjuku, Shinjuku-ku").
+- a house number in words ("One Jelly Belly Lane") where a word places it, a unit follows it or it stands alone on
+  its line; a long street kind misspelt by one slip of the keys ("1200 Market Stret");
+- lines known by their end, a state, a province or a postcode (pii_address_lines: "28 Gorgo Lane Newfield, NJ",
+  "67 Lougheed Rd Unit B Barrie, Ontario L4N 8G1").
 
 A street word alone ("Main Street"), a year after a word ("During 2008"), a route, a room, a floor or a platform
 number is no address.
