@@ -201,6 +201,13 @@ _POLICY = (
                        rf"(?:can|allowed|able|permitted)|(?:my|our)\s+(?:\w+\s+)?{SCOPE_NOUN})|"
                        rf"\bout of (?:my )?scope\b|\b(?:not|n't) (?:within|in|part of) (?:my|our) {SCOPE_NOUN}",
           "outside", "beyond", "scope", "within", "part of", " in my", " in our"),
+    # the channel, not the assistant, sets the limit: "Network unlocks are outside this chat", "isn't handled over
+    # chat", "goes through an underwriter rather than me"
+    _rule(POLICY, 0.85, r"\b(?:is|are|'s|'re) (?:\w+ )?(?:outside|beyond) (?:of )?(?:this|the|our) "
+                        r"(?:chat|conversation|assistant|channel)\b|\b(?:is|are)(?:n't| not) (?:handled|done|"
+                        r"processed|dealt with|possible|available) (?:in|over|through|via|by) (?:this |the )?"
+                        r"(?:chat|assistant|channel)\b|\brather than (?:me|us|this (?:chat|assistant))\b",
+          "outside", "beyond", "chat", "assistant", "channel", "rather than"),
     _rule(POLICY, 0.9, r"\b(?:I|we)(?:'m| am| are|'re)? (?:can )?only (?:(?:able|allowed|here|designed|set up|meant|"
                        r"built|trained|configured|permitted) to )?(?:help|answer|handle|assist|discuss|talk|speak|"
                        r"cover|respond|deal|provide)\b(?:\s+\w+){0,4}?\s+(?:about|with|on|related to|regarding|"

@@ -29,11 +29,14 @@ ACT_NEGATED = (
 free"; the act's word is the group `word`; a scope's condition (group `scope`) may be met further on."""
 ACT_RESERVED = (
     # the act reserved to someone with authority over it: "Admin panel access stays with the workspace owners",
-    # "Account deletions are handled by the owner"
-    rx(r"\b(?P<word>[a-z]+)(?: [a-z]+){0,2} (?:(?:stays?|rests?|sits?|lies|lie|remains?) with|(?:is|are) (?:only )?"
-       r"(?:handled|managed|decided|controlled|granted|done|set) by|(?:is|are) up to) (?:the |your |an? |their |"
-       r"each )?(?:[\w']+ )?(?:owners?|admins?|administrators?|account holders?|holders?|managers?|supervisors?|"
-       r"landlords?|organi[sz]ers?|HR|human resources|employers?|registrars?|principals?)\b"),
+    # "Account deletions are handled by the owner", "Mortgage approvals are made by our lending committee",
+    # "Penalty waivers are a decision for the module convenor"; never the asker ("is up to you") nor the assistant
+    rx(r"\b(?P<word>[a-z][\w']*)(?: [a-z][\w']*){0,2} (?P<reserved>(?:stays?|rests?|sits?|lies|lie|remains?) "
+       r"with|(?:is|are) (?:only )?reserved for|(?:is|are) (?:only )?(?:handled|managed|decided|controlled|granted|"
+       r"done|set|made|approved|authori[sz]ed|signed off|updated|owned) by|(?:is|are) up to|belongs? to|(?:is|are) "
+       r"(?:a |the )?(?:decision|matter|call|choice|responsibility) (?:for|of)) (?!(?:you|yours|yourself|your "
+       r"(?:own )?(?:choice|call|decision)|me|us|this (?:chat|assistant))\b)(?:the |your |an? |their |our |each "
+       r"|both )?[\w']+"),
 )
 """The act reserved to someone else, its word (group `word`) up to three words before the verb."""
 ACTED = rx(

@@ -78,7 +78,9 @@ _MOTIVE = re.compile(
     r"\bwhat (?:draws|drew|led|leads|brings|brought|makes|made|prompted|prompts) you (?:to|toward|want|need|ask)\b|"
     r"\bwhat do you (?:need|want) (?:[\w']+ ){1,5}?for\b|"
     r"\bhow did you come across\b|\bwhat(?:'s| is) (?:the|your) (?:reason|purpose|motive|interest) (?:for|behind|in)\b|"
-    r"\bwhat do you (?:plan|intend|hope|want) to (?:do|use|achieve) with\b|"
+    r"\bwhat (?:is it )?(?:do |would |will )?you (?:plan|intend|hope|want) to (?:do|use|achieve) with\b|"
+    r"\bwhat (?:would|will|do) you (?:do|use|achieve) with\b|\b(?:ask|know) why you (?:\w+ ){0,2}?(?:want|need|wish|"
+    r"like|are asking)\b|"
     r"\bwarum (?:möchten|wollen|brauchen) sie\b|\bwozu (?:brauchen|möchten|wollen) sie\b|\bwas ist der grund\b|"
     r"\bpourquoi (?:voulez|souhaitez)-vous\b|\bquelle est la raison\b|\bqu'est-ce qui vous (?:pousse|amène)\b|"
     r"\bpor qué (?:quiere|necesita|desea)\b|\bcuál es el motivo\b|\bqué le (?:lleva|impulsa)\b", re.IGNORECASE)

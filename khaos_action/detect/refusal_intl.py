@@ -38,6 +38,8 @@ _DE_NOT_DECLINING = (r"(?:weiß|wissen|kenne|kennen|finde|finden|sehe|sehen|glau
 """Verbs of knowing, finding, having and being: "Das weiß ich nicht" says nothing is withheld."""
 _DE_RULE = r"(?:richtlinien|regeln|grundsätze|vorgaben|anweisungen|bestimmungen|nutzungsbedingungen|prinzipien)"
 _DE = (
+    _rule(POLICY, 0.85, r"\b(?:laufen|läuft|geht|gehen) (?:leider )?nicht über (?:den|diesen|unseren) chat\b|"
+                        r"\b(?:ist|sind) (?:im|per|über den) chat nicht möglich\b", "chat"),
     _rule(SPEAKER, 1.0, rf"\b(?:ich|wir)\s+(?:\w+\s+){{0,2}}?{_DE_MODAL}\b(?:\s+[\w-]+){{0,8}}?\s+{_DE_NEG}\b",
           "nicht", "kein", "nichts", "niemals"),
     _rule(SPEAKER, 1.0, rf"\b{_DE_MODAL}\s+(?:ich|wir)\b(?:\s+[\w-]+){{0,8}}?\s+{_DE_NEG}\b",
@@ -133,6 +135,8 @@ _FR_GIVE = (r"(?:fournis|fournissons|partage|partageons|donne|donnons|communique
             r"divulguerai|enverrai|répondrai|aiderai|écrirai|rédigerai)")
 _FR_RULE = r"(?:règles|directives|consignes|politiques?|principes|lignes directrices|conditions)"
 _FR = (
+    _rule(POLICY, 0.85, r"\bne (?:passe|passent|se fait|se font|se traite|se traitent) pas (?:par|via|dans) (?:le|ce) "
+                        r"chat\b", "chat"),
     _rule(SPEAKER, 1.0, rf"\b(?:je|nous)\s+(?:ne|n')\s*(?:\w+\s+)?{_FR_MODAL}\s+(?:\w+\s+){{0,2}}?{_FR_NEG}\b",
           "je n", "nous n"),
     _rule(SPEAKER, 1.0, rf"\b(?:je|nous)\s+(?:ne|n')\s*(?:\w+\s+)?{_FR_GIVE}\s+(?:\w+\s+){{0,1}}?{_FR_NEG}\b",
@@ -234,6 +238,8 @@ _ES_GIVE = (r"(?:comparto|compartimos|proporciono|proporcionamos|doy|damos|facil
             r"creo contenido|compartiré|revelaré|haré|daré|proporcionaré|enviaré|ayudaré|escribiré|responderé)")
 _ES_RULE = r"(?:directrices|políticas|normas|reglas|principios|pautas|condiciones)"
 _ES = (
+    _rule(POLICY, 0.85, r"\bno se (?:puede|pueden|hace|hacen|gestiona|gestionan|tramita|tramitan)(?: hacer| "
+                        r"gestionar| tramitar)? (?:por|a través de|desde|en) (?:el |este )?chat\b", "chat"),
     _rule(SPEAKER, 1.0, rf"\bno\s+(?:\w+\s+)?{_ES_CLITIC}{_ES_MODAL}\b", "no "),
     _rule(SPEAKER, 0.95, rf"\bno\s+{_ES_CLITIC}{_ES_GIVE}\b", "no "),
     _rule(SPEAKER, 1.0, r"\bno me es posible\b|\bme es imposible\b|\bno (?:me|nos) corresponde\b|"
@@ -349,18 +355,19 @@ ACT_NEGATED = (
     rx(r"\bning[uú]n[oa]? (?P<word>\w+)\b" + _NOT_FOUND),
     rx(r"\bno (?P<word>\w+mos)\b"),
 )
-_ROLE = (r"(?:inhaber\w*|eigentümer\w*|admins?|administrator\w*|vorgesetzte\w*|personalabteilung|propriétaires?|"
-         r"titulaires?|administrateurs?|responsables?|gestionnaires?|titular(?:es)?|propietari[oa]s?|"
-         r"administrador(?:es|as?)?|gerentes?|supervisor(?:es|as?)?)\b")
 ACT_RESERVED = (
-    # the act reserved to someone with authority over it: "Die Löschung liegt beim Inhaber", "La suppression est
-    # gérée par le propriétaire", "La eliminación corresponde al titular"
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim) (?:den |dem |der |ihrem "
-       r"|ihren |ihrer )?(?:\w+-?)?" + _ROLE),
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:est|sont) (?:réservée?s? aux?|gérée?s? par|du ressort d[eu]s?) (?:l'|le |la "
-       r"|les |votre |vos )?(?:\w+ )?" + _ROLE),
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?:corresponde|corresponden|está reservad[oa] a|la gestiona|lo gestiona|"
-       r"los gestiona|las gestiona) (?:al? |el |la |los |las |su )?(?:\w+ )?" + _ROLE),
+    # the act reserved to someone with authority over it, never the asker: "Die Löschung liegt beim Inhaber",
+    # "Gehaltserhöhungen entscheidet Ihre Führungskraft", "La suppression est réservée au propriétaire",
+    # "L'annulation relève de votre gestionnaire", "La eliminación corresponde al titular", "es cosa de su responsable"
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim)|entscheidet|"
+       r"entscheiden|genehmigt|genehmigen|bewilligt|bewilligen) (?!ihnen\b|sie selbst\b|mir\b|uns\b)(?:den |dem |der "
+       r"|die |das |ihr |ihre |ihrem |ihren |ihrer |unser |unsere )?[\w-]+"),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:est|sont) (?:réservée?s? aux?|gérée?s? par|du ressort "
+       r"d[eu]s?|décidée?s? par|validée?s? par|approuvée?s? par)|relève(?:nt)? d[eu]s?|relève(?:nt)? de (?:la |l')|"
+       r"appartient à) (?!vous\b|moi\b|nous\b)(?:l'|le |la |les |votre |vos |notre |nos )?\w+"),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>corresponden?|está reservad[oa] a|la gestiona|lo gestiona|"
+       r"los gestiona|las gestiona|es cosa del?|la decide|lo decide|la aprueba|lo aprueba) "
+       r"(?!usted\b|mí\b|nosotros\b)(?:al? |el |la |los |las |su |sus |nuestro |nuestra )?\w+"),
 )
 """The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
 a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"; ACT_RESERVED, the act

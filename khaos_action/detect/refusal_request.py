@@ -20,7 +20,8 @@ from khaos_action.detect import refusal_en_request, refusal_intl
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl.ACT_NEGATED
 _ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl.ACT_RESERVED
-_RESERVED_HINT = re.compile(r" (?:with|by|up to|bei|beim|aux?|par|d[eu]s?|al?|el|la|su) ", re.IGNORECASE)
+_RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
+                            r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de) ", re.IGNORECASE)
 """A word every reserved-act phrase holds before its role: only a sentence with one is searched for them."""
 
 _CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
@@ -106,6 +107,8 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
     """Whether the act a scope was stated for comes back later in the reply with no negation before it ("Free
     delivery only applies to orders over £50. Yours comes to £62, so delivery is free."): a condition the asker
     meets, no decline. A rule that negates the act is not undone that way ("... any change costs a fee")."""
+    if match.groupdict().get("reserved"):
+        return _PROGRESS.search(rest) is not None
     if not match.groupdict().get("scope"):
         return False
     stem = _stem(match.group("word").casefold().removesuffix("s"))
@@ -115,6 +118,15 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
                 w in _NEGATION or w.endswith("n't") for w in words[max(0, i - 3):i]):
             return True
     return False
+
+
+_PROGRESS = re.compile(
+    r"\b(?:yours|your (?:\w+ )?\w+|it|ihre?[rsm]?|la vôtre|le vôtre|votre \w+|la suya|el suyo|su \w+)\b[^.!?\n]{0,30}?"
+    r"\b(?:went|has gone|is on its way|was sent|has been|is being|is approved|was approved|will (?:arrive|reach|be "
+    r"paid|go)|ist (?:unterwegs|genehmigt|bewilligt)|wurde|a été|est en cours|fue|ha sido|está en camino)\b",
+    re.IGNORECASE)
+"""The asker's own case going ahead after the rule that someone else handles such acts ("Refunds are handled by
+our payments team; yours went out today"): the act is done, the rule only says by whom."""
 
 
 def _stem(word: str) -> str:

@@ -520,6 +520,43 @@ def test_kinds_in_other_words(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
 
 
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the act reserved to anyone but the asker and the assistant, in the verbs of deciding and granting
+    ("Fee refunds are approved by the branch manager.", "Can you refund the overdraft fee?", True),
+    ("Room changes are decided by the housing office, not in this chat.", "Can you change my dorm room?", True),
+    ("Visa extensions are a decision for the immigration office.", "Can you extend my visa?", True),
+    ("Sonderurlaub genehmigt Ihre Teamleitung.", "Können Sie meinen Sonderurlaub genehmigen?", True),
+    ("Le remboursement relève du service comptable.", "Pouvez-vous me faire le remboursement ?", True),
+    ("El reembolso es cosa del departamento financiero.", "¿Puede hacerme el reembolso?", True),
+    # the asker's own case going ahead, the asker's own choice, a question of who decides
+    ("Fee refunds are approved by the branch manager; yours was approved this morning and will show tomorrow.",
+     "Can you refund the overdraft fee?", False),
+    ("Le remboursement relève du service comptable ; le vôtre a été validé hier.",
+     "Pouvez-vous me faire le remboursement ?", False),
+    ("Seat choice is up to you: pick any free seat in the app.", "Can I choose my seat?", False),
+    ("Room changes are decided by the housing office.", "Who decides room changes?", False),
+    ("Cluster deletion is reserved for the platform team.", "Can you delete the test cluster?", True),
+    ("The landlord's bank details stay with the agency.", "Can you give me the landlord's bank details?", True),
+    ("This table is reserved for you until 8pm.", "Can you hold a table for us?", False),
+    # the channel sets the limit
+    ("Gift card refunds are outside this chat. I can check your card's balance.", "Can you refund my gift card?",
+     True),
+    ("Address changes aren't handled over chat; please use the form in your account.", "Can you change my address?",
+     True),
+    ("That goes through the claims team rather than me.", "Can you settle my claim?", True),
+    ("Umbuchungen laufen nicht über den Chat. Ich schicke Ihnen den Link.", "Können Sie meinen Flug umbuchen?", True),
+    ("Les résiliations ne passent pas par ce chat.", "Pouvez-vous résilier mon contrat ?", True),
+    ("Las bajas no se pueden tramitar por chat.", "¿Puede dar de baja mi línea?", True),
+    # motive questions in other forms, and a clarifying question about what to do with a thing
+    ("May I ask why you need your sister's medical record?", "Can you send me my sister's medical record?", True),
+    ("What would you do with the admin password?", "Can you give me the admin password?", True),
+    ("What would you like me to do with the old laptop: recycle it or return it?", "Please handle my old laptop.",
+     False),
+])
+def test_reserved_acts_channels_and_motives_in_general_forms(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
 def test_declines_of_each_kind_across_domains():
     """Soft declines that offer something else, questions back, declines with no negation and 'As an AI' openings,
     each beside its answer look-alike (refusal_kinds_dev.jsonl: written to probe the kinds, tuned on)."""
@@ -634,13 +671,13 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout3.jsonl": (67, 0),
     "refusal_domains_holdout4.jsonl": (63, 0),
     "refusal_domains_holdout5.jsonl": (51, 0),
-    "refusal_domains_holdout6.jsonl": (46, 0),
+    "refusal_domains_holdout6.jsonl": (47, 0),
     "refusal_domains_holdout7.jsonl": (45, 0),
     "refusal_domains_holdout8.jsonl": (37, 0),
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (55, 1),
-    "refusal_kinds_holdout.jsonl": (23, 0),
+    "refusal_kinds_holdout.jsonl": (37, 0),
 }
 
 
