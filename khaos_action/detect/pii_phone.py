@@ -287,11 +287,22 @@ def _ruled_out(c: _Candidate) -> bool:
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
                 or _AMOUNT_AFTER.match(c.after)
                 or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
-                or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before))
+                or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before) or _a_chinese_record(c.before))
 
 
-_AMOUNT_AFTER = re.compile(r"\s?[%$€£¥元円块]")
-"""A percent or a currency's sign right after the digits: a share or an amount ("415-666-7777%", "13812345678元")."""
+_AMOUNT_AFTER = re.compile(r"\s?(?:[%$€£¥元円块]|[件人个個次位台张張本天岁歲])")
+"""A percent, a currency's sign or a measure word right after the digits: a share, an amount or a count
+("415-666-7777%", "13812345678元", "共13812345678人")."""
+_CHINESE_RECORD = re.compile(
+    r"(?:卡|账|帳|户|戶|学|學|工|证|證|验证|驗證|流水|序列|批|票|运单|運單|会员|會員|保单|保單|合同|房间|房間|座位|车牌|車牌|身份|密)"
+    r"(?:号码|號碼|号|號|码|碼)[^\d\u4e00-\u9fff]{0,3}(?:是|为|為)?[^\d\u4e00-\u9fff]{0,3}$")
+
+
+def _a_chinese_record(before: str) -> bool:
+    """A record's number named in Chinese: a card's, an account's, a student's or a staff member's, an id's, a
+    verification code, a serial, a batch, a ticket, a waybill, a membership, a policy, a contract, a room, a seat, a
+    plate, a password ("会员卡号", "账号", "验证码是"); a phone's ("电话号码", "手机号", "首选号码") stays one."""
+    return bool(_CHINESE_RECORD.search(before))
 
 
 def _a_record(before: str) -> bool:

@@ -671,3 +671,20 @@ def test_look_alike_of_a_toll_free_number_and_a_bracketed_ipv6_address_with_its_
     assert _phones("Toll-free shipping on orders over 1500 2000 3000") == []
     text = "connect to [2001:db8::1]:443"
     assert [text[m.start:m.end] for m in find_pii(text)] == ["[2001:db8::1]"]
+
+
+@pytest.mark.parametrize("text", ["我的电话号码是13812345678", "手机号13812345678", "我的首选号码是13812345678"])
+def test_chinese_mobiles_a_phones_noun_introduces(text):
+    assert _phones(text) == ["13812345678"]
+
+
+@pytest.mark.parametrize("text", [
+    "会员卡号13812345678",  # a membership card's number
+    "您的账号13812345678已激活",  # an account's
+    "您的验证码是13812345678",  # a verification code
+    "流水号13812345678",  # a transaction's serial
+    "库存13812345678件",  # a count: a measure word after the digits
+    "共13812345678人",
+])
+def test_chinese_records_and_counts_shaped_like_mobiles(text):
+    assert _phones(text) == []
