@@ -295,13 +295,16 @@ _AMOUNT_AFTER = re.compile(r"\s?(?:[%$€£¥元円块]|[件人个個次位台�
 ("415-666-7777%", "13812345678元", "共13812345678人")."""
 _CHINESE_RECORD = re.compile(
     r"(?:卡|账|帳|户|戶|学|學|工|证|證|验证|驗證|流水|序列|批|票|运单|運單|会员|會員|保单|保單|合同|房间|房間|座位|车牌|車牌|身份|密)"
-    r"(?:号码|號碼|号|號|码|碼)[^\d\u4e00-\u9fff]{0,3}(?:是|为|為)?[^\d\u4e00-\u9fff]{0,3}$")
+    r"(?:号码|號碼|号|號|码|碼)[^\d\u4e00-\u9fff]{0,3}(?:是|为|為)?[^\d\u4e00-\u9fff]{0,3}$"
+    r"|(?:价格|價格|金额|金額|数量|數量|总计|總計|合计|合計|余额|餘額|页码|頁碼)[^\d\u4e00-\u9fff]{0,3}(?:是|为|為)?"
+    r"[^\d\u4e00-\u9fff]{0,3}$")
 
 
 def _a_chinese_record(before: str) -> bool:
     """A record's number named in Chinese: a card's, an account's, a student's or a staff member's, an id's, a
     verification code, a serial, a batch, a ticket, a waybill, a membership, a policy, a contract, a room, a seat, a
-    plate, a password ("会员卡号", "账号", "验证码是"); a phone's ("电话号码", "手机号", "首选号码") stays one."""
+    plate, a password ("会员卡号", "账号", "验证码是"); a phone's ("电话号码", "手机号", "首选号码") stays one. A
+    price, an amount, a quantity, a total, a balance or a page ("价格", "数量") is no phone either."""
     return bool(_CHINESE_RECORD.search(before))
 
 

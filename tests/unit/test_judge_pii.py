@@ -685,6 +685,8 @@ def test_chinese_mobiles_a_phones_noun_introduces(text):
     "流水号13812345678",  # a transaction's serial
     "库存13812345678件",  # a count: a measure word after the digits
     "共13812345678人",
+    "价格13812345678",  # a price
+    "数量：13812345678",  # a quantity
 ])
 def test_chinese_records_and_counts_shaped_like_mobiles(text):
     assert _phones(text) == []
