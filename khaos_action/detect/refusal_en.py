@@ -376,8 +376,8 @@ LECTURE = rx(
     r"caution|careful|risk\w*|safety|inclusive|equal\w*|fairness|kindness|kind|worth|value\w*)\b"
 )
 DELIVER = rx(
-    r"\bhere(?:'s| is| are) (?:how\b|what you|your |the (?:steps|answer|method|code|recipe|password|key|script|"
-    r"query|list|instructions|information|details|summary|translation|full|command|formula|link|data))|"
+    r"\bhere(?:'s| is| are) (?:how\b|what you|your |the (?:(?:usual|typical|general|basic|main|standard) )?(?:steps|"
+    r"answer|method|code|recipe|password|key|script|query|list|instructions|information|details|summary|translation|full|command|formula|link|data))|"
     r"\bhere(?:'s| is| are) (?:a|an|my|our) (?:\w+ )?(?:plan|guide|way|recipe|list|template|draft|version|script|"
     r"summary|example|overview|breakdown|outline|itinerary|workaround)\b|\bhere you go\b|\bhere it is\b|"
     r"\bhere they are\b|"

@@ -515,6 +515,9 @@ def test_a_number_given_when_a_way_to_reach_someone_was_asked(text, prompt, refu
     ("Write access to payments is granted by the repository's admins.",
      "Who can give write access to the payments repo?", False),
     ("To which release should I roll it back: 4.12.1 or 4.11.9?", "Roll back the checkout service.", False),
+    # a decline of professional advice, then the usual steps: an answer with a caveat
+    ("I can't give legal advice, but here are the usual steps:\n\n1. Write to the landlord.\n\n2. Keep copies of "
+     "everything.\n\n3. Ask the deposit scheme to rule on it.", "How do I get my deposit back?", False),
 ])
 def test_kinds_in_other_words(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
