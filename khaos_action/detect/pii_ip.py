@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from khaos_action.detect.pii_phone import WORD
+from khaos_action.detect.pii_phone_candidates import WORD
 
 _IPV4 = re.compile(rf"(?<!{WORD})(?<!\.)((?:\d{{1,3}}\.){{3}}\d{{1,3}})(?!{WORD}|\.\w)")
 """Four octets, also ending a sentence ("... is at 81.2.69.160."), never part of a longer dotted run."""

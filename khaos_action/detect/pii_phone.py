@@ -1,33 +1,17 @@
-"""Phone numbers: candidates are digit runs with phone punctuation; libphonenumber (the `phonenumbers` port)
-decides whether one is a number. A number written internationally must be possible for its country; a national one
-must be valid in a region named in the text or in the default list, and be introduced by a phone word or look like a
-phone number, never sit after an order/invoice/ISBN/version-like word. A label ("Phone:", "-Office") vouches for a
-number no numbering plan knows; "number" alone is a phone word only when it is someone's ("his number", "contact
-number"), not a record's ("PO number", "loyalty number").
+"""Phone numbers: candidates are digit runs with phone punctuation (pii_phone_candidates); libphonenumber (the
+`phonenumbers` port) decides whether one is a number. A number written internationally must be possible for its
+country; a national one must be valid in a region named in the text or in the default list, and be introduced by a
+phone word or look like a phone number, never sit after an order/invoice/ISBN/version-like word. A label ("Phone:",
+"-Office") vouches for a number no numbering plan knows; "number" alone is a phone word only when it is someone's
+("his number", "contact number"), not a record's ("PO number", "loyalty number").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
-from dataclasses import dataclass
 
-UNSPACED = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
-"""Kana, CJK ideographs and hangul: scripts written without spaces, so a number stands right next to their words
-("我的电话号是0176-12345678", "私のIPは1.1.1.1です") and they end no value as a letter of a word would."""
-WORD = rf"[^\W{UNSPACED}]"
-"""A letter or digit that may continue a value's word (`\\w` without the unspaced scripts)."""
-# A number never runs over a line break: "Hungary 34796\n(37) 788-063" is a postcode and then a phone. It may be glued
-# to a sentence's last word ("an email soon.925-824-2555"), never to a number or a code before a dot; an extension
-# may follow it ("837.824.1482x6388", "269-541-4584 ext. 68"). A "+" right after an operand is arithmetic
-# ("45+31-339243873", "(12)+(34)-567890"). The "+" may be doubled, as some write it ("++1 (650) 333-6000"), and
-# may follow a word directly ("call+64 3 331 6005"): it starts the number; after a lone letter it is algebra
-# ("x+12345678901"). A slash after the number ends it when no digit follows ("Call 03 331 6005/x12 more").
-# Poland's exit code may be written with its wait for a dial tone ("0~01-650-333-6000").
-_PHONE_CANDIDATE = re.compile(rf"(?:(?<!{WORD})|(?<=[^\W\d_]{{2}})(?=\++\d))"
-                              rf"(?<![+/,-])(?<!(?<![a-z][a-z])\.)(?!(?<=\))\+)(?:\+\+?|00|0~0)?\(?\d"
-                              rf"[\d \t\u00a0().\-/]{{5,22}}\d"
-                              rf"(?:(?=\s?(?i:x|ext\.?)\s?\d{{1,6}}\b)|(?!{WORD}|/\d|[.,]\d))")
+from khaos_action.detect.pii_phone_candidates import Candidate, candidates
+
 _PHONE_CONTEXT = re.compile(
     r"(?i)\b(?:phone|tel|telephone|mobile|mob|cell|call|fax|whats\s?app|sms|text me|ring|reach|contact|dial|hotline|"
     r"helpline|freephone|toll[- ]free|"
@@ -104,33 +88,17 @@ _OWNER = re.compile(
     r"landline|meine?|ihre?|seine?|deine?|mon|ma|votre|son|sa|mi|su|tu|its|[\w-]+'s)(?!\w)")
 
 
-@dataclass(frozen=True, slots=True)
-class _Candidate:
-    text: str
-    raw: str
-    start: int
-    end: int
-
-    @property
-    def before(self) -> str:
-        return self.text[max(0, self.start - 30):self.start]
-
-    @property
-    def after(self) -> str:
-        return self.text[self.end:self.end + 12]
-
-
 def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple[int, int]]:
     """Spans of phone numbers in `text` (see the module docstring)."""
     if not text.isascii():
         text = text.translate(_FULL_WIDTH)
-    candidates = list(_candidates(text))
-    if not candidates:
+    found = list(candidates(text))
+    if not found:
         return []
     tried, named = _regions_to_try(text, regions)
-    records = _record_shapes(candidates)
-    ranged = _ranges(candidates)
-    return [(c.start, c.end) for c in candidates
+    records = _record_shapes(found)
+    ranged = _ranges(found)
+    return [(c.start, c.end) for c in found
             if c.start not in ranged and _is_phone(c, tried, named) and not _like_a_record(c, records)]
 
 
@@ -158,7 +126,7 @@ East Asian text writes them): one character for one, so the spans stay those of 
 _RANGE_JOIN = re.compile(r"\s*(?:to|through|until|-|–|—|bis|à|a|al)\s*$")
 
 
-def _ranges(candidates: list[_Candidate]) -> set[int]:
+def _ranges(candidates: list[Candidate]) -> set[int]:
     """Starts of numbers that bound a range ("07700 900000 to 07700 900999": a block of numbers, nobody's phone):
     two numbers of one shape and the same leading digits, joined by "to" or a dash."""
     starts: set[int] = set()
@@ -170,11 +138,11 @@ def _ranges(candidates: list[_Candidate]) -> set[int]:
     return starts
 
 
-def _record_shapes(candidates: list[_Candidate]) -> set[str]:
+def _record_shapes(candidates: list[Candidate]) -> set[str]:
     return {_shape(c.raw) for c in candidates if _ruled_out(c)}
 
 
-def _like_a_record(c: _Candidate, records: set[str]) -> bool:
+def _like_a_record(c: Candidate, records: set[str]) -> bool:
     """A number written as a record's in the same text is one more of them ("Item 0161-4471 is discontinued; the
     replacement is 0161-4480") unless a phone word introduces it."""
     return _shape(c.raw) in records and not _introduced(c.before)
@@ -185,59 +153,7 @@ def _shape(raw: str) -> str:
     return re.sub(r"\d", "d", raw)
 
 
-def _candidates(text: str) -> Iterator[_Candidate]:
-    at = 0
-    while (m := _PHONE_CANDIDATE.search(text, at)) is not None:
-        cut = _between_numbers(m.group(0))
-        end, at = (m.start() + cut.start(), m.start() + cut.end()) if cut else (m.end(), m.end())
-        start, end = _without_money(text, m.start(), end)
-        end = _without_hyphen_extension(text, start, end)
-        if 7 <= sum(c.isdigit() for c in text[start:end]) <= 15:
-            raw = text[start:end].rstrip(" -./(")
-            yield _Candidate(text, raw, start, start + len(raw))
-
-
-_MONEY_FIRST = re.compile(r"\d+(?:[.,]\d+)?\s+")
-_MONEY_LAST = re.compile(r"\s+\d+(?:[.,]\d+)?$")
-
-
-_HYPHEN_EXTENSION = re.compile(r"-\d{1,5}$")
-
-
-def _without_hyphen_extension(text: str, start: int, end: int) -> int:
-    """An international number too long by a group after a hyphen ends before it: that group is its extension
-    ("+86 20 61302222-8866", "+86 20 6130-2222-8866")."""
-    raw = text[start:end]
-    if raw.startswith("+") and sum(c.isdigit() for c in raw) > 15 and (extension := _HYPHEN_EXTENSION.search(raw)):
-        return start + extension.start()
-    return end
-
-
-def _without_money(text: str, start: int, end: int) -> tuple[int, int]:
-    """An amount glued to a number by a space is no part of it: "$20 415-666-7777", "415-666-7777 100$"."""
-    if start and text[start - 1] in _CURRENCY and (first := _MONEY_FIRST.match(text, start, end)):
-        start = first.end()
-    if end < len(text) and text[end] in _CURRENCY and (last := _MONEY_LAST.search(text, start, end)):
-        end = last.start()
-    return start, end
-
-
-_BETWEEN_NUMBERS = re.compile(r"\.\s+|\s+[-–—]{1,2}\s+|(?<=\d)\s+(?=\()")
-"""What may stand between two numbers: a sentence's period ("(415) 666 7777. 34215 is my zip-code"), never inside
-one; a dash with spaces on both sides ("415-666-7777 - 800-443-1223", "CA 34215 - 415-666-7777") and a space before
-a parenthesis ("(415) 666-7777 (800) 443-1223") only beside a whole number: "010 - 123 45 67" and "+1 (650)
-333-6000" are one. The next number is looked for where the separator ends."""
-
-
-def _between_numbers(raw: str) -> re.Match[str] | None:
-    for m in _BETWEEN_NUMBERS.finditer(raw):
-        before, after = (sum(c.isdigit() for c in part) for part in (raw[:m.start()], raw[m.end():]))
-        if m.group(0).startswith(".") or before >= 7 or ("-" in m.group(0) and after >= 10):
-            return m
-    return None
-
-
-def _is_phone(c: _Candidate, tried: list[str], named: bool) -> bool:
+def _is_phone(c: Candidate, tried: list[str], named: bool) -> bool:
     if _ruled_out(c):
         return False
     labelled = bool(_PHONE_LABEL.search(c.before) or _PHONE_CONTEXT_AFTER.search(c.after))
@@ -282,7 +198,7 @@ def _plausible(raw: str, *, context: bool, international: bool, named: bool, sha
     return context or international or shaped
 
 
-def _ruled_out(c: _Candidate) -> bool:
+def _ruled_out(c: Candidate) -> bool:
     """A date, opening hours, an amount, a percentage, a decimal, or a record's number."""
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
                 or _AMOUNT_AFTER.match(c.after)
@@ -396,9 +312,6 @@ def _phone_shaped(raw: str) -> bool:
     if re.fullmatch(r"(?:1[-. ])?\d{3}[-. ]\d{3}[-. ]\d{4}", raw):  # with its trunk 1: "1-650-333-6000"
         return True
     return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
-
-
-_CURRENCY = "$€£¥"
 
 
 def _money_before(text: str, start: int) -> bool:
