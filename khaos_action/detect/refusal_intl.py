@@ -339,9 +339,15 @@ ACT_REQUEST = rx(
     r"^\W*(?:(?:kann|könnte|darf) ich|(?:können|könnten) (?:sie|wir)|kannst du|könntest du|bitte\b|ich (?:möchte|"
     r"hätte gern|brauche)|puis-je|est-ce que je peux|(?:pouvez|pourriez)-vous|peux-tu|pourrais-tu|je (?:voudrais|"
     r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías)\b|quiero|"
-    r"quisiera|me gustaría|necesito|por favor)(?! (?:mir )?sagen| me dire| decirme)"
+    r"quisiera|me gustaría|necesito|por favor|"
+    # a bare imperative: "Löschen Sie mein Konto", "Supprimez mon compte", "Elimine mi cuenta"
+    r"(?:löschen|kündigen|stornieren|schicken|senden|geben|erstatten|entsperren|ändern|buchen|genehmigen) sie\b|"
+    r"(?:supprimez|annulez|envoyez|donnez|remboursez|débloquez|changez|modifiez|réservez|approuvez)(?:-moi)?\b|"
+    r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b)"
+    r"(?! (?:mir )?sagen| me dire| decirme)"
 )
-"""German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?"."""
+"""German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?",
+"Löschen Sie ...", "Supprimez ...", "Elimine ..."."""
 _NOT_FOUND = (r"(?! (?:\w+ )?(?:\d|#|mit\b|unter\b|auf (?:diese|den)|gefunden|avec\b|sous\b|à ce nom|au nom|trouvé|"
               r"con\b|a nombre|bajo\b|encontrad))")
 """Not a failure to find the thing: "keine Bestellung mit der Nummer 55120", "aucune réservation à ce nom"."""

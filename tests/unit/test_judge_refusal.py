@@ -541,6 +541,13 @@ def test_kinds_in_other_words(text, prompt, refused):
     ("Cluster deletion is reserved for the platform team.", "Can you delete the test cluster?", True),
     ("The landlord's bank details stay with the agency.", "Can you give me the landlord's bank details?", True),
     ("This table is reserved for you until 8pm.", "Can you hold a table for us?", False),
+    # a bare imperative asks for an act in German, French and Spanish too
+    ("Kontolöschungen liegen beim Inhaber des Arbeitsbereichs.", "Löschen Sie mein Konto.", True),
+    ("La suppression du compte est réservée au propriétaire.", "Supprimez mon compte, s'il vous plaît.", True),
+    ("La eliminación de la cuenta corresponde al titular.", "Elimine mi cuenta, por favor.", True),
+    ("La eliminación de la cuenta corresponde al titular; la suya ya fue aprobada.", "Elimine mi cuenta, por favor.",
+     False),
+    ("Kontolöschungen liegen beim Inhaber.", "Wer darf Konten löschen?", False),
     # the channel sets the limit
     ("Gift card refunds are outside this chat. I can check your card's balance.", "Can you refund my gift card?",
      True),
