@@ -246,13 +246,34 @@ _LINE_END = re.compile(r"[^\S\n]*(?:$|\n)")
 def _english_street(text: str, m: re.Match[str], post: re.Match[str] | None) -> bool:
     """Complete, or followed by a postcode, and its number no count's ("Room 12 Building Way, Springfield") unless a
     word that places it comes first."""
-    if not (post or _complete(text, m)):
-        return False
     start = m.start()
+    if not (post or _complete(text, m) or _a_house_number(text, start, m.end())):
+        return False
     return not a_year_or_a_count(text, start) or bool(_AT_THE.search(text, max(0, start - 12), start))
 
 
+def _a_house_number(text: str, start: int, end: int) -> bool:
+    """A capitalised street is an address whatever follows it ("Tenants of 300 Pine Road complained", "The shop on
+    45 Elm Street sells bread") when its number has three digits or more, which counts of a street's shops or
+    residents seldom do, and is no price or year ("$300 Park Avenue rents", "2023 Market Street report"), or when a
+    preposition of place comes before it."""
+    if _MODIFIES.match(text, end):
+        return False  # "We sold 500 Park Avenue condos", "on 3 Main Street stores": the street names the condos
+    if _PLACE_PREPOSITION.search(text, max(0, start - 12), start):
+        return True
+    number = _HOUSE_NUMBER.match(text, start)
+    return bool(number) and not (start and text[start - 1] in "$€£¥#") and not _YEARLIKE.fullmatch(number.group(0))
+
+
 _AT_THE = re.compile(r"(?i)\b(?:at|to)\s+(?:the\s+)?$")
+_PLACE_PREPOSITION = re.compile(r"(?i)\b(?:on|near|opposite|outside|behind|beside)\s+$")
+_HOUSE_NUMBER = re.compile(r"\d{3,5}(?=[A-Za-z]?[\s/-])")
+_YEARLIKE = re.compile(r"(?:19|20)\d\d")
+_MODIFIES = re.compile(r"\s+(?:stores|shops|units|condos|apartments|flats|homes|houses|residents|tenants|owners|"
+                       r"tickets|dollars|properties|buildings|locations|branches|offices|signs|exits|listings|lots|fans|"
+                       r"employees|customers|families|students|members|people|workers|sessions|records|products|"
+                       r"items|deals|sales|prices|rents|guests|visitors|reviews|ratings|rooms|beds|nights|users|"
+                       r"votes|patients|cars|spots|views)\b")
 """A place's preposition before the number, or before "the" and the number ("held at the 1 Blue Jays Way")."""
 
 

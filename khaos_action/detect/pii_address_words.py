@@ -29,13 +29,15 @@ _YEAR = re.compile(r"(?:19|20)\d\d\b")
 _TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
 NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|model|size|type|class|grade|"
-                             r"the|our|your|all|up to|batch|order|invoice|ticket|sku)\s+$")
+                             r"the|our|your|all|up to|batch|order|invoice|ticket|sku|(?<!how )(?<!what )about|around|"
+                             r"approximately|"
+                             r"some|than|almost|roughly|only|just)\s+$")
 
 
 def a_year_or_a_count(text: str, start: int) -> bool:
     """"In 2019 Abbey Road was remastered": a year after a word of time; "Room 12 Ocean View is free", "Season 2
     Ocean Drive was": a number that counts or numbers something, not a house."""
-    before = text[max(0, start - 12):start]
+    before = text[max(0, start - 16):start]
     return bool((_YEAR.match(text, start) and _TIME_BEFORE.search(before)) or NUMBERED_BEFORE.search(before))
 
 

@@ -162,3 +162,28 @@ def test_look_alikes_of_australian_lines(text):
 ])
 def test_a_state_alone_after_a_sentence_is_no_line_end(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    # a house number of three digits or more, whatever follows the street
+    ("Tenants of 300 Pine Road complained about noise.", "300 Pine Road"),
+    ("Lease for 210 W 35th St begins June 1.", "210 W 35th St"),
+    # a preposition of place before a smaller number
+    ("The shop on 45 Elm Street sells bread.", "45 Elm Street"),
+    ("Construction near 88 Harbor Drive starts Monday.", "88 Harbor Drive"),
+])
+def test_a_street_followed_by_its_verb(text, address):
+    assert address in _addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "$300 Park Avenue rents are high.",
+    "2023 Market Street report shows growth.",
+    "About 300 Main Street residents signed the petition.",
+    "Approximately 120 Lake Shore Drive units were sold.",
+    "We sold 500 Park Avenue condos last year.",
+    "on 3 Main Street stores we spent $5",
+    "Only 200 Elm Street tickets remain.",
+])
+def test_a_street_that_names_what_follows_or_is_counted(text):
+    assert _addresses(text) == []
