@@ -273,7 +273,8 @@ _MODIFIES = re.compile(r"\s+(?:stores|shops|units|condos|apartments|flats|homes|
                        r"tickets|dollars|properties|buildings|locations|branches|offices|signs|exits|listings|lots|fans|"
                        r"employees|customers|families|students|members|people|workers|sessions|records|products|"
                        r"items|deals|sales|prices|rents|guests|visitors|reviews|ratings|rooms|beds|nights|users|"
-                       r"votes|patients|cars|spots|views)\b")
+                       r"votes|patients|cars|spots|views|shows|albums|songs|tracks|episodes|games|events|photos|"
+                       r"videos|books|films|movies|teams|players|restaurants|cafes|bars|hotels|sites|projects)\b")
 """A place's preposition before the number, or before "the" and the number ("held at the 1 Blue Jays Way")."""
 
 

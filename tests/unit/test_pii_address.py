@@ -184,6 +184,9 @@ def test_a_street_followed_by_its_verb(text, address):
     "We sold 500 Park Avenue condos last year.",
     "on 3 Main Street stores we spent $5",
     "Only 200 Elm Street tickets remain.",
+    "They played 150 Abbey Road shows that year.",
+    "a mix of 4 Oak Road flavors",
+    "I see 10 hotels from 1 Hotel Brooklyn Bridge a nice 1 star hotel.",
 ])
 def test_a_street_that_names_what_follows_or_is_counted(text):
     assert _addresses(text) == []
