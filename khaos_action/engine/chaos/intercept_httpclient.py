@@ -19,7 +19,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
-from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http
+from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http, settle_read
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
 from khaos_action.faults.effects import HttpRequestView, Reply
@@ -91,13 +91,7 @@ def patched_getresponse(original: Any) -> Any:
             finish_http(ctx, decision, None, status=response.status)
             return response
         reply = Reply(response.status, {k.lower(): v for k, v in response.getheaders()}, response.read())
-        if call is not None:  # http.client does not decode a compressed body: telemetry cannot read one
-            encoded = reply.headers.get("content-encoding", "identity").lower() != "identity"
-            call.finish_live(reply.status, reply.headers, None if encoded else reply.body)
-        if transform:
-            return _response(finish_http(ctx, decision, reply) or reply, method)
-        finish_http(ctx, decision, None, status=reply.status)
-        return _response(reply, method)
+        return _response(settle_read(ctx, decision, call, reply), method)
 
     getresponse.__wrapped__ = original  # type: ignore[attr-defined]
     return getresponse

@@ -19,7 +19,7 @@ from typing import Any
 
 from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept_httpclient import ABOVE
-from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http
+from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http, settle_read
 from khaos_action.engine.context import case_now
 from khaos_action.engine.llm_calls import begin_call
 from khaos_action.faults.effects import HttpRequestView, Reply
@@ -64,14 +64,7 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
         if call is None and not transform:
             finish_http(ctx, decision, None, status=response.status)
             return response
-        reply = _read(response)
-        if call is not None:  # urllib does not decode a compressed body: telemetry cannot read one
-            encoded = reply.headers.get("content-encoding", "identity").lower() != "identity"
-            call.finish_live(reply.status, reply.headers, None if encoded else reply.body)
-        if transform:
-            return _response(finish_http(ctx, decision, reply) or reply, req)
-        finish_http(ctx, decision, None, status=reply.status)
-        return _response(reply, req)
+        return _response(settle_read(ctx, decision, call, _read(response)), req)
 
     do_open.__wrapped__ = original  # type: ignore[attr-defined]
     return do_open

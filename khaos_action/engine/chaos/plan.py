@@ -224,6 +224,16 @@ def fault_answer(ctx: CaseContext, decision: HttpDecision, call: Any) -> Reply |
     return effect.error or reply
 
 
+def settle_read(ctx: CaseContext, decision: HttpDecision, call: Any, reply: Reply) -> Reply:
+    """A real reply read whole by a client that does not decode compressed bodies (urllib, http.client): `call`, the
+    LLM call if one is observed, finished live with it (its body unless compressed: telemetry cannot read one), the
+    fault's transform run over it and its status recorded. Returns what the agent gets."""
+    if call is not None:
+        encoded = reply.headers.get("content-encoding", "identity").lower() != "identity"
+        call.finish_live(reply.status, reply.headers, None if encoded else reply.body)
+    return finish_http(ctx, decision, reply) or reply
+
+
 def finish_http(ctx: CaseContext, decision: HttpDecision, reply: Reply | None,
                 status: int | None = None) -> Reply | None:
     """Run the fault's transform over the real reply (counting the hit if it changed anything) and record the
