@@ -38,6 +38,7 @@ from khaos_action.detect.pii_address_words import (
     NOT_A_HOUSE,
     NUMBERED_BEFORE,
     ORDINAL,
+    UK_POSTCODE,
     UNITS,
     UPPER,
     a_year_or_a_count,
@@ -153,7 +154,6 @@ its kind be followed by a direction and units ("5671 peachtree dunwoody rd ne", 
 highway by its number ("3474 scenic hwy 98")."""
 _PRODUCT_BEFORE = re.compile(r"(?i)\b(?:the|our|this|that|these|those|an?)\s+$")
 _PRODUCT_AFTER = re.compile(r"(?:-|\s+)[a-z]")
-_UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _ENDS = re.compile(r"\s*(?:[,;:()\n]|[.!?](?:\s|$)|$)")
 """Where a street ends its phrase: a comma, a parenthesis ("728 w. roosevelt road (east side)"), the sentence's end."""
 _CONTEXT = re.compile(r"(?i)\b(?:live[sd]? (?:at|on)|address|ship(?:ped)? to|send (?:it |them )?to|deliver(?:ed)? to|"
@@ -207,7 +207,7 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):
             end = m.end()
-            post = _UK_POSTCODE.search(text, end, min(len(text), end + 40))
+            post = UK_POSTCODE.search(text, end, min(len(text), end + 40))
             if _a_product(text, m.start(), end) or (index == 0 and not _english_street(text, m, post)):
                 continue
             yield m.start(), post.end() if post else end

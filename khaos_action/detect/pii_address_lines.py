@@ -9,7 +9,13 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 
-from khaos_action.detect.pii_address_words import DIRECTION, EN_STREET, NOT_A_HOUSE, a_year_or_a_count
+from khaos_action.detect.pii_address_words import (
+    DIRECTION,
+    EN_STREET,
+    NOT_A_HOUSE,
+    UK_POSTCODE,
+    a_year_or_a_count,
+)
 
 _US_STATE = (r"A[LKZR]|C[AOT]|D[EC]|FL|GA|HI|I[DLNA]|K[SY]|LA|M[EDAINSOT]|N[EVHJMYCD]|O[HKR]|PA|RI|S[CD]|T[NX]|UT|"
              r"V[TAI]|W[AVIY]|PR|GU|N\.Y")
@@ -31,7 +37,6 @@ _PROVINCE_BEFORE = re.compile(rf"[\s,(](?:{_CA_PROVINCE})\)?\.?,?\s+$")
 """A Canadian province before its postcode ("Calgary, AB T2J 6T5", "Montréal (Québec) H2L 2C4")."""
 _AU_STATE_POSTCODE = re.compile(r"(?<![\w-])(?:NSW|VIC|QLD|WA|SA|TAS|ACT|NT)\.?,?\s+\d{4}\b(?!-)")
 """An Australian state and postcode: "Toorak VIC 3142", "Sydney NSW 2000"."""
-_UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 _REGION_END = re.compile(
     rf",\s*(?!OK\b)(?:{_US_STATE}|{_US_STATE_NAME}|{_CA_PROVINCE})\.?(?=\s*(?:$|\n|[.;!?)]|,?\s+"
     rf"(?:USA|U\.S\.A|United States|Canada|CANADA)\b))")
@@ -156,6 +161,6 @@ def _postcode_ends(text: str) -> Iterator[tuple[int, int, re.Pattern[str], bool]
     for postcode in _CA_POSTCODE.finditer(text):
         province = _PROVINCE_BEFORE.search(text, max(0, postcode.start() - 30), postcode.start())
         yield (province.start() if province else postcode.start()), postcode.end(), _US_LINE, True
-    for pattern in (_AU_STATE_POSTCODE, _UK_POSTCODE):
+    for pattern in (_AU_STATE_POSTCODE, UK_POSTCODE):
         for postcode in pattern.finditer(text):
             yield postcode.start(), postcode.end(), _US_LINE, True

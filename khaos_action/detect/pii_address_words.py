@@ -22,6 +22,8 @@ DIRECTION = r"(?:NW|NE|SW|SE|N|S|E|W|North|South|East|West|Northwest|Northeast|S
 UNITS = (r"(?:,?\s+(?:(?i:apt|apartment|suite|ste|unit|flat|building|bldg)\b\.?\s*#?\s*(?:(?=\w*\d)\w+|[A-Z]\b)|"
          rf"#\s*\w+|{ORDINAL}\s+(?i:floor)))*")
 """What may follow a street: its units ("Apt. 4", "Suite #3", "# 125C", "Building #1 Suite #3", "2nd Floor")."""
+UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
+"""A British postcode ("SW1A 1AA", "M1 1AE"): it ends a street's line in the United Kingdom."""
 NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
                r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
