@@ -136,14 +136,19 @@ def _has(parts: Sequence[str], key: str) -> bool:
     return key in parts
 
 
+def _end_words(name: str) -> set[str]:
+    """The first and last words of a name, as identifiers spell them: where its verb stands (`get_refund_status`,
+    `kontostand_abfragen`)."""
+    parts = words(name)
+    return {*_spellings(parts[:1]), *_spellings(parts[-1:])}
+
+
 def role_from_name(name: str) -> str | None:
     """The role a tool's name suggests, in any language role_words.py reads (`delete_records` → destructive,
     `termin_buchen` → payment, `get_destination_guide` → retriever, `lookup_order` → read_only: a name that begins
     or ends with a reading verb (`kontostand_abfragen`) never guesses an action role)."""
-    parts = words(name)
-    ends = {*_spellings(parts[:1]), *_spellings(parts[-1:])}
-    reading = bool(ends & READ_VERBS)
-    parts = _spellings(parts)
+    reading = bool(_end_words(name) & READ_VERBS)
+    parts = _spellings(words(name))
     for role, keys in NAME_WORDS:
         if reading and role in _ACTION_ROLES:
             continue
@@ -198,8 +203,7 @@ def guess_role(name: str, description: str = "", declared: str | None = None,
     guesses = (("name", lambda: role_from_name(name)), ("description", lambda: role_from_description(description)),
                ("parameters", lambda: role_from_parameters(parameters)),
                ("meaning", lambda: role_from_meaning(name, description, parameters)))
-    parts = words(name)
-    writes = bool({*_spellings(parts[:1]), *_spellings(parts[-1:])} & WRITE_VERBS)
+    writes = bool(_end_words(name) & WRITE_VERBS)
     for source, guess in guesses:
         role = guess()
         if role == "file_reader" and writes:
