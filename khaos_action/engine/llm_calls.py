@@ -292,6 +292,18 @@ def _replayed_response(mod: Any, reply: Reply, request: Any) -> Any:
     return mod.Response(reply.status, headers=reply.headers, content=reply.body, request=request)
 
 
+@contextmanager
+def provider_errors(call: LlmCall | None) -> Iterator[None]:
+    """Around sending `call`'s request: an exception means the provider could not be reached, a call with no answer
+    (llm.health reports its error); it is re-raised for the agent."""
+    try:
+        yield
+    except BaseException as exc:
+        if call is not None:
+            call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
+        raise
+
+
 def httpx_send(call: LlmCall | None, mod: Any, original: Any, transport: Any, request: Any) -> Any:
     """`original(transport, request)`, or the cassette's answer; the live reply's stream is observed."""
     if call is None:
@@ -299,12 +311,8 @@ def httpx_send(call: LlmCall | None, mod: Any, original: Any, transport: Any, re
     reply = call.replayed()
     if reply is not None:
         return _replayed_response(mod, reply, request)
-    try:
+    with provider_errors(call):
         response = original(transport, request)
-    except BaseException as exc:
-        # the provider could not be reached: a call with no answer
-        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-        raise
     response.stream = _tee_classes(mod)[0](response.stream, call.observer(response.status_code, response.headers))
     return response
 
@@ -315,11 +323,8 @@ async def httpx_send_async(call: LlmCall | None, mod: Any, original: Any, transp
     reply = call.replayed()
     if reply is not None:
         return _replayed_response(mod, reply, request)
-    try:
+    with provider_errors(call):
         response = await original(transport, request)
-    except BaseException as exc:
-        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-        raise
     response.stream = _tee_classes(mod)[1](response.stream, call.observer(response.status_code, response.headers))
     return response
 
@@ -332,11 +337,8 @@ def requests_send(call: LlmCall | None, original: Any, adapter: Any, request: An
     reply = call.replayed()
     if reply is not None:
         return make_response(adapter, reply, request)
-    try:
+    with provider_errors(call):
         response = original(adapter, request, **kwargs)
-    except BaseException as exc:
-        call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-        raise
     if kwargs.get("stream"):  # the agent reads it (iter_content, iter_lines, raw.read): observed as it does
         response.raw = RawTee(response.raw, call, response.status_code, dict(response.headers.items()))
         return response

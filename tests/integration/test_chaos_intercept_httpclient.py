@@ -128,3 +128,26 @@ def test_the_patch_is_removed_after_the_run():
         assert "http.client" in traffic.clients
     assert http.client.HTTPConnection.request is request
     assert http.client.HTTPConnection.getresponse is getresponse
+
+
+def closed_port() -> int:
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.mark.parametrize("client", ["http.client", "urllib"])
+def test_a_model_that_cannot_be_reached_is_recorded_as_a_call_with_no_answer(client):
+    port = closed_port()
+    body = json.dumps({"model": "gpt-test", "messages": MESSAGES}).encode()
+    ctx = make_ctx({"id": "tool", "target": "tool", "mode": "error"})  # a fault for something else
+    with http_interception(), activate(ctx), pytest.raises(OSError):
+        if client == "http.client":
+            http.client.HTTPConnection("127.0.0.1", port, timeout=5).request("POST", "/v1/chat/completions", body)
+        else:
+            urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/v1/chat/completions", data=body),
+                                   timeout=5)
+    [recorded] = ctx.llm_calls
+    assert recorded["source"] == "error" and "Connection refused" in recorded["error"]

@@ -21,7 +21,7 @@ from typing import Any
 from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http, settle_read
 from khaos_action.engine.context import case_now
-from khaos_action.engine.llm_calls import begin_call
+from khaos_action.engine.llm_calls import begin_call, provider_errors
 from khaos_action.faults.effects import HttpRequestView, Reply
 
 CLIENT = "http.client"
@@ -62,7 +62,8 @@ def patched_request(original: Any, note: Callable[[str, HttpRequestView], None])
         if answer is not None or replayed is not None:
             setattr(self, _PENDING, (method, answer if answer is not None else replayed))
             return None
-        original(self, method, url, body, headers, **kwargs)
+        with provider_errors(call):  # connecting and sending happen here, not in getresponse
+            original(self, method, url, body, headers, **kwargs)
         setattr(self, _PENDING, (method, (ctx, decision, call)))
         return None
 
@@ -81,11 +82,8 @@ def patched_getresponse(original: Any) -> Any:
         if isinstance(answer, Reply):
             return _response(answer, method)
         ctx, decision, call = answer
-        try:
+        with provider_errors(call):
             response = original(self)
-        except BaseException as exc:
-            call and call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-            raise
         transform = decision.effect is not None and decision.effect.transform is not None
         if call is None and not transform:
             finish_http(ctx, decision, None, status=response.status)

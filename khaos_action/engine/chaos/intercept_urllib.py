@@ -21,7 +21,7 @@ from khaos_action.engine.chaos.egress import contain
 from khaos_action.engine.chaos.intercept_httpclient import ABOVE
 from khaos_action.engine.chaos.plan import decide_http, fault_answer, finish_http, settle_read
 from khaos_action.engine.context import case_now
-from khaos_action.engine.llm_calls import begin_call
+from khaos_action.engine.llm_calls import begin_call, provider_errors
 from khaos_action.faults.effects import HttpRequestView, Reply
 
 CLIENT = "urllib"
@@ -55,11 +55,8 @@ def patched_do_open(original: Any, note: Callable[[str, HttpRequestView], None])
         replayed = call.replayed() if call is not None else None
         if replayed is not None:
             return _response(replayed, req)
-        try:
+        with provider_errors(call):
             response = _decided(original, self, http_class, req, **http_conn_args)
-        except BaseException as exc:
-            call and call.finish(None, source="error", error=f"{type(exc).__name__}: {exc}")
-            raise
         transform = effect is not None and effect.transform is not None
         if call is None and not transform:
             finish_http(ctx, decision, None, status=response.status)
