@@ -41,6 +41,7 @@ from khaos_action.detect.pii_address_words import (
     UK_POSTCODE,
     UNITS,
     UPPER,
+    YEAR,
     a_year_or_a_count,
     misspelt_kind,
 )
@@ -262,13 +263,12 @@ def _a_house_number(text: str, start: int, end: int) -> bool:
     if _PLACE_PREPOSITION.search(text, max(0, start - 12), start):
         return True
     number = _HOUSE_NUMBER.match(text, start)
-    return bool(number) and not (start and text[start - 1] in "$€£¥#") and not _YEARLIKE.fullmatch(number.group(0))
+    return bool(number) and not (start and text[start - 1] in "$€£¥#") and not YEAR.fullmatch(number.group(0))
 
 
 _AT_THE = re.compile(r"(?i)\b(?:at|to)\s+(?:the\s+)?$")
 _PLACE_PREPOSITION = re.compile(r"(?i)\b(?:on|near|opposite|outside|behind|beside)\s+$")
 _HOUSE_NUMBER = re.compile(r"\d{3,5}(?=[A-Za-z]?[\s/-])")
-_YEARLIKE = re.compile(r"(?:19|20)\d\d")
 _MODIFIES = re.compile(r"\s+(?:stores|shops|units|condos|apartments|flats|homes|houses|residents|tenants|owners|"
                        r"tickets|dollars|properties|buildings|locations|branches|offices|signs|exits|listings|lots|fans|"
                        r"employees|customers|families|students|members|people|workers|sessions|records|products|"

@@ -27,7 +27,8 @@ UK_POSTCODE = re.compile(r"\b[A-Z]{1,2}\d[A-Z\d]?\s?\d[ABD-HJLNP-UW-Z]{2}\b")
 NOT_A_HOUSE = (r"(?:room|rooms|floor|floors|gate|gates|platform|terminal|building|level|flight|row|seat|page|"
                r"chapter|step|table|line|route|bus|train|track|version|box office|exit|minutes?|hours?|days?|weeks?|"
                r"months?|years?|people|persons|items?|units|times|percent|kg|km|miles?)")
-_YEAR = re.compile(r"(?:19|20)\d\d\b")
+YEAR = re.compile(r"(?:19|20)\d\d\b")
+"""A year of this century or the last: a number that dates something rather than numbering a house."""
 _TIME_BEFORE = re.compile(r"(?i)\b(?:in|since|by|during|of|from|until|till|circa|before|after|year)\s+$")
 NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{NOT_A_HOUSE[3:-1]}|no\.?|number|part|volume|issue|episode|season|series|"
                              r"stage|phase|round|sprint|step|lot|unit|top|over|nearly|model|size|type|class|grade|"
@@ -40,7 +41,7 @@ def a_year_or_a_count(text: str, start: int) -> bool:
     """"In 2019 Abbey Road was remastered": a year after a word of time; "Room 12 Ocean View is free", "Season 2
     Ocean Drive was": a number that counts or numbers something, not a house."""
     before = text[max(0, start - 16):start]
-    return bool((_YEAR.match(text, start) and _TIME_BEFORE.search(before)) or NUMBERED_BEFORE.search(before))
+    return bool((YEAR.match(text, start) and _TIME_BEFORE.search(before)) or NUMBERED_BEFORE.search(before))
 
 
 _LONG_KINDS = ("street", "avenue", "boulevard", "parkway", "landing", "terrace", "highway", "drive", "circle", "court",
