@@ -84,7 +84,8 @@ PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdou
                 "external/pii_recognizers_dev.jsonl", "external/pii_recognizers_holdout.jsonl",
                 "external/pii_usaddress_dev.jsonl", "external/pii_usaddress_holdout.jsonl",
                 "external/pii_pyap_dev.jsonl", "external/pii_pyap_holdout.jsonl",
-                "external/pii_libphonenumber_dev.jsonl", "external/pii_libphonenumber_holdout.jsonl")
+                "external/pii_libphonenumber_dev.jsonl", "external/pii_libphonenumber_holdout.jsonl",
+                "external/pii_postal_dev.jsonl", "external/pii_postal_holdout.jsonl")
 
 
 def median_us(fn, items) -> float:
