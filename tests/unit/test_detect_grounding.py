@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from khaos_action.detect.grounding import claims, spelled_value, support_of, unsupported
+from khaos_action.detect.grounding import claims, support_of, unsupported
+from khaos_action.detect.grounding_numbers import spelled_value
 
 HR = ["How many vacation days do new employees get?", "search_policy_kb", "ToolFaultError: 503 Service Unavailable"]
 

@@ -1,0 +1,79 @@
+"""Dates as claims and as support (detect/grounding.py): month and weekday names, calendar positions ("the first
+business day"), ISO dates and date-times, and dates written with their month's name ("June 10th 2024"), each with
+the other forms the same day takes (2025-03-07 is a March and a Friday)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Callable
+
+MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+          "november", "december")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "last",
+             "final", "penultimate", r"\d{1,2}(?:st|nd|rd|th)")
+_CALENDAR = re.compile(
+    rf"\b(?:{'|'.join(_ORDINALS)})\s+(?:(?:business|working|calendar|week|full)\s+)?"
+    rf"(?:day|week|month|quarter|payday|{'|'.join(WEEKDAYS)})\b", re.IGNORECASE)
+
+_ISO_DATE_TIME = re.compile(r"\b(\d{4}-\d{2}-\d{2})[Tt](\d{2}:\d{2})")
+# Each month's name or its first three letters; September also as "Sept", as American style guides abbreviate it.
+_MONTH = r"(?P<month>" + "|".join("sep(?:t|tember)?" if m == "september" else m[:3] + f"(?:{m[3:]})?" if len(m) > 3
+                                  else m for m in MONTHS) + r")\.?"
+_ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
+# A date written with its month's name and its year: June 10th 2024, June 10, 2024, 10 June 2024, 10th of June, 2024.
+_WRITTEN_DATE = re.compile(rf"\b(?:{_MONTH}\s+{_ORDINAL},?|{_ORDINAL.replace('day', 'day2')}\s+(?:of\s+)?"
+                           rf"{_MONTH.replace('month', 'month2')},?)\s+(?P<year>\d{{4}})\b", re.IGNORECASE)
+
+Add = Callable[..., None]
+
+
+def calendar_positions(text: str, add: Add) -> None:
+    """'the first business day', 'last Friday': claims held only by the phrase itself."""
+    for match in _CALENDAR.finditer(text):
+        add(*match.span(), "calendar", [])
+
+
+def day_and_month_names(text: str, add: Add) -> None:
+    """A capitalised weekday or month name ('May' is left out: it is a verb as often as a month)."""
+    for match in re.finditer(r"\b[A-Za-z]+\b", text):
+        word = match.group(0)
+        if not word[0].isupper():
+            continue
+        if word.casefold() in WEEKDAYS:
+            add(*match.span(), "weekday", [word.casefold()])
+        elif word.casefold() in MONTHS and word != "May":
+            add(*match.span(), "month", [word.casefold()])
+
+
+def split_iso_date_times(text: str) -> str:
+    """'2024-05-21T18:00:00' as '2024-05-21 18:00:00': the date and the time a tool's JSON holds, each on its own."""
+    return _ISO_DATE_TIME.sub(r"\1 \2", text)
+
+
+def written_dates(text: str) -> set[str]:
+    """The ISO form (2024-06-10) of each date written with its month's name and its year ("June 10th 2024"): the
+    same day, whichever way a text writes it."""
+    found = set()
+    for match in _WRITTEN_DATE.finditer(text):
+        month = (match.group("month") or match.group("month2")).casefold()[:3]
+        day = int(match.group("day") or match.group("day2"))
+        try:
+            found.add(dt.date(int(match.group("year")), [m[:3] for m in MONTHS].index(month) + 1, day).isoformat())
+        except ValueError:  # the 31st of a shorter month: no date
+            continue
+    return found
+
+
+def date_words(token: str) -> set[str]:
+    """An ISO date (2025-03-07) also supports its month's and weekday's names."""
+    match = re.fullmatch(r"(\d{4})-(\d{2})-(\d{2})(?:[T ].*)?", token)
+    if not match:
+        return set()
+    try:
+        day = dt.date(int(match.group(1)), int(match.group(2)), int(match.group(3)))
+    except ValueError:
+        return set()
+    return {MONTHS[day.month - 1], WEEKDAYS[day.weekday()]}
