@@ -6,15 +6,16 @@ Sets:
   tuned against while the rule was written, and grounding_holdout.jsonl, kept out until the end; regenerate both
   with bench/grounding/make_sets.py);
 - replies of a real small model (Gemma 3 270M under llama.cpp) answering HR questions (bench/grounding/
-  llm_replies.jsonl) and IT service desk questions (llm_replies_it.jsonl) with its retriever failing, labelled by
-  hand.
+  llm_replies.jsonl), IT service desk questions (llm_replies_it.jsonl) and city services questions
+  (llm_replies_city.jsonl: on the chat API, with a second tool that keeps answering) with its retriever failing,
+  labelled by hand.
 
 Run: python bench/grounding.py                   (all committed sets)
-     python bench/grounding.py --llm [--agent hr|it] [--run DIR]
-                                                  (first runs the agent's config, bench/grounding/khaos.yaml or
-                                                   it_khaos.yaml, against the model through khaos-action, or reads
-                                                   DIR's manifest, and adds new replies to its replies file
-                                                   unlabelled, for a person to label)
+     python bench/grounding.py --llm [--agent hr|it|city] [--run DIR]
+                                                  (first runs the agent's config, bench/grounding/khaos.yaml,
+                                                   it_khaos.yaml or city_khaos.yaml, against the model through
+                                                   khaos-action, or reads DIR's manifest, and adds new replies to
+                                                   its replies file unlabelled, for a person to label)
 """
 
 from __future__ import annotations
@@ -56,11 +57,15 @@ class Agent:
     domain: str
     replies: str
     title: str
+    chat_format: str | None = None
+    """The template llama.cpp's server renders chat messages with (an agent on the chat API); None: its default."""
 
 
 AGENTS = {
     "hr": Agent("khaos.yaml", "HR_MODEL_URL", "hr-llm", "llm_replies.jsonl", "gemma-3-270m (HR, KB down)"),
     "it": Agent("it_khaos.yaml", "IT_MODEL_URL", "it-llm", "llm_replies_it.jsonl", "gemma-3-270m (IT, KB down)"),
+    "city": Agent("city_khaos.yaml", "CITY_MODEL_URL", "city-llm", "llm_replies_city.jsonl",
+                  "gemma-3-270m (city, KB down)", chat_format="alpaca"),
 }
 
 
@@ -109,8 +114,9 @@ def free_port() -> int:
 def run_model(out: Path, model: Path, agent: Agent) -> None:
     """The agent's config through the CLI, against Gemma 3 270M served by llama.cpp on a free port."""
     port = free_port()
+    template = ["--chat_format", agent.chat_format] if agent.chat_format else []
     server = subprocess.Popen([sys.executable, "-m", "llama_cpp.server", "--model", str(model), "--host",
-                               "127.0.0.1", "--port", str(port), "--n_ctx", "4096"],
+                               "127.0.0.1", "--port", str(port), "--n_ctx", "4096", *template],
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         for _ in range(120):
