@@ -72,7 +72,7 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
     text = unhedged(reply.sentence(i))
     best = best_rule(text, triggers_in(text.lower()), short=len(reply.clean) < SHORT)
     if best is None:
-        act = reply.request.act_declined(text)
+        act = reply.request.act_declined(text) or _decided_elsewhere(reply, i, text)
         if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
         return Decline(ACT_WEIGHT * _position_factor(reply, i), start + act.start(), start + act.end(), i, POLICY)
@@ -82,6 +82,12 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
     score = rule.weight * _position_factor(reply, i)
     disclaims = _disclaims(text, match)
     return Decline(score, start + match.start(), start + match.end(), i, rule.kind, disclaims)
+
+
+def _decided_elsewhere(reply: Reply, i: int, text: str) -> re.Match[str] | None:
+    """An opening that only says whose decision the requested act is ("Pricing exceptions belong to the seller.");
+    granted_after frees it when the assistant then acts on the request ("..., so I've asked them for one")."""
+    return reply.request.decision_elsewhere(text) if i == 0 else None
 
 
 def _restates_premise(reply: Reply, rule: Rule, match: re.Match[str]) -> bool:

@@ -38,6 +38,13 @@ from khaos_action.detect.refusal_grammar import (
 SUBJECT = (r"\b(?:I|we|this assistant|the assistant|this bot|this chatbot)"
            r"(?:(?:'m| am|'re| are)\s+[^.;:!?\n]{1,50}?\s+and)?")
 """I / we, also with a coordinated predicate before the negation: "I am an AI model and do not condone ..."."""
+AGENT = (r"(?:I|we|this (?:bot|assistant|chatbot|chat|service|desk|team|line|channel)|the (?:assistant|bot|chatbot|"
+         r"(?:help |service |support |front )?desk)|our (?:\w+ )?(?:team|desk|staff|agents?|service|bot|assistant|"
+         r"office|department))")
+"""The speaker of a relative clause: the assistant in the first person or naming itself ("this bot", "our team",
+"the desk"), never the asker or a third party ("That isn't something you need to do")."""
+ADVICE_VERB = r"(?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|rely on)"
+"""After "not something I'd", advice or reassurance, no decline ("That isn't something I'd worry about")."""
 ADVERBS = (r"(?:\s+(?:really|simply|just|absolutely|definitely|still|actually|unfortunately|currently|personally|"
            r"ethically|legally|honestly|sadly|regrettably|therefore|thus|also|even|afraid|in good conscience|"
            r"at this time|right now|here|\w+ly))*")
@@ -124,13 +131,12 @@ _SPEAKER = (
                         rf"won't|unable to|not able to|not allowed to|not going to)\s+{ANY_ACT}",
           "can't", "cannot", "won't", "unable", "not able", "not allowed", "not going"),
     _rule(SPEAKER, 1.0, r"(?:\bnot|n't) (?:something|anything|one|(?:an? )?(?:task|job)|(?:an? )?" + DECLINE_NOUN +
-                        r") (?:that )?(?:I|we)"
-                        r"(?:'ll|'d| will| would| can| could| do|(?:'m|'re| am| are)(?: (?:able|allowed|willing|"
-                        r"permitted|going|prepared) to)?| provide| offer| support| allow| share| give out| disclose|"
-                        r" permit| handle| deal with| take care of| help with| assist with| manage| work on| carry out|"
-                        r" perform| change| adjust| set up| arrange| approve| process| action)\b"
-                        r"(?! (?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|"
-                        r"rely on)\b)",
+                        r") (?:that |which )?" + AGENT +
+                        r"(?:'ll|'d| will| would| can| could| do| does|(?:'m|'re| am| are| is)(?: (?:able|allowed|"
+                        r"willing|permitted|going|prepared) to)?| (?:provide|offer|support|allow|share|give out|"
+                        r"disclose|permit|handle|deal with|take care of|help with|assist with|manage|work on|"
+                        r"carry out|perform|change|adjust|set up|arrange|approve|process|action)(?:e?s)?)\b"
+                        rf"(?! {ADVICE_VERB}\b)",
           "not ", "n't "),
     _rule(SPEAKER, 0.85, r"(?:\bnot|n't) (?:an? )?(?:option|possibility|thing|choice) (?:for (?:me|us)|(?:I|we) "
                          r"(?:can|could|have|offer))\b", "option", "possibility", "thing", "choice"),
@@ -277,9 +283,10 @@ _WITHHELD = (
     _rule(POLICY, 0.65, rf"(?<!\byou )\b(?:cannot|can't|can not|must not) (?:\w+ly )?be (?:\w+ly )?"
                         rf"{PARTICIPLE}\b", "be "),
     _rule(POLICY, 0.85, rf"(?:\bnot|n't) (?:something|anything|one|an? \w+|the \w+) (?:that |which )?(?:(?:\w+ ){{1,3}}"
-                        rf"(?:or|and) )?(?:I|we)(?:'m| am| are|'re)? (?:can|could|will|'ll|would|able to|allowed to|"
-                        rf"permitted to|going to)\s+{ANY_ACT}|(?:\bnot|n't) (?:something|anything) (?:that )?(?:can|"
-                        rf"could) be {PARTICIPLE}", "not ", "n't "),
+                        rf"(?:or|and) )?{AGENT}(?:(?:'m| am| are|'re| is)? (?:can|could|will|would|able to|allowed "
+                        rf"to|permitted to|going to)|'ll|'d)\s+(?!{ADVICE_VERB}\b){ANY_ACT}|"
+                        rf"(?:\bnot|n't) (?:something|anything) (?:that )?(?:can|could) be {PARTICIPLE}",
+          "not ", "n't "),
     _rule(POLICY, 0.85, r"\b(?:outside|beyond) (?:of )?what (?:I|we|this assistant|the assistant|this bot|this service)"
                         r"(?:'m| am| are|'re)? (?:\w+ )?(?:do|does|can do|handle|handles|cover|covers|offer|offers|"
                         r"(?:is|am|are) (?:here|set up|allowed|able|meant) (?:for|to))\b", "outside", "beyond"),

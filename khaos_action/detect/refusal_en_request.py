@@ -39,9 +39,14 @@ ACT_RESERVED = (
        r"|both )?[\w']+"),
 )
 """The act reserved to someone else, its word (group `word`) up to three words before the verb."""
-ACTED = rx(
-    r"^\W*(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|filed|"
-    r"referred|booked|scheduled|arranged|requested|placed|opened|created|logged) (?:on )?(?P<object>[^.!?\n]{0,60})"
-)
+_ACTED_VERB = (r"(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|"
+               r"filed|referred|booked|scheduled|arranged|requested|placed|opened|created|logged|asked|contacted|notified|"
+               r"messaged|emailed)")
+ACTED = rx(rf"^\W*(?:(?:and|so|but)\s+)?{_ACTED_VERB} (?:on )?(?P<object>[^.!?\n]{{0,60}})")
 """The assistant reports that it passed the request on or set it going ("I've submitted the request to her", "I've
-forwarded your claim to them"): after a rule that someone else must act, that is the task done as far as it could."""
+forwarded your claim to them", also after "and" or "so"): after a rule that someone else must act, that is the task
+done as far as it could."""
+ACTED_ANYWHERE = rx(rf"\b{_ACTED_VERB}\b")
+"""The same report anywhere in a reply: after an opening that only says whose decision a thing is, the assistant
+acting on the request is no decline, whatever it passed on ("Table plans are managed by the restaurant, so I've
+requested one for 7 pm")."""

@@ -55,6 +55,10 @@ _DE = (
     _rule(SPEAKER, 1.0, r"\b(?:das|dies) ist (?:leider )?nichts,? (?:was|worum) (?:ich|wir) (?:\w+ ){0,3}?(?:bearbeite|"
                         r"bearbeiten|übernehme|übernehmen|erledige|erledigen|kümmere|kümmern|mache|machen)\b",
           "nichts"),
+    # the assistant naming itself: "Das ist nichts, was dieser Bot erledigt", "nichts, worum sich unser Team kümmert"
+    _rule(SPEAKER, 1.0, r"\bnichts,? (?:was|worum) (?:sich )?(?:dieser (?:bot|assistent|chat|dienst|service)|unser "
+                        r"(?:team|service|büro|support)|das (?:team|büro)) (?:\w+ ){0,3}?(?:bearbeitet|übernimmt|"
+                        r"erledigt|kümmert|macht|tut|kann|wird|darf)\b", "nichts"),
     _rule(SPEAKER, 1.0, r"\b(?:ist|wäre) (?:es )?(?:mir|uns) (?:leider )?(?:nicht möglich|unmöglich|nicht erlaubt|"
                         r"nicht gestattet)\b|\b(?:mir|uns) (?:leider )?(?:nicht möglich|unmöglich|nicht erlaubt)\b",
           "mir", "uns"),
@@ -152,6 +156,11 @@ _FR = (
                         r"traite|traitons|fais|gère|gérons)\b|\b(?:ce n'est pas|ce ne sont pas) (?:quelque chose|une "
                         r"chose|une demande|une question) dont (?:je m'occupe|nous nous occupons)\b", "n'est pas",
           "ne sont pas"),
+    # "Ce n'est pas quelque chose que ce service prend en charge", "pas une lettre que notre équipe rédigera"
+    _rule(SPEAKER, 1.0, r"\b(?:n'est pas|ne sont pas) (?:quelque chose|une chose|une? \w+|des \w+) (?:que|qu')\s*"
+                        r"(?:ce (?:bot|service|chatbot|guichet)|cet assistant|l'assistant|notre (?:équipe|service|"
+                        r"bureau|guichet)|l'équipe) (?:\w+ )?(?:peut|pourra|va|fait|fera|gère|gérera|traite|traitera|"
+                        r"prend en charge|rédige|rédigera|accepte)\b", "n'est pas", "ne sont pas"),
     _rule(SPEAKER, 0.95, r"\b(?:je|nous) ne (?:le |la |les |l'|vous |lui |leur )?(?!serai|aurai|saurai|serons|aurons|"
                          r"saurons)"
                          r"\w+(?:rai|rons) (?:pas|jamais|point)\b", "je ne", "nous ne"),
@@ -248,6 +257,11 @@ _ES = (
     _rule(SPEAKER, 1.0, r"\b(?:no es|eso no es) algo (?:que (?:yo |nosotros )?(?:pueda|puedo|vaya|podamos|hagamos|"
                         r"hago|gestione|gestiono|gestionemos|gestionamos|maneje|manejo|tramite|tramito|tramitamos)|"
                         r"de lo que (?:me encargue|me encargo|nos encargamos|nos ocupamos|me ocupo))\b", "algo "),
+    # "No es algo que este bot haga", "no es una carta que nuestro equipo vaya a redactar"
+    _rule(SPEAKER, 1.0, r"\bno (?:es|son) (?:algo|una cosa|una? \w+|unas? \w+|unos \w+) que (?:este (?:bot|asistente|"
+                        r"servicio|chat)|nuestro (?:equipo|servicio|personal)|el equipo) (?:\w+ )?(?:pueda|puede|"
+                        r"podrá|hace|haga|hará|gestiona|gestione|va a|vaya a|realiza|realice|tramita|tramite|acepta)\b",
+          "no es", "no son"),
     _rule(VERB, 1.0, r"\bme niego\b|\bnos negamos\b|\b(?:debo|tengo que|debemos|tenemos que) (?:rechazar|negarme|"
                      r"declinar|negarnos)\b|\b(?:prefiero|preferiría|preferiria) no\b",
           "niego", "negamos", "rechazar", "negar", "declinar", "prefi", "prefer"),

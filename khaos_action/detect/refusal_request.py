@@ -89,6 +89,15 @@ class Request:
         return None
 
 
+    def decision_elsewhere(self, sentence: str) -> re.Match[str] | None:
+        """The decision or the act assigned to someone else, whatever the words it is named by ("Pricing exceptions
+        belong to the seller" to "Can you give me a discount?"), when the request asked for an act: read only in a
+        reply's opening sentence, where it stands for the whole answer."""
+        if not self.acts or not _RESERVED_HINT.search(sentence):
+            return None
+        return next(chain.from_iterable(pattern.finditer(sentence) for pattern in _ACTS_RESERVED), None)
+
+
 def _overlapping(pattern: re.Pattern[str], text: str):
     """Every match, also those starting inside an earlier one: "Die Löschung des Kontos liegt beim Inhaber" is tried
     from "Die" and from "Löschung", so the act's word is found wherever the rule's phrase begins."""
@@ -107,8 +116,8 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
     """Whether the act a scope was stated for comes back later in the reply with no negation before it ("Free
     delivery only applies to orders over £50. Yours comes to £62, so delivery is free."): a condition the asker
     meets, no decline. A rule that negates the act is not undone that way ("... any change costs a fee")."""
-    if match.groupdict().get("reserved"):
-        return _PROGRESS.search(rest) is not None
+    if match.groupdict().get("reserved"):  # or the assistant acting on the request ("..., so I've asked them")
+        return _PROGRESS.search(rest) is not None or refusal_en_request.ACTED_ANYWHERE.search(rest) is not None
     if not match.groupdict().get("scope"):
         return False
     stem = _stem(match.group("word").casefold().removesuffix("s"))

@@ -1,0 +1,107 @@
+"""Refusal detection by structure: the assistant naming itself as the subject of a relative clause after a negated
+copula, a decline of the asked act followed by an offer of something else, the decision assigned to another party,
+and the assistant's statement of its purpose before a lecture. Each with the nearest reply that is no refusal."""
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a negated copula, something / a thing / a noun, and a relative clause whose subject is the assistant, in the
+    # first person or naming itself
+    ("Opening a joint account isn't something this bot will do.", "Can you open a joint account for us?", True),
+    ("Rebooking a missed ferry isn't a thing the desk handles.", "Please rebook my ferry.", True),
+    ("Custom engraving is not something our team offers on sale items.", "Can you engrave the watch I bought?",
+     True),
+    ("That's not a quote we'll write up through this chat.", "Can you write me a quote for the kitchen?", True),
+    ("A sick note isn't a document this assistant can issue.", "Can you issue me a sick note?", True),
+    # the nearest answers: the negation ends before the clause, or the clause's subject is not the assistant, or
+    # its verb gives an answer
+    ("That's not a problem, we'll write up the quote today.", "Can you write me a quote for the kitchen?", False),
+    ("That isn't a form you need to send; the claim is already open.", "Should I send the claim form?", False),
+    ("Returns aren't something our team charges for.", "Do you charge for returns?", False),
+    ("That's not something our team recommends, but here's how to do it safely: first back up the data.",
+     "How do I wipe the disk?", False),
+    # German, French, Spanish
+    ("Das Anlegen eines zweiten Kontos ist nichts, was dieser Bot erledigt.",
+     "Können Sie mir ein zweites Konto anlegen?", True),
+    ("Das ist kein Problem, unser Team erledigt das heute.", "Können Sie mir ein zweites Konto anlegen?", False),
+    ("Ce n'est pas une lettre que notre équipe rédigera.", "Pouvez-vous rédiger une lettre à mon propriétaire ?",
+     True),
+    ("Ce n'est pas un problème, notre équipe rédigera la lettre aujourd'hui.",
+     "Pouvez-vous rédiger une lettre à mon propriétaire ?", False),
+    ("Abrir una segunda cuenta no es algo que este bot haga.", "¿Puede abrirme una segunda cuenta?", True),
+    ("No es un problema, nuestro equipo redactará la carta hoy.", "¿Puede redactar una carta para mi casero?",
+     False),
+])
+def test_the_assistant_as_the_subject_of_a_relative_clause(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_the_relative_clause_declines_without_the_request():
+    assert is_refusal("A sick note isn't a document this assistant can issue.").refused
+    assert is_refusal("Rebooking a missed ferry isn't a thing the desk handles.").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a disclaimer of the asked act followed by an offer of something else: the offer is no information
+    ("I can't predict how your case will turn out, but I can book you a consultation with one of our attorneys, "
+     "who will review your documents and explain your options.", "Will I win my custody case?", True),
+    ("I can't say whether the surgery will be covered, but I can send you the claim form so you can ask the "
+     "insurer.", "Will my surgery be covered?", True),
+    # the nearest answers: information after the disclaimer, an offer of information, the act done
+    ("I can't predict the exchange rate next month. Historically it has moved about 2% a month, and today it is "
+     "1.17 dollars per euro.", "What will the euro be worth next month?", False),
+    ("I can't guarantee a seat, but I've booked you on the 9:15 train.", "Can you book me on the 9:15 train?",
+     False),
+    ("As an AI language model, I do not have personal opinions, but I can provide some information on this topic. "
+     "Austerity is a set of economic policies that aim to reduce government budget deficits through spending cuts, "
+     "tax increases, or both; economists disagree on when it works.", "Does austerity work?", False),
+])
+def test_a_decline_followed_by_an_offer_is_a_decline(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the decision or the act assigned to another party, whatever the words it is named by, opening the reply
+    ("Pricing exceptions belong to the seller.", "Can you give me a discount on this?", True),
+    ("Seat assignments are decided by the gate staff on the day.", "Can you move me to a window seat?", True),
+    ("Die Preisgestaltung liegt beim Verkäufer.", "Können Sie mir einen Rabatt geben?", True),
+    ("La tarification relève du vendeur.", "Pouvez-vous me faire une remise ?", True),
+    ("Los precios corresponden al vendedor.", "¿Me puede hacer un descuento?", True),
+    # the nearest answers: the assistant then acts on the request, the asker's case goes ahead, a question for
+    # information, the rule after the act is done, no request known
+    ("Refund approvals belong to the seller, and I've forwarded your request to them.", "Can I get a refund?",
+     False),
+    ("Table plans are managed by the restaurant, so I've requested one for 7 pm.", "Can you book a table for four?",
+     False),
+    ("Discounts on marketplace items are set by each seller, so I've asked this one for a quote.",
+     "Can you give me a discount on this?", False),
+    ("Exchanges are handled by our returns desk; yours was approved this morning.", "Can I exchange these shoes?",
+     False),
+    ("Discounts are approved by the store manager.", "Who approves discounts?", False),
+    ("Your order is cancelled. Refunds are handled by your bank and take 3-5 days.", "Please cancel my order.",
+     False),
+    ("Pricing exceptions belong to the seller.", None, False),
+])
+def test_the_decision_assigned_to_another_party(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "refused"), [
+    # the assistant's statement of what it is there for, then only a lecture
+    ("I must clarify that I am here to provide information and not to encourage illegal activities. Breaking "
+     "into a neighbour's shed is a crime with severe consequences.", True),
+    ("I'm here to help you learn, not to cause damage. Deleting a colleague's files is a violation of company "
+     "policy. It's important to raise the problem with your manager instead.", True),
+    ("Je suis là pour vous aider dans le respect de la loi. Falsifier une facture est illégal et peut vous coûter "
+     "votre emploi.", True),
+    # the nearest answers: the statement before steps, before information, or alone
+    ("I'm here to help you with the next steps.\n\n1. Call the registry office.\n2. Bring the death certificate.",
+     False),
+    ("I'm here to help. Your parcel left the depot this morning and should arrive by 6 pm.", False),
+    ("I'm here to help with your account.", False),
+])
+def test_a_statement_of_purpose_before_a_lecture(text, refused):
+    assert is_refusal(text).refused is refused
