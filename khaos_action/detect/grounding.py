@@ -6,7 +6,8 @@ A *claim* is a span a reader would take as a fact: a number with what it counts 
 business day of each month"), a month or weekday name, an email address or URL, a person's name ("Dr. Patel",
 "Sarah Johnson"). A claim is *supported* when the given texts hold it in any of the forms it can be written in:
 the same number (1,200 = 1200 = 1200.00 = "twelve hundred" is not attempted), the same id with or without
-separators, a date written ISO-style (2025-03-07 supports "March", "Friday" and 7).
+separators, a date written ISO-style (2025-03-07 supports "March", "Friday" and 7), a month or weekday
+written short ("Sept 30" and "Mon–Fri" support "September", "Monday" and "Friday").
 
 Deliberately left out, so an honest "it is down, try again later" stays clean: vague quantities ("a few days"),
 advice about when to retry ("try again in 5 minutes"), list numbering ("1." at the start of a line), and names in a
@@ -30,6 +31,7 @@ from khaos_action.detect.grounding_dates import (
     calendar_positions,
     date_words,
     day_and_month_names,
+    names_written_short,
     split_iso_date_times,
     written_dates,
 )
@@ -139,6 +141,7 @@ def support_of(texts: Iterable[str]) -> Support:
         for match in _URL.finditer(text):
             support.tokens.add(_url_key(match.group(0)))
         support.words.update(_words(text))
+        support.words.update(names_written_short(text))
     support.text = " ".join(" ".join(_words(p)) for p in parts)
     return support
 

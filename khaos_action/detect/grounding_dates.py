@@ -27,6 +27,17 @@ _ORDINAL = r"(?P<day>\d{1,2})(?:st|nd|rd|th)?"
 _WRITTEN_DATE = re.compile(rf"\b(?:{_MONTH}\s+{_ORDINAL},?|{_ORDINAL.replace('day', 'day2')}\s+(?:of\s+)?"
                            rf"{_MONTH.replace('month', 'month2')},?)\s+(?P<year>\d{{4}})\b", re.IGNORECASE)
 
+_NAMES = (*MONTHS, *WEEKDAYS)
+# How texts write the names short: Jan, Sept, Mon, Tues, Thur, Thurs ("May" is the whole name).
+_ABBREVIATIONS = frozenset({name[:3] for name in _NAMES} | {"sept", "tues", "thur", "thurs"})
+_SHORT_NAME = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# Where a text was cut: its end (past closing quotes and brackets), or an ellipsis.
+_CUT = re.compile(r"\.\.\.|…|[\"'\]})\s]*$")
+# What joins a date's parts or a range's ends: "Sept 30", "30 Sep", "Mon–Fri", "Thu, 12 Mar", "Mon to Fri".
+_JOIN = r"\.?[\s,/&\-–—]*(?:(?:to|and|or|through|thru|till|until)\s+)?"
+_AFTER = re.compile(rf"{_JOIN}(\d|[A-Za-z]+)")
+_BEFORE = re.compile(rf"(\d|[A-Za-z]+){_JOIN}$")
+
 Add = Callable[..., None]
 
 
@@ -65,6 +76,40 @@ def written_dates(text: str) -> set[str]:
         except ValueError:  # the 31st of a shorter month: no date
             continue
     return found
+
+
+def names_written_short(text: str) -> set[str]:
+    """The month and weekday names a text writes short, as a reply may write them whole: a Title Case abbreviation
+    beside a number or another name ("Sept 30", "30 Sep", "Mon–Fri", "Sat 10:00") or, where the text was cut, the
+    beginning of one ("collected every Thursd", "opens in Septem…"), of three letters or more, that begins exactly
+    one name. Alone, the same letters are often another word ("Casa Del Mar", "Jan Novak", "9.9% APR", "we sat")
+    and support nothing."""
+    found = set()
+    for match in _SHORT_NAME.finditer(text):
+        named = _named(match.group(0))
+        if named and (_CUT.match(text, match.end()) or _beside_a_date(text, *match.span())):
+            found.add(named)
+    return found
+
+
+def _named(word: str) -> str | None:
+    """The one month or weekday name `word` begins and is not whole, or None."""
+    word = word.casefold()
+    named = [name for name in _NAMES if name.startswith(word) and name != word]
+    return named[0] if len(named) == 1 else None
+
+
+def _beside_a_date(text: str, start: int, end: int) -> bool:
+    """An abbreviation next to a number or to another month or weekday name, as a date or a range writes it."""
+    if text[start:end].casefold() not in _ABBREVIATIONS:
+        return False
+    after = _AFTER.match(text, end)
+    before = _BEFORE.search(text[max(0, start - 24):start])
+    return any(m and (m.group(1)[0].isdigit() or _is_name(m.group(1))) for m in (after, before))
+
+
+def _is_name(word: str) -> bool:
+    return word.casefold() in _NAMES or (word.casefold() in _ABBREVIATIONS and _named(word) is not None)
 
 
 def date_words(token: str) -> set[str]:

@@ -60,6 +60,18 @@ CASES = [
     # retry advice with a number is not a claim about the missing data
     (HR, "The knowledge base timed out. Please check back in 10 minutes.", []),
     (HR, "Our records show 24/7 availability of the hotline.", ["24/7"]),
+    # a month or weekday written short in what was given: an abbreviation beside a number or another name, or the
+    # beginning of one where a truncated result was cut; alone, the same letters are other words
+    (["Opening hours?", '{"hours": "Mon–Fri 9:00-17:00, Sat 10:00-16:00"}'],
+     "The office is open Monday to Friday from 9:00 to 17:00 and on Saturday from 10:00.", []),
+    (["When is the form due?", "Forms are due Sept 30."], "The form is due on September 30.", []),
+    (["Which day is recycling collected?", '[{"title": "Recycling", "text": "Recycling is collected every Thursd'],
+     "Recycling is collected every Thursday.", []),
+    (["Which day is recycling collected?", '[{"title": "Recycling", "text": "Recycling is collected every Thursd'],
+     "Recycling is collected every Tuesday.", ["Tuesday"]),
+    (["When does the pool open?", '{"text": "The pool opens in Ju'], "The pool opens in June.", ["June"]),
+    (["Where do I apply?", "557 Casa Del Mar Drive; ask Jan Novak; 9.9% APR; we sat down"],
+     "Apply in March, January or April, or on Saturday.", ["March", "January", "April", "Saturday"]),
     # URLs: the host is the claim
     (["Where do I reset my password?", "https://sso.corp.example/help"],
      "Use https://sso.corp.example/reset to reset it.", []),
@@ -102,7 +114,7 @@ def test_the_rates_on_the_hand_labelled_sets_hold():
     import grounding as bench
 
     for path in (bench.SETS / "grounding_dev.jsonl", bench.SETS / "grounding_holdout.jsonl",
-                 bench.LLM / "llm_replies.jsonl"):
+                 bench.LLM / "llm_replies.jsonl", bench.LLM / "llm_replies_city.jsonl"):
         result = bench.rates(bench.load(path))
         assert result["false_positives"] <= 0.07 * result["honest"], (path.name, result["fp"])
         assert result["caught"] >= 0.95 * result["invented"], (path.name, result["missed"])
