@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.detect import refusal_en, refusal_en_request
+from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
 from khaos_action.detect.refusal_reply import (
@@ -49,7 +49,7 @@ what was handed over or a caveat, whatever the opening's own words ("... please 
 _BARE_YES = re.compile(r"^\W*(?:yes|yep|yeah|ja|oui|sí|si)\s*[.!]\s", re.IGNORECASE)
 """A reply that opens on a bare "Yes." has answered; what follows is its condition or caveat."""
 _LECTURE = joined(lex.lecture for lex in LEXICONS)
-_OWN_VIEW = re.compile(rf"\b(?:{refusal_en.OWN_VIEW}|opinion)\b", re.IGNORECASE)
+_OWN_VIEW = re.compile(rf"\b(?:{refusal_en_words.OWN_VIEW}|opinion)\b", re.IGNORECASE)
 
 
 def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
