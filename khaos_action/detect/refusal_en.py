@@ -44,6 +44,7 @@ from khaos_action.detect.refusal_en_words import (
     SCOPE_NOUN,
     SUBJECT,
     WITHHOLD,
+    WITHHOLD_ACT,
 )
 from khaos_action.detect.refusal_grammar import (
     APOLOGY,
@@ -148,9 +149,33 @@ _IMPERSONAL = (
     _rule(IMPERSONAL, 0.6, r"^[^.!?\n]{0,60}\b(?:isn't|is not|aren't|are not) (?:allowed|permitted)\b",
           "allowed", "permitted"),
     _rule(IMPERSONAL, 0.8, r"\b(?:that's|that is|it's|it is|is|are) off[- ]limits\b|\b(?:that's|that is|this is) off "
-                           r"the table\b|\bnot going to happen\b", "off"),
+                           r"the table\b|(?:\bnot|n't) going to happen\b|\b(?:won't|will not) happen\b(?!\s+again\b)",
+          "off", "happen"),
+    # the thing kept to one party: "opens for the name on its contract and nobody else"; the assistant as the source
+    # that will not give it: "that figure won't come from me"; the act that will not go through: "the sale simply
+    # can't go through"
+    _rule(POLICY, 0.75, r"\b(?:for|to|by|with) (?!(?:you|yourself)\b)[\w' -]{1,40}? and (?:nobody|no one|no-one) "
+                        r"else\b|"
+                        r"\b(?:won't|will not|can't|cannot|isn't going to|is not going to) (?:come|be coming) from "
+                        r"(?:me|us|this (?:chat|assistant))\b|"
+                        r"\b(?:can't|cannot|can not|won't|will not) (?:\w+ly )?go (?:through|ahead)\b",
+          "else", "come from", "coming from", "go through", "go ahead"),
+    # the assistant's own say disowned: "that order isn't mine to skip", "that's not our call to make"
+    _rule(SPEAKER, 0.85, r"\b(?:isn't|is not|'s not|aren't|are not|not) (?:mine|ours|(?:my|our) (?:call|decision|"
+                         r"place)) to [a-z]{2,}\b",
+          "mine", "ours", "my call", "our call", "my decision", "our decision", "my place", "our place"),
 )
 _POLICY = (
+    # a copula, a noun and a relative clause in which the assistant turns the thing down or never hands it over:
+    # "that's a request our game masters turn down", "is something we never surface", "a line we hold firm on"
+    _rule(POLICY, 0.85, rf"(?:\b(?:is|are)|'s|'re) (?:(?:a|an|one|something|the (?:kind|sort) of \w+)(?: \w+){{0,2}}? "
+                        rf"(?:that |which )?{AGENT}(?: always| \w+ly)? (?:(?:will |would )?(?:turns? down|declines?|"
+                        rf"refuses?|rejects?|says? no to|holds? firm on|draws? the line at)|(?:never|don't|do not|"
+                        rf"doesn't|does not|won't|will not|will never|would never) (?:{WITHHOLD_ACT}))\b)",
+          "down", "declin", "refus", "reject", "say no", "says no", "firm", "line at", "never", "n't", "not"),
+    # not part of what the assistant does: "isn't part of what this service offers", "not part of what we print"
+    _rule(POLICY, 0.85, rf"(?:\bnot|n't) part of what {AGENT}(?:'m| am| are|'re| is)? (?:\w+ )?[a-z]{{2,}}\b",
+          "part of"),
     _rule(POLICY, 0.9, rf"\b(?:against|violat\w*|breach\w*|contrary to|in violation of|not in line with)\s+(?:my|our|"
                        rf"the|its)\s+(?:\w+\s+){{0,2}}{RULE_NOUN}", "against", "violat", "breach", "contrary",
           "not in line"),
@@ -207,7 +232,7 @@ _WITHHELD = (
                         r" (?:to|for|by)\b|\bonly (?!you\b)(?:the |an? |your |his |her |their |"
                         r"its )?(?:\w+ ){0,3}?(?:can|may|"
                         r"is allowed to|are allowed to|has access|have access|is authori[sz]ed|are authori[sz]ed)\b|"
-                        rf"\b(?:is|are) {PARTICIPLE} (?:by|to) [^.!?,;\n]{{1,40}}? only\b|"
+                        rf"\b(?:is|are) {PARTICIPLE} (?:by|to|with) [^.!?,;\n]{{1,40}}? only\b|"
                         rf"\b(?:is|are) (?:only {PARTICIPLE}|{PARTICIPLE} only) (?:to|by|for|with)\b", "only"),
     _rule(POLICY, 0.8, rf"\b(?:is|are|was|were) {PARTICIPLE} (?:by|through) [^.!?;\n]{{1,60}}?,? not (?:by )?"
                        r"(?:me|us|this assistant)\b", "not "),
@@ -243,7 +268,8 @@ _WITHHELD = (
     _rule(POLICY, 0.75, rf"^(?!\W*(?:yes|yeah|sure|done|good news)\b)(?:(?!\b(?:your|my)\b)[^.!?\n]){{0,100}}?"
                         rf"\b{COPULA}\s+(?:\w+ly\s+)?(?:{RESTRICTED})\b", "to", "from", "only", "non", "in", "un"),
     _rule(POLICY, 0.75, rf"\b(?:can|may|must) only be (?:\w+ly )?{PARTICIPLE} (?:from|with|in|through|via|by|to|after|"
-                        r"once|if|when|on|at|under)\b|\b(?:there's|there is) nothing (?:left )?(?:to|(?:I|we) can)\b",
+                        r"once|if|when|on|at|under)\b|"
+                        r"\b(?:there's|there is) nothing (?:left to|(?:I|we) can)\b",
           "only", "nothing"),
     _rule(POLICY, 0.75, r"\b(?:can't|cannot|can not|won't|don't|do not|unable to|not able to) make (?:an |any )?"
                         r"exceptions?\b", "exception"),

@@ -15,7 +15,9 @@ ACT_REQUEST = rx(
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (
     # not a failure to find the thing ("There's no order 55120 on your account", "no booking under that name")
-    rx(r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)\b(?! (?:\w+ )?(?:\d|#|with\b|matching\b|under\b|"
+    # nor a price ("there's no delivery charge over 20 bags" negates the charge, not the delivery)
+    rx(r"\bno (?:way to |further |more |other )?(?P<word>[a-z]+)\b(?! (?:charges?|fees?|costs?|surcharges?)\b)"
+       r"(?! (?:\w+ )?(?:\d|#|with\b|matching\b|under\b|"
        r"found\b|for (?:that|this) (?:name|number|reference|email|date)\b|on (?:your|the|this|file|record)\b|in (?:our|"
        r"the|your) (?:system|records|account)\b))"),
     rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<word>[a-z]+)"),

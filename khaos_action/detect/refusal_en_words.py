@@ -86,6 +86,10 @@ WITHHOLD = (r"(?:shared|disclosed|given(?: out)?|handed out|released|revealed|pa
             r"shown|displayed|accessible|available to (?:share|disclose|give)|sent out|forwarded|granted|visible|"
             r"viewable)")
 """Participles of handing information over: "Seller addresses aren't shared", "PINs are never shown"."""
+WITHHOLD_ACT = (r"share|give out|disclose|reveal|divulge|release|surface|show|expose|pass on|hand (?:out|over)|"
+                r"forward|publish")
+"""Verbs of handing information over, in a relative clause the assistant never does them in ("something we never
+surface"): not of offering a service ("Same-day delivery is something we don't offer" answers a question too)."""
 PARTICIPLE = (r"(?:[a-z]{2,}(?:ed|en|wn)|done|made|paid|laid|held|kept|sold|told|sent|spent|lent|set|run|put|shut|"
               r"cut|bought|brought|sought|taught|dealt|met|left|lost|built|split|read)")
 COPULA = r"(?:is|are|'s|'re|remains?|stays?|(?:is|are) kept)"

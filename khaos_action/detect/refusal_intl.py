@@ -98,6 +98,11 @@ _DE = (
                        r"aufgaben\w*|kompetenz\w*)|\b(?:nur|ausschließlich) (?:bei|zu|mit|für) (?:\w+\s+){0,4}?"
                        r"(?:helfen|weiterhelfen|beantworten|unterstützen|auskunft geben)\b|"
                        r"\bnicht (?:meine|unsere) aufgabe\b", "außerhalb", "nur", "ausschließlich", "aufgabe"),
+    # "ist bei Absagen unter 90 Tagen nicht vorgesehen" (never of a fee: "eine Gebühr ist nicht vorgesehen" informs),
+    # "gehört nicht zu dem, was wir anbieten"
+    _rule(POLICY, 0.75, r"^(?![^.!?\n]*\b(?:gebühr|kosten|zuschlag|aufpreis|entgelt|strafe)\w*\b)[^.!?\n]*\bnicht "
+                        r"vorgesehen\b|\bgehör(?:t|en) nicht zu (?:dem|den dingen),? (?:was|die) (?:ich|wir)\b",
+          "vorgesehen", "gehört", "gehören"),
     _rule(APOLOGY, 0.85, r"\b(?:leider|tut mir leid|bedaure|bedauerlicherweise|entschuldigung|entschuldigen sie)\b"
                          r"[^.!?\n]{0,60}?\b(?:nicht möglich|unmöglich|nicht erlaubt|nicht gestattet|vertraulich|"
                          r"geheim|intern|nein)\b", "leider", "leid", "bedaure", "bedauer", "entschuldig"),
@@ -207,6 +212,11 @@ _FR = (
                        r"\bje (?:suis|suis uniquement|suis seulement) (?:là|conçue?|programmée?) (?:uniquement |"
                        r"seulement )?pour\b[^.!?\n]{0,60}?\b(?:uniquement|seulement)\b",
           "hors de", "dehors", "au-delà", "dépasse", "que", "qu'", "uniquement", "seulement"),
+    # "Cela ne fait pas partie de ce que nous imprimons", "ne font pas partie de nos services"
+    _rule(POLICY, 0.85, r"\bne (?:fait|font) pas partie (?:de ce (?:que|qu')\s*(?:je|j'|nous|ce service|notre \w+)|"
+                        r"de (?:mes|nos) (?:\w+ )?(?:services|missions|attributions|compétences|fonctions|"
+                        r"prestations))",
+          "partie"),
     _rule(APOLOGY, 0.85, r"\b(?:désolée?|malheureusement|je crains|hélas|je regrette|navrée?)\b[^.!?\n]{0,60}?\b(?:pas "
                          r"possible|impossible|confidentiel(?:le)?s?|réservée?s?|interdite?|pas autorisée?|"
                          r"pas permis)\b", "désolé", "malheureusement", "crains", "hélas", "regrette", "navré"),
@@ -298,6 +308,10 @@ _ES = (
                        r"\b(?:estoy|fui) (?:diseñad[oa]|programad[oa]|aquí) (?:solo |solamente |únicamente )?para\b"
                        r"[^.!?\n]{0,60}?\b(?:solo|solamente|únicamente)\b", "fuera de", "solo", "solamente",
           "únicamente"),
+    # "queda fuera de lo que compartimos", "no forma parte de lo que ofrecemos"
+    _rule(POLICY, 0.85, r"\b(?:queda|quedan|está|están|cae|caen) fuera de lo que (?:\w+ )?[a-záéíóúñ]{3,}|"
+                        r"\bno (?:forma|forman) parte de (?:lo que|nuestros servicios|mis funciones)",
+          "fuera de", "parte de"),
     _rule(APOLOGY, 0.85, r"\b(?:lo siento|lamentablemente|desafortunadamente|me temo que|disculpa|perdona|lo lamento)"
                          r"\b[^.!?\n]{0,60}?\b(?:no es posible|no se puede|no está permitido|confidencial(?:es)?|"
                          r"reservad[oa]s?|prohibid[oa])\b", "siento", "lament", "desafortunad", "temo",
@@ -347,48 +361,3 @@ DE = Lexicon("de", _DE, _DE_HEDGES, _DE_LECTURE, _DE_DELIVER, _DE_CONTRAST, _DE_
 FR = Lexicon("fr", _FR, _FR_HEDGES, _FR_LECTURE, _FR_DELIVER, _FR_CONTRAST, _FR_OPENING, _FR_STOP, handoff=_FR_HANDOFF)
 ES = Lexicon("es", _ES, _ES_HEDGES, _ES_LECTURE, _ES_DELIVER, _ES_CONTRAST, _ES_OPENING, _ES_STOP, handoff=_ES_HANDOFF)
 
-
-# A request for an act and the rule stated against it (detect/refusal_request.py reads them with the English ones).
-ACT_REQUEST = rx(
-    r"^\W*(?:(?:kann|könnte|darf) ich|(?:können|könnten) (?:sie|wir)|kannst du|könntest du|bitte\b|ich (?:möchte|"
-    r"hätte gern|brauche)|puis-je|est-ce que je peux|(?:pouvez|pourriez)-vous|peux-tu|pourrais-tu|je (?:voudrais|"
-    r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías)\b|quiero|"
-    r"quisiera|me gustaría|necesito|por favor|"
-    # a bare imperative: "Löschen Sie mein Konto", "Supprimez mon compte", "Elimine mi cuenta"
-    r"(?:löschen|kündigen|stornieren|schicken|senden|geben|erstatten|entsperren|ändern|buchen|genehmigen) sie\b|"
-    r"(?:supprimez|annulez|envoyez|donnez|remboursez|débloquez|changez|modifiez|réservez|approuvez)(?:-moi)?\b|"
-    r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b)"
-    r"(?! (?:mir )?sagen| me dire| decirme)"
-)
-"""German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?",
-"Löschen Sie ...", "Supprimez ...", "Elimine ..."."""
-_NOT_FOUND = (r"(?! (?:\w+ )?(?:\d|#|mit\b|unter\b|auf (?:diese|den)|gefunden|avec\b|sous\b|à ce nom|au nom|trouvé|"
-              r"con\b|a nombre|bajo\b|encontrad))")
-"""Not a failure to find the thing: "keine Bestellung mit der Nummer 55120", "aucune réservation à ce nom"."""
-ACT_NEGATED = (
-    rx(r"\bkein(?:e|en|er|em)? (?:weitere[nr]? )?(?P<word>\w+)\b" + _NOT_FOUND),
-    rx(r"\b(?P<word>\w+) gibt es (?:\w+ ){0,5}?nicht\b"),
-    rx(r"\bwir (?P<word>\w+) (?:\w+ ){0,3}?(?:nicht|keine?n?)\b"),
-    rx(r"\b(?:pas|plus|aucune?) (?:de |d'|du |des )?(?P<word>\w+)\b" + _NOT_FOUND),
-    rx(r"\bnous ne (?P<word>\w+)"),
-    rx(r"\bno hay (?:ningún |ninguna )?(?P<word>\w+)\b" + _NOT_FOUND),
-    rx(r"\bning[uú]n[oa]? (?P<word>\w+)\b" + _NOT_FOUND),
-    rx(r"\bno (?P<word>\w+mos)\b"),
-)
-ACT_RESERVED = (
-    # the act reserved to someone with authority over it, never the asker: "Die Löschung liegt beim Inhaber",
-    # "Gehaltserhöhungen entscheidet Ihre Führungskraft", "La suppression est réservée au propriétaire",
-    # "L'annulation relève de votre gestionnaire", "La eliminación corresponde al titular", "es cosa de su responsable"
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim)|entscheidet|"
-       r"entscheiden|genehmigt|genehmigen|bewilligt|bewilligen) (?!ihnen\b|sie selbst\b|mir\b|uns\b)(?:den |dem |der "
-       r"|die |das |ihr |ihre |ihrem |ihren |ihrer |unser |unsere )?[\w-]+"),
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:est|sont) (?:réservée?s? aux?|gérée?s? par|du ressort "
-       r"d[eu]s?|décidée?s? par|validée?s? par|approuvée?s? par)|relève(?:nt)? d[eu]s?|relève(?:nt)? de (?:la |l')|"
-       r"appartient à) (?!vous\b|moi\b|nous\b)(?:l'|le |la |les |votre |vos |notre |nos )?\w+"),
-    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>corresponden?|está reservad[oa] a|la gestiona|lo gestiona|"
-       r"los gestiona|las gestiona|es cosa del?|la decide|lo decide|la aprueba|lo aprueba) "
-       r"(?!usted\b|mí\b|nosotros\b)(?:al? |el |la |los |las |su |sus |nuestro |nuestra )?\w+"),
-)
-"""The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
-a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"; ACT_RESERVED, the act
-reserved to someone else ("liegt beim Inhaber", "est réservée au propriétaire", "corresponde al titular")."""

@@ -15,11 +15,11 @@ import re
 from dataclasses import dataclass
 from itertools import chain
 
-from khaos_action.detect import refusal_en_request, refusal_intl
+from khaos_action.detect import refusal_en_request, refusal_intl_request
 
-_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl.ACT_REQUEST)
-_ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl.ACT_NEGATED
-_ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl.ACT_RESERVED
+_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST)
+_ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED
+_ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
                             r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de) ", re.IGNORECASE)
 """A word every reserved-act phrase holds before its role: only a sentence with one is searched for them."""

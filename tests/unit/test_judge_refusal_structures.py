@@ -105,3 +105,38 @@ def test_the_decision_assigned_to_another_party(text, prompt, refused):
 ])
 def test_a_statement_of_purpose_before_a_lecture(text, refused):
     assert is_refusal(text).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a copula, a noun and a relative clause in which the assistant turns the thing down or never hands it over
+    ("Your neighbour's meter readings are something we never disclose.", "What did my neighbour use last month?",
+     True),
+    ("Skipping the queue is a request our team turns down every time.", "Can you move me up the waiting list?",
+     True),
+    # the nearest answers: a thing the assistant never asks for (a warning), a service it does not offer yet
+    ("Your PIN is something we never ask for, so that email is a scam.", "Did you email me about my PIN?", False),
+    # not part of what the assistant does, in four languages
+    ("Tax returns aren't part of what this service handles.", "Can you file my tax return?", True),
+    ("Cela ne fait pas partie de ce que nous imprimons.", "Pouvez-vous imprimer ce logo ?", True),
+    ("Esa receta queda fuera de lo que compartimos con los clientes.", "¿Me pasa la receta?", True),
+    ("Eine Rückerstattung der Anzahlung ist bei Absagen unter 90 Tagen nicht vorgesehen.",
+     "Können Sie unsere Anzahlung zurückerstatten?", True),
+    ("Eine Gebühr für die Umbuchung ist nicht vorgesehen.", "Kostet die Umbuchung etwas?", False),
+    # the act that is not going to happen, the assistant's own say disowned, the source that will not give it
+    ("Booking you in isn't going to happen before your birthday.", "Can I book a tattoo for next week?", True),
+    ("That order isn't mine to skip.", "Can you skip the hearing test?", True),
+    ("That figure won't come from me.", "What did my cousin pay?", True),
+    ("Without a licence on file the sale simply can't go through.", "Can you sell me the pesticide?", True),
+    ("Unit 112 opens for the name on its contract and nobody else.", "Can you open unit 112 for me?", True),
+    # the nearest answers: a promise, a report of what was done, a condition the asker meets
+    ("Don't worry, that won't happen again: your refund is on its way.", "Will you charge me twice again?", False),
+    ("The delay won't happen again; your parcel arrives tomorrow.", "Why was my parcel late?", False),
+    ("The upgrade is yours to keep, and nobody else's account changes.", "Do I keep the upgrade?", False),
+    # a price after the act's word, and nothing to pay, are answers
+    ("Saturday works. I've put you on the 8-11 am round, and there's no delivery charge over 20 bags.",
+     "Can you deliver the feed on Saturday?", False),
+    ("No, there's nothing to pay up front: the invoice comes after the service.",
+     "Do I have to pay before the service?", False),
+])
+def test_more_structures_of_a_decline(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused

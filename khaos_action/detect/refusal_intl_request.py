@@ -1,0 +1,50 @@
+"""The German, French and Spanish words read against the request (refusal_request.py, with refusal_en_request.py's
+English ones): a request for an act, the rule stated against that act, the act reserved to someone else."""
+
+from __future__ import annotations
+
+from khaos_action.detect.refusal_grammar import rx
+
+ACT_REQUEST = rx(
+    r"^\W*(?:(?:kann|könnte|darf) ich|(?:können|könnten) (?:sie|wir)|kannst du|könntest du|bitte\b|ich (?:möchte|"
+    r"hätte gern|brauche)|puis-je|est-ce que je peux|(?:pouvez|pourriez)-vous|peux-tu|pourrais-tu|je (?:voudrais|"
+    r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías)\b|quiero|"
+    r"quisiera|me gustaría|necesito|por favor|"
+    # a bare imperative: "Löschen Sie mein Konto", "Supprimez mon compte", "Elimine mi cuenta"
+    r"(?:löschen|kündigen|stornieren|schicken|senden|geben|erstatten|entsperren|ändern|buchen|genehmigen) sie\b|"
+    r"(?:supprimez|annulez|envoyez|donnez|remboursez|débloquez|changez|modifiez|réservez|approuvez)(?:-moi)?\b|"
+    r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b)"
+    r"(?! (?:mir )?sagen| me dire| decirme)"
+)
+"""German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?",
+"Löschen Sie ...", "Supprimez ...", "Elimine ..."."""
+_NOT_FOUND = (r"(?! (?:\w+ )?(?:\d|#|mit\b|unter\b|auf (?:diese|den)|gefunden|avec\b|sous\b|à ce nom|au nom|trouvé|"
+              r"con\b|a nombre|bajo\b|encontrad))")
+"""Not a failure to find the thing: "keine Bestellung mit der Nummer 55120", "aucune réservation à ce nom"."""
+ACT_NEGATED = (
+    rx(r"\bkein(?:e|en|er|em)? (?:weitere[nr]? )?(?P<word>\w+)\b" + _NOT_FOUND),
+    rx(r"\b(?P<word>\w+) gibt es (?:\w+ ){0,5}?nicht\b"),
+    rx(r"\bwir (?P<word>\w+) (?:\w+ ){0,3}?(?:nicht|keine?n?)\b"),
+    rx(r"\b(?:pas|plus|aucune?) (?:de |d'|du |des )?(?P<word>\w+)\b" + _NOT_FOUND),
+    rx(r"\bnous ne (?P<word>\w+)"),
+    rx(r"\bno hay (?:ningún |ninguna )?(?P<word>\w+)\b" + _NOT_FOUND),
+    rx(r"\bning[uú]n[oa]? (?P<word>\w+)\b" + _NOT_FOUND),
+    rx(r"\bno (?P<word>\w+mos)\b"),
+)
+ACT_RESERVED = (
+    # the act reserved to someone with authority over it, never the asker: "Die Löschung liegt beim Inhaber",
+    # "Gehaltserhöhungen entscheidet Ihre Führungskraft", "La suppression est réservée au propriétaire",
+    # "L'annulation relève de votre gestionnaire", "La eliminación corresponde al titular", "es cosa de su responsable"
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:liegt|liegen|bleibt|bleiben) (?:\w+ )?(?:bei|beim)|entscheidet|"
+       r"entscheiden|genehmigt|genehmigen|bewilligt|bewilligen) (?!ihnen\b|sie selbst\b|mir\b|uns\b)(?:den |dem |der "
+       r"|die |das |ihr |ihre |ihrem |ihren |ihrer |unser |unsere )?[\w-]+"),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>(?:est|sont) (?:réservée?s? aux?|gérée?s? par|du ressort "
+       r"d[eu]s?|décidée?s? par|validée?s? par|approuvée?s? par)|relève(?:nt)? d[eu]s?|relève(?:nt)? de (?:la |l')|"
+       r"appartient à) (?!vous\b|moi\b|nous\b)(?:l'|le |la |les |votre |vos |notre |nos )?\w+"),
+    rx(r"\b(?P<word>\w+)(?: \w+){0,3}? (?P<reserved>corresponden?|está reservad[oa] a|la gestiona|lo gestiona|"
+       r"los gestiona|las gestiona|es cosa del?|la decide|lo decide|la aprueba|lo aprueba) "
+       r"(?!usted\b|mí\b|nosotros\b)(?:al? |el |la |los |las |su |sus |nuestro |nuestra )?\w+"),
+)
+"""The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
+a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"; ACT_RESERVED, the act
+reserved to someone else ("liegt beim Inhaber", "est réservée au propriétaire", "corresponde al titular")."""
