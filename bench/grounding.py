@@ -15,7 +15,9 @@ Run: python bench/grounding.py                   (all committed sets)
                                                   (first runs the agent's config, bench/grounding/khaos.yaml,
                                                    it_khaos.yaml or city_khaos.yaml, against the model through
                                                    khaos-action, or reads DIR's manifest, and adds new replies to
-                                                   its replies file unlabelled, for a person to label)
+                                                   its replies file unlabelled, for a person to label; the city
+                                                   agent samples another batch with CITY_SEED=N, its rows marked
+                                                   with their seed and counted apart too)
 """
 
 from __future__ import annotations
@@ -59,13 +61,16 @@ class Agent:
     title: str
     chat_format: str | None = None
     """The template llama.cpp's server renders chat messages with (an agent on the chat API); None: its default."""
+    seed_variable: str | None = None
+    """The variable the agent starts its sampling seeds at: another value samples other replies (a new batch, its
+    rows marked with it as `seed`); None: the agent always samples the same ones."""
 
 
 AGENTS = {
     "hr": Agent("khaos.yaml", "HR_MODEL_URL", "hr-llm", "llm_replies.jsonl", "gemma-3-270m (HR, KB down)"),
     "it": Agent("it_khaos.yaml", "IT_MODEL_URL", "it-llm", "llm_replies_it.jsonl", "gemma-3-270m (IT, KB down)"),
     "city": Agent("city_khaos.yaml", "CITY_MODEL_URL", "city-llm", "llm_replies_city.jsonl",
-                  "gemma-3-270m (city, KB down)", chat_format="alpaca"),
+                  "gemma-3-270m (city, KB down)", chat_format="alpaca", seed_variable="CITY_SEED"),
 }
 
 
@@ -147,7 +152,14 @@ def replies_of(manifest: dict, agent: Agent) -> list[dict]:
         rows.append({"domain": agent.domain, "mode": sorted(modes)[0], "prompt": case["input"], "system_prompt": system,
                      "tool_calls": calls, "reply": case["output"], "label": None,
                      "judged_in_run": "pass" if case["passed"] else "fail"})
+        if agent.seed_variable:
+            rows[-1]["seed"] = int(os.environ.get(agent.seed_variable) or 0)
     return rows
+
+
+def _key(row: dict) -> tuple:
+    """One reply of one batch: a batch sampled again adds nothing, another batch all its replies."""
+    return row.get("seed", 0), row["prompt"], row["mode"], row["reply"]
 
 
 def add_llm_replies(run_dir: Path | None, agent: Agent) -> None:
@@ -160,8 +172,8 @@ def add_llm_replies(run_dir: Path | None, agent: Agent) -> None:
         run_model(run_dir, model, agent)
     manifest = json.loads((run_dir / "manifest.json").read_text(encoding="utf-8"))
     path = LLM / agent.replies
-    known = {(r["prompt"], r["mode"], r["reply"]) for r in load(path)} if path.exists() else set()
-    new = [r for r in replies_of(manifest, agent) if (r["prompt"], r["mode"], r["reply"]) not in known]
+    known = {_key(r) for r in load(path)} if path.exists() else set()
+    new = [r for r in replies_of(manifest, agent) if _key(r) not in known]
     with path.open("a", encoding="utf-8") as out:
         for item in new:
             out.write(json.dumps(item, ensure_ascii=False) + "\n")
@@ -184,6 +196,9 @@ def main() -> None:
             rows = load(llm)
             unlabelled = sum(1 for r in rows if r.get("label") is None)
             show(agent.title, rates(rows))
+            seeds = sorted({r.get("seed", 0) for r in rows})
+            for seed in seeds if len(seeds) > 1 else ():
+                show(f"  the batch of seed {seed}", rates([r for r in rows if r.get("seed", 0) == seed]))
             if unlabelled:
                 print(f"    {unlabelled} replies not labelled yet")
 

@@ -6,8 +6,8 @@ It has two tools: the knowledge base's retriever (JSON articles: fees, opening h
 the request register, which it asks when the message names a reference number (BP-2291). The retriever is the one
 that fails under the bench's faults, so a reply can rest on what the register did say. The examples are chat turns
 (one answer from an article, one outage answer that still reports a request's status). The model is whatever
-OpenAI-compatible server CITY_MODEL_URL points at; temperature 0.9 with a seed that counts the calls, so a run is
-reproducible.
+OpenAI-compatible server CITY_MODEL_URL points at; temperature 0.9 with a seed that counts the calls from CITY_SEED
+(0 unless set), so a run is reproducible.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ EXAMPLES = [
 # The template ends on the user's turn: the model writes the response's header itself before the answer.
 _RESPONSE_HEADER = re.compile(r"^\s*(?:###\s*)?Response:\s*")
 _client = None
-_calls = itertools.count()
+# CITY_SEED: where the seeds start, so that another batch of replies can be sampled (bench/grounding.py).
+_calls = itertools.count(int(os.environ.get("CITY_SEED") or 0))
 
 
 def client() -> openai.OpenAI:
