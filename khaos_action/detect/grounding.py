@@ -33,6 +33,7 @@ from khaos_action.detect.grounding_dates import (
     day_and_month_names,
     names_written_short,
     split_iso_date_times,
+    weekday_of,
     written_dates,
 )
 from khaos_action.detect.grounding_numbers import (
@@ -140,7 +141,9 @@ def support_of(texts: Iterable[str]) -> Support:
             support.tokens.add(match.group(0).casefold())
         for match in _URL.finditer(text):
             support.tokens.add(_url_key(match.group(0)))
-        support.words.update(_words(text))
+        words = _words(text)
+        support.words.update(words)
+        support.words.update(day for day in map(weekday_of, words) if day)  # "Sundays" holds "Sunday"
         support.words.update(names_written_short(text))
     support.text = " ".join(" ".join(_words(p)) for p in parts)
     return support

@@ -48,15 +48,23 @@ def calendar_positions(text: str, add: Add) -> None:
 
 
 def day_and_month_names(text: str, add: Add) -> None:
-    """A capitalised weekday or month name ('May' is left out: it is a verb as often as a month)."""
+    """A capitalised weekday or month name ('May' is left out: it is a verb as often as a month); a weekday in the
+    plural ("open on Sundays") is the same claim as in the singular."""
     for match in re.finditer(r"\b[A-Za-z]+\b", text):
         word = match.group(0)
         if not word[0].isupper():
             continue
-        if word.casefold() in WEEKDAYS:
-            add(*match.span(), "weekday", [word.casefold()])
+        day = weekday_of(word.casefold())
+        if day:
+            add(*match.span(), "weekday", [day])
         elif word.casefold() in MONTHS and word != "May":
             add(*match.span(), "month", [word.casefold()])
+
+
+def weekday_of(word: str) -> str | None:
+    """The weekday a case-folded word names, in the singular or the plural ("sundays" → "sunday"), or None."""
+    day = word[:-1] if word.endswith("s") and word not in WEEKDAYS else word
+    return day if day in WEEKDAYS else None
 
 
 def split_iso_date_times(text: str) -> str:

@@ -72,6 +72,11 @@ CASES = [
     (["When does the pool open?", '{"text": "The pool opens in Ju'], "The pool opens in June.", ["June"]),
     (["Where do I apply?", "557 Casa Del Mar Drive; ask Jan Novak; 9.9% APR; we sat down"],
      "Apply in March, January or April, or on Saturday.", ["March", "January", "April", "Saturday"]),
+    # a weekday in the plural is the same claim as in the singular, and is held by either
+    (HR, "The office is closed on Sundays.", ["Sundays"]),
+    (["Opening hours?", '{"hours": "closed on Sundays"}'], "The office is closed on Sunday.", []),
+    (["Opening hours?", '{"hours": "closed on Sunday"}'], "The office is closed on Sundays, open on Mondays.",
+     ["Mondays"]),
     # URLs: the host is the claim
     (["Where do I reset my password?", "https://sso.corp.example/help"],
      "Use https://sso.corp.example/reset to reset it.", []),
