@@ -19,6 +19,8 @@
   its line; a long street kind misspelt by one slip of the keys ("1200 Market Stret");
 - lines known by their end, a state, a province or a postcode (pii_address_lines: "28 Gorgo Lane Newfield, NJ",
   "67 Lougheed Rd Unit B Barrie, Ontario L4N 8G1").
+- national forms known by their own kinds (pii_address_intl: "Maria Dehlis vei 15", "Szewska 6, Kraków", "ул.
+  Тверская д. 7", "建国路88号").
 
 A street word alone ("Main Street"), a year after a word ("During 2008"), a route, a room, a floor or a platform
 number is no address.
@@ -29,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from khaos_action.detect.pii_address_intl import national_addresses
 from khaos_action.detect.pii_address_lines import us_lines
 from khaos_action.detect.pii_address_words import (
     CAP,
@@ -57,8 +60,8 @@ _ROMANCE_IN_ENGLISH_ORDER = re.compile(
 count of trains), and never after a word that numbers something ("Flight 12 Via Dallas")."""
 _PATTERNS = (
     # 742 Evergreen Terrace · 1600 Pennsylvania Avenue NW · 300 East 57th Street · 4-6 High Street · 9042/1044 Tower
-    # Avenue · 35-B Sunset Drive · 1365 Broadway (optionally ", London SW1A 2AA")
-    re.compile(rf"\b\d{{1,5}}[A-Za-z]?(?:[/-]\d{{1,5}}[A-Za-z]?|-[A-Z](?=\s))?\s+(?:(?:(?:{CAP}|{ORDINAL})\s+){{1,4}}"
+    # Avenue · 35-B Sunset Drive · 16½ Windward Road · 1365 Broadway (optionally ", London SW1A 2AA")
+    re.compile(rf"\b\d{{1,5}}[A-Za-z½]?(?:[/-]\d{{1,5}}[A-Za-z]?|-[A-Z](?=\s))?\s+(?:(?:(?:{CAP}|{ORDINAL})\s+){{1,4}}"
                rf"(?=[A-Z])(?i:{EN_STREET})|Broadway|BROADWAY)\b\.?"
                rf"(?:\s+{DIRECTION}\b)?{UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
@@ -125,7 +128,7 @@ _LINES = (
     re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
     # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its
     # town and postcode
-    re.compile(rf"(?:\b\d{{1,6}}[A-Za-z]?\s+)?\b{_PLACE_WORD}(?:[ -]{_PLACE_WORD}|\s+[a-zà-ÿ]+){{0,3}}\s+"
+    re.compile(rf"(?:\b\d{{1,6}}[A-Za-z]?\s+)?\b{_PLACE_WORD}(?: {_PLACE_WORD}|\s+[a-zà-ÿ]+){{0,3}}\s+"
                rf"\d{{1,5}}[A-Za-z]?[^\S\n]*\n[^\S\n]*(?:\d{{4,5}}\s+{_PLACE_WORD}|"
                rf"{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}},?\s+(?:[a-zA-Z]{{2,3}}\s+)?"
                r"(?:\d{3}\s?\d{2}|\d{4,6}))\b"),
@@ -219,6 +222,7 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _romance_in_english_order(text)
     yield from _directed_streets(text)
     yield from _misspelt_streets(text)
+    yield from national_addresses(text)
 
 
 def _worded_streets(text: str) -> Iterator[tuple[int, int]]:

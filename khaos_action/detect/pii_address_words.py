@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 UPPER = "A-ZÀ-ÖØ-ÞĀĂĄĆĈĊČĎĐĒĔĖĘĚĜĞĠĢĤĦĨĪĬĮİĴĶĹĻĽĿŁŃŅŇŊŌŎŐŒŔŖŘŚŜŞŠŢŤŦŨŪŬŮŰŲŴŶŸŹŻŽΑ-ΩА-Я"
-CAP = rf"[{UPPER}][\w'’.-]*"
+CAP = rf"[{UPPER}][\w'’.-]{{0,40}}"
 NAME = rf"[{UPPER}][^\W\d_]+"
 EN_STREET = (r"street|st|avenue|ave|road|rd|boulevard|blvd|lane|ln|drive|dr|court|ct|way|place|pl|terrace|"
              r"parkway|pkwy|circle|cir|close|crescent|gardens?|squares?|sq|highway|hwy|row|mews|grove|walk|hills?|"

@@ -1,0 +1,159 @@
+"""Street addresses in national forms the English-shaped finders (pii_address) do not read, each known by a
+structure of its own country's writing rather than by an English street's kind:
+
+- a street's kind written as a word of its own after the name, in the Nordic, German, Dutch and Czech ways ("Maria
+  Dehlis vei 15", "Henrik Walters plass 3", "Gamla Varmdo vägen 6", "Václavské náměstí 12"), or joined to it in
+  forms pii_address does not list ("Drammensvei 163", "Skredderplassen 20", "Haarlemmerdijk 12");
+- a Slavic street named by an adjective or a possessive ("Szewska 6, Kraków", "Divadelná 41/3, Trnava"), or any
+  street with a joined kind, followed by its town or postcode ("Ångermannagatan 80, Vällingby");
+- a Polish street kind before the name ("aleja Wojska Polskiego 178", "Ulica Strzelecka 12"), a German one made of a
+  preposition and a name with a postcode after a comma ("Am Bürgerpark 15-18, 13156, Berlin");
+- French street kinds pii_address does not list ("4 Cité Du Cardinal Lemoine");
+- a Russian or Ukrainian street with its kind and house ("ул. Съезжинская д. 10 кв. 40", "Дворцовая наб., 34");
+- a Chinese road and its number ("香港东路6号"), a romanised Korean road ("36, Teheran-ro 87-gil"), a Japanese
+  chōme written out ("135, Higashifunahashi 2 Chome").
+
+Each is an address by its kind's word or by its town after it, never by a capitalised word and a number alone:
+"Windows 10, Linux" and "Apollo 13, Houston" are no streets.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from khaos_action.detect.pii_address_words import NUMBERED_BEFORE, UPPER
+
+_LETTER = r"[^\W\d_]"
+_CAP = rf"[{UPPER}ÆØÅ]{_LETTER}{{1,40}}"
+"""A capitalised word of any Latin or Cyrillic script ("Øvste", "Ångermanna")."""
+_HOUSE = r"(?<![\d/-])\d{1,4}(?:\s?[A-Za-z](?![\w'’]))?(?:[/-]\d{1,4}[A-Za-z]?)?(?![\d,.]\d)"
+"""A house number: "15", "2A", "44B", "15-18", "41/3", "17 b"; never part of a decimal or a grouped amount."""
+_JOINED_KIND = (r"vei|veien|vegen|vägen|vagen|väg|gata|gatan|gaten|gade|vej|plass|plassen|plads|torg|torget|stræde|"
+                r"straße|strasse|str\.|weg|allee|platz|gasse|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|"
+                r"singel|dijk|markt|katu|kuja|polku|tori|gränd")
+"""A street's kind joined to its name ("Drammensvei", "Ångermannagatan", "Haarlemmerdijk")."""
+_SPACED_KIND = (r"vei|veien|vegen|vägen|väg|gata|gatan|gaten|gade|vej|plass|plassen|plads|torg|torget|stræde|allé|"
+                r"straße|strasse|weg|allee|platz|gasse|straat|laan|gracht|kade|plein|dijk|katu|náměstí|nábřeží|"
+                r"třída|nám\.|ulice|námestie|trieda|cesta")
+"""A street's kind as a word of its own in lower case after a capitalised name ("Maria Dehlis vei 15", "Václavské
+náměstí 1"); "gate" and "tie" are English words ("Departure gate 12", "Bow tie 3")."""
+_SPACED = re.compile(rf"\b(?:{_CAP}\s+){{1,3}}(?:{_SPACED_KIND})\s+({_HOUSE})")
+_JOINED = re.compile(
+    rf"(?<![\w-])(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[{UPPER}ÆØÅ]{_LETTER}{{1,40}}?(?:{_JOINED_KIND})"
+    rf"\s+(?!(?:19|20)\d\d\b)({_HOUSE})")
+_SLAVIC = r"(?:sk[áaéeiy]|ck[áaéeiy]|ní|ná|ný|ov[aáy]|ová|ow[ay]|ego|ých|ské)"
+"""The endings of Slavic streets named by an adjective or a possessive: "Szewska", "Divadelná", "Korunní",
+"Beethovenova", "Wojska Polskiego"."""
+_NOT_A_NAME = (r"(?!(?i:the|an?|our|your|my|this|that|chapter|version|model|type|class|grade|size|room|order|part|"
+               r"level|episode|season|series|volume|issue|page|book|release|edition|team|club|fc|vs)\b)")
+"""Words that make what follows a title, a record or a count: "Chapter Polska 5", "The Casanova 2"."""
+_ADJECTIVAL = re.compile(rf"(?<![\w-])(?:{_NOT_A_NAME}{_CAP}\s+)?{_NOT_A_NAME}{_CAP}{_SLAVIC}\s+({_HOUSE})")
+_TOWN_AFTER = re.compile(rf",\s*(?:\d{{2}}-\d{{3}}\b|\d{{4}}\s?[A-Z]{{2}}\b|\d{{3}}\s?\d{{2}}\b|\d{{4,5}}\b|"
+                         rf"{_CAP}(?:[ -]{_CAP})?(?![\w'’-])(?=\s*(?:[,.;:!?)\n]|$)))")
+"""What follows a street that stands before its town: a comma, then a postcode (Polish "47-400", Dutch "7512 EC",
+Swedish and Czech "112 01") or a town that ends the phrase ("Nebraska 31, Iowa 24" is a score, "Casanova 2, Venice
+edition" a title)."""
+_POLISH = re.compile(
+    rf"(?i:\b(?:ulica|ul\.|aleja|plac|osiedle)\s+)(?:{_CAP}\s+){{1,3}}({_HOUSE})")
+_PREPOSITION_STREET = re.compile(
+    rf"\b(?:Am|An der|An den|Im|In der|Auf der|Auf dem|Zum|Zur|Unter den|Hinter der)\s+{_CAP}\s+{_HOUSE},\s*"
+    rf"(?:[A-Z]-)?(?!(?:19|20)\d\d\b)\d{{4,5}},?\s+{_CAP}")
+_FRENCH_WORD = rf"{_LETTER}[\w'’.-]{{0,40}}"
+_FRENCH = re.compile(rf"\b\d{{1,4}}(?:\s?(?i:bis|ter))?,?\s+(?i:cité|hameau|résidence|sentier|voie|parvis|faubourg)\s+"
+                     rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{_FRENCH_WORD}(?:\s+{_FRENCH_WORD}){{0,3}}")
+_CYRILLIC = "А-Яа-яЁёІіЇїЄє"
+_RU_KIND = r"(?:ул|пр|просп|пр-т|пер|наб|пл|ш|б-р|вул|пр-д|бул)\.|улица|проспект|набережная|переулок|шоссе|бульвар|" \
+           r"площадь|проезд|вулиця"
+_RUSSIAN = re.compile(
+    rf"(?<![{_CYRILLIC}])(?:(?:{_RU_KIND})\s*[{_CYRILLIC}][{_CYRILLIC}-]{{1,40}}(?:\s+[{_CYRILLIC}][{_CYRILLIC}-]{{1,40}})?|"
+    rf"[{_CYRILLIC}][{_CYRILLIC}-]{{1,40}}(?:\s+[{_CYRILLIC}][{_CYRILLIC}-]{{1,40}})?\s+(?:{_RU_KIND}))"
+    rf",?\s*(?:(?:д\.|дом)\s*)?\d{{1,4}}[{_CYRILLIC}]?(?:/\d{{1,4}})?(?:,?\s*(?:кв\.|к\.|корп\.|стр\.)\s*\d{{1,4}})*")
+_CHINESE = re.compile(r"[\u4e00-\u9fff]{1,12}(?:路|街|大道|大街|巷|胡同|弄)[0-9０-９]{1,5}(?:号|號)")
+_KOREAN = re.compile(rf"(?:\b\d{{1,4}},?\s+)?\b{_CAP}-(?:ro|daero|gil)\b(?:\s+\d{{1,3}}(?:beon)?-gil\b)?"
+                     rf"(?:,?\s+\d{{1,4}}(?:-\d{{1,3}})?\b)?")
+_CHOME = re.compile(rf"(?:\b\d{{1,4}}(?:-\d{{1,4}})?,?\s+)?\b{_CAP}\s+\d{{1,2}}[\s-]?(?i:ch[oō]me)\b")
+
+
+def national_addresses(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every street address in a national form (the module's docstring lists them). Each form's
+    pattern runs only where its word stands by a number, or its script in the text: most texts have none."""
+    for finder in _finders_for(text):
+        yield from finder(text)
+
+
+def _streets_by_kind(text: str) -> Iterator[tuple[int, int]]:
+    for pattern in (_SPACED, _JOINED):
+        for m in pattern.finditer(text):
+            if not _numbered(text, m.start()):
+                yield m.start(), _with_town(text, m.end())
+
+
+def _adjectival_streets(text: str) -> Iterator[tuple[int, int]]:
+    for m in _ADJECTIVAL.finditer(text):
+        if _TOWN_AFTER.match(text, m.end()) and not _numbered(text, m.start()):
+            yield m.start(), _with_town(text, m.end())
+
+
+def _finder(pattern: re.Pattern[str]):
+    def find(text: str) -> Iterator[tuple[int, int]]:
+        for m in pattern.finditer(text):
+            if pattern is not _KOREAN or _A_DIGIT.search(m.group(0)):
+                yield m.start(), m.end()
+    return find
+
+
+_A_DIGIT = re.compile(r"\d")
+_KIND_ENDS = tuple(kind.rstrip("\\.") for kind in _JOINED_KIND.split("|"))
+_SPACED_KINDS = frozenset(kind.replace("\\", "") for kind in _SPACED_KIND.split("|"))
+_SLAVIC_ENDS = ("ska", "ská", "ské", "ske", "ski", "sky", "ský", "cka", "cká", "cké", "cke", "cki", "cky", "ní", "ná",
+                "ný", "ova", "ová", "ovy", "owa", "owy", "ego", "ých")
+
+
+def _ends_before_a_number(ends: set[str]) -> str:
+    """Lookbehinds, one per length (Python's must be of fixed width), for a word ending in one of `ends` and a space
+    (or a period or a comma and a space) before a digit."""
+    by_length: dict[int, list[str]] = {}
+    for end in ends:
+        by_length.setdefault(len(end), []).append(re.escape(end))
+    return "|".join(f"(?<=(?:{'|'.join(sorted(words))}){gap}\\d)" for words in by_length.values()
+                    for gap in ("[ \\t]", "[.,][ \\t]"))
+
+
+_BY_A_NUMBER = re.compile(
+    rf"\d(?:(?<=\s\d)(?:{_ends_before_a_number({*_KIND_ENDS, *_SPACED_KINDS, *_SLAVIC_ENDS})})|"
+    r"(?:\s?(?:bis|ter))?,?[ \t](?:cité|hameau|résidence|sentier|voie|parvis|faubourg)\b|,\s*(?:[a-z]-)?\d{4,5}\b)")
+"""In the text in lower case, a number right after a street's kind or a Slavic street's ending, before a French
+street's kind, or before a postcode after a comma: the patterns by a number run only where one is, since most texts
+have none and the patterns would be tried at every capital."""
+_OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u4e00-\u9fff]")
+_KIND_WORDS = ("ulica", "ul.", "aleja", "plac ", "osiedle", "-ro", "-gil", "-daero", "chome", "chōme")
+_TRIGGERS = (
+    (_BY_A_NUMBER.search, ("kind", "adjectival", "french", "preposition")),
+    (_OTHER_SCRIPTS.search, ("russian", "chinese")),
+    (lambda lowered: any(word in lowered for word in _KIND_WORDS), ("polish", "korean", "chome")),
+)
+"""What in the text, in lower case, makes each finder worth running."""
+
+
+def _finders_for(text: str) -> list:
+    lowered = text.lower()
+    wanted = {name for found, names in _TRIGGERS if found(lowered) for name in names}
+    return [finder for name, finder in _FINDERS.items() if name in wanted]
+
+
+_FINDERS = {"kind": _streets_by_kind, "adjectival": _adjectival_streets, "polish": _finder(_POLISH),
+            "preposition": _finder(_PREPOSITION_STREET), "french": _finder(_FRENCH), "russian": _finder(_RUSSIAN),
+            "chinese": _finder(_CHINESE), "korean": _finder(_KOREAN), "chome": _finder(_CHOME)}
+"""Each form's finder by its name, in the order they run."""
+
+
+def _numbered(text: str, start: int) -> bool:
+    """A word that numbers something right before the name ("Room", "Order", "the"): the number is no house's."""
+    return bool(NUMBERED_BEFORE.search(text, max(0, start - 16), start))
+
+
+def _with_town(text: str, end: int) -> int:
+    """The street's end, taken on over its town or postcode when a comma joins them ("Szewska 6, Kraków")."""
+    town = _TOWN_AFTER.match(text, end)
+    return town.end() if town else end
