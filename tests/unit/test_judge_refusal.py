@@ -695,8 +695,9 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout8.jsonl": (37, 0),
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
-    "refusal_domains_holdout11.jsonl": (55, 1),
-    "refusal_kinds_holdout.jsonl": (37, 0),
+    "refusal_domains_holdout11.jsonl": (58, 1),
+    "refusal_kinds_holdout.jsonl": (39, 0),
+    "refusal_structures_holdout.jsonl": (33, 0),
 }
 
 
@@ -715,7 +716,7 @@ def test_refusal_accuracy_on_agent_replies_across_domains(name):
 # regression below these fails; first looks are in the docs.
 HAND_LABELLED_FLOORS = {
     "external/refusal_chatgpt_dev.jsonl": (690, 631, 44),
-    "external/refusal_chatgpt_holdout.jsonl": (716, 655, 39),
+    "external/refusal_chatgpt_holdout.jsonl": (716, 656, 39),
     "external/refusal_rbr_dev.jsonl": (185, 152, 0),
     "external/refusal_rbr_holdout.jsonl": (185, 116, 2),
     # XSTest v1's completions: the first look less a margin of two rows either way
