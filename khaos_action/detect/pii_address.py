@@ -306,7 +306,19 @@ def _complete(text: str, m: re.Match[str]) -> bool:
         return True
     if _PLACED_BEFORE.search(text, max(0, start - 40), start):
         return True
+    if _IN_A_TOWN.match(text, end) and _ROAD_KIND_AT_END.search(m.group(0)):
+        return not a_year_or_a_count(text, start)
     return bool(_CONTINUES.match(text, end)) and not a_year_or_a_count(text, start)
+
+
+_IN_A_TOWN = re.compile(rf"\s+in\s+{NAME}(?:[ -]{NAME}){{0,2}}(?=\s*(?:$|[\n,;:!?)]|\.(?:\s|$)))")
+"""A town after "in" that ends the phrase: "8 Elm Ct in Springfield", "12 Oak Street in Boston, ...". "in" goes on
+after a street only so: "1 room in 1 Hotel Brooklyn Bridge in New York" names a hotel, "3 Main Street stores in
+Boston" a shop's count."""
+_ROAD_KIND_AT_END = re.compile(r"(?i)\b(?:street|st|road|rd|avenue|ave|lane|ln|drive|dr|court|ct|boulevard|blvd|way|"
+                               r"place|pl|terrace|ter|circle|cir|crescent|close|parkway|pkwy)\b\.?$")
+"""A road's kind ends the street: "Brooklyn Bridge", "Union Landing", "Abbey Road Studios" name a place, not a
+house on a road."""
 
 
 def _lower_case_streets(text: str) -> Iterator[tuple[int, int]]:

@@ -190,3 +190,23 @@ def test_a_street_followed_by_its_verb(text, address):
 ])
 def test_a_street_that_names_what_follows_or_is_counted(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("8 Elm Ct in Springfield", "8 Elm Ct"),
+    ("Our office, 12 Oak Street in Boston, opens at 9.", "12 Oak Street"),
+    ("Deliveries go to the depot; 47 Mill Road in Leeds.", "47 Mill Road"),
+])
+def test_a_street_followed_by_in_and_its_town(text, address):
+    assert address in _addresses(text)
+
+
+@pytest.mark.parametrize("text", [
+    "1 room in 1 Hotel Brooklyn Bridge in New York",  # a hotel's name, no road's kind
+    "We have 3 Main Street stores in Boston",         # a shop's count
+    "Season 2 Ocean Drive in Miami",                  # an episode
+    "The 24 Hour Drive in Dallas.",
+    "They sold 2 Park Lane flats in London.",
+])
+def test_look_alikes_of_a_street_in_a_town(text):
+    assert _addresses(text) == []
