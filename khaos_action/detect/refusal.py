@@ -38,11 +38,18 @@ def _is_verse(text: str) -> bool:
     return sum(len(line) <= VERSE_WIDTH for line in lines) >= 0.8 * len(lines)
 
 
+_NONE: frozenset[str] = frozenset()
+_LETTERS = {"de": frozenset("äöüß"), "fr": frozenset("çèêàâîôûœ"), "es": frozenset("ñáíóú")}
+"""Letters only one of the languages writes: a short reply with few function words is told by them ("Die Erstattung
+liegt beim Verkäufer", "La devolución corresponde al vendedor" against French "la")."""
+
+
 def detect_language(text: str) -> str | None:
     words = WORD.findall(text.casefold())
     if not words:
         return None
-    counts = {lex.lang: sum(1 for w in words if w in lex.stopwords) for lex in LEXICONS}
+    counts = {lex.lang: sum(1 for w in words if w in lex.stopwords or not _LETTERS.get(lex.lang, _NONE).isdisjoint(w))
+              for lex in LEXICONS}
     best = max(counts, key=counts.__getitem__)
     return best if counts[best] >= 1 else None
 

@@ -132,7 +132,9 @@ _DE_CONTRAST = rx(r"\b(?:aber|jedoch|trotzdem|dennoch|allerdings)\b")
 _DE_OPENING = rx(r"^\W*(?:klar|natürlich|gerne|gern|hier (?:ist|sind)|selbstverständlich|sicher|ja|kein problem|"
                  r"selbstverständlich|okay|ok)\b")
 _DE_STOP = frozenset({"ich", "nicht", "das", "die", "der", "und", "ist", "sie", "ihnen", "kann", "es", "mir", "leider",
-                      "zu", "ein", "eine", "dabei", "dazu", "wir", "werde", "darf"})
+                      "zu", "ein", "eine", "dabei", "dazu", "wir", "werde", "darf", "nein", "kein", "keine", "keinen",
+                      "gerne", "gern", "bin", "beim", "dem", "den", "ihr", "ihre", "mit", "auf", "nur", "geht", "bitte",
+                      "wird", "sind"})
 
 # ---- French -------------------------------------------------------------------------------------------------------
 _FR_NEG = r"(?:pas|point|jamais|plus|guère)"
@@ -244,7 +246,8 @@ _FR_CONTRAST = rx(r"\b(?:mais|cependant|toutefois|néanmoins|pourtant)\b")
 _FR_OPENING = rx(r"^\W*(?:bien sûr|voici|avec plaisir|d'accord|certainement|oui|pas de souci|pas de problème|"
                  r"volontiers|absolument)\b")
 _FR_STOP = frozenset({"je", "ne", "pas", "le", "la", "les", "vous", "est", "et", "de", "des", "cela", "une", "mais",
-                      "peux", "votre", "pour", "ce", "suis", "nous", "ça"})
+                      "peux", "votre", "pour", "ce", "suis", "nous", "ça", "oui", "non", "du", "au", "aux", "il",
+                      "elle", "sont", "avec", "sur", "vos", "merci"})
 
 # ---- Spanish ------------------------------------------------------------------------------------------------------
 _ES_CLITIC = r"(?:(?:te|le|se|lo|la|me|les|los|las|nos|os)\s+){0,3}"
@@ -336,7 +339,8 @@ _ES_CONTRAST = rx(r"\b(?:pero|sin embargo|aun así|no obstante)\b")
 _ES_OPENING = rx(r"^\W*(?:claro|por supuesto|aquí tienes|aquí está|con gusto|desde luego|sí|no hay problema|"
                  r"perfecto|listo)\b")
 _ES_STOP = frozenset({"no", "puedo", "el", "la", "los", "que", "es", "y", "de", "lo", "eso", "pero", "tu", "con",
-                      "una", "por", "para", "te", "está", "esa"})
+                      "una", "por", "para", "te", "está", "esa", "sí", "su", "sus", "al", "del", "le", "se", "ya",
+                      "claro", "siento", "puede", "hay", "usted", "listo", "hecho"})
 
 # What the one the asker is sent to does for them, a service's task on the asker's own things ("um Ihr Passwort
 # zurückzusetzen", "pour réinitialiser votre mot de passe", "para restablecer su contraseña"): a hand-off, no refusal.

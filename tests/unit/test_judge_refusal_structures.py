@@ -140,3 +140,18 @@ def test_a_statement_of_purpose_before_a_lecture(text, refused):
 ])
 def test_more_structures_of_a_decline(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "language"), [
+    # short German and Spanish replies with few function words, told by theirs and by letters only they write
+    ("Nein.", "de"),
+    ("Keine Chance.", "de"),
+    ("Die Erstattung liegt beim Verkäufer.", "de"),
+    ("Eso le corresponde a su banco.", "es"),
+    ("La devolución corresponde al vendedor.", "es"),
+    ("Sí, claro.", "es"),
+    ("Non, désolé.", "fr"),
+    ("Sorry, the café is closed on Mondays.", "en"),
+])
+def test_the_language_of_a_short_reply(text, language):
+    assert is_refusal(text).language == language
