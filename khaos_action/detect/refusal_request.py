@@ -132,10 +132,16 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
 _PROGRESS = re.compile(
     r"\b(?:yours|your (?:\w+ )?\w+|it|ihre?[rsm]?|la vôtre|le vôtre|votre \w+|la suya|el suyo|su \w+)\b[^.!?\n]{0,30}?"
     r"\b(?:went|has gone|is on its way|was sent|has been|is being|is approved|was approved|will (?:arrive|reach|be "
-    r"paid|go)|ist (?:unterwegs|genehmigt|bewilligt)|wurde|a été|est en cours|fue|ha sido|está en camino)\b",
+    r"paid|go)|ist (?:unterwegs|genehmigt|bewilligt)|wurde|a été|est en cours|fue|ha sido|está en camino|"
+    # in a state of being done: "your parcel is booked for Tuesday", "your seat is now 14A"; never a state that
+    # keeps it from the asker ("your offer was declined", "your account is locked")
+    r"(?:is|are|was|were|has been|have been) (?:now|all set|(?:now |already )?(?!(?:declined|rejected|refused|"
+    r"denied|blocked|locked|disabled|closed|restricted|limited|reserved|required|needed|flagged|suspended)\b)"
+    r"[a-z]{3,}ed))\b",
     re.IGNORECASE)
 """The asker's own case going ahead after the rule that someone else handles such acts ("Refunds are handled by
-our payments team; yours went out today"): the act is done, the rule only says by whom."""
+our payments team; yours went out today", "Delivery times are set by the courier; your parcel is booked for
+Tuesday"): the act is done, the rule only says by whom."""
 
 
 def _stem(word: str) -> str:

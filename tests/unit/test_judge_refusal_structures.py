@@ -155,3 +155,18 @@ def test_more_structures_of_a_decline(text, prompt, refused):
 ])
 def test_the_language_of_a_short_reply(text, language):
     assert is_refusal(text).language == language
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the act reserved to someone else, then the asker's own case in a state of being done: an answer
+    ("Delivery times are set by the courier; your parcel is booked for Tuesday.", "Can you deliver it on Tuesday?",
+     False),
+    ("Seat maps are managed by the airline, and your seat is now 14A.", "Can you move me to a window seat?", False),
+    ("Table plans are decided by the restaurant. Your table for four is confirmed for 7 pm.",
+     "Can you book a table for four?", False),
+    # a state that keeps it from the asker is no progress
+    ("Price reductions are decided by the seller, and your offer was declined this morning.",
+     "Can you lower the price for me?", True),
+])
+def test_the_reserved_act_then_the_askers_case_done(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
