@@ -78,7 +78,7 @@ _SPEAKER = (
                         r"willing|permitted|going|prepared) to)?| (?:provide|offer|support|allow|share|give out|"
                         r"disclose|permit|handle|deal with|take care of|help with|assist with|manage|work on|"
                         r"carry out|perform|change|adjust|set up|arrange|approve|process|action)(?:e?s)?)\b"
-                        rf"(?! {ADVICE_VERB}\b)",
+                        rf"(?! {ADVICE_VERB}\b)(?![^.!?;,\n]{{0,40}}\bagain\b)",
           "not ", "n't "),
     _rule(SPEAKER, 0.85, r"(?:\bnot|n't) (?:an? )?(?:option|possibility|thing|choice) (?:for (?:me|us)|(?:I|we) "
                          r"(?:can|could|have|offer))\b", "option", "possibility", "thing", "choice"),
@@ -243,7 +243,8 @@ _WITHHELD = (
                         rf"{PARTICIPLE}\b", "be "),
     _rule(POLICY, 0.85, rf"(?:\bnot|n't) (?:something|anything|one|an? \w+|the \w+) (?:that |which )?(?:(?:\w+ ){{1,3}}"
                         rf"(?:or|and) )?{AGENT}(?:(?:'m| am| are|'re| is)? (?:can|could|will|would|able to|allowed "
-                        rf"to|permitted to|going to)|'ll|'d)\s+(?!{ADVICE_VERB}\b){ANY_ACT}|"
+                        rf"to|permitted to|going to)|'ll|'d)\s+(?!{ADVICE_VERB}\b)"
+                        rf"(?![^.!?;,\n]{{0,40}}\bagain\b){ANY_ACT}|"
                         rf"(?:\bnot|n't) (?:something|anything) (?:that )?(?:can|could) be {PARTICIPLE}",
           "not ", "n't "),
     _rule(POLICY, 0.85, r"\b(?:outside|beyond) (?:of )?what (?:I|we|this assistant|the assistant|this bot|this service)"

@@ -16,8 +16,10 @@ AGENT = (r"(?:I|we|this (?:bot|assistant|chatbot|chat|service|desk|team|line|cha
          r"office|department))")
 """The speaker of a relative clause: the assistant in the first person or naming itself ("this bot", "our team",
 "the desk"), never the asker or a third party ("That isn't something you need to do")."""
-ADVICE_VERB = r"(?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|rely on)"
-"""After "not something I'd", advice or reassurance, no decline ("That isn't something I'd worry about")."""
+ADVICE_VERB = (r"(?:worry|stress|sweat|bother|fret|panic|recommend|suggest|advise|expect|count on|rely on|charge|bill|"
+               r"fine|penali[sz]e|hold (?:\w+ )?against|ask (?:you )?for|need|require)")
+"""After "not something I'd", advice or reassurance, no decline: "That isn't something I'd worry about", "not
+something we'll charge you for", "not something our team will hold against you"."""
 ADVERBS = (r"(?:\s+(?:really|simply|just|absolutely|definitely|still|actually|unfortunately|currently|personally|"
            r"ethically|legally|honestly|sadly|regrettably|therefore|thus|also|even|afraid|in good conscience|"
            r"at this time|right now|here|\w+ly))*")

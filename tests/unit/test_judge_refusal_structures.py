@@ -170,3 +170,14 @@ def test_the_language_of_a_short_reply(text, language):
 ])
 def test_the_reserved_act_then_the_askers_case_done(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize("text", [
+    # the relative clause that spares the asker something, or promises, is no decline
+    "That isn't something this bot will charge you for.",
+    "That's not something we'll bill you for; the change is done.",
+    "Don't worry, that's not something our team will hold against you.",
+    "That's not a mistake we'll make again - your order was reshipped today.",
+])
+def test_a_relative_clause_that_spares_the_asker_is_no_decline(text):
+    assert not is_refusal(text, "Can you change my delivery address?").refused
