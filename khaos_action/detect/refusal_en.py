@@ -149,7 +149,10 @@ _IMPERSONAL = (
     _rule(IMPERSONAL, 0.6, r"^[^.!?\n]{0,60}\b(?:isn't|is not|aren't|are not) (?:allowed|permitted)\b",
           "allowed", "permitted"),
     _rule(IMPERSONAL, 0.8, r"\b(?:that's|that is|it's|it is|is|are) off[- ]limits\b|\b(?:that's|that is|this is) off "
-                           r"the table\b|(?:\bnot|n't) going to happen\b|\b(?:won't|will not) happen\b(?!\s+again\b)",
+                           r"the table\b|"
+                           # never a reassurance: "Don't worry, a double charge isn't going to happen", "... again"
+                           r"^(?!\W*(?:don't worry|do not worry|no worries|rest assured|relax)\b)[^.!?\n]*?"
+                           r"(?:(?:\bnot|n't) going to|\b(?:won't|will not)) happen\b(?!\s+(?:again|to you)\b)",
           "off", "happen"),
     # the thing kept to one party: "opens for the name on its contract and nobody else"; the assistant as the source
     # that will not give it: "that figure won't come from me"; the act that will not go through: "the sale simply
@@ -157,7 +160,8 @@ _IMPERSONAL = (
     _rule(POLICY, 0.75, r"\b(?:for|to|by|with) (?!(?:you|yourself)\b)[\w' -]{1,40}? and (?:nobody|no one|no-one) "
                         r"else\b|"
                         r"\b(?:won't|will not|can't|cannot|isn't going to|is not going to) (?:come|be coming) from "
-                        r"(?:me|us|this (?:chat|assistant))\b|"
+                        r"(?:me|us|this (?:chat|assistant))\b(?![^.!?\n]{0,60}\b(?:sends?|will send|'ll send|comes? "
+                        r"from|will come)\b)|"
                         r"\b(?:can't|cannot|can not|won't|will not) (?:\w+ly )?go (?:through|ahead)\b",
           "else", "come from", "coming from", "go through", "go ahead"),
     # the assistant's own say disowned: "that order isn't mine to skip", "that's not our call to make"

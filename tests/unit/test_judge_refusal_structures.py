@@ -132,6 +132,8 @@ def test_a_statement_of_purpose_before_a_lecture(text, refused):
     ("Don't worry, that won't happen again: your refund is on its way.", "Will you charge me twice again?", False),
     ("The delay won't happen again; your parcel arrives tomorrow.", "Why was my parcel late?", False),
     ("The upgrade is yours to keep, and nobody else's account changes.", "Do I keep the upgrade?", False),
+    ("Don't worry, a double charge isn't going to happen: the card is frozen.", "Will I be charged twice?", False),
+    ("The invoice won't come from me; our billing team sends it on Monday.", "Can you send me the invoice?", False),
     # a price after the act's word, and nothing to pay, are answers
     ("Saturday works. I've put you on the 8-11 am round, and there's no delivery charge over 20 bags.",
      "Can you deliver the feed on Saturday?", False),
