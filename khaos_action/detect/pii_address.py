@@ -76,7 +76,8 @@ _PATTERNS = (
     # kind that is also an English word its name capitalised ("at 1 place and it would take off" is no square), after
     # the others in any case ("6 rue gustave charpentier")
     re.compile(r"\b\d{1,4}(?:\s?(?i:bis|ter))?,?\s+(?:(?i:avenue|av\.|boulevard|place|route|cours|square)\s+"
-               rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{CAP}(?:\s+{CAP})*|(?i:rue|bd|chemin|allée|impasse|quai)\s+"
+               rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{CAP}(?:\s+{CAP})*|"
+               r"(?i:rue|bd|boul\.|chemin|allée|impasse|quai)\s+"
                r"(?:(?i:de la|de l'|du|des|de|d')\s*)?[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,3})"),
     # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
     re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"

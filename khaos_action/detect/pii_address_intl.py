@@ -57,8 +57,10 @@ edition" a title)."""
 _POLISH = re.compile(
     rf"(?i:\b(?:ulica|ul\.|aleja|plac|osiedle)\s+)(?:{_CAP}\s+){{1,3}}({_HOUSE})")
 _PREPOSITION_STREET = re.compile(
-    rf"\b(?:Am|An der|An den|Im|In der|Auf der|Auf dem|Zum|Zur|Unter den|Hinter der)\s+{_CAP}\s+{_HOUSE},\s*"
-    rf"(?:[A-Z]-)?(?!(?:19|20)\d\d\b)\d{{4,5}},?\s+{_CAP}")
+    rf"\b(?:(?:Am|An der|An den|Im|In der|Auf der|Auf dem|Zum|Zur|Unter den|Hinter der)\s+|Alt-){_CAP}\s+{_HOUSE}"
+    rf"(?:,\s*(?:[A-Z]-)?(?!(?:19|20)\d\d\b)\d{{4,5}},?\s+{_CAP}|,?\s+\d{{5}}(?=\s*(?:$|[,;:!?)\n]|\.(?:\s|$))))")
+"""A German street named by a preposition and a name, or an old village's street ("Alt-Moabit"), before its postcode
+and town, or before a German postcode that ends the phrase ("Alt-Reinickendorf 4-5 13407.")."""
 _FRENCH_WORD = rf"{_LETTER}[\w'’.-]{{0,40}}"
 _FRENCH = re.compile(rf"\b\d{{1,4}}(?:\s?(?i:bis|ter))?,?\s+(?i:cité|hameau|résidence|sentier|voie|parvis|faubourg)\s+"
                      rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{_FRENCH_WORD}(?:\s+{_FRENCH_WORD}){{0,3}}")
@@ -122,9 +124,10 @@ def _ends_before_a_number(ends: set[str]) -> str:
 
 _BY_A_NUMBER = re.compile(
     rf"\d(?:(?<=\s\d)(?:{_ends_before_a_number({*_KIND_ENDS, *_SPACED_KINDS, *_SLAVIC_ENDS})})|"
-    r"(?:\s?(?:bis|ter))?,?[ \t](?:cité|hameau|résidence|sentier|voie|parvis|faubourg)\b|,\s*(?:[a-z]-)?\d{4,5}\b)")
+    r"(?:\s?(?:bis|ter))?,?[ \t](?:cité|hameau|résidence|sentier|voie|parvis|faubourg)\b|,\s*(?:[a-z]-)?\d{4,5}\b|"
+    r"[ \t]\d{5}\b)")
 """In the text in lower case, a number right after a street's kind or a Slavic street's ending, before a French
-street's kind, or before a postcode after a comma: the patterns by a number run only where one is, since most texts
+street's kind, or before a postcode: the patterns by a number run only where one is, since most texts
 have none and the patterns would be tried at every capital."""
 _OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u4e00-\u9fff]")
 _KIND_WORDS = ("ulica", "ul.", "aleja", "plac ", "osiedle", "-ro", "-gil", "-daero", "chome", "chōme")

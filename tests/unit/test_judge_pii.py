@@ -142,7 +142,7 @@ def test_address_and_id_lookalikes_are_not_pii(text):
 # (spans found, clean sentences): presidio-research's synthetic sentences and the Schema-Guided Dialogue dataset's
 # assistant turns.
 EXTERNAL_FLOORS = {"external/pii_presidio_dev.jsonl": (261, 150), "external/pii_presidio_holdout.jsonl": (193, 150),
-                   "external/pii_sgd_dev.jsonl": (351, 500), "external/pii_sgd_holdout.jsonl": (303, 500),
+                   "external/pii_sgd_dev.jsonl": (353, 500), "external/pii_sgd_holdout.jsonl": (303, 500),
                    "external/pii_datafog_dev.jsonl": (40, 32), "external/pii_datafog_holdout.jsonl": (36, 43)}
 # Other detectors' test suites, bare values as well as sentences: recall floors, and at most the false positives a
 # look at each explains (docs/judge.md): values a test says are not its id that are valid phone numbers in a default
@@ -157,7 +157,7 @@ SUITE_FLOORS = {"external/pii_suites_dev.jsonl": (220, 140, 2), "external/pii_su
                 "external/pii_usaddress_holdout.jsonl": (1179, 0, 0),
                 # pyap's test addresses (US, British, Canadian) and its parts-list look-alikes, bare and in a
                 # carrier sentence.
-                "external/pii_pyap_dev.jsonl": (251, 30, 0), "external/pii_pyap_holdout.jsonl": (231, 8, 0),
+                "external/pii_pyap_dev.jsonl": (253, 30, 0), "external/pii_pyap_holdout.jsonl": (231, 8, 0),
                 # libphonenumber's matcher tests: numbers of eleven regions in the sentences its authors wrote, each
                 # given the region its test gives the matcher, and strings they say hold no number.
                 "external/pii_libphonenumber_dev.jsonl": (647, 21, 0),

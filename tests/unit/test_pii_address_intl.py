@@ -64,3 +64,24 @@ def test_national_forms(text, address):
 ])
 def test_national_look_alikes(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    # an old village's street in Berlin's way, and a German preposition's street, before a postcode that ends the phrase
+    ("The flat is at Alt-Tegel 12, 13507.", "Alt-Tegel 12, 13507"),
+    ("Pick-up: Alt-Friedrichsfelde 60 10315", "Alt-Friedrichsfelde 60 10315"),
+    ("Am Kupfergraben 6 10117.", "Am Kupfergraben 6 10117"),
+    # Quebec's abbreviation of boulevard
+    ("Le bureau est au 1200, boul. Saint-Laurent, Montréal.", "1200, boul. Saint-Laurent"),
+])
+def test_german_streets_before_a_postcode_and_quebec_boulevards(text, address):
+    assert any(found.startswith(address) for found in _addresses(text))
+
+
+@pytest.mark.parametrize("text", [
+    "Order 12 12345.",
+    "Im Jahr 2019 12345 Besucher.",
+    "In 2019 12345 people came.",
+])
+def test_look_alikes_of_a_street_before_a_postcode(text):
+    assert _addresses(text) == []
