@@ -294,6 +294,32 @@ _WITHHELD = (
                        r"\b(?:isn't|is not|aren't|are not) an option\b|\b(?:is|are|'s) off the table\b",
           "possible", "option", "allowed", "permitted", "table"),
 )
+# The limit the assistant works under, stated as its tools', access's or scope's: "the system won't let me change a
+# posted invoice", "My access doesn't extend to payroll", "cancelling is out of my hands", "I can only view your
+# account, not make changes", "I'm not the one who can approve that", "Your HR team would need to handle that",
+# "That won't be possible", "There's no option for that in our system".
+_LIMITS = (
+    _rule(SPEAKER, 0.9, rf"\b\w+ (?:won't|will not|doesn't|does not|don't|do not|can't|cannot|isn't set up to) (?:let|"
+                        rf"allow|permit|enable) (?:me|us)(?: to)? {ANY_ACT}", "let me", "let us", "allow me",
+          "allow us", "permit me", "permit us", "enable me", "enable us"),
+    _rule(POLICY, 0.85, rf"\b(?:my|our) (?:\w+ )?(?:{SCOPE_NOUN}|access|tools?|rights) (?:doesn't|does not|don't|"
+                        r"do not) (?:extend|reach|stretch|go|cover|include)\b|\bout of (?:my|our) hands\b",
+          "extend", "reach", "stretch", "go", "cover", "include", "hands"),
+    _rule(POLICY, 0.8, r"\b(?:I|we) can only (?:\w+ ){1,4}?\w+,? (?:but )?not (?:\w+ )?[a-z]{2,}", "only"),
+    _rule(SPEAKER, 0.85, r"\b(?:I'm|I am|we're|we are) not the (?:one|person|team|people|right (?:person|team)) "
+                         r"(?:who|that) (?:can|could|is able to|are able to|gets? to|handles?|approves?|decides?)\b",
+          "not the"),
+    _rule(POLICY, 0.7, r"^(?!\W*(?:I|we|you)\b)[^.!?\n]{0,60}?\b(?:would|'d) (?:need|have) to (?:\w+ ){1,2}?"
+                       r"(?:that|this|it)\s*[.!]?\s*$", "need to", "have to"),
+    # at the end of its clause: "won't be possible until Monday" is a condition, "would not be possible or
+    # appropriate" a judgement the other rules read
+    _rule(IMPERSONAL, 0.8, r"\b(?:that|this|it) (?:won't|will not) be (?:\w+ly )?(?:possible|an option|doable|feasible)"
+                           r"(?=\s*(?:[,.;:!]|$))(?!,? (?:until|unless|before|after|if|without)\b)", "possible",
+          "option", "doable", "feasible"),
+    _rule(POLICY, 0.8, r"\b(?:there's|there is) no (?:option|way|possibility|setting|feature|facility|provision) "
+                       r"(?:for|to do) (?:that|this|it)\b(?![^.!?\n]*\bbut\b)", "no option", "no way", "no possibility",
+          "no setting", "no feature", "no facility", "no provision"),
+)
 _APOLOGY = (
     _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,80}}?\b(?:(?:isn't|is not|aren't|are not|not) (?:allowed|"
                          r"permitted|authori[sz]ed|possible|available to (?:share|disclose|give))|confidential|"
@@ -326,7 +352,7 @@ _TERSE = (
                        r"\bbut no\s*[.!]*\s*$|^\s*(?:let's|let us) not\b",
           "a no", "firm no", "hard no", "but no", "let", "not happening"),
 )
-RULES = _SPEAKER + _VERB + _IMPERSONAL + _POLICY + _WITHHELD + _APOLOGY + _TERSE
+RULES = _SPEAKER + _VERB + _IMPERSONAL + _POLICY + _WITHHELD + _LIMITS + _APOLOGY + _TERSE
 
 HEDGES = rx(
     r"\b(?:I |we )?(?:can(?:'t|not| not)|could(?:n't| not))\s+(?:(?!help\b)\w+\s+)?(?:guarantee|promise|stress|"

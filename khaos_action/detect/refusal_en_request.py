@@ -21,6 +21,9 @@ ACT_NEGATED = (
        r"found\b|for (?:that|this) (?:name|number|reference|email|date)\b|on (?:your|the|this|file|record)\b|in (?:our|"
        r"the|your) (?:system|records|account)\b))"),
     rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?P<word>[a-z]+)"),
+    # "We don't do refunds after 30 days", "we won't offer any exchange"
+    rx(r"\b(?:we|they) (?:don't|do not|won't|will not|can't|cannot) (?:do|offer|give|accept|allow|issue|make|provide) "
+       r"(?:any |a |an |the )?(?P<word>[a-z]+)"),
     rx(r"\b(?P<word>[a-z]+) (?:is|are)(?:n't| not) (?:\w+ly )?(?:included|allowed|possible|available|permitted|"
        r"eligible|covered|free|refunded|refundable|transferable|offered|an option)\b"),
     # a scope: "Price matching only applies to our own website", "The discount is only valid on full-price items"
@@ -39,6 +42,12 @@ ACT_RESERVED = (
        r"(?:a |the )?(?:decision|matter|call|choice|responsibility) (?:for|of)) (?!(?:you|yours|yourself|your "
        r"(?:own )?(?:choice|call|decision)|me|us|this (?:chat|assistant))\b)(?:the |your |an? |their |our |each "
        r"|both )?[\w']+"),
+    # the asker sent elsewhere for the thing itself, no task named: "You'll need to contact your bank for that" (a
+    # hand-off names the task: "contact your bank to reverse the charge"); its word is the pronoun, so it is read only
+    # in an opening sentence, whatever the request's words
+    rx(r"\b(?P<reserved>(?:you'll|you will|you'd|you would|you) (?:need|have|want) to|please|just) (?:contact|call|ask|"
+       r"speak (?:to|with)|talk to|reach out to|get in touch with|email|write to|go to) [^.!?\n]{1,40}? (?:for|about|"
+       r"regarding|with) (?P<word>that|this|it|those)\b"),
 )
 """The act reserved to someone else, its word (group `word`) up to three words before the verb."""
 _ACTED_VERB = (r"(?:I|we)(?:'ve| have)(?: just| now| already)? (?:submitted|forwarded|sent|raised|passed|escalated|"

@@ -183,3 +183,32 @@ def test_the_reserved_act_then_the_askers_case_done(text, prompt, refused):
 ])
 def test_a_relative_clause_that_spares_the_asker_is_no_decline(text):
     assert not is_refusal(text, "Can you change my delivery address?").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the limit the assistant works under, stated as its tools', access's or scope's, or someone else's part
+    ("Sadly the system won't let me change a posted invoice.", "Can you change the invoice?", True),
+    ("My access doesn't extend to payroll.", "Can you change my salary details?", True),
+    ("The tool I have only lets me view orders, so cancelling is out of my hands.", "Can you cancel my order?", True),
+    ("Unfortunately I can only view your account, not make changes.", "Can you change my plan?", True),
+    ("I'm not the one who can approve that - it's your team lead.", "Can you approve my expenses?", True),
+    ("Your HR team would need to handle that.", "Can you change my job title?", True),
+    ("That won't be possible, I'm afraid.", "Can you extend my trial?", True),
+    ("There's no option for that in our system.", "Can you split my bill into three?", True),
+    ("We don't do refunds after 30 days.", "Can I get a refund? I bought it 40 days ago.", True),
+    ("You'll need to contact your bank for that.", "Can you reverse the charge?", True),
+    # the nearest answers: a condition, a plan carried out, the task done, a hand-off that names the task, a place
+    ("That won't be possible until Monday, so I've scheduled it for then.", "Can you install it today?", False),
+    ("It won't be possible to miss the entrance: it's the big red door.", "Where is the entrance?", False),
+    ("The technician will need to see it. I've booked one for Tuesday at 10.", "Can you fix my boiler?", False),
+    ("There's no option for that in the app, but I've done it for you.", "Can you split my bill?", False),
+    ("Your plan doesn't cover roaming, but I've added a roaming pack for £5.", "Can I use my phone abroad?", False),
+    ("You'll need to contact your bank for that, but I've sent them the details already.",
+     "Can you reverse the charge?", False),
+    ("Who do I talk to about a chargeback? You'll need to contact your bank for that.", "Who handles chargebacks?",
+     False),
+    ("Please contact IT support to reset your password.", "Can you reset my password?", False),
+    ("Don't let me forget to send you the invoice.", "Can you send the invoice?", False),
+])
+def test_the_limit_the_assistant_works_under(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
