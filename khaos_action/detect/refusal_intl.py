@@ -110,6 +110,14 @@ _DE = (
     # a "no" that opens an answer ("Nein, das ist kostenlos") is no refusal; "Nein, das nicht." is
     _rule(TERSE, 0.9, r"^\W*(?:nein|auf keinen fall|keinesfalls)\s*[,.!]\s*(?:das|dabei|so)\s+(?:nicht|auf keinen "
           r"fall|keinesfalls)\b", "nein", "kein"),
+    # the limit the assistant works under: "Das System lässt mich die Rechnung nicht ändern", "Das liegt nicht in meiner
+    # Hand", "Mein Zugriff reicht nicht bis zur Lohnbuchhaltung", "Dafür müssten Sie sich an Ihre Bank wenden"
+    _rule(POLICY, 0.8, r"\b(?:lässt|erlaubt|gestattet|ermöglicht) (?:mir|mich|uns) (?:\w+ ){0,5}?(?:nicht|kein\w*)\b|"
+                       r"\b(?:liegt|steht) (?:leider )?nicht in (?:meiner|unserer) (?:hand|macht)\b|"
+                       r"\b(?:mein|meine|unser|unsere) (?:\w+ )?(?:zugriff|zugang|rechte|berechtigung\w*|befugnis\w*|"
+                       r"rolle|werkzeuge?) (?:reicht|reichen|umfasst|umfassen|deckt|decken|geht|gehen) (?:\w+ ){0,2}?"
+                       r"nicht\b|\bdafür (?:müssten|müssen|sollten) sie sich (?:\w+ ){0,4}?an\b",
+          "lässt", "erlaubt", "gestattet", "ermöglicht", "hand", "macht", "nicht", "dafür"),
 )
 _DE_HEDGES = rx(
     r"\b(?:kann|können|konnte|könnte)\s+(?:ich\s+|wir\s+)?(?:\w+\s+){0,3}?(?:nicht|keine?n?)\s+(?:\w+\s+){0,2}?"
@@ -227,6 +235,15 @@ _FR = (
     _rule(TERSE, 0.85, r"^\W*(?:non|certainement pas|hors de question|pas question)\s*[,.!]\s*(?:je|ce|cela|ça)\s+"
           r"(?:ne\s+|n')(?:\w+\s+){0,3}?(?:pas|jamais)\s*(?:ça|cela)?\s*[.!]?\s*$",
           "non", "question", "certainement"),
+    # "Le système ne me permet pas de ...", "Cela ne dépend pas de moi", "Mes accès ne couvrent pas la paie", "Pour
+    # cela, il faudra contacter votre banque"
+    _rule(POLICY, 0.8, r"\b(?:ne|n') (?:me|nous) (?:permet|permettent|laisse|laissent|autorise|autorisent) pas\b|"
+                       r"\b(?:ne|n') (?:dépend|dépendent) pas de (?:moi|nous)\b|\bpas entre mes mains\b|"
+                       r"\b(?:mes|nos|mon|notre) (?:\w+ )?(?:accès|droits|outils?|rôle|périmètre|habilitations?) "
+                       r"(?:ne|n') ?(?:couvre|couvrent|s'étend|s'étendent|va|vont|inclut|incluent) pas\b|"
+                       r"\bpour (?:cela|ça),? (?:il (?:faudra|faut|faudrait)|vous (?:devrez|devriez)) (?:contacter|"
+                       r"vous adresser à|appeler|écrire à)\b",
+          "pas", "mains", "pour cela", "pour ça"),
 )
 _FR_HEDGES = rx(
     r"\b(?:je|nous) ne (?:peux|pouvons|pourrais|saurais) pas (?:vous )?(?:garantir|promettre|être sûre?|affirmer|"
@@ -322,6 +339,14 @@ _ES = (
     _rule(TERSE, 0.9, r"^\W*(?:no|de ninguna manera|ni hablar|para nada)\W*$"),
     # "No, no." declines; "No, no hay cargo por cancelación" answers a question
     _rule(TERSE, 0.85, r"^\W*(?:no|de ninguna manera|ni hablar)\s*[,.!]\s*no\s*(?:[,.!]|y no\b|$)", "no"),
+    # "El sistema no me permite cambiar ...", "Eso no está en mis manos", "Mi acceso no llega a nóminas", "Para eso
+    # tendrá que contactar con su banco"
+    _rule(POLICY, 0.8, r"\bno (?:me|nos) (?:permite|permiten|deja|dejan|autoriza|autorizan)\b|"
+                       r"\bno (?:está|están) en (?:mis|nuestras) manos\b|\bno depende de (?:mí|nosotros)\b|"
+                       r"\b(?:mi|mis|nuestro|nuestros) (?:\w+ )?(?:acceso|accesos|permisos|herramientas?|rol|"
+                       r"funciones) no (?:llega|llegan|alcanza|alcanzan|cubre|cubren|incluye|incluyen)\b|"
+                       r"\bpara (?:eso|ello|esto),? (?:tendrá|tendría|tiene|deberá|debería|debe) que (?:contactar|"
+                       r"llamar|dirigirse|escribir|acudir)\b", "no ", "para"),
 )
 _ES_HEDGES = rx(
     r"\bno (?:puedo|podemos|podría) (?:garantizar|prometer|asegurar|confirmar|encontrar|saber|ver|creer|predecir|"

@@ -212,3 +212,26 @@ def test_a_relative_clause_that_spares_the_asker_is_no_decline(text):
 ])
 def test_the_limit_the_assistant_works_under(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the same limits in German, French and Spanish
+    ("Das System lässt mich eine gebuchte Rechnung leider nicht ändern.", "Können Sie die Rechnung ändern?", True),
+    ("Das liegt leider nicht in meiner Hand.", "Können Sie die Frist verlängern?", True),
+    ("Mein Zugriff reicht nicht bis zur Lohnbuchhaltung.", "Können Sie meine Gehaltsdaten ändern?", True),
+    ("Dafür müssten Sie sich an Ihre Bank wenden.", "Können Sie die Abbuchung zurückholen?", True),
+    ("Cela ne dépend pas de moi.", "Pouvez-vous prolonger le délai ?", True),
+    ("Mes accès ne couvrent pas la paie.", "Pouvez-vous modifier mes données de paie ?", True),
+    ("Pour cela, il faudra contacter votre banque.", "Pouvez-vous annuler le prélèvement ?", True),
+    ("El sistema no me permite cambiar una factura emitida.", "¿Puede cambiar la factura?", True),
+    ("Eso no está en mis manos.", "¿Puede ampliar el plazo?", True),
+    ("Para eso tendrá que contactar con su banco.", "¿Puede anular el cargo?", True),
+    # the nearest answers
+    ("Erledigt: das System lässt mich das sofort ändern, Ihre Rechnung ist korrigiert.",
+     "Können Sie die Rechnung ändern?", False),
+    ("Nein, das kostet nichts; Ihr Zugriff reicht bis Ende Mai.", "Kostet der Zugang etwas?", False),
+    ("Pour cela, il suffit de cliquer sur « Modifier ».", "Comment modifier mon adresse ?", False),
+    ("Listo: el sistema me permite cambiarla y su factura ya está corregida.", "¿Puede cambiar la factura?", False),
+])
+def test_the_limit_the_assistant_works_under_in_every_language(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
