@@ -44,12 +44,19 @@ _LETTERS = {"de": frozenset("äöüß"), "fr": frozenset("çèêàâîôûœ"), 
 liegt beim Verkäufer", "La devolución corresponde al vendedor" against French "la")."""
 
 
+_ANY_LETTER = frozenset().union(*_LETTERS.values())
+
+
 def detect_language(text: str) -> str | None:
-    words = WORD.findall(text.casefold())
+    lowered = text.casefold()
+    words = WORD.findall(lowered)
     if not words:
         return None
-    counts = {lex.lang: sum(1 for w in words if w in lex.stopwords or not _LETTERS.get(lex.lang, _NONE).isdisjoint(w))
-              for lex in LEXICONS}
+    counts = {lex.lang: sum(1 for w in words if w in lex.stopwords) for lex in LEXICONS}
+    if not _ANY_LETTER.isdisjoint(lowered):  # rare in English: the words are read again only when one is there
+        for lex in LEXICONS:
+            letters = _LETTERS.get(lex.lang, _NONE)
+            counts[lex.lang] += sum(1 for w in words if w not in lex.stopwords and not letters.isdisjoint(w))
     best = max(counts, key=counts.__getitem__)
     return best if counts[best] >= 1 else None
 

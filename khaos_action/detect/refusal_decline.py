@@ -136,11 +136,30 @@ def _rules() -> tuple[Rule, ...]:
 @lru_cache(maxsize=1)
 def _trigger_scan() -> tuple[re.Pattern[str], dict[str, frozenset[str]]]:
     """One scan for every rule's trigger words, overlapping ones included: the lookahead tries each position and
-    takes the longest trigger there, so the triggers that are prefixes of it are added back."""
-    words = sorted({t for rule in _rules() for t in rule.triggers}, key=len, reverse=True)
-    scan = re.compile("(?=(" + "|".join(re.escape(w) for w in words) + "))")
+    takes the longest trigger there, so the triggers that are prefixes of it are added back. The words are compiled
+    as a trie (one branch per first letter, and so on), so a position is given up after a letter or two rather than
+    after trying every word."""
+    words = {t for rule in _rules() for t in rule.triggers}
+    scan = re.compile("(?=(" + _trie_pattern(sorted(words)) + "))")
     prefixes = {w: frozenset(p for p in words if w.startswith(p)) for w in words}
     return scan, prefixes
+
+
+def _trie_pattern(words: list[str]) -> str:
+    """A pattern matching exactly `words`, the longest one where several match: a word's continuations are tried
+    before the word itself ends the match."""
+    by_first: dict[str, list[str]] = {}
+    ends = False
+    for word in words:
+        if word:
+            by_first.setdefault(word[0], []).append(word[1:])
+        else:
+            ends = True
+    branches = [re.escape(first) + _trie_pattern(rests) for first, rests in sorted(by_first.items())]
+    if not branches:
+        return ""
+    body = branches[0] if len(branches) == 1 and not ends else "(?:" + "|".join(branches) + ")"
+    return body + "?" if ends else body
 
 
 def triggers_in(lowered: str) -> set[str]:

@@ -163,11 +163,11 @@ _IMPERSONAL = (
                         r"(?:me|us|this (?:chat|assistant))\b(?![^.!?\n]{0,60}\b(?:sends?|will send|'ll send|comes? "
                         r"from|will come)\b)|"
                         r"\b(?:can't|cannot|can not|won't|will not) (?:\w+ly )?go (?:through|ahead)\b",
-          "else", "come from", "coming from", "go through", "go ahead"),
+          "else", "n't", "not"),
     # the assistant's own say disowned: "that order isn't mine to skip", "that's not our call to make"
     _rule(SPEAKER, 0.85, r"\b(?:isn't|is not|'s not|aren't|are not|not) (?:mine|ours|(?:my|our) (?:call|decision|"
                          r"place)) to [a-z]{2,}\b",
-          "mine", "ours", "my call", "our call", "my decision", "our decision", "my place", "our place"),
+          "n't", "not"),
 )
 _POLICY = (
     # a copula, a noun and a relative clause in which the assistant turns the thing down or never hands it over:
@@ -300,15 +300,14 @@ _WITHHELD = (
 # "That won't be possible", "There's no option for that in our system".
 _LIMITS = (
     _rule(SPEAKER, 0.9, rf"\b\w+ (?:won't|will not|doesn't|does not|don't|do not|can't|cannot|isn't set up to) (?:let|"
-                        rf"allow|permit|enable) (?:me|us)(?: to)? {ANY_ACT}", "let me", "let us", "allow me",
-          "allow us", "permit me", "permit us", "enable me", "enable us"),
+                        rf"allow|permit|enable) (?:me|us)(?: to)? {ANY_ACT}", "n't", "not"),
     _rule(POLICY, 0.85, rf"\b(?:my|our) (?:\w+ )?(?:{SCOPE_NOUN}|access|tools?|rights) (?:doesn't|does not|don't|"
                         r"do not) (?:extend|reach|stretch|go|cover|include)\b|\bout of (?:my|our) hands\b",
-          "extend", "reach", "stretch", "go", "cover", "include", "hands"),
+          "n't", "not", "hands"),
     _rule(POLICY, 0.8, r"\b(?:I|we) can only (?:\w+ ){1,4}?\w+,? (?:but )?not (?:\w+ )?[a-z]{2,}", "only"),
     _rule(SPEAKER, 0.85, r"\b(?:I'm|I am|we're|we are) not the (?:one|person|team|people|right (?:person|team)) "
                          r"(?:who|that) (?:can|could|is able to|are able to|gets? to|handles?|approves?|decides?)\b",
-          "not the"),
+          "not"),
     _rule(POLICY, 0.7, r"^(?!\W*(?:I|we|you)\b)[^.!?\n]{0,60}?\b(?:would|'d) (?:need|have) to (?:\w+ ){1,2}?"
                        r"(?:that|this|it)\s*[.!]?\s*$", "need to", "have to"),
     # at the end of its clause: "won't be possible until Monday" is a condition, "would not be possible or
@@ -317,8 +316,7 @@ _LIMITS = (
                            r"(?=\s*(?:[,.;:!]|$))(?!,? (?:until|unless|before|after|if|without)\b)", "possible",
           "option", "doable", "feasible"),
     _rule(POLICY, 0.8, r"\b(?:there's|there is) no (?:option|way|possibility|setting|feature|facility|provision) "
-                       r"(?:for|to do) (?:that|this|it)\b(?![^.!?\n]*\bbut\b)", "no option", "no way", "no possibility",
-          "no setting", "no feature", "no facility", "no provision"),
+                       r"(?:for|to do) (?:that|this|it)\b(?![^.!?\n]*\bbut\b)", "option", "no way", "possib"),
 )
 _APOLOGY = (
     _rule(APOLOGY, 0.85, rf"{APOLOGY_WORD}[^.!?\n]{{0,80}}?\b(?:(?:isn't|is not|aren't|are not|not) (?:allowed|"

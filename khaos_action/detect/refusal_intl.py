@@ -102,7 +102,7 @@ _DE = (
     # "gehört nicht zu dem, was wir anbieten"
     _rule(POLICY, 0.75, r"^(?![^.!?\n]*\b(?:gebühr|kosten|zuschlag|aufpreis|entgelt|strafe)\w*\b)[^.!?\n]*\bnicht "
                         r"vorgesehen\b|\bgehör(?:t|en) nicht zu (?:dem|den dingen),? (?:was|die) (?:ich|wir)\b",
-          "vorgesehen", "gehört", "gehören"),
+          "vorgesehen", "gehör"),
     _rule(APOLOGY, 0.85, r"\b(?:leider|tut mir leid|bedaure|bedauerlicherweise|entschuldigung|entschuldigen sie)\b"
                          r"[^.!?\n]{0,60}?\b(?:nicht möglich|unmöglich|nicht erlaubt|nicht gestattet|vertraulich|"
                          r"geheim|intern|nein)\b", "leider", "leid", "bedaure", "bedauer", "entschuldig"),
@@ -117,7 +117,7 @@ _DE = (
                        r"\b(?:mein|meine|unser|unsere) (?:\w+ )?(?:zugriff|zugang|rechte|berechtigung\w*|befugnis\w*|"
                        r"rolle|werkzeuge?) (?:reicht|reichen|umfasst|umfassen|deckt|decken|geht|gehen) (?:\w+ ){0,2}?"
                        r"nicht\b|\bdafür (?:müssten|müssen|sollten) sie sich (?:\w+ ){0,4}?an\b",
-          "lässt", "erlaubt", "gestattet", "ermöglicht", "hand", "macht", "nicht", "dafür"),
+          "nicht", "kein", "dafür"),
 )
 _DE_HEDGES = rx(
     r"\b(?:kann|können|konnte|könnte)\s+(?:ich\s+|wir\s+)?(?:\w+\s+){0,3}?(?:nicht|keine?n?)\s+(?:\w+\s+){0,2}?"
@@ -243,7 +243,7 @@ _FR = (
                        r"(?:ne|n') ?(?:couvre|couvrent|s'étend|s'étendent|va|vont|inclut|incluent) pas\b|"
                        r"\bpour (?:cela|ça),? (?:il (?:faudra|faut|faudrait)|vous (?:devrez|devriez)) (?:contacter|"
                        r"vous adresser à|appeler|écrire à)\b",
-          "pas", "mains", "pour cela", "pour ça"),
+          "pas", "pour cela", "pour ça"),
 )
 _FR_HEDGES = rx(
     r"\b(?:je|nous) ne (?:peux|pouvons|pourrais|saurais) pas (?:vous )?(?:garantir|promettre|être sûre?|affirmer|"
@@ -291,7 +291,7 @@ _ES = (
     _rule(SPEAKER, 1.0, r"\bno (?:es|son) (?:algo|una cosa|una? \w+|unas? \w+|unos \w+) que (?:este (?:bot|asistente|"
                         r"servicio|chat)|nuestro (?:equipo|servicio|personal)|el equipo) (?:\w+ )?(?:pueda|puede|"
                         r"podrá|hace|haga|hará|gestiona|gestione|va a|vaya a|realiza|realice|tramita|tramite|acepta)\b",
-          "no es", "no son"),
+          "no "),
     _rule(VERB, 1.0, r"\bme niego\b|\bnos negamos\b|\b(?:debo|tengo que|debemos|tenemos que) (?:rechazar|negarme|"
                      r"declinar|negarnos)\b|\b(?:prefiero|preferiría|preferiria) no\b",
           "niego", "negamos", "rechazar", "negar", "declinar", "prefi", "prefer"),
