@@ -61,3 +61,32 @@ ACTED_ANYWHERE = rx(rf"\b{_ACTED_VERB}\b")
 """The same report anywhere in a reply: after an opening that only says whose decision a thing is, the assistant
 acting on the request is no decline, whatever it passed on ("Table plans are managed by the restaurant, so I've
 requested one for 7 pm")."""
+REMOVAL = rx(
+    r"\b(?:waive|cancel|remove|refund|drop|lift|reverse|delete|scrap|void|forgive|reduce|lower|change|take off|"
+    r"get rid of|wipe|exempt|rescind|withdraw|overturn|undo|erase|strike)\w*\s+(?P<object>[^.!?,;:\n]{1,60})"
+)
+"""A request to remove or change a thing ("Can you waive the late fee on my card?"): its object is the words after
+the verb up to the first preposition ("the late fee")."""
+OBJECT_END = rx(r"\b(?:on|for|from|in|at|to|off|because|since|as|so|and|or|please|if|when|this|that|after|before)\b")
+PERSISTS = rx(
+    r"\b(?:still (?:stands?|stays?|remains?|applies|apply|holds?)|(?:stands|stays|remains)|(?:is|are) still (?:due|"
+    r"owed|payable|in place|in force|charged|required)|(?:will|must|has to|have to) (?:still )?(?:stay|stand|remain|"
+    r"apply)|(?:is|are) staying)\b"
+)
+"""The thing the asker asked to remove persisting ("the late fee stands", "the penalty still applies")."""
+PERSIST_FREED = rx(r"\b(?:until|till|through)\b|^\W*(?:if|when|once|unless)\b")
+"""A persistence with a term ("your plan stays active until 3 June": the cancellation takes effect then) or under
+a condition ("If you rebook, the fee stays"): no decline."""
+REMOVED_DONE = rx(
+    r"\b(?<!not )(?<!n't )(?<!never )(?<!not be )(?<!n't be )(?:waived|cancell?ed|removed|refunded|dropped|lifted|"
+    r"reversed|deleted|scrapped|voided|reduced|lowered|changed|wiped|rescinded|withdrawn|erased|taken off)\b"
+)
+"""The removal reported done ("I've waived the fee, and the rest of the bill stays as it is"); not "can't be
+waived"."""
+CONCLUDED_NO = rx(
+    r"(?:^\W*|\b)(?:so|and so|which means|therefore|hence),? (?:the answer is |my answer is |it's |that's |I'm afraid |"
+    r"sadly |unfortunately )?(?:a )?no(?:,? (?:I'm afraid|sorry|I'm sorry))?\s*[.!]*\s*$"
+)
+"""A reason closed by a bare "no" ("The warranty ran out in May, so no."): to a request for an act, the request
+turned down; to a question for information ("Is there a fee for returns?" - "Returns are free, so no.") an answer,
+so it is read only against a request for an act."""

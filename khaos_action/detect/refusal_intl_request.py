@@ -48,3 +48,8 @@ ACT_RESERVED = (
 """The rule against an act in German, French and Spanish: "keine Erstattung", "einen Erlass gibt es nicht", "il n'y
 a pas de remboursement", "Nous ne réservons pas", "no hay reembolso", "No guardamos artículos"; ACT_RESERVED, the act
 reserved to someone else ("liegt beim Inhaber", "est réservée au propriétaire", "corresponde al titular")."""
+CONCLUDED_NO = rx(
+    r"\b(?:also|daher|deshalb|donc|alors|así que|por eso|por lo tanto),? (?:leider |malheureusement |"
+    r"lamentablemente )?(?:nein|non|no)(?:,? (?:tut mir leid|désolée?|lo siento))?\s*[.!]*\s*$"
+)
+"""A reason closed by a bare "no" ("..., also nein.", "..., donc non.", "..., así que no.")."""

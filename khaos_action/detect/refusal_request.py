@@ -20,6 +20,7 @@ from khaos_action.detect import refusal_en_request, refusal_intl_request
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED
 _ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
+_CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
                             r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de) ", re.IGNORECASE)
 """A word every reserved-act phrase holds before its role: only a sentence with one is searched for them."""
@@ -64,6 +65,8 @@ class Request:
     """The words it negates itself (`negated_words`)."""
     acts: frozenset[str] = frozenset()
     """Its content words when it asks for an act, cut to the stem an inflection keeps ("refund" for "refunded")."""
+    removed: frozenset[str] = frozenset()
+    """The words naming what it asks to remove or change ("late", "fee" of "waive the late fee on my card")."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -72,7 +75,7 @@ class Request:
         asked = content_words(prompt)
         act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
         acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
-        return cls(asked, negated_words(prompt), acts)
+        return cls(asked, negated_words(prompt), acts, _removed(prompt) if act else frozenset())
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -88,6 +91,30 @@ class Request:
                 return match
         return None
 
+    def act_persists(self, sentence: str) -> re.Match[str] | None:
+        """The thing the asker asked to remove or change said to persist ("Can you waive the late fee?" - "The
+        booking was made on a non-refundable fare, so the late fee stands."): the object's word among the three words
+        before the persistence verb, with no term or condition on it and the removal not reported done."""
+        if not self.removed:
+            return None
+        for match in refusal_en_request.PERSISTS.finditer(sentence):
+            words = [_noun(w) for w in _WORDS.findall(sentence[:match.start()])]
+            # the object's word just before the verb, or a pronoun standing for it after a reason that named it
+            # ("The parking fine was issued correctly, so it stands")
+            named = not self.removed.isdisjoint(words[-3:]) or (
+                words[-1:] in (["it"], ["that"], ["they"]) and not self.removed.isdisjoint(words))
+            if (not named or "other" in words[-3:]
+                    or refusal_en_request.PERSIST_FREED.search(sentence)
+                    or refusal_en_request.REMOVED_DONE.search(sentence)):
+                continue
+            return match
+        return None
+
+    def concluded_no(self, sentence: str) -> re.Match[str] | None:
+        """A sentence closed by "so no" when the request asked for an act (refusal_en_request.CONCLUDED_NO)."""
+        if not self.acts:
+            return None
+        return next((m for m in (pattern.search(sentence) for pattern in _CONCLUDED_NO) if m), None)
 
     def decision_elsewhere(self, sentence: str) -> re.Match[str] | None:
         """The decision or the act assigned to someone else, whatever the words it is named by ("Pricing exceptions
@@ -96,6 +123,25 @@ class Request:
         if not self.acts or not _RESERVED_HINT.search(sentence):
             return None
         return next(chain.from_iterable(pattern.finditer(sentence) for pattern in _ACTS_RESERVED), None)
+
+
+_NOT_OBJECT = frozenset("the my our your this that his her their a an me us any it all".split())
+
+
+def _noun(word: str) -> str:
+    word = word.casefold()
+    return word[:-1] if word.endswith("s") and not word.endswith("ss") else word
+
+
+def _removed(prompt: str) -> frozenset[str]:
+    """The words of what a request asks to remove or change, three letters or more ("fee" counts here)."""
+    words: set[str] = set()
+    for match in refusal_en_request.REMOVAL.finditer(prompt):
+        phrase = match.group("object")
+        end = refusal_en_request.OBJECT_END.search(phrase)
+        words |= {_noun(w) for w in _WORDS.findall(phrase[:end.start()] if end else phrase)[:4]
+                  if len(w) >= 3 and w.casefold() not in _NOT_OBJECT}
+    return frozenset(words)
 
 
 def _overlapping(pattern: re.Pattern[str], text: str):
