@@ -90,3 +90,12 @@ CONCLUDED_NO = rx(
 """A reason closed by a bare "no" ("The warranty ran out in May, so no."): to a request for an act, the request
 turned down; to a question for information ("Is there a fee for returns?" - "Returns are free, so no.") an answer,
 so it is read only against a request for an act."""
+JOB_OF = rx(
+    r"(?:^\W*|[,;:]\s*|\b(?:and|but|so)\s+)(?P<subject>[^,;:.!?\n]{0,80}?)\s*(?:\bis|'s) (?:(?:really|strictly|"
+    r"properly|very much) )?(?:(?:the|your|their|his|her|a) )?(?:[\w-]+ ){0,2}?"
+    r"(?!(?:it|that|this|there|here|what|who|where|he|she|let|one|everyone|everybody|anyone|anybody|nobody|no one)'s)"
+    r"[\w-]+'s (?P<reserved>job|call|decision|responsibility|department|business|remit|domain|to (?:decide|make|"
+    r"approve|explain|sign off))\b"
+)
+"""The act called another party's job or call ("Explaining what they mean is your doctor's job", "That's the
+landlord's call"), the subject (group `subject`) naming the act."""

@@ -20,6 +20,7 @@ from khaos_action.detect import refusal_en_request, refusal_intl_request
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED
 _ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
+_ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
                             r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de) ", re.IGNORECASE)
@@ -65,6 +66,9 @@ class Request:
     """The words it negates itself (`negated_words`)."""
     acts: frozenset[str] = frozenset()
     """Its content words when it asks for an act, cut to the stem an inflection keeps ("refund" for "refunded")."""
+    addressed: frozenset[str] = frozenset()
+    """The stem of the verb the request asks the assistant to do, an act or not ("expla" of "Can you explain my
+    results?")."""
     removed: frozenset[str] = frozenset()
     """The words naming what it asks to remove or change ("late", "fee" of "waive the late fee on my card")."""
 
@@ -75,7 +79,8 @@ class Request:
         asked = content_words(prompt)
         act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
         acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
-        return cls(asked, negated_words(prompt), acts, _removed(prompt) if act else frozenset())
+        addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
+        return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset())
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -115,6 +120,20 @@ class Request:
         if not self.acts:
             return None
         return next((m for m in (pattern.search(sentence) for pattern in _CONCLUDED_NO) if m), None)
+
+    def job_elsewhere(self, sentence: str, *, opening: bool) -> re.Match[str] | None:
+        """The act called another party's job or call (refusal_en_request.JOB_OF), when the request asked for an act:
+        past the opening sentence only when its subject names the act by the request's words ("Whether the boiler
+        gets replaced is the landlord's call" to "Please get my boiler replaced") or stands for it ("That's")."""
+        named = self.acts | self.addressed
+        if not named or "'s " not in sentence:  # the possessive every such phrase holds, a cheap test first
+            return None
+        for match in refusal_en_request.JOB_OF.finditer(sentence):
+            subject = [w.casefold() for w in _WORDS.findall(match.group("subject"))]
+            if (self.acts and (opening or subject in (["that"], ["this"], ["it"]))) or any(
+                    _stem(w.removesuffix("s")) in named for w in subject if len(w) >= 4):
+                return match
+        return None
 
     def decision_elsewhere(self, sentence: str) -> re.Match[str] | None:
         """The decision or the act assigned to someone else, whatever the words it is named by ("Pricing exceptions

@@ -64,3 +64,35 @@ def test_a_reason_closed_by_no(text, prompt, refused):
 
 def test_so_no_declines_only_against_a_request_for_an_act():
     assert not is_refusal("The warranty ran out last month, so no.").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the act called another party's job or call, past the opening when its subject names the act by the request's
+    # words or stands for it
+    ("Your results came back from the lab this morning. Explaining what they mean is your doctor's job, and she'll "
+     "call you on Thursday.", "Can you explain my blood test results?", True),
+    ("I see the leak report from Monday. Whether the boiler gets replaced is the landlord's call.",
+     "Please get my boiler replaced.", True),
+    ("The leak was reported on Monday. That's the landlord's call, I'm afraid.", "Please get my boiler replaced.",
+     True),
+    ("That's the landlord's call.", "Please get my boiler replaced.", True),
+    # the nearest answers: the assistant acting on the request, a question of whose job it is, another thing's job,
+    # a pronoun's "'s"
+    ("Your results came back this morning. Booking the follow-up is the receptionist's job, and I've asked her to "
+     "call you.", "Can you book my follow-up?", False),
+    ("The boiler is twelve years old. Replacing it is the landlord's responsibility, so I've sent them your report.",
+     "Please get my boiler replaced.", False),
+    ("Replacing the boiler is the landlord's responsibility.", "Can you tell me who has to replace the boiler?",
+     False),
+    ("That's the landlord's call.", "Who decides whether the boiler is replaced?", False),
+    ("I've booked your follow-up for Tuesday at 10. Parking is the hospital's business, so bring coins.",
+     "Can you book my follow-up?", False),
+    ("It's the tenant's job to bleed the radiators. Open the valve at the top with a key until water comes out.",
+     "How do I bleed my radiators?", False),
+])
+def test_the_act_called_someone_elses_job(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_someone_elses_job_declines_only_against_the_request():
+    assert not is_refusal("Explaining what they mean is your doctor's job.").refused
