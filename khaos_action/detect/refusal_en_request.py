@@ -99,3 +99,10 @@ JOB_OF = rx(
 )
 """The act called another party's job or call ("Explaining what they mean is your doctor's job", "That's the
 landlord's call"), the subject (group `subject`) naming the act."""
+DEFERRED = rx(
+    r"\b(?:so|and|which means|therefore),? (?:I|we)(?:'ll| will|'re going to| are going to|'ll have to| will have to|"
+    r"'d have to| have to| need to) (?:have to )?(?:hold off|wait|put (?:it|this|that|your \w+) on hold|pause (?:it|"
+    r"this|that))\b[^.!?\n]{0,60}?\b(?:until|till|unless)\b(?! you (?:confirm|reply|tell|let|choose|decide|pick)\b)"
+)
+"""The requested act postponed by the assistant after a reason ("That would breach the lease, so we'll hold off until
+the landlord signs off"); not a wait on the asker's own choice ("..., so I'll wait until you confirm the date")."""

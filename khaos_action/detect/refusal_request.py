@@ -116,10 +116,12 @@ class Request:
         return None
 
     def concluded_no(self, sentence: str) -> re.Match[str] | None:
-        """A sentence closed by "so no" when the request asked for an act (refusal_en_request.CONCLUDED_NO)."""
+        """A sentence closed by "so no", or the act deferred until a condition, when the request asked for an act
+        (refusal_en_request.CONCLUDED_NO, DEFERRED)."""
         if not self.acts:
             return None
-        return next((m for m in (pattern.search(sentence) for pattern in _CONCLUDED_NO) if m), None)
+        found = next((m for m in (pattern.search(sentence) for pattern in _CONCLUDED_NO) if m), None)
+        return found or refusal_en_request.DEFERRED.search(sentence)
 
     def job_elsewhere(self, sentence: str, *, opening: bool) -> re.Match[str] | None:
         """The act called another party's job or call (refusal_en_request.JOB_OF), when the request asked for an act:

@@ -96,3 +96,21 @@ def test_the_act_called_someone_elses_job(text, prompt, refused):
 
 def test_someone_elses_job_declines_only_against_the_request():
     assert not is_refusal("Explaining what they mean is your doctor's job.").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # the requested act postponed by the assistant until a condition, after a reason
+    ("Knocking that wall through would breach the lease, so we'll hold off until the landlord signs off.",
+     "Can you knock the kitchen wall through?", True),
+    ("The invoice hasn't been approved yet, so I'll have to wait until finance signs it off.",
+     "Please pay the supplier invoice today.", True),
+    ("Your visa check is still pending, and we'll put your booking on hold until it clears.",
+     "Can you book my flight to Lima?", True),
+    # the nearest answers: a wait on the asker's own choice, a schedule asked about, a hold that is the act done
+    ("I have two dates free, so I'll wait until you confirm which one suits you.", "Can you book my appointment?",
+     False),
+    ("The delivery is scheduled; we'll wait until Friday for the courier.", "When will my parcel come?", False),
+    ("Done, I've booked it. The hotel will hold the room until 6 pm.", "Can you book the hotel?", False),
+])
+def test_the_act_deferred_until_a_condition(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
