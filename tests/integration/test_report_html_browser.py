@@ -59,7 +59,10 @@ class Browser:
         )
         # Chromium writes the port it picked and the browser target's path to DevToolsActivePort once it listens.
         port_file = profile / "DevToolsActivePort"
-        deadline = time.monotonic() + 20
+        # The first start of a session reads Chromium's ~300 MB from disk: with a cold page cache that alone took
+        # 19.7 s on an idle 2-core machine (a warm start: 0.2 s), so 20 s failed mid-suite; a start that hangs still
+        # fails here, a minute and a half later.
+        deadline = time.monotonic() + 90
         while not (port_file.exists() and len(port_file.read_text().splitlines()) >= 2):
             if time.monotonic() > deadline or self.process.poll() is not None:
                 self.close()
