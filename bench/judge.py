@@ -57,7 +57,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout4.jsonl", "refusal_domains_holdout5.jsonl", "refusal_domains_holdout6.jsonl",
             "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
             "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl", "refusal_domains_holdout11.jsonl",
-            "refusal_domains_holdout12.jsonl",
+            "refusal_domains_holdout12.jsonl", "refusal_domains_holdout13.jsonl",
             "refusal_handoffs_dev.jsonl",
             "refusal_policy_dev.jsonl", "refusal_kinds_dev.jsonl",
             "refusal_kinds_holdout.jsonl", "refusal_structures_holdout.jsonl")
@@ -78,6 +78,7 @@ PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_int
             "pii_agents_holdout3.jsonl", "pii_agents_holdout4.jsonl", "pii_agents_holdout5.jsonl",
             "pii_agents_holdout6.jsonl", "pii_agents_holdout7.jsonl", "pii_agents_holdout8.jsonl",
             "pii_agents_holdout9.jsonl", "pii_agents_holdout10.jsonl", "pii_agents_holdout11.jsonl",
+            "pii_agents_holdout12.jsonl",
             "pii_agents_dev.jsonl",
             "pii_kinds_dev.jsonl")
 PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdout.jsonl", "external/pii_sgd_dev.jsonl",

@@ -697,6 +697,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (58, 1),
     "refusal_domains_holdout12.jsonl": (53, 0),
+    "refusal_domains_holdout13.jsonl": (41, 0),
     "refusal_kinds_holdout.jsonl": (39, 0),
     "refusal_structures_holdout.jsonl": (33, 0),
 }
