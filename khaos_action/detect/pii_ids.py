@@ -13,6 +13,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 
+from khaos_action.detect.pii_ids_checksums import bsn
+from khaos_action.detect.pii_ids_national import national_ids_by_table
+
 _NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?"
                    r"(?:\d{2} ?\d{2} ?\d{2}|\d{3} ?\d{3}) ?[A-D]\b")
 """HMRC's rules: no D, F, I, Q, U or V first, nor O second, no BG, GB, NK, KN, TN, NT or ZZ; the digits in pairs or
@@ -65,6 +68,7 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
         check = _BY_NAME.get(m.group("name").casefold().replace("-", "").rstrip("."), _passport_like)
         if check(re.sub(r"[ .-]", "", value.upper())):
             yield m.start("value"), m.end("value"), value
+    yield from national_ids_by_table(text)
 
 
 def _not_a_persons(text: str, m: re.Match[str]) -> bool:
@@ -127,12 +131,6 @@ def _cpf(m: re.Match[str]) -> bool:
     return _cpf_digits("".join(m.groups()))
 
 
-def _bsn(value: str) -> bool:
-    if len(value) != 9 or not value.isdigit():
-        return False
-    return (sum(int(d) * w for d, w in zip(value[:8], range(9, 1, -1))) - int(value[8])) % 11 == 0
-
-
 def _steuer_id(value: str) -> bool:
     if len(value) != 11 or not value.isdigit() or value[0] == "0":
         return False
@@ -187,7 +185,7 @@ def _passport_like(value: str) -> bool:
 _SHAPED: tuple[tuple[re.Pattern[str], Callable[[re.Match[str]], bool]], ...] = (
     (_NINO, _nino), (_NINO_LOWER, _nino), (_DNI, _dni), (_NIE, _nie), (_CF, _cf), (_NIR, _nir), (_CPF, _cpf))
 _BY_NAME: dict[str, Callable[[str], bool]] = {
-    "bsn": _bsn, "burgerservicenummer": _bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
+    "bsn": bsn, "burgerservicenummer": bsn, "steuerid": _steuer_id, "steueridentifikationsnummer": _steuer_id,
     "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
     "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs, "idnr": _steuer_id, "nino": _named_nino,
     "ni number": _named_nino, "national insurance": _named_nino, "dni": _named_dni, "nif": _named_dni,

@@ -1,0 +1,134 @@
+"""National identity numbers read from a table: (country, label words, shape, checksum, a form that needs no label).
+
+A digit run is one country's id only when its checksum (and the birth date most of them carry) holds, and, where its
+shape is shared with order numbers and the like, only after one of its label words: "PESEL 44051401359", "Ihre
+AHV-Nummer lautet 756.9217.0769.85", "fødselsnummeret ditt, 020975 73339". A few forms are distinctive enough to
+stand alone, checksum and all: a Mexican CURP, a Swiss AHV number written in its dotted groups, a Belgian national
+number in its "YY.MM.DD-NNN.CC" form, a Chilean RUT with its dots, a Finnish henkilötunnus with a letter for its
+century or check, a Singapore NRIC; then a record's noun before them ("Batch ...", "Order ...") still makes them a
+record's. The checksums are in pii_ids_checksums.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+
+from khaos_action.detect import pii_ids_checksums as check
+from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE
+
+
+@dataclass(frozen=True, slots=True)
+class NationalId:
+    country: str
+    labels: tuple[str, ...]
+    """Regular expressions of the words that name it, matched whole and in any case."""
+    shape: str
+    """The value as written, separators included."""
+    valid: Callable[[str], bool]
+    """The checksum, on the value in capitals with its spaces, dots, slashes, hyphens and plus signs removed."""
+    bare: str | None = None
+    """A form read with no label word before it (checksum still checked), or None: only after a label."""
+    keep_signs: bool = False
+    """Pass hyphens and plus signs through to the checksum (a Finnish century sign)."""
+
+
+_DDMMYY = r"(?:[0-6]\d)(?:[0-5]\d)\d{2}"
+TABLE: tuple[NationalId, ...] = (
+    NationalId("NL", (r"bsn", r"burgerservicenummer", r"sofi-?nummer", r"citizen service number"),
+               r"\d{4}\.?\d{2}\.?\d{3}|\d{3}[ .]?\d{3}[ .]?\d{3}|\d{2} \d{2} \d{2} \d{3}", check.bsn),
+    NationalId("PL", (r"pesel", r"numer pesel"), r"\d{11}|\d{6} \d{5}", check.pesel),
+    NationalId("SE", (r"personnummer", r"personnumret", r"personnr", r"pers\.? ?nr", r"samordningsnummer",
+                      r"(?:swedish )?personal identity number"),
+               r"(?:1[89]|20)?\d{6}[-+ ]?\d{4}", check.personnummer_se),
+    NationalId("FI", (r"henkilötunnus\w*", r"hetu", r"henkilötunnukse\w*", r"personbeteckning", r"sotu",
+                      r"(?:finnish )?personal identity code"),
+               _DDMMYY + r"[-+A-FU-Ya-fu-y]\d{3}[0-9A-Ya-y]", check.hetu,
+               bare=_DDMMYY + r"(?:[A-FU-Y]\d{3}[0-9A-Y]|[-+]\d{3}[A-Y])", keep_signs=True),
+    NationalId("DK", (r"cpr", r"cpr-nummer\w*", r"cpr-nr", r"personnummer"), _DDMMYY + r"[- ]?\d{4}", check.cpr),
+    NationalId("NO", (r"fødselsnummer\w*", r"fødselsnr", r"f\.nr", r"d-nummer", r"personnummer",
+                      r"(?:norwegian )?national identity number"),
+               _DDMMYY + r" ?\d{5}", check.fodselsnummer),
+    NationalId("BE", (r"rijksregisternummer", r"rijksregister", r"numéro (?:de|du) registre national",
+                      r"registre national", r"niss", r"insz", r"(?:belgian )?national (?:register )?number",
+                      r"numéro national", r"nationalregisternummer"),
+               r"\d{2}\.?\d{2}\.?\d{2}[- ]?\d{3}\.?\d{2}", check.belgian_nn,
+               bare=r"\d{2}\.[01]\d\.[0-3]\d-\d{3}\.\d{2}"),
+    NationalId("PT", (r"nif", r"número de contribuinte", r"n\.?º de contribuinte", r"contribuinte",
+                      r"número de identificação fiscal", r"nipc"),
+               r"\d{3} ?\d{3} ?\d{3}", check.nif_pt),
+    NationalId("CL", (r"rut", r"rol único tributario", r"rol unico tributario"),
+               r"\d{1,2}\.?\d{3}\.?\d{3}-?[\dkK]", check.rut, bare=r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]"),
+    NationalId("MX", (r"curp",), r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d", check.curp,
+               bare=r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d"),
+    NationalId("ZA", (r"(?:south african|sa|rsa) id(?: number)?", r"identity number", r"id-nommer"),
+               r"\d{6} ?\d{4} ?\d{2} ?\d", check.sa_id),
+    NationalId("TR", (r"t\.? ?c\.? kimlik(?: numaras\w*| no)?", r"kimlik numaras\w*", r"kimlik no", r"tckn",
+                      r"turkish id(?: number)?", r"tc no"),
+               r"\d{11}", check.tc_kimlik),
+    NationalId("CN", (r"身份证(?:号码|号)?", r"居民身份证(?:号码|号)?", r"chinese id(?: number)?",
+                      r"(?:chinese )?resident id(?:entity card)?(?: number)?"),
+               r"\d{6} ?\d{8} ?\d{3}[\dXx]", check.resident_id_cn),
+    NationalId("KR", (r"주민등록번호", r"rrn", r"resident registration number"), r"\d{6}-?\d{7}", check.rrn),
+    NationalId("CH", (r"ahv(?:-nr|-nummer)?", r"avs", r"ahv number", r"numéro avs", r"sozialversicherungsnummer",
+                      r"social security number"),
+               r"756\.?\d{4}\.?\d{4}\.?\d{2}", check.ahv, bare=r"756\.\d{4}\.\d{4}\.\d{2}"),
+    NationalId("AT", (r"sozialversicherungsnummer", r"sv-nummer", r"sv-nr", r"svnr", r"versicherungsnummer"),
+               r"\d{4} ?" + _DDMMYY, check.sv_nummer_at),
+    NationalId("IE", (r"ppsn?", r"pps number", r"personal public service number"), r"\d{7} ?[A-Wa-w][ABHWTXabhwtx]?",
+               check.pps),
+    NationalId("RO", (r"cnp(?:-ul)?", r"cod numeric personal"), r"[1-8]\d{12}", check.cnp),
+    NationalId("CZ", (r"rodné číslo", r"rodne cislo", r"r\.? ?č\.?", r"birth number"), r"\d{6}/?\d{4}",
+               check.rodne_cislo),
+    NationalId("EE", (r"isikukood\w*", r"asmens kodas", r"personal identification code"), r"[1-6]\d{10}",
+               check.isikukood),
+    NationalId("GR", (r"amka", r"αμκα"), r"\d{11}", check.amka),
+    NationalId("AU", (r"tfn", r"tax file number"), r"\d{3} ?\d{3} ?\d{2,3}", check.tfn),
+    NationalId("AR", (r"cuit", r"cuil"), r"\d{2}-?\d{8}-?\d", check.cuit),
+    NationalId("IL", (r"teudat zehut", r"ת\.?ז\.?", r"מספר זהות", r"israeli id(?: number)?"), r"\d{8,9}",
+               check.teudat_zehut),
+    NationalId("SG", (r"nric", r"nric/fin", r"nric number"), r"[STFGstfg]\d{7}[A-Za-z]", check.nric,
+               bare=r"[STFG]\d{7}[A-Z]"),
+    NationalId("JP", (r"マイナンバー", r"個人番号", r"my number card"), r"\d{4} ?\d{4} ?\d{4}", check.my_number),
+)
+
+_NUMBER_WORD = (r"(?:[\s-]*(?:number|numbers|no\.?|nr\.?|n[ºo°]\.?|nummer|numéro|número|numer|numero|numarası|"
+                r"#|code))?")
+_LABELS = sorted({label for entry in TABLE for label in entry.labels}, key=len, reverse=True)
+_LABEL = re.compile(r"(?i)(?<![^\W_])(" + "|".join(_LABELS) + r")" + _NUMBER_WORD + r"(?![^\W_])")
+_BY_LABEL = [(re.compile(r"(?i)(?:" + "|".join(entry.labels) + r")"), entry) for entry in TABLE]
+_GAP = r"[^\d\n.;!?]{0,40}?"
+"""What stands between a label and its value: "is", "lautet", ":", "(NO)", "of the tenant", but no digit and no end
+of a sentence."""
+_VALUE = {entry.country: re.compile(_GAP + r"(?<![\w.-])(" + entry.shape + r")(?![\w]|[./-]\d)") for entry in TABLE}
+_BARE = [(re.compile(r"(?<![\w.-])(?:" + entry.bare + r")(?![\w]|[./-]\d)"), entry) for entry in TABLE if entry.bare]
+_BARE_HINT = re.compile(r"\d{6}|\d\.\d{3}\.|\.\d{4}\.|\d{2}\.\d{2}\.\d{2}-")
+"""A text with none of these holds no bare form, and is not searched for one (most texts)."""
+
+
+def national_ids_by_table(text: str) -> Iterator[tuple[int, int, str]]:
+    """(start, end, value) of every id of the table in `text`: after a label word, or in a form that needs none."""
+    for m in _LABEL.finditer(text):
+        word = m.group(1)
+        for pattern, entry in _BY_LABEL:
+            if not pattern.fullmatch(word):
+                continue
+            value = _VALUE[entry.country].match(text, m.end())
+            if value and entry.valid(_compact(value.group(1), entry)):
+                yield value.start(1), value.end(1), value.group(1)
+                break
+    if _BARE_HINT.search(text):
+        for pattern, entry in _BARE:
+            for value in pattern.finditer(text):
+                if entry.valid(_compact(value.group(0), entry)) and not _a_records(text, value.start()):
+                    yield value.start(), value.end(), value.group(0)
+
+
+def _compact(value: str, entry: NationalId) -> str:
+    return re.sub(r"[\s./]" if entry.keep_signs else r"[\s./+-]", "", value).upper()
+
+
+def _a_records(text: str, start: int) -> bool:
+    """"Batch GOMA910825HDFRRL01", "Order 756.1234.5678.97": a record's number, however it is shaped."""
+    return bool(NOT_PHONE_BEFORE.search(text, max(0, start - 40), start))
