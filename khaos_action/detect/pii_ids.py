@@ -5,7 +5,8 @@ Written as their issuers print them, with their check digit or letter verified: 
 French NIR (mod-97 key), the Brazilian CPF (two mod-11 digits). Bare digit strings that only a checksum tells apart
 (the Dutch BSN, the German tax id, the Canadian SIN, the Indian Aadhaar, the UK NHS number, a passport number) count
 only after their name ("BSN", "Steuer-ID", "SIN", "Aadhaar", "NHS number", "passport no.") and still must pass their
-checksum where one exists.
+checksum where one exists. The ids of other countries, each with its label words, shape and checksum, are a table in
+pii_ids_national.
 """
 
 from __future__ import annotations

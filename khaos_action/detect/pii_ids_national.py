@@ -40,18 +40,18 @@ TABLE: tuple[NationalId, ...] = (
                r"\d{4}\.?\d{2}\.?\d{3}|\d{3}[ .]?\d{3}[ .]?\d{3}|\d{2} \d{2} \d{2} \d{3}", check.bsn),
     NationalId("PL", (r"pesel", r"numer pesel"), r"\d{11}|\d{6} \d{5}", check.pesel),
     NationalId("SE", (r"personnummer", r"personnumret", r"personnr", r"pers\.? ?nr", r"samordningsnummer",
-                      r"(?:swedish )?personal identity number"),
+                      r"personal identity number"),
                r"(?:1[89]|20)?\d{6}[-+ ]?\d{4}", check.personnummer_se),
     NationalId("FI", (r"henkilötunnus\w*", r"hetu", r"henkilötunnukse\w*", r"personbeteckning", r"sotu",
-                      r"(?:finnish )?personal identity code"),
+                      r"personal identity code"),
                _DDMMYY + r"[-+A-FU-Ya-fu-y]\d{3}[0-9A-Ya-y]", check.hetu,
                bare=_DDMMYY + r"(?:[A-FU-Y]\d{3}[0-9A-Y]|[-+]\d{3}[A-Y])", keep_signs=True),
     NationalId("DK", (r"cpr", r"cpr-nummer\w*", r"cpr-nr", r"personnummer"), _DDMMYY + r"[- ]?\d{4}", check.cpr),
     NationalId("NO", (r"fødselsnummer\w*", r"fødselsnr", r"f\.nr", r"d-nummer", r"personnummer",
-                      r"(?:norwegian )?national identity number"),
+                      r"national identity number"),
                _DDMMYY + r" ?\d{5}", check.fodselsnummer),
     NationalId("BE", (r"rijksregisternummer", r"rijksregister", r"numéro (?:de|du) registre national",
-                      r"registre national", r"niss", r"insz", r"(?:belgian )?national (?:register )?number",
+                      r"registre national", r"niss", r"insz", r"national (?:register )?number",
                       r"numéro national", r"nationalregisternummer"),
                r"\d{2}\.?\d{2}\.?\d{2}[- ]?\d{3}\.?\d{2}", check.belgian_nn,
                bare=r"\d{2}\.[01]\d\.[0-3]\d-\d{3}\.\d{2}"),
@@ -62,13 +62,14 @@ TABLE: tuple[NationalId, ...] = (
                r"\d{1,2}\.?\d{3}\.?\d{3}-?[\dkK]", check.rut, bare=r"\d{1,2}\.\d{3}\.\d{3}-[\dkK]"),
     NationalId("MX", (r"curp",), r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d", check.curp,
                bare=r"[A-Z]{4}\d{6}[HMX][A-Z]{5}[0-9A-Z]\d"),
-    NationalId("ZA", (r"(?:south african|sa|rsa) id(?: number)?", r"identity number", r"id-nommer"),
+    NationalId("ZA", (r"south african id(?: number)?", r"rsa id(?: number)?", r"sa id(?: number)?", r"identity number",
+                      r"id-nommer"),
                r"\d{6} ?\d{4} ?\d{2} ?\d", check.sa_id),
     NationalId("TR", (r"t\.? ?c\.? kimlik(?: numaras\w*| no)?", r"kimlik numaras\w*", r"kimlik no", r"tckn",
                       r"turkish id(?: number)?", r"tc no"),
                r"\d{11}", check.tc_kimlik),
     NationalId("CN", (r"身份证(?:号码|号)?", r"居民身份证(?:号码|号)?", r"chinese id(?: number)?",
-                      r"(?:chinese )?resident id(?:entity card)?(?: number)?"),
+                      r"resident id(?:entity card)?(?: number)?"),
                r"\d{6} ?\d{8} ?\d{3}[\dXx]", check.resident_id_cn),
     NationalId("KR", (r"주민등록번호", r"rrn", r"resident registration number"), r"\d{6}-?\d{7}", check.rrn),
     NationalId("CH", (r"ahv(?:-nr|-nummer)?", r"avs", r"ahv number", r"numéro avs", r"sozialversicherungsnummer",
@@ -95,34 +96,61 @@ TABLE: tuple[NationalId, ...] = (
 
 _NUMBER_WORD = (r"(?:[\s-]*(?:number|numbers|no\.?|nr\.?|n[ºo°]\.?|nummer|numéro|número|numer|numero|numarası|"
                 r"#|code))?")
-_LABELS = sorted({label for entry in TABLE for label in entry.labels}, key=len, reverse=True)
-_LABEL = re.compile(r"(?i)(?<![^\W_])(" + "|".join(_LABELS) + r")" + _NUMBER_WORD + r"(?![^\W_])")
+
+
+def _by_first_letter(labels: set[str]) -> str:
+    """One branch per first letter ("b(?:sn|urgerservicenummer)|p(?:esel|...)"), so a word is tried against the
+    labels of its first letter only, not against a hundred."""
+    firsts: dict[str, list[str]] = {}
+    for label in sorted(labels, key=len, reverse=True):
+        firsts.setdefault(label[0].lower(), []).append(label[1:])
+    return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in sorted(firsts.items()))
+
+
+_LABEL = re.compile(r"(?i)(?<![^\W_])(" + _by_first_letter({label for entry in TABLE for label in entry.labels}) + r")"
+                    + _NUMBER_WORD + r"(?![^\W_])(?:(?<=nr)\.)?")
 _BY_LABEL = [(re.compile(r"(?i)(?:" + "|".join(entry.labels) + r")"), entry) for entry in TABLE]
 _GAP = r"[^\d\n.;!?]{0,40}?"
 """What stands between a label and its value: "is", "lautet", ":", "(NO)", "of the tenant", but no digit and no end
-of a sentence."""
+of a sentence (a label's abbreviation keeps its dot: "CPR-nr. 260159-3595")."""
 _VALUE = {entry.country: re.compile(_GAP + r"(?<![\w.-])(" + entry.shape + r")(?![\w]|[./-]\d)") for entry in TABLE}
-_BARE = [(re.compile(r"(?<![\w.-])(?:" + entry.bare + r")(?![\w]|[./-]\d)"), entry) for entry in TABLE if entry.bare]
-_BARE_HINT = re.compile(r"\d{6}|\d\.\d{3}\.|\.\d{4}\.|\d{2}\.\d{2}\.\d{2}-")
-"""A text with none of these holds no bare form, and is not searched for one (most texts)."""
+_BARE = re.compile(r"(?<![\w.-])(?:" + "|".join(f"(?P<{entry.country}>{entry.bare})" for entry in TABLE if entry.bare)
+                   + r")(?![\w]|[./-]\d)")
+_BY_COUNTRY = {entry.country: entry for entry in TABLE}
+_RUN = re.compile(r"\d(?:[ ./-]?\d){5,}")
 
 
 def national_ids_by_table(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, value) of every id of the table in `text`: after a label word, or in a form that needs none."""
-    for m in _LABEL.finditer(text):
-        word = m.group(1)
-        for pattern, entry in _BY_LABEL:
-            if not pattern.fullmatch(word):
-                continue
+    """(start, end, value) of every id of the table in `text`: after a label word, or in a form that needs none.
+
+    Every value holds a run of six digits at least (separators aside): the label words are looked for only in the
+    90 characters before such a run, and the forms that need none only around it (most texts have none, and a
+    search of the whole text for a hundred words costs)."""
+    searched = 0
+    for run in _RUN.finditer(text):
+        for m in _LABEL.finditer(text, max(searched, run.start() - 90), run.start()):
+            searched = m.end()
+            found = _value_after(text, m)
+            if found:
+                yield found
+        searched = max(searched, run.start())
+        yield from _bare(text, max(0, run.start() - 4), min(len(text), run.end() + 10))
+
+
+def _bare(text: str, start: int, end: int) -> Iterator[tuple[int, int, str]]:
+    for value in _BARE.finditer(text, start, end):
+        entry = _BY_COUNTRY[value.lastgroup or ""]
+        if entry.valid(_compact(value.group(0), entry)) and not _a_records(text, value.start()):
+            yield value.start(), value.end(), value.group(0)
+
+
+def _value_after(text: str, m: re.Match[str]) -> tuple[int, int, str] | None:
+    for pattern, entry in _BY_LABEL:
+        if pattern.fullmatch(m.group(1)):
             value = _VALUE[entry.country].match(text, m.end())
             if value and entry.valid(_compact(value.group(1), entry)):
-                yield value.start(1), value.end(1), value.group(1)
-                break
-    if _BARE_HINT.search(text):
-        for pattern, entry in _BARE:
-            for value in pattern.finditer(text):
-                if entry.valid(_compact(value.group(0), entry)) and not _a_records(text, value.start()):
-                    yield value.start(), value.end(), value.group(0)
+                return value.start(1), value.end(1), value.group(1)
+    return None
 
 
 def _compact(value: str, entry: NationalId) -> str:
