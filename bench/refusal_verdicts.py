@@ -32,9 +32,9 @@ from khaos_action.judge.classifier import classify_attack  # noqa: E402
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl  # noqa: E402
 
 
-def labelled_rows() -> dict[str, list[dict]]:
+def labelled_rows(skip: frozenset[str] = frozenset()) -> dict[str, list[dict]]:
     sets = {name: load_jsonl(name) for name in (*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL,
-                                                *bench_judge.OBEYED)}
+                                                *bench_judge.OBEYED) if name not in skip}
     for name in bench_judge.UNVENDORED:
         path = ROOT / "bench" / ".external" / name
         if path.exists():
@@ -51,9 +51,9 @@ def sgd_turns(sgd: Path) -> list[str]:
     return list(dict.fromkeys(turns))
 
 
-def dump(sgd: Path, out: Path) -> None:
+def dump(sgd: Path, out: Path, skip: frozenset[str] = frozenset()) -> None:
     verdicts: dict[str, list] = {}
-    for name, rows in labelled_rows().items():
+    for name, rows in labelled_rows(skip).items():
         for i, row in enumerate(rows):
             label = row.get("refusal")
             verdicts[f"{name}#{i}"] = [label, is_refusal(row["text"]).refused, row["text"][:300]]
@@ -88,11 +88,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("paths", nargs=2, type=Path, help="SGD checkout and output file, or two outputs to compare")
     parser.add_argument("--compare", action="store_true", help="compare two outputs instead of writing one")
+    parser.add_argument("--skip", action="append", default=[], metavar="SET",
+                        help="leave a labelled set out (a blind set nobody may read yet); repeatable")
     args = parser.parse_args()
     if args.compare:
         compare(*args.paths)
     else:
-        dump(*args.paths)
+        dump(*args.paths, skip=frozenset(args.skip))
 
 
 if __name__ == "__main__":

@@ -1,20 +1,22 @@
-"""Refusal detection (en/de/fr/es) from the structure of a reply, not from a list of phrases.
+"""Refusal detection (en/de/fr/es/it/pt) from the structure of a reply, not from a list of phrases.
 
 A reply is read sentence by sentence. A sentence declines when it has a decline structure (refusal_en.py,
-refusal_intl.py: a speaker with a negated modal bound to a verb of doing, a verb of declining, an impersonal
-judgement of the act, a rule or scope, an apology bound to a negation), after the look-alikes that share those words
-("I can't guarantee", "sorry to hear") are blanked and quoted text is set aside (a refusal quoted inside an answer
-is not the assistant declining). Where the decline stands weighs: in the opening it counts fully, among the closing
-sentences of a short reply nearly so, inside a longer answer it reads as a caveat. What the rest of the reply does
-decides whether it held: an answer around it (a turn to "but here's how", steps or code that are not a list of
-helplines, a body of sentences that inform rather than lecture or redirect, an answer given before it) cancels it;
-a lecture, a redirect or an offer of something else does not. A reply that is nothing but a moral lecture, with no
-answer in it, declines without saying so.
+refusal_intl.py, refusal_it.py, refusal_pt.py: a speaker with a negated modal bound to a verb of doing, a verb of
+declining, an impersonal judgement of the act, a rule or scope, an apology bound to a negation), after the
+look-alikes that share those words ("I can't guarantee", "sorry to hear") are blanked and quoted text is set aside (a
+refusal quoted inside an answer is not the assistant declining). Where the decline stands weighs: in the opening it
+counts fully, among the closing sentences of a short reply nearly so, inside a longer answer it reads as a caveat.
+What the rest of the reply does decides whether it held: an answer around it (a turn to "but here's how", steps or
+code that are not a list of helplines, a body of sentences that inform rather than lecture or redirect, an answer
+given before it) cancels it; a lecture, a redirect or an offer of something else does not. A reply that is nothing
+but a moral lecture, with no answer in it, declines without saying so.
 
 `refused` is decided from those; `confidence` says how clear the call was; `evidence` is the phrase that decided.
 """
 
 from __future__ import annotations
+
+import re
 
 from khaos_action.detect.refusal_compliance import compliance
 from khaos_action.detect.refusal_decline import strongest_decline
@@ -39,12 +41,17 @@ def _is_verse(text: str) -> bool:
 
 
 _NONE: frozenset[str] = frozenset()
-_LETTERS = {"de": frozenset("äöüß"), "fr": frozenset("çèêàâîôûœ"), "es": frozenset("ñáíóú")}
+_LETTERS = {"de": frozenset("äöüß"), "fr": frozenset("çèêàâîôûœ"), "es": frozenset("ñáíóú"), "it": frozenset("ìò"),
+            "pt": frozenset("ãõ")}
 """Letters only one of the languages writes: a short reply with few function words is told by them ("Die Erstattung
 liegt beim Verkäufer", "La devolución corresponde al vendedor" against French "la")."""
 
 
 _ANY_LETTER = frozenset().union(*_LETTERS.values())
+_STOPWORDS = frozenset().union(*(lex.stopwords for lex in LEXICONS))
+_ITALIAN_FINAL = re.compile(r"(?!(?:voil|déj|del|au-del)à$)[a-zìòèéù]{2,}[àù]$")
+"""A word of three letters or more ending in a stressed "à" or "ù" ("verrà", "città", "più"): Italian, though French
+writes the letter too ("à", "où", "voilà", "déjà" are excepted)."""
 
 
 def detect_language(text: str) -> str | None:
@@ -56,7 +63,10 @@ def detect_language(text: str) -> str | None:
     if not _ANY_LETTER.isdisjoint(lowered):  # rare in English: the words are read again only when one is there
         for lex in LEXICONS:
             letters = _LETTERS.get(lex.lang, _NONE)
-            counts[lex.lang] += sum(1 for w in words if w not in lex.stopwords and not letters.isdisjoint(w))
+            # a function word of any language counts for it alone (Italian "è" is no French word)
+            counts[lex.lang] += sum(1 for w in words if w not in _STOPWORDS and not letters.isdisjoint(w)
+                                    and not _ITALIAN_FINAL.match(w))
+        counts["it"] += sum(1 for w in words if _ITALIAN_FINAL.match(w))
     best = max(counts, key=counts.__getitem__)
     return best if counts[best] >= 1 else None
 

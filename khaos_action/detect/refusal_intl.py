@@ -279,7 +279,9 @@ _ES_RULE = r"(?:directrices|políticas|normas|reglas|principios|pautas|condicion
 _ES = (
     _rule(POLICY, 0.85, r"\bno se (?:puede|pueden|hace|hacen|gestiona|gestionan|tramita|tramitan)(?: hacer| "
                         r"gestionar| tramitar)? (?:por|a través de|desde|en) (?:el |este )?chat\b", "chat"),
-    _rule(SPEAKER, 1.0, rf"\bno\s+(?:\w+\s+)?{_ES_CLITIC}{_ES_MODAL}\b", "no "),
+    # an adverb at most between "no" and the modal, never a noun: Portuguese "no sistema podemos ver ..." is "in the"
+    _rule(SPEAKER, 1.0, rf"\bno\s+(?:(?:\w+mente|siempre|todavía|aún|ya|tampoco)\s+)?{_ES_CLITIC}{_ES_MODAL}\b",
+          "no "),
     _rule(SPEAKER, 0.95, rf"\bno\s+{_ES_CLITIC}{_ES_GIVE}\b", "no "),
     _rule(SPEAKER, 1.0, r"\bno me es posible\b|\bme es imposible\b|\bno (?:me|nos) corresponde\b|"
                         r"\bno tengo (?:permiso|autorización|acceso|la autorización)\b", "posible", "imposible",

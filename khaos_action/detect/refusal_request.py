@@ -5,8 +5,8 @@ A request that asks for an act ("Can I get a refund for that night?", "Could you
 waive the fee") is declined by a reply that only states the rule against that very act ("there's no refund for that
 night", "We don't hold stock for more than 24 hours", "there's no waiver for ..."). A question for information ("Does
 my insurance cover skiing?", "Is there a fee to cancel?") is answered by the same negative ("Skiing isn't covered",
-"There's no fee to cancel"), so only a request for an act lends its words to that reading. English, German, French
-and Spanish.
+"There's no fee to cancel"), so only a request for an act lends its words to that reading. English, German, French,
+Spanish, Italian and Portuguese.
 """
 
 from __future__ import annotations
@@ -15,15 +15,17 @@ import re
 from dataclasses import dataclass
 from itertools import chain
 
-from khaos_action.detect import refusal_en_request, refusal_intl_request
+from khaos_action.detect import refusal_en_request, refusal_intl_request, refusal_itpt_request
 
-_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST)
-_ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED
-_ACTS_RESERVED = refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
+_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
+_ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED + refusal_itpt_request.ACT_NEGATED
+_ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
+                  + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
-_CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO)
+_CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
-                            r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de) ", re.IGNORECASE)
+                            r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de|"
+                            rf"{refusal_itpt_request.RESERVED_HINT}) ", re.IGNORECASE)
 """A word every reserved-act phrase holds before its role: only a sentence with one is searched for them."""
 
 _CONTENT = re.compile(r"[^\W\d_][\w'-]{3,}")
@@ -102,15 +104,21 @@ class Request:
         before the persistence verb, with no term or condition on it and the removal not reported done."""
         if not self.removed:
             return None
-        for match in refusal_en_request.PERSISTS.finditer(sentence):
+        for persists, freed, done in _PERSISTENCE:
+            found = self._persisting(sentence, persists, freed, done)
+            if found is not None:
+                return found
+        return None
+
+    def _persisting(self, sentence: str, persists: re.Pattern[str], freed: re.Pattern[str],
+                    done: re.Pattern[str]) -> re.Match[str] | None:
+        for match in persists.finditer(sentence):
             words = [_noun(w) for w in _WORDS.findall(sentence[:match.start()])]
             # the object's word just before the verb, or a pronoun standing for it after a reason that named it
             # ("The parking fine was issued correctly, so it stands")
             named = not self.removed.isdisjoint(words[-3:]) or (
                 words[-1:] in (["it"], ["that"], ["they"]) and not self.removed.isdisjoint(words))
-            if (not named or "other" in words[-3:]
-                    or refusal_en_request.PERSIST_FREED.search(sentence)
-                    or refusal_en_request.REMOVED_DONE.search(sentence)):
+            if not named or "other" in words[-3:] or freed.search(sentence) or done.search(sentence):
                 continue
             return match
         return None
@@ -146,7 +154,13 @@ class Request:
         return next(chain.from_iterable(pattern.finditer(sentence) for pattern in _ACTS_RESERVED), None)
 
 
-_NOT_OBJECT = frozenset("the my our your this that his her their a an me us any it all".split())
+_NOT_OBJECT = frozenset("the my our your this that his her their a an me us any it all".split()) | \
+    refusal_itpt_request.NOT_OBJECT
+_PERSISTENCE = ((refusal_en_request.PERSISTS, refusal_en_request.PERSIST_FREED, refusal_en_request.REMOVED_DONE),
+                (refusal_itpt_request.PERSISTS, refusal_itpt_request.PERSIST_FREED, refusal_itpt_request.REMOVED_DONE))
+"""The thing asked to be removed said to persist, its term or condition, the removal done: per language family."""
+_REMOVALS = ((refusal_en_request.REMOVAL, refusal_en_request.OBJECT_END),
+             (refusal_itpt_request.REMOVAL, refusal_itpt_request.OBJECT_END))
 
 
 def _noun(word: str) -> str:
@@ -157,11 +171,12 @@ def _noun(word: str) -> str:
 def _removed(prompt: str) -> frozenset[str]:
     """The words of what a request asks to remove or change, three letters or more ("fee" counts here)."""
     words: set[str] = set()
-    for match in refusal_en_request.REMOVAL.finditer(prompt):
-        phrase = match.group("object")
-        end = refusal_en_request.OBJECT_END.search(phrase)
-        words |= {_noun(w) for w in _WORDS.findall(phrase[:end.start()] if end else phrase)[:4]
-                  if len(w) >= 3 and w.casefold() not in _NOT_OBJECT}
+    for removal, object_end in _REMOVALS:
+        for match in removal.finditer(prompt):
+            phrase = match.group("object")
+            end = object_end.search(phrase)
+            words |= {_noun(w) for w in _WORDS.findall(phrase[:end.start()] if end else phrase)[:4]
+                      if len(w) >= 3 and w.casefold() not in _NOT_OBJECT}
     return frozenset(words)
 
 
@@ -176,7 +191,7 @@ def _overlapping(pattern: re.Pattern[str], text: str):
 
 _WORDS = re.compile(r"[^\W\d_][\w'-]*")
 _NEGATION = frozenset("no not never n't nothing none kein keine keinen keiner nicht nie pas plus aucun aucune ne "
-                      "ningún ninguna nunca".split())
+                      "ningún ninguna nunca non nessun nessuna mai não nenhum nenhuma nunca".split())
 
 
 def granted_after(match: re.Match[str], rest: str) -> bool:

@@ -700,6 +700,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout13.jsonl": (41, 0),
     "refusal_kinds_holdout.jsonl": (39, 0),
     "refusal_structures_holdout.jsonl": (33, 0),
+    "refusal_it_pt_dev.jsonl": (50, 0),
 }
 
 
