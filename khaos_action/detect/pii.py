@@ -47,10 +47,13 @@ _NOT_LOCAL = frozenset({"in", "on", "up", "out", "me", "us", "it", "you", "him",
                         "online", "available", "free", "email", "mail", "address", "account", "inbox", "login", "log",
                         "sign", "signup", "is", "are", "was", "be", "sale", "live", "hosted", "found", "open"})
 
-_IBAN = re.compile(r"\b([A-Z]{2})(\d{2})((?:[ -]?[A-Z0-9]){11,30})\b")
-"""Grouped by spaces as printed, or by hyphens; words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
-_IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es))?\W{0,3}"
-                         r"([a-z]{2}\d{2}(?: ?[a-z0-9]){11,30})\b")
+_IBAN = re.compile(r"\b([A-Z]{2})[ \u00a0]?(\d{2})((?:[ \u00a0\u202f.-]?[A-Z0-9]){11,30})\b")
+"""Grouped by spaces as printed (no-break ones too), or by hyphens or dots, a space after the country at most ("CH 93
+0076 ..."); words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
+_IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s*\([a-z]{2}\))?(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es|lautet))?\W{0,3}"
+                         r"([a-z]{2} ?\d{2}(?:[ \u00a0]?[a-z0-9]){11,30})\b")
+"""After its name an IBAN may be written in lower case, the name followed by the country in parentheses ("IBAN
+(CH): ch93 0076 ...")."""
 # "john [at] example [dot] com", "anna.smith at gmail dot com": an address written out so filters miss it (a local part
 # is at most 64 characters, which also keeps a long run of dots and digits from being tried at each of its places)
 _SPELLED_EMAIL = re.compile(
@@ -183,16 +186,19 @@ def _written_out_address(text: str, local: re.Match[str], domain: str) -> bool:
 def _ibans(text: str) -> Iterator[_Hit]:
     for m in _IBAN_NAMED.finditer(text):  # "IBAN de89 3704 ...": written in lower case after its name
         if _valid_iban(m.group(1).upper()):
-            yield "iban", m.start(1), m.end(1), _mask(m.group(1).upper().replace(" ", ""), keep=4)
+            yield "iban", m.start(1), m.end(1), _mask(re.sub(r"[ \u00a0]", "", m.group(1).upper()), keep=4)
     for m in _IBAN.finditer(text):
         length = _valid_length(m.group(0))  # IBAN-shaped but invalid: an account-like code, not a phone either
+        if not length and not m.group(0)[2].isdigit() or "." in m.group(0) and not length:
+            continue  # "TX 75201 214 555 0199": a state, a ZIP and a phone; only a valid IBAN is written so
         end = m.start() + (length or len(m.group(0)))
-        yield ("iban" if length else None), m.start(), end, _mask(re.sub(r"[ -]", "", text[m.start():end]), keep=4)
+        masked = _mask(re.sub(r"[ .\u00a0\u202f-]", "", text[m.start():end]), keep=4)
+        yield ("iban" if length else None), m.start(), end, masked
 
 
 def _valid_length(raw: str) -> int | None:
     """The length of the longest valid IBAN `raw` starts with, cut at a separator; None when there is none."""
-    cuts = [len(raw)] + [i for i in range(len(raw) - 1, 14, -1) if raw[i] in " -"]
+    cuts = [len(raw)] + [i for i in range(len(raw) - 1, 14, -1) if raw[i] in _IBAN_SEPARATORS]
     return next((cut for cut in cuts if _valid_iban(raw[:cut])), None)
 
 
@@ -261,8 +267,11 @@ def _mask(value: str, *, keep: int) -> str:
     return value[:keep] + "*" * (len(value) - 2 * keep) + value[-keep:]
 
 
+_IBAN_SEPARATORS = " -.\u00a0\u202f"
+
+
 def _valid_iban(raw: str) -> bool:
-    iban = re.sub(r"[ -]", "", raw).upper()
+    iban = re.sub(r"[ .\u00a0\u202f-]", "", raw).upper()
     country = iban[:2]
     if len(iban) != _IBAN_LENGTHS.get(country):
         return False

@@ -37,10 +37,18 @@ NUMBERED_BEFORE = re.compile(rf"(?i)\b(?:{NOT_A_HOUSE[3:-1]}|no\.?|number|part|v
                              r"some|than|almost|roughly|only|just)\s+$")
 
 
+_UNIT_AND_HOUSE = re.compile(r"\d{1,4}[A-Za-z]?/\d{1,5}[A-Za-z]?\s")
+_UNIT_WORD = re.compile(r"(?i)\b(?:unit|flat|apartment|apt|villa|townhouse|shop|suite)\.?\s+$")
+
+
 def a_year_or_a_count(text: str, start: int) -> bool:
     """"In 2019 Abbey Road was remastered": a year after a word of time; "Room 12 Ocean View is free", "Season 2
-    Ocean Drive was": a number that counts or numbers something, not a house."""
+    Ocean Drive was": a number that counts or numbers something, not a house. A unit's number and the house's
+    written with a slash, as Australia and New Zealand write them, number a home after "Unit" or "Flat" too ("Unit
+    4/18 Smith St")."""
     before = text[max(0, start - 16):start]
+    if _UNIT_AND_HOUSE.match(text, start) and _UNIT_WORD.search(before):
+        return False
     return bool((YEAR.match(text, start) and _TIME_BEFORE.search(before)) or NUMBERED_BEFORE.search(before))
 
 

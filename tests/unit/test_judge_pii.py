@@ -695,3 +695,44 @@ def test_chinese_mobiles_a_phones_noun_introduces(text):
 ])
 def test_chinese_records_and_counts_shaped_like_mobiles(text):
     assert _phones(text) == []
+
+
+def _an_iban(country: str, length: int, seed: int) -> str:
+    """A valid IBAN of `country`'s length: its BBAN's digits made from `seed`, its check digits computed."""
+    bban = "".join(str((seed * 7 + i * 3) % 10) for i in range(length - 4))
+    number = int("".join(str(int(ch, 36)) for ch in bban + country + "00"))
+    return f"{country}{98 - number % 97:02d}{bban}"
+
+
+def _grouped(iban: str) -> str:
+    return " ".join(iban[i:i + 4] for i in range(0, len(iban), 4))
+
+
+def test_an_iban_of_every_registered_country_is_found_grouped_by_four_and_a_wrong_one_is_not():
+    from khaos_action.detect.pii import _IBAN_LENGTHS
+
+    missed, taken = [], []
+    for seed, (country, length) in enumerate(sorted(_IBAN_LENGTHS.items())):
+        iban = _an_iban(country, length, seed)
+        wrong = iban[:2] + f"{(int(iban[2:4]) + 1) % 100:02d}" + iban[4:]
+        text = f"IBAN ({country}): {_grouped(iban)}, thank you."
+        if [m.kind for m in find_pii(text)] != ["iban"]:
+            missed.append(text)
+        if "iban" in _kinds(f"IBAN ({country}): {_grouped(wrong)}, thank you."):
+            taken.append(wrong)
+    assert missed == [] and taken == []
+
+
+@pytest.mark.parametrize("text", [
+    "IBAN (CH): ch93 0076 2011 6238 5295 7",          # lower case after its name and the country in parentheses
+    "Die IBAN (CH) lautet CH 93 0076 2011 6238 5295 7.",  # a space after the country
+    "IBAN: CH93\u00a00076\u00a02011\u00a06238\u00a05295\u00a07",  # no-break spaces
+    "Konto CH93.0076.2011.6238.5295.7 (UBS)",          # dots
+])
+def test_ibans_written_with_other_separators_are_found(text):
+    assert _kinds(text) == ["iban"]
+
+
+@pytest.mark.parametrize("text", ["Dallas, TX 75201 214 555 0199", "CH 93 0076 2011 6238 5295 8"])
+def test_a_state_and_digits_after_it_are_no_iban(text):
+    assert "iban" not in _kinds(text)

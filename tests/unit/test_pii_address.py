@@ -210,3 +210,20 @@ def test_a_street_followed_by_in_and_its_town(text, address):
 ])
 def test_look_alikes_of_a_street_in_a_town(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "street"), [
+    ("Ship to Unit 4/18 Smith St, Fitzroy VIC 3065.", "4/18 Smith St"),
+    ("Unit 7/22 Beach Road, Mairangi Bay, Auckland 0630", "7/22 Beach Road"),
+    ("Her flat is Flat 3/41 Harbour Street, Sydney NSW 2000.", "3/41 Harbour Street"),
+    ("Apartment 12/240 Oxford Street, Bondi Junction NSW 2022", "12/240 Oxford Street"),
+])
+def test_a_unit_and_a_house_number_written_with_a_slash(text, street):
+    found = [text[m.start:m.end] for m in find_pii(text) if m.kind == "address"]
+    assert found and found[0].startswith(street)
+
+
+@pytest.mark.parametrize("text", ["Unit 4/18 done, the rest next week.", "the unit 4/18 Smith St sells out fast",
+                                  "Unit 3 of 12 Smith Street tenants"])
+def test_look_alikes_of_a_unit_and_a_house_number(text):
+    assert [m for m in find_pii(text) if m.kind == "address"] == []
