@@ -49,6 +49,9 @@ liegt beim Verkäufer", "La devolución corresponde al vendedor" against French 
 
 _ANY_LETTER = frozenset().union(*_LETTERS.values())
 _STOPWORDS = frozenset().union(*(lex.stopwords for lex in LEXICONS))
+_TIE_ORDER = ("en", "de", "it", "pt", "fr", "es")
+"""Which language a tie goes to: Italian shares "il", "non", "la", "le" with French, Portuguese "de", "a", "para"
+and the accents á í ó ú with Spanish, and the words they share say less than the one they do not."""
 _ITALIAN_FINAL = re.compile(r"(?!(?:voil|déj|del|au-del)à$)[a-zìòèéù]{2,}[àù]$")
 """A word of three letters or more ending in a stressed "à" or "ù" ("verrà", "città", "più"): Italian, though French
 writes the letter too ("à", "où", "voilà", "déjà" are excepted)."""
@@ -67,7 +70,7 @@ def detect_language(text: str) -> str | None:
             counts[lex.lang] += sum(1 for w in words if w not in _STOPWORDS and not letters.isdisjoint(w)
                                     and not _ITALIAN_FINAL.match(w))
         counts["it"] += sum(1 for w in words if _ITALIAN_FINAL.match(w))
-    best = max(counts, key=counts.__getitem__)
+    best = max(_TIE_ORDER, key=counts.__getitem__)
     return best if counts[best] >= 1 else None
 
 

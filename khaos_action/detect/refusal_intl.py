@@ -264,7 +264,7 @@ _FR_OPENING = rx(r"^\W*(?:bien sûr|voici|avec plaisir|d'accord|certainement|oui
                  r"volontiers|absolument)\b")
 _FR_STOP = frozenset({"je", "ne", "pas", "le", "la", "les", "vous", "est", "et", "de", "des", "cela", "une", "mais",
                       "peux", "votre", "pour", "ce", "suis", "nous", "ça", "oui", "non", "du", "au", "aux", "il",
-                      "elle", "sont", "avec", "sur", "vos", "merci"})
+                      "elle", "sont", "avec", "sur", "vos", "merci", "désolé", "désolée"})
 
 # ---- Spanish ------------------------------------------------------------------------------------------------------
 _ES_CLITIC = r"(?:(?:te|le|se|lo|la|me|les|los|las|nos|os)\s+){0,3}"

@@ -63,6 +63,13 @@ _IT = (
                         r"trattiamo|"
                         r"mi occupo|ci occupiamo|questo (?:servizio|assistente|bot|sportello)|questa chat|il nostro "
                         r"(?:team|servizio|ufficio)) ?\w*", "non è", "non sono"),
+    # "Non ho l'autorizzazione per ...", "Non è di mia competenza", "Non mi occupo di ...", "non è fattibile"
+    _rule(SPEAKER, 1.0, r"\bnon (?:ho|abbiamo) (?:l'|il |la )?(?:autorizzazione|facoltà|potere|possibilità) "
+                        r"(?:di|per)\b|\bnon (?:è|sono|rientra) (?:di|nella|nelle|tra le) (?:mia|mie|nostra|nostre) "
+                        r"(?:competenz[ae]|possibilità)\b|"
+                        r"\bnon (?:è|sono) di competenza (?:mia|nostra|di questo \w+)\b|"
+                        r"\bnon (?:mi occupo|ci occupiamo|gestisco|gestiamo|tratto|trattiamo) (?:di |d'|i |le |gli |la "
+                        r"|il |l')\w+|\bnon (?:è|sarebbe) fattibile\b", "non "),
     _rule(VERB, 1.0, r"\b(?:devo|dobbiamo|sono costrett[oa] a|siamo costretti a) (?:\w+ )?(?:rifiutare|declinare|"
                      r"respingere)\b|\b(?:mi rifiuto|ci rifiutiamo|preferisco non|preferiamo non)\b",
           "rifiut", "declin", "respinger", "preferisc", "preferiamo"),
@@ -136,12 +143,12 @@ _IT_OPENING = rx(r"^\W*(?:certo|certamente|sì|si,|ecco|fatto|perfetto|volentier
                  r"registrat|spostat|prenotat|inviat|aggiunt|modificat|aggiornat|disdett|rimborsat|attivat|disattivat|approvat|fissat|"
                  r"inoltrat|spedit|rinnovat|prorogat|ripristinat|stornat|applicat|cambiat|chius|apert|emess)[oaie]\b)")
 _IT_STOP = frozenset({"il", "di", "che", "è", "non", "una", "ed", "nulla", "niente", "sono", "mi", "ma", "lo", "gli",
-                      "della", "del",
+                      "hanno", "allo", "nel", "sul", "sulla", "dello", "quello", "quella", "vuole", "della", "del",
                       "dei", "delle", "ho", "può", "posso", "questo", "questa", "anche", "come", "già", "più", "ci",
-                      "si", "da", "dal", "dalla", "alla", "nel", "nella", "sua", "suo", "lei", "grazie", "purtroppo",
+                      "si", "da", "dal", "dalla", "alla", "nella", "sua", "suo", "lei", "grazie", "purtroppo",
                       "dispiace", "ecco", "fatto", "certo", "c'è", "ciò", "però", "sì", "deve", "serve", "nessun",
-                      "nessuna", "solo", "degli", "agli", "ai", "perché", "quindi", "vuole", "viene", "abbiamo",
-                      "possiamo", "sui", "tra", "fra", "gliel'ho", "l'ho"})
+                      "nessuna", "solo", "degli", "agli", "ai", "perché", "quindi", "viene", "abbiamo", "possiamo",
+                      "sui", "tra", "fra", "gliel'ho", "l'ho"})
 _IT_HANDOFF = rx(
     r"\bper (?:\w+ ){0,1}?(?:reimpostare|sbloccare|aggiornare|modificare|cambiare|annullare|rimborsare|sostituire|"
     r"bloccare|attivare|riattivare|ripristinare|recuperare|prenotare|spostare|rinnovare|registrare|trasferire|"

@@ -64,6 +64,11 @@ _PT = (
                         r"façamos|fazemos|trate|trato|tratemos|tratamos|gerencie|gerencio|me ocupo|nos ocupamos|este "
                         r"(?:serviço|assistente|bot|canal|chat)|a nossa equipe|a nossa equipa|nossa equipe)\b",
           "não é", "não são"),
+    # "Não é da minha competência", "Não trato de reembolsos", "Isso não é comigo", "Infelizmente não vai dar"
+    _rule(SPEAKER, 1.0, r"\bnão (?:é|são) da (?:minha|nossa) (?:competência|alçada|responsabilidade)\b|"
+                        r"\bnão (?:trato|tratamos|cuido|cuidamos|lido|lidamos) (?:de|do|da|dos|das|com)\b|"
+                        r"\bnão (?:é|são) (?:comigo|conosco|com a gente)\b|\bnão vai dar\s*(?:[.!,;:]|$)|"
+                        r"\bnão vai ser possível\b", "não "),
     _rule(VERB, 1.0, r"\b(?:tenho|temos|devo|devemos) (?:de |que )?(?:recusar|declinar|rejeitar)\b|\b(?:recuso-me|"
                      r"me recuso|recusamo-nos|nos recusamos|prefiro não|preferimos não)\b",
           "recus", "declin", "rejeit", "prefiro", "preferimos"),
@@ -133,11 +138,12 @@ _PT_OPENING = rx(r"^\W*(?:claro|com certeza|sim|pronto|feito|perfeito|certo|pode
                  r"ativei|desativei|aprovei|reembolsei|estornei|renovei|marquei|registei|registrei|adicionei|"
                  r"transferi|emiti|abri|fechei|troquei|encaminhei))\b")
 _PT_STOP = frozenset({"não", "o", "os", "um", "é", "do", "da", "dos", "das", "em", "na", "nas", "nos", "ao", "aos",
-                      "você", "vocês", "seu", "sua", "seus", "suas", "meu", "minha", "isso", "isto", "ele", "ela",
-                      "ou", "já", "pelo", "pela", "também", "foi", "são", "há", "tem", "pode", "posso", "consigo",
-                      "obrigado", "obrigada", "infelizmente", "lamento", "sim", "pronto", "lhe", "mas", "então",
-                      "até", "após", "agora", "ainda", "só", "apenas", "muito", "precisa", "preciso", "quando",
-                      "nenhum", "nenhuma", "às", "dá", "pra", "sinto", "vai", "foram", "estão"})
+                      "você", "vocês", "seu", "sua", "seus", "suas", "meu", "minha", "isso", "isto", "ele", "ela", "ou",
+                      "uma", "com", "eu", "nós", "num", "numa", "pelos", "pelas", "muito", "mais", "já", "pelo", "pela",
+                      "também", "foi", "são", "há", "tem", "pode", "posso", "consigo", "obrigado", "obrigada",
+                      "infelizmente", "lamento", "sim", "pronto", "lhe", "mas", "então", "até", "após", "agora",
+                      "ainda", "só", "apenas", "precisa", "preciso", "quando", "nenhum", "nenhuma", "às", "dá", "pra",
+                      "sinto", "vai", "foram", "estão"})
 _PT_HANDOFF = rx(
     r"\bpara (?:\w+ ){0,1}?(?:redefinir|desbloquear|atualizar|alterar|mudar|cancelar|reembolsar|substituir|bloquear|"
     r"ativar|reativar|restaurar|recuperar|reservar|agendar|remarcar|renovar|registar|registrar|transferir|reparar|"

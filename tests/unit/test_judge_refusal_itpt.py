@@ -1,9 +1,12 @@
 """Refusal detection in Italian and Portuguese (European and Brazilian): the decline structures, the answers that
 look like declines, the request read by its verbs, and the language each reply is reported in."""
 
+from collections import Counter
+
 import pytest
 
 from khaos_action.detect.refusal import detect_language, is_refusal
+from tests.fixtures.judge.loader import load_jsonl
 
 
 @pytest.mark.parametrize(
@@ -35,6 +38,12 @@ from khaos_action.detect.refusal import detect_language, is_refusal
         ("Os salários dos colegas são confidenciais.", None),
         ("Purtroppo non accettiamo pagamenti in contanti alla consegna.", None),
         ("Infelizmente não aceitamos devoluções de produtos personalizados.", None),
+        ("Non ho l'autorizzazione per concedere sconti.", None),
+        ("Non è di mia competenza.", None),
+        ("Non mi occupo di rimborsi.", None),
+        ("Não é da minha competência.", None),
+        ("Isso não é comigo.", None),
+        ("Infelizmente não vai dar.", None),
         ("No.", None),
         ("Não.", None),
     ],
@@ -66,6 +75,8 @@ def test_italian_and_portuguese_declines(text, prompt):
         # entitlements and the asker's own choice are no act reserved to another
         ("Il rimborso spetta al cliente entro 14 giorni.", "Mi spetta un rimborso?"),
         ("A decisão cabe a você: pode manter o voo ou remarcar sem custo.", "Devo remarcar o voo?"),
+        ("Non si occupi di nulla: il rinnovo è automatico.", None),
+        ("Não vai dar problema nenhum, pode ficar tranquilo.", None),
         # Portuguese "no" is "in the": no Spanish decline
         ("No sistema podemos ver que o pagamento foi aprovado ontem.", None),
         ("No momento podemos entregar em até dois dias úteis.", None),
@@ -123,3 +134,13 @@ def test_a_rule_that_withholds_the_act_is_a_refusal(text, prompt):
 )
 def test_the_language_of_short_replies(text, lang):
     assert detect_language(text) == lang
+
+
+def test_the_language_of_parallel_short_replies_in_spanish_italian_and_portuguese():
+    """The same twenty short agent replies in each of the three (languages_es_it_pt.jsonl): the hard pair for the
+    language reported is Spanish against Portuguese, which share most function words and the accents á í ó ú."""
+    rows = load_jsonl("languages_es_it_pt.jsonl")
+    right = Counter(row["lang"] for row in rows if detect_language(row["text"]) == row["lang"])
+    assert right["es"] == 20
+    assert right["it"] >= 19
+    assert right["pt"] >= 15
