@@ -37,8 +37,10 @@ from khaos_action.detect.pii_address_words import (
     CAP,
     DIRECTION,
     EN_STREET,
+    ENGLISH_COMPOUNDS,
     NAME,
     NOT_A_HOUSE,
+    NOT_COUNTED,
     NUMBERED_BEFORE,
     ORDINAL,
     UK_POSTCODE,
@@ -65,9 +67,10 @@ _PATTERNS = (
                rf"(?=[A-Z])(?i:{EN_STREET})|Broadway|BROADWAY)\b\.?"
                rf"(?:\s+{DIRECTION}\b)?{UNITS}"),
     # Hauptstraße 12 · Am Markt 3 · Lindenallee 4a · Keizersgracht 123 · Kalverstraat 92 · Koskikatu 25
-    re.compile(r"\b(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|strasse|str\.|weg|allee|"
-               r"platz|gasse|ring|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|singel|gatan|gata|vägen|"
-               r"gade|vej|veien|vegen|gate|katu|tie|kuja)\s+(?!(?:19|20)\d\d\b)\d{1,4}\s?[a-z]?\b"),
+    re.compile(rf"\b(?!(?i:[a-z]*(?:[aeiou]ring|pring|tring|bring|{ENGLISH_COMPOUNDS}))\b)[A-ZÄÖÜ][a-zäöüß]+(?:straße|"
+               r"strasse|str\.|weg|allee|platz|gasse|ring|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|"
+               r"singel|gatan|gata|vägen|gade|vej|veien|vegen|gate|katu|tie|kuja)\s+(?!(?:19|20)\d\d\b)\d{1,4}"
+               r"(?:\s?[a-z])?\b"),
     # ul. Marszałkowska 10 · P.O. Box 1234 · Postfach 12 34
     re.compile(rf"\bul\.\s+{CAP}(?:\s+{CAP}){{0,2}}\s+\d{{1,4}}[a-z]?\b|\bP\.?\s?O\.?\s?Box\s+\d{{1,6}}\b|"
                r"\bPostfach\s+\d{1,3}(?:\s?\d{2,3})?\b", re.IGNORECASE),
@@ -124,7 +127,7 @@ _LINES = (
                rf"(?:,\s*{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
     # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
-               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{NAME}"),
+               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{NOT_COUNTED}{NAME}"),
     # Király u. 15 · Andrássy út 60 · hegyalja út 98: a Hungarian street kind before the house number
     re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
     # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from khaos_action.detect.pii_address_words import NUMBERED_BEFORE, UPPER
+from khaos_action.detect.pii_address_words import ENGLISH_COMPOUNDS, NOT_COUNTED, NUMBERED_BEFORE, UPPER
 
 _LETTER = r"[^\W\d_]"
 _CAP = rf"[{UPPER}ÆØÅ]{_LETTER}{{1,40}}"
@@ -40,7 +40,7 @@ _SPACED_KIND = (r"vei|veien|vegen|vägen|väg|gata|gatan|gaten|gade|vej|plass|pl
 náměstí 1"); "gate" and "tie" are English words ("Departure gate 12", "Bow tie 3")."""
 _SPACED = re.compile(rf"\b(?:{_CAP}\s+){{1,3}}(?:{_SPACED_KIND})\s+({_HOUSE})")
 _JOINED = re.compile(
-    rf"(?<![\w-])(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[{UPPER}ÆØÅ]{_LETTER}{{1,40}}?(?:{_JOINED_KIND})"
+    rf"(?<![\w-])(?!(?i:[a-z]*(?:[eu]ring|pring|tring|bring|{ENGLISH_COMPOUNDS}))\b)[{UPPER}ÆØÅ]{_LETTER}{{1,40}}?(?:{_JOINED_KIND})"
     rf"\s+(?!(?:19|20)\d\d\b)({_HOUSE})")
 _SLAVIC = r"(?:sk[áaéeiy]|ck[áaéeiy]|ní|ná|ný|ov[aáy]|ová|ow[ay]|ego|ých|ské)"
 """The endings of Slavic streets named by an adjective or a possessive: "Szewska", "Divadelná", "Korunní",
@@ -58,7 +58,7 @@ _POLISH = re.compile(
     rf"(?i:\b(?:ulica|ul\.|aleja|plac|osiedle)\s+)(?:{_CAP}\s+){{1,3}}({_HOUSE})")
 _PREPOSITION_STREET = re.compile(
     rf"\b(?:(?:Am|An der|An den|Im|In der|Auf der|Auf dem|Zum|Zur|Unter den|Hinter der)\s+|Alt-){_CAP}\s+{_HOUSE}"
-    rf"(?:,\s*(?:[A-Z]-)?(?!(?:19|20)\d\d\b)\d{{4,5}},?\s+{_CAP}|,?\s+\d{{5}}(?=\s*(?:$|[,;:!?)\n]|\.(?:\s|$))))")
+    rf"(?:,\s*(?:[A-Z]-)?(?!(?:19|20)\d\d\b)\d{{4,5}},?\s+{NOT_COUNTED}{_CAP}|,?\s+\d{{5}}(?=\s*(?:$|[,;:!?)\n]|\.(?:\s|$))))")
 """A German street named by a preposition and a name, or an old village's street ("Alt-Moabit"), before its postcode
 and town, or before a German postcode that ends the phrase ("Alt-Reinickendorf 4-5 13407.")."""
 _FRENCH_WORD = rf"{_LETTER}[\w'’.-]{{0,40}}"

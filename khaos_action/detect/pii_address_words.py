@@ -79,3 +79,13 @@ def _one_slip(word: str, kind: str) -> bool:
     short, long_ = sorted((word, kind), key=len)
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
+
+ENGLISH_COMPOUNDS = (r"(?:aggre|navi|investi|irri|propa|miti|obli|insti|interro|subju|segre|congre|surro|"
+                     r"promul|casti|fumi|liti|varie|corru|rele|dele|abro|arro|dero|elon|star|water|tail|flood|col)gate|"
+                     r"(?:bri|rene)gade|(?:bow|neck|hog|cable|zip)tie|blockade")
+"""English words that end as a Danish, Norwegian or Finnish street does ("Brigade 12", "Stargate 3", "Navigate 2
+screens", "Bowtie 3"); the gerunds in "-aring", "-iring", "-oring" ("Monitoring 3") are left out with the "-ring"s."""
+NOT_COUNTED = (r"(?!(?i:euros?|eur|dollars?|usd|franken|chf|pfund|kronen|złoty|zloty|kunden|mitarbeiter|menschen|"
+               r"einwohner|besucher|personen|leute|stück|punkte|meter|exemplare|nutzer|users|people|points|"
+               r"clients|visitors|copies)\b)")
+"""An amount or a count after the five digits is none of a town's: "Am Ende 3, 12000 Euro"."""

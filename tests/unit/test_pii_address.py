@@ -227,3 +227,21 @@ def test_a_unit_and_a_house_number_written_with_a_slash(text, street):
                                   "Unit 3 of 12 Smith Street tenants"])
 def test_look_alikes_of_a_unit_and_a_house_number(text):
     assert [m for m in find_pii(text) if m.kind == "address"] == []
+
+
+@pytest.mark.parametrize("text", ["Brigade 12 moved north at dawn.", "Renegade 3 is out on Friday.",
+                                  "Stargate 3 premieres",
+                                  "Navigate 2 screens back.", "Aggregate 5 rows first.", "Bowtie 3 sold out.",
+                                  "Blockade 2 ended in May.", "Monitoring 2 hosts now.", "Am Ende 3, 12000 Euro",
+                                  "Im Jahr 3, 12000 Kunden"])
+def test_english_words_that_end_as_a_nordic_street_and_an_amount_after_a_house_number(text):
+    assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Deliver to Nørregade 12, 1165 København.", "Nørregade 12"),
+    ("Kirkegate 3, Bergen", "Kirkegate 3"),
+    ("Am Lindenhof 3, 04109 Leipzig", "Am Lindenhof 3, 04109 Leipzig"),
+])
+def test_nordic_and_german_streets_still_read(text, address):
+    assert _addresses(text)[0].startswith(address)
