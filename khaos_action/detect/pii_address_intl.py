@@ -8,7 +8,11 @@ structure of its own country's writing rather than by an English street's kind:
   street with a joined kind, followed by its town or postcode ("Ångermannagatan 80, Vällingby");
 - a Polish street kind before the name ("aleja Wojska Polskiego 178", "Ulica Strzelecka 12"), a German one made of a
   preposition and a name with a postcode after a comma ("Am Bürgerpark 15-18, 13156, Berlin");
-- French street kinds pii_address does not list ("4 Cité Du Cardinal Lemoine");
+- French street kinds pii_address does not list ("4 Cité Du Cardinal Lemoine"), and a French street numbered after its
+  name, as Belgium and Switzerland write it, before its town ("Rue de Piétrain 371, Noorderwijk");
+- a Norwegian street whose kind "gate" is a word of its own before a postcode and town ("Karl Johans gate 22, 0159
+  Oslo"), a Turkish "Caddesi" or "Sokak" and its "No:" ("İstiklal Caddesi No: 45"), a Romanian "Strada", "Calea"
+  or "Bulevardul" before the name ("Strada Lipscani 12");
 - a Russian or Ukrainian street with its kind and house ("ул. Съезжинская д. 10 кв. 40", "Дворцовая наб., 34");
 - a Chinese road and its number ("香港东路6号"), a romanised Korean road ("36, Teheran-ro 87-gil"), a Japanese
   chōme written out ("135, Higashifunahashi 2 Chome").
@@ -64,6 +68,18 @@ and town, or before a German postcode that ends the phrase ("Alt-Reinickendorf 4
 _FRENCH_WORD = rf"{_LETTER}[\w'’.-]{{0,40}}"
 _FRENCH = re.compile(rf"\b\d{{1,4}}(?:\s?(?i:bis|ter))?,?\s+(?i:cité|hameau|résidence|sentier|voie|parvis|faubourg)\s+"
                      rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{_FRENCH_WORD}(?:\s+{_FRENCH_WORD}){{0,3}}")
+_OF_FR = r"(?:(?:de la|de l['’]|du|des|de|d['’])\s*)"
+_FRENCH_NUMBERED_AFTER = re.compile(
+    rf"\b(?:Rue|Avenue|Boulevard|Chaussée|Chemin|Place|Quai|Allée|Impasse|Route|Drève|Rempart)\s+{_OF_FR}?{_CAP}"
+    rf"(?:[ -]{_OF_FR}?{_CAP}){{0,3}}\s+({_HOUSE})(?=,\s*(?:\d{{4}}\s+)?{_CAP})")
+"""A French street numbered after its name, then a comma and its town: "Rue de Piétrain 371, Noorderwijk",
+"Chaussée de Wavre 1100, 1160 Auderghem"; with no town after, "Avenue Q 2" is a title as often."""
+_NORWEGIAN_GATE = re.compile(rf"\b(?:{_CAP}\s+){{0,2}}{_CAP}\s+(?:gate|gata)\s+({_HOUSE})(?=,\s*\d{{4}}\s+{_CAP})")
+""""gate" is an English word ("Departure gate 12, 2 hours"): a street's only before a Norwegian postcode and town."""
+_TURKISH = re.compile(rf"\b(?:{_CAP}\s+){{1,3}}(?:Caddesi|Cad\.|Cd\.|Sokak|Sokağı|Sok\.|Sk\.|Bulvarı|Blv\.)\s*,?\s*"
+                      r"(?:No\s*[:.]?\s*)?\d{1,4}(?:/\d{1,3})?\b")
+_ROMANIAN = re.compile(rf"\b(?:Strada|Str\.|Bulevardul|Calea|Aleea|Șoseaua|Soseaua|Splaiul)\s+(?:{_CAP}\s+){{0,2}}"
+                       rf"{_CAP},?\s+(?:[Nn]r\.?\s*)?\d{{1,4}}[A-Za-z]?\b")
 _CYRILLIC = "А-Яа-яЁёІіЇїЄє"
 _RU_KIND = r"(?:ул|пр|просп|пр-т|пер|наб|пл|ш|б-р|вул|пр-д|бул)\.|улица|проспект|набережная|переулок|шоссе|бульвар|" \
            r"площадь|проезд|вулиця"
@@ -131,10 +147,14 @@ street's kind, or before a postcode: the patterns by a number run only where one
 have none and the patterns would be tried at every capital."""
 _OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u4e00-\u9fff]")
 _KIND_WORDS = ("ulica", "ul.", "aleja", "plac ", "osiedle", "-ro", "-gil", "-daero", "chome", "chōme")
+_KINDS_BEFORE = ("rue ", "avenue ", "boulevard ", "chaussée ", "chemin ", "place ", "quai ", "allée ", "impasse ",
+                 "route ", "drève ", "rempart ", " gate ", " gata ", "cadde", "cad.", "cd.", "sokak", "sok.", "sk.",
+                 "bulvar", "blv.", "strada ", "str. ", "calea ", "aleea ", "șoseaua ", "soseaua ", "splaiul ")
 _TRIGGERS = (
     (_BY_A_NUMBER.search, ("kind", "adjectival", "french", "preposition")),
     (_OTHER_SCRIPTS.search, ("russian", "chinese")),
     (lambda lowered: any(word in lowered for word in _KIND_WORDS), ("polish", "korean", "chome")),
+    (lambda lowered: any(word in lowered for word in _KINDS_BEFORE), ("named_first",)),
 )
 """What in the text, in lower case, makes each finder worth running."""
 
@@ -147,8 +167,18 @@ def _finders_for(text: str) -> list:
 
 _FINDERS = {"kind": _streets_by_kind, "adjectival": _adjectival_streets, "polish": _finder(_POLISH),
             "preposition": _finder(_PREPOSITION_STREET), "french": _finder(_FRENCH), "russian": _finder(_RUSSIAN),
-            "chinese": _finder(_CHINESE), "korean": _finder(_KOREAN), "chome": _finder(_CHOME)}
+            "chinese": _finder(_CHINESE), "korean": _finder(_KOREAN), "chome": _finder(_CHOME),
+            "named_first": lambda text: _named_first(text)}
 """Each form's finder by its name, in the order they run."""
+
+
+def _named_first(text: str) -> Iterator[tuple[int, int]]:
+    """The streets whose kind comes before the name and whose number after it (French, Turkish, Romanian), and the
+    Norwegian "gate" before a postcode; a word that numbers something before them makes them no street."""
+    for pattern in (_FRENCH_NUMBERED_AFTER, _NORWEGIAN_GATE, _TURKISH, _ROMANIAN):
+        for m in pattern.finditer(text):
+            if not _numbered(text, m.start()):
+                yield m.start(), _with_town(text, m.end())
 
 
 def _numbered(text: str, start: int) -> bool:

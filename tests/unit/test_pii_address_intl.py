@@ -85,3 +85,27 @@ def test_german_streets_before_a_postcode_and_quebec_boulevards(text, address):
 ])
 def test_look_alikes_of_a_street_before_a_postcode(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "street"), [
+    ("Rendez-vous Rue de Piétrain 371, Noorderwijk.", "Rue de Piétrain 371"),
+    ("Envoyez-le à Chemin des Vignes 8, 1260 Nyon.", "Chemin des Vignes 8"),
+    ("Leveres til Karl Johans gate 22, 0159 Oslo.", "Karl Johans gate 22"),
+    ("Adres: İstiklal Caddesi No: 45, Beyoğlu", "İstiklal Caddesi No: 45"),
+    ("Ofis: Atatürk Cad. No:12 Kadıköy", "Atatürk Cad. No:12"),
+    ("Livrare la Strada Lipscani 12, București.", "Strada Lipscani 12"),
+    ("Biroul este pe Calea Victoriei 155, București.", "Calea Victoriei 155"),
+])
+def test_streets_whose_kind_comes_first_and_number_after(text, street):
+    """The street is read as an address (where an older rule reads it from its name on, "Vignes 8, 1260 Nyon",
+    that span stands)."""
+    start = text.index(street)
+    spans = [(m.start, m.end) for m in find_pii(text) if m.kind == "address"]
+    assert any(s <= start + len(street) - 1 < e for s, e in spans)
+
+
+@pytest.mark.parametrize("text", ["Departure gate 12, 2 hours before boarding.", "Avenue Q 2 is playing tonight.",
+                                  "Terminal gate 4, 1200 passengers a day.", "Route 66, Arizona", "the Sk. 5 model",
+                                  "Order Rue de Paris 3, Lyon edition"])
+def test_look_alikes_of_streets_whose_kind_comes_first(text):
+    assert [m for m in find_pii(text) if m.kind == "address"] == []
