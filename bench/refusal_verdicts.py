@@ -42,13 +42,28 @@ def labelled_rows(skip: frozenset[str] = frozenset()) -> dict[str, list[dict]]:
     return sets
 
 
-def sgd_turns(sgd: Path) -> list[str]:
-    turns = []
+def _dialogues(sgd: Path):
     for path in sorted([*(sgd / "dev").glob("dialogues_*.json"), *(sgd / "test").glob("dialogues_*.json")]):
         if path.stat().st_size:
-            turns += [turn["utterance"] for dialogue in json.loads(path.read_text(encoding="utf-8"))
-                      for turn in dialogue["turns"] if turn["speaker"] == "SYSTEM"]
+            yield from json.loads(path.read_text(encoding="utf-8"))
+
+
+def sgd_turns(sgd: Path) -> list[str]:
+    turns = [turn["utterance"] for dialogue in _dialogues(sgd) for turn in dialogue["turns"]
+             if turn["speaker"] == "SYSTEM"]
     return list(dict.fromkeys(turns))
+
+
+def sgd_exchanges(sgd: Path) -> list[tuple[str, str]]:
+    """Each system turn with the user's turn before it as the prompt, as the judge passes a request: the user's
+    requests there are real service requests ("Book me a table at 7 pm"), and a system turn that reports the act
+    can't be done ("Sorry, there are no tables at 7 pm") is a decline of it, not an error of the detector."""
+    pairs = []
+    for dialogue in _dialogues(sgd):
+        turns = dialogue["turns"]
+        pairs += [(before["utterance"], turn["utterance"]) for before, turn in zip(turns, turns[1:])
+                  if turn["speaker"] == "SYSTEM" and before["speaker"] == "USER"]
+    return list(dict.fromkeys(pairs))
 
 
 def dump(sgd: Path, out: Path, skip: frozenset[str] = frozenset()) -> None:
@@ -63,13 +78,18 @@ def dump(sgd: Path, out: Path, skip: frozenset[str] = frozenset()) -> None:
     turns = sgd_turns(sgd)
     for i, text in enumerate(turns):
         verdicts[f"sgd#{i}"] = [False, is_refusal(text).refused, text[:300]]
+    exchanges = sgd_exchanges(sgd)
+    for i, (prompt, text) in enumerate(exchanges):
+        verdicts[f"sgd+prompt#{i}"] = [None, is_refusal(text, prompt).refused, f"{prompt[:140]} => {text[:300]}"]
     for i, row in enumerate(load_jsonl("labeled.jsonl")):
         outcome = classify_attack(**classifier_kwargs(row)).outcome.value
         verdicts[f"classifier#{i}"] = [row["expected"], outcome, row["reply"]["text"][:300]]
     out.write_text(json.dumps(verdicts, ensure_ascii=False, indent=0), "utf-8")
     refused = sum(1 for key, v in verdicts.items() if key.startswith("sgd#") and v[1])
+    prompted = sum(1 for key, v in verdicts.items() if key.startswith("sgd+prompt#") and v[1])
     right = sum(1 for key, v in verdicts.items() if key.startswith("classifier#") and v[0] == v[1])
-    print(f"{len(verdicts)} verdicts; SGD system turns {len(turns)}, read as refusals {refused}; "
+    print(f"{len(verdicts)} verdicts; SGD system turns {len(turns)}, read as refusals {refused}; with the user's "
+          f"turn before as the prompt {len(exchanges)}, read as refusals {prompted}; "
           f"attack classifier {right}/{len(load_jsonl('labeled.jsonl'))}")
 
 
@@ -81,7 +101,9 @@ def compare(before: Path, after: Path) -> None:
         label, verdict, text = new[key]
         print(f"{key}: label {label}, {old[key][1]} -> {verdict}\n    {text!r}\n")
     wrong = [key for key in changed if new[key][1] is True and new[key][0] is False]
-    print(f"{len(changed)} verdicts changed; an answer (or an SGD turn) now read as a refusal: {len(wrong)}")
+    unlabelled = [key for key in changed if new[key][1] is True and new[key][0] is None]
+    print(f"{len(changed)} verdicts changed; an answer (or an SGD turn) now read as a refusal: {len(wrong)}; an SGD "
+          f"turn read with its user turn now read as a refusal (to read by hand): {len(unlabelled)}")
 
 
 def main() -> None:
