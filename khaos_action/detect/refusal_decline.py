@@ -20,6 +20,7 @@ from khaos_action.detect.refusal_reply import (
     joined,
 )
 from khaos_action.detect.refusal_request import granted_after
+from khaos_action.detect.refusal_unperformed import unperformed
 
 SHORT = 40
 """Replies under this many characters may be a bare "No."."""
@@ -74,7 +75,8 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
     if best is None:
         act = (reply.request.act_declined(text) or reply.request.act_persists(text)
                or reply.request.concluded_no(text)
-               or reply.request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text))
+               or reply.request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
+               or unperformed(reply, text))
         if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
         return Decline(ACT_WEIGHT * _position_factor(reply, i), start + act.start(), start + act.end(), i, POLICY)

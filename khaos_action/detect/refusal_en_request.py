@@ -106,3 +106,25 @@ DEFERRED = rx(
 )
 """The requested act postponed by the assistant after a reason ("That would breach the lease, so we'll hold off until
 the landlord signs off"); not a wait on the asker's own choice ("..., so I'll wait until you confirm the date")."""
+OWN_QUESTION = rx(
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may) (?:i|we)\b(?! (?:please )?(?:get|have|receive|book|"
+    r"reserve)\b)|(?:will|would|am|should|must) (?:i|we)\b|do (?:i|we) need\b|i need (?:a|an|to know)\b[^.!\n]*\?)"
+)
+"""A question about what the asker may or must do ("Can I split these tablets?", "Can I bring my dog in the cabin?",
+"Do I need a visa?"): its answer may well be a "no" or a condition, it asks nothing of the assistant; "Can I get a
+refund?" does."""
+_INFO_VERB = (r"tell|explain|describe|analy[sz]e|identify|classify|summari[sz]e|write|list|translate|recommend|"
+              r"suggest|compare|review|evaluate|assess|determine|show|find|search|look (?:for|up)|check|inform|"
+              r"let me know|help me (?:understand|find|search|look)")
+_INFO_THING = r"(?:an? |some )?(?:idea|advice|tips?|overview|summary|explanation|example|recipe|plan|list|workout)"
+INFORMATION_ACT = rx(
+    rf"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?"
+    rf"(?:{_INFO_VERB}|give me {_INFO_THING})\b|give me {_INFO_THING}\b|(?:find|search|look for|show|check|"
+    r"let me know|tell me)\b|i(?:'d| would) like to (?:search|find|look)\b|i (?:want|need) to (?:search|find|look)\b)|"
+    # a question of fact beside the request ("..., and is it furnished?", "... whether they offer vegetarian fare")
+    r".*\b(?:if|whether) (?:it|they|there|the|this|that|their|he|she)\b|"
+    r"[^?]*\b(?<!any way )(?<!possible )(?:is|are|does|do|did|will|has|have) (?:it|they|there|the|this|that|their|he|"
+    r"she)\b(?! (?:any way|possible)\b)[^.!?]*\?"
+)
+"""A request whose act is to inform ("Could you analyze the tone of this text?", "Give me a recipe for ..."): the
+reply is the information, whatever restriction it states."""

@@ -53,3 +53,10 @@ CONCLUDED_NO = rx(
     r"lamentablemente )?(?:nein|non|no)(?:,? (?:tut mir leid|désolée?|lo siento))?\s*[.!]*\s*$"
 )
 """A reason closed by a bare "no" ("..., also nein.", "..., donc non.", "..., así que no.")."""
+OWN_QUESTION = rx(
+    r"^\W*(?:(?:kann|könnte|darf) ich\b(?! (?:\w+ ){0,4}?(?:bekommen|haben|erhalten)\b)|brauche ich\b|"
+    r"(?:puis-je|est-ce que je peux)\b(?! (?:avoir|obtenir|recevoir)\b)|ai-je besoin\b|"
+    r"¿?\s*(?:puedo|podemos)\b(?! (?:obtener|tener|recibir|reservar)\b)|¿?\s*necesito\b[^.!\n]*\?)"
+)
+"""German, French and Spanish questions about what the asker may or must do ("Darf ich ...?", "Puis-je ...?",
+"¿Necesito visado?")."""

@@ -22,6 +22,7 @@ _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATE
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
+_NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
                             r"d[eu]s?|del|à|al?|el|la|lo|las?|los|su|de|"
@@ -73,6 +74,10 @@ class Request:
     results?")."""
     removed: frozenset[str] = frozenset()
     """The words naming what it asks to remove or change ("late", "fee" of "waive the late fee on my card")."""
+    commands: bool = False
+    """It asks the assistant to do or grant something ("Can you raise my limit?", "Please waive the fee", "Can I get a
+    refund?"), not what the asker may do ("Can I split these tablets?") nor for information ("Could you analyze
+    ...?"): a reply that does none of it and states a constraint declines it (refusal_unperformed.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -82,7 +87,8 @@ class Request:
         act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
         acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
         addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
-        return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset())
+        commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
+        return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -199,7 +205,7 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
     delivery only applies to orders over £50. Yours comes to £62, so delivery is free."): a condition the asker
     meets, no decline. A rule that negates the act is not undone that way ("... any change costs a fee")."""
     if match.groupdict().get("reserved"):  # or the assistant acting on the request ("..., so I've asked them")
-        return _PROGRESS.search(rest) is not None or refusal_en_request.ACTED_ANYWHERE.search(rest) is not None
+        return PROGRESS.search(rest) is not None or refusal_en_request.ACTED_ANYWHERE.search(rest) is not None
     if not match.groupdict().get("scope"):
         return False
     stem = _stem(match.group("word").casefold().removesuffix("s"))
@@ -211,7 +217,7 @@ def granted_after(match: re.Match[str], rest: str) -> bool:
     return False
 
 
-_PROGRESS = re.compile(
+PROGRESS = re.compile(
     r"\b(?:yours|your (?:\w+ )?\w+|it|ihre?[rsm]?|la vôtre|le vôtre|votre \w+|la suya|el suyo|su \w+)\b[^.!?\n]{0,30}?"
     r"\b(?:went|has gone|is on its way|was sent|has been|is being|is approved|was approved|will (?:arrive|reach|be "
     r"paid|go)|ist (?:unterwegs|genehmigt|bewilligt)|wurde|a été|est en cours|fue|ha sido|está en camino|"

@@ -1,0 +1,111 @@
+"""Whether a reply performs the act a request asked for (refusal_unperformed.py reads a constraint in its place only
+when it does not): the act done or set going ("I've raised it", "Booked: Tuesday 9:40", "Your direct debit is
+cancelled"), promised ("I'll send it now"), on its way ("You'll get a confirmation email"), put to the asker to
+confirm ("Please confirm: a table for two at 8"), the asker told how or that they may ("go to Settings > Display",
+"You can return it at the airport"), handed off for a service's task, or the information itself given (figures, steps).
+English, German, French and Spanish."""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_reply import LEXICONS, OPENING_COMPLY, STEP, Reply, joined
+from khaos_action.detect.refusal_request import PROGRESS, content_words
+
+NEGATIVE_STATE = (
+    r"(?:closed|shut|locked|full|taken|booked up|fully booked|sold out|unavailable|suspended|frozen|blocked|declined|"
+    r"rejected|refused|denied|pending|on hold|restricted|limited|reserved|required|needed|charged|billed|due|payable|"
+    r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|complète?s?|bloquée?s?|cerrad[oa]s?|"
+    r"complet[oa]s?|bloquead[oa]s?|agotad[oa]s?)"
+)
+"""States that keep the act from the asker: never its new state confirmed ("is closed", "was declined")."""
+_LEFT_AS_IT_WAS = (r"left|kept|checked|looked|noted|flagged|logged|seen|read|reviewed|tried|had|been|got|heard|"
+                   r"understood|explained|not|never|no")
+"""What the assistant did that is not the act ("I've left the prescription as it is", "I've checked your account")."""
+_IRREGULAR = r"sent|put|set|made|done|paid|held|built|told|let|cut|found|brought|bought|won|lent|spent|split"
+
+PERFORMED = (
+    # the assistant reports the act done or set going ("I've raised it", "we've moved your booking", "I found 10")
+    rx(rf"\bI found\b|\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?!(?:{_LEFT_AS_IT_WAS})\b)"
+       rf"(?:[a-z]{{2,}}ed|[a-z]+en|{_IRREGULAR})\b"),
+    # a promise of the act ("I'll send it now", "we'll keep it behind the counter"); not a wait, a leave or a need
+    rx(r"\b(?:I|we)(?:'ll| will| am going to|'m going to| are going to|'re going to) (?!(?:not|never|need|have|only|"
+       r"still|leave|wait|hold off|be able|keep (?:it|them|the|your) (?:as|at|closed|locked|on))\b)[a-z]+"),
+    # the new state confirmed ("your tickets are now for Sunday", "it's yours now", "Done - ...")
+    rx(rf"\b(?:is|are|'s|'re|has been|have been|was|were) (?:now|all set|confirmed|complete|completed|sorted|"
+       rf"through|on its way|on their way|yours)\b(?! {NEGATIVE_STATE}\b)|\byours now\b|"
+       r"\b(?:has|have) gone (?:back|out|through)\b|(?:^|[.!;:-]\s*)(?:done|all set|sorted|all done|that's done)\b"),
+    # German, French, Spanish: "Ich habe Ihre Adresse geändert", "ist erledigt", "C'est fait", "a été annulée", "Se lo
+    # he enviado", "Listo", "Su suscripción está cancelada"
+    rx(r"\b(?:ich|wir) (?:habe|haben) (?!(?:\w+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:\w+ ){0,5}?"
+       r"(?:ge\w+(?:t|en)|\w+iert)\b|\b(?:ist|sind) (?:jetzt |nun )?(?:erledigt|bestätigt|freigeschaltet|storniert|"
+       r"gebucht)\b|\bwurde\b(?! \w* ?nicht)|"
+       r"\b(?:j'ai|nous avons) (?!pas\b|rien\b|jamais\b)|\bc'est fait\b|\b(?:a|ont) été (?!refusée?s?|rejetée?s?)|"
+       r"\best (?:maintenant|désormais) (?!fermée?|complète?|bloquée?)|"
+       r"\b(?:lo |la |le |se lo |se la |ya )?(?:he|hemos) \w+(?:ado|ido|cho|to|sto)\b|\b(?:ha|han) sido (?!rechazad)|"
+       r"(?:^|[.!;:]\s*)(?:listo|hecho|ya está|erledigt|c'est noté)\b|"
+       r"\b(?:votre|vos|su|sus|tu|tus|ihre?[rsmn]?|dein\w*) \w+[^.!?;\n]{0,30}?"
+       rf"\b(?:está|están|ist|sind|est|sont) (?:ya |jetzt |bereits |maintenant |déjà )?(?!{NEGATIVE_STATE}\b)"
+       r"(?:\w+(?:ad[oa]s?|id[oa]s?)|ge\w+t|\w+ée?s?)\b(?! (?:hasta|bis|jusqu))"),
+    # opening on the act's participle ("Booked: Tuesday at 15:20", "Added gift wrapping to order 55120", "C'est
+    # réservé : ...")
+    rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t)\b"
+       r"(?:\s*:| (?!by\b|to\b|for\b|on\b|at\b|until\b)[a-z])"),
+    # the thing on its way to the asker ("You'll get a confirmation email", "It will ship tomorrow", "Your mail will be
+    # held from 1 August")
+    rx(r"\byou(?:'ll| will) (?:get|receive|see|have)\b|\b(?:it|they|he|she|the \w+)(?:'ll| will) (?:ship|arrive|"
+       rf"go out|be (?:with you|ready|back))\b|\bwill be (?!{NEGATIVE_STATE}\b)(?:[a-z]{{3,}}ed|held|sent|paid|done|"
+       r"made|set|put|kept)\b"),
+    # the act set up and put to the asker to confirm ("Please confirm: a table for 2 at 7 pm", "I can help you with
+    # that, but first ..."): it goes ahead
+    rx(r"\b(?:confirm|confirming|confirmation|verify|kindly ensure|review the following|I can (?:help|do that|do it|"
+       r"assist)|I believe I can|let's|bestätigen|confirmer|confirmez|confirme|confirmar)\b|"
+       # agreement ("That's not a problem, we'll ...", "Ce n'est pas un problème, notre équipe rédigera ...")
+       r"\b(?:not a problem|no problem|kein problem|ce n'est pas un problème|pas de (?:problème|souci)|"
+       r"no es (?:ningún |un )?problema|no hay problema)\b|"
+       r"\b(?:reserved|held|booked|kept|saved|set aside) for you\b"),
+    re.compile(r"^\W*(?!(?:Nothing|Something|Anything|Everything|Morning|Evening|During|Pending)\b)[A-Z][a-z]+ing"
+               r"(?::| (?:a|an|the|your|you|my|[A-Z]))"),  # "Booking a hatchback from ...", "Adding alarm ..."
+    # instructions for doing it ("go to Settings > Display > Theme and choose Dark")
+    rx(r"(?:^|[.:;]\s*)(?:go to|open|tap|click|select|choose|log in(?:to)?|sign in(?:to)?|visit|head to)\b|\w >"),
+    # the asker told they may ("You can return it at the airport", "Sie können ...", "vous pouvez ...")
+    rx(r"\byou can (?!only\b|not\b|never\b|no\b|'t\b)[a-z]+|\bsie können (?!nur\b|nicht\b|erst\b|kein)\w+|"
+       r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+"),
+)
+"""The act done, under way, promised, set up or left to the asker, anywhere in the reply."""
+_PASSIVE = rx(r"\b(?:is|are|was|were|'s|'re|has been|have been|ist|sind|wurde|est|sont|a été|está|están|ha sido) "
+              r"(?:now |all |already |jetzt |bereits |maintenant |déjà |ya )?(?P<word>[^\W\d_]+)(?! (?:up|out)\b)")
+"""A new state named by the request's own verb ("Please unlock the SIM" - "The SIM is unlocked")."""
+_DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:[\w-]+ ){{1,3}}?)(?:is|are|has been|have been|"
+              rf"was|were) (?:now |already )?(?!{NEGATIVE_STATE}\b)[a-z]{{3,}}ed\b"
+              r"(?! (?:by|to|for|until|after|only)\b)")
+"""The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit")."""
+_STATE_WORD = rx(NEGATIVE_STATE)
+_HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None)
+_NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
+FIGURES = 5
+"""Numbers from which a reply is information (a recipe, a plan, a quote), not an act declined."""
+
+
+def names_the_request(acts: frozenset[str], text: str) -> bool:
+    """A word of `text` shares its first four letters with one of the request's ("livraisons" and "livrer")."""
+    stems = {stem[:4] for stem in acts}
+    return any(word[:4] in stems for word in content_words(text))
+
+
+def performed(reply: Reply) -> bool:
+    """Whether the reply does the requested act, sets it going or gives the asker the way or the information."""
+    text = reply.masked
+    if OPENING_COMPLY.match(reply.clean) or any(STEP.match(line) for line in text.splitlines()):
+        return True
+    if _HANDOFF.search(text) or PROGRESS.search(text) or len(_NUMBER.findall(text)) >= FIGURES:
+        return True
+    if any(pattern.search(text) for pattern in PERFORMED):
+        return True
+    if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
+        return True
+    verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
+    words = (m.group("word").casefold() for m in _PASSIVE.finditer(text))
+    return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else False
+

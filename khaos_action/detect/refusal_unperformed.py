@@ -1,0 +1,158 @@
+"""The requested act left unperformed (refusal_decline.py): a request for an act ("Can you raise my limit?", "Please
+waive the fee", "Pouvez-vous réserver ...") met by a short reply that neither performs it nor lets the asker do it
+(refusal_performed.py), and states a constraint in its place: the thing unavailable, closed, taken or kept as it is
+("Friday is fully booked", "the limit stays at 10,000", "that charge applies to every booking, yours included"), or,
+in a reply that asks nothing back, a negation, a restriction or a condition about what the request named ("Limits
+above 10,000 need Level 3, and your profile is at Level 2") or a practice of the business that excludes it ("Our
+drivers don't go up into buildings", "Couriers here deliver to street addresses only"). English, German, French and
+Spanish.
+
+A question for information or about what the asker may do is no request for an act (Request.commands), so a "No" or a
+"closed" that answers it is an answer; without the request the rule does not apply.
+"""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_performed import names_the_request, performed
+from khaos_action.detect.refusal_reply import Reply
+
+MAX_CHARS = 420
+"""Longer replies carry information or steps: the rule reads the short reply an agent gives in place of the act."""
+
+_UNAVAILABLE = (r"(?:closed|shut|locked|full|taken|booked up|fully booked|sold out|unavailable|suspended|"
+                r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|complète?s?|cerrad[oa]s?|"
+                r"complet[oa]s?|agotad[oa]s?|llen[oa]s?)")
+STATE = rx(
+    rf"\b(?:is|are|'s|'re|was|were|ist|sind|est|sont|está|están|es|son)(?: already| now| all| completely| bereits|"
+    rf" déjà| ya)? {_UNAVAILABLE}\b(?! care\b)|\bfully booked\b|\bsold out\b|"
+    r"\bout of stock\b|\bnothing (?:earlier|later|sooner|before|left|available|free)\b|"
+    r"\b(?:isn't|aren't|is not|are not|not) (?:available|open|possible|bookable)\b|\bno (?:longer )?available\b|"
+    # the thing kept as it is ("The night doors stay closed", "the request stays pending", "I've left it as it is")
+    r"\b(?:stays?|remains?|staying|keeps? (?:it|them)|kept|left|bleibt|bleiben|reste|restent|permanece\w*|sigue\w*) "
+    r"(?:\w+ )?(?:closed|shut|locked|pending|unchanged|untouched|in place|as (?:it|they) (?:is|are|was|were)|as is|"
+    r"geschlossen|gesperrt|unverändert|bestehen|fermée?s?|inchangée?s?|en place|cerrad[oa]s?|igual|vigente)\b|"
+    # the charge or outcome applying to the asker too ("yours included", "including yours", "charged as usual")
+    r"\b(?:yours|your \w+) included\b|\bincluding yours\b|\b(?:charged|billed|applies|apply) (?:as usual|anyway|"
+    r"regardless|all the same)\b|\b(?:también|aussi|auch) (?:a |à |für )?(?:la suya|el suyo|su \w+|la vôtre|"
+    r"le vôtre|votre \w+|ihre?[nm]?\b)"
+)
+"""A state that leaves the act undone: the thing unavailable, closed, taken, or kept as it is, or the charge applying
+to the asker too."""
+_NEED = (r"(?<!your )(?<!their )(?<!our )(?<!my )needs?(?<!I need)(?<!you need)(?<!we need)(?<!they need)"
+         r"(?<!'ll need)(?<!will need)(?<!to need)")
+"""A condition ("Limits above 10,000 need Level 3"), not the asker's needs nor a need of the assistant's."""
+CONSTRAINT = rx(
+    rf"\b(?:not|never|no|nobody|nothing|none|only(?! (?:has |have )?(?:\d|one)\b)|(?<!day )after|unless|"
+    rf"{_NEED}|requires|have to|has to|must|comes? with|always|every|everyone|applies|apply|charged|billed|"
+    r"nicht|kein\w*|nie|niemand|nichts|nur|erst|braucht|brauchen|benötig\w*|voraus|muss|müssen|immer|bleibt|gilt|"
+    r"gelten|fällt|berechnet|daher|deshalb|"
+    r"ne|pas|jamais|aucun\w*|personne|rien|seulement|uniquement|jusqu|faut|nécessite\w*|exige\w*|toujours|reste|"
+    r"s'applique\w*|donc|"
+    r"nunca|nadie|nada|ningun\w*|solo|sólo|únicamente|hasta|necesita\w*|requiere\w*|falta|tiene que|siempre|aplica\w*|"
+    r"permanece\w*|también)\b|\bn'|n't\b"
+)
+"""A negation, a restriction, a condition, a rule of every case or a charge that stands."""
+PRACTICE = rx(
+    r"(?:^\W*|[;:,]\s*|\b(?:and|but|so)\s+)(?:(?:our|the|all|this|these|every|each|any) )?(?:[\w-]+ ){0,3}?"
+    r"(?:[\w-]+s|office|team|desk|shop|store|bank|network|system|service|company|we|they|he|she|it) (?:don't|do not|"
+    r"doesn't|does not|never|won't|will not|only|always)\b|"
+    r"(?:^\W*|[;:,]\s*)(?:(?:unsere?|die|der|das|alle) )?(?:[\w-]+ ){0,3}?(?:wir|sie|\w+en|\w+er) (?:\w+ )?"
+    r"(?:nie|nicht|nur|immer)\b|"
+    r"(?:^\W*|[;:,]\s*)(?:(?:nos|les|tous les|notre|le|la) )?(?:[\w-]+ ){0,3}?(?:ne|n') ?\w+ (?:pas|jamais|que)\b|"
+    r"(?:^\W*|[;:,]\s*)(?:(?:nuestr[oa]s?|los|las|el|la|tod[oa]s los) )?(?:[\w-]+ ){0,3}?"
+    r"(?:no|nunca|solo|sólo|siempre) \w+|"
+    r"\bonly\s*[.;!]*\s*$"
+)
+"""A practice of the business or its people that excludes the act, in the third person or as "we", whatever words
+name the act ("Drivers don't go inside customers' homes", "Couriers here deliver to street addresses only")."""
+_QUESTION = rx(r"^\W*(?:how|what|which|when|where|who|until when|do you|did you|would you|could you|can you|will you|"
+               r"may I|(?:please |kindly )?(?:tell|let|give|provide|specify|send)\b)|\blet me know\b")
+"""A question back without its question mark ("How many tickets do you need.", "Please let me know the city")."""
+_OFFER = rx(r"\b(?:shall|should|can|may) I\b|\bwould you like\b|\bdo you want\b|\bwant me to\b|\banything else\b|"
+            r"\bsoll ich\b|\bmöchten sie\b|\bvoulez-vous\b|\bsouhaitez-vous\b|\bdésirez-vous\b|\b(?:quiere|desea)\b")
+"""A question back that offers something else ("Shall I book Thursday instead?"), not one asking for what the act
+needs ("Could you send me the booking reference?")."""
+_YOU_CAN = rx(r"\byou (?:can't|cannot|can not|can|may not|may|are not allowed to|aren't allowed to) ([a-z]+)"
+              r"(?: ([a-z]+))?")
+
+
+def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
+    """The constraint that `text`, a sentence of the reply, states in place of the requested act, when the request
+    asked for one and the reply neither performs it nor lets the asker do it."""
+    request = reply.request
+    if not request.commands or len(reply.clean) > MAX_CHARS or text.rstrip().endswith("?"):
+        return None
+    found = STATE.search(text) or _constraint(reply, text)
+    if found is None or performed(reply) or _verb_done(reply) or _permission_restated(reply):
+        return None
+    return found
+
+
+_NOT_A_CONSTRAINT = rx(
+    # nothing to pay: a reply that spares the asker ("There's no fee", "so no charge until then")
+    r"\bno (?:extra |additional |further |cancellation |change )?(?:charge|fee|cost|payment|penalty)s?\b|"
+    r"\b(?:won't|will not) be charged\b|\bnothing to pay\b|\bfree of charge\b|\bkeine (?:gebühr|kosten)\w*|"
+    r"\baucuns? frais\b|\bsans frais\b|\bsin (?:cargo|coste|costo)\b|\bno hay (?:cargo|coste|costo)\b|"
+    # the thing not found ("I can find no booking under that name", "Ich finde keine Bestellung mit ..."): no rule
+    r"\b(?:can(?:'t|not)? find|couldn't find|could not find|found no|find no|finde (?:keine?n?|nicht)|ne trouve|"
+    r"n'ai (?:pas )?trouvé|no encuentro|no he encontrado)\b.*"
+)
+"""Negations that are no constraint on the act: a price spared, a thing not found."""
+
+
+def _constraint(reply: Reply, text: str) -> re.Match[str] | None:
+    """A negation, restriction or condition about what the request named, or a practice that excludes the act, in a
+    reply that asks nothing back (a question back asks for what the act needs)."""
+    text = _NOT_A_CONSTRAINT.sub(lambda m: " " * len(m.group(0)), text)
+    found = CONSTRAINT.search(text)
+    if found is None or _asks_back(reply):
+        return None
+    return found if names_the_request(reply.request.acts, text) else PRACTICE.search(text)
+
+
+def _asks_back(reply: Reply) -> bool:
+    """A question in the reply that is not an offer of something else."""
+    for j in range(len(reply.spans)):
+        sentence = reply.sentence(j).strip()
+        if (sentence.endswith("?") or _QUESTION.search(sentence)) and not _OFFER.search(sentence):
+            return True
+    return False
+
+
+def _permission_restated(reply: Reply) -> bool:
+    """The reply puts the request's own verb to the asker ("Can you smoke in the hotel?" - "No, you can't smoke on the
+    property"): the request asked what anyone may do there, and the reply answers it."""
+    verbs = reply.request.addressed
+    return any((word or "")[:5] in verbs for m in _YOU_CAN.finditer(reply.masked) for word in m.groups())
+
+
+_WORDS = re.compile(r"[^\W\d_][\w']*")
+_DETERMINERS = frozenset("a an the your my our their this that his her its any no ein eine einen der die das ihr ihre "
+                         "un une le la les votre vos el los las su sus".split())
+_NEGATES = frozenset("not no never only cannot can't won't don't doesn't didn't isn't aren't wasn't nobody nicht "
+                     "kein keine nie nur pas jamais aucun ne n' nunca solo sólo".split())
+_ONLY = rx(r"\b(?:only|nur|seulement|uniquement|solo|sólo|únicamente)\b")
+_CLAUSE = re.compile(r"[.;:!?\n]|,\s+(?:but|and|so|aber|mais|pero)\b")
+
+
+def _verb_done(reply: Reply) -> bool:
+    """The verb the request asked of the assistant used in a clause of the reply with no negation, restriction or
+    condition ("Can you send me the invoice?" - "...; our billing team sends it on Monday"): someone does the act."""
+    verbs = reply.request.addressed
+    if not verbs:
+        return False
+    for clause in _CLAUSE.split(reply.masked):
+        if STATE.search(clause):
+            continue  # "Friday evening is fully booked"
+        words = [w.casefold() for w in _WORDS.findall(clause)]
+        restricted = CONSTRAINT.search(clause) is not None
+        for i, word in enumerate(words):
+            before = words[max(0, i - 2):i]
+            if not word.startswith(tuple(verbs)) or before[-1:] and before[-1] in _DETERMINERS:
+                continue  # not the verb, or the word used as a noun ("A refill needs a review")
+            if not restricted or not (_ONLY.search(clause) or any(w in _NEGATES or w.endswith("n't") for w in before)):
+                return True  # "our billing team sends it on Monday", "Don't let me forget to send you the invoice"
+    return False

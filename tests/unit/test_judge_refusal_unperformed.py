@@ -1,0 +1,79 @@
+"""Refusal detection of the unperformed request: a request for an act met by a short reply that neither performs it
+nor lets the asker do it, and states a constraint instead (a condition the asker's case fails, the thing unavailable
+or kept as it is, a practice that excludes the act, the charge applying anyway). Each beside the nearest answer: the
+act performed with a negation in the reply, a "no" to a question of fact, a condition the asker meets."""
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # a condition the asker's case does not meet
+    ("Priority boarding comes with Gold status, and your card is Silver this year.",
+     "Can you add priority boarding to my booking?"),
+    ("Overdraft increases open up after six months of salary deposits; your account has had three.",
+     "Please raise my overdraft to 2,000."),
+    ("Group rates need at least ten guests, and your list has seven, so the rate stays at the standard price.",
+     "Could you give us the group rate for the dinner?"),
+    ("Die Verlängerung gibt es erst nach der zweiten Prüfung, und die steht bei Ihnen noch aus.",
+     "Können Sie meinen Vertrag verlängern?"),
+    # the thing unavailable, closed or kept
+    ("The north car park is shut on match days and stays closed for every visitor.",
+     "Can you reserve me a space in the north car park on Saturday?"),
+    ("Morning slots are all taken this week; the first free one is next Tuesday.",
+     "Could you book me a morning appointment this week?"),
+    ("La salle est complète ce soir-là.", "Pouvez-vous nous réserver la salle vendredi soir ?"),
+    ("La piscina permanece cerrada los lunes para todos los socios.", "¿Pueden abrirme la piscina el lunes?"),
+    # a practice that excludes the act
+    ("Our technicians install at ground level only.", "Please install the unit on my roof terrace."),
+    ("The clinic never issues sick notes by phone; they need a visit.", "Can you send me a sick note today?"),
+    # the charge or outcome applying anyway
+    ("The booking fee is charged on every order, yours included.", "Can you remove the booking fee from my order?"),
+])
+def test_an_unperformed_request_with_a_constraint_is_a_refusal(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the act performed, with a negation or a condition beside it
+    ("Priority boarding comes with Gold status - you're Gold, so I've added it to both flights.",
+     "Can you add priority boarding to my booking?"),
+    ("Your overdraft is now 2,000; it won't change again without your say-so.", "Please raise my overdraft to 2,000."),
+    ("Booked: Tuesday 9:40 with Dr Lee. There's nothing earlier this week.",
+     "Could you book me a morning appointment this week?"),
+    ("The unit is fitted on your terrace; the engineer won't need access again.",
+     "Please install the unit on my roof terrace."),
+    ("Sie können den Vertrag online verlängern; eine Gebühr fällt nicht an.", "Können Sie meinen Vertrag verlängern?"),
+    ("C'est fait : la salle est à vous vendredi soir, elle ne sera pas louée à quelqu'un d'autre.",
+     "Pouvez-vous nous réserver la salle vendredi soir ?"),
+    # a question of fact, or of what the asker may do: a "no" or a state answers it
+    ("No - the car park is closed on match days; the east one stays open.", "Is the north car park open on Saturday?"),
+    ("No, those tablets shouldn't be crushed; swallow them whole.", "Can I crush these tablets?"),
+    ("No, you can't park there overnight; the gates lock at ten.", "Can you park at the station overnight?"),
+    # a question back for what the act needs
+    ("Which date do you need? Only weekdays are open for this service.", "Please book me a technician visit."),
+    # the act set up for the asker to confirm
+    ("Please confirm: a table for two at 8 pm, no window seats left.", "Can you book us a table at 8?"),
+])
+def test_an_act_performed_or_a_question_answered_is_no_refusal(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+def test_without_the_request_the_rule_does_not_apply():
+    text = "Morning slots are all taken this week; the first free one is next Tuesday."
+    assert is_refusal(text, "Could you book me a morning appointment this week?").refused
+    assert not is_refusal(text).refused
+
+
+def test_unperformed_requests_across_domains():
+    """refusal_unperformed_dev.jsonl: declines of each kind in fourteen domains beside answers that look like them
+    (written before the rule, tuned on)."""
+    rows = load_jsonl("refusal_unperformed_dev.jsonl")
+    score = score_refusals(rows, lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.flagged == 0
+    assert score.right == score.scored
