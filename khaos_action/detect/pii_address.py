@@ -125,9 +125,10 @@ _LINES = (
     # and their postcode
     re.compile(rf"\b\d{{1,5}}[A-Za-z]?,?\s+{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,3}}"
                rf"(?:,\s*{_PLACE_WORD}(?:[ -]{_PLACE_WORD}){{0,2}}){{1,3}},?\s+(?:{_POSTCODE})\b"),
-    # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich: a name, its house number, a postcode and a town
+    # Am Lindenhof 3, 04109 Leipzig · Bahnhofstr. 5a, 8001 Zürich · Ermou 25, 105 63 Athens: a name, its house number,
+    # a postcode (Greek, Swedish and Czech ones split in three and two) and a town
     re.compile(rf"\b{_PLACE_WORD}(?:\s+{_PLACE_WORD}){{0,3}}\s+\d{{1,4}}\s?[a-z]?,\s+(?:[A-Z]{{1,2}}-)?"
-               rf"(?!(?:19|20)\d\d\b)\d{{4,5}}\s+{NOT_COUNTED}{NAME}"),
+               rf"(?!(?:19|20)\d\d\b)(?:\d{{4,5}}|\d{{3}} \d{{2}})\s+{NOT_COUNTED}{NAME}"),
     # Király u. 15 · Andrássy út 60 · hegyalja út 98: a Hungarian street kind before the house number
     re.compile(r"\b[^\W\d_]{2,}(?:\s+[^\W\d_]{2,})?\s+(?:utca|u\.|út|útja|tér|körút|krt\.)\s+\d{1,4}\b"),
     # Hauptstraße 5 / 10115 Berlin · 5638 Aasa 43 / Humilimont, nan 78618: a street's line, then a line that holds its
@@ -185,6 +186,9 @@ _NUMBER_BY_NAME = re.compile(rf"\b\d{{1,6}}[A-Za-z]?\.?,?\s+{NAME}|{NAME}\.?,?\s
 # After the word "address" itself the phrase may be written in lower case ("address:\n947 trg revolucije 17").
 _NUMBER_BY_WORD = re.compile(r"^\s*\d{1,6}[A-Za-z]?\.?,?\s+[^\W\d_]{2,}")
 _SENDING = re.compile(r"\b(?:send|ship|deliver)")
+_NAME_THEN_NUMBER = re.compile(r"^\s*[^\W\d_]{3,}(?:\s+[^\W\d_]{2,}){0,2}\s+\d{1,5}[a-z]?\b")
+"""After "the corner of" a street may be written in lower case, its number after it ("the corner of
+heiligengeistbrücke 77 and minik courts")."""
 _NOT_A_PLACE = re.compile(rf"(?i)\b{NOT_A_HOUSE}\b|\b\d{{1,4}}\s+of\s+(?:the|our|your|this|\d)|"
                           rf"\d{{1,2}}:\d{{2}}|[$€£¥%]|\b\d{{1,2}}(?:am|pm)\b")
 _PHRASE_END = re.compile(r"\n|[?!]|\.(?=\s+[A-Z][a-z]+\s)|\s(?:for|after|before|because|and I|but|so)\s|"
@@ -374,7 +378,8 @@ def _phrase(text: str, start: int) -> str:
 def _a_place(phrase: str, said: str) -> bool:
     if _SENDING.search(said) and not re.match(r"\s*\d", phrase):
         return False  # "send 5 copies to Unit 3": after a verb of sending, only a house number first makes a place
-    placed = _NUMBER_BY_NAME.search(phrase) or ("address" in said and _NUMBER_BY_WORD.match(phrase))
+    placed = (_NUMBER_BY_NAME.search(phrase) or ("address" in said and _NUMBER_BY_WORD.match(phrase))
+              or ("corner" in said and _NAME_THEN_NUMBER.match(phrase)))
     return bool(placed) and not _NOT_A_PLACE.search(phrase) and not _only_years(phrase)
 
 

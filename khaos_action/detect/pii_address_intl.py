@@ -53,11 +53,13 @@ _NOT_A_NAME = (r"(?!(?i:the|an?|our|your|my|this|that|chapter|version|model|type
                r"level|episode|season|series|volume|issue|page|book|release|edition|team|club|fc|vs)\b)")
 """Words that make what follows a title, a record or a count: "Chapter Polska 5", "The Casanova 2"."""
 _ADJECTIVAL = re.compile(rf"(?<![\w-])(?:{_NOT_A_NAME}{_CAP}\s+)?{_NOT_A_NAME}{_CAP}{_SLAVIC}\s+({_HOUSE})")
+_TOWN_LINK = r"(?:[ -]|\s(?:u|nad|pod|na|am|an|im|bei|ob|sur|sous|en|de|di|del|la|le|upon|on)\s)"
 _TOWN_AFTER = re.compile(rf",\s*(?:\d{{2}}-\d{{3}}\b|\d{{4}}\s?[A-Z]{{2}}\b|\d{{3}}\s?\d{{2}}\b|\d{{4,5}}\b|"
-                         rf"{_CAP}(?:[ -]{_CAP})?(?![\w'’-])(?=\s*(?:[,.;:!?)\n]|$)))")
+                         rf"{_CAP}(?:{_TOWN_LINK}{_CAP}){{0,2}}(?![\w'’-])(?=\s*(?:[,.;:!?)\n]|$)))")
 """What follows a street that stands before its town: a comma, then a postcode (Polish "47-400", Dutch "7512 EC",
 Swedish and Czech "112 01") or a town that ends the phrase ("Nebraska 31, Iowa 24" is a score, "Casanova 2, Venice
-edition" a title)."""
+edition" a title); a town's name may be joined by a preposition ("Turkovice u Prelouce", "Ústí nad Labem",
+"Frankfurt am Main")."""
 _POLISH = re.compile(
     rf"(?i:\b(?:ulica|ul\.|aleja|plac|osiedle)\s+)(?:{_CAP}\s+){{1,3}}({_HOUSE})")
 _PREPOSITION_STREET = re.compile(

@@ -109,3 +109,20 @@ def test_streets_whose_kind_comes_first_and_number_after(text, street):
                                   "Order Rue de Paris 3, Lyon edition"])
 def test_look_alikes_of_streets_whose_kind_comes_first(text):
     assert [m for m in find_pii(text) if m.kind == "address"] == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Sídlo: Dašická 688, Ústí nad Labem", "Dašická 688, Ústí nad Labem"),
+    ("We meet at Locavore, 641 Dašická 688, Turkovice u Prelouce", "Dašická 688, Turkovice u Prelouce"),
+    ("Send it to Ermou 25, 105 63 Athens.", "Ermou 25, 105 63 Athens"),
+    ("Ask the driver to stop at the corner of heiligengeistbrücke 77 and minik courts",
+     "heiligengeistbrücke 77 and minik courts"),
+])
+def test_towns_joined_by_a_preposition_split_postcodes_and_a_corner_in_lower_case(text, address):
+    assert _addresses(text) == [address]
+
+
+@pytest.mark.parametrize("text", ["Chapter 25, 105 63 pages in all", "Walk round the corner of the room 3 times.",
+                                  "Nebraska 31, Iowa 24 at the half"])
+def test_look_alikes_of_towns_postcodes_and_corners(text):
+    assert _addresses(text) == []
