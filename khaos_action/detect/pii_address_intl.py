@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from khaos_action.detect.pii_address_words import ENGLISH_COMPOUNDS, NOT_COUNTED, NUMBERED_BEFORE, UPPER
+from khaos_action.detect.pii_address_words import NOT_AN_ENGLISH_WORD, NOT_COUNTED, NUMBERED_BEFORE, UPPER
 
 _LETTER = r"[^\W\d_]"
 _CAP = rf"[{UPPER}ÆØÅ]{_LETTER}{{1,40}}"
@@ -44,7 +44,8 @@ _SPACED_KIND = (r"vei|veien|vegen|vägen|väg|gata|gatan|gaten|gade|vej|plass|pl
 náměstí 1"); "gate" and "tie" are English words ("Departure gate 12", "Bow tie 3")."""
 _SPACED = re.compile(rf"\b(?:{_CAP}\s+){{1,3}}(?:{_SPACED_KIND})\s+({_HOUSE})")
 _JOINED = re.compile(
-    rf"(?<![\w-])(?!(?i:[a-z]*(?:[eu]ring|pring|tring|bring|{ENGLISH_COMPOUNDS}))\b)[{UPPER}ÆØÅ]{_LETTER}{{1,40}}?(?:{_JOINED_KIND})"
+    rf"(?<![\w-])(?![A-Za-z]*(?:[eu]ring|pring|tring|bring)\b)[{UPPER}ÆØÅ]{_LETTER}{{1,40}}?(?:{_JOINED_KIND})"
+    rf"{NOT_AN_ENGLISH_WORD}"
     rf"\s+(?!(?:19|20)\d\d\b)({_HOUSE})")
 _SLAVIC = r"(?:sk[áaéeiy]|ck[áaéeiy]|ní|ná|ný|ov[aáy]|ová|ow[ay]|ego|ých|ské)"
 """The endings of Slavic streets named by an adjective or a possessive: "Szewska", "Divadelná", "Korunní",
@@ -149,14 +150,20 @@ street's kind, or before a postcode: the patterns by a number run only where one
 have none and the patterns would be tried at every capital."""
 _OTHER_SCRIPTS = re.compile(r"[\u0400-\u04ff\u4e00-\u9fff]")
 _KIND_WORDS = ("ulica", "ul.", "aleja", "plac ", "osiedle", "-ro", "-gil", "-daero", "chome", "chōme")
-_KINDS_BEFORE = ("rue ", "avenue ", "boulevard ", "chaussée ", "chemin ", "place ", "quai ", "allée ", "impasse ",
-                 "route ", "drève ", "rempart ", " gate ", " gata ", "cadde", "cad.", "cd.", "sokak", "sok.", "sk.",
-                 "bulvar", "blv.", "strada ", "str. ", "calea ", "aleea ", "șoseaua ", "soseaua ", "splaiul ")
+_KIND_FIRST = re.compile(r"(?<![^\W\d_])(?:rue|avenue|boulevard|chaussée|chemin|place|quai|allée|impasse|route|drève|"
+                         r"rempart|cadde\w*|cad\.|cd\.|sokak|sokağı|sok\.|sk\.|bulvarı|blv\.|strada|str\.|calea|aleea|"
+                         r"[șs]oseaua|splaiul)\s[^\n\d]{0,50}\d|\s(?:gate|gata)\s\d")
+"""A kind's word that comes before a street's name, and a digit after it: the finders of such streets run only there
+(and this pattern only where one of the words is, most texts having none)."""
+_KIND_FIRST_WORDS = ("rue", "avenue", "boulevard", "chaussée", "chemin", "place", "quai", "allée", "impasse",
+                     "route", "drève", "rempart", "cadde", "cad.", "cd.", "sok", "sk.", "bulvar", "blv.", "str.",
+                     "strada", "calea", "aleea", "oseaua", "splaiul", " gat")
 _TRIGGERS = (
     (_BY_A_NUMBER.search, ("kind", "adjectival", "french", "preposition")),
     (_OTHER_SCRIPTS.search, ("russian", "chinese")),
     (lambda lowered: any(word in lowered for word in _KIND_WORDS), ("polish", "korean", "chome")),
-    (lambda lowered: any(word in lowered for word in _KINDS_BEFORE), ("named_first",)),
+    (lambda lowered: any(word in lowered for word in _KIND_FIRST_WORDS) and _KIND_FIRST.search(lowered),
+     ("named_first",)),
 )
 """What in the text, in lower case, makes each finder worth running."""
 

@@ -80,11 +80,15 @@ def _one_slip(word: str, kind: str) -> bool:
     return any(long_[:i] + long_[i + 1:] == short for i in range(len(long_)))
 
 
-ENGLISH_COMPOUNDS = (r"(?:aggre|navi|investi|irri|propa|miti|obli|insti|interro|subju|segre|congre|surro|"
-                     r"promul|casti|fumi|liti|varie|corru|rele|dele|abro|arro|dero|elon|star|water|tail|flood|col)gate|"
-                     r"(?:bri|rene)gade|(?:bow|neck|hog|cable|zip)tie|blockade")
-"""English words that end as a Danish, Norwegian or Finnish street does ("Brigade 12", "Stargate 3", "Navigate 2
-screens", "Bowtie 3"); the gerunds in "-aring", "-iring", "-oring" ("Monitoring 3") are left out with the "-ring"s."""
+_ENGLISH_WORDS = ("aggregate", "navigate", "investigate", "irrigate", "propagate", "mitigate", "obligate", "instigate",
+                  "interrogate", "subjugate", "segregate", "congregate", "surrogate", "promulgate", "castigate",
+                  "fumigate", "litigate", "variegate", "corrugate", "relegate", "delegate", "abrogate", "arrogate",
+                  "derogate", "elongate", "stargate", "watergate", "tailgate", "floodgate", "colgate", "brigade",
+                  "renegade", "bowtie", "necktie", "hogtie", "blockade")
+NOT_AN_ENGLISH_WORD = "(?i:" + "".join(f"(?<!{word})" for word in _ENGLISH_WORDS) + ")"
+"""Placed after a Danish, Norwegian or Finnish street's kind: the word is none of these English ones that end the same
+way ("Brigade 12", "Stargate 3", "Navigate 2 screens", "Bowtie 3"). Lookbehinds, so they are tried only where a
+kind has matched."""
 NOT_COUNTED = (r"(?!(?i:euros?|eur|dollars?|usd|franken|chf|pfund|kronen|złoty|zloty|kunden|mitarbeiter|menschen|"
                r"einwohner|besucher|personen|leute|stück|punkte|meter|exemplare|nutzer|users|people|points|"
                r"clients|visitors|copies)\b)")
