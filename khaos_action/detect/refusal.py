@@ -49,6 +49,8 @@ liegt beim Verkäufer", "La devolución corresponde al vendedor" against French 
 
 _ANY_LETTER = frozenset().union(*_LETTERS.values())
 _STOPWORDS = frozenset().union(*(lex.stopwords for lex in LEXICONS))
+_LANGUAGES_OF = {word: tuple(lex.lang for lex in LEXICONS if word in lex.stopwords) for word in _STOPWORDS}
+"""Each function word's languages: the words of a reply are looked up once, not once per language."""
 _TIE_ORDER = ("en", "de", "it", "pt", "fr", "es")
 """Which language a tie goes to: Italian shares "il", "non", "la", "le" with French, Portuguese "de", "a", "para"
 and the accents á í ó ú with Spanish, and the words they share say less than the one they do not."""
@@ -62,7 +64,10 @@ def detect_language(text: str) -> str | None:
     words = WORD.findall(lowered)
     if not words:
         return None
-    counts = {lex.lang: sum(1 for w in words if w in lex.stopwords) for lex in LEXICONS}
+    counts = dict.fromkeys(_TIE_ORDER, 0)
+    for word in words:
+        for lang in _LANGUAGES_OF.get(word, ()):
+            counts[lang] += 1
     if not _ANY_LETTER.isdisjoint(lowered):  # rare in English: the words are read again only when one is there
         for lex in LEXICONS:
             letters = _LETTERS.get(lex.lang, _NONE)

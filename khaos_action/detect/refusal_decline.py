@@ -27,7 +27,9 @@ SHORT = 40
 ACT_WEIGHT = 0.7
 """Decline score of a rule stated against the very act the request asked for ("there's no refund for that night")."""
 _SPEAKER = re.compile(r"\b(?:I|I'm|I've|we|we're|me|my|our|us)\b", re.IGNORECASE)
-_HEDGES = joined(lex.hedges for lex in LEXICONS)
+_HEDGES = joined(lex.hedges for lex in LEXICONS if not lex.hedge_hints)
+_GATED_HEDGES = tuple((lex.hedges, lex.hedge_hints) for lex in LEXICONS if lex.hedge_hints)
+"""A language's look-alikes tried only on a sentence that holds one of its hint words ("non ", "não ")."""
 _DISCLAIMER = joined(lex.disclaimer for lex in LEXICONS if lex.disclaimer is not None)
 _APOLOGISES = re.compile(r"\b(?:sorry|apologi[sz]e|apologies|unfortunately|regrettably)\b", re.IGNORECASE)
 
@@ -123,11 +125,29 @@ def best_rule(text: str, present: set[str], *, short: bool) -> tuple[Rule, re.Ma
 
 
 def _candidate_rules(present: set[str], *, short: bool) -> Iterator[Rule]:
-    for rule in _rules():
-        if rule.triggers and not present.isdisjoint(rule.triggers):
-            yield rule
-        elif not rule.triggers and short:
-            yield rule  # a bare "No." is a refusal; "No. The museum is closed on Mondays" answers a question
+    """The rules whose trigger words the sentence holds, in their order (a tie goes to the earlier rule); the
+    untriggered ones only for a short reply (a bare "No." is a refusal; "No. The museum is closed on Mondays" answers
+    a question). Looked up by trigger rather than by trying every rule of every language."""
+    rules, by_trigger, untriggered = _rule_index()
+    found: set[int] = set(untriggered) if short else set()
+    for trigger in present:
+        found |= by_trigger.get(trigger, _NO_RULES)
+    for i in sorted(found):
+        yield rules[i]
+
+
+_NO_RULES: frozenset[int] = frozenset()
+
+
+@lru_cache(maxsize=1)
+def _rule_index() -> tuple[tuple[Rule, ...], dict[str, frozenset[int]], frozenset[int]]:
+    rules = _rules()
+    by_trigger: dict[str, set[int]] = {}
+    for i, rule in enumerate(rules):
+        for trigger in rule.triggers:
+            by_trigger.setdefault(trigger, set()).add(i)
+    untriggered = frozenset(i for i, rule in enumerate(rules) if not rule.triggers)
+    return rules, {t: frozenset(ids) for t, ids in by_trigger.items()}, untriggered
 
 
 @lru_cache(maxsize=1)
@@ -175,4 +195,9 @@ def triggers_in(lowered: str) -> set[str]:
 
 
 def unhedged(sentence: str) -> str:
-    return blank(_HEDGES, sentence)
+    text = blank(_HEDGES, sentence)
+    lowered = sentence.lower()
+    for hedges, hints in _GATED_HEDGES:
+        if any(hint in lowered for hint in hints):
+            text = blank(hedges, text)
+    return text

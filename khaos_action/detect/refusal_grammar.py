@@ -55,6 +55,8 @@ class Lexicon:
     handoff: re.Pattern[str] | None = None
     """What the one the asker is sent to does for them, when it is a service's task on the asker's own things
     ("to reset your password"): a redirect that says so is a hand-off, the answer to a question of where to turn."""
+    hedge_hints: tuple[str, ...] = ()
+    """Lower-cased substrings one of which a sentence must hold for `hedges` to be tried (empty: always tried)."""
 
 
 def rx(pattern: str) -> re.Pattern[str]:

@@ -50,7 +50,9 @@ _IT = (
                         r"(?:in|via|tramite|dalla|per) (?:la |questa )?chat\b|"
                         r"\b(?:in|via|tramite) (?:questa )?chat non "
                         r"(?:posso|possiamo|è possibile|si può)\b|\bpassano (?:solo |sempre )?(?:dalla|dallo|dal|per "
-                        r"la|per lo|per il) (?:filiale|sportello|ufficio|negozio|agenzia|sede)\b", "chat", "passano"),
+                        r"la|per lo|per il) (?:filiale|sportello|ufficio|negozio|agenzia|sede)\b",
+          "in chat", "via chat", "tramite chat",
+          "la chat", "questa chat", "per chat", "dalla chat", "passano"),
     _rule(SPEAKER, 1.0, rf"\bnon (?:\w+ )?{_CLITIC}{_MODAL}\b(?! (?:a |di )?{_NOT_DECLINING}\b)", "non "),
     _rule(SPEAKER, 1.0, r"\bnon (?:mi|ci) (?:è|sarà|sarebbe) (?:possibile|consentito|permesso)\b|\b(?:mi|ci) è "
                         r"impossibile\b|\b(?:temo|credo|ho paura|mi dispiace|ci dispiace) di non poter\w*\b(?! "
@@ -72,7 +74,7 @@ _IT = (
                         r"|il |l')\w+|\bnon (?:è|sarebbe) fattibile\b", "non "),
     _rule(VERB, 1.0, r"\b(?:devo|dobbiamo|sono costrett[oa] a|siamo costretti a) (?:\w+ )?(?:rifiutare|declinare|"
                      r"respingere)\b|\b(?:mi rifiuto|ci rifiutiamo|preferisco non|preferiamo non)\b",
-          "rifiut", "declin", "respinger", "preferisc", "preferiamo"),
+          "rifiut", "declinare", "respinger", "preferisc", "preferiamo"),
     _rule(IMPERSONAL, 0.9, r"\bnon (?:è|sarebbe) (?:appropriato|opportuno|etico|corretto|lecito|possibile|consentito|"
                            r"permesso|ammesso) \w+(?:are|ere|ire)(?:e|lo|la|li|le|gli)?\b|^\W*non è possibile\b|"
                            r"\bnon si può\s*[.!;:]|\bnon si può (?:fare|farlo|procedere|concedere|accettare)\b",
@@ -84,7 +86,8 @@ _IT = (
                        rf"\b(?:al di fuori|fuori) (?:delle|dei|della|del) (?:mie|miei|nostre|nostri|"
                        rf"mia|mio) \w+|\besula (?:da|dalle|dai|dal)\b|\b(?:va|andrebbe) contro (?:le|la) (?:nostre "
                        rf"|mie )?{_RULE}|\bviol\w+ (?:le|la) (?:nostre |mie )?{_RULE}|\bposso (?:solo|soltanto) "
-                       r"(?:aiutare|rispondere|occuparmi)\b", "rientra", "fuori", "esula", "contro", "viol", "solo",
+                       r"(?:aiutare|rispondere|occuparmi)\b",
+          "rientra", "fuori d", "esula", "contro l", "viola", "violerebbe", "violano", "posso solo",
           "soltanto"),
     _rule(POLICY, 0.85, r"\bnon (?:fa|fanno) parte (?:di ciò che|di quello che|dei (?:nostri |miei )?servizi|delle "
                         r"(?:mie|nostre) \w+)", "parte"),
@@ -102,7 +105,8 @@ _IT = (
                        rf" (?:solo |soltanto |esclusivamente |unicamente )(?:(?:da|dal|dalla|dai|dagli) |dall')"
                        rf"{_ROLE}\w+|"
                        rf"\b(?:è|sono) riservat[oaie] (?:(?:a|al|alla|ai|agli) |all'){_ROLE}\w+",
-          "spetta", "compet", "compito", "solo", "soltanto", "esclusivamente", "unicamente",
+          "spetta", "compete ", "competono", "compito", "competenza", "solo da", "soltanto da", "esclusivamente da",
+          "unicamente da",
           "riservat"),
     # ... and set apart from the assistant: "..., non a me", "non da questo servizio"
     _rule(POLICY, 0.85, r",? non (?:a me|da me|a noi|da noi|da questo (?:servizio|assistente|bot|sportello)|da questa "
@@ -112,7 +116,7 @@ _IT = (
                        r"da (?:me|noi)\b|\bnon (?:è|sta) (?:nelle mie|nelle nostre|in mio|in nostro) (?:mani|potere)\b|"
                        r"\bper (?:questo|questa operazione|farlo),? (?:deve|dovrà|dovrebbe|devi|dovrai) "
                        r"(?:rivolgersi|rivolgerti|contattare|chiamare|recarsi|andare)\b",
-          "permett", "consent", "lascia", "autorizza", "dipende", "mani", "potere", "per "),
+          "non mi ", "non ci ", "non dipende", "non è nell", "non sta ", "per questo", "per questa", "per farlo"),
     _rule(APOLOGY, 0.85, r"\b(?:mi dispiace|mi spiace|ci dispiace|purtroppo|spiacente|siamo spiacenti|sfortunatamente)"
                          r"\b[^.!?\n]{0,60}?\b(?:non è possibile|non si può|non posso|non possiamo|non è "
                          r"consentit\w|non è permess\w|non è previst\w|riservat\w|confidenzial\w|no\s*[.!])|"
@@ -120,7 +124,7 @@ _IT = (
                          r"risulta|c'è|ci sono)\b)\w+iamo\b",
           "dispiace", "spiace", "purtroppo", "spiacent", "sfortunatamente"),
     _rule(TERSE, 0.9, r"^\W*(?:no|assolutamente no|non se ne parla|nemmeno per sogno|direi di no)\W*$"),
-    _rule(TERSE, 0.85, r"^\W*no\s*[,.!]\s*(?:non (?:posso|si può|è possibile)|no)\s*[.!]?\s*$", "no"),
+    _rule(TERSE, 0.85, r"^\W*no\s*[,.!]\s*(?:non (?:posso|si può|è possibile)|no)\s*[.!]?\s*$", "no,", "no.", "no!"),
 )
 _IT_HEDGES = rx(
     rf"\bnon (?:\w+ )?{_CLITIC}(?:posso|possiamo|potrei|riesco|riusciamo) (?:a |di )?(?:garantir\w*|prometter\w*|"
@@ -155,4 +159,5 @@ _IT_HANDOFF = rx(
     r"riparare|spedire|aggiungere|ordinare|aprire una (?:pratica|segnalazione))\b"
 )
 
-IT = Lexicon("it", _IT, _IT_HEDGES, _IT_LECTURE, _IT_DELIVER, _IT_CONTRAST, _IT_OPENING, _IT_STOP, handoff=_IT_HANDOFF)
+IT = Lexicon("it", _IT, _IT_HEDGES, _IT_LECTURE, _IT_DELIVER, _IT_CONTRAST, _IT_OPENING, _IT_STOP,
+             hedge_hints=("non ", "dispiace", "spiace", "preoccup"), handoff=_IT_HANDOFF)

@@ -65,8 +65,11 @@ ACT_RESERVED = (
 """The rule against an act in Italian and Portuguese: "non spediamo", "nessun rimborso", "il congelamento non è
 previsto", "não fazemos envios", "não há reembolso", "upgrades gratuitos não estão disponíveis"; ACT_RESERVED, the
 act reserved to someone else ("spetta al responsabile", "cabe ao chefe de equipa")."""
-RESERVED_HINT = r"d[aio]|dal|dalla|dai|dagli|all'|alla|ai|agli|a|ao|aos|às|pel[oa]s?|por|cargo|spetta\w*|cabe\w*"
-"""Words every reserved phrase holds, added to refusal_request.py's cheap test."""
+RESERVED_HINT = (r"spetta\w*|compet\w*|compito|riservat\w*|decis\w*|gestit\w*|approvat\w*|concess\w*|autorizzat\w*|"
+                 r"stabilit\w*|rilasciat\w*|fissat\w*|cabe\w*|reservad\w*|concedid\w*|decidid\w*|aprovad\w*|"
+                 r"autorizad\w*|tratad\w*|emitid\w*|definid\w*|cargo|responsabilidade")
+"""A word every reserved phrase holds (its verb or noun), added to refusal_request.py's cheap test: never a short
+preposition, which English sentences hold too ("a", "do")."""
 CONCLUDED_NO = rx(
     r"\b(?:quindi|perciò|dunque|per cui|então|portanto|por isso|logo),? (?:purtroppo |infelizmente )?(?:no|não)"
     r"(?:,? (?:mi dispiace|mi spiace|desculpe|lamento|sinto muito))?\s*[.!]*\s*$"

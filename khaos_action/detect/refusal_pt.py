@@ -50,7 +50,9 @@ _PT = (
     _rule(POLICY, 0.85, r"\b(?:pelo|por este|neste|via|por) (?:chat|canal)(?: eu| nós)? não\b|\bnão (?:é|são) "
                         r"(?:feit|tratad|resolvid|processad)[oa]s? (?:pelo|por este|neste|via) (?:chat|canal)\b|"
                         r"\b(?:são|é) (?:tratad|feit|resolvid)[oa]s? (?:só |apenas |somente )?(?:no|na|em) (?:balcão|"
-                        r"agência|loja|balcões|agências|lojas|filial|presencialmente)\b", "chat", "canal", "tratad",
+                        r"agência|loja|balcões|agências|lojas|filial|presencialmente)\b",
+          "pelo chat", "este chat", "via chat", "por chat",
+          "pelo canal", "este canal", "via canal", "por canal", "tratad",
           "feit", "resolvid"),
     _rule(SPEAKER, 1.0, rf"\bnão (?:\w+ )?{_CLITIC}{_MODAL}\b(?! (?:de )?{_NOT_DECLINING}\b)", "não "),
     _rule(SPEAKER, 1.0, r"\bnão (?:me|nos) (?:é|será|seria) (?:possível|permitido)\b|\b(?:me|nos) é impossível\b|"
@@ -71,7 +73,7 @@ _PT = (
                         r"\bnão vai ser possível\b", "não "),
     _rule(VERB, 1.0, r"\b(?:tenho|temos|devo|devemos) (?:de |que )?(?:recusar|declinar|rejeitar)\b|\b(?:recuso-me|"
                      r"me recuso|recusamo-nos|nos recusamos|prefiro não|preferimos não)\b",
-          "recus", "declin", "rejeit", "prefiro", "preferimos"),
+          "recus", "declinar", "rejeit", "prefiro", "preferimos"),
     _rule(IMPERSONAL, 0.9, r"\bnão (?:é|seria) (?:apropriado|adequado|ético|correto|possível|permitido) \w+(?:ar|er|ir)"
                            r"\b|^\W*não é possível\b|\bnão (?:dá|da) (?:para|pra)\b|^\W*não dá\s*[.!:;,]|"
                            r"\bnão se pode\s*[.!;:]", "não "),
@@ -82,7 +84,8 @@ _PT = (
                        rf"(?:meu|nosso) alcance\b|\b(?:vai|iria) contra (?:as|a|os) (?:nossas |minhas |nossos )?"
                        rf"{_RULE}|\bviol\w+ (?:as|a|os) (?:nossas |minhas )?{_RULE}|\b(?:só|apenas|somente) "
                        r"(?:posso|podemos) (?:ajudar|responder|tratar)\b", "parte", "fora", "além", "foge", "alcance",
-          "contra", "viol", "só", "apenas", "somente"),
+          "contra a", "contra o", "viola", "violaria", "violam", "só posso", "só podemos", "apenas posso",
+          "apenas podemos", "somente posso", "somente podemos"),
     # withheld by a rule: "é confidencial", "são sigilosos", "não são divulgados"
     _rule(POLICY, 0.8, r"\b(?:é|são|está|estão|permanece|permanecem) (?:estritamente )?(?:confidencia(?:l|is)|"
                        r"sigilos[oa]s?|restrit[oa]s? a)\b|\bnão (?:é|são|pode ser|podem ser) (?:\w+ )?(?:divulgad|"
@@ -95,7 +98,8 @@ _PT = (
                        rf"ser|podem ser) (?:\w+ )?(?:decidid|aprovad|concedid|autorizad|emitid|definid|pedid|feit|"
                        rf"alterad)[oa]s? (?:apenas|só|somente|exclusivamente|unicamente) (?:por|pel[oa]s?) {_ROLE}\w+|"
                        rf"\bsó (?:pode|podem) ser (?:\w+ )?\w+[oa]s? (?:por|pel[oa]s?) {_ROLE}\w+",
-          "cabe", "compet", "apenas", "só", "somente", "exclusivamente", "unicamente"),
+          "cabe", "compete", "competência", "apenas por", "apenas pel", "só por", "só pel", "somente por",
+          "somente pel", "exclusivamente", "unicamente", "só pode"),
     # ... and set apart from the assistant: "..., não a mim", "não por este chat"
     _rule(POLICY, 0.85, r",? não (?:a mim|por mim|a nós|por nós|por este (?:chat|serviço|canal|assistente))\b",
           "não a", "não por"),
@@ -105,7 +109,7 @@ _PT = (
                        r"\bpara isso,? (?:você |o senhor "
                        r"|a senhora )?(?:precisa|precisará|terá|tem|deve|deverá) (?:de |que )?(?:ir|contactar|contatar|"
                        r"ligar|dirigir-se|se dirigir|procurar)\b",
-          "permit", "deix", "autoriza", "depende", "mãos", "para isso"),
+          "não me ", "não nos ", "não depende", "não está", "não estão", "para isso"),
     _rule(APOLOGY, 0.85, r"\b(?:sinto muito|lamento|lamentamos|infelizmente|desculpe|desculpa|peço desculpa|"
                          r"receio|temo)\b[^.!?\n]{0,60}?\b(?:não é possível|não se pode|não posso|não podemos|não "
                          r"consigo|não conseguimos|não é permitido|não está previst\w|confidencia\w+|sigilos\w+)\b|"
@@ -150,4 +154,5 @@ _PT_HANDOFF = rx(
     r"enviar|adicionar|encomendar|abrir um (?:pedido|chamado|processo))\b"
 )
 
-PT = Lexicon("pt", _PT, _PT_HEDGES, _PT_LECTURE, _PT_DELIVER, _PT_CONTRAST, _PT_OPENING, _PT_STOP, handoff=_PT_HANDOFF)
+PT = Lexicon("pt", _PT, _PT_HEDGES, _PT_LECTURE, _PT_DELIVER, _PT_CONTRAST, _PT_OPENING, _PT_STOP,
+             hedge_hints=("não ", "sinto", "lament", "preocup"), handoff=_PT_HANDOFF)
