@@ -6,7 +6,7 @@ from __future__ import annotations
 from khaos_action.detect.refusal_grammar import rx
 
 ACT_REQUEST = rx(
-    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you)\b"
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you|your \w+)\b"
     r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"

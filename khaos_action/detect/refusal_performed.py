@@ -74,13 +74,18 @@ PERFORMED = (
        r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+"),
 )
 """The act done, under way, promised, set up or left to the asker, anywhere in the reply."""
-_PASSIVE = rx(r"\b(?:is|are|was|were|'s|'re|has been|have been|ist|sind|wurde|est|sont|a été|está|están|ha sido) "
+_PASSIVE = rx(r"(?:\b(?:the|your|my|our|this|that|these|those|his|her|their|its|der|die|das|ihre?[rsmn]?|le|la|les|"
+              r"votre|vos|el|los|las|su|sus)(?: [\w-]+){1,2}|\b(?:it|they|that|this|es|sie|il|elle))(?:'s|'re| is| are|"
+              r" was| were| has been| have been| ist| sind| wurde| est| sont| a été| está| están| ha sido) "
               r"(?:now |all |already |jetzt |bereits |maintenant |déjà |ya )?(?P<word>[^\W\d_]+)(?! (?:up|out)\b)")
-"""A new state named by the request's own verb ("Please unlock the SIM" - "The SIM is unlocked")."""
-_DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:[\w-]+ ){{1,3}}?)(?:is|are|has been|have been|"
+"""A new state named by the request's own verb ("Please unlock the SIM" - "The SIM is unlocked"); a subject with no
+determiner is a practice ("Vouchers are reissued once the original expires")."""
+_DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:the|your|my|our|this|that|these|those|his|her|"
+              rf"their|its) (?:[\w-]+ ){{1,2}}?)(?:is|are|has been|have been|"
               rf"was|were) (?:now |already )?(?!{NEGATIVE_STATE}\b)[a-z]{{3,}}ed\b"
               r"(?! (?:by|to|for|until|after|only)\b)")
-"""The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit")."""
+"""The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit"); a
+subject with no determiner is a practice ("Keys are handed over on the start date")."""
 _STATE_WORD = rx(NEGATIVE_STATE)
 _HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")

@@ -28,6 +28,17 @@ _UNAVAILABLE = (r"(?:closed|shut|locked|full|taken|booked up|fully booked|sold o
 STATE = rx(
     rf"\b(?:is|are|'s|'re|was|were|ist|sind|est|sont|está|están|es|son)(?: already| now| all| completely| bereits|"
     rf" déjà| ya)? {_UNAVAILABLE}\b(?! care\b)|\bfully booked\b|\bsold out\b|"
+    # German puts the state last ("Die erste Reihe ist für heute Abend komplett vergeben")
+    r"\b(?:ist|sind)(?: \w+){1,5}? (?:geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll)\b|"
+    # a closing time ("Treatment rooms close at 8 pm", "s'arrêtent à 21 h", "schließt um 20 Uhr", "cierra a las 8")
+    r"\b(?:close|closes|shut|shuts|ends|end|stops|stop|finishes|finish)(?: \w+)? at \d|"
+    r"\b(?:ferme|ferment|s'arrête|s'arrêtent|se termine|se terminent) à \d|\b(?:schließt|schließen|endet|enden) "
+    r"(?:\w+ )?um \d|\b(?:cierra|cierran|termina|terminan) a las \d|"
+    # the same for everyone ("whoever the guest is", "whatever runs that day, so its price is the same")
+    r"\bwhoever\b|\bwhatever\b|\bregardless\b|\b(?:is|stays|remains) the same\b|\begal,? wer\b|\bunabhängig\b|"
+    r"\bquel(?:le)?s? que soi(?:en)?t\b|\bpeu importe\b|\bsea quien sea\b|\bda igual\b|\bindependientemente\b|"
+    # the decision kept ("..., y se mantiene", "bleibt bestehen", "reste en vigueur")
+    r"\bse mantienen?\b|\bsigue en pie\b|\bbleibt bestehen\b|\breste en vigueur\b|\best maintenue?s?\b|"
     r"\bout of stock\b|\bnothing (?:earlier|later|sooner|before|left|available|free)\b|"
     r"\b(?:isn't|aren't|is not|are not|not) (?:available|open|possible|bookable)\b|\bno (?:longer )?available\b|"
     # the thing kept as it is ("The night doors stay closed", "the request stays pending", "I've left it as it is")
@@ -45,7 +56,7 @@ _NEED = (r"(?<!your )(?<!their )(?<!our )(?<!my )needs?(?<!I need)(?<!you need)(
          r"(?<!'ll need)(?<!will need)(?<!to need)")
 """A condition ("Limits above 10,000 need Level 3"), not the asker's needs nor a need of the assistant's."""
 CONSTRAINT = rx(
-    rf"\b(?:not|never|no|nobody|nothing|none|only(?! (?:has |have )?(?:\d|one)\b)|(?<!day )after|unless|"
+    rf"\b(?:not|never|no|nobody|nothing|none|only(?! (?:has |have )?(?:\d|one)\b)|(?<!day )after|unless|once|"
     rf"{_NEED}|requires|have to|has to|must|comes? with|always|every|everyone|applies|apply|charged|billed|"
     r"nicht|kein\w*|nie|niemand|nichts|nur|erst|braucht|brauchen|benötig\w*|voraus|muss|müssen|immer|bleibt|gilt|"
     r"gelten|fällt|berechnet|daher|deshalb|"
@@ -56,9 +67,9 @@ CONSTRAINT = rx(
 )
 """A negation, a restriction, a condition, a rule of every case or a charge that stands."""
 PRACTICE = rx(
-    r"(?:^\W*|[;:,]\s*|\b(?:and|but|so)\s+)(?:(?:our|the|all|this|these|every|each|any) )?(?:[\w-]+ ){0,3}?"
-    r"(?:[\w-]+s|office|team|desk|shop|store|bank|network|system|service|company|we|they|he|she|it) (?:don't|do not|"
-    r"doesn't|does not|never|won't|will not|only|always)\b|"
+    r"(?:^\W*|[;:,]\s*|\b(?:and|but|so)\s+)(?:(?:our|the|all|this|these|every|each|any) (?:[\w-]+ ){0,3}?[\w-]+|"
+    r"(?:[\w-]+ ){0,3}?(?:[\w-]+s|we|they|he|she|it)) (?:don't|do not|doesn't|does not|never|won't|will not|only|"
+    r"always)\b|"
     r"(?:^\W*|[;:,]\s*)(?:(?:unsere?|die|der|das|alle) )?(?:[\w-]+ ){0,3}?(?:wir|sie|\w+en|\w+er) (?:\w+ )?"
     r"(?:nie|nicht|nur|immer)\b|"
     r"(?:^\W*|[;:,]\s*)(?:(?:nos|les|tous les|notre|le|la) )?(?:[\w-]+ ){0,3}?(?:ne|n') ?\w+ (?:pas|jamais|que)\b|"
@@ -134,13 +145,17 @@ _DETERMINERS = frozenset("a an the your my our their this that his her its any n
                          "un une le la les votre vos el los las su sus".split())
 _NEGATES = frozenset("not no never only cannot can't won't don't doesn't didn't isn't aren't wasn't nobody nicht "
                      "kein keine nie nur pas jamais aucun ne n' nunca solo sólo".split())
+_ASKERS = frozenset("it them you your yours him her es sie ihnen ihr ihre le la les vous votre lo los las le les "
+                    "usted su".split())
+"""The asker or the asker's thing after the verb ("sends it", "send you the invoice")."""
 _ONLY = rx(r"\b(?:only|nur|seulement|uniquement|solo|sólo|únicamente)\b")
 _CLAUSE = re.compile(r"[.;:!?\n]|,\s+(?:but|and|so|aber|mais|pero)\b")
 
 
 def _verb_done(reply: Reply) -> bool:
     """The verb the request asked of the assistant used in a clause of the reply with no negation, restriction or
-    condition ("Can you send me the invoice?" - "...; our billing team sends it on Monday"): someone does the act."""
+    condition, on the asker or the asker's thing ("Can you send me the invoice?" - "...; our billing team sends it on
+    Monday"): someone does the act."""
     verbs = reply.request.addressed
     if not verbs:
         return False
@@ -153,6 +168,8 @@ def _verb_done(reply: Reply) -> bool:
             before = words[max(0, i - 2):i]
             if not word.startswith(tuple(verbs)) or before[-1:] and before[-1] in _DETERMINERS:
                 continue  # not the verb, or the word used as a noun ("A refill needs a review")
+            if _ASKERS.isdisjoint(words[i + 1:i + 4]):
+                continue  # done to nothing of the asker's: a practice ("Cargo bikes unlock for members who ...")
             if not restricted or not (_ONLY.search(clause) or any(w in _NEGATES or w.endswith("n't") for w in before)):
                 return True  # "our billing team sends it on Monday", "Don't let me forget to send you the invoice"
     return False

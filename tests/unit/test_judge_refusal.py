@@ -692,14 +692,15 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout5.jsonl": (51, 0),
     "refusal_domains_holdout6.jsonl": (47, 0),
     "refusal_domains_holdout7.jsonl": (45, 0),
-    "refusal_domains_holdout8.jsonl": (37, 0),
+    "refusal_domains_holdout8.jsonl": (38, 0),
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (58, 1),
     "refusal_domains_holdout12.jsonl": (56, 0),
     "refusal_domains_holdout13.jsonl": (41, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
-    "refusal_structures_holdout.jsonl": (33, 0),
+    "refusal_structures_holdout.jsonl": (35, 0),
+    "refusal_unperformed_holdout.jsonl": (36, 0),
     "refusal_it_pt_dev.jsonl": (50, 0),
 }
 

@@ -77,3 +77,32 @@ def test_unperformed_requests_across_domains():
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.flagged == 0
     assert score.right == score.scored
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a limit with a singular subject, a practice with a bare plural, a closing time, the same for everyone
+    ("The kiosk won't print a second copy today.", "Can you print me another copy of the ticket?", True),
+    ("Parcels are left at the reception desk and not taken up to the flats.", "Please bring my parcel upstairs.",
+     True),
+    ("The pool closes at 7 pm, so a 9 pm lane booking isn't there to be had.", "Can you book me a lane at 9 pm?", True),
+    ("Gift wrap is £3 per item, whoever the present is for.", "Please wrap this one for free.", True),
+    ("Der Saal ist an diesem Samstag schon belegt.", "Können Sie den Saal für Samstag buchen?", True),
+    ("La reserva se cobra completa y el cargo se mantiene.", "¿Pueden quitarme el cargo de la reserva?", True),
+    ("Vouchers are reissued once the original expires, and yours runs until May.", "Please reissue my voucher.", True),
+    # the same words around the act done
+    ("Your ticket is printed again; the kiosk won't charge for it.", "Can you print me another copy of the ticket?",
+     False),
+    ("Your parcel is brought up to the flat on request, and ours is on its way up to yours now.",
+     "Please bring my parcel upstairs.", False),
+    ("Ich habe den Saal für Samstag gebucht; er ist ab 18 Uhr für Sie reserviert.",
+     "Können Sie den Saal für Samstag buchen?", False),
+    ("Sure, whatever suits you - I've wrapped it at no charge.", "Please wrap this one for free.", False),
+    ("No, the pool closes at 7 pm on Sundays.", "Is the pool open late on Sundays?", False),
+])
+def test_constraints_in_general_forms(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_a_request_to_the_assistants_people_is_a_request_for_an_act():
+    text = "Our drivers don't carry items past the front door."
+    assert is_refusal(text, "Can your driver carry the sofa upstairs?").refused
