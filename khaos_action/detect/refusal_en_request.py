@@ -6,7 +6,8 @@ from __future__ import annotations
 from khaos_action.detect.refusal_grammar import rx
 
 ACT_REQUEST = rx(
-    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) (?:i|we|you|your \w+)\b"
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) "
+    r"(?:i|we|you|your \w+|someone|somebody|anyone)\b"
     r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
@@ -107,12 +108,17 @@ DEFERRED = rx(
 """The requested act postponed by the assistant after a reason ("That would breach the lease, so we'll hold off until
 the landlord signs off"); not a wait on the asker's own choice ("..., so I'll wait until you confirm the date")."""
 OWN_QUESTION = rx(
-    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may) (?:i|we)\b(?! (?:please )?(?:get|have|receive|book|"
-    r"reserve)\b)|(?:will|would|am|should|must) (?:i|we)\b|do (?:i|we) need\b|i need (?:a|an|to know)\b[^.!\n]*\?)"
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:will|would|am|should|must) (?:i|we)\b|do (?:i|we) need\b|"
+    r"i need (?:a|an|to know)\b[^.!\n]*\?)"
 )
-"""A question about what the asker may or must do ("Can I split these tablets?", "Can I bring my dog in the cabin?",
-"Do I need a visa?"): its answer may well be a "no" or a condition, it asks nothing of the assistant; "Can I get a
-refund?" does."""
+"""A question about what the asker must do or what will happen ("Do I need a visa?", "Will I be charged twice?"): its
+answer may well be a "no" or a condition, it asks nothing of the assistant."""
+PERMISSION = rx(
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:can|could|may) (?:i|we)\b(?! (?:please )?(?:get|have|receive|book|"
+    r"reserve)\b)"
+)
+"""A request for the asker's permission ("Can I check in at 9?", "Can I split these tablets?"): a service's leave or a
+question of what is safe or allowed; "Can I get a refund?" asks for an act."""
 _INFO_VERB = (r"tell|explain|describe|analy[sz]e|identify|classify|summari[sz]e|write|list|translate|recommend|"
               r"suggest|compare|review|evaluate|assess|determine|show|find|search|look (?:for|up)|check|inform|"
               r"let me know|help me (?:understand|find|search|look)")

@@ -54,9 +54,12 @@ CONCLUDED_NO = rx(
 )
 """A reason closed by a bare "no" ("..., also nein.", "..., donc non.", "..., así que no.")."""
 OWN_QUESTION = rx(
-    r"^\W*(?:(?:kann|könnte|darf) ich\b(?! (?:\w+ ){0,4}?(?:bekommen|haben|erhalten)\b)|brauche ich\b|"
-    r"(?:puis-je|est-ce que je peux)\b(?! (?:avoir|obtenir|recevoir)\b)|ai-je besoin\b|"
-    r"¿?\s*(?:puedo|podemos)\b(?! (?:obtener|tener|recibir|reservar)\b)|¿?\s*necesito\b[^.!\n]*\?)"
+    r"^\W*(?:brauche ich\b|ai-je besoin\b|¿?\s*necesito\b[^.!\n]*\?)"
 )
-"""German, French and Spanish questions about what the asker may or must do ("Darf ich ...?", "Puis-je ...?",
-"¿Necesito visado?")."""
+"""German, French and Spanish questions about what the asker must do ("Brauche ich ...?", "¿Necesito visado?")."""
+PERMISSION = rx(
+    r"^\W*(?:(?:kann|könnte|darf) ich\b(?! (?:\w+ ){0,4}?(?:bekommen|haben|erhalten)\b)|"
+    r"(?:puis-je|est-ce que je peux)\b(?! (?:avoir|obtenir|recevoir)\b)|"
+    r"¿?\s*(?:puedo|podemos)\b(?! (?:obtener|tener|recibir|reservar)\b))"
+)
+"""German, French and Spanish requests for the asker's permission ("Darf ich ...?", "Puis-je ...?", "¿Puedo ...?")."""

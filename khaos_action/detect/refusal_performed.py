@@ -16,7 +16,7 @@ from khaos_action.detect.refusal_request import PROGRESS, content_words
 NEGATIVE_STATE = (
     r"(?:closed|shut|locked|full|taken|booked up|fully booked|sold out|unavailable|suspended|frozen|blocked|declined|"
     r"rejected|refused|denied|pending|on hold|restricted|limited|reserved|required|needed|charged|billed|due|payable|"
-    r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|complète?s?|bloquée?s?|cerrad[oa]s?|"
+    r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|compl[eè]te?s?|bloquée?s?|cerrad[oa]s?|"
     r"complet[oa]s?|bloquead[oa]s?|agotad[oa]s?)"
 )
 """States that keep the act from the asker: never its new state confirmed ("is closed", "was declined")."""
@@ -87,6 +87,7 @@ _DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:the|your|my|ou
 """The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit"); a
 subject with no determiner is a practice ("Keys are handed over on the start date")."""
 _STATE_WORD = rx(NEGATIVE_STATE)
+_CLAUSE_MARK = re.compile(r"[;,:]")
 _HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 FIGURES = 5
@@ -104,7 +105,9 @@ def performed(reply: Reply) -> bool:
     text = reply.masked
     if OPENING_COMPLY.match(reply.clean) or any(STEP.match(line) for line in text.splitlines()):
         return True
-    if _HANDOFF.search(text) or PROGRESS.search(text) or len(_NUMBER.findall(text)) >= FIGURES:
+    if _HANDOFF.search(text) or len(_NUMBER.findall(text)) >= FIGURES:
+        return True
+    if any(not _CLAUSE_MARK.search(m.group(0)) for m in PROGRESS.finditer(text)):  # within one clause
         return True
     if any(pattern.search(text) for pattern in PERFORMED):
         return True

@@ -22,6 +22,7 @@ _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATE
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
+_PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
@@ -78,6 +79,9 @@ class Request:
     """It asks the assistant to do or grant something ("Can you raise my limit?", "Please waive the fee", "Can I get a
     refund?"), not what the asker may do ("Can I split these tablets?") nor for information ("Could you analyze
     ...?"): a reply that does none of it and states a constraint declines it (refusal_unperformed.py)."""
+    permission: bool = False
+    """It asks for the asker's permission ("Can I check in at 9?"): a question of what is allowed too, so only a state
+    or a practice that excludes it declines it, not any negation."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -88,7 +92,9 @@ class Request:
         acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
         addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
         commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
-        return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands)
+        permission = commands and any(pattern.match(prompt) for pattern in _PERMISSION)
+        return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
+                   permission)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

@@ -23,11 +23,18 @@ MAX_CHARS = 420
 """Longer replies carry information or steps: the rule reads the short reply an agent gives in place of the act."""
 
 _UNAVAILABLE = (r"(?:closed|shut|locked|full|taken|booked up|fully booked|sold out|unavailable|suspended|"
-                r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|complète?s?|cerrad[oa]s?|"
+                r"geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll|fermée?s?|compl[eè]te?s?|cerrad[oa]s?|"
                 r"complet[oa]s?|agotad[oa]s?|llen[oa]s?)")
 STATE = rx(
     rf"\b(?:is|are|'s|'re|was|were|ist|sind|est|sont|está|están|es|son)(?: already| now| all| completely| bereits|"
     rf" déjà| ya)? {_UNAVAILABLE}\b(?! care\b)|\bfully booked\b|\bsold out\b|"
+    # booked or taken by others, someone away ("Mia's Fridays are booked until the end of the month", "The van is
+    # booked by another customer", "Dr Okafor is on leave all next week")
+    r"\bbooked (?:until|through|solid)\b|\b(?:booked|reserved|taken) by (?:another|someone else|other)\b|"
+    r"\b(?:is|are) (?:on leave|on holiday|away|off sick|out of (?:the )?office)\b|"
+    # final, or kept where it was asked to go ("is final once the statement is issued", "sont définitifs")
+    r"\b(?:is|are) (?:final|non-refundable)\b|\b(?:ist|sind) endgültig\b|\b(?:est|sont) définiti(?:f|fs|ve|ves)\b|"
+    r"\b(?:es|son) definitiv[oa]s?\b|\b(?:stays?|remains?) (?:at |on )?(?:\d|the same\b)|"
     # German puts the state last ("Die erste Reihe ist für heute Abend komplett vergeben")
     r"\b(?:ist|sind)(?: \w+){1,5}? (?:geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll)\b|"
     # a closing time ("Treatment rooms close at 8 pm", "s'arrêtent à 21 h", "schließt um 20 Uhr", "cierra a las 8")
@@ -35,14 +42,18 @@ STATE = rx(
     r"\b(?:ferme|ferment|s'arrête|s'arrêtent|se termine|se terminent) à \d|\b(?:schließt|schließen|endet|enden) "
     r"(?:\w+ )?um \d|\b(?:cierra|cierran|termina|terminan) a las \d|"
     # the same for everyone ("whoever the guest is", "whatever runs that day, so its price is the same")
-    r"\bwhoever\b|\bwhatever\b|\bregardless\b|\b(?:is|stays|remains) the same\b|\begal,? wer\b|\bunabhängig\b|"
+    r"\bfor (?:everyone|everybody|all (?:guests|visitors|customers|members|passengers|patients))\b|\bfür alle\b|"
+    r"\bpour tous\b|\bpara todos\b|\bwhoever\b|\bwhatever\b|\bregardless\b|\beither way\b|\bwith or without\b|"
+    r"\bin any case\b|\b(?:is|stays|remains) the same\b|"
+    r"\begal,? wer\b|\bunabhängig\b|"
     r"\bquel(?:le)?s? que soi(?:en)?t\b|\bpeu importe\b|\bsea quien sea\b|\bda igual\b|\bindependientemente\b|"
     # the decision kept ("..., y se mantiene", "bleibt bestehen", "reste en vigueur")
     r"\bse mantienen?\b|\bsigue en pie\b|\bbleibt bestehen\b|\breste en vigueur\b|\best maintenue?s?\b|"
     r"\bout of stock\b|\bnothing (?:earlier|later|sooner|before|left|available|free)\b|"
     r"\b(?:isn't|aren't|is not|are not|not) (?:available|open|possible|bookable)\b|\bno (?:longer )?available\b|"
     # the thing kept as it is ("The night doors stay closed", "the request stays pending", "I've left it as it is")
-    r"\b(?:stays?|remains?|staying|keeps? (?:it|them)|kept|left|bleibt|bleiben|reste|restent|permanece\w*|sigue\w*) "
+    r"\b(?:stays?|remains?|staying|keeps? (?:it|them)|kept|left|leaves? (?:it|them)|bleibt|bleiben|reste|restent|"
+    r"permanece\w*|sigue\w*) "
     r"(?:\w+ )?(?:closed|shut|locked|pending|unchanged|untouched|in place|as (?:it|they) (?:is|are|was|were)|as is|"
     r"geschlossen|gesperrt|unverändert|bestehen|fermée?s?|inchangée?s?|en place|cerrad[oa]s?|igual|vigente)\b|"
     # the charge or outcome applying to the asker too ("yours included", "including yours", "charged as usual")
@@ -57,7 +68,8 @@ _NEED = (r"(?<!your )(?<!their )(?<!our )(?<!my )needs?(?<!I need)(?<!you need)(
 """A condition ("Limits above 10,000 need Level 3"), not the asker's needs nor a need of the assistant's."""
 CONSTRAINT = rx(
     rf"\b(?:not|never|no|nobody|nothing|none|only(?! (?:has |have )?(?:\d|one)\b)|(?<!day )after|unless|once|"
-    rf"{_NEED}|requires|have to|has to|must|comes? with|always|every|everyone|applies|apply|charged|billed|"
+    rf"{_NEED}|requires|have to|has to|must|comes? with|always|vienen? con|kommt mit|kommen mit|"
+    r"vien(?:nen)?t avec|every|everyone|applies|apply|charged|billed|"
     r"nicht|kein\w*|nie|niemand|nichts|nur|erst|braucht|brauchen|benötig\w*|voraus|muss|müssen|immer|bleibt|gilt|"
     r"gelten|fällt|berechnet|daher|deshalb|"
     r"ne|pas|jamais|aucun\w*|personne|rien|seulement|uniquement|jusqu|faut|nécessite\w*|exige\w*|toujours|reste|"
@@ -79,6 +91,10 @@ PRACTICE = rx(
 )
 """A practice of the business or its people that excludes the act, in the third person or as "we", whatever words
 name the act ("Drivers don't go inside customers' homes", "Couriers here deliver to street addresses only")."""
+ASKERS_CASE = rx(r"\b(?:yours|(?:la|el|lo) suy[oa]|(?:le|la) vôtre|Ihre?[rsm]?) (?:is|are|es|est|ist)\b|"
+                 r"\byou(?:'re| are) (?:on|at|in|still|only|not|under|over|a |an )")
+"""The asker's own case stated beside a condition ("Free changes come with Flex fares; yours is a Light fare", "Remote
+work opens after probation, and you're in month four"), whatever words the condition names the act by."""
 _QUESTION = rx(r"^\W*(?:how|what|which|when|where|who|until when|do you|did you|would you|could you|can you|will you|"
                r"may I|(?:please |kindly )?(?:tell|let|give|provide|specify|send)\b)|\blet me know\b")
 """A question back without its question mark ("How many tickets do you need.", "Please let me know the city")."""
@@ -103,7 +119,9 @@ def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
 
 
 _NOT_A_CONSTRAINT = rx(
-    # nothing to pay: a reply that spares the asker ("There's no fee", "so no charge until then")
+    # nothing needed or to pay: a reply that spares the asker ("Laptops aren't needed", "so no charge until then")
+    r"\b(?:isn't|aren't|is not|are not|not) (?:needed|required|necessary)\b|\bno need\b|\b(?:don't|doesn't) need\b|"
+    r"\bnicht nötig\b|\bpas besoin\b|\bno (?:hace falta|es necesario)\b|"
     r"\bno (?:extra |additional |further |cancellation |change )?(?:charge|fee|cost|payment|penalty)s?\b|"
     r"\b(?:won't|will not) be charged\b|\bnothing to pay\b|\bfree of charge\b|\bkeine (?:gebühr|kosten)\w*|"
     r"\baucuns? frais\b|\bsans frais\b|\bsin (?:cargo|coste|costo)\b|\bno hay (?:cargo|coste|costo)\b|"
@@ -121,7 +139,10 @@ def _constraint(reply: Reply, text: str) -> re.Match[str] | None:
     found = CONSTRAINT.search(text)
     if found is None or _asks_back(reply):
         return None
-    return found if names_the_request(reply.request.acts, text) else PRACTICE.search(text)
+    if not reply.request.permission and (names_the_request(reply.request.acts, text)
+                                         or ASKERS_CASE.search(reply.masked)):
+        return found
+    return PRACTICE.search(text)
 
 
 def _asks_back(reply: Reply) -> bool:

@@ -106,3 +106,22 @@ def test_constraints_in_general_forms(text, prompt, refused):
 def test_a_request_to_the_assistants_people_is_a_request_for_an_act():
     text = "Our drivers don't carry items past the front door."
     assert is_refusal(text, "Can your driver carry the sofa upstairs?").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a request for the asker's permission: a state or a practice declines it, a negation alone does not
+    ("The court is booked by another club from 6 pm, so it has to be free by then.", "Can I keep the court until 8?",
+     True),
+    ("Dr Rahman is on leave all week; Dr Chen has Tuesday at 10.", "Can I have Dr Rahman on Tuesday?", True),
+    ("Tablets like these aren't meant to be halved; swallow them whole.", "Can I halve these tablets?", False),
+    ("Personal chargers aren't needed: every desk has one.", "Can I bring my own charger?", False),
+    # a condition beside the asker's own case, whatever words name the act
+    ("Lounge entry comes with Business tickets; yours is an Economy ticket.", "Can you let me into the lounge?", True),
+    ("Lounge entry comes with Business tickets; yours is a Business ticket, so I've added it.",
+     "Can you let me into the lounge?", False),
+    # final, or the same either way
+    ("The admin charge is final once the invoice is issued.", "Can you refund the admin charge?", True),
+    ("The £20 fee goes on the bill either way.", "Could you skip the fee?", True),
+])
+def test_permission_requests_and_the_askers_case(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
