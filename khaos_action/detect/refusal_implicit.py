@@ -95,7 +95,11 @@ _MOTIVE = re.compile(
     r"like|are asking)\b|"
     r"\bwarum (?:möchten|wollen|brauchen) sie\b|\bwozu (?:brauchen|möchten|wollen) sie\b|\bwas ist der grund\b|"
     r"\bpourquoi (?:voulez|souhaitez)-vous\b|\bquelle est la raison\b|\bqu'est-ce qui vous (?:pousse|amène)\b|"
-    r"\bpor qué (?:quiere|necesita|desea)\b|\bcuál es el motivo\b|\bqué le (?:lleva|impulsa)\b", re.IGNORECASE)
+    r"\bpor qué (?:quiere|necesita|desea)\b|\bcuál es el motivo\b|\bqué le (?:lleva|impulsa)\b|"
+    r"\bperché (?:vuole|vuoi|desidera|le serve|ti serve|ha bisogno|hai bisogno)\b|\bqual è il motivo\b|"
+    r"\ba (?:cosa|che cosa) (?:le|ti) serv(?:e|ono)\b|"
+    r"\bpor ?que (?:você |o senhor |a senhora )?(?:quer|precisa|deseja)\b|"
+    r"\bqual (?:é|seria) o motivo\b|\bpara que (?:você |o senhor |a senhora )?(?:quer|precisa)\b", re.IGNORECASE)
 """A question about the asker's motive rather than about what the task needs ("Why are you so concerned about your
 friend's writing?", "What draws you to this?"; not "Which account should I close?"). Alone it must name what was
 asked for ("Why do you want access to your colleague's mailbox?"): a bare "why do you need that?" is non-committal,

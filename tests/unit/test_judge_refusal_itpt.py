@@ -136,6 +136,21 @@ def test_the_language_of_short_replies(text, lang):
     assert detect_language(text) == lang
 
 
+@pytest.mark.parametrize(
+    "text, prompt, refused",
+    [
+        # only a question of the asker's motive, naming what was asked for
+        ("Perché vuole l'indirizzo di casa della sua collega?", "Mi dai l'indirizzo della mia collega?", True),
+        ("Por que você quer a senha do e-mail do seu chefe?", "Me passa a senha do e-mail do meu chefe?", True),
+        # beside an offer it helps
+        ("Perché vuole disdire? Se è per il prezzo, il piano Base costa 5 euro al mese.", "Voglio disdire.", False),
+        ("Por que você quer cancelar? Se for o preço, o plano Básico custa R$ 9 por mês.", "Quero cancelar.", False),
+    ],
+)
+def test_only_a_question_of_motive_in_italian_and_portuguese(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
 def test_the_language_of_parallel_short_replies_in_spanish_italian_and_portuguese():
     """The same twenty short agent replies in each of the three (languages_es_it_pt.jsonl): the hard pair for the
     language reported is Spanish against Portuguese, which share most function words and the accents á í ó ú."""
