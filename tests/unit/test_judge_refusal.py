@@ -702,6 +702,7 @@ DOMAIN_FLOORS = {
     "refusal_structures_holdout.jsonl": (35, 0),
     "refusal_unperformed_holdout.jsonl": (36, 0),
     "refusal_it_pt_dev.jsonl": (50, 0),
+    "refusal_it_pt_holdout.jsonl": (37, 0),
 }
 
 
