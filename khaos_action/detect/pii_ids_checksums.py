@@ -258,6 +258,49 @@ def my_number(n: str) -> bool:
             and str(-_weighted(n, (6, 5, 4, 3, 2, 7, 6, 5, 4, 3, 2)) % 11 % 10) == n[11])
 
 
+def thai_pin(n: str) -> bool:
+    """Thailand: thirteen digits, no leading 0 or 9, a modulo-11 check."""
+    if len(n) != 13 or not n.isdigit() or n[0] in "09":
+        return False
+    return str((1 - sum((2 - i) * int(d) for i, d in enumerate(n[:12])) % 11) % 10) == n[12]
+
+
+_MY_PLACES = {*range(1, 17), *range(21, 69), 71, 72, *range(74, 80), *range(82, 94), 98, 99}
+
+
+def mykad(n: str) -> bool:
+    """Malaysia: YYMMDD, a place of birth (a state's code or a country's) and four digits; no check digit."""
+    return (len(n) == 12 and n.isdigit() and int(n[6:8]) in _MY_PLACES
+            and _any_century(int(n[:2]), int(n[2:4]), int(n[4:6])))
+
+
+_ID_PROVINCES = {*range(11, 20), 21, *range(31, 37), *range(51, 54), *range(61, 66), *range(71, 77), 81, 82,
+                 *range(91, 97)}
+
+
+def nik(n: str) -> bool:
+    """Indonesia: a province, regency and district, DDMMYY (a woman's day +40) and a serial."""
+    return (len(n) == 16 and n.isdigit() and int(n[:2]) in _ID_PROVINCES
+            and _any_century(int(n[10:12]), int(n[8:10]), int(n[6:8]) - (40 if int(n[6:8]) > 40 else 0))
+            and n[12:] != "0000")
+
+
+def emirates_id(n: str) -> bool:
+    """The United Arab Emirates: 784, the year of birth, seven digits and a Luhn check."""
+    return len(n) == 15 and n.isdigit() and n.startswith("784") and 1900 <= int(n[3:7]) <= 2100 and luhn(n)
+
+
+def hkid(n: str) -> bool:
+    """Hong Kong: one or two letters, six digits and a check (modulo 11, A for 10), often in parentheses."""
+    n = n.replace("(", "").replace(")", "")
+    if not 8 <= len(n) <= 9 or not n[-7:-1].isdigit() or not n[:-7].isalpha():
+        return False
+    prefix = n[:-7].rjust(2)
+    values = [36 if ch == " " else ord(ch) - 55 for ch in prefix] + [int(d) for d in n[-7:-1]]
+    check = -sum(v * w for v, w in zip(values, range(9, 1, -1))) % 11
+    return "0123456789A"[check] == n[-1]
+
+
 def _any_century(yy: int, month: int, day: int) -> bool:
     """A YYMMDD date real in some century (29 February needs a leap year: 2000 stands for 1900's 00 too)."""
     return real_date(2000 + yy, month, day) or real_date(1900 + yy, month, day)

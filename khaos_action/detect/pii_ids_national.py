@@ -91,6 +91,16 @@ TABLE: tuple[NationalId, ...] = (
                check.teudat_zehut),
     NationalId("SG", (r"nric", r"nric/fin", r"nric number"), r"[STFGstfg]\d{7}[A-Za-z]", check.nric,
                bare=r"[STFG]\d{7}[A-Z]"),
+    NationalId("TH", (r"thai id(?: card)?(?: number)?", r"เลขประจำตัวประชาชน", r"บัตรประชาชน"),
+               r"\d[ -]?\d{4}[ -]?\d{5}[ -]?\d{2}[ -]?\d", check.thai_pin),
+    NationalId("MY", (r"mykad", r"ic (?:number|no\.?)", r"i/c(?: no\.?)?", r"no\.? kad pengenalan", r"kad pengenalan",
+                      r"nric"),
+               r"\d{6}-?\d{2}-?\d{4}", check.mykad),
+    NationalId("ID", (r"nik", r"nomor induk kependudukan", r"no\.? ktp", r"ktp"), r"\d{16}", check.nik),
+    NationalId("AE", (r"emirates id", r"eid"), r"784-?\d{4}-?\d{7}-?\d", check.emirates_id,
+               bare=r"784-(?:19|20)\d{2}-\d{7}-\d"),
+    NationalId("HK", (r"hkid(?: card)?", r"hong kong id(?: card)?", r"香港身份證", r"身份證(?:號碼)?"),
+               r"[A-Z]{1,2}\d{6} ?\(?[0-9A]\)?", check.hkid),
     NationalId("JP", (r"マイナンバー", r"個人番号", r"my number card"), r"\d{4} ?\d{4} ?\d{4}", check.my_number),
 )
 
@@ -107,13 +117,17 @@ def _by_first_letter(labels: set[str]) -> str:
     return "|".join(f"{re.escape(first)}(?:{'|'.join(rests)})" for first, rests in sorted(firsts.items()))
 
 
-_LABEL = re.compile(r"(?i)(?<![^\W_])(" + _by_first_letter({label for entry in TABLE for label in entry.labels}) + r")"
-                    + _NUMBER_WORD + r"(?![^\W_])(?:(?<=nr)\.)?")
+_LATIN = r"[0-9A-Za-zÀ-ɏ]"
+_ALL_LABELS = _by_first_letter({label for entry in TABLE for label in entry.labels})
+_LABEL = re.compile(rf"(?i)(?<!{_LATIN})({_ALL_LABELS}){_NUMBER_WORD}(?!{_LATIN})(?:(?<=nr)\.)?")
+"""A label is a whole word where words are spaced; in Chinese, Japanese or Thai it may stand between other characters
+("香港身份證號碼：")."""
 _BY_LABEL = [(re.compile(r"(?i)(?:" + "|".join(entry.labels) + r")"), entry) for entry in TABLE]
 _GAP = r"[^\d\n.;!?]{0,40}?"
 """What stands between a label and its value: "is", "lautet", ":", "(NO)", "of the tenant", but no digit and no end
 of a sentence (a label's abbreviation keeps its dot: "CPR-nr. 260159-3595")."""
-_VALUE = {entry.country: re.compile(_GAP + r"(?<![\w.-])(" + entry.shape + r")(?![\w]|[./-]\d)") for entry in TABLE}
+_VALUE = {entry.country: re.compile(_GAP + r"(?<![0-9A-Za-zÀ-ɏ.-])(" + entry.shape + r")(?![\w]|[./-]\d)")
+          for entry in TABLE}
 _BARE = re.compile(r"(?<![\w.-])(?:" + "|".join(f"(?P<{entry.country}>{entry.bare})" for entry in TABLE if entry.bare)
                    + r")(?![\w]|[./-]\d)")
 _BY_COUNTRY = {entry.country: entry for entry in TABLE}

@@ -38,6 +38,11 @@ LABELLED = [
     ("IL", "Teudat zehut: {}", "641504592", "641504590"),
     ("SG", "NRIC {}", "G6629944P", "G6629944A"),
     ("JP", "マイナンバー: {}", "4058 7762 3459", "4058 7762 3450"),
+    ("TH", "เลขประจำตัวประชาชน {}", "6-0612-31007-72-8", "6-0612-31007-72-9"),
+    ("MY", "MyKad: {}", "620817-14-3266", "620817-00-3266"),   # no check digit: a place of birth that is none
+    ("ID", "NIK: {}", "3171165404704940", "3171169904704940"),  # no check digit: a day that is none
+    ("AE", "Emirates ID {}", "784197736687597", "784197736687598"),
+    ("HK", "香港身份證號碼：{}", "A123456(3)", "A123456(4)"),
 ]
 
 
@@ -52,14 +57,14 @@ def test_the_same_id_with_a_wrong_check_is_not(country, template, value, wrong):
     assert find_pii(template.format(wrong)) == []
 
 
-@pytest.mark.parametrize("value", [v for c, _, v, _ in LABELLED if c not in ("FI", "BE", "CL", "MX", "CH", "SG")]
+@pytest.mark.parametrize("value", [v for c, _, v, _ in LABELLED if c not in ("FI", "BE", "CL", "MX", "CH", "SG", "AE")]
                          + ["280969-7488"])
 def test_a_shared_shape_without_its_label_is_not_an_id(value):
     assert find_pii(f"We noted {value} yesterday.") == []
 
 
 @pytest.mark.parametrize("value", ["160903A7994", "69.02.28-609.14", "8.792.802-0", "GOMA750927HDFRRL08",
-                                   "756.9837.9960.38", "G6629944P"])
+                                   "756.9837.9960.38", "G6629944P", "784-1977-3668759-7"])
 def test_a_distinctive_form_is_an_id_without_its_label(value):
     text = f"We noted {value} yesterday."
     assert [(m.kind, text[m.start:m.end]) for m in find_pii(text)] == [("national_id", value)]
@@ -74,6 +79,12 @@ def test_a_distinctive_form_after_a_records_noun_is_the_records(text):
 
 def test_a_label_then_a_sentence_end_does_not_reach_the_next_number():
     assert find_pii("Please bring your PESEL. Order 73090320567 ships today.") == []
+
+
+def test_a_label_in_an_unspaced_script_may_touch_its_number():
+    text = "居民身份证号码110105199404093930"
+    assert [(m.kind, text[m.start:m.end]) for m in find_pii(text)] == [("national_id", "110105199404093930")]
+    assert find_pii("PESEL73090320567") == []
 
 
 @pytest.mark.parametrize(("valid", "good", "bad"), [
