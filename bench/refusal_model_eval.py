@@ -108,8 +108,9 @@ def kind_folds(sgd: Path, source: str = "refusal_conditions_dev.jsonl", folds: i
 
 
 def holdout_sets(skip: set[str]) -> dict[str, list[dict]]:
-    names = [n for n in (*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL)
-             if "holdout" in n and n not in skip]
+    listed = (*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL)
+    found = sorted(path.name for path in trainer.FIXTURES.glob("refusal_*holdout*.jsonl"))  # also those not listed yet
+    names = [n for n in dict.fromkeys((*listed, *found)) if "holdout" in n and n not in skip]
     sets = {n: [r for r in trainer._jsonl(trainer.FIXTURES / n) if r.get("topic", "on") == "on"
                 and r.get("refusal") is not None] for n in names}
     for name in bench_judge.UNVENDORED:

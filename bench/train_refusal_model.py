@@ -39,7 +39,7 @@ import refusal_model  # noqa: E402
 FIXTURES = ROOT / "tests" / "fixtures" / "judge"
 DEV_SETS = ("refusal_dev.jsonl", "refusal_models_dev.jsonl", "refusal_prompts_dev.jsonl",
             "refusal_handoffs_dev.jsonl", "refusal_policy_dev.jsonl", "refusal_kinds_dev.jsonl",
-            "refusal_conditions_dev.jsonl",
+            "refusal_conditions_dev.jsonl", "refusal_unperformed_dev.jsonl", "refusal_it_pt_dev.jsonl",
             "external/refusal_xstest_dev.jsonl", "external/refusal_xstest_v1_dev.jsonl",
             "external/refusal_chatgpt_dev.jsonl", "external/refusal_rbr_dev.jsonl", "external/refusal_jbb_dev.jsonl")
 """Every dev half of the refusal sets in tests/fixtures/judge (ours and external); the obeyed attacks of
