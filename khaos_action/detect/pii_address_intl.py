@@ -35,8 +35,10 @@ _HOUSE = r"(?<![\d/-])\d{1,4}(?:\s?[A-Za-z](?![\w'’]))?(?:[/-]\d{1,4}[A-Za-z]?
 """A house number: "15", "2A", "44B", "15-18", "41/3", "17 b"; never part of a decimal or a grouped amount."""
 _JOINED_KIND = (r"vei|veien|vegen|vägen|vagen|väg|gata|gatan|gaten|gade|vej|plass|plassen|plads|torg|torget|stræde|"
                 r"straße|strasse|str\.|weg|allee|platz|gasse|damm|ufer|chaussee|straat|laan|gracht|kade|plein|steeg|"
-                r"singel|dijk|markt|katu|kuja|polku|tori|gränd")
-"""A street's kind joined to its name ("Drammensvei", "Ångermannagatan", "Haarlemmerdijk")."""
+                r"singel|dijk|markt|katu|kuja|polku|tori|gränd|bakken|backen|haugen|skogen|åsen|jordet|tunet|løkka|"
+                r"stien|svingen|toppen|kroken|grenda|sletta|kollen|lunden|berget")
+"""A street's kind joined to its name ("Drammensvei", "Ångermannagatan", "Haarlemmerdijk"), or a Norwegian or Danish
+place's noun in its definite form that names streets as often ("Epleskogen 39A", "Kirkebakken 7", "Steinåsen 22")."""
 _SPACED_KIND = (r"vei|veien|vegen|vägen|väg|gata|gatan|gaten|gade|vej|plass|plassen|plads|torg|torget|stræde|allé|"
                 r"straße|strasse|weg|allee|platz|gasse|straat|laan|gracht|kade|plein|dijk|katu|náměstí|nábřeží|"
                 r"třída|nám\.|ulice|námestie|trieda|cesta")

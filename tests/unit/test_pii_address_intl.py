@@ -126,3 +126,14 @@ def test_towns_joined_by_a_preposition_split_postcodes_and_a_corner_in_lower_cas
                                   "Nebraska 31, Iowa 24 at the half"])
 def test_look_alikes_of_towns_postcodes_and_corners(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [("Leveres til Epleskogen 39A i morgen.", "Epleskogen 39A"),
+                                               ("Kirkebakken 7, 2000 Frederiksberg", "Kirkebakken 7, 2000")])
+def test_a_nordic_place_noun_in_its_definite_form_names_a_street(text, address):
+    assert _addresses(text)[0].startswith(address)
+
+
+@pytest.mark.parametrize("text", ["Toppen 3 liste i dag", "Stoppen 5 minutter", "Granlia 4"])
+def test_look_alikes_of_nordic_place_nouns(text):
+    assert _addresses(text) == []
