@@ -3,7 +3,8 @@
 A language is described by a `Lexicon`: decline *structures* (who declines, with which modal or negation, bound to
 which kind of verb), the look-alikes that share those words without declining ("I can't guarantee", "je ne peux
 pas garantir"), and the vocabularies that tell what the rest of a reply does (lectures and redirects, delivery of
-an answer). The rules themselves live in refusal_en.py and refusal_intl.py; the decision in refusal.py.
+an answer). The rules themselves live in refusal_en.py, refusal_intl.py, refusal_it.py and refusal_pt.py; the
+decision in refusal.py.
 """
 
 from __future__ import annotations

@@ -37,8 +37,9 @@ _MODAL = (r"(?:posso|possiamo|potrò|potremo|potrei|potremmo|riesco|riusciamo|ri
           r"in grado|sono autorizzat[oa]|siamo autorizzat[ie]|ho modo|abbiamo modo|ho la possibilità|abbiamo la "
           r"possibilità|ho (?:il )?permesso|ho accesso)")
 _NOT_DECLINING = (r"(?:garantir\w*|prometter\w*|assicurar\w*|confermar\w*|sapere|saperlo|vedere|vederl\w+|trovar\w*|"
-                  r"creder\w*|immaginar\w*|prevedere|dire con certezza|aspettare|fare a meno|capire|escluder\w*)")
-"""Verbs of knowing, finding, promising and waiting: "non posso garantire", "non riesco a trovare l'ordine"."""
+                  r"creder\w*|immaginar\w*|prevedere|dire con certezza|aspettare|fare a meno|capire|escluder\w*|che)")
+"""Verbs of knowing, finding, promising and waiting: "non posso garantire", "non riesco a trovare l'ordine"; and
+"non posso che", which is "I can only" ("Non posso che consigliarle il piano Plus")."""
 _RULE = r"(?:regole|norme|linee guida|policy|politiche|condizioni|principi|procedure)"
 _ROLE = (r"(?!(?:lei|te|voi|lei stess\w|te stess\w|me|noi|clienti|cliente|consumator\w+|passegger\w+|"
          r"acquirent\w+|utent\w+|viaggiator\w+)\b)")
@@ -108,6 +109,12 @@ _IT = (
           "spetta", "compete ", "competono", "compito", "competenza", "solo da", "soltanto da", "esclusivamente da",
           "unicamente da",
           "riservat"),
+    # impossible, or someone else's to do: "non può essere riattivata", "deve essere fatta dal titolare del conto"
+    _rule(POLICY, 0.75, rf"\bnon (?:può|possono) (?:più )?essere (?:più )?\w+(?:at|ut|it)[oaie]\b|"
+                        rf"\b(?:deve|devono|va|vanno) (?:essere )?(?:fatt|richiest|approvat|firmat|autorizzat|"
+                        rf"presentat|effettuat|modificat|gestit)[oaie] (?:solo |soltanto |direttamente |"
+                        rf"personalmente )?(?:(?:da|dal|dalla|dai|dagli) |dall'){_ROLE}\w+",
+          "non può", "non possono", "deve ", "devono ", "va ", "vanno "),
     # ... and set apart from the assistant: "..., non a me", "non da questo servizio"
     _rule(POLICY, 0.85, r",? non (?:a me|da me|a noi|da noi|da questo (?:servizio|assistente|bot|sportello)|da questa "
                         r"chat)\b", "non a", "non da"),

@@ -100,6 +100,11 @@ _PT = (
                        rf"\bsó (?:pode|podem) ser (?:\w+ )?\w+[oa]s? (?:por|pel[oa]s?) {_ROLE}\w+",
           "cabe", "compete", "competência", "apenas por", "apenas pel", "só por", "só pel", "somente por",
           "somente pel", "exclusivamente", "unicamente", "só pode"),
+    # impossible, or someone else's to do: "não pode ser reativada", "tem de ser feita pelo gerente da agência"
+    _rule(POLICY, 0.75, rf"\bnão (?:pode|podem) (?:mais )?ser \w+(?:ad|id)[oa]s?\b|\b(?:tem|têm) (?:de|que) ser "
+                        rf"(?:feit|pedid|aprovad|assinad|autorizad|apresentad|efetuad|alterad|tratad)[oa]s? (?:apenas "
+                        rf"|só |diretamente |pessoalmente )?(?:por|pel[oa]s?) {_ROLE}\w+",
+          "não pode", "tem de ser", "tem que ser", "têm de ser", "têm que ser"),
     # ... and set apart from the assistant: "..., não a mim", "não por este chat"
     _rule(POLICY, 0.85, r",? não (?:a mim|por mim|a nós|por nós|por este (?:chat|serviço|canal|assistente))\b",
           "não a", "não por"),
