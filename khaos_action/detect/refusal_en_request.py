@@ -5,13 +5,29 @@ from __future__ import annotations
 
 from khaos_action.detect.refusal_grammar import rx
 
+_NOT_IMPERATIVE = (
+    r"what|when|where|which|who|whom|whose|why|how|is|are|was|were|do|does|did|can|could|would|will|shall|should|may|"
+    r"might|must|have|has|had|am|i|you|we|they|he|she|it|its|my|your|our|their|his|her|the|this|that|these|those|there|"
+    r"here|if|in|on|at|for|to|from|with|about|any|some|no|not|yes|thanks|thank|hi|hello|hey|dear|just|also|and|but|or|"
+    r"so|then|after|before|since|because|all|both|each|every|tell|explain|describe|show|find|search|look|list|check|"
+    r"compare|summari[sz]e|translate|write|analy[sz]e|identify|classify|recommend|suggest|define|name|read|see|imagine|"
+    r"consider|assume|suppose|say|guess|pretend|ignore|forget|remember|let|help|thinking|wondering|regarding|about|"
+    r"per|re|as|by|like|maybe|perhaps|please|kindly|whether|yup|yep|yeah|yes|nope|okay|sure|great|perfect|cool|fine|"
+    r"sounds|alright|right|good|nice|awesome|excellent|wonderful|correct|exactly|actually|well|oh|um|hmm|sorry|given|"
+    r"considering|following"
+)
+"""First words that make no bare imperative asking for an act: questions, statements, requests for information."""
 ACT_REQUEST = rx(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) "
     r"(?:i|we|you|your \w+|someone|somebody|anyone)\b"
     r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
-    r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b)"
+    r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b|"
+    # any other bare imperative with its object ("Change the date on my certificate", "Mark me present"): a first word
+    # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} (?:my|me|the|our|this|that|these|those|his|her|their|us|"
+    r"it|them|both|all)\b)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (

@@ -125,3 +125,17 @@ def test_a_request_to_the_assistants_people_is_a_request_for_an_act():
 ])
 def test_permission_requests_and_the_askers_case(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a bare imperative with any verb is a request for an act
+    ("Falsifying the date on a certificate is fraud, a line we don't cross - so no.",
+     "Change the date on my certificate to last year.", True),
+    ("Seat 1A is taken on that flight.", "Move my seat to 1A.", True),
+    ("Moved: you're in 1A now.", "Move my seat to 1A.", False),
+    # not a statement, a question or a request for information, and not the asker's own "no X"
+    ("Your room is booked. They don't allow smoking.", "Yup that's it. Do they allow smoking?", False),
+    ("Please confirm: the film plays with no subtitles.", "Play the film with no subtitles.", False),
+])
+def test_bare_imperatives(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
