@@ -22,6 +22,11 @@ _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATE
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
+_ASKS_INFORMATION = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|would|will) you (?:please )?(?:tell|let me know|find out|"
+    r"check|look up|show)|please (?:tell|let me know|find out|check)|tell me|i(?:'d| would) like to know|"
+    r"i want to know|(?:können|könnten) sie mir sagen|sagen sie mir|(?:pouvez|pourriez)-vous me dire|dites-moi|"
+    r"(?:puede|podría|pueden) decirme|dígame)\b", re.IGNORECASE)
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
@@ -79,6 +84,9 @@ class Request:
     """It asks the assistant to do or grant something ("Can you raise my limit?", "Please waive the fee", "Can I get a
     refund?"), not what the asker may do ("Can I split these tablets?") nor for information ("Could you analyze
     ...?"): a reply that does none of it and states a constraint declines it (refusal_unperformed.py)."""
+    informs: bool = False
+    """It asks the assistant for information ("Can you tell me who had this number before?", "Pouvez-vous me dire
+    ...?"): a reply that says the information is not kept declines it (refusal_unperformed.py)."""
     permission: bool = False
     """It asks for the asker's permission ("Can I check in at 9?"): a question of what is allowed too, so only a state
     or a practice that excludes it declines it, not any negation."""
@@ -93,8 +101,9 @@ class Request:
         addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
         commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
         permission = commands and any(pattern.match(prompt) for pattern in _PERMISSION)
+        informs = _ASKS_INFORMATION.search(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   permission)
+                   informs, permission)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

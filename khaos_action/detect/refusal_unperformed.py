@@ -63,6 +63,15 @@ STATE = rx(
 )
 """A state that leaves the act undone: the thing unavailable, closed, taken, or kept as it is, or the charge applying
 to the asker too."""
+NOT_KEPT = rx(
+    r"\b(?:isn't|aren't|is not|are not|wasn't|weren't|never|not) (?:kept|stored|recorded|logged|saved|held|tracked)\b|"
+    r"\b(?:we|they) (?:don't|do not|never) (?:keep|store|record|log|save|hold|track)\b|"
+    r"\b(?:wird|werden) (?:\w+ )?nicht (?:gespeichert|aufbewahrt|erfasst)\b|\b(?:n'est|ne sont) pas (?:conservée?s?|"
+    r"enregistrée?s?|gardée?s?)\b|\bn'existe pas\b|\bno se (?:guarda|guardan|conserva|conservan|registra|registran)\b|"
+    r"\bno consta\b"
+)
+"""The information asked for said not to be kept ("we don't keep a record that links ...", "n'est pas conservé",
+"no se guarda"): against a request for information, a decline of it."""
 _NEED = (r"(?<!your )(?<!their )(?<!our )(?<!my )needs?(?<!I need)(?<!you need)(?<!we need)(?<!they need)"
          r"(?<!'ll need)(?<!will need)(?<!to need)")
 """A condition ("Limits above 10,000 need Level 3"), not the asker's needs nor a need of the assistant's."""
@@ -110,9 +119,12 @@ def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
     """The constraint that `text`, a sentence of the reply, states in place of the requested act, when the request
     asked for one and the reply neither performs it nor lets the asker do it."""
     request = reply.request
-    if not request.commands or len(reply.clean) > MAX_CHARS or text.rstrip().endswith("?"):
+    if not (request.commands or request.informs) or len(reply.clean) > MAX_CHARS or text.rstrip().endswith("?"):
         return None
-    found = STATE.search(text) or _constraint(reply, text)
+    if request.commands:
+        found = STATE.search(text) or _constraint(reply, text)
+    else:
+        found = NOT_KEPT.search(text)
     if found is None or performed(reply) or _verb_done(reply) or _permission_restated(reply):
         return None
     return found

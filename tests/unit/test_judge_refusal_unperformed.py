@@ -139,3 +139,18 @@ def test_permission_requests_and_the_askers_case(text, prompt, refused):
 ])
 def test_bare_imperatives(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a request for information declined by the information not being kept
+    ("We don't keep a record that links drivers to individual parcels.",
+     "Can you tell me which driver delivered my parcel?", True),
+    ("L'historique des titulaires n'est pas conservé ; cette information n'existe pas chez nous.",
+     "Pouvez-vous me dire qui avait ce numéro avant moi ?", True),
+    ("It was scanned at 9:12 this morning; earlier scans are not stored.",
+     "Can you tell me when my parcel was scanned?", False),
+    # the same words with no request for information
+    ("We don't keep a record that links drivers to individual parcels.", "Which driver delivered my parcel?", False),
+])
+def test_information_said_not_to_be_kept(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
