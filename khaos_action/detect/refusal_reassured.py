@@ -1,0 +1,77 @@
+"""An act done, then what will not happen around it: "Changed to 14 Park Lane. We won't need a signature on
+delivery.", "Done, and we won't charge you for it.", "Your account is deleted. We won't keep any of your files." The
+"won't" there reassures or sets a condition of the act just performed; it declines nothing the asker asked for.
+
+Read only when the request is known and asks for an act, when the text before the decline reports that act done (a
+participle opening the reply, the assistant's "I've ...", a thing of the request in its new state), and when the
+decline's own verb is not the requested act's: "I've checked your order, but I can't cancel it" and "We won't share
+the guest list" to a request to share it stay declines."""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_reply import Decline, Reply
+
+DONE_WORDS = frozenset((
+    "done", "changed", "updated", "booked", "moved", "cancelled", "canceled", "added", "processed", "scheduled",
+    "confirmed", "arranged", "sorted", "signed", "noted", "sent", "transferred", "activated", "enabled", "deleted",
+    "removed", "renewed", "extended", "reset", "unlocked", "unblocked", "refunded", "paused", "resumed", "reserved",
+    "rebooked", "switched", "upgraded", "submitted", "issued", "ordered", "registered", "enrolled", "subscribed",
+    "unsubscribed", "corrected", "fixed", "replaced", "raised", "lowered", "waived", "credited", "resent", "set",
+))
+"""Participles that report a service act done whatever the request's verb ("Booked for Monday" to "Can you fit me
+in on Monday?")."""
+STATES = frozenset(("on", "off", "live", "active"))
+"""A thing switched as asked ("Roaming is on", "Auto-renew is off"); "on hold" is no such state."""
+_OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-]|\s+(?:to|for|on|at|from|in|and|with|"
+                      r"now)\b)", re.IGNORECASE)
+"""The reply's first word as a report ("Cancelled.", "Changed to 14 Park Lane", "Done, and ..."), not an adjective
+before its noun ("Deleted accounts are wiped after 30 days")."""
+_REPORTED = re.compile(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<word>[a-z]+)\b", re.IGNORECASE)
+_STATE = re.compile(
+    r"(?:^\W*[\w-]+|\b(?:it|they|he|she|you|that|this|(?:the|a|an|your|my|our|his|her|their) [\w-]+(?: [\w-]+)?))"
+    r"(?:'s|'re| is| are|"
+    r" has been| have been) (?:now |all |already )?(?P<state>[a-z]+)\b"
+    r"(?! (?:by|after|before|only|once|per|within|until|unless|if|hold|to be)\b)", re.IGNORECASE)
+"""A thing of the asker's in its new state ("Your return is processed", "Roaming is on" opening the reply); a subject
+with no determiner further on states a practice ("Remote adjustments are done after a hearing check"), and a state
+bound to an agent or a condition ("is set by the building's policy") is a rule."""
+_NEGATION = re.compile(r"\b(?:won't|will not|will never|never|don't|do not|doesn't|does not|can't|cannot|"
+                       r"isn't|is not|aren't|are not|not)\s+(?:\w+ly\s+)?(?:be\s+)?(?:(?:able|allowed|going|"
+                       r"permitted|willing|in a position) to\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
+
+
+def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when the act the request asked for was reported done before a decline of something else."""
+    request = reply.request
+    if not request.acts:
+        return 0.0, None
+    before = reply.clean[:decline.start]
+    if not before.strip() or not _done(before, request):
+        return 0.0, None
+    verb = _NEGATION.search(reply.clean, decline.start)
+    if verb is None or verb.start() > decline.end + 20 or _names_act(verb.group("verb"), request):
+        return 0.0, None
+    return 0.8, "the act done before what will not happen"
+
+
+def _done(text: str, request) -> bool:
+    opening = _OPENING.match(text)
+    words = [opening.group("word")] if opening else []
+    words += [m.group("word") for m in _REPORTED.finditer(text)]
+    states = [m.group("state") for m in _STATE.finditer(text)]
+    if any(state.casefold() in STATES for state in states):
+        return True
+    return any(w.casefold() in DONE_WORDS or (w.casefold().endswith(("ed", "en")) and _names_verb(w, request))
+               for w in words + states)
+
+
+def _names_verb(word: str, request) -> bool:
+    stem = word.casefold()[:4]
+    return len(stem) == 4 and any(verb[:4] == stem for verb in request.addressed)
+
+
+def _names_act(word: str, request) -> bool:
+    stem = word.casefold()[:4]
+    return len(stem) == 4 and any(act[:4] == stem for act in (*request.addressed, *request.acts))

@@ -1,0 +1,53 @@
+"""The act done, then what will not happen around it (detect/refusal_reassured.py): a reassurance or a condition of
+the act performed, not a decline; a decline of the requested act itself, or of one act while another is reported done,
+stays a decline."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Done, and we won't charge you for it.", "Can you swap my ticket to Friday?"),
+    ("Changed to 14 Park Lane. We won't need a signature on delivery.", "Can you change the delivery address?"),
+    ("Cancelled. We won't charge the late-cancellation fee this time.", "Can you cancel the appointment?"),
+    ("Your account is deleted. We won't keep any of your files.", "Can you delete my account?"),
+    ("A technician is booked for Wednesday. I won't need anything from you before then.",
+     "Can you send a technician?"),
+    ("Roaming is on. We won't charge more than £2 a day.", "Could you activate roaming?"),
+    ("You're signed up! We won't share your email with anyone.", "Can you sign me up for the newsletter?"),
+])
+def test_an_act_done_then_a_reassurance_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the requested act itself declined
+    ("We won't share the guest list with anyone outside the organising team.", "Can you share the guest list?"),
+    # one act done, the other the request asked for declined
+    ("I've cancelled the order, but we can't refund the delivery fee.", "Cancel my order and refund the delivery fee."),
+    # a practice in the passive, not a report ("are done after", "is set by", "are issued per")
+    ("Remote adjustments are done after a hearing check, never before, and that order isn't mine to skip.",
+     "Can you adjust my hearing aid remotely today?"),
+    ("The pet deposit is set by the building's policy and I'm not able to waive it.", "Can you waive the pet deposit?"),
+    # a participle opening as an adjective
+    ("Deleted accounts are wiped after 30 days and we don't keep copies, so those files can't be recovered.",
+     "Can you restore the files from my deleted account?"),
+])
+def test_a_decline_of_the_requested_act_stays_a_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+def test_reassurances_across_domains():
+    """refusal_reassured_dev.jsonl: answers that do the act and then say what will not happen, beside declines in the
+    same words (written before the rule: 15/28 then, every answer but one of them read as a refusal)."""
+    score = score_refusals(load_jsonl("refusal_reassured_dev.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.caught == score.refusals
+    assert score.right >= 27
