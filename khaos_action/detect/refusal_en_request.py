@@ -19,8 +19,9 @@ _NOT_IMPERATIVE = (
 """First words that make no bare imperative asking for an act: questions, statements, requests for information."""
 ACT_REQUEST = rx(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|may|would|will) "
-    r"(?:i|we|you|your \w+|someone|somebody|anyone)\b"
-    r"(?! (?:please )?(?:tell|let me know|check|confirm|find out|see|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
+    r"(?:you|your \w+|someone|somebody|anyone)\b(?! (?:please )?(?:tell|let me know|check(?! in\b| out\b)|confirm|"
+    r"find out|see|say|explain)\b)|(?:can|could|may|would|will) (?:i|we)\b(?! (?:please )?(?:tell|let me know|"
+    r"check(?! in\b| out\b)|confirm|find out|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
     r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b|"

@@ -154,3 +154,14 @@ def test_bare_imperatives(text, prompt, refused):
 ])
 def test_information_said_not_to_be_kept(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # "Can I see ...?" and "Can I check in ...?" ask for the asker's leave; "Can you check ...?" asks for information
+    ("Dr Rahman is on leave all week; Dr Chen has Tuesday at 10.", "Can I see Dr Rahman on Tuesday?", True),
+    ("The hotel is full tonight, so no room will be ready before 3 pm.", "Can I check in at 9 in the morning?", True),
+    ("Your room is ready now - I've checked you in.", "Can I check in at 9 in the morning?", False),
+    ("The pool is closed on Mondays.", "Can you check whether the pool is open on Monday?", False),
+])
+def test_see_and_check_in(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
