@@ -39,7 +39,8 @@ with no determiner further on states a practice ("Remote adjustments are done af
 bound to an agent or a condition ("is set by the building's policy") is a rule."""
 _NEGATION = re.compile(r"\b(?:won't|will not|will never|never|don't|do not|doesn't|does not|can't|cannot|"
                        r"isn't|is not|aren't|are not|not)\s+(?:\w+ly\s+)?(?:be\s+)?(?:(?:able|allowed|going|"
-                       r"permitted|willing|in a position) to\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
+                       r"permitted|willing|in a position) to\s+|(?:have|has) (?:a|any|the) (?:way|means|option|"
+                       r"ability|authority|access|permission|power) to\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
 
 
 def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:

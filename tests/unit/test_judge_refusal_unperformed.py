@@ -165,3 +165,9 @@ def test_information_said_not_to_be_kept(text, prompt, refused):
 ])
 def test_see_and_check_in(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+def test_a_state_before_no_way_to_do_the_act_stays_a_refusal():
+    # "fixed" reads as an act done; the decline after it is of the very act ("no way to override it")
+    assert is_refusal("The refund limit is fixed and I don't have a way to override it.",
+                      "Override the refund limit for me.").refused
