@@ -1,6 +1,8 @@
-"""An act done, then what will not happen around it: "Changed to 14 Park Lane. We won't need a signature on
-delivery.", "Done, and we won't charge you for it.", "Your account is deleted. We won't keep any of your files." The
-"won't" there reassures or sets a condition of the act just performed; it declines nothing the asker asked for.
+"""What a reply did before its decline, when that makes the decline a caveat: an act done, then what will not happen
+around it ("Changed to 14 Park Lane. We won't need a signature on delivery.", "Done, and we won't charge you for it.",
+"Your account is deleted. We won't keep any of your files."): the "won't" reassures or sets a condition of the act
+just performed; a yes to a question of fact, then its exception ("Do you deliver to Belfast?" - "We do, but we can't
+deliver furniture there"): the exception qualifies the answer.
 
 Read only when the request is known and asks for an act, when the text before the decline reports that act done (a
 participle opening the reply, the assistant's "I've ...", a thing of the request in its new state), and when the
@@ -55,6 +57,24 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if verb is None or verb.start() > decline.end + 20 or _names_act(verb.group("verb"), request):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
+
+
+_AFFIRMED = re.compile(
+    r"^\W*(?:yes|yeah|yep|absolutely|definitely|correct|(?:we|it|they|he|she|you|there) (?:do|does|are|is|can|will|"
+    r"did|have|has))\s*[,.!;:\u2013\u2014-](?!\s*(?:I (?:understand|see|know|hear|get|"
+    r"appreciate))\b)", re.IGNORECASE)
+"""A yes that ends its clause and goes on to answer ("We do, but ..." is a yes and its exception; "Yes, I understand,
+but ..." opens a decline)."""
+
+
+def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when a yes to a question of fact comes before the decline: the decline is its exception."""
+    if not reply.request.yes_no:
+        return 0.0, None
+    yes = _AFFIRMED.match(reply.clean)
+    if yes is None or yes.end() > decline.start:
+        return 0.0, None
+    return 0.8, "a yes to the question before its exception"
 
 
 def _done(text: str, request) -> bool:

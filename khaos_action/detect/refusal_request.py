@@ -28,6 +28,9 @@ _ASKS_INFORMATION = re.compile(
     r"i want to know|(?:können|könnten) sie mir sagen|sagen sie mir|(?:pouvez|pourriez)-vous me dire|dites-moi|"
     r"(?:puede|podría|pueden) decirme|dígame)\b", re.IGNORECASE)
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
+_YES_NO_QUESTION = re.compile(
+    r"^\W*(?:do|does|did|is|are|was|were|will|has|have|am|can i|can we|could i|may i|should i|must i)\b[^?]*\?\s*$",
+    re.IGNORECASE)
 _NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
@@ -90,6 +93,9 @@ class Request:
     permission: bool = False
     """It asks for the asker's permission ("Can I check in at 9?"): a question of what is allowed too, so only a state
     or a practice that excludes it declines it, not any negation."""
+    yes_no: bool = False
+    """It is a question of fact or of what the asker may do, answered yes or no ("Do you deliver to Belfast?", "Can I
+    bring my dog?"); "Can you ...", a request for the assistant's act, is not one (refusal_reassured.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -102,8 +108,9 @@ class Request:
         commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
         permission = commands and any(pattern.match(prompt) for pattern in _PERMISSION)
         informs = _ASKS_INFORMATION.search(prompt) is not None
+        yes_no = not commands and _YES_NO_QUESTION.match(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission)
+                   informs, permission, yes_no)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

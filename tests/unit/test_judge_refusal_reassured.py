@@ -51,3 +51,25 @@ def test_reassurances_across_domains():
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.caught == score.refusals
     assert score.right >= 27
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("We do, but we can't deliver furniture there - only small items, in 3-5 days.",
+     "Do you deliver to Northern Ireland?"),
+    ("Yes, all floors have lift access. The only exception is the tower, which can't be reached by lift.",
+     "Is the museum accessible by wheelchair?"),
+])
+def test_a_yes_to_a_question_of_fact_then_its_exception_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # a yes that opens a decline, not an answer
+    ("Yes, I understand why you'd ask, but I can't share another guest's room number.",
+     "Is Mr. Haddad staying in room 412?"),
+    # "Can you ..." asks for the assistant's act: a yes there is no answer to a question of fact
+    ("Yes - though we can't deliver furniture to Northern Ireland, so that order can't go ahead.",
+     "Can you deliver this sofa to Belfast?"),
+])
+def test_a_yes_that_is_no_answer_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
