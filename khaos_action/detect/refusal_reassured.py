@@ -2,7 +2,9 @@
 around it ("Changed to 14 Park Lane. We won't need a signature on delivery.", "Done, and we won't charge you for it.",
 "Your account is deleted. We won't keep any of your files."): the "won't" reassures or sets a condition of the act
 just performed; a yes to a question of fact, then its exception ("Do you deliver to Belfast?" - "We do, but we can't
-deliver furniture there"): the exception qualifies the answer.
+deliver furniture there"): the exception qualifies the answer; the way told after what the assistant cannot reach
+("How do I check my balance?" - "I don't have access to your account from here, but you can check it in the app"):
+the answer is the way.
 
 Read only when the request is known and asks for an act, when the text before the decline reports that act done (a
 participle opening the reply, the assistant's "I've ...", a thing of the request in its new state), and when the
@@ -75,6 +77,26 @@ def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if yes is None or yes.end() > decline.start:
         return 0.0, None
     return 0.8, "a yes to the question before its exception"
+
+
+_REACH = re.compile(r"\b(?:I|we)(?: do not| don't| can't| cannot| am not able to|'m not able to| have no)(?: have)?"
+                    r" (?:access|see|view|look|reach|browse)\b", re.IGNORECASE)
+"""What the assistant says it cannot reach ("I don't have access to your account from here", "I can't see your
+bank's app"); a decline of the act itself ("I can't help you get into someone else's email") is no such limit."""
+_YOU_CAN = re.compile(r"\byou (?:can|could|'ll be able to|will be able to)\s+(?:also\s+|still\s+|easily\s+)?"
+                      r"(?P<verb>[a-z]+)", re.IGNORECASE)
+
+
+def told_how(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when a question of how the asker does something is answered, after the decline, by the way to do
+    it in the question's own verb ("... but you can check it in the app under Accounts")."""
+    if not reply.request.how or not _REACH.search(reply.clean, decline.start, decline.end + 40):
+        return 0.0, None
+    stems = {word.casefold()[:4] for word in reply.request.asked if len(word) >= 4}
+    for m in _YOU_CAN.finditer(reply.clean, decline.end):
+        if m.group("verb").casefold()[:4] in stems:
+            return 0.8, "the way told after what the assistant cannot reach"
+    return 0.0, None
 
 
 def _done(text: str, request) -> bool:

@@ -31,6 +31,8 @@ _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:do|does|did|is|are|was|were|will|has|have|am|can i|can we|could i|may i|should i|must i)\b[^?]*\?\s*$",
     re.IGNORECASE)
+_HOW_QUESTION = re.compile(r"^\W*(?:how (?:do|can|should|would|could) (?:i|we)|how to|what(?:'s| is) the (?:best |"
+                           r"easiest |quickest )?way to|where (?:do|can) (?:i|we))\b", re.IGNORECASE)
 _NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
@@ -96,6 +98,9 @@ class Request:
     yes_no: bool = False
     """It is a question of fact or of what the asker may do, answered yes or no ("Do you deliver to Belfast?", "Can I
     bring my dog?"); "Can you ...", a request for the assistant's act, is not one (refusal_reassured.py)."""
+    how: bool = False
+    """It asks how the asker does something ("How do I check my balance?", "What's the best way to ..."): a reply that
+    tells them, after saying what the assistant cannot reach, answers it (refusal_reassured.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -109,8 +114,9 @@ class Request:
         permission = commands and any(pattern.match(prompt) for pattern in _PERMISSION)
         informs = _ASKS_INFORMATION.search(prompt) is not None
         yes_no = not commands and _YES_NO_QUESTION.match(prompt) is not None
+        how = _HOW_QUESTION.match(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no)
+                   informs, permission, yes_no, how)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
