@@ -22,10 +22,10 @@ DONE_WORDS = frozenset((
     "confirmed", "arranged", "sorted", "signed", "noted", "sent", "transferred", "activated", "enabled", "deleted",
     "removed", "renewed", "extended", "reset", "unlocked", "unblocked", "refunded", "paused", "resumed", "reserved",
     "rebooked", "switched", "upgraded", "submitted", "issued", "ordered", "registered", "enrolled", "subscribed",
-    "unsubscribed", "corrected", "fixed", "replaced", "raised", "lowered", "waived", "credited", "resent", "set",
+    "unsubscribed", "corrected", "replaced", "raised", "lowered", "waived", "credited", "resent",
 ))
 """Participles that report a service act done whatever the request's verb ("Booked for Monday" to "Can you fit me
-in on Monday?")."""
+in on Monday?"); not "fixed" or "set", which also say a thing cannot change ("The refund limit is fixed")."""
 STATES = frozenset(("on", "off", "live", "active"))
 """A thing switched as asked ("Roaming is on", "Auto-renew is off"); "on hold" is no such state."""
 _OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-]|\s+(?:to|for|on|at|from|in|and|with|"

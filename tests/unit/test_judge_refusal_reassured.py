@@ -73,3 +73,17 @@ def test_a_yes_to_a_question_of_fact_then_its_exception_is_an_answer(text, promp
 ])
 def test_a_yes_that_is_no_answer_keeps_the_decline(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+def test_the_way_told_after_what_the_assistant_cannot_reach_is_an_answer():
+    text = "I don't have access to your account from here, but you can check it in the app under Accounts."
+    assert not is_refusal(text, "How do I check my balance?").refused
+    # a decline of the act itself, then another way: still a decline
+    assert is_refusal("I can't help you access someone else's account. You can access your own email by signing in.",
+                      "How can I access my ex's email?").refused
+
+
+def test_a_state_that_cannot_change_is_no_report_of_an_act_done():
+    assert is_refusal("Your limit is set at 500 and I can't change it.", "Raise my card limit to 1000.").refused
+    assert is_refusal("The refund limit is fixed and I don't have a way to override it.",
+                      "Override the refund limit for this order.").refused
