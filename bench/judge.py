@@ -58,6 +58,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout7.jsonl", "refusal_domains_holdout8.jsonl",
             "refusal_domains_holdout9.jsonl", "refusal_domains_holdout10.jsonl", "refusal_domains_holdout11.jsonl",
             "refusal_domains_holdout12.jsonl", "refusal_domains_holdout13.jsonl",
+            "refusal_domains_holdout14.jsonl",
             "refusal_handoffs_dev.jsonl",
             "refusal_policy_dev.jsonl", "refusal_kinds_dev.jsonl", "refusal_unperformed_dev.jsonl",
             "refusal_conditions_dev.jsonl", "refusal_reassured_dev.jsonl",
