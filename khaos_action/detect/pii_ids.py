@@ -39,7 +39,7 @@ _NAMED = re.compile(
     r"identification number|número de identidad|numéro d'identité|dni|nif|documento nacional de identidad|"
     r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
-    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of)(?:\s+[\w']+){1,3}?,?)?"
+    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?)?"
     r"\s*(?:is|est|es|ist|:|#|=)?\s*"
     r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
 """A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",

@@ -304,3 +304,29 @@ def hkid(n: str) -> bool:
 def _any_century(yy: int, month: int, day: int) -> bool:
     """A YYMMDD date real in some century (29 February needs a leap year: 2000 stands for 1900's 00 too)."""
     return real_date(2000 + yy, month, day) or real_date(1900 + yy, month, day)
+
+
+def oib(n: str) -> bool:
+    """Croatia: eleven digits, ISO 7064 MOD 11,10 (the German tax id's check, with no rule on repeated digits)."""
+    if len(n) != 11 or not n.isdigit():
+        return False
+    product = 10
+    for digit in n[:10]:
+        total = (int(digit) + product) % 10 or 10
+        product = total * 2 % 11
+    return (11 - product) % 10 == int(n[10])
+
+
+def egn(n: str) -> bool:
+    """Bulgaria: YYMMDD (the month +20 for the 1800s, +40 for the 2000s), a serial, a weighted modulo-11 check."""
+    if len(n) != 10 or not n.isdigit():
+        return False
+    year, month, day = int(n[:2]), int(n[2:4]), int(n[4:6])
+    century = 1900
+    if month > 40:
+        century, month = 2000, month - 40
+    elif month > 20:
+        century, month = 1800, month - 20
+    if not real_date(century + year, month, day):
+        return False
+    return _weighted(n, (2, 4, 8, 5, 10, 9, 7, 3, 6)) % 11 % 10 == int(n[9])

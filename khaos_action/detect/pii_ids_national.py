@@ -102,6 +102,8 @@ TABLE: tuple[NationalId, ...] = (
     NationalId("HK", (r"hkid(?: card)?", r"hong kong id(?: card)?", r"香港身份證", r"身份證(?:號碼)?"),
                r"[A-Z]{1,2}\d{6} ?\(?[0-9A]\)?", check.hkid),
     NationalId("JP", (r"マイナンバー", r"個人番号", r"my number card"), r"\d{4} ?\d{4} ?\d{4}", check.my_number),
+    NationalId("HR", (r"oib", r"osobni identifikacijski broj"), r"\d{11}", check.oib),
+    NationalId("BG", (r"егн", r"egn", r"единен граждански номер"), r"\d{10}", check.egn),
 )
 
 _NUMBER_WORD = (r"(?:[\s-]*(?:number|numbers|no\.?|nr\.?|n[ºo°]\.?|nummer|numéro|número|numer|numero|numarası|"

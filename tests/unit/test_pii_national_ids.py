@@ -97,3 +97,21 @@ def test_a_label_in_an_unspaced_script_may_touch_its_number():
 def test_checksums_read_the_embedded_date_and_the_check(valid, good, bad):
     assert valid(good)
     assert not valid(bad)
+
+
+@pytest.mark.parametrize("text", [
+    "OIB vlasnika je 69284910313.",
+    "ЕГН на клиента: 7512014655.",
+    "Steuer-ID des Mitarbeiters: 65 920 438 189",
+])
+def test_croatian_bulgarian_and_german_ids_after_their_label(text):
+    assert [m.kind for m in find_pii(text)] == ["national_id"]
+
+
+@pytest.mark.parametrize("text", [
+    "OIB vlasnika je 69284910314.",      # the check digit off by one
+    "ЕГН на клиента: 7513014655.",        # no thirteenth month
+    "The lease number is 69284910313.",   # no label
+])
+def test_their_look_alikes_are_not(text):
+    assert [m.kind for m in find_pii(text)] == []
