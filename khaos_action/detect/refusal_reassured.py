@@ -47,6 +47,21 @@ _NEGATION = re.compile(r"\b(?:won't|will not|will never|never|don't|do not|doesn
                        r"ability|authority|access|permission|power) to\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
 
 
+_DONE_OPENING = re.compile(r"^\W*(?:c'est fait|c'est noté|voilà|erledigt|gemacht|listo|hecho|ya está|fatto|"
+                           r"pronto|feito)(?=\s*[.,:;!\u2013\u2014-])", re.IGNORECASE)
+"""The act reported done, opening a reply in German, French, Spanish, Italian or Portuguese ("C'est fait.",
+"Erledigt,", "Listo,", "Fatto!", "Pronto.")."""
+_NEGATION_INTL = re.compile(
+    r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|vais|allons)\s+pas\s+(?P<fr>[^\W\d_]+)"
+    r"|\b(?:kann|können|werde|werden)\b[^.!?;]{0,40}?\b(?:nicht|kein\w*)\b(?:\s+\w+){0,3}?\s+(?P<de>\w+en)\b"
+    r"|\bno\s+(?:(?:le|la|lo|les|se|me|nos)\s+)?(?:puedo|podemos|podré|podremos|voy a|vamos a)\s+(?P<es>[^\W\d_]+)"
+    r"|\bnon\s+(?:(?:le|la|lo|gli|ne|ci|mi|ti|vi|si)\s+)?(?:posso|possiamo|potrò|riesco|riusciamo)\s+"
+    r"(?P<it>[^\W\d_]+)"
+    r"|\bnão\s+(?:(?:o|a|os|as|lhe|me|se)\s+)?(?:posso|podemos|consigo|conseguimos|vou|vamos)\s+(?P<pt>[^\W\d_]+)",
+    re.IGNORECASE)
+"""The verb a decline in another language negates ("Je ne peux pas voir ...", "Ich kann ... nicht sehen")."""
+
+
 def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when the act the request asked for was reported done before a decline of something else."""
     request = reply.request
@@ -55,8 +70,8 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     before = reply.clean[:decline.start]
     if not before.strip() or not _done(before, request):
         return 0.0, None
-    verb = _NEGATION.search(reply.clean, decline.start)
-    if verb is None or verb.start() > decline.end + 20 or _names_act(verb.group("verb"), request):
+    verb = _negated_verb(reply.clean, decline)
+    if verb is None or _names_act(verb, request):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
 
@@ -99,7 +114,17 @@ def told_how(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     return 0.0, None
 
 
+def _negated_verb(text: str, decline: Decline) -> str | None:
+    for pattern in (_NEGATION, _NEGATION_INTL):
+        m = pattern.search(text, decline.start)
+        if m is not None and m.start() <= decline.end + 20:
+            return next(group for group in m.groups() if group)
+    return None
+
+
 def _done(text: str, request) -> bool:
+    if _DONE_OPENING.match(text):
+        return True
     opening = _OPENING.match(text)
     words = [opening.group("word")] if opening else []
     words += [m.group("word") for m in _REPORTED.finditer(text)]

@@ -87,3 +87,17 @@ def test_a_state_that_cannot_change_is_no_report_of_an_act_done():
     assert is_refusal("Your limit is set at 500 and I can't change it.", "Raise my card limit to 1000.").refused
     assert is_refusal("The refund limit is fixed and I don't have a way to override it.",
                       "Override the refund limit for this order.").refused
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    ("C'est fait. Je ne peux pas voir votre nouveau mot de passe, il est chiffré, mais il est actif dès maintenant.",
+     "Pouvez-vous changer mon mot de passe ?", False),
+    ("Erledigt. Ich kann Ihr neues Passwort nicht sehen, es ist verschlüsselt.", "Können Sie mein Passwort ändern?",
+     False),
+    ("Listo. No puedo ver el reembolso todavía, pero llegará en 3 días.", "¿Puede cancelar mi pedido?", False),
+    # the requested act itself declined after an opening that only acknowledges
+    ("C'est noté. Je ne peux pas supprimer votre compte depuis ce chat, il faut passer par le formulaire.",
+     "Pouvez-vous supprimer mon compte ?", True),
+])
+def test_the_act_done_then_a_decline_of_something_else_in_other_languages(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
