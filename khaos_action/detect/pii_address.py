@@ -82,8 +82,10 @@ _PATTERNS = (
                rf"(?:(?i:de la|de l'|du|des|de|d')\s*)?{CAP}(?:\s+{CAP})*|"
                r"(?i:rue|bd|boul\.|chemin|allée|impasse|quai)\s+"
                r"(?:(?i:de la|de l'|du|des|de|d')\s*)?[^\W\d_][\w'’.-]*(?:\s+[^\W\d_][\w'’.-]*){0,3})"),
-    # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9
-    re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo)\s+"
+    # Calle Mayor 5 · Avenida de la Constitución, 12 · C/ Alcalá 45 · Via Roma 10 · Piazza Navona 2 · Rua do Sol 9 ·
+    # Av. Paulista, 1578 · Av. Corrientes 1234 · Travessa do Carmo, 12
+    re.compile(rf"\b(?:Calle|C/|Avenida|Avda\.?|Av\.|Plaza|Paseo|Camino|Carrer|Rua|Rúa|Via|Viale|Piazza|Corso|Largo|"
+               rf"Alameda|Calzada|Travessa|Praça|Estrada|Rodovia)\s+"
                rf"(?:{_OF}\s+)?{CAP}(?:\s+(?:{_OF}\s+)?{CAP}){{0,4}},?\s+"
                rf"(?:n[º°o]\.?\s*)?\d{{1,4}}\b"),
     # a house number, a street name in any language, a unit: 6750 Koskikatu 25 Apt. 864 · 14 Crown St Suite 321

@@ -203,7 +203,12 @@ def _ruled_out(c: Candidate) -> bool:
     return bool(_DATE_LIKE.match(c.raw.strip()) or _TIME_RANGE.match(c.raw) or _money_before(c.text, c.start)
                 or _AMOUNT_AFTER.match(c.after)
                 or re.match(r"^\d[.,]\d", c.raw) or NOT_PHONE_BEFORE.search(c.before) or _CODE_BEFORE.search(c.before)
-                or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before) or _a_chinese_record(c.before))
+                or _ACCOUNT_BEFORE.search(c.before) or _a_record(c.before) or _a_chinese_record(c.before)
+                or _CEP.match(c.raw.strip()))
+
+
+_CEP = re.compile(r"^\d{5}-\d{3}$")
+"""Five digits, a hyphen, three: a Brazilian postcode (CEP, "01310-200"), a grouping no numbering plan gives a phone."""
 
 
 _AMOUNT_AFTER = re.compile(r"\s?(?:[%$€£¥元円块]|[件人个個次位台张張本天岁歲])")

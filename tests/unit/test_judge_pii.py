@@ -736,3 +736,18 @@ def test_ibans_written_with_other_separators_are_found(text):
 @pytest.mark.parametrize("text", ["Dallas, TX 75201 214 555 0199", "CH 93 0076 2011 6238 5295 8"])
 def test_a_state_and_digits_after_it_are_no_iban(text):
     assert "iban" not in _kinds(text)
+
+
+@pytest.mark.parametrize(("text", "street"), [
+    ("Send it to Av. Paulista, 1578 - Bela Vista, São Paulo - SP, 01310-200.", "Av. Paulista, 1578"),
+    ("Av. Corrientes 1234, C1043 CABA, Buenos Aires", "Av. Corrientes 1234"),
+    ("Av. Insurgentes Sur 1602, Col. Crédito Constructor, Ciudad de México", "Av. Insurgentes Sur 1602"),
+    ("Mande para Travessa do Carmo, 12, Lisboa.", "Travessa do Carmo, 12"),
+])
+def test_latin_american_and_portuguese_streets_abbreviated_or_not(text, street):
+    assert [(m.kind, text[m.start:m.end]) for m in find_pii(text)] == [("address", street)]
+
+
+def test_a_brazilian_postcode_is_no_phone_number():
+    assert find_pii("CEP 01310-200") == []
+    assert [m.kind for m in find_pii("Call me on (11) 91234-5678.")] == ["phone"]
