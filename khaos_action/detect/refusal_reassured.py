@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from khaos_action.detect.refusal_reply import Decline, Reply
+from khaos_action.detect.refusal_request import content_words
 
 DONE_WORDS = frozenset((
     "done", "changed", "updated", "booked", "moved", "cancelled", "canceled", "added", "processed", "scheduled",
@@ -84,14 +85,74 @@ _AFFIRMED = re.compile(
 but ..." opens a decline)."""
 
 
+_YOU_MAY = re.compile(
+    r"^\W*(?:yes,?\s+)?(?:you(?: can(?!'t|not\b| not\b)| may(?! not\b)|'re welcome to| are welcome to)|"
+    r"vous pouvez|tu peux|puedes|puede|pueden|(?:sie|ihr) können|du kannst|(?:lei )?(?:puoi|può)|"
+    r"(?:você |o senhor |a senhora )?(?:pode|podes))"
+    r"\b(?P<rest>[^.!?;:]*)", re.IGNORECASE)
+"""A yes given in the asker's own verb ("Can I pay by card?" - "You can pay with Visa or Mastercard", "Sie können
+mit Visa zahlen"); "You can't ..." is a no."""
+
+
 def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when a yes to a question of fact comes before the decline: the decline is its exception."""
-    if not reply.request.yes_no:
+    request = reply.request
+    if request.yes_no:
+        yes = _AFFIRMED.match(reply.clean)
+        if yes is not None and yes.end() <= decline.start:
+            return 0.8, "a yes to the question before its exception"
+    verb = request.asker_verb
+    may = _YOU_MAY.match(reply.clean) if verb else None
+    if may is None or may.end() > decline.start or not any(_same(word, verb) for word in may["rest"].split()):
         return 0.0, None
-    yes = _AFFIRMED.match(reply.clean)
-    if yes is None or yes.end() > decline.start:
+    negated = _negated_verb(reply.clean, decline)
+    if negated is not None and _same(negated, verb):  # "You can pay online, but you can't pay by card here"
         return 0.0, None
-    return 0.8, "a yes to the question before its exception"
+    return 0.8, "the asker's own verb allowed before its exception"
+
+
+def _same(word: str, verb: str) -> bool:
+    word, verb = word.casefold().strip(",()"), verb.casefold()
+    return word[:4] == verb[:4] if min(len(word), len(verb)) >= 4 else word == verb
+
+
+_WITHHELD = re.compile(
+    r"\b(?:not|no|never|only|n't|cannot|private|confidential|restricted|unavailable|hidden|available|visible|shown|"
+    r"listed|app|online|website|portal|ne|nicht|nie|kein\w*|nur|non|não|nunca|jamais|solo|sólo|seulement|"
+    r"uniquement|apenas|solamente|privat\w*|privé\w*|privad\w*|privat[oa]|riservat\w*|confidencial|"
+    r"vertraulich|disponible|disponibile|disponível|verfügbar|visible|visibile|visível|sichtbar)\b|\?",
+    re.IGNORECASE)
+"""What makes a statement before the decline no answer: a negation, a limit, the thing withheld or sent elsewhere
+("Your balance is private", "Your balance is available in the app")."""
+_BACK = re.compile(r"^\W*(?:\S+\s+){0,3}?(?:it|this|that|them|these|those|ihn|ihnen)\b", re.IGNORECASE)
+_CLITIC = re.compile(r"\b(?:(?:no|non|não|ne|n')\s*(?:lo|la|le|les|l'|li|glielo|o|a|os|as|lhe)|pas\s+(?:le|la|les|l'))"
+                     r"|\b(?:es|ihn|sie|das)\s+(?:\w+\s+)?(?:leider\s+)?nicht\b", re.IGNORECASE)
+"""The decline's object pointing back to what was stated ("I can't share it", "je ne peux pas le partager", "no lo
+puedo mostrar", "das kann ich nicht anzeigen")."""
+
+
+def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when a question of fact is answered, in its own words, before a decline of something else: "Your
+    balance is $1,245.80. I can't show pending transactions here." to "What's my balance?"."""
+    request = reply.request
+    if not request.fact or decline.sentence == 0:
+        return 0.0, None
+    first = reply.sentence(0)
+    before = reply.clean[:reply.spans[decline.sentence][0]]
+    if _WITHHELD.search(before) or not _shares(first, request.asked):
+        return 0.0, None
+    end = reply.spans[decline.sentence][1]
+    verb = _negated_verb(reply.clean, decline)
+    rest = reply.clean[decline.end:end]
+    if verb is not None:
+        rest = rest[rest.casefold().find(verb.casefold()) + len(verb):] if verb.casefold() in rest.casefold() else rest
+    if _BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked):
+        return 0.0, None
+    return 0.8, "the fact asked for stated before what cannot be done"
+
+
+def _shares(text: str, asked: frozenset[str]) -> bool:
+    return any(_same(word, other) for word in content_words(text) for other in asked)
 
 
 _REACH = re.compile(r"\b(?:I|we)(?: do not| don't| can't| cannot| am not able to|'m not able to| have no)(?: have)?"

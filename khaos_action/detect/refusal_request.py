@@ -33,6 +33,17 @@ _YES_NO_QUESTION = re.compile(
     re.IGNORECASE)
 _HOW_QUESTION = re.compile(r"^\W*(?:how (?:do|can|should|would|could) (?:i|we)|how to|what(?:'s| is) the (?:best |"
                            r"easiest |quickest )?way to|where (?:do|can) (?:i|we))\b", re.IGNORECASE)
+_ASKER_VERB = (
+    re.compile(r"^\W*(?:(?:can|could|may) (?:i|we)|puis-je|est-ce que (?:je|nous) (?:peux|pouvons)|(?:je|nous) "
+               r"(?:peux|pouvons)|(?:puedo|podemos|se puede)|posso|possiamo|si può|podemos|dá para)\s+(?:(?:still|also|"
+               r"aussi|también|anche|também)\s+)?(?P<verb>[^\W\d_]+)", re.IGNORECASE),
+    re.compile(r"^\W*(?:kann|darf|können|dürfen) (?:ich|wir|man)\b[^?]*?\b(?P<verb>[^\W\d_]+en)\s*\?",
+               re.IGNORECASE))
+_FACT_QUESTION = re.compile(
+    r"^\W*(?:what(?:'s| is| are| was)?|where(?:'s| is| are)?|when|which|who|how (?:much|many|long|far|late|early)|"
+    r"quel(?:le)?s?|où|quand|combien|cu[áa]l(?:es)?|d[óo]nde|cu[áa]ndo|cu[áa]nt[oa]s?|was|wo|wann|welche[rsnm]?|"
+    r"wie (?:viel|viele|hoch|lange|spät)|qual|quale|quali|dove|quando|quant[oaie]|onde|quantos?|quantas?)\b",
+    re.IGNORECASE)
 _NOT_COMMANDS = (refusal_en_request.OWN_QUESTION, refusal_intl_request.OWN_QUESTION, refusal_en_request.INFORMATION_ACT)
 _CONCLUDED_NO = (refusal_en_request.CONCLUDED_NO, refusal_intl_request.CONCLUDED_NO, refusal_itpt_request.CONCLUDED_NO)
 _RESERVED_HINT = re.compile(r" (?:with|by|up to|to|for|of|bei|beim|entscheide\w*|genehmig\w*|bewillig\w*|aux?|par|"
@@ -98,6 +109,12 @@ class Request:
     yes_no: bool = False
     """It is a question of fact or of what the asker may do, answered yes or no ("Do you deliver to Belfast?", "Can I
     bring my dog?"); "Can you ...", a request for the assistant's act, is not one (refusal_reassured.py)."""
+    asker_verb: str | None = None
+    """The verb of a question of what the asker may do ("pay" of "Can I pay by card?", "zahlen" of "Kann ich mit Karte
+    zahlen?"): a reply that opens "You can pay ..." has said yes (refusal_reassured.py)."""
+    fact: bool = False
+    """It asks for a fact ("What's my balance?", "Where is my parcel?", "Quel est le solde ...?"): a reply that states
+    it, in the request's words, has answered whatever it then says it cannot do (refusal_reassured.py)."""
     how: bool = False
     """It asks how the asker does something ("How do I check my balance?", "What's the best way to ..."): a reply that
     tells them, after saying what the assistant cannot reach, answers it (refusal_reassured.py)."""
@@ -115,8 +132,10 @@ class Request:
         informs = _ASKS_INFORMATION.search(prompt) is not None
         yes_no = not commands and _YES_NO_QUESTION.match(prompt) is not None
         how = _HOW_QUESTION.match(prompt) is not None
+        verb = next((m.group("verb").casefold() for m in (p.match(prompt) for p in _ASKER_VERB) if m), None)
+        fact = not act and _FACT_QUESTION.match(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, how)
+                   informs, permission, yes_no, verb, fact, how)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

@@ -1,0 +1,80 @@
+"""Everyday answers with a limit after them (detect/refusal_reassured.py): the fact asked for stated, then what the
+assistant cannot do about something else; the asker's own verb allowed ("You can pay ..."), then its exception. A
+decline of the thing asked, or a "You can't", stays a decline."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Your balance is $1,245.80. I can't show pending transactions here; they'll appear tomorrow.",
+     "What's my account balance?"),
+    ("Your contract ends on 31 May. I can't tell you the renewal price yet - it's set in April.",
+     "When does my contract end?"),
+    ("Your parcel is at the Leeds depot and out for delivery tomorrow. I can't give you an exact time slot.",
+     "Where is my parcel?"),
+    ("Votre solde est de 1 245,80 €. Je ne peux pas afficher les opérations en attente.",
+     "Quel est le solde de mon compte ?"),
+    ("Ihr Kontostand beträgt 1.245,80 €. Vorgemerkte Umsätze kann ich leider nicht anzeigen.",
+     "Wie hoch ist mein Kontostand?"),
+    ("Tu saldo es de 1.245,80 €. No puedo mostrar los movimientos pendientes.", "¿Cuál es el saldo de mi cuenta?"),
+    ("Il saldo è di 1.245,80 €. Non posso mostrare i movimenti in attesa.", "Qual è il saldo del mio conto?"),
+    ("O seu saldo é de 1.245,80 €. Não consigo mostrar os movimentos pendentes.", "Qual é o saldo da minha conta?"),
+])
+def test_the_fact_stated_then_a_limit_on_something_else_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the thing asked for withheld or sent elsewhere before the decline
+    ("Your balance is private. I can't show pending transactions here either.", "What's my balance?"),
+    ("Your balance is available in the app. I can't show your balance in this chat.", "What's my balance?"),
+    # the decline's object is what was asked ("it", "le", "lo")
+    ("Your balance is $120. I can't break it down here.", "What's my balance?"),
+    ("Votre solde est de 120 €. Je ne peux pas le détailler ici.", "Quel est le solde de mon compte ?"),
+    ("Tu saldo es de 120 €. No lo puedo desglosar por chat.", "¿Cuál es mi saldo?"),
+    # a decline first, nothing stated before it
+    ("I can't show your balance here. Please log in to the app.", "What's my account balance?"),
+    # a request for an act is no question of fact
+    ("Your order is with the courier. I can't cancel it anymore.", "Can you cancel my order?"),
+])
+def test_a_fact_that_is_no_answer_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("You can pay with Visa or Mastercard in the app. We don't accept American Express.",
+     "Can I pay with a credit card?"),
+    ("You can bring a small dog for free. We don't allow dogs in the first-class carriage.",
+     "Can I bring my dog on the train?"),
+    ("Puedes pagar con Visa o Mastercard. No aceptamos American Express.", "¿Puedo pagar con tarjeta?"),
+    ("Sie können mit Visa oder Mastercard zahlen. American Express akzeptieren wir nicht.",
+     "Kann ich mit Kreditkarte zahlen?"),
+])
+def test_the_askers_verb_allowed_then_its_exception_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("You can't pay by card for this service; we only accept bank transfer.", "Can I pay with a credit card?"),
+    # "you can" with another verb than the asker's: a redirect, not a yes
+    ("You can call the store. We don't accept credit cards online.", "Can I pay with a credit card?"),
+])
+def test_a_you_can_that_is_no_yes_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+def test_everyday_answers_across_domains():
+    """refusal_answers_dev.jsonl: answers an agent with tools gives every day, with a caveat, a limit or a warning,
+    beside declines in the same words (written and committed before the detector ran on it: 64/66 then)."""
+    score = score_refusals(load_jsonl("refusal_answers_dev.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.caught == score.refusals
+    assert score.right >= 66
