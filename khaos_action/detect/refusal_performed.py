@@ -66,14 +66,34 @@ PERFORMED = (
        r"no es (?:ningún |un )?problema|no hay problema)\b|"
        r"\b(?:reserved|held|booked|kept|saved|set aside) for you\b"),
     re.compile(r"^\W*(?!(?:Nothing|Something|Anything|Everything|Morning|Evening|During|Pending)\b)[A-Z][a-z]+ing"
-               r"(?::| (?:a|an|the|your|you|my|[A-Z]))"),  # "Booking a hatchback from ...", "Adding alarm ..."
+               r"(?::| (?:a|an|the|your|you|my|[A-Z])\b)"),  # "Booking a hatchback from ...", "Adding alarm ..."
     # instructions for doing it ("go to Settings > Display > Theme and choose Dark")
     rx(r"(?:^|[.:;]\s*)(?:go to|open|tap|click|select|choose|log in(?:to)?|sign in(?:to)?|visit|head to)\b|\w >"),
-    # the asker told they may ("You can return it at the airport", "Sie können ...", "vous pouvez ...")
-    rx(r"\byou can (?!only\b|not\b|never\b|no\b|'t\b)[a-z]+|\bsie können (?!nur\b|nicht\b|erst\b|kein)\w+|"
-       r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+"),
 )
-"""The act done, under way, promised, set up or left to the asker, anywhere in the reply."""
+"""The act done, under way, promised or set up, anywhere in the reply."""
+YOU_CAN = rx(r"\byou can (?!only\b|not\b|never\b|no\b|'t\b)[a-z]+|\bsie können (?!nur\b|nicht\b|erst\b|kein)\w+|"
+             r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+")
+"""Something the asker is told they may do ("You can return it at the airport", "Sie können ...", "vous pouvez
+..."): the act left to them, or another act offered in its place (`left_to_asker`)."""
+_LAST_WORD = re.compile(r"\w+$")
+_SENTENCE_END = re.compile(r"[.!?;](?=\s|$)|\n")
+_INFORMATION = rx(
+    # a phone number ("+1 714-778-1700", "0117 926 4001", "954 22 18 40")
+    r"\+?\d[\d ().-]{5,}\d|"
+    # a clock time ("at 8 pm", "until 2 pm", "9:30", "à 21 h", "um 20 Uhr")
+    r"\b\d{1,2}(?:[:.]\d{2})? ?(?:am|pm|a\.m\.|p\.m\.|h|uhr)\b|\b\d{1,2}:\d{2}\b|"
+    # an amount ("$45", "3 000 €", "15 euros")
+    r"[$€£] ?\d|\d ?(?:€|\$|£|euros?|dollars?|pounds?)(?!\w)|"
+    # a street address ("1800 Broadway", "1 Rue Bayard", "Venloer Straße 212", "la calle Sierpes 12")
+    r"\b\d+\w? (?:[\w-]+ ){0,3}?(?:street|st|road|rd|avenue|ave|boulevard|blvd|lane|ln|drive|dr|way|broadway|"
+    r"place|square|rue|avenue|straße|strasse|weg|platz|calle|avenida|plaza)\b|"
+    r"\b(?:rue|calle|avenida|straße|strasse|weg|platz|street|road|avenue) (?:[\w-]+ ){0,3}?\d+\b"
+)
+"""Information given (a phone number, a time, an amount, an address): the act a request to find or give one asked
+for, whatever verb carries it ("There you can stay at 1 Rue Bayard, 75008", "You can reach them at +1
+714-778-1700")."""
+_NAME = re.compile(r"(?<=[a-z,] )(?:[A-Z][\w'&-]+ ){0,3}[A-Z][\w'&-]+")
+"""A name in the middle of a sentence ("You can try Green Table on Elm Street")."""
 _PASSIVE = rx(r"(?:\b(?:the|your|my|our|this|that|these|those|his|her|their|its|der|die|das|ihre?[rsmn]?|le|la|les|"
               r"votre|vos|el|los|las|su|sus)(?: [\w-]+){1,2}|\b(?:it|they|that|this|es|sie|il|elle))(?:'s|'re| is| are|"
               r" was| were| has been| have been| ist| sind| wurde| est| sont| a été| está| están| ha sido) "
@@ -111,9 +131,30 @@ def performed(reply: Reply) -> bool:
         return True
     if any(pattern.search(text) for pattern in PERFORMED):
         return True
+    if any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)):
+        return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
     verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
     words = (m.group("word").casefold() for m in _PASSIVE.finditer(text))
     return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else False
 
+
+
+def left_to_asker(reply: Reply, found: re.Match[str]) -> bool:
+    """Whether "you can X" (`found`) leaves the requested act to the asker or gives what was asked for, rather than
+    offering another act in its place ("Reviews stay up unless ...; you can post a public reply under it" to "Remove
+    the bad review"). It does when the request is no request for an act, or asks how or whether the asker may; when X
+    or what follows in its sentence takes up the request's own verb (its words, when it names no verb: "Please add a
+    second driver" - "You can add the second driver at the counter"); or when it carries information (a phone number,
+    a time, an amount, an address; a name when the request asks to find or recommend one)."""
+    request = reply.request
+    if not request.commands or request.permission or request.how:
+        return True
+    start = found.end() - len(_LAST_WORD.search(found.group(0)).group(0))  # X, without "you can" / "vous pouvez"
+    end = _SENTENCE_END.search(reply.masked, found.end())
+    rest = reply.masked[start:end.start() if end else len(reply.masked)]
+    stems = request.addressed or request.acts
+    if names_the_request(frozenset(stems), rest) or _INFORMATION.search(rest):
+        return True
+    return (request.finds or request.informs) and _NAME.search(rest) is not None

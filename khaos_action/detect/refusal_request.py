@@ -27,6 +27,9 @@ _ASKS_INFORMATION = re.compile(
     r"check|look up|show)|please (?:tell|let me know|find out|check)|tell me|i(?:'d| would) like to know|"
     r"i want to know|(?:können|könnten) sie mir sagen|sagen sie mir|(?:pouvez|pourriez)-vous me dire|dites-moi|"
     r"(?:puede|podría|pueden) decirme|dígame)\b", re.IGNORECASE)
+_FINDS = re.compile(r"\b(?:find|search|look(?:ing)? for|recommend|suggest|give me|get me|any|which|where|what|who|"
+                    r"empfehlen|suchen|finden|trouver|recommander|conseiller|buscar|encontrar|recomendar)\b")
+"""A request to find, give or recommend something (a name then answers it)."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:do|does|did|is|are|was|were|will|has|have|am|can i|can we|could i|may i|should i|must i)\b[^?]*\?\s*$",
@@ -118,6 +121,9 @@ class Request:
     how: bool = False
     """It asks how the asker does something ("How do I check my balance?", "What's the best way to ..."): a reply that
     tells them, after saying what the assistant cannot reach, answers it (refusal_reassured.py)."""
+    finds: bool = False
+    """It asks to find, give or recommend something ("Find me a sushi place", "Can you recommend a garage?"): a name
+    in the reply answers it (refusal_performed.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -134,8 +140,9 @@ class Request:
         how = _HOW_QUESTION.match(prompt) is not None
         verb = next((m.group("verb").casefold() for m in (p.match(prompt) for p in _ASKER_VERB) if m), None)
         fact = not act and _FACT_QUESTION.match(prompt) is not None
+        finds = _FINDS.search(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, verb, fact, how)
+                   informs, permission, yes_no, verb, fact, how, finds)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
