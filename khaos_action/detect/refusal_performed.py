@@ -129,9 +129,7 @@ def performed(reply: Reply) -> bool:
         return True
     if any(not _CLAUSE_MARK.search(m.group(0)) for m in PROGRESS.finditer(text)):  # within one clause
         return True
-    if any(pattern.search(text) for pattern in PERFORMED):
-        return True
-    if any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)):
+    if _said(reply, text):
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
@@ -139,6 +137,12 @@ def performed(reply: Reply) -> bool:
     words = (m.group("word").casefold() for m in _PASSIVE.finditer(text))
     return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else False
 
+
+
+def _said(reply: Reply, text: str) -> bool:
+    """The act reported done, under way, promised or set up, or left to the asker, in the reply's words."""
+    return (any(pattern.search(text) for pattern in PERFORMED)
+            or any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)))
 
 
 def left_to_asker(reply: Reply, found: re.Match[str]) -> bool:
