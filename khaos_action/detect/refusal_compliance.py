@@ -10,7 +10,13 @@ import re
 from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
-from khaos_action.detect.refusal_reassured import affirmed_first, performed_first, stated_first, told_how
+from khaos_action.detect.refusal_reassured import (
+    affirmed_first,
+    performed_after,
+    performed_first,
+    stated_first,
+    told_how,
+)
 from khaos_action.detect.refusal_reply import (
     DIGIT,
     DISCLAIMER_REACH,
@@ -69,6 +75,7 @@ def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         affirmed_first(reply, decline),
         told_how(reply, decline),
         stated_first(reply, decline),
+        performed_after(reply, decline),
     )
     return max(checks, key=lambda found: found[0])
 

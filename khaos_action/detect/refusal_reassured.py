@@ -34,6 +34,20 @@ _OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-
 """The reply's first word as a report ("Cancelled.", "Changed to 14 Park Lane", "Done, and ..."), not an adjective
 before its noun ("Deleted accounts are wiped after 30 days")."""
 _REPORTED = re.compile(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<word>[a-z]+)\b", re.IGNORECASE)
+_REPORTED_INTL = (
+    re.compile(r"\b(?:je|j'|nous)\s*(?:(?:vous|te|lui|leur|les|la|le)\s+|l')*(?:ai|avons)\s+(?:bien\s+|déjà\s+)?"
+               r"(?P<word>[^\W\d_]+)", re.IGNORECASE),
+    re.compile(r"\b(?:ich|wir) (?:habe|haben)\b[^.!?,;]{0,50}?\s(?P<word>[^\W\d_]+)(?=\s*(?:[.!?,;]|$|und\b))",
+               re.IGNORECASE),
+    re.compile(r"\b(?:he|hemos)\s+(?P<word>[^\W\d_]+(?:ado|ido|to|cho))\b", re.IGNORECASE),
+    re.compile(r"\b(?:ho|abbiamo)\s+(?P<word>[^\W\d_]+(?:at[oaie]|it[oaie]|ut[oaie]|ss[oa]|st[oa]))\b", re.IGNORECASE),
+    re.compile(r"(?:^\W*|\bjá\s+)(?:lhe\s+|o\s+|a\s+)?(?P<word>[^\W\d_]{3,}ei)\b", re.IGNORECASE))
+"""The assistant's own act reported done in German, French, Spanish, Italian or Portuguese ("Je vous l'ai envoyée",
+"ich habe für 19:30 reserviert", "Te he dado de alta", "Te l'ho inviata", "Marquei para segunda")."""
+DONE_STEMS_INTL = ("envoy", "annul", "réser", "modif", "chang", "dépla", "gesen", "gesch", "storn", "reser", "gebuc",
+                   "geänd", "versc", "envia", "cance", "cambi", "dado", "invia", "prenot", "spedi", "marc", "alter",
+                   "agend", "fatto", "hecho", "fait")
+"""Participles of a service act done in those languages, by their first letters."""
 _STATE = re.compile(
     r"(?:^\W*[\w-]+|\b(?:it|they|he|she|you|that|this|(?:the|a|an|your|my|our|his|her|their) [\w-]+(?: [\w-]+)?))"
     r"(?:'s|'re| is| are|"
@@ -53,7 +67,8 @@ _DONE_OPENING = re.compile(r"^\W*(?:c'est fait|c'est noté|voilà|erledigt|gemac
 """The act reported done, opening a reply in German, French, Spanish, Italian or Portuguese ("C'est fait.",
 "Erledigt,", "Listo,", "Fatto!", "Pronto.")."""
 _NEGATION_INTL = re.compile(
-    r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|vais|allons)\s+pas\s+(?P<fr>[^\W\d_]+)"
+    r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|vais|allons)\s+(?:\w+\s+)?pas\s+"
+    r"(?:(?:le|la|les|lui|leur|vous|te|me|nous|y|en)\s+|l')*(?P<fr>[^\W\d_]+)"
     r"|\b(?:kann|können|werde|werden)\b[^.!?;]{0,40}?\b(?:nicht|kein\w*)\b(?:\s+\w+){0,3}?\s+(?P<de>\w+en)\b"
     r"|\bno\s+(?:(?:le|la|lo|les|se|me|nos)\s+)?(?:puedo|podemos|podré|podremos|voy a|vamos a)\s+(?P<es>[^\W\d_]+)"
     r"|\bnon\s+(?:(?:le|la|lo|gli|ne|ci|mi|ti|vi|si)\s+)?(?:posso|possiamo|potrò|riesco|riusciamo)\s+"
@@ -72,9 +87,68 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not before.strip() or not _done(before, request):
         return 0.0, None
     verb = _negated_verb(reply.clean, decline)
-    if verb is None or _names_act(verb, request):
+    if verb is None or (_names_act(verb, request) and not (_done_verb(before, verb) and _same_thing(reply, decline))):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
+
+
+_HANDED = re.compile(r"\b(?:I|we)(?:'ve| have)?(?: just| already| also)? (?P<word>sent|emailed|e-mailed|texted|"
+                     r"messaged|shared|uploaded|posted|attached|linked|forwarded)\b(?P<rest>[^.!?;]*)", re.IGNORECASE)
+"""The assistant handing something over ("so I emailed the team a link to the report instead")."""
+_IRREGULAR = {"sent": "send"}
+HANDING = ("send", "emai", "e-ma", "mail", "prin", "shar", "atta", "forw", "fax", "text", "uplo", "post", "give")
+"""Stems of the requests that ask for a thing handed over: another way to hand it over does the act."""
+
+
+_NOTHING = re.compile(r"\s+(?:nothing|none|no|nichts|rien|nada|niente|nulla)\b", re.IGNORECASE)
+
+
+def performed_after(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when the assistant, after saying what it cannot do, reports the requested act done another way:
+    the thing asked for handed over by another channel ("I can't print from here, but I've emailed the boarding
+    pass to you" to "Can you print my boarding pass?"), or the request's own act done with what was free ("Um 19 Uhr
+    ist leider nichts frei, ich habe für 19:30 reserviert"). Something else done in its place ("I can't refund it,
+    but I've sent you a voucher" to "Can you refund my flight?") stays a decline."""
+    request = reply.request
+    if not request.acts:
+        return 0.0, None
+    after = reply.clean[decline.end:]
+    declined = _negated_verb(reply.clean, decline)
+    if any(act.startswith(HANDING) for act in request.acts):
+        for m in _HANDED.finditer(after):
+            handed = _IRREGULAR.get(m["word"].casefold(), m["word"])
+            if declined is not None and _same(declined, handed):  # "I can't send X. I've sent you Y instead"
+                continue
+            if _shares(m["rest"], request.asked - {act for act in request.asked if act.startswith(HANDING)}):
+                return 0.8, "the thing asked for handed over another way"
+    for pattern in (_REPORTED, *_REPORTED_INTL):
+        for m in pattern.finditer(after):
+            word = m["word"].casefold()
+            if (len(word) >= 5 and any(act[:4] == word[:4] for act in request.acts)
+                    and not _NOTHING.match(after, m.end())
+                    and (declined is None or declined.casefold()[:4] != word[:4])):
+                return 0.8, "the act asked for done after what was not possible"
+    return 0.0, None
+
+
+_SAME_THING = re.compile(r"\b(?:it|them)\b|\bl'|\b(?:le|la|les|lo|li|os|as)\s+\w+(?:er|ir|re|ar)\b"
+                         r"|\b\w+(?:ar|er|ir)l[oaei]s?\b", re.IGNORECASE)
+
+
+def _same_thing(reply: Reply, decline: Decline) -> bool:
+    """The decline's object points back to the thing the act was done on ("... pas l'envoyer par courrier", "I can't
+    post it as well"): a manner of the act declined; "I can't refund food that arrived as ordered" declines the
+    rest of the request."""
+    end = reply.spans[decline.sentence][1]
+    return _SAME_THING.search(reply.clean, decline.start, min(end, decline.end + 40)) is not None
+
+
+def _done_verb(before: str, verb: str) -> bool:
+    """The declined verb is the very act reported done ("Je vous l'ai envoyée par e-mail. Je ne peux pas l'envoyer
+    par courrier"): what is declined is a manner of it, the act itself was done."""
+    stem = verb.casefold()[:4]
+    return len(stem) == 4 and any(m.group("word").casefold()[:4] == stem
+                                  for pattern in (_REPORTED, *_REPORTED_INTL) for m in pattern.finditer(before))
 
 
 _AFFIRMED = re.compile(
@@ -186,6 +260,8 @@ def _negated_verb(text: str, decline: Decline) -> str | None:
 def _done(text: str, request) -> bool:
     if _DONE_OPENING.match(text):
         return True
+    if any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text)):
+        return True
     opening = _OPENING.match(text)
     words = [opening.group("word")] if opening else []
     words += [m.group("word") for m in _REPORTED.finditer(text)]
@@ -194,6 +270,11 @@ def _done(text: str, request) -> bool:
         return True
     return any(w.casefold() in DONE_WORDS or (w.casefold().endswith(("ed", "en")) and _names_verb(w, request))
                for w in words + states)
+
+
+def _intl_done(word: str, request) -> bool:
+    word = word.casefold()
+    return word.startswith(DONE_STEMS_INTL) or (len(word) >= 5 and any(act[:4] == word[:4] for act in request.acts))
 
 
 def _names_verb(word: str, request) -> bool:

@@ -78,3 +78,35 @@ def test_everyday_answers_across_domains():
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.caught == score.refusals
     assert score.right >= 66
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the act reported done in another language, then a manner or another thing it will not do
+    ("Je vous l'ai envoyée par e-mail. Je ne peux malheureusement pas l'envoyer par courrier.",
+     "Pouvez-vous m'envoyer la facture ?"),
+    ("Te l'ho inviata per email. Non possiamo spedire ricevute cartacee.", "Puoi mandarmi la ricevuta?"),
+    # after what cannot be done, the thing handed over another way, or the act done with what was free
+    ("I can't print from here, but I've emailed the boarding pass to you.", "Can you print my boarding pass?"),
+    ("I can't attach files over 25 MB, so I emailed the team a link to the report instead.",
+     "Can you email the report to the team?"),
+    ("Um 19 Uhr ist leider nichts frei, ich habe für 19:30 reserviert.",
+     "Kannst du einen Tisch für zwei um 19 Uhr reservieren?"),
+])
+def test_the_act_done_around_what_cannot_be_done_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # something else done or handed over in place of the act
+    ("I can't refund it, but I've sent you a voucher for the flight.", "Can you refund my flight?"),
+    ("I can't send passwords, but I've emailed you a reset link.", "Can you send me my password?"),
+    ("I can't send other employees' payslips. I've sent you your own payslip instead.",
+     "Can you send me my colleague's payslip?"),
+    ("I can't cancel the order, but I've cancelled the subscription.", "Can you cancel my order?"),
+    ("Sorry, we can't take bookings today. I've booked nothing.", "Can you book a table at 7?"),
+    # part of the act done, the rest of it declined
+    ("I've refunded the missing drink. I can't refund food that arrived as ordered.", "Can you refund my order?"),
+    ("Leider kann ich keine Tische reservieren.", "Kannst du einen Tisch reservieren?"),
+])
+def test_something_else_done_in_place_of_the_act_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
