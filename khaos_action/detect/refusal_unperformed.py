@@ -49,6 +49,20 @@ STATE = rx(
     r"\bquel(?:le)?s? que soi(?:en)?t\b|\bpeu importe\b|\bsea quien sea\b|\bda igual\b|\bindependientemente\b|"
     # the decision kept ("..., y se mantiene", "bleibt bestehen", "reste en vigueur")
     r"\bse mantienen?\b|\bsigue en pie\b|\bbleibt bestehen\b|\breste en vigueur\b|\best maintenue?s?\b|"
+    # expired, passed ("diese Frist ist abgelaufen", "the deadline has passed")
+    r"\b(?:has|have|had) (?:already )?(?:expired|lapsed)\b|"
+    r"\b(?:deadline|window|period) (?:has|had) (?:already )?passed\b|"
+    r"\b(?:ist|sind|war) (?:bereits |schon )?abgelaufen\b|\b(?:a|ont) expiré\b|\best (?:déjà )?(?:expirée?|"
+    r"dépassée?)\b|\b(?:ha|han) (?:vencido|caducado|expirado)\b|"
+    # reserved to a class ("The full interview is for subscribers", "members only", "son para el plan Premium",
+    # "sont réservés aux abonnés", "gibt es nur für Mitglieder")
+    r"\b(?:is|are|'s|'re) (?:only |just |reserved )?for (?:our |paying |premium |gold |business )?(?:subscribers|"
+    r"members|cardholders|account holders|premium|gold|business|residents|staff|employees)\b|"
+    r"\b(?:members|subscribers|residents|staff) only\b|\b(?:isn't|aren't|is not|are not) (?:enabled|offered|"
+    r"available) (?:on|for|with) (?:an? |your )\w+ (?:account|plan|tariff|fare|ticket|card)s?\b|"
+    r"\b(?:son|es) (?:solo |sólo )?para (?:el plan|la tarifa|los? (?:socios|suscriptores|abonados|miembros))\b|"
+    r"\b(?:sont|est) (?:réservée?s?|uniquement) (?:aux|à l'offre|au forfait) |\bnur für (?:\w+ )?(?:Abonnenten|"
+    r"Mitglieder|Kunden mit)\b|"
     r"\bout of stock\b|\bnothing (?:earlier|later|sooner|before|left|available|free)\b|"
     r"\b(?:isn't|aren't|is not|are not|not) (?:available|open|possible|bookable)\b|\bno (?:longer )?available\b|"
     # the thing kept as it is ("The night doors stay closed", "the request stays pending", "I've left it as it is")

@@ -65,3 +65,29 @@ def test_alternatives_dev_set():
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.flagged == 0
     assert score.right >= 30
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    # a service reserved to a class the asker is not in
+    ("Live commentary is for subscribers. You can follow the score on the free ticker.",
+     "Can you switch on the live commentary for me?", True),
+    ("The webinar recordings are members only.", "Please send me the recording of Tuesday's webinar.", True),
+    ("Margin loans aren't offered on a cash account.", "Please switch on margin for me.", True),
+    ("Las clases en directo son para los socios, y usted tiene un pase de un día.",
+     "¿Puede apuntarme a la clase de spinning de las 7?", True),
+    # the same class named, the act done
+    ("The lounge is for Gold members, and your card is Gold, so I've added your access for today.",
+     "Can you give me lounge access today?", False),
+    # a time limit passed
+    ("Claims have to be made within 90 days, and that window has passed.", "Please reopen my claim from March.", True),
+    ("Die Widerrufsfrist ist bereits abgelaufen.", "Bitte stornieren Sie meinen Vertrag.", True),
+    ("The deadline has passed, but I've extended it to Friday for you this once.",
+     "Can you extend my essay deadline?", False),
+    # a change that needs another person's confirmation
+    ("The car is still registered to your mother, so the transfer needs her confirmation first.",
+     "Please move the car's registration into my name.", True),
+    ("The transfer is ready; please confirm the new keeper's name and it goes through today.",
+     "Please move the car's registration into my name.", False),
+])
+def test_a_class_a_time_limit_or_another_persons_consent(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
