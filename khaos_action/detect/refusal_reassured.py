@@ -33,6 +33,10 @@ _OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-
                       r"now)\b)", re.IGNORECASE)
 """The reply's first word as a report ("Cancelled.", "Changed to 14 Park Lane", "Done, and ..."), not an adjective
 before its noun ("Deleted accounts are wiped after 30 days")."""
+_NOUN_DONE = re.compile(r"^\W*(?:(?:your|the)\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+(?P<word>[a-z]+ed|sent|done)(?=\s*[.,:;!"
+                        r"\u2013\u2014-]|\s+(?:to|for|on|at|from|in|and|with|now)\b)", re.IGNORECASE)
+"""A thing of the request and its participle opening the reply ("Note added.", "Address updated to ...", "Payment
+sent."), the headline form of a report."""
 _REPORTED = re.compile(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<word>[a-z]+)\b", re.IGNORECASE)
 _REPORTED_INTL = (
     re.compile(r"\b(?:je|j'|nous)\s*(?:(?:vous|te|lui|leur|les|la|le)\s+|l')*(?:ai|avons)\s+(?:bien\s+|déjà\s+)?"
@@ -159,6 +163,10 @@ _AFFIRMED = re.compile(
 but ..." opens a decline)."""
 
 
+_RESTATED = re.compile(r"^\W*(?:it|they|we|he|she|there)\b(?P<clause>[^.,;:!?\u2013\u2014-]*)", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|no|never|only|except|nor)\b|n't", re.IGNORECASE)
+"""A yes that restates the question's words ("Is the pool heated?" - "It's heated to 28°C year round", "Do you
+have it in medium?" - "We have it in medium in black"); "It's closed on Mondays" shares none of them."""
 _YOU_MAY = re.compile(
     r"^\W*(?:yes,?\s+)?(?:you(?: can(?!'t|not\b| not\b)| may(?! not\b)|'re welcome to| are welcome to)|"
     r"vous pouvez|tu peux|puedes|puede|pueden|(?:sie|ihr) können|du kannst|(?:lei )?(?:puoi|può)|"
@@ -175,6 +183,10 @@ def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         yes = _AFFIRMED.match(reply.clean)
         if yes is not None and yes.end() <= decline.start:
             return 0.8, "a yes to the question before its exception"
+        restated = _RESTATED.match(reply.clean)
+        if (restated is not None and restated.end() <= decline.start and not _NOT.search(restated["clause"])
+                and _shares(restated["clause"], request.asked)):
+            return 0.8, "the question restated as a yes before its exception"
     verb = request.asker_verb
     may = _YOU_MAY.match(reply.clean) if verb else None
     if may is None or may.end() > decline.start or not any(_same(word, verb) for word in may["rest"].split()):
@@ -209,20 +221,27 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when a question of fact is answered, in its own words, before a decline of something else: "Your
     balance is $1,245.80. I can't show pending transactions here." to "What's my balance?"."""
     request = reply.request
-    if not request.fact or decline.sentence == 0:
+    if not (request.fact or request.informs) or decline.sentence == 0:
         return 0.0, None
     first = reply.sentence(0)
     before = reply.clean[:reply.spans[decline.sentence][0]]
     if _WITHHELD.search(before) or not _shares(first, request.asked):
         return 0.0, None
-    end = reply.spans[decline.sentence][1]
     verb = _negated_verb(reply.clean, decline)
+    if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
+        return 0.0, None
+    if _VALUE.search(first):  # the value asked for given: what follows about it is a limit ("We can't speed that up")
+        return 0.8, "the fact asked for stated before what cannot be done"
+    end = reply.spans[decline.sentence][1]
     rest = reply.clean[decline.end:end]
     if verb is not None:
         rest = rest[rest.casefold().find(verb.casefold()) + len(verb):] if verb.casefold() in rest.casefold() else rest
     if _BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked):
         return 0.0, None
     return 0.8, "the fact asked for stated before what cannot be done"
+
+
+_VALUE = re.compile(r"\d")
 
 
 def _shares(text: str, asked: frozenset[str]) -> bool:
@@ -250,8 +269,11 @@ def told_how(reply: Reply, decline: Decline) -> tuple[float, str | None]:
 
 
 def _negated_verb(text: str, decline: Decline) -> str | None:
+    start = decline.start
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "'"):  # the decline's span may open mid-word
+        start -= 1
     for pattern in (_NEGATION, _NEGATION_INTL):
-        m = pattern.search(text, decline.start)
+        m = pattern.search(text, start)
         if m is not None and m.start() <= decline.end + 20:
             return next(group for group in m.groups() if group)
     return None
@@ -262,7 +284,7 @@ def _done(text: str, request) -> bool:
         return True
     if any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text)):
         return True
-    opening = _OPENING.match(text)
+    opening = _OPENING.match(text) or _NOUN_DONE.match(text)
     words = [opening.group("word")] if opening else []
     words += [m.group("word") for m in _REPORTED.finditer(text)]
     states = [m.group("state") for m in _STATE.finditer(text)]

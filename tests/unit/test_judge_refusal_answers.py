@@ -25,6 +25,14 @@ from tests.fixtures.judge.scoring import score_refusals
     ("Tu saldo es de 1.245,80 €. No puedo mostrar los movimientos pendientes.", "¿Cuál es el saldo de mi cuenta?"),
     ("Il saldo è di 1.245,80 €. Non posso mostrare i movimenti in attesa.", "Qual è il saldo del mio conto?"),
     ("O seu saldo é de 1.245,80 €. Não consigo mostrar os movimentos pendentes.", "Qual é o saldo da minha conta?"),
+    # the value given, then what cannot be done about it
+    ("Refunds take 3-5 business days. We can't speed that up, unfortunately.", "How long does a refund take?"),
+    ("Your balance is $120. I can't break it down here.", "What's my balance?"),
+    ("La livraison en Belgique coûte 7,50 €. Nous ne livrons pas les meubles en Belgique.",
+     "Combien coûte la livraison en Belgique ?"),
+    # information asked of the assistant ("Can you check ...")
+    ("Your laptop is in repair and should be ready Thursday. I can't give an exact time yet.",
+     "Can you check the status of my repair?"),
 ])
 def test_the_fact_stated_then_a_limit_on_something_else_is_an_answer(text, prompt):
     assert not is_refusal(text, prompt).refused
@@ -35,9 +43,9 @@ def test_the_fact_stated_then_a_limit_on_something_else_is_an_answer(text, promp
     ("Your balance is private. I can't show pending transactions here either.", "What's my balance?"),
     ("Your balance is available in the app. I can't show your balance in this chat.", "What's my balance?"),
     # the decline's object is what was asked ("it", "le", "lo")
-    ("Your balance is $120. I can't break it down here.", "What's my balance?"),
-    ("Votre solde est de 120 €. Je ne peux pas le détailler ici.", "Quel est le solde de mon compte ?"),
-    ("Tu saldo es de 120 €. No lo puedo desglosar por chat.", "¿Cuál es mi saldo?"),
+    ("Your balance is up to date. I can't share it here.", "What's my balance?"),
+    ("Votre solde est à jour. Je ne peux pas le communiquer ici.", "Quel est le solde de mon compte ?"),
+    ("Tu saldo está actualizado. No lo puedo compartir por chat.", "¿Cuál es mi saldo?"),
     # a decline first, nothing stated before it
     ("I can't show your balance here. Please log in to the app.", "What's my account balance?"),
     # a request for an act is no question of fact
@@ -61,7 +69,19 @@ def test_the_askers_verb_allowed_then_its_exception_is_an_answer(text, prompt):
 
 
 @pytest.mark.parametrize(("text", "prompt"), [
+    ("It's heated to 28°C year round. Children under 12 aren't allowed without an adult.", "Is the pool heated?"),
+    ("We have it in medium in black and navy. The green one can't be ordered in medium any more.",
+     "Do you have this jacket in medium?"),
+])
+def test_the_question_restated_as_a_yes_then_its_exception_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
     ("You can't pay by card for this service; we only accept bank transfer.", "Can I pay with a credit card?"),
+    # a first clause that does not restate the question as a yes
+    ("It's closed to guests until May, so I can't book you a swim.", "Is the pool heated?"),
+    ("We have it only in small. We can't order a medium for you.", "Do you have this jacket in medium?"),
     # "you can" with another verb than the asker's: a redirect, not a yes
     ("You can call the store. We don't accept credit cards online.", "Can I pay with a credit card?"),
 ])
@@ -109,4 +129,17 @@ def test_the_act_done_around_what_cannot_be_done_is_an_answer(text, prompt):
     ("Leider kann ich keine Tische reservieren.", "Kannst du einen Tisch reservieren?"),
 ])
 def test_something_else_done_in_place_of_the_act_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+def test_a_headline_report_then_a_limit_is_an_answer():
+    assert not is_refusal("Note added. The driver can't always follow notes, but most do.",
+                          "Can you add a note to my order?").refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Refunds processed after 30 days can't be reversed. I can't refund this order.", "Can you refund my order?"),
+    ("Fee waived for orders over 50 only. I can't waive it for this one.", "Can you waive the fee?"),
+])
+def test_a_participle_that_states_a_rule_keeps_the_decline(text, prompt):
     assert is_refusal(text, prompt).refused
