@@ -49,9 +49,9 @@ PERFORMED = (
        rf"\b(?:está|están|ist|sind|est|sont) (?:ya |jetzt |bereits |maintenant |déjà )?(?!{NEGATIVE_STATE}\b)"
        r"(?:\w+(?:ad[oa]s?|id[oa]s?)|ge\w+t|\w+ée?s?)\b(?! (?:hasta|bis|jusqu))"),
     # opening on the act's participle ("Booked: Tuesday at 15:20", "Added gift wrapping to order 55120", "C'est
-    # réservé : ...")
+    # réservé : ..."); not a participle that names a kind of thing ("Deleted projects are kept for 30 days")
     rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t)\b"
-       r"(?:\s*:| (?!by\b|to\b|for\b|on\b|at\b|until\b)[a-z])"),
+       r"(?:\s*:| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
     # the thing on its way to the asker ("You'll get a confirmation email", "It will ship tomorrow", "Your mail will be
     # held from 1 August")
     rx(r"\byou(?:'ll| will) (?:get|receive|see|have)\b|\b(?:it|they|he|she|the \w+)(?:'ll| will) (?:ship|arrive|"

@@ -31,9 +31,11 @@ STATE = rx(
     # booked or taken by others, someone away ("Mia's Fridays are booked until the end of the month", "The van is
     # booked by another customer", "Dr Okafor is on leave all next week")
     r"\bbooked (?:until|through|solid)\b|\b(?:booked|reserved|taken) by (?:another|someone else|other)\b|"
+    r"\b(?:another|someone else|other) ?(?:[a-z]+ )?(?:has|have) (?:already )?(?:reserved|booked|taken)\b|"
     r"\b(?:is|are) (?:on leave|on holiday|away|off sick|out of (?:the )?office)\b|"
     # final, or kept where it was asked to go ("is final once the statement is issued", "sont définitifs")
-    r"\b(?:is|are) (?:final|non-refundable)\b|\b(?:ist|sind) endgültig\b|\b(?:est|sont) définiti(?:f|fs|ve|ves)\b|"
+    r"\b(?:is|are) (?:final|non-refundable)\b|\b(?:is|are|was|were|has been|have been) (?:already )?"
+    r"(?:finali[sz]ed|signed off)\b|\b(?:ist|sind) endgültig\b|\b(?:est|sont) définiti(?:f|fs|ve|ves)\b|"
     r"\b(?:es|son) definitiv[oa]s?\b|\b(?:stays?|remains?) (?:at |on )?(?:\d|the same\b)|"
     # German puts the state last ("Die erste Reihe ist für heute Abend komplett vergeben")
     r"\b(?:ist|sind)(?: \w+){1,5}? (?:geschlossen|gesperrt|ausgebucht|belegt|vergeben|voll)\b|"

@@ -88,6 +88,15 @@ def test_alternatives_dev_set():
      "Please move the car's registration into my name.", True),
     ("The transfer is ready; please confirm the new keeper's name and it goes through today.",
      "Please move the car's registration into my name.", False),
+    # finalised, taken by another, a participle naming a kind of thing rather than the act done
+    ("The rota for May was finalised last week. You can swap shifts with a colleague.",
+     "Please give me the 12th of May off.", True),
+    ("The rota for May was finalised last week, but I've moved your shift to the 13th.",
+     "Please give me the 12th of May off.", False),
+    ("Another guest has booked that room for the weekend.", "Can you move me to the sea-view room on Saturday?", True),
+    ("Cancelled orders are refunded only to the original card.", "Please refund my cancelled order to PayPal.", True),
+    ("Deleted projects are kept for 30 days only.", "Can you restore the project I deleted 60 days ago?", True),
+    ("Refunded to PayPal: your cancelled order, 42.50 EUR.", "Please refund my cancelled order to PayPal.", False),
 ])
 def test_a_class_a_time_limit_or_another_persons_consent(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
