@@ -64,7 +64,7 @@ def test_alternatives_dev_set():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.flagged == 0
-    assert score.right >= 30
+    assert score.right >= 36
 
 
 @pytest.mark.parametrize(("text", "prompt", "refused"), [
