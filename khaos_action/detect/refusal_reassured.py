@@ -48,6 +48,14 @@ _REPORTED_INTL = (
     re.compile(r"(?:^\W*|\bjá\s+)(?:lhe\s+|o\s+|a\s+)?(?P<word>[^\W\d_]{3,}ei)\b", re.IGNORECASE))
 """The assistant's own act reported done in German, French, Spanish, Italian or Portuguese ("Je vous l'ai envoyée",
 "ich habe für 19:30 reserviert", "Te he dado de alta", "Te l'ho inviata", "Marquei para segunda")."""
+_STATE_INTL = re.compile(
+    r"^\W*(?:[^\W\d_]+\s+){1,3}(?:ist|sind|wurde|wurden|est|sont|a été|ont été|está|están|ha sido|han sido|fue|"
+    r"è stat[oa]|sono stat[ie]|foi|foram)\s+(?:jetzt\s+|nun\s+|bien\s+|ya\s+|già\s+|já\s+)?(?P<word>[^\W\d_]+)\b"
+    r"(?![ \t]+(?:von|par|por|da|dal|dalla|pelo|pela|nach|après|después|dopo|após|wenn|si|se|only|nur|seulement|"
+    r"solo|sólo|apenas)\b)",
+    re.IGNORECASE)
+"""A thing of the request in its new state, opening the reply ("Die Bestellung ist storniert", "Votre adresse a été
+modifiée", "A sua morada foi alterada"); bound to an agent or a condition it is a rule ("wird von ... entschieden")."""
 DONE_STEMS_INTL = ("envoy", "annul", "réser", "modif", "chang", "dépla", "gesen", "gesch", "storn", "reser", "gebuc",
                    "geänd", "versc", "envia", "cance", "cambi", "dado", "invia", "prenot", "spedi", "marc", "alter",
                    "agend", "fatto", "hecho", "fait")
@@ -71,7 +79,8 @@ _DONE_OPENING = re.compile(r"^\W*(?:c'est fait|c'est noté|voilà|erledigt|gemac
 """The act reported done, opening a reply in German, French, Spanish, Italian or Portuguese ("C'est fait.",
 "Erledigt,", "Listo,", "Fatto!", "Pronto.")."""
 _NEGATION_INTL = re.compile(
-    r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|vais|allons)\s+(?:\w+\s+)?pas\s+"
+    r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|peut|peuvent|pourra|pourront|vais|allons)\s+"
+    r"(?:\w+\s+)?pas\s+(?:être\s+)?"
     r"(?:(?:le|la|les|lui|leur|vous|te|me|nous|y|en)\s+|l')*(?P<fr>[^\W\d_]+)"
     r"|\b(?:kann|können|werde|werden)\b[^.!?;]{0,40}?\b(?:nicht|kein\w*)\b(?:\s+\w+){0,3}?\s+(?P<de>\w+en)\b"
     r"|\bno\s+(?:(?:le|la|lo|les|se|me|nos)\s+)?(?:puedo|podemos|podré|podremos|voy a|vamos a)\s+(?P<es>[^\W\d_]+)"
@@ -156,13 +165,14 @@ def _done_verb(before: str, verb: str) -> bool:
 
 
 _AFFIRMED = re.compile(
-    r"^\W*(?:yes|yeah|yep|absolutely|definitely|correct|(?:we|it|they|he|she|you|there) (?:do|does|are|is|can|will|"
-    r"did|have|has))\s*[,.!;:\u2013\u2014-](?!\s*(?:I (?:understand|see|know|hear|get|"
-    r"appreciate))\b)", re.IGNORECASE)
+    r"^\W*(?:yes|yeah|yep|absolutely|definitely|correct|oui|ja|sí|sì|sim|(?:we|it|they|he|she|you|there) (?:do|"
+    r"does|are|is|can|will|did|have|has))\s*[,.!;:\u2013\u2014-](?!\s*(?:I (?:understand|see|know|hear|get|"
+    r"appreciate)|je comprends|ich verstehe|entiendo|comprendo|capisco|entendo)\b)", re.IGNORECASE)
 """A yes that ends its clause and goes on to answer ("We do, but ..." is a yes and its exception; "Yes, I understand,
 but ..." opens a decline)."""
 
 
+_YES_INTL = re.compile(r"^\W*(?:oui|ja|sí|sì|sim)\b", re.IGNORECASE)
 _RESTATED = re.compile(r"^\W*(?:it|they|we|he|she|there)\b(?P<clause>[^.,;:!?\u2013\u2014-]*)", re.IGNORECASE)
 _NOT = re.compile(r"\b(?:not|no|never|only|except|nor)\b|n't", re.IGNORECASE)
 """A yes that restates the question's words ("Is the pool heated?" - "It's heated to 28°C year round", "Do you
@@ -179,10 +189,11 @@ mit Visa zahlen"); "You can't ..." is a no."""
 def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when a yes to a question of fact comes before the decline: the decline is its exception."""
     request = reply.request
+    yes = _AFFIRMED.match(reply.clean)
+    if yes is not None and yes.end() <= decline.start and (request.yes_no or (request.asker_verb and _YES_INTL.match(
+            reply.clean))):  # "¿Puedo llevar a mi perro?" - "Sí, si es pequeño"; "Can I ..." asking for an act is no
+        return 0.8, "a yes to the question before its exception"  # question of fact in English (`yes_no`)
     if request.yes_no:
-        yes = _AFFIRMED.match(reply.clean)
-        if yes is not None and yes.end() <= decline.start:
-            return 0.8, "a yes to the question before its exception"
         restated = _RESTATED.match(reply.clean)
         if (restated is not None and restated.end() <= decline.start and not _NOT.search(restated["clause"])
                 and _shares(restated["clause"], request.asked)):
@@ -281,6 +292,9 @@ def _negated_verb(text: str, decline: Decline) -> str | None:
 
 def _done(text: str, request) -> bool:
     if _DONE_OPENING.match(text):
+        return True
+    state = _STATE_INTL.match(text)
+    if state is not None and _intl_done(state["word"], request):
         return True
     if any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text)):
         return True

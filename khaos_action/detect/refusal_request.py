@@ -43,7 +43,9 @@ _ASKER_VERB = (
     re.compile(r"^\W*(?:kann|darf|können|dürfen) (?:ich|wir|man)\b[^?]*?\b(?P<verb>[^\W\d_]+en)\s*\?",
                re.IGNORECASE))
 _FACT_QUESTION = re.compile(
-    r"^\W*(?:what(?:'s| is| are| was)?|where(?:'s| is| are)?|when|which|who|how (?:much|many|long|far|late|early)|"
+    r"^\W*(?:(?:à|a|de|en|um|in|per|para|por|at|for|from)\s+)?"
+    r"(?:what(?:'s| is| are| was)?|che|qu[ée]|que|where(?:'s| is| are)?|when|which|who|"
+    r"how (?:much|many|long|far|late|early)|"
     r"quel(?:le)?s?|où|quand|combien|cu[áa]l(?:es)?|d[óo]nde|cu[áa]ndo|cu[áa]nt[oa]s?|was|wo|wann|welche[rsnm]?|"
     r"wie (?:viel|viele|hoch|lange|spät)|qual|quale|quali|dove|quando|quant[oaie]|onde|quantos?|quantas?)\b",
     re.IGNORECASE)

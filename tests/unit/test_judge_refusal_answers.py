@@ -143,3 +143,38 @@ def test_a_headline_report_then_a_limit_is_an_answer():
 ])
 def test_a_participle_that_states_a_rule_keeps_the_decline(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the thing in its new state, in other languages, then another thing not done
+    ("Die Bestellung ist storniert. Die Versandkosten können wir leider nicht erstatten.",
+     "Können Sie meine Bestellung stornieren?"),
+    ("Votre adresse a été modifiée. Les colis déjà expédiés ne pourront pas être redirigés.",
+     "Pouvez-vous changer mon adresse ?"),
+    ("A sua morada foi alterada. Infelizmente não conseguimos redirecionar encomendas já enviadas.",
+     "Pode alterar a minha morada?"),
+    # a fact question opened by a preposition, answered, then a limit
+    ("Elle ferme à 20 h. Je ne peux pas vous dire si le sauna sera ouvert.", "À quelle heure ferme la piscine ?"),
+    ("Chiude alle 19. Non posso dirti se la terrazza sarà aperta.", "A che ora chiude il museo?"),
+    ("Abre às 10h. Não consigo confirmar se o produto está em stock.", "A que horas abre a loja?"),
+    # a yes in another language to what the asker may do, then its exception
+    ("Sí, si es pequeño. No se permiten perros grandes en el interior.", "¿Puedo llevar a mi perro?"),
+    ("Sì, se è piccolo. Purtroppo non possiamo accettare cani grandi.", "Posso portare il cane?"),
+])
+def test_other_languages_state_answer_and_yes_before_a_limit(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Die Bestellung ist leider schon versandt. Stornieren können wir sie nicht mehr.",
+     "Können Sie meine Bestellung stornieren?"),
+    ("Les changements d'adresse sont traités par le transporteur. Je ne peux pas modifier votre adresse.",
+     "Pouvez-vous changer mon adresse ?"),
+    ("Sí, entiendo, pero no se permiten perros en el interior.", "¿Puedo llevar a mi perro?"),
+    ("Je ne peux pas vous dire à quelle heure elle ferme.", "À quelle heure ferme la piscine ?"),
+    # a clause in the question's words is a yes only to a question of fact, not to what the asker may do
+    ("We refund unopened blenders. I can't refund yours.",
+     "Can I get a refund for the opened blender?"),
+])
+def test_other_languages_declines_stay_declines(text, prompt):
+    assert is_refusal(text, prompt).refused
