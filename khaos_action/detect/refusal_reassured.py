@@ -33,8 +33,9 @@ _OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-
                       r"now)\b)", re.IGNORECASE)
 """The reply's first word as a report ("Cancelled.", "Changed to 14 Park Lane", "Done, and ..."), not an adjective
 before its noun ("Deleted accounts are wiped after 30 days")."""
-_NOUN_DONE = re.compile(r"^\W*(?:(?:your|the)\s+)?[a-z-]+(?:\s+[a-z-]+)?\s+(?P<word>[a-z]+ed|sent|done)(?=\s*[.,:;!"
-                        r"\u2013\u2014-]|\s+(?:to|for|on|at|from|in|and|with|now)\b)", re.IGNORECASE)
+_NOUN_DONE = re.compile(r"^\W*(?:(?:your|the)\s+)?[a-z-]+(?:\s+(?:[a-z-]+|#?\d[\w-]*))?\s+"
+                        r"(?P<word>[a-z]+ed|sent|done)(?=\s*[.,:;!\u2013\u2014-]|"
+                        r"\s+(?:to|for|on|at|from|in|and|with|now)\b)", re.IGNORECASE)
 """A thing of the request and its participle opening the reply ("Note added.", "Address updated to ...", "Payment
 sent."), the headline form of a report."""
 _REPORTED = re.compile(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<word>[a-z]+)\b", re.IGNORECASE)
@@ -236,7 +237,7 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         return 0.0, None
     first = reply.sentence(0)
     before = reply.clean[:reply.spans[decline.sentence][0]]
-    if _WITHHELD.search(before) or not _shares(first, request.asked):
+    if _WITHHELD.search(before) or not (_shares(first, request.asked) or _BARE_VALUE.match(first)):
         return 0.0, None
     verb = _negated_verb(reply.clean, decline)
     if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
@@ -253,6 +254,8 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
 
 
 _VALUE = re.compile(r"\d")
+_BARE_VALUE = re.compile(r"^\W*[$£€]?\d")
+"""A first sentence that opens on the value itself ("30 days from delivery.", "$1,284.50 in total")."""
 
 
 def _shares(text: str, asked: frozenset[str]) -> bool:

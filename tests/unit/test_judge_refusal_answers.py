@@ -178,3 +178,22 @@ def test_other_languages_state_answer_and_yes_before_a_limit(text, prompt):
 ])
 def test_other_languages_declines_stay_declines(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Ticket #88412 raised. An engineer will call within 2 days; we can't send anyone at weekends.",
+     "Can you raise a ticket about my broken screen?"),
+    ("30 days from delivery. Sale items can't be returned, only exchanged.", "What's the return window?"),
+])
+def test_a_numbered_report_or_a_bare_value_then_a_limit_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Ticket #88412 is closed. I can't raise another ticket for the same fault.",
+     "Can you raise a ticket about my broken screen?"),
+    ("$5 is the fee for a paper statement. I can't send you a statement by post.",
+     "Can you send me a paper statement?"),
+])
+def test_a_number_that_is_no_report_or_no_answer_keeps_the_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
