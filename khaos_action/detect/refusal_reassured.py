@@ -201,7 +201,8 @@ def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
             return 0.8, "the question restated as a yes before its exception"
     verb = request.asker_verb
     may = _YOU_MAY.match(reply.clean) if verb else None
-    if may is None or may.end() > decline.start or not any(_same(word, verb) for word in may["rest"].split()):
+    if (may is None or may.end() > decline.start or _NOT.search(may["rest"])  # "You can smoke on the balcony only"
+            or not any(_same(word, verb) for word in may["rest"].split())):
         return 0.0, None
     negated = _negated_verb(reply.clean, decline)
     if negated is not None and _same(negated, verb):  # "You can pay online, but you can't pay by card here"
@@ -242,18 +243,27 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     verb = _negated_verb(reply.clean, decline)
     if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
         return 0.0, None
-    if _VALUE.search(first):  # the value asked for given: what follows about it is a limit ("We can't speed that up")
-        return 0.8, "the fact asked for stated before what cannot be done"
     end = reply.spans[decline.sentence][1]
     rest = reply.clean[decline.end:end]
     if verb is not None:
         rest = rest[rest.casefold().find(verb.casefold()) + len(verb):] if verb.casefold() in rest.casefold() else rest
+    if _SOMEONE_ELSES.search(rest):  # "I can't share another employee's pay": the thing asked is someone else's
+        return 0.0, None
+    if _VALUE.search(first):  # the value given: what follows about it is a limit ("We can't speed that up"), unless
+        unanswered = frozenset(w for w in request.asked if not _shares(first, frozenset((w,))))  # it names what the
+        if _shares(rest, unanswered):  # statement left out ("Passwords are rotated ... I can't give out the admin
+            return 0.0, None  # password")
+        return 0.8, "the fact asked for stated before what cannot be done"
     if _BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked):
         return 0.0, None
     return 0.8, "the fact asked for stated before what cannot be done"
 
 
 _VALUE = re.compile(r"\d")
+_SOMEONE_ELSES = re.compile(r"\b(?:another|other(?:s|'s)?|someone|somebody|anyone|his|her|their|(?!(?:today|tomorrow|"
+                            r"yesterday|week|month|year|it|that|there|what|here|he|she|who|where|let)'s)\w+'s)\b",
+                            re.IGNORECASE)
+"""Someone else's thing as the decline's object."""
 _BARE_VALUE = re.compile(r"^\W*[$£€]?\d")
 """A first sentence that opens on the value itself ("30 days from delivery.", "$1,284.50 in total")."""
 

@@ -197,3 +197,17 @@ def test_a_numbered_report_or_a_bare_value_then_a_limit_is_an_answer(text, promp
 ])
 def test_a_number_that_is_no_report_or_no_answer_keeps_the_decline(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # a statement about the thing in general, then someone else's thing or the part it left out declined
+    ("Salaries are reviewed in April. I can't share another employee's pay.", "What's my colleague's salary?"),
+    ("Passwords are rotated every 30 days. I can't give out the admin password.", "What's the admin password?"),
+    ("Sick days reset on 1 January. I can't share your manager's records.",
+     "How many sick days does my manager have left?"),
+    ("4 digits, set by the manager. I can't give you the combination.", "What's the combination for the safe?"),
+    # a "you can" limited by "only"
+    ("You can smoke on the balcony only. Smoking isn't allowed in the rooms.", "Can I smoke in the room?"),
+])
+def test_a_general_statement_before_a_decline_keeps_it(text, prompt):
+    assert is_refusal(text, prompt).refused
