@@ -243,20 +243,25 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     verb = _negated_verb(reply.clean, decline)
     if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
         return 0.0, None
-    end = reply.spans[decline.sentence][1]
-    rest = reply.clean[decline.end:end]
-    if verb is not None:
-        rest = rest[rest.casefold().find(verb.casefold()) + len(verb):] if verb.casefold() in rest.casefold() else rest
-    if _SOMEONE_ELSES.search(rest):  # "I can't share another employee's pay": the thing asked is someone else's
-        return 0.0, None
-    if _VALUE.search(first):  # the value given: what follows about it is a limit ("We can't speed that up"), unless
-        unanswered = frozenset(w for w in request.asked if not _shares(first, frozenset((w,))))  # it names what the
-        if _shares(rest, unanswered):  # statement left out ("Passwords are rotated ... I can't give out the admin
-            return 0.0, None  # password")
-        return 0.8, "the fact asked for stated before what cannot be done"
-    if _BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked):
+    if _declines_the_thing(reply, decline, verb, first):
         return 0.0, None
     return 0.8, "the fact asked for stated before what cannot be done"
+
+
+def _declines_the_thing(reply: Reply, decline: Decline, verb: str | None, first: str) -> bool:
+    """Whether the decline's object is what was asked after all: someone else's thing, a word of the request the
+    statement left out, or (with no value stated) the thing itself by its words or pointing back to it."""
+    request = reply.request
+    end = reply.spans[decline.sentence][1]
+    rest = reply.clean[decline.end:end]
+    if verb is not None and verb.casefold() in rest.casefold():
+        rest = rest[rest.casefold().find(verb.casefold()) + len(verb):]
+    if _SOMEONE_ELSES.search(rest):  # "I can't share another employee's pay"
+        return True
+    if _VALUE.search(first):  # the value given: what follows about it is a limit ("We can't speed that up"), unless it
+        unanswered = frozenset(w for w in request.asked if not _shares(first, frozenset((w,))))  # names what the
+        return _shares(rest, unanswered)  # statement left out ("Passwords are rotated ... the admin password")
+    return bool(_BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked))
 
 
 _VALUE = re.compile(r"\d")
