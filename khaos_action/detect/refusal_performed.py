@@ -35,7 +35,9 @@ PERFORMED = (
     # the new state confirmed ("your tickets are now for Sunday", "it's yours now", "Done - ...")
     rx(rf"\b(?:is|are|'s|'re|has been|have been|was|were) (?:now|all set|confirmed|complete|completed|sorted|"
        rf"through|on its way|on their way|yours)\b(?! {NEGATIVE_STATE}\b)|\byours now\b|"
-       r"\b(?:has|have) gone (?:back|out|through)\b|(?:^|[.!;:-]\s*)(?:done|all set|sorted|all done|that's done)\b"),
+       r"\b(?:has|have) gone (?:back|out|through)\b|(?:^|[.!;:-]\s*)(?:done|all set|sorted|all done|that's done)\b|"
+       # the asker placed in the new state, "now" closing the clause ("You're on Pro now!", "you're in 14C now")
+       rf"\byou(?:'re| are) (?:on|in) (?:(?!{NEGATIVE_STATE}\b)[\w-]+ ){{1,4}}?now\s*[.!,;]"),
     # German, French, Spanish: "Ich habe Ihre Adresse geändert", "ist erledigt", "C'est fait", "a été annulée", "Se lo
     # he enviado", "Listo", "Su suscripción está cancelada"
     rx(r"\b(?:ich|wir) (?:habe|haben) (?!(?:\w+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:\w+ ){0,5}?"

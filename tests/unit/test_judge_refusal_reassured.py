@@ -101,3 +101,9 @@ def test_a_state_that_cannot_change_is_no_report_of_an_act_done():
 ])
 def test_the_act_done_then_a_decline_of_something_else_in_other_languages(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+def test_the_asker_placed_in_the_new_state_is_the_act_done():
+    text = ("You're on Pro now! Your card will be charged £12 on the 1st. You can't downgrade mid-cycle, but you can "
+            "switch back at the next renewal.")
+    assert not is_refusal(text, "Can you upgrade me to the Pro plan?").refused
