@@ -54,14 +54,9 @@ from khaos_action.detect.refusal_grammar import (
     TERSE,
     VERB,
     Lexicon,
-    Rule,
     rx,
 )
-
-
-def _rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
-    return Rule(kind, weight, rx(pattern), tuple(triggers))
-
+from khaos_action.detect.refusal_grammar import rule as _rule
 
 _SPEAKER = (
     _rule(SPEAKER, 1.0, rf"{SUBJECT}{ADVERBS}\s*{NEG_MODAL}{ADVERBS}\s+{ANY_ACT}",

@@ -60,6 +60,11 @@ class Lexicon:
     """Lower-cased substrings one of which a sentence must hold for `hedges` to be tried (empty: always tried)."""
 
 
+def rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
+    """A rule of a language's table: its kind, weight, pattern and the trigger words a sentence must hold."""
+    return Rule(kind, weight, rx(pattern), tuple(triggers))
+
+
 def rx(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern, re.IGNORECASE)
 

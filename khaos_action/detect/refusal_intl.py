@@ -19,14 +19,9 @@ from khaos_action.detect.refusal_grammar import (
     TERSE,
     VERB,
     Lexicon,
-    Rule,
     rx,
 )
-
-
-def _rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
-    return Rule(kind, weight, rx(pattern), tuple(triggers))
-
+from khaos_action.detect.refusal_grammar import rule as _rule
 
 # ---- German -------------------------------------------------------------------------------------------------------
 _DE_MODAL = r"(?:kann|können|darf|dürfen|werde|werden|will|wollen|möchte|möchten|muss|müssen|könnte|dürfte)"

@@ -23,14 +23,9 @@ from khaos_action.detect.refusal_grammar import (
     TERSE,
     VERB,
     Lexicon,
-    Rule,
     rx,
 )
-
-
-def _rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
-    return Rule(kind, weight, rx(pattern), tuple(triggers))
-
+from khaos_action.detect.refusal_grammar import rule as _rule
 
 _CLITIC = r"(?:(?:lo|la|li|le|gli|glielo|gliela|glieli|gliele|ne|ci|vi|mi|ti|te lo|te la|me lo|me la|ve lo|ce lo) )?"
 _MODAL = (r"(?:posso|possiamo|potrò|potremo|potrei|potremmo|riesco|riusciamo|riuscirò|riusciremo|sono in grado|siamo "

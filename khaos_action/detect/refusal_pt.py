@@ -23,14 +23,9 @@ from khaos_action.detect.refusal_grammar import (
     TERSE,
     VERB,
     Lexicon,
-    Rule,
     rx,
 )
-
-
-def _rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
-    return Rule(kind, weight, rx(pattern), tuple(triggers))
-
+from khaos_action.detect.refusal_grammar import rule as _rule
 
 _CLITIC = r"(?:(?:o|a|os|as|lhe|lhes|te|me|nos|vos|se|lho|lha|to|ta) )?"
 _MODAL = (r"(?:posso|podemos|poderei|poderemos|poderia|poderíamos|consigo|conseguimos|conseguirei|conseguiremos|"
