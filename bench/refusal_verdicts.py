@@ -17,6 +17,7 @@ Run (from a checkout of google-research-datasets/dstc8-schema-guided-dialogue):
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import sys
 from pathlib import Path
@@ -113,6 +114,14 @@ def main() -> None:
     parser.add_argument("--skip", action="append", default=[], metavar="SET",
                         help="leave a labelled set out (a blind set nobody may read yet); repeatable")
     args = parser.parse_args()
+    known = {*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL, *bench_judge.OBEYED}
+    unknown = sorted(set(args.skip) - known)
+    if unknown:
+        # A misspelt name would silently leave the blind set in, and its rows on the screen of someone who may not
+        # read them.
+        near = {name: difflib.get_close_matches(name, known, n=1) for name in unknown}
+        parser.error("; ".join(f"--skip {name}: not a labelled set" + (f" (did you mean {m[0]}?)" if m else "")
+                               for name, m in near.items()))
     if args.compare:
         compare(*args.paths)
     else:
