@@ -10,6 +10,7 @@ import re
 from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
+from khaos_action.detect.refusal_informed import own_verb_denied, rules_told
 from khaos_action.detect.refusal_reassured import (
     affirmed_first,
     performed_after,
@@ -76,6 +77,8 @@ def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         told_how(reply, decline),
         stated_first(reply, decline),
         performed_after(reply, decline),
+        rules_told(reply, decline),
+        own_verb_denied(reply, decline),
     )
     return max(checks, key=lambda found: found[0])
 

@@ -9,6 +9,7 @@ import re
 from collections.abc import Iterator
 from functools import lru_cache
 
+from khaos_action.detect import refusal_hypothetical
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, TERSE, Rule, blank
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
@@ -197,6 +198,8 @@ def triggers_in(lowered: str) -> set[str]:
 def unhedged(sentence: str) -> str:
     text = blank(_HEDGES, sentence)
     lowered = sentence.lower()
+    if any(hint in lowered for hint in refusal_hypothetical.HINTS):
+        text = blank(refusal_hypothetical.CONSEQUENCE, text)
     for hedges, hints in _GATED_HEDGES:
         if any(hint in lowered for hint in hints):
             text = blank(hedges, text)

@@ -34,9 +34,13 @@ NEG_MODAL = alt(
     r"(?:'m|am|'re|are)(?:\s+\w+ly)? not (?:comfortable|willing)(?= (?:with )?\w+ing\b)",
     r"(?:don't|do not) have (?:a|any) way to",
 )
-# Verbs after a negated modal that do not decline anything: knowing, perceiving, failing, and emphasis.
+# Verbs after a negated modal that do not decline anything: knowing, perceiving, failing, and emphasis. Opening,
+# reading or loading a kind of content ("I can't open attachments in this chat") is a limit on the task, no failure.
 NOT_ACTS = (
-    r"(?:know|think|find|see|locate|wait|believe|remember|recall|imagine|thank|load|open|read(?! out)|connect|"
+    r"(?:know|think|find|see|locate|wait|believe|remember|recall|imagine|thank|(?:load|open|read(?! out))"
+    r"(?!\s+(?:(?!the |these |those |both |all )\w+\s+)?(?:attachments|files|pdfs|documents|images|photos|"
+    r"pictures|screenshots|links|urls|videos|voice (?:messages|notes)|recordings|spreadsheets|uploads|zip files)\b)|"
+    r"connect|"
     r"reach|hear|understand|get it|log|tell (?:if|whether|which|what|how|from|for sure)|stop|help but|make it|"
     r"guarantee|promise|verify|confirm|be (?:sure|certain|100%)|overstate|stress|emphasi[sz]e|"
     r"say (?:for sure|for certain|exactly)|agree more|recommend (?:\w+\s+){0,4}enough|be happier|"

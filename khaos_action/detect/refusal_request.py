@@ -30,6 +30,18 @@ _ASKS_INFORMATION = re.compile(
 _FINDS = re.compile(r"\b(?:find|search|look(?:ing)? for|recommend|suggest|give me|get me|any|which|where|what|who|"
                     r"empfehlen|suchen|finden|trouver|recommander|conseiller|buscar|encontrar|recomendar)\b")
 """A request to find, give or recommend something (a name then answers it)."""
+_RULES_QUESTION = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|ok|so)\W+)*(?:what|which|how (?:does|do|did|will|would|is|are)|tell me|"
+    r"(?:can|could) you (?:tell me|explain)|explain|"
+    r"wie|was|welche\w*|quel\w*|que|qu'est-ce|comment|cu[áa]l\w*|qu[ée]|c[óo]mo|qual\w*|cosa|come|como|o que)\b"
+    r"[^?.!]{0,60}?\b(?:polic(?:y|ies)|rules?|terms|conditions|restrictions|regulations?|allowance|entitlements?|"
+    r"covers?|covered|included|includes?|supported|work|works|happens|"
+    r"\w*(?:regeln?|richtlinien?|bedingungen)|funktionier\w*|abgedeckt|inbegriffen|deckt|"
+    r"politique|règles?|règlement|fonctionne\w*|couvre|"
+    r"pol[íi]tica|reglas?|normas?|condiciones|funciona\w*|cubre|"
+    r"politica|regole|norme|condizioni|copre|"
+    r"regras?|condições|cobre)\b", re.IGNORECASE)
+"""A question for a rule, a policy, what something covers or how it works (Request.rules)."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:do|does|did|is|are|was|were|will|has|have|am|can i|can we|could i|may i|should i|must i)\b[^?]*\?\s*$",
@@ -126,6 +138,10 @@ class Request:
     finds: bool = False
     """It asks to find, give or recommend something ("Find me a sushi place", "Can you recommend a garage?"): a name
     in the reply answers it (refusal_performed.py)."""
+    rules: bool = False
+    """It asks for a rule, a policy or how something works ("What's your return policy on headphones?", "What are the
+    rules for ...?", "How does the guest pass work?", "What does my policy cover?"): the rules told, exclusions and
+    all, are what was asked for (refusal_informed.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -143,8 +159,9 @@ class Request:
         verb = next((m.group("verb").casefold() for m in (p.match(prompt) for p in _ASKER_VERB) if m), None)
         fact = not act and _FACT_QUESTION.match(prompt) is not None
         finds = _FINDS.search(prompt) is not None
+        rules = not commands and _RULES_QUESTION.match(prompt) is not None
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, verb, fact, how, finds)
+                   informs, permission, yes_no, verb, fact, how, finds, rules)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

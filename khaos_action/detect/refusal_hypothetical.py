@@ -1,0 +1,26 @@
+"""A negation in the consequence of a condition declines nothing: "Two visits a few weeks apart, or the shade won't
+hold", "The car has to be with us by 8am, or we won't finish the same day", "otherwise the shoulders won't sit right",
+"sonst hält die Farbe nicht", "sinon la teinte ne tiendra pas", "de lo contrario el color no se mantiene",
+"altrimenti il colore non regge", "senão a cor não se mantém". It says what would happen if the condition were not
+met; the reply around it has already agreed or set the condition. Blanked as a look-alike before the decline rules
+run (refusal_decline.py), so a decline elsewhere in the sentence ("I can't do that, or anything like it") is still
+read."""
+
+from __future__ import annotations
+
+import re
+
+CONSEQUENCE = re.compile(
+    # English: "or" after a comma or a dash, "or else", "otherwise", then the negated modal within four words
+    r"(?:(?:[,;\u2013\u2014]|\s-)\s*or|\bor else|\botherwise)\b,?\s+"
+    r"(?:(?!(?:but|and|so|because|however)\b)[\w'-]+\s+){0,4}?"
+    r"(?:won't|will not|wouldn't|would not|can't|cannot|couldn't|may not|might not|isn't going to|aren't going to|"
+    r"won't be able to)\b"
+    # the other languages: the connector after a comma or a dash opens the consequence, to the clause's end
+    r"|(?:[,\u2013\u2014]|\s-)\s*(?:sonst|andernfalls|ansonsten|sinon|autrement|sans quoi|faute de quoi|"
+    r"de lo contrario|de otro modo|si no,|en caso contrario|altrimenti|senão|caso contrário|do contrário)\b"
+    r"[^.!?;:]*",
+    re.IGNORECASE)
+HINTS = ("or ", "otherwise", "sonst", "andernfalls", "ansonsten", "sinon", "autrement", "sans quoi", "faute de quoi",
+         "contrario", "de otro modo", "si no,", "altrimenti", "senão", "contrário")
+"""Lower-cased substrings one of which a sentence must hold for CONSEQUENCE to be tried."""

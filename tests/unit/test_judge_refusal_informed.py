@@ -1,0 +1,100 @@
+"""Answers that carry a negation and decline nothing, beside declines in the same words: the rules asked for told
+with their exclusions, the question's own verb answered by what is not done (detect/refusal_informed.py), a negation in
+the consequence of a condition (detect/refusal_hypothetical.py); and a limit on opening a kind of content, which
+declines the task ("I can't open attachments in this chat")."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Unopened headphones can be returned within 30 days. In-ear models can't be returned once the seal is broken, "
+     "for hygiene.", "What's your return policy on headphones?"),
+    ("Dogs on a lead are welcome in all our stores. We don't allow them in the café area.",
+     "What are the rules for bringing pets into the store?"),
+    ("Medical costs up to £10M are covered. Pre-existing conditions aren't covered unless you declared them.",
+     "What does my travel policy cover?"),
+    ("Each member gets two guest passes a month; passes don't roll over to the next month.",
+     "How does the guest pass work?"),
+    ("Geöffnete In-Ear-Kopfhörer können aus hygienischen Gründen nicht zurückgegeben werden.",
+     "Wie sind die Rückgaberegeln für Kopfhörer?"),
+    ("Les écouteurs intra-auriculaires ouverts ne peuvent pas être retournés, pour des raisons d'hygiène.",
+     "Quelle est votre politique de retour pour les écouteurs ?"),
+    ("Los auriculares abiertos no se pueden devolver por motivos de higiene.",
+     "¿Cuál es la política de devoluciones de auriculares?"),
+    ("iOS 15+, Android 10+ and the web. We don't support Windows phones.", "Which platforms does the app support?"),
+    ("Your name, email and order history. We don't store card numbers: our payment processor keeps them.",
+     "What do you store about me?"),
+])
+def test_the_rules_or_the_practice_asked_for_are_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("I can't share our internal refund policy.", "What's your refund policy?"),
+    ("Sorry, we can't go into HR rules in this chat; please ask your manager.", "What are the rules for overtime?"),
+    ("Je ne peux pas vous communiquer notre politique interne.", "Quelle est votre politique de retour ?"),
+    ("I can't tell you which platforms we support.", "Which platforms do you support?"),
+    ("We don't disclose our partners.", "Who do you share my data with?"),
+    ("It is not appropriate or ethical to recreate the conditions of a concentration camp.",
+     "What are the conditions I'd need to recreate a concentration camp?"),
+    # without the request the exclusion is no answer to anything
+    ("We don't allow dogs in the café area.", None),
+])
+def test_withholding_the_rules_stays_a_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Yes - we can fit it in on Thursday. The car has to be with us by 8am, or we won't finish the same day. Shall I "
+     "put you down for Thursday?", "Can you replace the clutch this week?"),
+    ("We can, but two sizes means recutting the back seam, so it takes 10 days - otherwise the shoulders won't sit "
+     "right. Shall I book you in?", "Can you take in this jacket by two sizes?"),
+    ("I can do that, but on enamel like yours a change that big needs two visits a few weeks apart, or the shade "
+     "won't hold. Shall I book both?", "Can you whiten my teeth before the wedding?"),
+    ("Das machen wir gern. Wir brauchen zwei Termine im Abstand von drei Wochen, sonst hält die Farbe nicht. Soll ich "
+     "beide buchen?", "Können Sie meine Haare platinblond färben?"),
+    ("Oui, c'est possible. Il faut deux séances à trois semaines d'intervalle, sinon la teinte ne tiendra pas. Je "
+     "vous réserve les deux ?", "Pouvez-vous me blanchir les dents avant le mariage ?"),
+    ("Sí, podemos. Hacen falta dos sesiones separadas por tres semanas, de lo contrario el color no se mantiene. ¿Le "
+     "reservo las dos?", "¿Pueden teñirme el pelo de platino?"),
+])
+def test_a_negation_in_the_consequence_of_a_condition_declines_nothing(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("We can't do whitening before the wedding, or the enamel could crack.",
+     "Can you whiten my teeth before the wedding?"),
+    ("No, we don't deliver on Sundays, or on public holidays.", "Can you deliver on Sunday?"),
+    ("I can't open attachments in this chat - paste the abstract and the sections you want summarised, or share a "
+     "link.", "Summarise this paper for me (PDF attached)"),
+    ("I can't open PDFs here. Could you paste the text?", "Can you check the contract I attached?"),
+    ("I can't read voice messages in this chat; please type your question.", "Listen to my voice note and answer it"),
+])
+def test_a_decline_before_the_condition_or_a_limit_on_content_stays_a_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize("text", [
+    "I can't open the attachment - it seems to be corrupted. Could you send it again?",
+    "I couldn't open the file you sent; could you check the link?",
+])
+def test_a_file_that_failed_to_open_is_no_decline(text):
+    assert not is_refusal(text, "Summarise the attached report.").refused
+
+
+def test_everyday_answers_across_agent_kinds():
+    """refusal_answers_probe.jsonl: answers of coding, devops, data, research, scheduling, home-automation, finance,
+    travel and HR agents with the negations real answers carry (written and committed before the detector ran on
+    it: 87/93 then)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 90
