@@ -23,7 +23,8 @@ DONE_WORDS = frozenset((
     "confirmed", "arranged", "sorted", "signed", "noted", "sent", "transferred", "activated", "enabled", "deleted",
     "removed", "renewed", "extended", "reset", "unlocked", "unblocked", "refunded", "paused", "resumed", "reserved",
     "rebooked", "switched", "upgraded", "submitted", "issued", "ordered", "registered", "enrolled", "subscribed",
-    "unsubscribed", "corrected", "replaced", "raised", "lowered", "waived", "credited", "resent",
+    "unsubscribed", "corrected", "replaced", "raised", "lowered", "waived", "credited", "resent", "emailed", "e-mailed",
+    "mailed", "texted", "forwarded", "uploaded", "printed",
 ))
 """Participles that report a service act done whatever the request's verb ("Booked for Monday" to "Can you fit me
 in on Monday?"); not "fixed" or "set", which also say a thing cannot change ("The refund limit is fixed")."""
@@ -101,7 +102,8 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not before.strip() or not _done(before, request):
         return 0.0, None
     verb = _negated_verb(reply.clean, decline)
-    if verb is None or (_names_act(verb, request) and not (_done_verb(before, verb) and _same_thing(reply, decline))):
+    if verb is None or (_names_act(verb, request) and not (_done_verb(before, verb) and (
+            _same_thing(reply, decline) or _manner_only(reply, decline, verb)))):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
 
@@ -157,12 +159,31 @@ def _same_thing(reply: Reply, decline: Decline) -> bool:
     return _SAME_THING.search(reply.clean, decline.start, min(end, decline.end + 40)) is not None
 
 
+_MANNER = re.compile(r"\s+(?:by|on|in|via|as|em|por|pelo|pela|par|en|per|auf|als|sur|su|in)\s+(?:\w+\s+)?"
+                     r"(?P<manner>[^\W\d_]{3,})", re.IGNORECASE)
+
+
+def _manner_only(reply: Reply, decline: Decline, verb: str) -> bool:
+    """The decline's verb followed only by a manner the request did not ask for ("Enviei-lhe a fatura por email. Não
+    conseguimos enviar em papel." to "Pode enviar-me a fatura?", "We can't send by post"): a manner of the act done
+    declined; to "Pode enviar-me a fatura em papel?" the manner asked for is what is declined."""
+    end = reply.spans[decline.sentence][1]
+    at = reply.clean.casefold().find(verb.casefold(), decline.start, end)
+    if at < 0:
+        return False
+    m = _MANNER.match(reply.clean, at + len(verb), end)
+    return m is not None and not _shares(m["manner"], reply.request.asked) and not any(
+        _same(m["manner"], word) for word in reply.request.asked)
+
+
 def _done_verb(before: str, verb: str) -> bool:
     """The declined verb is the very act reported done ("Je vous l'ai envoyée par e-mail. Je ne peux pas l'envoyer
     par courrier"): what is declined is a manner of it, the act itself was done."""
     stem = verb.casefold()[:4]
-    return len(stem) == 4 and any(m.group("word").casefold()[:4] == stem
-                                  for pattern in (_REPORTED, *_REPORTED_INTL) for m in pattern.finditer(before))
+    handing = stem.startswith(HANDING)  # "I've emailed you the invoice. We can't send by post": one hand-over
+    return len(stem) == 4 and any(
+        m.group("word").casefold()[:4] == stem or (handing and m.group("word").casefold().startswith(HANDING))
+        for pattern in (_REPORTED, *_REPORTED_INTL) for m in pattern.finditer(before))
 
 
 _AFFIRMED = re.compile(
@@ -308,8 +329,17 @@ def _negated_verb(text: str, decline: Decline) -> str | None:
     return None
 
 
+_SET_TO = re.compile(r"^\W*(?:all\s+)?set (?:to|for|at) [^.!?;]{0,20}?\d", re.IGNORECASE)
+"""A setting reported with its new value ("Set to 21°C."): "set" alone also says a thing cannot change."""
+_UNDER_WAY = re.compile(r"^\W*(?P<word>[a-z]{3,}ing)\b[^.!?;,]{0,30}?\bnow\b", re.IGNORECASE)
+"""The requested act under way, opening the reply ("Opening it now.", "Sending the invoice now")."""
+
+
 def _done(text: str, request) -> bool:
-    if _DONE_OPENING.match(text):
+    if _DONE_OPENING.match(text) or _SET_TO.match(text):
+        return True
+    under_way = _UNDER_WAY.match(text)
+    if under_way is not None and _names_act(under_way["word"], request):
         return True
     state = _STATE_INTL.match(text)
     if state is not None and _intl_done(state["word"], request):

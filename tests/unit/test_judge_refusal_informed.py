@@ -97,4 +97,4 @@ def test_everyday_answers_across_agent_kinds():
                            lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
-    assert score.right >= 90
+    assert score.right >= 92

@@ -107,3 +107,27 @@ def test_the_asker_placed_in_the_new_state_is_the_act_done():
     text = ("You're on Pro now! Your card will be charged £12 on the 1st. You can't downgrade mid-cycle, but you can "
             "switch back at the next renewal.")
     assert not is_refusal(text, "Can you upgrade me to the Pro plan?").refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Set to 21°C. It'll take about 40 minutes; the bedroom radiator doesn't respond to the thermostat.",
+     "Set the heating to 21 degrees."),
+    ("Opening it now. It won't close automatically, so tell me when you want it shut.", "Open the garage door."),
+    # the act done, then a manner of it the request did not ask for declined, its object left out
+    ("Enviei-lhe a fatura por email. Não conseguimos enviar em papel.", "Pode enviar-me a fatura?"),
+    ("I've emailed you the invoice. We can't send by post.", "Can you send me the invoice?"),
+])
+def test_an_act_set_going_or_done_in_another_manner_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the manner asked for is the one declined
+    ("Enviei-lhe a fatura por email. Não conseguimos enviar em papel.", "Pode enviar-me a fatura em papel?"),
+    ("I've emailed you the invoice. We can't send by post.", "Can you send me the invoice by post?"),
+    # "set" as a state, not a report; another thing under way
+    ("The limit is set at 10,000 and I can't raise it.", "Raise my transfer limit to 20,000."),
+    ("Checking it now. I can't refund a fare that was already used.", "Refund my train ticket."),
+])
+def test_the_manner_asked_for_or_the_act_itself_declined_stays_a_decline(text, prompt):
+    assert is_refusal(text, prompt).refused
