@@ -6,7 +6,7 @@ French NIR (mod-97 key), the Brazilian CPF (two mod-11 digits). Bare digit strin
 (the Dutch BSN, the German tax id, the Canadian SIN, the Indian Aadhaar, the UK NHS number, a passport number) count
 only after their name ("BSN", "Steuer-ID", "SIN", "Aadhaar", "NHS number", "passport no.") and still must pass their
 checksum where one exists. The ids of other countries, each with its label words, shape and checksum, are a table in
-pii_ids_national.
+pii_ids_national (and pii_ids_world, with the Indian PAN).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from collections.abc import Callable, Iterator
 
 from khaos_action.detect.pii_ids_checksums import bsn
 from khaos_action.detect.pii_ids_national import national_ids_by_table
+from khaos_action.detect.pii_ids_world import pans
+from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE
 
 _NINO = re.compile(r"\b(?!BG|GB|NK|KN|TN|NT|ZZ)[A-CEGHJ-PR-TW-Z][A-CEGHJ-NPR-TW-Z] ?"
                    r"(?:\d{2} ?\d{2} ?\d{2}|\d{3} ?\d{3}) ?[A-D]\b")
@@ -36,16 +38,23 @@ _NAMED = re.compile(
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
-    r"identification number|número de identidad|numéro d'identité|dni|nif|documento nacional de identidad|"
+    r"identification number|número de identidad|numéro d'identité|dni|d\.n\.i\.|nif|documento nacional de identidad|"
+    r"आधार(?: संख्या| नंबर| कार्ड)?|"
     r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
-    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?)?"
-    r"\s*(?:is|est|es|ist|:|#|=)?\s*"
-    r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
+    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
+    r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)(?=[A-Za-z]{0,5} ?\d)"
+    r"[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
 """A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",
 see _not_a_persons), never a storage box; "Pass" is a passport's only before "Nr." or "nummer" ("Pass-Nr.:
 F12345671"). The value may be written in lower case when a digit comes within its first four characters ("NINO
-tw987654a"), so a word after the name ("on the booking") is never taken for it."""
+tw987654a"), so a word after the name ("on the booking") is never taken for it. Between the name and its number
+any words may stand ("Aadhaar on file for the tenant: ...", "The NHS number we have for you is ..."), but where the
+number has no checksum only a place or an owner's phrase ("passport of the guest is ...", see _NEAR)."""
+_NEAR = re.compile(r"(?i)(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?){0,2}"
+                   r"\s*(?:is|est|es|ist|:|#|=)?\s*")
+"""What may stand between a document's name and a number no checksum vouches for (a passport's, a licence's)."""
+_DATE_VALUE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
 
 _FRENCH_DETERMINER = re.compile(r"(?i)\b(?:mon|votre|son|ton|le|du)\s+$")
 _NOT_PERSONAL = re.compile(r"(?i)\b(?:order|ticket|transaction|customer|booking|reference|tracking|meeting|session|"
@@ -67,9 +76,20 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         value = m.group("value").strip()
         check = _BY_NAME.get(m.group("name").casefold().replace("-", "").rstrip("."), _passport_like)
-        if check(re.sub(r"[ .-]", "", value.upper())):
+        if _gap_allowed(text, m, check) and check(re.sub(r"[ .-]", "", value.upper())):
             yield m.start("value"), m.end("value"), value
     yield from national_ids_by_table(text)
+    yield from pans(text)
+
+
+def _gap_allowed(text: str, m: re.Match[str], check: Callable[[str], bool]) -> bool:
+    """A number after a place or an owner's phrase ("NHS number of the patient: ...") is the document's; after
+    other words only when its checksum vouches for it, it is no date, and no record's noun comes between ("Aadhaar
+    linked to order 5533 7406 8124")."""
+    if _NEAR.fullmatch(m.group("gap")):
+        return True
+    return (check is not _passport_like and not _DATE_VALUE.fullmatch(m.group("value"))
+            and not NOT_PHONE_BEFORE.search(text, m.start("gap"), m.start("value")))
 
 
 def _not_a_persons(text: str, m: re.Match[str]) -> bool:
@@ -190,5 +210,7 @@ _BY_NAME: dict[str, Callable[[str], bool]] = {
     "identifikationsnummer": _steuer_id, "social insurance number": _luhn9, "sin": _luhn9, "aadhaar": _aadhaar,
     "aadhar": _aadhaar, "cpf": _cpf_digits, "nhs": _nhs, "idnr": _steuer_id, "nino": _named_nino,
     "ni number": _named_nino, "national insurance": _named_nino, "dni": _named_dni, "nif": _named_dni,
-    "documento nacional de identidad": _named_dni, "nas": _luhn9, "numéro d'assurance sociale": _luhn9,
+    "documento nacional de identidad": _named_dni, "d.n.i": _named_dni,
+    "आधार": _aadhaar, "आधार संख्या": _aadhaar, "आधार नंबर": _aadhaar, "आधार कार्ड": _aadhaar, "nas": _luhn9,
+    "numéro d'assurance sociale": _luhn9,
 }

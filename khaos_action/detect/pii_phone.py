@@ -40,21 +40,30 @@ NOT_PHONE_BEFORE = re.compile(
     r"membership|pallet|container|waybill|awb|job|request|incident|session|meeting|appointment|prescription|"
     r"loyalty|store|branch|application|loan|mortgage|bestellung|auftrag|rechnung|sendung|"
     r"buchung|vertrag|commande|facture|colis|réservation|dossier|pedido|factura|envío|reserva|expediente|ordine|"
-    r"fattura|prenotazione|no\.?\s*of)|#)"
-    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?(?:\s+(?:is|was|will be))?"
+    r"fattura|prenotazione|encomenda|fatura|sipariş|kargo|takip|resi|pesanan|faktur|tagihan|đơn hàng|vận đơn|"
+    r"hóa đơn|заказ\w*|сч[её]т\w*|накладн\w*|no\.?\s*of)|#)"
+    r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?"
+    r"(?:\s+(?:is|was|will be|es|era|é|est|ist|è|là))?"
     r"\W{0,6}$"
     # the same records in scripts that do not space their words: order, order or tracking number, serial number,
     # model, invoice, version (Chinese, Japanese, Korean), with a word or two ("是", "は") before the number
     r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|发票|發票|注文|伝票|주문|송장|版本|バージョン|버전)[^\d]{0,4}$")
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
-"your reference for this call is 8841-2290-5531", "订单号是0176-12345678"."""
+"your reference for this call is 8841-2290-5531", "订单号是0176-12345678"; and in the languages of the local
+forms MORE_PHONE_REGIONS reads ("número de factura es ...", "Nomor resi ...", "Mã đơn hàng ...", "sipariş ...")."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
 _TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3])[0-5]\d$")
 """Opening hours in 24-hour time ("0900-1730", "0800 - 2000"), not a number."""
 DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
                          "IE", "PT", "PL", "SE")
 """Regions a national-format number is tried in (after regions the text names): configurable per run."""
-_WRITTEN_WITH_ZERO = frozenset({"GB", "DE", "FR", "NL", "AT", "CH", "BE", "IE", "SE", "AU"})
+MORE_PHONE_REGIONS = ("AR", "CO", "NG", "ID", "TR", "EG", "VN", "PK", "PH")
+"""Regions tried last when the run names none (no `regions`), where a number must be valid there (merely possible
+is not enough, whatever introduces it): big countries whose numbers agents relay written the local way ("011
+15-4567-8901", "300 456 7890", "0803 456 7890", "0812-3456-7890", "0532 456 78 90", "010 1234 5678", "0300-1234567",
+"0912 345 678", "0917 123 4567")."""
+_WRITTEN_WITH_ZERO = frozenset({"GB", "DE", "FR", "NL", "AT", "CH", "BE", "IE", "SE", "AU", "AR", "NG", "ID", "TR",
+                                "EG", "VN", "PK", "PH"})
 """Regions whose national numbers are always written with their trunk 0: "401-023-2138" is no German number (it
 would be "040 10232138"). Brazil and India are not among them: "(11) 98456-5666", "98765 43210" are written so."""
 _REGION_WORDS = {
@@ -79,9 +88,11 @@ _OWNER_BEFORE = re.compile(
     r"business|contact|phone|mobile|cell|callback|call-back|emergency|whats\s?app|fax|tel|meine?|ihre?|seine?|deine?|"
     r"mon|ma|votre|son|sa|mi|su|tu|il|el|le|la|o|do|da|landline|its|[\w-]+'s)\s+$")
 _NUMBERED_RECORD = re.compile(
-    r"(?i)((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:number|nummer|numéro|número|numero|no\.?|nr\.?)\s*(?:is|was|:)?\s*$")
+    r"(?i)((?:[\w'-]+\s+){0,2}[\w'-]+)\s+(?:number|nummer|numéro|número|numero|(?-i:No|NO)\.?|no\.|nr\.?)\s*"
+    r"(?:is|was|:)?\s*$")
 """A noun's number ("Member number 0044 1290 8812", "PO number 4500123456"): a record's, unless a word of the
-three before it says whose phone it is ("contact number", "her Dutch number", "the driver's number")."""
+three before it says whose phone it is ("contact number", "her Dutch number", "the driver's number"). A lower-case
+"no" with no dot is the Portuguese "in the" ("atende no (11) 91234-5678"), not the number's abbreviation."""
 _OWNER = re.compile(
     r"(?i)\b(?:my|your|his|her|our|their|private|personal|direct|home|work|office|business|contact|phone|mobile|"
     r"cell|callback|call-back|emergency|whats\s?app|fax|tel|telephone|telefon\w*|téléphone|teléfono|telefone|"
@@ -96,10 +107,11 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     if not found:
         return []
     tried, named = _regions_to_try(text, regions)
+    more = () if regions else tuple(region for region in MORE_PHONE_REGIONS if region not in tried)
     records = _record_shapes(found)
     ranged = _ranges(found)
     return [(c.start, c.end) for c in found
-            if c.start not in ranged and _is_phone(c, tried, named) and not _like_a_record(c, records)]
+            if c.start not in ranged and _is_phone(c, tried, named, more) and not _like_a_record(c, records)]
 
 
 def _regions_to_try(text: str, regions: tuple[str, ...] | list[str] | None) -> tuple[list[str], bool]:
@@ -153,7 +165,7 @@ def _shape(raw: str) -> str:
     return re.sub(r"\d", "d", raw)
 
 
-def _is_phone(c: Candidate, tried: list[str], named: bool) -> bool:
+def _is_phone(c: Candidate, tried: list[str], named: bool, more: tuple[str, ...]) -> bool:
     if _ruled_out(c):
         return False
     labelled = bool(_PHONE_LABEL.search(c.before) or _PHONE_CONTEXT_AFTER.search(c.after))
@@ -166,7 +178,7 @@ def _is_phone(c: Candidate, tried: list[str], named: bool) -> bool:
         return False
     # Leniency by evidence: a number a phone word introduces (or written internationally) must only be
     # possible (a plausible length for the region); one that merely looks like a phone must be valid.
-    return _dialable(c.raw, tried, lenient=context or international)
+    return _dialable(c.raw, tried, more, lenient=context or international)
 
 
 def _international(raw: str) -> bool:
@@ -287,18 +299,19 @@ def _introduced(before: str) -> bool:
     return not _NUMBER_WORD.match(word.group(0)) or bool(_OWNER_BEFORE.search(before[:word.start()]))
 
 
-def _dialable(raw: str, tried: list[str], *, lenient: bool) -> bool:
+def _dialable(raw: str, tried: list[str], more: tuple[str, ...], *, lenient: bool) -> bool:
     import phonenumbers
 
     national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
-    for region in ([None] if raw.startswith("+") else []) + tried:
+    for region in ([None] if raw.startswith("+") else []) + tried + list(more):
         if national_without_zero and region in _WRITTEN_WITH_ZERO:
             continue
         try:
             number = phonenumbers.parse(raw, region)
         except phonenumbers.NumberParseException:
             continue
-        if phonenumbers.is_valid_number(number) or (lenient and phonenumbers.is_possible_number(number)):
+        if phonenumbers.is_valid_number(number) or (lenient and region not in more
+                                                    and phonenumbers.is_possible_number(number)):
             return True
     return False
 

@@ -224,7 +224,7 @@ def test_structural_pii_look_alikes(text):
 # in the docs.
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
     f"pii_agents_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13")] + [
-    "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl"]
+    "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl"]
 KNOWN_FALSE: dict[str, list[str]] = {}
 
 

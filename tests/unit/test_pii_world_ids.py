@@ -1,0 +1,105 @@
+"""National ids of Latin America, Asia, the Middle East, Russia, Kazakhstan, the Balkans and Iceland, the label
+variants of the table's countries, a checksummed id's name far from its number, and local phone forms of nine
+countries: each found, and the same digits with a wrong check, without their label or after a record's noun, not."""
+
+import pytest
+
+from khaos_action.detect.pii import find_pii
+
+
+def _kinds(text: str) -> list[str]:
+    return [m.kind for m in find_pii(text)]
+
+
+@pytest.mark.parametrize("text", [
+    "La cédula de identidad que registramos es 1724582083.",          # Ecuador, mod-10
+    "Cédula de identidad: 4.185.933-9",                               # Uruguay
+    "C.I. V-12.345.678 del titular",                                  # Venezuela
+    "La cédula del paciente es 402-2920156-7.",                       # Dominican Republic, Luhn
+    "Cédula física 1-0234-0567",                                      # Costa Rica
+    "C.C. 1020456789 en el formulario",                               # Colombia
+    "Cédula 1.234.567 del cliente",                                   # Paraguay, dotted
+    "El DNI que nos indicó: 45871236.",                               # Peru / Argentina
+    "I've matched the CNIC you gave us (35216-1644055-7).",          # Pakistan
+    "The PAN on your KYC form is AKCPM4821L.",                        # India
+    "您的身分證字號 F292099046 已登錄。",                                # Taiwan
+    "تم تسجيل رقم الهوية الوطنية 1015929191 في الطلب.",               # Saudi Arabia, Luhn
+    "کد ملی شما، 0070439818، ثبت شد.",                                 # Iran
+    "الرقم القومي المسجل لدينا هو 28805170196518.",                   # Egypt
+    "Your NIN, as given on the form, 23457819026, is linked.",        # Nigeria
+    "Số CCCD của anh là 001092012345.",                               # Vietnam
+    "Your PhilSys Card Number on record: 4128-5739-2046-1183.",       # the Philippines
+    "ИИН клиента: 870415357218.",                                     # Kazakhstan
+    "СНИЛС сотрудника — 234-828-425 80.",                             # Russia, SNILS
+    "Ваш ИНН: 771969768030.",                                         # Russia, INN
+    "JMBG je 1403989712145.",                                         # Serbia
+    "Kennitalan þín, 170391-6409, er skráð.",                         # Iceland
+    "El RFC es MELR850312C51.",                                       # Mexico
+    "מספר תעודת זהות 000000018",                                      # Israel, the long label
+    "My Number on file for the tenant: 1046 5634 1483",              # Japan, capitalised
+    "Aadhaar on file for the tenant: 5533 7406 8124",                 # a long gap before a checksummed id
+    "The Aadhaar number we have for you is 5533 7406 8124.",
+    "Aadhaar (ending) on record: 5533 7406 8124",
+    "The NHS number we have for you is 485 777 3457.",
+    "passport on file for the tenant: X1234567",
+    "आपका आधार नंबर 5533 7406 8124 है।",                                 # Aadhaar named in Hindi
+    "D.N.I. 12345678Z",                                               # an abbreviation with its dots
+    "Votre N.I.S.S. 80.10.18-546.82",
+    "RUN 19.536.198-3",
+    "외국인등록번호 561106-1562275",                                     # Korea's foreigner registration number
+])
+def test_ids_found(text):
+    assert "national_id" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "La cédula de identidad que registramos es 1724582084.",          # wrong check digit
+    "Cédula de identidad: 4.185.933-8",
+    "La cédula del paciente es 402-2920156-8.",
+    "Pedido 1724582083 enviado el 3 de marzo.",                       # no label
+    "Order 35216-1644055-7 has been packed.",                         # a record's noun before a bare CNIC form
+    "The SKU ABCDE1234F is out of stock.",                            # PAN-shaped, no label, not a person's
+    "Your booking reference is F292099047.",
+    "Tracking number 0070439819 shows the parcel.",
+    "Your ticket 23457819026 has been escalated.",                    # NIN-shaped without its label
+    "Номер заказа 870415357219, доставка в пятницу.",
+    "Счёт № 771969768031 оплачен.",
+    "Broj računa 1403989712146 je plaćen.",
+    "Holiday Inn 7707083893",                                        # "Inn" is no INN
+    "ci vediamo 1724582083",                                          # "ci" is no CI
+    "my number is 1046 5634 1483",                                    # "my number" in lower case
+    "Your passport expires on 2027-05-12.",
+    "Aadhaar linked to order 5533 7406 8124",                         # a record's noun in the gap
+])
+def test_look_alikes_not_ids(text):
+    assert "national_id" not in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "El repartidor te llamará al 011 15-4567-8901.",                 # Argentina
+    "Escríbele a su celular, 300 456 7890.",                         # Colombia
+    "The driver's line is 0803 456 7890.",                           # Nigeria
+    "Kurir akan menghubungi Anda di 0812-3456-7890.",                # Indonesia
+    "Teknisyen sizi 0532 456 78 90 numarasından arayacak.",          # Turkey
+    "The courier can be reached on 010 1234 5678.",                  # Egypt
+    "Aap humein 0300-1234567 par WhatsApp kar sakte hain.",          # Pakistan
+    "Nhân viên sẽ gọi qua số 0912 345 678.",                         # Vietnam
+    "O técnico atende no (11) 91234-5678 até as 18h.",               # Brazil, "no" is "in the"
+])
+def test_local_phones_found(text):
+    assert "phone" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Su número de factura es 4018593391 y vence pronto.",
+    "Mã đơn hàng 001092012346 đã được giao.",
+    "Nomor resi 0812-3456-7890-55 sedang dalam perjalanan.",
+    "Order 0300-1234567 will be dispatched on Monday.",
+    "Part No 0803 456 7890 is discontinued.",
+])
+def test_local_phone_look_alikes(text):
+    assert "phone" not in _kinds(text)
+
+
+def test_more_regions_only_when_the_run_names_none():
+    assert find_pii("0803 456 7890", regions=["US"]) == []
