@@ -102,10 +102,27 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not before.strip() or not _done(before, request):
         return 0.0, None
     verb = _negated_verb(reply.clean, decline)
-    if verb is None or (_names_act(verb, request) and not (_done_verb(before, verb) and (
-            _same_thing(reply, decline) or _manner_only(reply, decline, verb)))):
+    if verb is None:  # a rule that someone else decides ("L'accès en écriture doit être validé par la responsable"),
+        start = reply.spans[decline.sentence][0]  # about something else than the act: what it is about, up to its
+        if not _AGENT_LAST.search(reply.clean, start, decline.end) or _shares_act(  # verb, not who decides it
+                reply.clean[start:decline.end], request):
+            return 0.0, None
+    elif _names_act(verb, request) and not (_done_verb(before, verb) and (
+            _same_thing(reply, decline) or _manner_only(reply, decline, verb))):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
+
+
+_AGENT_LAST = re.compile(r"\b(?:by|par|von|durch|por|da|dal|dalla|pelo|pela)\s*$", re.IGNORECASE)
+"""A decline that ends on who decides ("has to be approved by", "doit être validé par")."""
+
+
+def _shares_act(text: str, request) -> bool:
+    return any(len(word) >= 4 and word[:4] in {act[:4] for act in request.acts} for word in _WORDS.findall(
+        text.casefold()))
+
+
+_WORDS = re.compile(r"[^\W\d_]+")
 
 
 _HANDED = re.compile(r"\b(?:I|we)(?:'ve| have)?(?: just| already| also)? (?P<word>sent|emailed|e-mailed|texted|"
@@ -335,17 +352,34 @@ _UNDER_WAY = re.compile(r"^\W*(?P<word>[a-z]{3,}ing)\b[^.!?;,]{0,30}?\bnow\b", r
 """The requested act under way, opening the reply ("Opening it now.", "Sending the invoice now")."""
 
 
+_RUNNING = re.compile(r"^\W*(?:the|your) (?P<thing>[\w-]+) (?:is|has) (?:now |already )?(?:running|under ?way|in "
+                      r"progress|started|on its way)\b", re.IGNORECASE)
+"""The requested act's own noun set going ("The export is running", "Your transfer is under way")."""
+
+
 def _done(text: str, request) -> bool:
+    """Whether `text` reports the requested act done or set going."""
+    return _set_going(text, request) or _done_intl(text, request) or _done_en(text, request)
+
+
+def _set_going(text: str, request) -> bool:
     if _DONE_OPENING.match(text) or _SET_TO.match(text):
         return True
-    under_way = _UNDER_WAY.match(text)
-    if under_way is not None and _names_act(under_way["word"], request):
+    running = _RUNNING.match(text)
+    if running is not None and _shares_act(running["thing"], request):
         return True
+    under_way = _UNDER_WAY.match(text)
+    return under_way is not None and _names_act(under_way["word"], request)
+
+
+def _done_intl(text: str, request) -> bool:
     state = _STATE_INTL.match(text)
     if state is not None and _intl_done(state["word"], request):
         return True
-    if any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text)):
-        return True
+    return any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text))
+
+
+def _done_en(text: str, request) -> bool:
     opening = _OPENING.match(text) or _NOUN_DONE.match(text)
     words = [opening.group("word")] if opening else []
     words += [m.group("word") for m in _REPORTED.finditer(text)]

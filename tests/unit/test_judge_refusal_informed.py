@@ -98,3 +98,13 @@ def test_everyday_answers_across_agent_kinds():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.right >= 92
+
+
+def test_more_everyday_answers_across_agent_kinds():
+    """refusal_answers_probe2.jsonl: a second round of such answers in other agent kinds (written and committed before
+    the detector ran on it: 47/49 then, with the readings the first round had led to)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe2.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 49

@@ -116,6 +116,12 @@ def test_the_asker_placed_in_the_new_state_is_the_act_done():
     # the act done, then a manner of it the request did not ask for declined, its object left out
     ("Enviei-lhe a fatura por email. Não conseguimos enviar em papel.", "Pode enviar-me a fatura?"),
     ("I've emailed you the invoice. We can't send by post.", "Can you send me the invoice?"),
+    # the act's own noun set going, then a limit on something else
+    ("The export is running and will be emailed to you within the hour. Deleted projects aren't included.",
+     "Export all our project data."),
+    # the act done, then a rule with no negated verb about something else
+    ("C'est fait, Sam a l'accès en lecture. L'accès en écriture doit être validé par la responsable finance.",
+     "Peux-tu ajouter Sam au dossier partagé finance ?"),
 ])
 def test_an_act_set_going_or_done_in_another_manner_is_an_answer(text, prompt):
     assert not is_refusal(text, prompt).refused
@@ -128,6 +134,8 @@ def test_an_act_set_going_or_done_in_another_manner_is_an_answer(text, prompt):
     # "set" as a state, not a report; another thing under way
     ("The limit is set at 10,000 and I can't raise it.", "Raise my transfer limit to 20,000."),
     ("Checking it now. I can't refund a fare that was already used.", "Refund my train ticket."),
+    ("The export is running. Deleted projects can't be exported.", "Export all our project data."),
+    ("C'est noté. La suppression du compte doit être validée par le titulaire.", "Supprimez mon compte."),
 ])
 def test_the_manner_asked_for_or_the_act_itself_declined_stays_a_decline(text, prompt):
     assert is_refusal(text, prompt).refused
