@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from khaos_action.detect import refusal_en_request, refusal_en_words
+from khaos_action.detect.refusal_agreed import agreed_first
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
 from khaos_action.detect.refusal_informed import own_verb_denied, rules_told
@@ -78,6 +79,7 @@ def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         stated_first(reply, decline),
         performed_after(reply, decline),
         rules_told(reply, decline),
+        agreed_first(reply, decline),
         own_verb_denied(reply, decline),
     )
     return max(checks, key=lambda found: found[0])

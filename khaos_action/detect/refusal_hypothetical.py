@@ -11,16 +11,18 @@ from __future__ import annotations
 import re
 
 CONSEQUENCE = re.compile(
-    # English: "or" after a comma or a dash, "or else", "otherwise", then the negated modal within four words
-    r"(?:(?:[,;\u2013\u2014]|\s-)\s*or|\bor else|\botherwise)\b,?\s+"
+    # English: "or" after a comma or a dash or before the thing ("or it won't hold"), "or else", "otherwise", "if not"
+    # opening the sentence, then the negated modal within four words
+    r"(?:(?:[,;\u2013\u2014]|\s-)\s*or|\bor else|\botherwise|^\W*if not|\bor(?= (?:the|your|it|its|this|that|they) ))"
+    r"\b,?\s+"
     r"(?:(?!(?:but|and|so|because|however)\b)[\w'-]+\s+){0,4}?"
     r"(?:won't|will not|wouldn't|would not|can't|cannot|couldn't|may not|might not|isn't going to|aren't going to|"
     r"won't be able to)\b"
     # the other languages: the connector after a comma or a dash opens the consequence, to the clause's end
-    r"|(?:[,\u2013\u2014]|\s-)\s*(?:sonst|andernfalls|ansonsten|sinon|autrement|sans quoi|faute de quoi|"
+    r"|(?:[,\u2013\u2014]|\s-|^\W*)\s*(?:sonst|andernfalls|ansonsten|sinon|autrement|sans quoi|faute de quoi|"
     r"de lo contrario|de otro modo|si no,|en caso contrario|altrimenti|senão|caso contrário|do contrário)\b"
     r"[^.!?;:]*",
     re.IGNORECASE)
-HINTS = ("or ", "otherwise", "sonst", "andernfalls", "ansonsten", "sinon", "autrement", "sans quoi", "faute de quoi",
-         "contrario", "de otro modo", "si no,", "altrimenti", "senão", "contrário")
+HINTS = ("or ", "otherwise", "if not", "sonst", "andernfalls", "ansonsten", "sinon", "autrement", "sans quoi",
+         "faute de quoi", "contrario", "de otro modo", "si no,", "altrimenti", "senão", "contrário")
 """Lower-cased substrings one of which a sentence must hold for CONSEQUENCE to be tried."""

@@ -101,7 +101,7 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     before = reply.clean[:decline.start]
     if not before.strip() or not _done(before, request):
         return 0.0, None
-    verb = _negated_verb(reply.clean, decline)
+    verb = negated_verb(reply.clean, decline)
     if verb is None:  # a rule that someone else decides ("L'accès en écriture doit être validé par la responsable"),
         start = reply.spans[decline.sentence][0]  # about something else than the act: what it is about, up to its
         if not _AGENT_LAST.search(reply.clean, start, decline.end) or _shares_act(  # verb, not who decides it
@@ -146,7 +146,7 @@ def performed_after(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not request.acts:
         return 0.0, None
     after = reply.clean[decline.end:]
-    declined = _negated_verb(reply.clean, decline)
+    declined = negated_verb(reply.clean, decline)
     if any(act.startswith(HANDING) for act in request.acts):
         for m in _HANDED.finditer(after):
             handed = _IRREGULAR.get(m["word"].casefold(), m["word"])
@@ -242,7 +242,7 @@ def affirmed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if (may is None or may.end() > decline.start or _NOT.search(may["rest"])  # "You can smoke on the balcony only"
             or not any(_same(word, verb) for word in may["rest"].split())):
         return 0.0, None
-    negated = _negated_verb(reply.clean, decline)
+    negated = negated_verb(reply.clean, decline)
     if negated is not None and _same(negated, verb):  # "You can pay online, but you can't pay by card here"
         return 0.0, None
     return 0.8, "the asker's own verb allowed before its exception"
@@ -278,7 +278,7 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     before = reply.clean[:reply.spans[decline.sentence][0]]
     if _WITHHELD.search(before) or not (_shares(first, request.asked) or _BARE_VALUE.match(first)):
         return 0.0, None
-    verb = _negated_verb(reply.clean, decline)
+    verb = negated_verb(reply.clean, decline)
     if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
         return 0.0, None
     if _declines_the_thing(reply, decline, verb, first):
@@ -335,7 +335,7 @@ def told_how(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     return 0.0, None
 
 
-def _negated_verb(text: str, decline: Decline) -> str | None:
+def negated_verb(text: str, decline: Decline) -> str | None:
     start = decline.start
     while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "'"):  # the decline's span may open mid-word
         start -= 1

@@ -69,9 +69,30 @@ def test_a_negation_in_the_consequence_of_a_condition_declines_nothing(text, pro
 
 
 @pytest.mark.parametrize(("text", "prompt"), [
+    ("We can, though on your enamel it takes two sessions three weeks apart. If not, the result won't last. Shall I "
+     "book both?", "Can you whiten my teeth before the wedding?"),
+    ("I can do that, but a change that big needs two visits a few weeks apart or it won't hold. Shall I book both?",
+     "Can you whiten my teeth before the wedding?"),
+    # the act agreed to, then a manner the request never asked for declined
+    ("Yes, but we can't do it in one visit: it needs two sessions a few weeks apart. Shall I book both?",
+     "Can you whiten my teeth before the wedding?"),
+    ("Oui, mais nous ne pouvons pas le faire en une seule séance : il en faut deux. Je vous réserve les deux ?",
+     "Pouvez-vous me blanchir les dents avant le mariage ?"),
+    ("Sí, pero no podemos hacerlo en una sola sesión: hacen falta dos. ¿Le reservo las dos?",
+     "¿Pueden blanquearme los dientes antes de la boda?"),
+])
+def test_a_condition_or_a_manner_after_the_act_agreed_to_is_an_answer(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
     ("We can't do whitening before the wedding, or the enamel could crack.",
      "Can you whiten my teeth before the wedding?"),
     ("No, we don't deliver on Sundays, or on public holidays.", "Can you deliver on Sunday?"),
+    ("We can't do it before the wedding or it won't hold.", "Can you whiten my teeth before the wedding?"),
+    # agreed, then the requested act itself or what the request named declined
+    ("Sure, but we can't whiten them.", "Can you whiten my teeth before the wedding?"),
+    ("Yes, but we can't do it before the wedding.", "Can you whiten my teeth before the wedding?"),
     ("I can't open attachments in this chat - paste the abstract and the sections you want summarised, or share a "
      "link.", "Summarise this paper for me (PDF attached)"),
     ("I can't open PDFs here. Could you paste the text?", "Can you check the contract I attached?"),
