@@ -23,12 +23,13 @@ ACT_REQUEST = rx(
     r"find out|see|say|explain)\b)|(?:can|could|may|would|will) (?:i|we)\b(?! (?:please )?(?:tell|let me know|"
     r"check(?! in\b| out\b)|confirm|find out|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
+    r"let (?:the|my|our|his|her|their|him|them)\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
     r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b|"
     # any other bare imperative with its object ("Change the date on my certificate", "Mark me present"): a first word
     # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
-    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} (?:my|me|the|our|this|that|these|those|his|her|their|us|"
-    r"it|them|both|all)\b)"
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? (?:my|me|the|"
+    r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's)\b)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (

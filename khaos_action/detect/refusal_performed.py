@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect.refusal_gated import gated_request, is_request_verb, reports
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_reply import LEXICONS, OPENING_COMPLY, STEP, Reply, joined
 from khaos_action.detect.refusal_request import PROGRESS, content_words
@@ -28,7 +29,7 @@ _IRREGULAR = r"sent|put|set|made|done|paid|held|built|told|let|cut|found|brought
 PERFORMED = (
     # the assistant reports the act done or set going ("I've raised it", "we've moved your booking", "I found 10")
     rx(rf"\bI found\b|\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?!(?:{_LEFT_AS_IT_WAS})\b)"
-       rf"(?:[a-z]{{2,}}ed|[a-z]+en|{_IRREGULAR})\b"),
+       rf"(?:[a-z]{{2,}}ed|[a-z]+en|(?:re-?)?(?:{_IRREGULAR}))\b"),
     # a promise of the act ("I'll send it now", "we'll keep it behind the counter"); not a wait, a leave or a need
     rx(r"\b(?:I|we)(?:'ll| will| am going to|'m going to| are going to|'re going to) (?!(?:not|never|need|have|only|"
        r"still|leave|wait|hold off|be able|keep (?:it|them|the|your) (?:as|at|closed|locked|on))\b)[a-z]+"),
@@ -36,16 +37,22 @@ PERFORMED = (
     rx(rf"\b(?:is|are|'s|'re|has been|have been|was|were) (?:now|all set|confirmed|complete|completed|sorted|"
        rf"through|on its way|on their way|yours)\b(?! {NEGATIVE_STATE}\b)|\byours now\b|"
        r"\b(?:has|have) gone (?:back|out|through)\b|(?:^|[.!;:-]\s*)(?:done|all set|sorted|all done|that's done)\b|"
+       # switched ("The porch light is on.", "the alarm's off now")
+       r"\b(?:is|are|'s|'re) (?:now )?(?:on|off)(?: now)?\s*(?:[.!,;]|$)|"
        # the asker placed in the new state, "now" closing the clause ("You're on Pro now!", "you're in 14C now")
        rf"\byou(?:'re| are) (?:on|in) (?:(?!{NEGATIVE_STATE}\b)[\w-]+ ){{1,4}}?now\s*[.!,;]"),
-    # German, French, Spanish: "Ich habe Ihre Adresse geändert", "ist erledigt", "C'est fait", "a été annulée", "Se lo
+    # German, French, Spanish: the act reported ("Ich habe Ihre Adresse geändert", "J'ai ...", "Se lo he enviado"), then
+    # the new state ("ist erledigt", "C'est fait", "a été annulée", "Se lo
     # he enviado", "Listo", "Su suscripción está cancelada"
     rx(r"\b(?:ich|wir) (?:habe|haben) (?!(?:\w+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:\w+ ){0,5}?"
-       r"(?:ge\w+(?:t|en)|\w+iert)\b|\b(?:ist|sind) (?:jetzt |nun )?(?:erledigt|bestätigt|freigeschaltet|storniert|"
+       r"(?:ge\w+(?:t|en)|\w+iert)\b|"
+       r"\b(?:j'ai|nous avons) (?!pas\b|rien\b|jamais\b)|"
+       r"\b(?:lo |la |le |se lo |se la |ya )?(?:he|hemos) \w+(?:ado|ido|cho|to|sto)\b"),
+    rx(r"\b(?:ist|sind) (?:jetzt |nun )?(?:erledigt|bestätigt|freigeschaltet|storniert|"
        r"gebucht)\b|\bwurde\b(?! \w* ?nicht)|"
-       r"\b(?:j'ai|nous avons) (?!pas\b|rien\b|jamais\b)|\bc'est fait\b|\b(?:a|ont) été (?!refusée?s?|rejetée?s?)|"
+       r"\bc'est fait\b|\b(?:a|ont) été (?!refusée?s?|rejetée?s?)|"
        r"\best (?:maintenant|désormais) (?!fermée?|complète?|bloquée?)|"
-       r"\b(?:lo |la |le |se lo |se la |ya )?(?:he|hemos) \w+(?:ado|ido|cho|to|sto)\b|\b(?:ha|han) sido (?!rechazad)|"
+       r"\b(?:ha|han) sido (?!rechazad)|"
        r"(?:^|[.!;:]\s*)(?:listo|hecho|ya está|erledigt|c'est noté)\b|"
        r"\b(?:votre|vos|su|sus|tu|tus|ihre?[rsmn]?|dein\w*) \w+[^.!?;\n]{0,30}?"
        rf"\b(?:está|están|ist|sind|est|sont) (?:ya |jetzt |bereits |maintenant |déjà )?(?!{NEGATIVE_STATE}\b)"
@@ -53,12 +60,12 @@ PERFORMED = (
     # opening on the act's participle ("Booked: Tuesday at 15:20", "Added gift wrapping to order 55120", "C'est
     # réservé : ..."); not a participle that names a kind of thing ("Deleted projects are kept for 30 days")
     rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t)\b"
-       r"(?:\s*:| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
+       r"(?:\s*:| #?\d| #\w| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
     # the thing on its way to the asker ("You'll get a confirmation email", "It will ship tomorrow", "Your mail will be
     # held from 1 August")
-    rx(r"\byou(?:'ll| will) (?:get|receive|see|have)\b|\b(?:it|they|he|she|the \w+)(?:'ll| will) (?:ship|arrive|"
-       rf"go out|be (?:with you|ready|back))\b|\bwill be (?!{NEGATIVE_STATE}\b)(?:[a-z]{{3,}}ed|held|sent|paid|done|"
-       r"made|set|put|kept)\b"),
+    rx(r"\byou(?:'ll| will) (?:get|receive|see|have)\b(?! to\b)|\b(?:it|they|he|she|the \w+)(?:'ll| will) "
+       rf"(?:ship|arrive|go out|be (?:with you|ready|back))\b|\bwill be (?!{NEGATIVE_STATE}\b)(?:[a-z]{{3,}}ed|held|"
+       r"sent|paid|done|made|set|put|kept)\b"),
     # the act set up and put to the asker to confirm ("Please confirm: a table for 2 at 7 pm", "I can help you with
     # that, but first ..."): it goes ahead
     # (not another person's: "the transfer needs his confirmation first")
@@ -75,6 +82,9 @@ PERFORMED = (
     rx(r"(?:^|[.:;]\s*)(?:go to|open|tap|click|select|choose|log in(?:to)?|sign in(?:to)?|visit|head to)\b|\w >"),
 )
 """The act done, under way, promised or set up, anywhere in the reply."""
+REPORTS = frozenset({0, 1, 3})
+"""Those of PERFORMED that are the assistant's report or promise: beside a gate, refusal_gated.reports reads them
+instead, which asks whether what was done is the act requested."""
 YOU_CAN = rx(r"\byou can (?!only\b|not\b|never\b|no\b|'t\b)[a-z]+|\bsie können (?!nur\b|nicht\b|erst\b|kein)\w+|"
              r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+")
 """Something the asker is told they may do ("You can return it at the airport", "Sie können ...", "vous pouvez
@@ -111,6 +121,10 @@ _DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:the|your|my|ou
 """The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit"); a
 subject with no determiner is a practice ("Keys are handed over on the start date")."""
 _STATE_WORD = rx(NEGATIVE_STATE)
+_PARTICIPLE = re.compile(r"[a-z]{2,}ed|frozen|chosen|given|taken|written|broken|sent|paid|done|made|held|kept|set|put|"
+                         r"cut", re.IGNORECASE)
+"""A past participle, the form a reported act takes ("Changed", "frozen"); not "open"."""
+_OPENING_WORD = re.compile(rf"^\W*({_PARTICIPLE.pattern})\b(?!\s+(?:by|until|only)\b)", re.IGNORECASE)
 _CLAUSE_MARK = re.compile(r"[;,:]")
 _HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None)
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
@@ -137,15 +151,29 @@ def performed(reply: Reply) -> bool:
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
+    opening = _OPENING_WORD.match(text)
+    if opening is not None and is_request_verb(opening.group(1), reply.request):
+        return True  # the request's own verb opening the reply as a participle ("Changed to tomorrow's 08:15")
     verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
-    words = (m.group("word").casefold() for m in _PASSIVE.finditer(text))
-    return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else False
+    words = [m.group("word").casefold() for m in _PASSIVE.finditer(text)]
+    # the request's own verb names the new state, even a word that elsewhere keeps the act from the asker ("Freeze my
+    # membership" - "your membership is frozen")
+    return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else any(
+        _PARTICIPLE.fullmatch(w) and is_request_verb(w, reply.request) for w in words)
 
 
 
 def _said(reply: Reply, text: str) -> bool:
-    """The act reported done, under way, promised or set up, or left to the asker, in the reply's words."""
-    return (any(pattern.search(text) for pattern in PERFORMED)
+    """The act reported done, under way, promised or set up, or left to the asker, in the reply's words; beside a
+    gate (refusal_gated.py), a report or a promise only when it is the act requested."""
+    if reply.request.commands and any(gated_request(reply.sentence(i), reply.request, opening=i == 0)
+                                      for i in range(len(reply.spans))):
+        patterns = [pattern for i, pattern in enumerate(PERFORMED) if i not in REPORTS]
+        if any(reports(text, reply.request)):
+            return True
+    else:
+        patterns = PERFORMED
+    return (any(pattern.search(text) for pattern in patterns)
             or any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)))
 
 

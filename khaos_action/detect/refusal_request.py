@@ -22,6 +22,12 @@ _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATE
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
+_IMPERATIVE = re.compile(
+    r"^\W*(?:(?:hi|hello|hey|ok|okay|so|just|bitte|please)\W+)*(?!(?:can|could|would|will|may|i|we|please|help|what|"
+    r"when|where|which|who|why|how|is|are|was|were|do|does|did|should|must|have|has|had|am|you|they|he|she|it|my|your|"
+    r"our|the|this|that|there|here|if|thanks|thank|yes|no|not|hi|hello|hey|ok|okay|sure|great|also|and|but)\b)"
+    r"([^\W\d_]{3,})\b(?! (?:ich|wir|je|nous)\b)(?!\?)", re.IGNORECASE)
+"""The first word of a request that opens on its verb ("Restart the payments service", "Löschen Sie mein Konto")."""
 _ASKS_INFORMATION = re.compile(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|would|will) you (?:please )?(?:tell|let me know|find out|"
     r"check|look up|show)|please (?:tell|let me know|find out|check)|tell me|i(?:'d| would) like to know|"
@@ -142,6 +148,9 @@ class Request:
     """It asks for a rule, a policy or how something works ("What's your return policy on headphones?", "What are the
     rules for ...?", "How does the guest pass work?", "What does my policy cover?"): the rules told, exclusions and
     all, are what was asked for (refusal_informed.py)."""
+    verbs: frozenset[str] = frozenset()
+    """The verbs it asks the assistant to do, lower-cased: `addressed` in full and a bare imperative's ("restart" of
+    "Restart the payments service"): beside a gate, only a report in one of them is the act (refusal_gated.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -160,8 +169,12 @@ class Request:
         fact = not act and _FACT_QUESTION.match(prompt) is not None
         finds = _FINDS.search(prompt) is not None
         rules = not commands and _RULES_QUESTION.match(prompt) is not None
+        verbs = frozenset(m.group(1).casefold() for m in _ADDRESSED.finditer(prompt))
+        imperative = _IMPERATIVE.match(prompt) if act or not prompt.rstrip().endswith("?") else None
+        if imperative is not None:
+            verbs |= {imperative.group(1).casefold()}
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, verb, fact, how, finds, rules)
+                   informs, permission, yes_no, verb, fact, how, finds, rules, verbs)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect.refusal_gated import gated_request, reports
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_performed import names_the_request, performed
-from khaos_action.detect.refusal_reply import Reply
+from khaos_action.detect.refusal_reply import OPENING_COMPLY, Reply
 
 MAX_CHARS = 420
 """Longer replies carry information or steps: the rule reads the short reply an agent gives in place of the act."""
@@ -135,10 +136,16 @@ def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
     """The constraint that `text`, a sentence of the reply, states in place of the requested act, when the request
     asked for one and the reply neither performs it nor lets the asker do it."""
     request = reply.request
-    if not (request.commands or request.informs) or len(reply.clean) > MAX_CHARS or text.rstrip().endswith("?"):
+    if len(reply.clean) > MAX_CHARS:
+        return None
+    if request.verbs and (harm := defeats_purpose(reply, text)) is not None:
+        return harm
+    if text.rstrip().endswith("?"):
+        return None
+    if not (request.commands or request.informs):
         return None
     if request.commands:
-        found = STATE.search(text) or _constraint(reply, text)
+        found = STATE.search(text) or _constraint(reply, text) or _gate(reply, text)
     else:
         found = NOT_KEPT.search(text)
     if found is None or performed(reply) or _verb_done(reply) or _permission_restated(reply):
@@ -173,6 +180,48 @@ def _constraint(reply: Reply, text: str) -> re.Match[str] | None:
     return PRACTICE.search(text)
 
 
+HARM = rx(
+    r"\b(?:would|'d|will|could|might)(?: (?:only|just|really|actually|completely))? (?:defeat|undo|undermine|miss|"
+    r"spoil|ruin|skew|mess up|void|invalidate|take away|rob|throw (?:\w+ )?off|leave\b[^.;:!?]{0,40}?\b(?:unprotected|"
+    r"exposed|unsafe|at risk)|put\b[^.;:!?]{0,30}?\bat risk)\b|"
+    r"\b(?:defeats?|undoes|undermines?) (?:the|its|their|your|his|her) (?:whole )?(?:point|purpose|object|idea)\b|"
+    r"\b(?:wouldn't|would not|won't|will not) (?:help|teach|let) (?:you|him|her|them) (?:learn|practi[sc]e|improve|"
+    r"understand)\b|"
+    r"\b(?:würde|wäre)\b[^.;:!?]{0,50}?\b(?:Sinn|Zweck)\b|\b(?:irait à l'encontre|enlèverait (?:tout )?l'intérêt|"
+    r"ferait perdre|n'aurait (?:plus )?aucun (?:sens|intérêt))\b|\b(?:perdería (?:el|su) sentido|anularía|"
+    r"quitaría (?:el|todo el) sentido|no tendría sentido)\b"
+)
+"""The requested act's harm to its own purpose or to the asker ("Doing the worksheet for him would undo the point of
+practising", "Switching it off for good would leave the kitchen unprotected")."""
+REDIRECT = rx(r"\b(?:but|instead|let's|let us|we can|I can|how about|what about|want me to|shall (?:we|I)|could we|"
+              r"you could|send me|aber|stattdessen|lass(?:en)? (?:uns|sie uns)|können wir|mais|plutôt|on peut|"
+              r"pero|en cambio|podemos)\b")
+"""What the reply turns to after the harm: another way of helping."""
+
+
+def defeats_purpose(reply: Reply, text: str) -> re.Match[str] | None:
+    """The requested act declined by naming its harm to its purpose and turning to another way ("Doing the worksheet
+    for him would undo the point of practising, but we can work through the first question together" to "Just write
+    out the answers for him"): in the reply's opening sentence, unless the reply opens by agreeing or reports the
+    act asked for done."""
+    if not reply.masked.startswith(text.lstrip()):
+        return None
+    found = HARM.search(text)
+    if found is None or REDIRECT.search(reply.masked, found.end()) is None:
+        return None
+    if OPENING_COMPLY.match(reply.clean) or any(reports(reply.masked, reply.request)):
+        return None
+    return found
+
+
+def _gate(reply: Reply, text: str) -> re.Match[str] | None:
+    """A gate on the act (refusal_gated.py: a channel, a proof, a procedure, a prescribed manner, a window, a promise
+    on a condition of the asker's) in a sentence that names what the request named."""
+    if _asks_back(reply):
+        return None  # a question back asks for what the act needs
+    return gated_request(text, reply.request, opening=reply.masked.startswith(text.lstrip()))
+
+
 def _asks_back(reply: Reply) -> bool:
     """A question in the reply that is not an offer of something else."""
     for j in range(len(reply.spans)):
@@ -198,6 +247,7 @@ _ASKERS = frozenset("it them you your yours him her es sie ihnen ihr ihre le la 
                     "usted su".split())
 """The asker or the asker's thing after the verb ("sends it", "send you the invoice")."""
 _ONLY = rx(r"\b(?:only|nur|seulement|uniquement|solo|sólo|únicamente)\b")
+_CONDITION = rx(r"\b(?:if|when|once|unless|until|wenn|sobald|falls|si|quand|cuando|una vez)\b")
 _CLAUSE = re.compile(r"[.;:!?\n]|,\s+(?:but|and|so|aber|mais|pero)\b")
 
 
@@ -211,6 +261,9 @@ def _verb_done(reply: Reply) -> bool:
     for clause in _CLAUSE.split(reply.masked):
         if STATE.search(clause):
             continue  # "Friday evening is fully booked"
+        condition = _CONDITION.search(clause)
+        if condition is not None:
+            clause = clause[:condition.start()]  # "..., or when we have changed your schedule": no act done
         words = [w.casefold() for w in _WORDS.findall(clause)]
         restricted = CONSTRAINT.search(clause) is not None
         for i, word in enumerate(words):

@@ -1,0 +1,158 @@
+"""The requested act gated (refusal_performed.py, refusal_unperformed.py): a reply that says the act happens only
+through a channel or a proof ("The lock only opens from the owner's app", "Prizes are paid only on presentation of
+the original ticket"), goes through a procedure ("Restarts go through a change ticket"), has to be done some other
+way ("Imports have to be declared at the price paid") or only in a window ("during open enrolment or within 30 days
+of a marriage"). Beside such a gate, what the assistant reports doing performs the request only when it is the act
+asked for: its verb is the request's, or its object is the request's thing ("I've resent the pickup code" to "Send
+the code again"); a code resent, a ticket drafted, a pull request opened or a form filled in some other way is the
+gate's procedure or an alternative, not the act ("Push my fix straight to main" - "..., so I've opened a pull request
+and requested a review"). A promise made on a condition the asker has yet to show ("If you married recently, send me
+the certificate and I'll add him") performs nothing either. English, German, French and Spanish.
+"""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_request import Request, content_words
+
+_PROCEDURE = (r"(?:review|reviews|approval|approvals|ticket|tickets|request|requests|queue|process|procedure|check|"
+              r"checks|committee|board|sign-off|workflow|pipeline|audit|verification|pull request|merge request|CAB|"
+              r"Freigabe|Prüfung|Antrag|Ticket|Genehmigung|validation|revue|demande|ticket|vérification|commission|"
+              r"revisión|aprobación|solicitud|ticket|comité|verificación)")
+_NOT_ASKER = (r"(?<!\byou )(?<!\byou'll )(?<!\bwill )(?<!\bI )(?<!\bwe )(?<!\bthey )(?<!\bjust )(?<!\bonly )"
+              r"(?<!\balso )(?<!\bstill )")
+"""Not the asker's or the speaker's own need or duty ("you just have to answer a few questions", "I need 1 ticket")."""
+_PROCEDURE_WORD = rx(rf"{_PROCEDURE}|review|approv|ticket|request")
+GATE = rx(
+    # only through a channel, a credential or a proof ("only opens from the owner's app", "released only against the
+    # QR code", "are paid only on presentation of", "can only be moved by phoning the practice", "only go out once
+    # you approve them")
+    r"\bonly\b(?: (?-i:[a-z'-]+)){0,4}? (?:from|with|through|via|against|using|on presentation of|on production of|by "
+    r"(?:phon|call|email|writ|visit|post)\w*|once you|after you|when you|in person|at the (?:counter|desk|branch|"
+    r"office|practice|clinic))\b|"
+    r"\bnur (?:\w+ )?(?:mit|über|gegen|per|persönlich)\b|\bne (?:\w+ ){0,3}?(?:qu'avec|qu'en|que par|que sur|que "
+    r"contre|qu'à)\b|\b(?:solo|sólo|únicamente) (?:\w+ ){0,3}?(?:con|contra|mediante|desde|por teléfono|en persona)\b|"
+    # a procedure ("Restarts go through a change ticket", "is subject to approval", "laufen über ein Change-Ticket",
+    # "passent par une validation", "pasan por revisión")
+    rf"\b(?:goes|go|has to go|have to go|must go|needs? to go|runs?|pass(?:es)?) through (?:an? |the |our |your )?"
+    rf"(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|\b(?:is|are) subject to (?:an? |the )?(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|"
+    rf"{_NOT_ASKER}\b(?:needs?|requires?|calls? for) (?:an? |the |two |a second )?(?:[a-z-]+ ){{0,2}}?{_PROCEDURE}\b|"
+    r"\b(?:is|are) gated (?:on|by|behind)\b|"
+    rf"\b(?:läuft|laufen|geht|gehen) (?:\w+ )?über (?:ein|eine|einen|den|die|das) (?:[\w-]+ )?(?:\w+-)?{_PROCEDURE}|"
+    rf"\b(?:passe|passent) par (?:une?|la|le|les) (?:[\w-]+ )?{_PROCEDURE}|"
+    rf"\b(?:pasa|pasan) por (?:una? |la |el )?(?:[\w-]+ )?{_PROCEDURE}|"
+    # the act's manner prescribed ("have to be declared at the price paid", "need to show the hours worked")
+    rf"{_NOT_ASKER}(?:has to|have to|must|needs? to|"
+    r"are required to|is required to) (?:be [a-z]+(?:ed|en)\b|(?!be\b|get\b|go\b)[a-z]+\b)|"
+    r"\b(?:muss|müssen) (?:\w+ ){0,3}?(?:ge\w+t|\w+iert) werden\b|"
+    r"\b(?:doit|doivent) être \w+(?:é|ée|és|ées)\b|\b(?:tiene|tienen) que (?:ser |estar )?\w+(?:ad|id)[oa]s?\b|"
+    r"\b(?:debe|deben) ser \w+(?:ad|id)[oa]s?\b|"
+    # a window the act is open in ("during open enrolment", "within 30 days of a marriage", "in the final month of a
+    # contract", "in the first two weeks of term")
+    r"\bduring\b|\bwithin (?:\d+|one|two|three|seven|ten|fourteen|thirty|sixty|ninety) (?:\w+ )?(?:days?|weeks?|"
+    r"months?|hours?) (?:of|after|from)\b|\bin the (?:first|last|final|opening) (?:\w+ )?(?:days?|weeks?|months?|"
+    r"hours?) of\b|\b(?:während|innerhalb von \d+ (?:Tagen|Wochen|Monaten))\b|\bpendant (?:la|le|les)\b|"
+    r"\bdans les \d+ jours\b|\bdurante\b|\bdentro de los \d+ días\b"
+)
+"""The act gated by a channel, a proof, a procedure, a prescribed manner or a window."""
+
+CONDITIONAL_PROMISE = rx(
+    r"(?:^|[.!?;]\s+)(?:if|wenn|falls|si)\b(?! (?:you )?(?:tell|let me know|give|send|confirm|choose|pick|share|"
+    r"provide|reply|want|wish|'d like|would like|like|prefer|need|have any|change your mind)\b)[^.!?\n]{0,120}?"
+    r"\b(?:I|we)(?:'ll| will)\b"
+)
+"""A promise of the act made on a condition of the asker's eligibility ("If you married recently, send me the
+certificate and I'll add him", "If either applies, tell me and I'll rebook you"); not one that waits for a detail
+of the act ("If you tell me the date, I'll move it") or an offer ("If you'd like, I'll ...")."""
+_REPORT = rx(
+    r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<verb>[a-z]{2,}ed|[a-z]+en|re-?sent|sent|put|set|made|"
+    r"done|paid|held|built|told|let|cut|found|brought|bought|spent|split)\b(?P<object>[^.;:!?\n]{0,50})|"
+    r"\b(?:I|we)(?:'ll| will) (?P<promised>[a-z]+)\b(?P<promised_object>[^.;:!?\n]{0,50})|"
+    r"\b(?:ich|wir) (?:habe|haben) (?P<de_object>(?:\w+ ){0,5}?)(?P<de_verb>ge\w+(?:t|en)|\w+iert|an\w*gelegt)\b|"
+    r"\b(?:j'ai|nous avons) (?P<fr_verb>\w+[ée]s?)\b(?P<fr_object>[^.;:!?\n]{0,50})|"
+    r"\b(?:he|hemos) (?P<es_verb>\w+(?:ado|ido|cho|to|sto))\b(?P<es_object>[^.;:!?\n]{0,50})"
+)
+"""What the assistant reports doing or promises, with its verb and the words after it."""
+_OBJECT_END = rx(r"\b(?:to|for|from|with|at|on|in|under|into|as|by|so|and|but|because|since|if|when|once|until|"
+                 r"for|à|pour|avec|de|du|des|par|para|con|por|en|a|für|mit|an|auf|zu)\b")
+_CONDITIONAL = rx(r"^\W*(?:if|once|when|as soon as|wenn|sobald|falls|si|dès que|una vez|cuando)\b")
+"""A sentence that opens on a condition: its promise waits for the asker ("If that applies, send X and I'll ...")."""
+_CONDITION = rx(r"\b(?:if|when|once|unless|until|wenn|sobald|falls|si|quand|cuando|una vez)\b")
+_CLAUSES = re.compile(r"[;:]\s+|,\s+(?=(?:but|and|so|while|whereas|aber|mais|pero)\b)")
+_SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
+
+
+def gated(text: str) -> re.Match[str] | None:
+    """The gate that `text` states on an act: a channel, a proof, a procedure, a prescribed manner or a window, or
+    the act promised on a condition of the asker's."""
+    return GATE.search(text) or CONDITIONAL_PROMISE.search(text)
+
+
+def gated_request(text: str, request: Request, *, opening: bool) -> re.Match[str] | None:
+    """A gate in `text` on the requested act: in a clause that names what the request named (a word sharing its first
+    four letters with one of the request's) or that opens the reply (`opening`), whatever words name the act there;
+    "I've unlocked the lobby door; the lift only works with a resident fob" gates something else."""
+    for i, clause in enumerate(_CLAUSES.split(text)):
+        found = gated(clause)
+        if found is not None and ((opening and i == 0) or _names(clause, request.acts)):
+            return found
+    return None
+
+
+def _names(text: str, acts: frozenset[str]) -> bool:
+    stems = {stem[:4] for stem in acts}
+    return any(word[:4] in stems for word in content_words(text))
+
+
+def reports(text: str, request: Request) -> list[bool]:
+    """For each act the reply reports done or promises: whether it is the act the request asked for. A promise in a
+    sentence that opens on a condition counts as no act."""
+    found = []
+    for sentence in _SENTENCES.finditer(text):
+        conditional = _CONDITIONAL.match(sentence.group(0)) is not None
+        for match in _REPORT.finditer(sentence.group(0)):
+            if _CONDITION.search(sentence.group(0), 0, match.start()):
+                found.append(False)  # "... or when we have changed your schedule": a condition, no act done
+                continue
+            groups = {k: v for k, v in match.groupdict().items() if v is not None}
+            verb = next(groups[k] for k in ("verb", "promised", "de_verb", "fr_verb", "es_verb") if k in groups)
+            obj = next((groups[k] for k in ("object", "promised_object", "de_object", "fr_object", "es_object")
+                        if k in groups), "")
+            if conditional and "promised" in groups:
+                found.append(False)
+                continue
+            found.append(_is_the_act(verb, obj, request))
+    return found
+
+
+_IRREGULAR = {"frozen": "freeze", "chosen": "choose", "given": "give", "taken": "take", "written": "write",
+              "sent": "send", "paid": "pay", "held": "hold", "made": "make", "done": "do", "kept": "keep",
+              "told": "tell", "sold": "sell", "spent": "spend", "built": "build", "lent": "lend", "bought": "buy",
+              "brought": "bring", "left": "leave", "shut": "shut", "put": "put", "set": "set", "cut": "cut",
+              "rung": "ring", "begun": "begin", "run": "run", "won": "win", "let": "let"}
+"""Participles whose first letters are not their verb's ("frozen" of "Freeze my card")."""
+
+
+def is_request_verb(word: str, request: Request) -> bool:
+    """Whether `word` is a form of a verb the request asks of the assistant ("Changed" of "Change my flight", "frozen"
+    of "Freeze my membership", "resent" of "Send the code again")."""
+    if not request.verbs:
+        return False
+    word = word.casefold().removeprefix("re-")
+    stems = {v[:4] for v in request.verbs if len(v) >= 3}
+    return any(w[:4] in stems for w in (word, word.removeprefix("re"), _IRREGULAR.get(word, ""),
+                                         _IRREGULAR.get(word.removeprefix("re"), "")) if w)
+
+
+def _is_the_act(verb: str, obj: str, request: Request) -> bool:
+    """The reported verb is the request's, or its direct object (up to the first preposition) names the request's
+    thing."""
+    if is_request_verb(verb, request):
+        return True
+    end = _OBJECT_END.search(obj)
+    words = content_words(obj[:end.start()] if end else obj)
+    stems = {w[:4] for w in request.asked}
+    # a procedure's own thing ("pinged two reviewers" to "Merge it now, skip the review") is no object of the act
+    return any(w[:4] in stems and not _PROCEDURE_WORD.match(w) for w in words)
