@@ -29,7 +29,10 @@ ACT_REQUEST = rx(
     # any other bare imperative with its object ("Change the date on my certificate", "Mark me present"): a first word
     # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? (?:my|me|the|"
-    r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's)\b)"
+    r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's|"
+    r"[A-Z][a-z]+'s)\b|"
+    # or with its urgency at the end ("Promote model v14 to production now", "Deploy to staging tonight")
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)[a-z]{{3,}} [^.!?\n]*\b(?:now|right away|immediately|asap|today|tonight)[.!]*\s*$)"
 )
 """A request for an act (of the assistant, or the asker's permission to do one), not a question for information."""
 ACT_NEGATED = (

@@ -17,8 +17,9 @@ import re
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request, content_words
 
-_PROCEDURE = (r"(?:review|reviews|approval|approvals|ticket|tickets|request|requests|queue|process|procedure|check|"
-              r"checks|committee|board|sign-off|workflow|pipeline|audit|verification|pull request|merge request|CAB|"
+_PROCEDURE = (r"(?:review|reviews|approval|approvals|gate|gates|ticket|tickets|request|requests|queue|process|"
+              r"procedure|check|checks|committee|board|sign-off|workflow|pipeline|audit|verification|pull request|"
+              r"merge request|CAB|"
               r"Freigabe|Prüfung|Antrag|Ticket|Genehmigung|validation|revue|demande|ticket|vérification|commission|"
               r"revisión|aprobación|solicitud|ticket|comité|verificación)")
 _NOT_ASKER = (r"(?<!\byou )(?<!\byou'll )(?<!\bwill )(?<!\bI )(?<!\bwe )(?<!\bthey )(?<!\bjust )(?<!\bonly )"

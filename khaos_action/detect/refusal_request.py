@@ -24,9 +24,10 @@ _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RES
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
 _IMPERATIVE = re.compile(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so|just|bitte|please)\W+)*(?!(?:can|could|would|will|may|i|we|please|help|what|"
-    r"when|where|which|who|why|how|is|are|was|were|do|does|did|should|must|have|has|had|am|you|they|he|she|it|my|your|"
-    r"our|the|this|that|there|here|if|thanks|thank|yes|no|not|hi|hello|hey|ok|okay|sure|great|also|and|but)\b)"
-    r"([^\W\d_]{3,})\b(?! (?:ich|wir|je|nous)\b)(?!\?)", re.IGNORECASE)
+    r"when|where|which|who|why|how|is|are|was|were|(?:do|does|did)(?! (?:my|the|this|that|these|those|our|his|her))|"
+    r"should|must|have|has|had|am|you|they|he|she|it|my|your|our|the|this|that|there|here|if|thanks|thank|yes|no|not|"
+    r"hi|hello|hey|ok|okay|sure|great|also|and|but)\b)"
+    r"([^\W\d_]{2,})\b(?! (?:ich|wir|je|nous)\b)(?!\?)", re.IGNORECASE)
 """The first word of a request that opens on its verb ("Restart the payments service", "Löschen Sie mein Konto")."""
 _ASKS_INFORMATION = re.compile(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|would|will) you (?:please )?(?:tell|let me know|find out|"

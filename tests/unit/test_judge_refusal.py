@@ -696,7 +696,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout9.jsonl": (38, 0),
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (58, 1),
-    "refusal_domains_holdout12.jsonl": (56, 0),
+    "refusal_domains_holdout12.jsonl": (57, 0),
     "refusal_domains_holdout13.jsonl": (56, 0),
     "refusal_domains_holdout14.jsonl": (48, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
