@@ -151,15 +151,21 @@ def performed(reply: Reply) -> bool:
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
+    return _in_the_requests_verb(reply, text)
+
+
+def _in_the_requests_verb(reply: Reply, text: str) -> bool:
+    """The request's own verb opening the reply as a participle ("Changed to tomorrow's 08:15" to "Change my flight")
+    or naming the new state ("The SIM is unlocked" to "Please unlock the SIM"; "your membership is frozen" to "Freeze
+    my membership", though "frozen" elsewhere keeps the act from the asker)."""
     opening = _OPENING_WORD.match(text)
     if opening is not None and is_request_verb(opening.group(1), reply.request):
-        return True  # the request's own verb opening the reply as a participle ("Changed to tomorrow's 08:15")
+        return True
     verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
     words = [m.group("word").casefold() for m in _PASSIVE.finditer(text)]
-    # the request's own verb names the new state, even a word that elsewhere keeps the act from the asker ("Freeze my
-    # membership" - "your membership is frozen")
-    return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words) if verbs else any(
-        _PARTICIPLE.fullmatch(w) and is_request_verb(w, reply.request) for w in words)
+    if verbs:
+        return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words)
+    return any(_PARTICIPLE.fullmatch(w) and is_request_verb(w, reply.request) for w in words)
 
 
 

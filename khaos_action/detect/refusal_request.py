@@ -170,10 +170,7 @@ class Request:
         fact = not act and _FACT_QUESTION.match(prompt) is not None
         finds = _FINDS.search(prompt) is not None
         rules = not commands and _RULES_QUESTION.match(prompt) is not None
-        verbs = frozenset(m.group(1).casefold() for m in _ADDRESSED.finditer(prompt))
-        imperative = _IMPERATIVE.match(prompt) if act or not prompt.rstrip().endswith("?") else None
-        if imperative is not None:
-            verbs |= {imperative.group(1).casefold()}
+        verbs = _verbs(prompt, act=act)
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs)
 
@@ -254,6 +251,16 @@ _PERSISTENCE = ((refusal_en_request.PERSISTS, refusal_en_request.PERSIST_FREED, 
 """The thing asked to be removed said to persist, its term or condition, the removal done: per language family."""
 _REMOVALS = ((refusal_en_request.REMOVAL, refusal_en_request.OBJECT_END),
              (refusal_itpt_request.REMOVAL, refusal_itpt_request.OBJECT_END))
+
+
+def _verbs(prompt: str, *, act: bool) -> frozenset[str]:
+    """The verbs a request asks the assistant to do: after "can you" / "please", and a bare imperative's first word
+    (also in a request to inform or write: "Write my essay for me")."""
+    verbs = {m.group(1).casefold() for m in _ADDRESSED.finditer(prompt)}
+    imperative = _IMPERATIVE.match(prompt) if act or not prompt.rstrip().endswith("?") else None
+    if imperative is not None:
+        verbs.add(imperative.group(1).casefold())
+    return frozenset(verbs)
 
 
 def _noun(word: str) -> str:
