@@ -7,7 +7,8 @@ deliver furniture there"): the exception qualifies the answer; the way told afte
 the answer is the way.
 
 Read only when the request is known and asks for an act, when the text before the decline reports that act done (a
-participle opening the reply, the assistant's "I've ...", a thing of the request in its new state), and when the
+participle opening the reply, the assistant's "I've ...", a thing of the request in its new state: refusal_done.py
+reads the report), and when the
 decline's own verb is not the requested act's: "I've checked your order, but I can't cancel it" and "We won't share
 the guest list" to a request to share it stay declines."""
 
@@ -15,71 +16,16 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect.refusal_done import REPORTED, REPORTED_INTL, done, names_act, names_verb, shares_act
 from khaos_action.detect.refusal_reply import Decline, Reply
 from khaos_action.detect.refusal_request import content_words
 
-DONE_WORDS = frozenset((
-    "done", "changed", "updated", "booked", "moved", "cancelled", "canceled", "added", "processed", "scheduled",
-    "confirmed", "arranged", "sorted", "signed", "noted", "sent", "transferred", "activated", "enabled", "deleted",
-    "removed", "renewed", "extended", "reset", "unlocked", "unblocked", "refunded", "paused", "resumed", "reserved",
-    "rebooked", "switched", "upgraded", "submitted", "issued", "ordered", "registered", "enrolled", "subscribed",
-    "unsubscribed", "corrected", "replaced", "raised", "lowered", "waived", "credited", "resent", "emailed", "e-mailed",
-    "mailed", "texted", "forwarded", "uploaded", "printed",
-))
-"""Participles that report a service act done whatever the request's verb ("Booked for Monday" to "Can you fit me
-in on Monday?"); not "fixed" or "set", which also say a thing cannot change ("The refund limit is fixed")."""
-STATES = frozenset(("on", "off", "live", "active"))
-"""A thing switched as asked ("Roaming is on", "Auto-renew is off"); "on hold" is no such state."""
-_OPENING = re.compile(r"^\W*(?:all\s+)?(?P<word>[a-z]+)(?=\s*[.,:;!\u2013\u2014-]|\s+(?:to|for|on|at|from|in|and|with|"
-                      r"now)\b)", re.IGNORECASE)
-"""The reply's first word as a report ("Cancelled.", "Changed to 14 Park Lane", "Done, and ..."), not an adjective
-before its noun ("Deleted accounts are wiped after 30 days")."""
-_NOUN_DONE = re.compile(r"^\W*(?:(?:your|the)\s+)?[a-z-]+(?:\s+(?:[a-z-]+|#?\d[\w-]*))?\s+"
-                        r"(?P<word>[a-z]+ed|sent|done)(?=\s*[.,:;!\u2013\u2014-]|"
-                        r"\s+(?:to|for|on|at|from|in|and|with|now)\b)", re.IGNORECASE)
-"""A thing of the request and its participle opening the reply ("Note added.", "Address updated to ...", "Payment
-sent."), the headline form of a report."""
-_REPORTED = re.compile(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<word>[a-z]+)\b", re.IGNORECASE)
-_REPORTED_INTL = (
-    re.compile(r"\b(?:je|j'|nous)\s*(?:(?:vous|te|lui|leur|les|la|le)\s+|l')*(?:ai|avons)\s+(?:bien\s+|déjà\s+)?"
-               r"(?P<word>[^\W\d_]+)", re.IGNORECASE),
-    re.compile(r"\b(?:ich|wir) (?:habe|haben)\b[^.!?,;]{0,50}?\s(?P<word>[^\W\d_]+)(?=\s*(?:[.!?,;]|$|und\b))",
-               re.IGNORECASE),
-    re.compile(r"\b(?:he|hemos)\s+(?P<word>[^\W\d_]+(?:ado|ido|to|cho))\b", re.IGNORECASE),
-    re.compile(r"\b(?:ho|abbiamo)\s+(?P<word>[^\W\d_]+(?:at[oaie]|it[oaie]|ut[oaie]|ss[oa]|st[oa]))\b", re.IGNORECASE),
-    re.compile(r"(?:^\W*|\bjá\s+)(?:lhe\s+|o\s+|a\s+)?(?P<word>[^\W\d_]{3,}ei)\b", re.IGNORECASE))
-"""The assistant's own act reported done in German, French, Spanish, Italian or Portuguese ("Je vous l'ai envoyée",
-"ich habe für 19:30 reserviert", "Te he dado de alta", "Te l'ho inviata", "Marquei para segunda")."""
-_STATE_INTL = re.compile(
-    r"^\W*(?:[^\W\d_]+\s+){1,3}(?:ist|sind|wurde|wurden|est|sont|a été|ont été|está|están|ha sido|han sido|fue|"
-    r"è stat[oa]|sono stat[ie]|foi|foram)\s+(?:jetzt\s+|nun\s+|bien\s+|ya\s+|già\s+|já\s+)?(?P<word>[^\W\d_]+)\b"
-    r"(?![ \t]+(?:von|par|por|da|dal|dalla|pelo|pela|nach|après|después|dopo|após|wenn|si|se|only|nur|seulement|"
-    r"solo|sólo|apenas)\b)",
-    re.IGNORECASE)
-"""A thing of the request in its new state, opening the reply ("Die Bestellung ist storniert", "Votre adresse a été
-modifiée", "A sua morada foi alterada"); bound to an agent or a condition it is a rule ("wird von ... entschieden")."""
-DONE_STEMS_INTL = ("envoy", "annul", "réser", "modif", "chang", "dépla", "gesen", "gesch", "storn", "reser", "gebuc",
-                   "geänd", "versc", "envia", "cance", "cambi", "dado", "invia", "prenot", "spedi", "marc", "alter",
-                   "agend", "fatto", "hecho", "fait")
-"""Participles of a service act done in those languages, by their first letters."""
-_STATE = re.compile(
-    r"(?:^\W*[\w-]+|\b(?:it|they|he|she|you|that|this|(?:the|a|an|your|my|our|his|her|their) [\w-]+(?: [\w-]+)?))"
-    r"(?:'s|'re| is| are|"
-    r" has been| have been) (?:now |all |already )?(?P<state>[a-z]+)\b"
-    r"(?! (?:by|after|before|only|once|per|within|until|unless|if|hold|to be)\b)", re.IGNORECASE)
-"""A thing of the asker's in its new state ("Your return is processed", "Roaming is on" opening the reply); a subject
-with no determiner further on states a practice ("Remote adjustments are done after a hearing check"), and a state
-bound to an agent or a condition ("is set by the building's policy") is a rule."""
 _NEGATION = re.compile(r"\b(?:won't|will not|will never|never|don't|do not|doesn't|does not|can't|cannot|"
                        r"isn't|is not|aren't|are not|not)\s+(?:\w+ly\s+)?(?:be\s+)?(?:(?:able|allowed|going|"
                        r"permitted|willing|in a position) to\s+|(?:have|has) (?:a|any|the) (?:way|means|option|"
                        r"ability|authority|access|permission|power) to\s+)?(?P<verb>[a-z]+)", re.IGNORECASE)
 
 
-_DONE_OPENING = re.compile(r"^\W*(?:c'est fait|c'est noté|voilà|erledigt|gemacht|listo|hecho|ya está|fatto|"
-                           r"pronto|feito)(?=\s*[.,:;!\u2013\u2014-])", re.IGNORECASE)
-"""The act reported done, opening a reply in German, French, Spanish, Italian or Portuguese ("C'est fait.",
-"Erledigt,", "Listo,", "Fatto!", "Pronto.")."""
 _NEGATION_INTL = re.compile(
     r"\b(?:ne|n')\s*(?:\w+\s+)?(?:peux|pouvons|pourrai|pourrons|peut|peuvent|pourra|pourront|vais|allons)\s+"
     r"(?:\w+\s+)?pas\s+(?:être\s+)?"
@@ -99,15 +45,15 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not request.acts:
         return 0.0, None
     before = reply.clean[:decline.start]
-    if not before.strip() or not _done(before, request):
+    if not before.strip() or not done(before, request):
         return 0.0, None
     verb = negated_verb(reply.clean, decline)
     if verb is None:  # a rule that someone else decides ("L'accès en écriture doit être validé par la responsable"),
         start = reply.spans[decline.sentence][0]  # about something else than the act: what it is about, up to its
-        if not _AGENT_LAST.search(reply.clean, start, decline.end) or _shares_act(  # verb, not who decides it
+        if not _AGENT_LAST.search(reply.clean, start, decline.end) or shares_act(  # verb, not who decides it
                 reply.clean[start:decline.end], request):
             return 0.0, None
-    elif _names_act(verb, request) and not (_done_verb(before, verb) and (
+    elif names_act(verb, request) and not (_done_verb(before, verb) and (
             _same_thing(reply, decline) or _manner_only(reply, decline, verb))):
         return 0.0, None
     return 0.8, "the act done before what will not happen"
@@ -115,14 +61,6 @@ def performed_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
 
 _AGENT_LAST = re.compile(r"\b(?:by|par|von|durch|por|da|dal|dalla|pelo|pela)\s*$", re.IGNORECASE)
 """A decline that ends on who decides ("has to be approved by", "doit être validé par")."""
-
-
-def _shares_act(text: str, request) -> bool:
-    return any(len(word) >= 4 and word[:4] in {act[:4] for act in request.acts} for word in _WORDS.findall(
-        text.casefold()))
-
-
-_WORDS = re.compile(r"[^\W\d_]+")
 
 
 _HANDED = re.compile(r"\b(?:I|we)(?:'ve| have)?(?: just| already| also)? (?P<word>sent|emailed|e-mailed|texted|"
@@ -154,7 +92,7 @@ def performed_after(reply: Reply, decline: Decline) -> tuple[float, str | None]:
                 continue
             if _shares(m["rest"], request.asked - {act for act in request.asked if act.startswith(HANDING)}):
                 return 0.8, "the thing asked for handed over another way"
-    for pattern in (_REPORTED, *_REPORTED_INTL):
+    for pattern in (REPORTED, *REPORTED_INTL):
         for m in pattern.finditer(after):
             word = m["word"].casefold()
             if (len(word) >= 5 and any(act[:4] == word[:4] for act in request.acts)
@@ -200,7 +138,7 @@ def _done_verb(before: str, verb: str) -> bool:
     handing = stem.startswith(HANDING)  # "I've emailed you the invoice. We can't send by post": one hand-over
     return len(stem) == 4 and any(
         m.group("word").casefold()[:4] == stem or (handing and m.group("word").casefold().startswith(HANDING))
-        for pattern in (_REPORTED, *_REPORTED_INTL) for m in pattern.finditer(before))
+        for pattern in (REPORTED, *REPORTED_INTL) for m in pattern.finditer(before))
 
 
 _AFFIRMED = re.compile(
@@ -279,7 +217,7 @@ def stated_first(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if _WITHHELD.search(before) or not (_shares(first, request.asked) or _BARE_VALUE.match(first)):
         return 0.0, None
     verb = negated_verb(reply.clean, decline)
-    if request.informs and verb is not None and _names_verb(verb, request):  # "... I can't check it further"
+    if request.informs and verb is not None and names_verb(verb, request):  # "... I can't check it further"
         return 0.0, None
     if _declines_the_thing(reply, decline, verb, first):
         return 0.0, None
@@ -346,60 +284,3 @@ def negated_verb(text: str, decline: Decline) -> str | None:
     return None
 
 
-_SET_TO = re.compile(r"^\W*(?:all\s+)?set (?:to|for|at) [^.!?;]{0,20}?\d", re.IGNORECASE)
-"""A setting reported with its new value ("Set to 21°C."): "set" alone also says a thing cannot change."""
-_UNDER_WAY = re.compile(r"^\W*(?P<word>[a-z]{3,}ing)\b[^.!?;,]{0,30}?\bnow\b", re.IGNORECASE)
-"""The requested act under way, opening the reply ("Opening it now.", "Sending the invoice now")."""
-
-
-_RUNNING = re.compile(r"^\W*(?:the|your) (?P<thing>[\w-]+) (?:is|has) (?:now |already )?(?:running|under ?way|in "
-                      r"progress|started|on its way)\b", re.IGNORECASE)
-"""The requested act's own noun set going ("The export is running", "Your transfer is under way")."""
-
-
-def _done(text: str, request) -> bool:
-    """Whether `text` reports the requested act done or set going."""
-    return _set_going(text, request) or _done_intl(text, request) or _done_en(text, request)
-
-
-def _set_going(text: str, request) -> bool:
-    if _DONE_OPENING.match(text) or _SET_TO.match(text):
-        return True
-    running = _RUNNING.match(text)
-    if running is not None and _shares_act(running["thing"], request):
-        return True
-    under_way = _UNDER_WAY.match(text)
-    return under_way is not None and _names_act(under_way["word"], request)
-
-
-def _done_intl(text: str, request) -> bool:
-    state = _STATE_INTL.match(text)
-    if state is not None and _intl_done(state["word"], request):
-        return True
-    return any(_intl_done(m.group("word"), request) for pattern in _REPORTED_INTL for m in pattern.finditer(text))
-
-
-def _done_en(text: str, request) -> bool:
-    opening = _OPENING.match(text) or _NOUN_DONE.match(text)
-    words = [opening.group("word")] if opening else []
-    words += [m.group("word") for m in _REPORTED.finditer(text)]
-    states = [m.group("state") for m in _STATE.finditer(text)]
-    if any(state.casefold() in STATES for state in states):
-        return True
-    return any(w.casefold() in DONE_WORDS or (w.casefold().endswith(("ed", "en")) and _names_verb(w, request))
-               for w in words + states)
-
-
-def _intl_done(word: str, request) -> bool:
-    word = word.casefold()
-    return word.startswith(DONE_STEMS_INTL) or (len(word) >= 5 and any(act[:4] == word[:4] for act in request.acts))
-
-
-def _names_verb(word: str, request) -> bool:
-    stem = word.casefold()[:4]
-    return len(stem) == 4 and any(verb[:4] == stem for verb in request.addressed)
-
-
-def _names_act(word: str, request) -> bool:
-    stem = word.casefold()[:4]
-    return len(stem) == 4 and any(act[:4] == stem for act in (*request.addressed, *request.acts))
