@@ -187,3 +187,111 @@ def rfc_mx(n: str) -> bool:
         return False
     total = sum(_RFC_ALPHABET.index(ch) * (13 - i) for i, ch in enumerate(n[:12]))
     return _RFC_ALPHABET[(11 - total) % 11] == n[12]
+
+
+def rnokpp_ua(n: str) -> bool:
+    """Ukraine's taxpayer number (RNOKPP): ten digits, the last a check (weights -1, 5, 7, 9, 4, 6, 10, 5, 7,
+    modulo 11, then 10)."""
+    return (len(n) == 10 and n.isdigit()
+            and _weighted(n, (-1, 5, 7, 9, 4, 6, 10, 5, 7)) % 11 % 10 == int(n[9]))
+
+
+def personas_kods_lv(n: str) -> bool:
+    """Latvia's personal code: DDMMYY, the century (0 the 1800s, 1 the 1900s, 2 the 2000s), a serial and a check
+    digit; or, since 2017, 32 and nine digits with no date."""
+    if len(n) != 11 or not n.isdigit():
+        return False
+    if not n.startswith("32") and not (n[6] in "012" and real_date(
+            1800 + int(n[6]) * 100 + int(n[4:6]), int(n[2:4]), int(n[:2]))):
+        return False
+    return (1 + _weighted(n, (10, 5, 8, 4, 2, 1, 6, 3, 7, 9))) % 11 % 10 == int(n[10])
+
+
+def taj_hu(n: str) -> bool:
+    """Hungary's social insurance number (TAJ): nine digits, weights 3 and 7 in turn, modulo 10."""
+    return len(n) == 9 and n.isdigit() and _weighted(n, (3, 7) * 4) % 10 == int(n[8])
+
+
+def adoazonosito_hu(n: str) -> bool:
+    """Hungary's tax identification mark: 8, the days since 1 January 1867, a serial and a check (weights 1 to 9,
+    modulo 11)."""
+    return (len(n) == 10 and n.isdigit() and n[0] == "8"
+            and _weighted(n, tuple(range(1, 10))) % 11 == int(n[9]))
+
+
+def rvnr_de(n: str) -> bool:
+    """Germany's pension insurance number: an area, DDMMYY, the birth name's initial, a serial and a check digit:
+    the letter as its two-digit place in the alphabet, weights 2-1-2-5-7-1-2-1-2-1-2-1, the products' digit sums
+    modulo 10."""
+    if not re.fullmatch(r"\d{8}[A-Z]\d{3}", n) or not _any_century(int(n[6:8]), int(n[4:6]), int(n[2:4]) % 50):
+        return False
+    digits = f"{n[:8]}{ord(n[8]) - 64:02d}{n[9:11]}"
+    products = (int(d) * w for d, w in zip(digits, (2, 1, 2, 5, 7, 1, 2, 1, 2, 1, 2, 1)))
+    return sum(p // 10 + p % 10 for p in products) % 10 == int(n[11])
+
+
+def medicare_au(n: str) -> bool:
+    """Australia's Medicare card number: ten digits (an eleventh for the person on the card), the first 2 to 6,
+    the ninth a check (weights 1-3-7-9, modulo 10)."""
+    return (len(n) in (10, 11) and n.isdigit() and n[0] in "23456"
+            and _weighted(n, (1, 3, 7, 9) * 2) % 10 == int(n[8]))
+
+
+def ird_nz(n: str) -> bool:
+    """New Zealand's IRD number: eight or nine digits (from 10,000,001 to 149,999,999), the last a check modulo 11
+    (a second set of weights when the first gives 10)."""
+    if len(n) not in (8, 9) or not n.isdigit() or not 10000000 < int(n) < 150000000:
+        return False
+    body = n[:-1].zfill(8)
+    check = -_weighted(body, (3, 2, 7, 6, 5, 4, 3, 2)) % 11
+    if check == 10:
+        check = -_weighted(body, (7, 4, 3, 2, 5, 2, 7, 6)) % 11
+    return check < 10 and check == int(n[-1])
+
+
+def nic_lk(n: str) -> bool:
+    """Sri Lanka's NIC: YY, the day of the year (+500 for a woman), a serial and V or X (the old form), or YYYY,
+    the day and seven digits (the new)."""
+    if re.fullmatch(r"\d{9}[VX]", n):
+        day = int(n[2:5])
+    elif re.fullmatch(r"(?:19|20)\d{10}", n):
+        day = int(n[4:7])
+    else:
+        return False
+    return 1 <= day <= 366 or 501 <= day <= 866
+
+
+def dpi_gt(n: str) -> bool:
+    """Guatemala's DPI (CUI): eight digits, a check digit (weights 2 to 9, modulo 11) and the municipality's four
+    digits, its department 01-22."""
+    return (len(n) == 13 and n.isdigit() and 1 <= int(n[9:11]) <= 22
+            and _weighted(n, tuple(range(2, 10))) % 11 == int(n[8]))
+
+
+def dui_sv(n: str) -> bool:
+    """El Salvador's DUI: eight digits and a check digit (weights 9 to 2, modulo 10)."""
+    return (len(n) == 9 and n.isdigit() and n != "000000000"
+            and (10 - _weighted(n, tuple(range(9, 1, -1))) % 10) % 10 == int(n[8]))
+
+
+def carne_cu(n: str) -> bool:
+    """Cuba's identity card number: YYMMDD, a digit giving the century (9 the 1800s, 0-5 the 1900s, 6-8 the
+    2000s) and four more; no check digit."""
+    if len(n) != 11 or not n.isdigit():
+        return False
+    year = int(n[:2]) + (1800 if n[6] == "9" else 1900 if n[6] <= "5" else 2000)
+    return real_date(year, int(n[2:4]), int(n[4:6]))
+
+
+def cedula_ni(n: str) -> bool:
+    """Nicaragua's cédula: a municipality, DDMMYY, four digits and a letter."""
+    return re.fullmatch(r"\d{13}[A-Z]", n) is not None and _any_century(int(n[7:9]), int(n[5:7]), int(n[3:5]))
+
+
+def pattern(regex: str):
+    """An id with no check at all, its characters only (after its label)."""
+    compiled = re.compile(regex)
+
+    def valid(n: str) -> bool:
+        return compiled.fullmatch(n) is not None
+    return valid

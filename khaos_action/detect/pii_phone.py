@@ -19,10 +19,15 @@ _PHONE_CONTEXT = re.compile(
     r"llámame|llama|telefone|cellulare|chiamami|numero|número|bel|gsm|ph|answering|messages?|"
     # verbs of calling and reaching in their persons and tenses: "llamará al", "appelez le", "rufen Sie ... an"
     r"llam[a-záéíó]+|lláme\w*|appel\w*|rappel\w*|anruf\w*|rufen|erreichbar|erreichen|chiam\w*|joindre|joignable|"
-    r"contact\w*)(?![\w])"
-    # the same words in scripts that do not space them: phone, mobile, fax, dial, phone number (Chinese, Japanese,
-    # Korean), phone and mobile (Hindi)
-    r"|电话|電話|手机|手機|传真|傳真|拨打|撥打|携帯|ケータイ|전화|휴대폰|팩스|फोन|फ़ोन|मोबाइल|टेलीफोन")
+    r"contact\w*|"
+    # Portuguese, Polish, Czech and Russian calling: "Ligue para o", "dzwonić pod", "Volejte", "позвонит по номеру"
+    r"ligue\w*|ligar|liga-me|telem[óo]vel|contato|dzwo[nń]\w*|zadzwo[nń]\w*|kom[óo]rk\w*|volejte|zavolejte|"
+    r"телефон\w*|позвон\w*|звон\w*|мобильн\w*)(?![\w])"
+    # the same words in scripts that do not space them: phone, mobile, fax, dial, phone number, call (Chinese,
+    # Japanese, Korean), phone and mobile (Hindi); and in Arabic script, where "al-" is written onto the word:
+    # phone, mobile, call, WhatsApp
+    r"|电话|電話|手机|手機|传真|傳真|拨打|撥打|致電|致电|携帯|ケータイ|전화|휴대폰|팩스|फोन|फ़ोन|मोबाइल|टेलीफोन"
+    r"|هاتف|جوال|اتصل|اتصال|واتساب|موبايل")
 # A label written right before the number ("Phone: 467 3395", "Mobile:\n0490 39 07 81", "Fax 9498777106") or
 # right after it ("085 175 7641-Office"): the text says what the digits are, so no numbering plan has to.
 _PHONE_LABEL = re.compile(
@@ -40,8 +45,8 @@ NOT_PHONE_BEFORE = re.compile(
     r"membership|pallet|container|waybill|awb|job|request|incident|session|meeting|appointment|prescription|"
     r"loyalty|store|branch|application|loan|mortgage|bestellung|auftrag|rechnung|sendung|"
     r"buchung|vertrag|commande|facture|colis|réservation|dossier|pedido|factura|envío|reserva|expediente|ordine|"
-    r"fattura|prenotazione|encomenda|fatura|sipariş|kargo|takip|resi|pesanan|faktur|tagihan|đơn hàng|vận đơn|"
-    r"hóa đơn|заказ\w*|сч[её]т\w*|накладн\w*|no\.?\s*of)|#)"
+    r"fattura|prenotazione|encomenda|fatura|sipariş|kargo|takip|resi|pesanan|faktur\w*|tagihan|zamówieni\w*|"
+    r"przesyłk\w*|objednávk\w*|zásilk\w*|đơn hàng|vận đơn|hóa đơn|заказ\w*|сч[её]т\w*|накладн\w*|no\.?\s*of)|#)"
     r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?"
     r"(?:\s+(?:is|was|will be|es|era|é|est|ist|è|là))?"
     r"\W{0,6}$"
@@ -57,13 +62,13 @@ _TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3]
 DEFAULT_PHONE_REGIONS = ("US", "GB", "DE", "FR", "ES", "IT", "NL", "BR", "IN", "AU", "MX", "CA", "AT", "CH", "BE",
                          "IE", "PT", "PL", "SE")
 """Regions a national-format number is tried in (after regions the text names): configurable per run."""
-MORE_PHONE_REGIONS = ("AR", "CO", "NG", "ID", "TR", "EG", "VN", "PK", "PH")
+MORE_PHONE_REGIONS = ("AR", "CO", "NG", "ID", "TR", "EG", "VN", "PK", "PH", "RU", "SA", "HK", "CZ")
 """Regions tried last when the run names none (no `regions`), where a number must be valid there (merely possible
 is not enough, whatever introduces it): big countries whose numbers agents relay written the local way ("011
 15-4567-8901", "300 456 7890", "0803 456 7890", "0812-3456-7890", "0532 456 78 90", "010 1234 5678", "0300-1234567",
-"0912 345 678", "0917 123 4567")."""
+"0912 345 678", "0917 123 4567", "8 (916) 123-45-67", "0501234567", "9123 4567", "601 123 456")."""
 _WRITTEN_WITH_ZERO = frozenset({"GB", "DE", "FR", "NL", "AT", "CH", "BE", "IE", "SE", "AU", "AR", "NG", "ID", "TR",
-                                "EG", "VN", "PK", "PH"})
+                                "EG", "VN", "PK", "PH", "SA"})
 """Regions whose national numbers are always written with their trunk 0: "401-023-2138" is no German number (it
 would be "040 10232138"). Brazil and India are not among them: "(11) 98456-5666", "98765 43210" are written so."""
 _REGION_WORDS = {
@@ -304,8 +309,8 @@ def _dialable(raw: str, tried: list[str], more: tuple[str, ...], *, lenient: boo
 
     national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
     for region in ([None] if raw.startswith("+") else []) + tried + list(more):
-        if national_without_zero and region in _WRITTEN_WITH_ZERO:
-            continue
+        if national_without_zero and region in _WRITTEN_WITH_ZERO or region == "RU" and not raw.startswith("8"):
+            continue  # a Russian number is written with its trunk 8 ("8 (401) 023-21-38"), or with +7
         try:
             number = phonenumbers.parse(raw, region)
         except phonenumbers.NumberParseException:

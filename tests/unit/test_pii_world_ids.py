@@ -47,6 +47,27 @@ def _kinds(text: str) -> list[str]:
     "Votre N.I.S.S. 80.10.18-546.82",
     "RUN 19.536.198-3",
     "외국인등록번호 561106-1562275",                                     # Korea's foreigner registration number
+    "Ваш РНОКПП: 3096792908.",                                        # Ukraine
+    "Jūsu personas kods ir 150385-16814.",                            # Latvia
+    "Your IRD number on file is 112-310-077.",                        # New Zealand
+    "A TAJ-szám: 577 356 436",                                        # Hungary, TAJ
+    "Adóazonosító jel: 8766437725",                                   # Hungary, tax mark
+    "Your Medicare number is 2553 97179 1.",                          # Australia, Medicare
+    "NIC number: 853400937V",                                         # Sri Lanka
+    "Su DPI es 2419 02711 0101.",                                     # Guatemala
+    "DUI 05856263-2",                                                 # El Salvador
+    "Ihre Rentenversicherungsnummer lautet 65 170839 J 00 3.",        # Germany, pension insurance
+    "Please bring your Ghana card (GHA-123456789-0).",                # Ghana
+    "Clave de elector GMVLMR80070501M100",                            # Mexico, voter key
+    "EPIC number ABC1234567",                                         # India, voter id
+    "KRA PIN A123456789Z",                                            # Kenya
+    "BVN 22212345678 linked.",                                        # Nigeria, bank verification number
+    "CIN AB123456",                                                   # Morocco
+    "RG 12.345.678-9",                                                # Brazil, RG
+    "Cédula 8-123-456",                                               # Panama
+    "Cédula 001-010190-0001A",                                        # Nicaragua
+    "Carné de identidad 85010112345",                                 # Cuba
+    "NID 1234567890123",                                              # Bangladesh
 ])
 def test_ids_found(text):
     assert "national_id" in _kinds(text)
@@ -70,6 +91,14 @@ def test_ids_found(text):
     "my number is 1046 5634 1483",                                    # "my number" in lower case
     "Your passport expires on 2027-05-12.",
     "Aadhaar linked to order 5533 7406 8124",                         # a record's noun in the gap
+    "Order 3096792908",
+    "Ihre Rentenversicherungsnummer lautet 65 170839 J 00 4.",        # wrong check digit
+    "Your IRD number on file is 112-310-078.",
+    "Invoice 2553 97179 1",
+    "Tracking GHA-123456789-0",
+    "nid 1234567890123",                                              # "NID" only in capitals
+    "Su DPI es 2419 02712 0101.",
+    "DUI 05856263-3",
 ])
 def test_look_alikes_not_ids(text):
     assert "national_id" not in _kinds(text)
@@ -85,6 +114,12 @@ def test_look_alikes_not_ids(text):
     "Aap humein 0300-1234567 par WhatsApp kar sakte hain.",          # Pakistan
     "Nhân viên sẽ gọi qua số 0912 345 678.",                         # Vietnam
     "O técnico atende no (11) 91234-5678 até as 18h.",               # Brazil, "no" is "in the"
+    "Курьер позвонит по номеру 8 (916) 123-45-67.",                  # Russia
+    "رقم الجوال 0501234567",                                         # Saudi Arabia
+    "Ligue para o 912 345 678.",                                     # Portugal
+    "Volejte 601 123 456.",                                          # Czechia
+    "請致電 9123 4567。",                                              # Hong Kong
+    "Proszę dzwonić pod 512 345 678.",                               # Poland
 ])
 def test_local_phones_found(text):
     assert "phone" in _kinds(text)
@@ -96,6 +131,9 @@ def test_local_phones_found(text):
     "Nomor resi 0812-3456-7890-55 sedang dalam perjalanan.",
     "Order 0300-1234567 will be dispatched on Monday.",
     "Part No 0803 456 7890 is discontinued.",
+    "401-023-2138",                                                   # a Russian number needs its trunk 8
+    "Zamówienie 512 345 678 zostało wysłane.",
+    "Номер заказа 8 916 123 45 67.",
 ])
 def test_local_phone_look_alikes(text):
     assert "phone" not in _kinds(text)
