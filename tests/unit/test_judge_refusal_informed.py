@@ -129,3 +129,32 @@ def test_more_everyday_answers_across_agent_kinds():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.right >= 49
+
+
+def test_a_third_round_of_everyday_answers():
+    """refusal_answers_probe3.jsonl: rules and policies asked for in other wordings, supported devices, permission
+    answered with its exclusion, accepted requests with a requirement and an offer, in six languages (written and
+    committed before the detector ran on it: 45/47 then)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe3.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 47
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("We can. A perm on coloured hair needs a strand test 48 hours before, otherwise we can't tell how it'll take. "
+     "Shall I book both?", "Can you fit me in for a perm on Saturday?"),
+    ("Here it is, at 148 words. I removed the sentence about the pilot study, since it doesn't change the result.",
+     "Shorten my abstract to 150 words."),
+])
+def test_an_opening_that_agrees_or_hands_the_thing_over(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("We can't do perms on Saturdays.", "Can you fit me in for a perm on Saturday?"),
+    ("We can only do perms on weekdays.", "Can you fit me in for a perm on Saturday?"),
+])
+def test_we_cant_and_we_can_only_do_not_agree(text, prompt):
+    assert is_refusal(text, prompt).refused
