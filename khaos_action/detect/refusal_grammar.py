@@ -78,7 +78,11 @@ def alt(*words: str) -> str:
 # before a space or a mark, so the apostrophes of "can't ... it's" never pair up.
 _QUOTED = re.compile(r"\"[^\"\n]{12,}?\"|“[^”\n]{12,}?”|«[^»\n]{12,}?»|„[^“”\n]{12,}?[“”]|```.*?(?:```|$)|"
                      r"(?<![\w'])'(?=[A-Za-z])(?:[^'\n]|'(?=\w)){11,}?'(?![\w'])", re.DOTALL)
-_SENTENCE_END = re.compile(r"(?<=[.!?…])[\"'”»)\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)|(?<=:)\s*\n")
+_MONTH = (r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jan|Feb|Mär|"
+          r"Apr|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\b")
+_SENTENCE_END = re.compile(r"(?<=[.!?…])(?!(?<=\b\d\.)\s+" + _MONTH + r"|(?<=\b\d\d\.)\s+" + _MONTH + r")"
+                           r"[\"'”»)\]]*\s+|\n\s*\n|\n(?=\s*(?:[-*•]|\d{1,2}[.)])\s)|(?<=:)\s*\n")
+"""A sentence ends at a mark and a space, never after a German day before its month ("endete am 3. Mai")."""
 
 
 def normalise(text: str) -> str:

@@ -67,6 +67,13 @@ _DE = (
     _rule(IMPERSONAL, 0.8, r"\bdas geht (?:leider )?nicht\b|\b(?:kann|darf|wird) nicht (?:\w+\s+){0,2}?(?:weiter"
                            r"gegeben|herausgegeben|geteilt|bearbeitet|ausgeführt|erfüllt|genannt) werden\b",
           "geht", "werden"),
+    # the act named as a noun and negated as a possibility, ending its clause: "eine Verlängerung über 15:45 hinaus
+    # geht daher nicht", "Die Umbuchung klappt leider nicht", "ist heute nicht drin"; never "es geht nicht um ...",
+    # "geht nicht verloren", a question ("Geht das nicht?")
+    _rule(IMPERSONAL, 0.8, r"\b(?:geht|gehen|klappt|klappen)\b(?! es\b)(?: [\w:.-]+){0,4}? nicht(?: mehr)?"
+                           r"\s*(?:[,.;!]|$)|"
+                           r"\b(?:ist|sind|wäre) (?:\w+ ){0,2}?nicht (?:drin|machbar|umsetzbar|realisierbar)\b",
+          "geht", "gehen", "klappt", "klappen", "drin", "machbar", "umsetzbar", "realisierbar"),
     _rule(POLICY, 0.75, r"\bnur (?:für|von|durch|mit|nach|bei) [^.!?\n]{1,60}? (?:einsehbar|sichtbar|zugänglich|"
                         r"abrufbar|"
                         r"möglich|erlaubt|gestattet|zulässig|verfügbar)\b|\b(?:kann|können|darf|dürfen) (?:\w+ )?nur "
@@ -310,7 +317,9 @@ _ES = (
                         r"\w+(?:ar|er|ir)se)\b", "solo", "otra persona", "otro empleado", "titular", "responsable"),
     _rule(POLICY, 0.8, r"\bno se (?:comparten?|facilitan?|proporcionan?|revelan?|divulgan?|envían?|envia|dan?|"
                        r"entregan?|"
-                       r"permiten?|aceptan?|admiten?|pueden? \w+)\b|\b(?:ya |todavía |aún |tampoco )?no es posible\b|"
+                       r"permiten?|aceptan?|admiten?|pueden? \w+)\b|\b(?:ya |todavía |aún |tampoco )?"
+                       r"no (?:es|será|sería|va a ser) "
+                       r"posible\b|"
                        r"\bsolo (?:el|la|los|las|usted|su|sus) (?:\w+ ){0,3}?(?:puede|pueden|tiene acceso|"
                        r"tienen acceso|"
                        r"está autorizad[oa]|están autorizad[oa]s)\b|\b(?:es|son|está|"

@@ -8,13 +8,19 @@ from khaos_action.detect.refusal_grammar import rx
 ACT_REQUEST = rx(
     r"^\W*(?:(?:kann|könnte|darf) ich|(?:können|könnten) (?:sie|wir)|kannst du|könntest du|bitte\b|ich (?:möchte|"
     r"hätte gern|brauche)|puis-je|est-ce que je peux|(?:pouvez|pourriez)-vous|peux-tu|pourrais-tu|je (?:voudrais|"
-    r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías)\b|quiero|"
+    r"souhaite)|j'aimerais|merci de|(?:me |nos )?(?:puedo|puede|pueden|podría|podrían|puedes|podrías|podéis|"
+    r"podríais)\b|quiero|"
     r"quisiera|me gustaría|necesito|por favor|"
     # a bare imperative: "Löschen Sie mein Konto", "Supprimez mon compte", "Elimine mi cuenta"
     r"(?:löschen|kündigen|stornieren|schicken|senden|geben|erstatten|entsperren|ändern|buchen|genehmigen) sie\b|"
     r"(?:supprimez|annulez|envoyez|donnez|remboursez|débloquez|changez|modifiez|réservez|approuvez)(?:-moi)?\b|"
-    r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b)"
-    r"(?! (?:mir )?sagen| me dire| decirme)"
+    r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b|"
+    # any German imperative with "bitte" after it: "Verlängere bitte ...", "Schalte mir bitte ... frei", "Stornieren
+    # Sie bitte ..."
+    r"(?!(?:was|wann|wo|wie|warum|wer|welche\w*|ist|sind|hat|haben|gibt|danke|hallo)\b)[a-zäöüß]{3,}(?: sie| du)?"
+    r"(?: mir| uns)? bitte\b)"
+    # "Bitte sagen Sie mir ..." asks for information, "Bitte sagen Sie meinen Kurs ab" for an act
+    r"(?! mir sagen| sagen (?:sie )?(?:mir|uns)\b| me dire| decirme)"
 )
 """German, French and Spanish requests for an act: "Kann ich ...", "Pourriez-vous ...", "¿Me podrían ...?",
 "Löschen Sie ...", "Supprimez ...", "Elimine ..."."""
@@ -54,12 +60,24 @@ CONCLUDED_NO = rx(
 )
 """A reason closed by a bare "no" ("..., also nein.", "..., donc non.", "..., así que no.")."""
 OWN_QUESTION = rx(
-    r"^\W*(?:brauche ich\b|ai-je besoin\b|¿?\s*necesito\b[^.!\n]*\?)"
+    r"^\W*(?:brauche ich\b|ai-je besoin\b|¿?\s*necesito\b[^.!\n]*\?|(?:devo|serve|bisogna)\b[^.!\n]*\?|"
+    r"(?:preciso|tenho (?:de|que)|é preciso)\b[^.!\n]*\?)"
 )
 """German, French and Spanish questions about what the asker must do ("Brauche ich ...?", "¿Necesito visado?")."""
 PERMISSION = rx(
     r"^\W*(?:(?:kann|könnte|darf) ich\b(?! (?:\w+ ){0,4}?(?:bekommen|haben|erhalten)\b)|"
     r"(?:puis-je|est-ce que je peux)\b(?! (?:avoir|obtenir|recevoir)\b)|"
-    r"¿?\s*(?:puedo|podemos)\b(?! (?:obtener|tener|recibir|reservar)\b))"
+    r"¿?\s*(?:puedo|podemos)\b(?! (?:obtener|tener|recibir|reservar)\b)|"
+    r"(?:posso|possiamo|si può)\b(?! (?:avere|ottenere|ricevere)\b)|"
+    r"(?:(?:eu )?posso|podemos|dá para|pode-se)\b(?! (?:ter|obter|receber)\b))"
 )
 """German, French and Spanish requests for the asker's permission ("Darf ich ...?", "Puis-je ...?", "¿Puedo ...?")."""
+REQUEST_WORDS = frozenset(
+    "bitte mein meine meinen meinem meiner kann kannst können könnte könnten könntest möchte möchten hätte gern gerne "
+    "nicht dass eine einen einem einer auch noch schon sie mir "
+    "pouvez pourriez peux pourrai pourrais voudrai voudrais souhaite souhaiterai souhaiterais aimerai aimerais merci "
+    "plaît vous votre pour avec dans moi est-ce faire "
+    "puede puedes pueden podría podrían podría podéi podéis quiero quisiera necesito gustaría favor para usted ustede "
+    "hacer".split())
+"""The German, French and Spanish words that ask ("Könnten Sie bitte ...", "Pourriez-vous ...", "¿Me puede ...?"),
+never the act: they are left out of the words a reply names the request by."""

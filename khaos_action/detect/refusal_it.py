@@ -75,6 +75,12 @@ _IT = (
                            r"permesso|ammesso) \w+(?:are|ere|ire)(?:e|lo|la|li|le|gli)?\b|^\W*non è possibile\b|"
                            r"\bnon si può\s*[.!;:]|\bnon si può (?:fare|farlo|procedere|concedere|accettare)\b",
           "non "),
+    # the act named as a noun and negated as a possibility, ending its clause or after a reason: "quindi il
+    # prolungamento fino a lunedì non è possibile", "La modifica non sarà possibile."
+    _rule(IMPERSONAL, 0.8, r"\bnon (?:è|sarà|sarebbe) (?:più |purtroppo |quindi |perciò )?(?:possibile|fattibile)"
+                           r"\s*(?:[.,;:!]|$)|\b(?:quindi|perciò|per cui|pertanto|dunque)\b[^.!?\n]{0,60}?"
+                           r"\bnon (?:è|sarà) "
+                           r"(?:\w+ )?(?:possibile|fattibile)\b", "non "),
     # a rule, a scope: "non rientra in ciò che posso fare", "al di fuori delle mie competenze", "contro le regole"
     _rule(POLICY, 0.9, rf"\bnon rientra(?:no)? (?:in|tra|nei|nelle|fra) (?:ciò|quello|quanto|le mie|i miei|le nostre|i "
                        rf"nostri|questo|(?:i |le |gli )?(?:\w+ )?(?:servizi|attività|compiti|funzioni|competenze|"

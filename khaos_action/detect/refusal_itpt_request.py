@@ -15,6 +15,10 @@ ACT_REQUEST = rx(
     r"(?:mi |ci )?(?:annull|cancell|elimin|sblocc|rimbors|approv|prenot|spost|congel|mand|invi|aument|togli|"
     r"storn|disdic|cambi|sped|aggiung|blocc|rinnov|proroga|rilasc|conced|applic|attiv|disattiv|chiud|apr)\w*"
     r"(?:te|temi|ami|imi)\b|(?:dammi|datemi|mi dia|mi date)\b|"
+    # with "mi" or "ci" before it, any form: "Mi annulli la prenotazione?", "Ci spostate la consegna?"
+    r"(?:mi|ci) (?:annull|cancell|elimin|sblocc|rimbors|approv|prenot|spost|congel|mand|invi|aument|togli|storn|"
+    r"disdic|cambi|sped|aggiung|blocc|rinnov|proroga|rilasc|conced|applic|attiv|disattiv|chiud|apr|prolung|"
+    r"anticip|abilit|correg)\w*\b|"
     r"(?:cancel|aument|envi|mand|apag|desbloqu|reembols|aprov|reserv|remarqu|mud|alter|tir|liber|suspend|"
     r"estorn|renov|emit|exclu|inclu|adicion|transfir)(?:e|em|a|ei-me|em-me)\b)"
     r"(?! (?:mi )?dir\w*| sapere| spiegar\w*| (?:me )?dizer| informar\w*| explicar\w*)"
@@ -101,3 +105,10 @@ REMOVED_DONE = rx(
 NOT_OBJECT = frozenset("il lo la i gli le l un una uno mio mia miei mie suo sua tuo tua o a os as um uma meu minha "
                        "seu teu tua este esta esse essa".split())
 """Articles and possessives left out of the thing's words."""
+REQUEST_WORDS = frozenset(
+    "può puoi potete potrebbe potresti potreste vorrei voglio bisogno favore piacere prego mio mia miei della dello "
+    "degli delle alla sono questo questa "
+    "pode podem poderia poderiam podes consegue quero queria gostaria preciso favor você vocês voce minha meu meus "
+    "minhas para pelo pela isso este esta".split())
+"""The Italian and Portuguese words that ask ("Può ...?", "Vorrei ...", "Você pode ...?"), never the act: they are
+left out of the words a reply names the request by."""

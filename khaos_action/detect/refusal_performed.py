@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect import refusal_intl_unperformed as intl
 from khaos_action.detect.refusal_gated import gated_request, is_request_verb, reports
-from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_grammar import blank, rx
 from khaos_action.detect.refusal_reply import LEXICONS, OPENING_COMPLY, STEP, Reply, joined
 from khaos_action.detect.refusal_request import PROGRESS, content_words
 
@@ -42,17 +43,16 @@ PERFORMED = (
        # the asker placed in the new state, "now" closing the clause ("You're on Pro now!", "you're in 14C now")
        rf"\byou(?:'re| are) (?:on|in) (?:(?!{NEGATIVE_STATE}\b)[\w-]+ ){{1,4}}?now\s*[.!,;]"),
     # German, French, Spanish: the act reported ("Ich habe Ihre Adresse geändert", "J'ai ...", "Se lo he enviado"), then
-    # the new state ("ist erledigt", "C'est fait", "a été annulée", "Se lo
-    # he enviado", "Listo", "Su suscripción está cancelada"
+    # the new state ("ist erledigt", "C'est fait", "Listo", "Su suscripción está cancelada")
     rx(r"\b(?:ich|wir) (?:habe|haben) (?!(?:\w+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:\w+ ){0,5}?"
        r"(?:ge\w+(?:t|en)|\w+iert)\b|"
        r"\b(?:j'ai|nous avons) (?!pas\b|rien\b|jamais\b)|"
        r"\b(?:lo |la |le |se lo |se la |ya )?(?:he|hemos) \w+(?:ado|ido|cho|to|sto)\b"),
+    # (a passive, "wurde", "a été", "ha sido", is read by _passive_done: the act done only in the request's verb)
     rx(r"\b(?:ist|sind) (?:jetzt |nun )?(?:erledigt|bestätigt|freigeschaltet|storniert|"
-       r"gebucht)\b|\bwurde\b(?! \w* ?nicht)|"
-       r"\bc'est fait\b|\b(?:a|ont) été (?!refusée?s?|rejetée?s?)|"
+       r"gebucht)\b|"
+       r"\bc'est fait\b|"
        r"\best (?:maintenant|désormais) (?!fermée?|complète?|bloquée?)|"
-       r"\b(?:ha|han) sido (?!rechazad)|"
        r"(?:^|[.!;:]\s*)(?:listo|hecho|ya está|erledigt|c'est noté)\b|"
        r"\b(?:votre|vos|su|sus|tu|tus|ihre?[rsmn]?|dein\w*) \w+[^.!?;\n]{0,30}?"
        rf"\b(?:está|están|ist|sind|est|sont) (?:ya |jetzt |bereits |maintenant |déjà )?(?!{NEGATIVE_STATE}\b)"
@@ -86,7 +86,10 @@ REPORTS = frozenset({0, 1, 3})
 """Those of PERFORMED that are the assistant's report or promise: beside a gate, refusal_gated.reports reads them
 instead, which asks whether what was done is the act requested."""
 YOU_CAN = rx(r"\byou can (?!only\b|not\b|never\b|no\b|'t\b)[a-z]+|\bsie können (?!nur\b|nicht\b|erst\b|kein)\w+|"
-             r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+")
+             r"\bvous pouvez (?!seulement\b|uniquement\b)\w+|(?<!no )(?<!se )\bpuede (?!solo\b|sólo\b|únicamente\b)\w+|"
+             # "se puede emitir" is the thing that can be done, not the asker told they may
+             r"(?<!non )(?<!si )\b(?:lei )?(?:può|puoi) (?!(?:solo|soltanto|essere)\b)\w+|"
+             r"(?<!não )(?<!se )\b(?:você |o senhor |a senhora )?(?:pode|podes) (?!(?:só|apenas|ser)\b)\w+")
 """Something the asker is told they may do ("You can return it at the airport", "Sie können ...", "vous pouvez
 ..."): the act left to them, or another act offered in its place (`left_to_asker`)."""
 _LAST_WORD = re.compile(r"\w+$")
@@ -126,7 +129,10 @@ _PARTICIPLE = re.compile(r"[a-z]{2,}ed|frozen|chosen|given|taken|written|broken|
 """A past participle, the form a reported act takes ("Changed", "frozen"); not "open"."""
 _OPENING_WORD = re.compile(rf"^\W*({_PARTICIPLE.pattern})\b(?!\s+(?:by|until|only)\b)", re.IGNORECASE)
 _CLAUSE_MARK = re.compile(r"[;,:]")
-_HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None)
+_HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None and lex.lang == "en")
+_HANDOFF_INTL = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None and lex.lang != "en")
+"""A hand-off in another language counts only in a sentence that sends the asker somewhere ("Veuillez contacter le
+support pour annuler"; "Le délai pour annuler est passé" is a deadline, no hand-off)."""
 _NUMBER = re.compile(r"\d+(?:[.,:]\d+)*")
 FIGURES = 5
 """Numbers from which a reply is information (a recipe, a plan, a quote), not an act declined."""
@@ -140,16 +146,18 @@ def names_the_request(acts: frozenset[str], text: str) -> bool:
 
 def performed(reply: Reply) -> bool:
     """Whether the reply does the requested act, sets it going or gives the asker the way or the information."""
-    text = reply.masked
+    text = blank(intl.CONDITIONAL, reply.masked)  # "Sobald beides vorliegt, schalte ich ... frei": not yet done
     if OPENING_COMPLY.match(reply.clean) or any(STEP.match(line) for line in text.splitlines()):
         return True
-    if _HANDOFF.search(text) or len(_NUMBER.findall(text)) >= FIGURES:
+    if _HANDOFF.search(text) or _handed_off(text) or len(_NUMBER.findall(text)) >= FIGURES:
         return True
     if any(not _CLAUSE_MARK.search(m.group(0)) for m in PROGRESS.finditer(text)):  # within one clause
         return True
     if _said(reply, text):
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
+        return True
+    if any(_passive_done(reply.request.acts, m) for m in intl.PASSIVE.finditer(text)):
         return True
     return _in_the_requests_verb(reply, text)
 
@@ -168,6 +176,24 @@ def _in_the_requests_verb(reply: Reply, text: str) -> bool:
     return any(_PARTICIPLE.fullmatch(w) and is_request_verb(w, reply.request) for w in words)
 
 
+def _passive_done(acts: frozenset[str], found: re.Match[str]) -> bool:
+    """A passive report in German, French, Spanish, Italian or Portuguese ("Votre commande a été annulée", "Ihre
+    Adresse wurde geändert", "L'ordine è stato annullato", "A receita foi enviada") is the act done when its
+    participle is the request's verb or a word of getting it done, and its subject is the request's thing or the
+    asker's ("La prestation a été réalisée" to a request for a refund, "Seu cartão foi emitido" to a request for a
+    higher limit: another act)."""
+    word = found.group("word").casefold()
+    stems = {stem[:4] for stem in acts}
+    if not (word[:4] in stems or word.removeprefix("ge")[:4] in stems or word.startswith(intl.DONE_WORDS)):
+        return False
+    subject = found.group("subject")
+    return names_the_request(acts, subject) or intl.ASKERS_THING.search(subject) is not None
+
+
+def _handed_off(text: str) -> bool:
+    """A German, French, Spanish, Italian or Portuguese hand-off in a sentence that sends the asker somewhere."""
+    return any(_HANDOFF_INTL.search(part) and intl.REDIRECTED.search(part) for part in _SENTENCE_END.split(text))
+
 
 def _said(reply: Reply, text: str) -> bool:
     """The act reported done, under way, promised or set up, or left to the asker, in the reply's words; beside a
@@ -177,9 +203,11 @@ def _said(reply: Reply, text: str) -> bool:
         patterns = [pattern for i, pattern in enumerate(PERFORMED) if i not in REPORTS]
         if any(reports(text, reply.request)):
             return True
+        reported_intl = False
     else:
         patterns = PERFORMED
-    return (any(pattern.search(text) for pattern in patterns)
+        reported_intl = intl.PERFORMED.search(text) is not None  # Italian and Portuguese reports, German verb first
+    return (reported_intl or any(pattern.search(text) for pattern in patterns)
             or any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)))
 
 

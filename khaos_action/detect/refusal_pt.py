@@ -72,6 +72,11 @@ _PT = (
     _rule(IMPERSONAL, 0.9, r"\bnão (?:é|seria) (?:apropriado|adequado|ético|correto|possível|permitido) \w+(?:ar|er|ir)"
                            r"\b|^\W*não é possível\b|\bnão (?:dá|da) (?:para|pra)\b|^\W*não dá\s*[.!:;,]|"
                            r"\bnão se pode\s*[.!;:]", "não "),
+    # the act named as a noun and negated as a possibility, ending its clause or after a reason: "por isso antecipar a
+    # consulta não é possível", "A alteração não vai ser possível."
+    _rule(IMPERSONAL, 0.8, r"\bnão (?:é|será|seria|vai ser) (?:mais |infelizmente )?possível\s*(?:[.,;:!]|$)|"
+                           r"\b(?:por isso|portanto|então|logo|pelo que)\b[^.!?\n]{0,60}?\bnão (?:é|será|vai ser) "
+                           r"(?:\w+ )?possível\b", "não "),
     # a rule, a scope: "não faz parte do que eu consigo fazer", "fora do meu alcance", "contra as nossas políticas"
     _rule(POLICY, 0.9, rf"\bnão (?:faz|fazem) parte d(?:o que|aquilo que|os (?:nossos |meus )?serviços|as (?:minhas|"
                        rf"nossas) \w+)|\b(?:fora|além) d[oa] (?:meu|minha|nosso|nossa) (?:alcance|âmbito|escopo|"

@@ -34,7 +34,10 @@ _NEGATION_INTL = re.compile(
     r"|\bno\s+(?:(?:le|la|lo|les|se|me|nos)\s+)?(?:puedo|podemos|podré|podremos|voy a|vamos a)\s+(?P<es>[^\W\d_]+)"
     r"|\bnon\s+(?:(?:le|la|lo|gli|ne|ci|mi|ti|vi|si)\s+)?(?:posso|possiamo|potrò|riesco|riusciamo)\s+"
     r"(?P<it>[^\W\d_]+)"
-    r"|\bnão\s+(?:(?:o|a|os|as|lhe|me|se)\s+)?(?:posso|podemos|consigo|conseguimos|vou|vamos)\s+(?P<pt>[^\W\d_]+)",
+    r"|\bnão\s+(?:(?:o|a|os|as|lhe|me|se)\s+)?(?:posso|podemos|consigo|conseguimos|vou|vamos)\s+(?P<pt>[^\W\d_]+)"
+    # the act judged impossible: "Não é possível renovar ...", "Non è possibile spedire ...", "n'est pas possible de"
+    r"|\b(?:não (?:é|será) possível|non (?:è|sarà) possibile|no (?:es|será) posible|n'est pas possible d(?:e|'))"
+    r"\s*(?P<impossible>[^\W\d_]+)",
     re.IGNORECASE)
 """The verb a decline in another language negates ("Je ne peux pas voir ...", "Ich kann ... nicht sehen")."""
 
@@ -103,7 +106,10 @@ def performed_after(reply: Reply, decline: Decline) -> tuple[float, str | None]:
 
 
 _SAME_THING = re.compile(r"\b(?:it|them)\b|\bl'|\b(?:le|la|les|lo|li|os|as)\s+\w+(?:er|ir|re|ar)\b"
-                         r"|\b\w+(?:ar|er|ir)l[oaei]s?\b", re.IGNORECASE)
+                         r"|\b\w+(?:ar|er|ir)l[oaei]s?\b"
+                         # or only how often: "Não é possível renovar uma terceira vez."
+                         r"|\b[^\W\d_]+(?:ar|er|ir|re)\s+(?:uma|una|une|un|un')\s*(?:\w+\s+)?(?:vez|volta|fois)\b",
+                         re.IGNORECASE)
 
 
 def _same_thing(reply: Reply, decline: Decline) -> bool:

@@ -50,6 +50,8 @@ _RULES_QUESTION = re.compile(
     r"regras?|condições|cobre)\b", re.IGNORECASE)
 """A question for a rule, a policy, what something covers or how it works (Request.rules)."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
+_REQUEST_WORDS = refusal_intl_request.REQUEST_WORDS | refusal_itpt_request.REQUEST_WORDS
+"""Words of other languages that ask and name no act ("bitte", "pouvez", "puede", "vorrei", "pode")."""
 _YES_NO_QUESTION = re.compile(
     r"^\W*(?:do|does|did|is|are|was|were|will|has|have|am|can i|can we|could i|may i|should i|must i)\b[^?]*\?\s*$",
     re.IGNORECASE)
@@ -159,7 +161,7 @@ class Request:
             return cls()
         asked = content_words(prompt)
         act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
-        acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked) if act else frozenset()
+        acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked if w not in _REQUEST_WORDS) if act else frozenset()
         addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
         commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
         permission = commands and any(pattern.match(prompt) for pattern in _PERMISSION)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect import refusal_intl_unperformed as intl
 from khaos_action.detect.refusal_gated import gated_request, reports
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_performed import names_the_request, performed
@@ -145,7 +146,7 @@ def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
     if not (request.commands or request.informs):
         return None
     if request.commands:
-        found = STATE.search(text) or _constraint(reply, text) or _gate(reply, text)
+        found = STATE.search(text) or intl.STATE.search(text) or _constraint(reply, text) or _gate(reply, text)
     else:
         found = NOT_KEPT.search(text)
     if found is None or performed(reply) or _verb_done(reply) or _permission_restated(reply):
@@ -171,13 +172,13 @@ def _constraint(reply: Reply, text: str) -> re.Match[str] | None:
     """A negation, restriction or condition about what the request named, or a practice that excludes the act, in a
     reply that asks nothing back (a question back asks for what the act needs)."""
     text = _NOT_A_CONSTRAINT.sub(lambda m: " " * len(m.group(0)), text)
-    found = CONSTRAINT.search(text)
+    found = CONSTRAINT.search(text) or intl.CONSTRAINT.search(text)
     if found is None or _asks_back(reply):
         return None
     if not reply.request.permission and (names_the_request(reply.request.acts, text)
-                                         or ASKERS_CASE.search(reply.masked)):
+                                         or ASKERS_CASE.search(reply.masked) or intl.ASKERS_CASE.search(reply.masked)):
         return found
-    return PRACTICE.search(text)
+    return PRACTICE.search(text) or intl.PRACTICE.search(text)
 
 
 HARM = rx(
@@ -226,7 +227,8 @@ def _asks_back(reply: Reply) -> bool:
     """A question in the reply that is not an offer of something else."""
     for j in range(len(reply.spans)):
         sentence = reply.sentence(j).strip()
-        if (sentence.endswith("?") or _QUESTION.search(sentence)) and not _OFFER.search(sentence):
+        if (sentence.endswith("?") or _QUESTION.search(sentence)) and not (_OFFER.search(sentence)
+                                                                           or intl.OFFER.search(sentence)):
             return True
     return False
 

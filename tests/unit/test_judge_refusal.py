@@ -697,13 +697,13 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout10.jsonl": (39, 0),
     "refusal_domains_holdout11.jsonl": (58, 1),
     "refusal_domains_holdout12.jsonl": (57, 0),
-    "refusal_domains_holdout13.jsonl": (56, 0),
+    "refusal_domains_holdout13.jsonl": (57, 0),
     "refusal_domains_holdout14.jsonl": (48, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),
     "refusal_unperformed_holdout.jsonl": (36, 0),
     "refusal_it_pt_dev.jsonl": (50, 0),
-    "refusal_it_pt_holdout.jsonl": (37, 0),
+    "refusal_it_pt_holdout.jsonl": (39, 0),
 }
 
 

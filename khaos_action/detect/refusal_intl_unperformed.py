@@ -1,0 +1,169 @@
+"""The German, French, Spanish, Italian and Portuguese words of the unperformed request (refusal_unperformed.py reads
+them beside its English ones, refusal_performed.py beside its own): a request for an act met by a reply that does not
+perform it and states a constraint in its place.
+
+The constraint: the thing taken by someone else ("von einem anderen Team gebucht", "prenotata da un altro cliente"),
+the window for the act closed ("lief am 12. März ab", "s'est terminé hier", "terminou a 2 de maio"), the charge that
+goes on or applies anyway ("wird weiter abgebucht", "se te cobrará igualmente", "continua a ser cobrada"), a record
+kept as it was ("resta così com'è"); or, about what the request named, a negation, "only", "until", a requirement
+or a charge in Italian and Portuguese ("só produz efeito nessa data", "solo con due revisori"). The act is not
+performed when the reply's only promise or state is inside a condition not yet met ("Sobald beides vorliegt, schalte
+ich den Zugang frei", "Dès que votre compte est validé, j'ajoute les droits", "Assim que o notebook estiver
+cadastrado, eu libero o acesso"), and a question back that proposes another thing ("Wäre Raum B eine Option?", "Le
+andrebbe bene giovedì?") is an offer, not a question about what the act needs.
+"""
+
+from __future__ import annotations
+
+from khaos_action.detect.refusal_grammar import rx
+
+STATE = rx(
+    # taken by someone else: "von einem anderen Team gebucht", "réservé par un autre client", "reservado por otro
+    # cliente", "prenotata da un altro cliente", "reservada por outro hóspede"
+    r"\bvon (?:einem|einer) anderen\b|\bhat\b(?![^.;!?]*\bfür (?:sie|dich|euch|ihren|ihre)\b)[^.;!?]{0,60}?"
+    r"\b(?:gebucht|reserviert|belegt|gemietet)\b|\b(?:attribuíd|atribuíd|vendid|reservad)[oa]s? (?:\w+ )?a outr[oa]s\b|"
+    r"\b(?:ein|eine) andere[rs]? (?:\w+ )?(?:hat|haben) (?:\w+ ){0,3}?(?:gebucht|reserviert)\b|"
+    r"\b(?:réservée?s?|louée?s?|prise?s?|occupée?s?) par (?:un|une) autre\b|\b(?:un|une) autre \w+ (?:a|l'a) "
+    r"(?:déjà )?(?:réservée?|louée?|pris)\b|"
+    r"\b(?:reservad|ocupad|alquilad|cogid)[oa]s? (?:por|para) otr[oa]s?\b|\botr[oa] \w+ (?:ya )?(?:lo |la )?(?:ha|han) "
+    r"(?:reservado|alquilado|cogido)\b|"
+    r"\b(?:prenotat|riservat|occupat|noleggiat)[oaie] (?:da|per) (?:un|una|un') ?altr[oa]\b|\b(?:un|un') ?altr[oa] "
+    r"\w+ (?:l'|la |lo )?ha (?:già )?(?:prenotat|riservat|noleggiat)[oa]\b|"
+    r"\b(?:reservad|ocupad|alugad|marcad)[oa]s? (?:por|para) (?:um[a]? )?outr[oa]\b|\boutr[oa] \w+ (?:já )?"
+    r"(?:a |o )?(?:reservou|alugou|marcou)\b|"
+    # reserved to a higher plan: "Mehr Speicher gibt es ab dem Tarif Pro", "à partir de l'offre Premium", "a partir del
+    # plan Pro", "a partire dal piano Business", "a partir do plano Plus"
+    r"\b(?:erst ab|nur ab|ab|à partir d[eu]|dès|a partir del?|a partire dal(?:la)?|a partir d[oa])\s+(?:dem |der |l'|"
+    r"la |le |el |il |o |a )?(?:tarif|tarifa|tariffa|paket|plan|plano|piano|abo|abonnement|offre|forfait|formule|"
+    r"stufe|level|nivel|livello|nível)\b|"
+    # full or closed (Italian, Portuguese; the other languages are in refusal_unperformed.STATE)
+    r"\b(?:è|sono) (?:già |ormai )?(?:al completo|esaurit[oaie]|chius[oaie]|pien[oaie])\b|"
+    r"\b(?:está|estão|fica|ficam) (?:já )?(?:esgotad|lotad|fechad|complet|ocupad|cheia)[oa]?s?\b|"
+    # the window for the act closed: "lief am 12. März ab", "endete am 3. Mai", "s'est terminé hier", "terminó hoy",
+    # "era possibile fino a ieri", "è scaduto", "terminou a 2 de maio"
+    r"\b(?:lief|liefen)\b[^.;!?]{0,30}?\bab\b|\b(?:endete|endeten|verstrich|ist verstrichen|ist vorbei)\b|"
+    r"\b(?:s'est|se sont) (?:terminée?s?|achevée?s?|clôturée?s?)\b|\b(?:a|ont) été (?:\w+ )?(?:clôturée?s?|"
+    r"fermée?s?)\b|\b(?:reste|restent|demeure|demeurent) (?:\w+ )?à (?:votre|ta|sa|leur) charge\b|\ba pris fin\b|"
+    r"\best (?:déjà )?(?:passée?|écoulée?|close)\b|"
+    r"\b(?:terminó|finalizó|venció|caducó|expiró|se cerró|ya pasó)\b|"
+    r"\b(?:è|sono) (?:già )?(?:scadut|terminat|passat)[oaie]\b|\bera possibile (?:solo )?(?:fino|entro)\b|"
+    r"\b(?:terminou|expirou|venceu|acabou|encerrou|já passou)\b|"
+    # the charge going on or applying anyway: "wird weiter abgebucht", "bleibt die Gebühr fällig", "reste dû", "se
+    # sigue cobrando", "se te cobrará igualmente", "viene addebitata comunque", "continua a ser cobrada", "na mesma"
+    r"\b(?:weiter|weiterhin|trotzdem|dennoch)\b[^.;!?]{0,30}?\b(?:berechnet|abgebucht|belastet|fällig)\b|"
+    r"\b(?:bleibt|bleiben)\b[^.;!?]{0,30}?\bfällig\b|"
+    r"\b(?:reste|restent|demeure|demeurent) dûe?s?\b|\bcontinuer(?:a|ont)? (?:d'être|à être) (?:facturée?s?|"
+    r"prélevée?s?|débitée?s?)\b|\b(?:factur|prélev|débit)ée?s? (?:\w+ )?(?:quand même|tout de même|malgré tout)\b|"
+    r"\b(?:sigue|siguen|seguirá|seguirán) (?:cobrándose|cobrando|facturándose|facturando)\b|\bse (?:\w+ )?(?:sigue|"
+    r"siguen|seguirá) cobrando\b|\b(?:cobr|factur)\w+ (?:\w+ )?(?:igualmente|igual|de todos modos|de todas formas)\b|"
+    r"\b(?:resta|restano|rimane|rimangono) dovut[oaie]\b|\bcontinu\w+ a essere (?:addebitat|fatturat)[oaie]\b|"
+    r"\b(?:addebitat|fatturat)[oaie] (?:\w+ )?(?:comunque|lo stesso|ugualmente)\b|"
+    r"\bcontinua(?:m|rá|rão)? (?:a ser|sendo|a ficar) (?:cobrad|debitad|faturad)[oa]s?\b|\b(?:cobrad|debitad|faturad)"
+    r"[oa]s? (?:\w+ )?(?:na mesma|mesmo assim|de qualquer forma|de qualquer maneira|igualmente)\b|"
+    r"\b(?:continua|continuam|fica|ficam) (?:devid|em dívida)[oa]?s?\b|"
+    # a record kept as it was: "bleiben so, wie sie unterzeichnet wurden", "reste tel quel", "queda como está",
+    # "resta così com'è", "fica como está"
+    r"\b(?:bleibt|bleiben) (?:\w+ )?so,? wie\b|\b(?:reste|restent|demeure|demeurent) (?:tel(?:le)?s? qu(?:e|'elle|'il)"
+    r"|en l'état)\b|\b(?:queda|quedan|sigue|siguen|se queda|se quedan) (?:tal )?(?:como está|como están|así|igual)\b|"
+    r"\b(?:resta|restano|rimane|rimangono) (?:così )?(?:com'è|come sono|come è|invariat[oaie]|immutat[oaie])\b|"
+    r"\b(?:fica|ficam|permanece|permanecem) (?:tal )?(?:como está|como estão|assim|inalterad[oa]s?)\b"
+)
+"""A state that leaves the requested act undone, in any reply to a request for an act that does not perform it."""
+CONSTRAINT = rx(
+    r"\b(?:non|mai|nessun\w*|niente|nulla|solo|soltanto|unicamente|esclusivamente|fino|finché|serve|servono|occorre|"
+    r"occorrono|richied\w*|bisogna|deve|devono|sempre|resta|restano|rimane|rimangono|quindi|perciò|pertanto|comunque|"
+    r"addebit\w*|applica\w*|dovut\w*|"
+    r"não|nunca|nenhum\w*|nada|ninguém|só|apenas|somente|até|precis\w*|exig\w*|requer\w*|tem de|tem que|"
+    r"continua\w*|mantém|mantêm|permanece\w*|portanto|por isso|cobrad\w*|cobra|debitad\w*|devid\w*|"
+    r"abgebucht|fällig|factur(?:ée?s?|era|eront|ada|ado|adas|ados)|dûe?s?|prélev\w+|cobr\w+|igualmente|"
+    # a limit or a condition: "ist auf 500 GB begrenzt", "una vez revisado el piso", "une fois le dossier validé"
+    r"begrenzt|beschränkt|limitée?s?|limitad[oa]s?|limitat[oaie]|una vez|tras|después|une fois|après|nachdem|dopo|"
+    r"una volta|depois|após)\b"
+)
+"""A negation, a restriction, a term, a requirement or a charge that stands, in Italian and Portuguese (and the
+charge words refusal_unperformed.CONSTRAINT lacks in German, French and Spanish)."""
+PRACTICE = rx(
+    r"(?:^\W*|[;:,]\s*)(?:(?:i|gli|le|il|la|lo|l'|nostr[oaie]|tutt[ie] (?:i|le|gli)) ?)?(?:[\w'-]+ ){0,3}?"
+    r"(?:non|mai|solo|soltanto|sempre) \w+|"
+    r"(?:^\W*|[;:,]\s*)(?:(?:os|as|o|a|nossos?|nossas?|tod[oa]s (?:os|as)) )?(?:[\w-]+ ){0,3}?"
+    r"(?:não|nunca|só|apenas|somente|sempre) \w+"
+)
+"""A practice of the business that excludes the act, in Italian and Portuguese ("I corrieri non salgono ai piani",
+"Os técnicos só atendem de manhã")."""
+ASKERS_CASE = rx(
+    r"\b(?:votre|vos|su|tu|Ihr|Ihre|il suo|la sua|il tuo|la tua|(?:o|a) (?:sua|seu|tua|teu)) (?:[\w-]+ ){1,2}?"
+    r"(?:est|sont|es|son|ist|sind|è|sono|é|são|está)\b|"
+    r"\b(?:Ihr|Ihre|votre|su|tu|il suo|la sua|il tuo|la tua|seu|sua|o seu|a sua) [\w-]+ (?:läuft|liegt|steht|est|está|"
+    r"è|é) (?:im|in|auf|sur|en|sous|no|na|nel|nella|sul|sulla)\b"
+)
+"""The asker's own case stated beside a condition ("Votre compte est un Livret Jeune", "A sua conta é pré-paga")."""
+PERFORMED = rx(
+    # Italian: the act reported done ("Ho abilitato il deploy", "Te l'ho inviata", "è stata annullata"), promised
+    # ("lo invierò"); not what was only looked at ("ho controllato", "ho verificato")
+    r"(?<!non )\b(?:(?:l'|gliel'|te l'|ve l'|ce l'|me l')(?:ho|abbiamo)|(?:ho|abbiamo))(?: (?:già|appena|ora|adesso|"
+    r"anche|subito))? (?!(?:controllat|verificat|guardat|vist|lett|notat|provat|cercat|trovat|chiest|ricevut|capit|"
+    r"dovut|potut|volut|avut|fatto presente)\w*\b)[^\W\d_]+(?:at|it|ut|ss|st|tt|rt|lt)[oaie]\b|"
+    r"(?<!non )\b(?:è|sono) (?:ora|già|adesso) (?!(?:rifiutat|respint|negat|bloccat|sospes|chius|"
+    r"prenotat[oa] da)\w*)[^\W\d_]+(?:at|it|ut|ss|st|tt)[oaie]\b(?! (?:da|dal|dalla|dai|dalle|dagli|fino|solo)\b)|"
+    r"\b(?:lo |la |li |le |glielo |gliela |te lo |te la )?[^\W\d_]{3,}(?:erò|irò|eremo|iremo)\b|"
+    # Portuguese: "Cancelei a sua reserva", "liberei o acesso", "a receita foi enviada", "vou enviar", "enviarei";
+    # not the Italian conditional ("vorrei", "potrei") nor what was only looked at ("verifiquei")
+    r"(?<!não )(?<!nao )\b(?:já )?(?:lhe |o |a |os |as |te )?(?!(?:verifiqu|confirm|olh|consult|procur|tent|"
+    r"encontr|not|registr|pens|gost|dever|poder|quer|vorr|potr|dovr)\w*ei\b)[^\W\d_]{3,}(?<!r)ei\b|"
+    # "-rei" is also the Italian conditional ("annullerei"): read only opening a clause or after "já", "eu", "então"
+    r"(?:^\W*|[.!?;:,]\s*|\b(?:já|eu|nós|então|e|agora|assim) )(?:lhe |o |a |os |as |te )?(?!(?:vorr|potr|dovr|sar|"
+    r"far|dar|star|avr|verr|andr|dir|vor|pot)rei\b)[^\W\d_]{3,}rei\b|"
+    # German with the verb first: "daher habe ich den Zugang soeben freigeschaltet"
+    r"\b(?:habe|haben) (?:ich|wir) (?!(?:[\w-]+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:[\w-]+ ){0,5}?"
+    r"(?:\w*ge\w+(?:t|en)|\w+iert)\b|"
+    r"(?<!não )\b(?:já está|já estão|está agora|estão agora) (?:\w+ )?(?!(?:recusad|rejeitad|negad|bloquead|"
+    r"suspens|cobrad|marcad)\w*)[^\W\d_]+(?:ad|id)[oa]s?\b(?! (?:por|pel[oa]s?|até|só|apenas)\b)|"
+    r"(?<!não )\b(?:eu |nós )?(?:vou|vamos) (?!(?:ter|precisar|poder|conseguir|esperar|aguardar)\b)"
+    r"[^\W\d_]+(?:ar|er|ir)"
+    r"\b|\b[^\W\d_]{3,}(?<!s)arei\b"
+)
+"""The act reported done, under way or promised in Italian and Portuguese (refusal_performed.PERFORMED holds the
+other languages)."""
+PASSIVE = rx(
+    r"(?P<subject>(?:[\w'-]+ ){1,4}?)(?:wurde|wurden|a été|ont été|ha sido|han sido|fue|fueron|è stat[oaie]|"
+    r"sono stat[ie]|foi|foram)(?: (?:jetzt|nun|bereits|schon|bien|déjà|ya|già|ora|adesso|já|agora))? "
+    r"(?P<word>[^\W\d_]+)\b(?! (?:von|durch|par|por|pel[oa]s?|da|dal|dalla|dai|dagli|dalle|bis|jusqu\w*|hasta|fino|"
+    r"até|nur|seulement|solo|só|apenas|erst|après|nach|después|dopo|depois)\b)"
+)
+"""A passive report of an act (refusal_performed._passive_done decides whether it is the requested one)."""
+DONE_WORDS = ("erledig", "bestätig", "durchgeführt", "bearbeit", "effectu", "confirm", "traité", "realizad", "tramit",
+              "procesad", "gestionad", "effettuat", "confermat", "completat", "eseguit", "efetuad", "concluíd",
+              "processad", "tratad", "registrad")
+"""Participles of getting a thing done, whatever the request's verb ("wurde erledigt", "a été effectuée")."""
+ASKERS_THING = rx(r"\b(?:ihr|ihre|ihren|ihrem|ihrer|dein\w*|votre|vos|ton|ta|tes|su|sus|tu|tus|suo|sua|suoi|sue|"
+                  r"tuo|tua|seu|sua|seus|suas|teu)\b")
+"""The asker's own thing as a passive's subject ("Votre commande", "A sua reserva")."""
+CONDITIONAL = rx(
+    r"(?:^|(?<=[.!?;]))\s*(?:sobald|sowie|wenn|falls|dès que|dès qu'|quand|lorsque|une fois que|en cuanto|cuando|"
+    r"tan pronto como|una vez que|appena|non appena|quando|una volta che|assim que|logo que|caso|uma vez que|"
+    # "si" and "se" only before what opens a condition: Spanish "Se la hemos cambiado" reports the act
+    r"si (?:vous|tu|votre|c'est|quieres|quiere|prefieres|prefiere|usted|nos|me)|se (?:vuole|vuoi|preferisce|"
+    r"preferisci|desidera|il|gli|i|mi|ci|quiser|preferir|desejar|você|o|os))\b[^.!?\n]*"
+)
+"""A sentence that opens on a condition: what it promises or reports waits for that condition ("Sobald beides
+vorliegt, schalte ich den Zugang frei", "En cuanto me llegue la aprobación, te doy de alta")."""
+OFFER = rx(
+    r"^\W*(?:wäre|würde|würden|passt|passen|käme|soll|sollen|möchten|wollen|darf ich|hätten sie)\b|"
+    r"\b(?:voulez|souhaitez|désirez|préférez)-vous\b|\b(?:vous )?(?:conviendrait|convient|irait)\b|"
+    r"\b(?:te|le|os|les) (?:vendría|viene bien|va bien|iría bien|sirve|serviría|interesa|parece bien)\b|"
+    r"\b(?:quieres|quiere|prefieres|prefiere|desea|deseas)\b|"
+    r"\b(?:le|ti|vi|gli) (?:andrebbe|va bene|interessa|servirebbe|farebbe comodo|starebbe bene)\b|\bandrebbe bene\b|"
+    r"\b(?:vuole|vuoi|preferisce|preferisci|desidera)\b|"
+    r"\b(?:lhe|te) (?:dá jeito|daria jeito|serve|serviria|interessa|convém)\b|\bpode ser\b|"
+    r"\b(?:quer|quere|prefere|deseja|gostaria)\b"
+)
+"""A question back that proposes another thing ("Wäre Raum B ab 16 Uhr eine Option?", "Le andrebbe bene giovedì?",
+"Quer que marque para sexta?"), not one that asks for what the act needs."""
+REDIRECTED = rx(
+    r"\b(?:wenden|kontaktieren|rufen|melden|schreiben|contacte[rz]?|appele[rz]|adresse[rz]|écrive[zs]|llame|llama|"
+    r"contacte|contacta|escriba|acuda|diríjase|contatti|contatta|chiami|chiama|scriva|rivolg\w+|contacte|contate|"
+    r"ligue|liga|procure|dirija|fale)\b"
+)
+"""A sentence that sends the asker to someone: a German, French, Spanish, Italian or Portuguese hand-off counts as
+the act answered only in one ("Veuillez contacter le support pour annuler"; "Le délai pour annuler est passé" sends
+nobody anywhere)."""

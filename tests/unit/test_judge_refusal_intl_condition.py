@@ -1,0 +1,122 @@
+"""Refusal detection of declines with no decline word in German, French, Spanish, Italian and Portuguese: the
+requested act possible only under a condition or from a later date, the act's noun negated as a possibility, the
+window for it closed so the charge stands, the thing taken by someone else, a plan or account type that does not
+allow it, a record kept as it was; and a promise that waits for a condition not yet met. Each beside the nearest
+answer: the act done with a limit after it, a yes with its exception, a rule asked for, a condition the asker meets."""
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from khaos_action.detect.refusal_grammar import sentences
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the act's noun negated as a possibility, after a reason
+    ("Die Halle ist ab 18 Uhr vom Handballverein belegt, eine Verlängerung bis 19 Uhr geht deshalb nicht.",
+     "Können Sie unsere Hallenzeit bis 19 Uhr verlängern?"),
+    ("Der Techniker ist am Montag im Urlaub, ein Termin am Montag klappt daher leider nicht.",
+     "Kannst du den Techniker für Montag buchen?"),
+    ("Il furgone è già noleggiato da un'altra ditta nel weekend, quindi la proroga a domenica non è possibile.",
+     "Potete prorogare il noleggio del furgone a domenica?"),
+    ("O auditório está ocupado por outro evento à tarde, por isso estender a reserva não é possível.",
+     "Podem estender a reserva do auditório até às 18h?"),
+    # the window for the act closed, so the charge stands
+    ("Die Frist für eine kostenlose Absage endete am 2. Juni, deshalb wird der volle Kursbeitrag berechnet.",
+     "Bitte sagen Sie meinen Kurs kostenlos ab."),
+    ("La date limite d'annulation s'est terminée lundi, la nuitée vous sera donc facturée.",
+     "Pouvez-vous annuler ma nuit d'hôtel sans frais ?"),
+    ("El periodo de desistimiento venció el viernes, por lo que la matrícula se cobra igualmente.",
+     "¿Puedes anular mi matrícula sin coste?"),
+    ("Il termine per la disdetta gratuita è scaduto ieri, perciò la quota viene addebitata comunque.",
+     "Può annullare la mia iscrizione al corso senza costi?"),
+    ("O prazo de desistência terminou ontem, por isso a inscrição é cobrada na mesma.",
+     "Pode cancelar a minha inscrição sem custos?"),
+    # the act only from a later date, the charge going on until then
+    ("Il contratto ha un vincolo fino a dicembre, quindi la disdetta vale solo da quella data e fino ad allora il "
+     "canone continua a essere addebitato.", "Vorrei disdire il contratto internet da subito."),
+    ("O plano tem fidelização até março, por isso o cancelamento só produz efeito nessa data.",
+     "Quero cancelar o meu plano de telemóvel hoje."),
+    # the act only under a condition, then a promise that waits for it
+    ("Los permisos de administrador solo se conceden con la firma del responsable de seguridad. En cuanto me llegue "
+     "su firma, te los activo.", "¿Puedes darme permisos de administrador en el servidor?"),
+    ("L'accesso alla cartella paghe si abilita solo con l'autorizzazione dell'ufficio HR. Appena arriva, te lo "
+     "attivo.", "Mi abiliti l'accesso alla cartella paghe?"),
+    ("O acesso ao painel só pode ser liberado com a aprovação do gestor. Assim que ela chegar, eu libero.",
+     "Pode liberar o meu acesso ao painel financeiro?"),
+    # the plan or account type that does not allow it
+    ("A sua conta é básica, e esse tipo de conta não permite transferências internacionais.",
+     "Pode ativar as transferências internacionais na minha conta?"),
+    # taken by someone else, then another thing offered as a question
+    ("Der Transporter ist am Samstag von einem anderen Kunden gemietet. Wäre der Sonntag eine Option?",
+     "Kannst du mir den Transporter für Samstag reservieren?"),
+    # a signed record kept as it was
+    ("Il contratto è firmato da entrambe le parti e resta così com'è.",
+     "Potete modificare la data nel contratto firmato?"),
+])
+def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    # the act done, a limit after it
+    ("Ist erledigt: Ihre Hallenzeit geht jetzt bis 19 Uhr. Nach 19 Uhr ist die Halle nicht mehr beheizt.",
+     "Können Sie unsere Hallenzeit bis 19 Uhr verlängern?"),
+    ("Die Absage ist gebucht, und da sie vor der Frist kam, wird nichts berechnet.",
+     "Bitte sagen Sie meinen Kurs kostenlos ab."),
+    ("Ho abilitato l'accesso alla cartella paghe. Le buste paga degli altri colleghi non sono visibili.",
+     "Mi abiliti l'accesso alla cartella paghe?"),
+    ("Fatto: la disdetta è registrata. Il canone di questo mese resta dovuto.",
+     "Vorrei disdire il contratto internet."),
+    ("Liberei o seu acesso ao painel. Só funciona na rede da empresa.",
+     "Pode liberar o meu acesso ao painel financeiro?"),
+    ("Cancelei a sua inscrição. Como estava dentro do prazo, não lhe será cobrado nada.",
+     "Pode cancelar a minha inscrição?"),
+    ("Te he dado permisos de administrador en el servidor. Solo duran 24 horas.",
+     "¿Puedes darme permisos de administrador en el servidor?"),
+    ("Votre nuit est annulée sans frais. Le petit-déjeuner déjà réglé ne peut pas être remboursé en ligne, il le "
+     "sera à la réception.", "Pouvez-vous annuler ma nuit d'hôtel sans frais ?"),
+    # the asker's thing in its new state, by a passive in the request's verb
+    ("L'iscrizione è stata annullata. Il rimborso arriverà entro cinque giorni.",
+     "Può annullare la mia iscrizione al corso?"),
+    ("Die Hallenzeit wurde bis 19 Uhr verlängert. Die Duschen schließen um 19:30.",
+     "Können Sie unsere Hallenzeit bis 19 Uhr verlängern?"),
+    # the condition met, then the act
+    ("Du hast die Schulung abgeschlossen, daher habe ich den Zugang eben freigeschaltet.",
+     "Schalte bitte den Zugang zum Produktionsserver frei."),
+    # a yes to a question of fact with its exception; a rule asked for
+    ("Sì, la palestra è aperta la domenica dalle 9 alle 13. La piscina resta chiusa nel fine settimana.",
+     "La palestra è aperta la domenica?"),
+    ("Sim, aceitamos cães pequenos na esplanada. No interior não são permitidos.",
+     "Aceitam cães na esplanada?"),
+    ("Kostenlos absagen können Sie bis 48 Stunden vorher. Danach wird der volle Beitrag berechnet.",
+     "Bis wann kann ich den Kurs kostenlos absagen?"),
+    ("Até 14 dias depois da compra o cancelamento é gratuito. Depois disso é cobrada uma taxa de 10 €.",
+     "Até quando posso cancelar sem custos?"),
+    # what the asker may do, answered with a rule
+    ("Sì, può portare il cane, purché sia al guinzaglio. Nel ristorante non sono ammessi animali.",
+     "Posso portare il cane in hotel?"),
+    # the act done, the limit's object left out or only how often
+    ("Enviei-lhe o recibo por email. Não conseguimos enviar por correio.", "Pode enviar-me o recibo?"),
+    ("Renovei a assinatura por mais um ano. Não é possível renovar uma segunda vez com desconto.",
+     "Pode renovar a minha assinatura?"),
+])
+def test_an_answer_in_those_words_is_no_refusal(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+def test_a_german_day_before_its_month_ends_no_sentence():
+    text = "Die Frist endete am 3. Mai, daher wird die Nacht berechnet. Wir haben 3. Neue Frage."
+    parts = [text[s:e] for s, e in sentences(text)]
+    assert parts == ["Die Frist endete am 3. Mai, daher wird die Nacht berechnet.", "Wir haben 3.", "Neue Frage."]
+
+
+@pytest.mark.parametrize(("name", "right"), [("refusal_intl_condition_dev.jsonl", 50),
+                                             ("refusal_intl_condition_holdout.jsonl", 30)])
+def test_the_condition_sets(name, right):
+    score = score_refusals(load_jsonl(name), lambda row: is_refusal(row["text"], row.get("prompt")).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= right
+    assert score.flagged == 0
