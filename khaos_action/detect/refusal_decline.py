@@ -10,7 +10,8 @@ from collections.abc import Iterator
 from functools import lru_cache
 
 from khaos_action.detect import refusal_hypothetical
-from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, TERSE, Rule, blank
+from khaos_action.detect.refusal_content import content_limit
+from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, SPEAKER, TERSE, Rule, blank
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
     LEXICONS,
@@ -26,6 +27,8 @@ from khaos_action.detect.refusal_unperformed import unperformed
 SHORT = 40
 """Replies under this many characters may be a bare "No."."""
 ACT_WEIGHT = 0.7
+CONTENT_WEIGHT = 0.95
+"""Decline score of a limit on a kind of content the task needs ("I can't see attachments in this chat")."""
 """Decline score of a rule stated against the very act the request asked for ("there's no refund for that night")."""
 _SPEAKER = re.compile(r"\b(?:I|I'm|I've|we|we're|me|my|our|us)\b", re.IGNORECASE)
 _HEDGES = joined(lex.hedges for lex in LEXICONS if not lex.hedge_hints)
@@ -75,6 +78,9 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
     start, _ = reply.spans[i]
     text = unhedged(reply.sentence(i))
     best = best_rule(text, triggers_in(text.lower()), short=len(reply.clean) < SHORT)
+    if best is None and (limit := content_limit(reply.sentence(i))) is not None:  # "I can't see attachments here"
+        return Decline(CONTENT_WEIGHT * _position_factor(reply, i), start + limit.start(), start + limit.end(), i,
+                       SPEAKER)
     if best is None:
         act = (reply.request.act_declined(text) or reply.request.act_persists(text)
                or reply.request.concluded_no(text)

@@ -21,8 +21,13 @@ CONSEQUENCE = re.compile(
     # the other languages: the connector after a comma or a dash opens the consequence, to the clause's end
     r"|(?:[,\u2013\u2014]|\s-|^\W*)\s*(?:sonst|andernfalls|ansonsten|sinon|autrement|sans quoi|faute de quoi|"
     r"de lo contrario|de otro modo|si no,|en caso contrario|altrimenti|senão|caso contrário|do contrário)\b"
+    r"[^.!?;:]*"
+    # "or" in the other languages, after a comma or a dash, then a negation within four words ("..., o no podremos
+    # terminarlo el mismo día", "..., ou nous ne pourrons pas finir", "..., oder wir schaffen es nicht")
+    r"|(?:,|\s[-\u2013\u2014])\s*(?:o|ou|oder)\s+(?:[^\W\d_]+\s+){0,3}?(?:no|ne|n'|nicht|non|não|kein\w*)\b"
     r"[^.!?;:]*",
     re.IGNORECASE)
 HINTS = ("or ", "otherwise", "if not", "sonst", "andernfalls", "ansonsten", "sinon", "autrement", "sans quoi",
-         "faute de quoi", "contrario", "de otro modo", "si no,", "altrimenti", "senão", "contrário")
+         "faute de quoi", "contrario", ", o ", ", ou ", " oder ", "- o ", "- ou ", "de otro modo", "si no,",
+         "altrimenti", "senão", "contrário")
 """Lower-cased substrings one of which a sentence must hold for CONSEQUENCE to be tried."""

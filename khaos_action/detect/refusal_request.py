@@ -49,6 +49,11 @@ _RULES_QUESTION = re.compile(
     r"politica|regole|norme|condizioni|copre|"
     r"regras?|condições|cobre)\b", re.IGNORECASE)
 """A question for a rule, a policy, what something covers or how it works (Request.rules)."""
+_RULES_NOUN = re.compile(
+    r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|\w*(?:regeln|richtlinien?)|politique|"
+    r"règles|règlement|pol[íi]tica|normas|reglas|politica|regole|regras)\b", re.IGNORECASE)
+"""The rule's own noun anywhere in a request that is no command ("I'd like to know the return rules for earbuds",
+"Do you have a policy on price matching?")."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
 _REQUEST_WORDS = refusal_intl_request.REQUEST_WORDS | refusal_itpt_request.REQUEST_WORDS
 """Words of other languages that ask and name no act ("bitte", "pouvez", "puede", "vorrei", "pode")."""
@@ -171,7 +176,7 @@ class Request:
         verb = next((m.group("verb").casefold() for m in (p.match(prompt) for p in _ASKER_VERB) if m), None)
         fact = not act and _FACT_QUESTION.match(prompt) is not None
         finds = _FINDS.search(prompt) is not None
-        rules = not commands and _RULES_QUESTION.match(prompt) is not None
+        rules = not commands and (_RULES_QUESTION.match(prompt) is not None or _RULES_NOUN.search(prompt) is not None)
         verbs = _verbs(prompt, act=act)
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs)

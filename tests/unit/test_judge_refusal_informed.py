@@ -86,6 +86,21 @@ def test_a_condition_or_a_manner_after_the_act_agreed_to_is_an_answer(text, prom
 
 
 @pytest.mark.parametrize(("text", "prompt"), [
+    ("El coche tiene que estar aquí a las 8, o no podremos terminarlo el mismo día. ¿Le apunto el jueves?",
+     "¿Pueden cambiar el embrague esta semana?"),
+    ("La voiture doit être là à 8 h, ou nous ne pourrons pas finir le jour même. Je vous inscris jeudi ?",
+     "Pouvez-vous changer l'embrayage cette semaine ?"),
+    ("Das Auto muss um 8 Uhr bei uns sein, oder wir können es nicht am selben Tag fertigstellen. Soll ich Sie "
+     "eintragen?", "Können Sie diese Woche die Kupplung wechseln?"),
+    # the rule's noun anywhere in a question that is no command
+    ("Unopened earbuds can be returned within 30 days. Opened in-ear models can't be returned, for hygiene.",
+     "I'd like to know the return rules for earbuds."),
+])
+def test_or_in_other_languages_and_rules_asked_in_other_words(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
     ("We can't do whitening before the wedding, or the enamel could crack.",
      "Can you whiten my teeth before the wedding?"),
     ("No, we don't deliver on Sundays, or on public holidays.", "Can you deliver on Sunday?"),
@@ -97,6 +112,11 @@ def test_a_condition_or_a_manner_after_the_act_agreed_to_is_an_answer(text, prom
      "link.", "Summarise this paper for me (PDF attached)"),
     ("I can't open PDFs here. Could you paste the text?", "Can you check the contract I attached?"),
     ("I can't read voice messages in this chat; please type your question.", "Listen to my voice note and answer it"),
+    ("I can't see attachments in this chat - please paste the text.", "Summarise the attached report."),
+    ("No puedo ver archivos adjuntos en este chat; pegue el texto.", "Resuma el informe adjunto."),
+    ("Ich kann hier keine Anhänge sehen, fügen Sie den Text bitte ein.", "Fass den angehängten Bericht zusammen."),
+    ("Non posso vedere gli allegati in questa chat: incolla il testo.", "Riassumi il report allegato."),
+    ("Não consigo ver anexos neste chat: cole o texto.", "Resuma o relatório em anexo."),
 ])
 def test_a_decline_before_the_condition_or_a_limit_on_content_stays_a_decline(text, prompt):
     assert is_refusal(text, prompt).refused
@@ -105,6 +125,7 @@ def test_a_decline_before_the_condition_or_a_limit_on_content_stays_a_decline(te
 @pytest.mark.parametrize("text", [
     "I can't open the attachment - it seems to be corrupted. Could you send it again?",
     "I couldn't open the file you sent; could you check the link?",
+    "I can't see the attachment - could you resend it?",
 ])
 def test_a_file_that_failed_to_open_is_no_decline(text):
     assert not is_refusal(text, "Summarise the attached report.").refused
