@@ -26,6 +26,16 @@ _NOT_ASKER = (r"(?<!\byou )(?<!\byou'll )(?<!\bwill )(?<!\bI )(?<!\bwe )(?<!\bth
               r"(?<!\balso )(?<!\bstill )")
 """Not the asker's or the speaker's own need or duty ("you just have to answer a few questions", "I need 1 ticket")."""
 _PROCEDURE_WORD = rx(rf"{_PROCEDURE}|review|approv|ticket|request")
+_OBLIGATION = (
+    rf"{_NOT_ASKER}(?:has to|have to|must|needs? to|"
+    r"are required to|is required to) (?:be [a-z]+(?:ed|en)\b|(?!be\b|get\b|go\b)[a-z]+\b)|"
+    r"\b(?:muss|müssen) (?:\w+ ){0,3}?(?:ge\w+t|\w+iert) werden\b|"
+    r"\b(?:doit|doivent) être \w+(?:é|ée|és|ées)\b|\b(?:tiene|tienen) que (?:ser |estar )?\w+(?:ad|id)[oa]s?\b|"
+    r"\b(?:debe|deben) ser \w+(?:ad|id)[oa]s?\b"
+)
+"""The act's manner prescribed ("have to be declared at the price paid", "need to show the hours worked"): a report
+beside it that is not the act asked for is the act done the prescribed way."""
+OBLIGED = rx(_OBLIGATION)
 GATE = rx(
     # only through a channel, a credential or a proof ("only opens from the owner's app", "released only against the
     # QR code", "are paid only on presentation of", "can only be moved by phoning the practice", "only go out once
@@ -40,16 +50,14 @@ GATE = rx(
     rf"\b(?:goes|go|has to go|have to go|must go|needs? to go|runs?|pass(?:es)?) through (?:an? |the |our |your )?"
     rf"(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|\b(?:is|are) subject to (?:an? |the )?(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|"
     rf"{_NOT_ASKER}\b(?:needs?|requires?|calls? for) (?:an? |the |two |a second )?(?:[a-z-]+ ){{0,2}}?{_PROCEDURE}\b|"
+    # a requirement ("Rate limits above 5k need an enterprise plan", "Deliveries to flats need a signature")
+    rf"{_NOT_ASKER}\b(?:needs?|requires?) (?:an?|the|your|their|his|her|at least|a second|two) (?!(?:few|bit|little|"
+    r"moment|minute|second|day|while)\b)|"
     r"\b(?:is|are) gated (?:on|by|behind)\b|"
     rf"\b(?:läuft|laufen|geht|gehen) (?:\w+ )?über (?:ein|eine|einen|den|die|das) (?:[\w-]+ )?(?:\w+-)?{_PROCEDURE}|"
     rf"\b(?:passe|passent) par (?:une?|la|le|les) (?:[\w-]+ )?{_PROCEDURE}|"
     rf"\b(?:pasa|pasan) por (?:una? |la |el )?(?:[\w-]+ )?{_PROCEDURE}|"
-    # the act's manner prescribed ("have to be declared at the price paid", "need to show the hours worked")
-    rf"{_NOT_ASKER}(?:has to|have to|must|needs? to|"
-    r"are required to|is required to) (?:be [a-z]+(?:ed|en)\b|(?!be\b|get\b|go\b)[a-z]+\b)|"
-    r"\b(?:muss|müssen) (?:\w+ ){0,3}?(?:ge\w+t|\w+iert) werden\b|"
-    r"\b(?:doit|doivent) être \w+(?:é|ée|és|ées)\b|\b(?:tiene|tienen) que (?:ser |estar )?\w+(?:ad|id)[oa]s?\b|"
-    r"\b(?:debe|deben) ser \w+(?:ad|id)[oa]s?\b|"
+    rf"{_OBLIGATION}|"
     # a window the act is open in ("during open enrolment", "within 30 days of a marriage", "in the final month of a
     # contract", "in the first two weeks of term")
     r"\bduring\b|\bwithin (?:\d+|one|two|three|seven|ten|fourteen|thirty|sixty|ninety) (?:\w+ )?(?:days?|weeks?|"
@@ -95,10 +103,13 @@ def gated_request(text: str, request: Request, *, opening: bool) -> re.Match[str
     """A gate in `text` on the requested act: in a clause that names what the request named (a word sharing its first
     four letters with one of the request's) or that opens the reply (`opening`), whatever words name the act there;
     "I've unlocked the lobby door; the lift only works with a resident fob" gates something else."""
-    for i, clause in enumerate(_CLAUSES.split(text)):
-        found = gated(clause)
+    start = 0
+    for i, end in enumerate([*(m.start() for m in _CLAUSES.finditer(text)), len(text)]):
+        clause = text[start:end]
+        found = GATE.search(text, start, end) or CONDITIONAL_PROMISE.search(text, start, end)
         if found is not None and ((opening and i == 0) or _names(clause, request.acts)):
             return found
+        start = end
     return None
 
 
@@ -107,9 +118,10 @@ def _names(text: str, acts: frozenset[str]) -> bool:
     return any(word[:4] in stems for word in content_words(text))
 
 
-def reports(text: str, request: Request) -> list[bool]:
-    """For each act the reply reports done or promises: whether it is the act the request asked for. A promise in a
-    sentence that opens on a condition counts as no act."""
+def reports(text: str, request: Request, *, obliged: bool = True) -> list[bool]:
+    """For each act the reply reports done or promises: whether it is the act the request asked for (`_is_the_act`;
+    `obliged`: the gate prescribes the act's manner). A promise in a sentence that opens on a condition counts as no
+    act."""
     found = []
     for sentence in _SENTENCES.finditer(text):
         conditional = _CONDITIONAL.match(sentence.group(0)) is not None
@@ -124,10 +136,19 @@ def reports(text: str, request: Request) -> list[bool]:
             if conditional and "promised" in groups:
                 found.append(False)
                 continue
-            found.append(_is_the_act(verb, obj, request))
+            found.append(_is_the_act(verb, obj, request, obliged=obliged))
     return found
 
 
+_ALTERNATIVE = rx(
+    r"^(?:drafted|filed|raised|opened|submitted|requested|paged|pinged|notified|escalated|flagged|logged|queued|routed|"
+    r"forwarded|created|assigned|tagged|started|reminded|referred|angelegt|informiert|eingereicht|weitergeleitet|"
+    r"ouvert|soumis|transmis|créé|abierto|enviado|pedido|solicitado|creado|remitido)\b|"
+    rf"\b(?:{_PROCEDURE}|codes?|links?|pin|otp|one-time|passcode|form|forms|reminder|reminders|case|application|"
+    r"checklist|copy|note|message|approver|approvers|reviewer|reviewers|PR|formulaire|rappel|lien|código|enlace|recordatorio|"
+    r"formulario|Erinnerung|Formular|Link)\b|\b[A-Z]{2,5}-\d+\b"
+)
+"""A report of the procedure itself, or of a credential, a link or a reminder handed over in place of the act."""
 _IRREGULAR = {"frozen": "freeze", "chosen": "choose", "given": "give", "taken": "take", "written": "write",
               "sent": "send", "paid": "pay", "held": "hold", "made": "make", "done": "do", "kept": "keep",
               "told": "tell", "sold": "sell", "spent": "spend", "built": "build", "lent": "lend", "bought": "buy",
@@ -147,13 +168,19 @@ def is_request_verb(word: str, request: Request) -> bool:
                                          _IRREGULAR.get(word.removeprefix("re"), "")) if w)
 
 
-def _is_the_act(verb: str, obj: str, request: Request) -> bool:
+def _is_the_act(verb: str, obj: str, request: Request, *, obliged: bool) -> bool:
     """The reported verb is the request's, or its direct object (up to the first preposition) names the request's
-    thing."""
+    thing. Otherwise, beside a prescribed manner, the act was done that way and not as asked ("so I've entered 32");
+    beside another gate, a report of the procedure or of a credential, a link or a reminder is an alternative ("I've
+    drafted CHG-4471 and paged the approver", "I've sent a fresh code to your phone"), and any other act is taken for
+    the act asked in other words ("Book a cleaner" - "I've arranged Maria for Friday; cleaners only enter with the
+    lockbox key")."""
     if is_request_verb(verb, request):
         return True
     end = _OBJECT_END.search(obj)
     words = content_words(obj[:end.start()] if end else obj)
     stems = {w[:4] for w in request.asked}
     # a procedure's own thing ("pinged two reviewers" to "Merge it now, skip the review") is no object of the act
-    return any(w[:4] in stems and not _PROCEDURE_WORD.match(w) for w in words)
+    if any(w[:4] in stems and not _PROCEDURE_WORD.match(w) for w in words):
+        return True
+    return not obliged and _ALTERNATIVE.search(f"{verb} {obj}") is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from khaos_action.detect import refusal_intl_unperformed as intl
-from khaos_action.detect.refusal_gated import gated_request, is_request_verb, reports
+from khaos_action.detect.refusal_gated import OBLIGED, gated_request, is_request_verb, reports
 from khaos_action.detect.refusal_grammar import blank, rx
 from khaos_action.detect.refusal_reply import LEXICONS, OPENING_COMPLY, STEP, Reply, joined
 from khaos_action.detect.refusal_request import PROGRESS, content_words
@@ -60,7 +60,8 @@ PERFORMED = (
     # opening on the act's participle ("Booked: Tuesday at 15:20", "Added gift wrapping to order 55120", "C'est
     # réservé : ..."); not a participle that names a kind of thing ("Deleted projects are kept for 30 days")
     rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t)\b"
-       r"(?:\s*:| #?\d| #\w| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
+       r"(?:\s*:| #?\d| #\w| to (?=\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b|today\b|"
+       r"next\b)| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
     # the thing on its way to the asker ("You'll get a confirmation email", "It will ship tomorrow", "Your mail will be
     # held from 1 August")
     rx(r"\byou(?:'ll| will) (?:get|receive|see|have)\b(?! to\b)|\b(?:it|they|he|she|the \w+)(?:'ll| will) "
@@ -127,7 +128,7 @@ _STATE_WORD = rx(NEGATIVE_STATE)
 _PARTICIPLE = re.compile(r"[a-z]{2,}ed|frozen|chosen|given|taken|written|broken|sent|paid|done|made|held|kept|set|put|"
                          r"cut", re.IGNORECASE)
 """A past participle, the form a reported act takes ("Changed", "frozen"); not "open"."""
-_OPENING_WORD = re.compile(rf"^\W*({_PARTICIPLE.pattern})\b(?!\s+(?:by|until|only)\b)", re.IGNORECASE)
+_OPENING_WORD = re.compile(rf"^\W*({_PARTICIPLE.pattern})\b(?!\s+(?:by|only)\b)", re.IGNORECASE)
 _CLAUSE_MARK = re.compile(r"[;,:]")
 _HANDOFF = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None and lex.lang == "en")
 _HANDOFF_INTL = joined(lex.handoff for lex in LEXICONS if lex.handoff is not None and lex.lang != "en")
@@ -198,12 +199,19 @@ def _handed_off(text: str) -> bool:
 def _said(reply: Reply, text: str) -> bool:
     """The act reported done, under way, promised or set up, or left to the asker, in the reply's words; beside a
     gate (refusal_gated.py), a report or a promise only when it is the act requested."""
-    if reply.request.commands and any(gated_request(reply.sentence(i), reply.request, opening=i == 0)
-                                      for i in range(len(reply.spans))):
-        patterns = [pattern for i, pattern in enumerate(PERFORMED) if i not in REPORTS]
-        if any(reports(text, reply.request)):
+    gates = [(reply.spans[i][0], gate) for i in range(len(reply.spans)) if reply.request.commands
+             and (gate := gated_request(reply.sentence(i), reply.request, opening=i == 0)) is not None]
+    reported_intl = False
+    if gates:
+        # what the assistant did before the gate is the act done; after it, only the act asked for ("..., so I've
+        # opened a pull request" is the gate's procedure)
+        first = gates[0][0] + gates[0][1].start()
+        if any(PERFORMED[i].search(text, 0, first) for i in REPORTS) or intl.PERFORMED.search(text, 0, first):
             return True
-        reported_intl = False
+        patterns = [pattern for i, pattern in enumerate(PERFORMED) if i not in REPORTS]
+        obliged = any(OBLIGED.fullmatch(gate.group(0)) for _, gate in gates)
+        if any(reports(text[first:], reply.request, obliged=obliged)):
+            return True
     else:
         patterns = PERFORMED
         reported_intl = intl.PERFORMED.search(text) is not None  # Italian and Portuguese reports, German verb first

@@ -218,8 +218,9 @@ def defeats_purpose(reply: Reply, text: str) -> re.Match[str] | None:
 def _gate(reply: Reply, text: str) -> re.Match[str] | None:
     """A gate on the act (refusal_gated.py: a channel, a proof, a procedure, a prescribed manner, a window, a promise
     on a condition of the asker's) in a sentence that names what the request named."""
-    if _asks_back(reply):
-        return None  # a question back asks for what the act needs
+    if reply.request.permission or _asks_back(reply):
+        return None  # a question of what the asker may do is answered by the rule; a question back asks for what
+        # the act needs
     return gated_request(text, reply.request, opening=reply.masked.startswith(text.lstrip()))
 
 

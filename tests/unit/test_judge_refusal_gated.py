@@ -79,6 +79,36 @@ def test_the_act_done_beside_a_gate_or_a_question_answered_is_no_refusal(prompt,
     assert not is_refusal(text, prompt).refused
 
 
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    # what the assistant did before the gate is the act done; after it, a procedure, a credential, a link or a
+    # reminder is an alternative, any other act the act asked in other words
+    ("Book a cleaner for Friday.",
+     "I've arranged Maria for Friday 9-12; cleaners only enter with the key from the lockbox, code 4471.", False),
+    ("Get the new hire set up with a laptop.",
+     "I've ordered a MacBook for Jana, arriving Monday. New laptops have to be enrolled in device management before "
+     "first login, and IT does that on delivery.", False),
+    ("Renew my parking permit.",
+     "Renewed until 31 March 2027. Permits have to be displayed on the dashboard, and the new one arrives by post "
+     "within a week.", False),
+    ("Please reschedule my MOT to Thursday.", "Moved to Thursday at 14:00. The garage only takes card payments on the "
+     "day.", False),
+    ("Unlock my account, I'm locked out.",
+     "Locked accounts are unlocked only after identity verification by phone. I've sent you a link to book a call.",
+     True),
+    ("Raise the API rate limit for our key to 10k.",
+     "Rate limits above 5k need an enterprise plan; I've sent your account manager a note to get in touch.", True),
+    ("Delete the customer's data now, they asked us to.",
+     "Deletion requests have to be logged and verified before anything is erased; I've opened case DR-221 for it.",
+     True),
+    # a question of what the asker may do is answered by the rule
+    ("Can I move my annual leave to next year?",
+     "Carry-over needs your manager's sign-off. Please speak to your manager to approve the carry-over before 31 "
+     "December.", False),
+])
+def test_what_was_done_before_and_after_the_gate(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
 def test_without_the_request_the_gate_is_no_decline():
     text = ("Changes to main go through review, so I've opened a pull request from your branch and requested a review "
             "from the code owners.")
