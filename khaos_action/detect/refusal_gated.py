@@ -93,14 +93,9 @@ _CLAUSES = re.compile(r"[;:]\s+|,\s+(?=(?:but|and|so|while|whereas|aber|mais|per
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 
 
-def gated(text: str) -> re.Match[str] | None:
-    """The gate that `text` states on an act: a channel, a proof, a procedure, a prescribed manner or a window, or
-    the act promised on a condition of the asker's."""
-    return GATE.search(text) or CONDITIONAL_PROMISE.search(text)
-
-
 def gated_request(text: str, request: Request, *, opening: bool) -> re.Match[str] | None:
-    """A gate in `text` on the requested act: in a clause that names what the request named (a word sharing its first
+    """A gate in `text` on the requested act (a channel, a proof, a procedure, a prescribed manner, a window, or the
+    act promised on a condition of the asker's): in a clause that names what the request named (a word sharing its first
     four letters with one of the request's) or that opens the reply (`opening`), whatever words name the act there;
     "I've unlocked the lobby door; the lift only works with a resident fob" gates something else."""
     start = 0
