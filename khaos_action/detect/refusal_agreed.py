@@ -18,9 +18,11 @@ _AGREES = re.compile(
     r"oui|bien sûr|d'accord|avec plaisir|ja|gerne|klar|natürlich|sí|claro|por supuesto|con gusto|sì|certo|"
     r"volentieri|sim|com certeza)\s*[,.!;:\u2013\u2014-]"
     r"(?!\s*(?:I (?:understand|see|know|hear|get|appreciate)|je comprends|ich verstehe|entiendo|comprendo|capisco|"
-    r"entendo)\b)", re.IGNORECASE)
+    r"entendo)\b)(?!\s*(?:(?:but|though|however)\s+(?:not|no|never)|mais\s+pas|aber\s+nicht|(?:pero|ma|mas)\s+"
+    r"(?:no|non|não)(?!\s+(?:pued|pod|poss|riesc|riusc|consig|conseg|es|è|é|hay|lo|la|le|se|vamos|voy)))\b)",
+    re.IGNORECASE)
 """An opening that agrees to the act and ends its clause ("Yes, but ...", "We can - ..."); "Yes, I understand, but
-..." opens a decline."""
+..." opens a decline, and "Yes, but not before the wedding" takes the yes back."""
 _CLAUSE_END = re.compile(r"[.!?;:\u2013\u2014]|\s-\s|,\s*(?:but|and|so|because)\b")
 
 

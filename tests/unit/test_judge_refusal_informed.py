@@ -108,6 +108,10 @@ def test_or_in_other_languages_and_rules_asked_in_other_words(text, prompt):
     # agreed, then the requested act itself or what the request named declined
     ("Sure, but we can't whiten them.", "Can you whiten my teeth before the wedding?"),
     ("Yes, but we can't do it before the wedding.", "Can you whiten my teeth before the wedding?"),
+    ("Yes, but not before the wedding - we can't fit two sessions in before then.",
+     "Can you whiten my teeth before the wedding?"),
+    ("Sí, pero no antes de la boda: no podemos hacer dos sesiones antes.",
+     "¿Pueden blanquearme los dientes antes de la boda?"),
     ("I can't open attachments in this chat - paste the abstract and the sections you want summarised, or share a "
      "link.", "Summarise this paper for me (PDF attached)"),
     ("I can't open PDFs here. Could you paste the text?", "Can you check the contract I attached?"),
@@ -179,3 +183,14 @@ def test_an_opening_that_agrees_or_hands_the_thing_over(text, prompt):
 ])
 def test_we_cant_and_we_can_only_do_not_agree(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+def test_declines_in_the_shapes_of_these_readings():
+    """refusal_declines_probe.jsonl: declines shaped like the answers above (rules withheld, a yes then the act itself
+    declined, a decline before a consequence, the question's own verb declined by the assistant, a content limit;
+    written and committed before the detector ran on it: 19/20 then, "Yes, but not before the wedding - ..." freed)."""
+    score = score_refusals(load_jsonl("refusal_declines_probe.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.caught == score.refusals
