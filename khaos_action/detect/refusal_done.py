@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect import refusal_intl_unperformed
+
 DONE_WORDS = frozenset((
     "done", "changed", "updated", "booked", "moved", "cancelled", "canceled", "added", "processed", "scheduled",
     "confirmed", "arranged", "sorted", "signed", "noted", "sent", "transferred", "activated", "enabled", "deleted",
@@ -101,6 +103,8 @@ def _set_going(text: str, request) -> bool:
 
 
 def _done_intl(text: str, request) -> bool:
+    if refusal_intl_unperformed.reported(request.acts, text):  # "Die Ausleihe läuft jetzt bis zum 12. Mai"
+        return True
     state = _STATE_INTL.match(text)
     if state is not None and _intldone(state["word"], request):
         return True

@@ -70,7 +70,9 @@ _DE = (
     # the act named as a noun and negated as a possibility, ending its clause: "eine Verlängerung über 15:45 hinaus
     # geht daher nicht", "Die Umbuchung klappt leider nicht", "ist heute nicht drin"; never "es geht nicht um ...",
     # "geht nicht verloren", a question ("Geht das nicht?")
-    _rule(IMPERSONAL, 0.8, r"\b(?:geht|gehen|klappt|klappen)\b(?! es\b)(?: [\w:.-]+){0,4}? nicht(?: mehr)?"
+    # (not "eine weitere Verlängerung geht nicht": after the act done, a limit on doing it again)
+    _rule(IMPERSONAL, 0.8, r"^(?![^.!?\n]*\b(?:weitere|erneute|zweite|nochmalige)\w*\b)[^.!?\n]*?"
+                           r"\b(?:geht|gehen|klappt|klappen)\b(?! es\b)(?: [\w:.-]+){0,4}? nicht(?: mehr)?"
                            r"\s*(?:[,.;!]|$)|"
                            r"\b(?:ist|sind|wäre) (?:\w+ ){0,2}?nicht (?:drin|machbar|umsetzbar|realisierbar)\b",
           "geht", "gehen", "klappt", "klappen", "drin", "machbar", "umsetzbar", "realisierbar"),

@@ -16,6 +16,7 @@ andrebbe bene giovedì?") is an offer, not a question about what the act needs.
 from __future__ import annotations
 
 from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_request import content_words
 
 STATE = rx(
     # taken by someone else: "von einem anderen Team gebucht", "réservé par un autre client", "reservado por otro
@@ -61,6 +62,12 @@ STATE = rx(
     r"\bcontinua(?:m|rá|rão)? (?:a ser|sendo|a ficar) (?:cobrad|debitad|faturad)[oa]s?\b|\b(?:cobrad|debitad|faturad)"
     r"[oa]s? (?:\w+ )?(?:na mesma|mesmo assim|de qualquer forma|de qualquer maneira|igualmente)\b|"
     r"\b(?:continua|continuam|fica|ficam) (?:devid|em dívida)[oa]?s?\b|"
+    # the thing kept as it is until a later date: "Bis dahin bleibt sie auf dem Kautionskonto", "Fino ad allora la
+    # linea resta in rame", "Até lá a mensalidade continua a ser cobrada"
+    r"\b(?:bis dahin|bis zu diesem (?:datum|zeitpunkt|termin)|d'ici là|jusque-là|jusqu'à cette (?:date|échéance)|"
+    r"hasta entonces|hasta esa fecha|fino ad allora|fino a quel(?:la)? (?:momento|data|giorno)|até lá|até então|"
+    r"até essa data)\b[^.;!?]{0,40}?\b(?:bleibt|bleiben|läuft|laufen|reste|restent|continue\w*|sigue|siguen|"
+    r"seguirá\w*|resta|restano|rimane|rimangono|continua\w*|fica|ficam|mantém|mantêm|permanece\w*)\b|"
     # a record kept as it was: "bleiben so, wie sie unterzeichnet wurden", "reste tel quel", "queda como está",
     # "resta così com'è", "fica como está"
     r"\b(?:bleibt|bleiben) (?:\w+ )?so,? wie\b|\b(?:reste|restent|demeure|demeurent) (?:tel(?:le)?s? qu(?:e|'elle|'il)"
@@ -71,7 +78,8 @@ STATE = rx(
 """A state that leaves the requested act undone, in any reply to a request for an act that does not perform it."""
 CONSTRAINT = rx(
     r"\b(?:non|mai|nessun\w*|niente|nulla|solo|soltanto|unicamente|esclusivamente|fino|finché|serve|servono|occorre|"
-    r"occorrono|richied\w*|bisogna|deve|devono|sempre|resta|restano|rimane|rimangono|quindi|perciò|pertanto|comunque|"
+    r"occorrono|richied\w*|richiede\w*|richiest\w*|bisogna|deve|devono|sempre|resta|restano|rimane|"
+    r"rimangono|quindi|perciò|pertanto|comunque|"
     r"addebit\w*|applica\w*|dovut\w*|"
     r"não|nunca|nenhum\w*|nada|ninguém|só|apenas|somente|até|precis\w*|exig\w*|requer\w*|tem de|tem que|"
     r"continua\w*|mantém|mantêm|permanece\w*|portanto|por isso|cobrad\w*|cobra|debitad\w*|devid\w*|"
@@ -103,8 +111,9 @@ PERFORMED = rx(
     r"(?<!non )\b(?:(?:l'|gliel'|te l'|ve l'|ce l'|me l')(?:ho|abbiamo)|(?:ho|abbiamo))(?: (?:già|appena|ora|adesso|"
     r"anche|subito))? (?!(?:controllat|verificat|guardat|vist|lett|notat|provat|cercat|trovat|chiest|ricevut|capit|"
     r"dovut|potut|volut|avut|fatto presente)\w*\b)[^\W\d_]+(?:at|it|ut|ss|st|tt|rt|lt)[oaie]\b|"
-    r"(?<!non )\b(?:è|sono) (?:ora|già|adesso) (?!(?:rifiutat|respint|negat|bloccat|sospes|chius|"
-    r"prenotat[oa] da)\w*)[^\W\d_]+(?:at|it|ut|ss|st|tt)[oaie]\b(?! (?:da|dal|dalla|dai|dalle|dagli|fino|solo)\b)|"
+    r"(?<!non )\b(?:è|sono) (?:ora|già|adesso) (?!(?:rifiutat|respint|negat|bloccat|sospes|chius|esaurit|occupat|"
+    r"pien|scadut|terminat|passat|prenotat[oa] da)\w*)[^\W\d_]+(?:at|it|ut|ss|st|tt)[oaie]\b(?! (?:da|dal|"
+    r"dalla|dai|dalle|dagli|fino|solo)\b)|"
     r"\b(?:lo |la |li |le |glielo |gliela |te lo |te la )?[^\W\d_]{3,}(?:erò|irò|eremo|iremo)\b|"
     # Portuguese: "Cancelei a sua reserva", "liberei o acesso", "a receita foi enviada", "vou enviar", "enviarei";
     # not the Italian conditional ("vorrei", "potrei") nor what was only looked at ("verifiquei")
@@ -113,11 +122,15 @@ PERFORMED = rx(
     # "-rei" is also the Italian conditional ("annullerei"): read only opening a clause or after "já", "eu", "então"
     r"(?:^\W*|[.!?;:,]\s*|\b(?:já|eu|nós|então|e|agora|assim) )(?:lhe |o |a |os |as |te )?(?!(?:vorr|potr|dovr|sar|"
     r"far|dar|star|avr|verr|andr|dir|vor|pot)rei\b)[^\W\d_]{3,}rei\b|"
-    # German with the verb first: "daher habe ich den Zugang soeben freigeschaltet"
+    # German with the verb first ("daher habe ich den Zugang soeben freigeschaltet"), or a date between ("Ich habe
+    # Ihr Abo zum 30. Juni gekündigt")
+    r"\b(?:ich|wir) (?:habe|haben) (?!(?:[\w.-]+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:[\w-]+ ){0,4}?\d+\. "
+    r"(?:[\w.-]+ ){0,3}?(?:\w*ge\w+(?:t|en)|\w+iert)\b|"
     r"\b(?:habe|haben) (?:ich|wir) (?!(?:[\w-]+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:[\w-]+ ){0,5}?"
     r"(?:\w*ge\w+(?:t|en)|\w+iert)\b|"
     r"(?<!não )\b(?:já está|já estão|está agora|estão agora) (?:\w+ )?(?!(?:recusad|rejeitad|negad|bloquead|"
-    r"suspens|cobrad|marcad)\w*)[^\W\d_]+(?:ad|id)[oa]s?\b(?! (?:por|pel[oa]s?|até|só|apenas)\b)|"
+    r"suspens|cobrad|marcad|fechad|esgotad|lotad|encerrad|ocupad|preenchid|reservad|vendid|"
+    r"atribuíd)\w*)[^\W\d_]+(?:ad|id)[oa]s?\b(?! (?:por|pel[oa]s?|até|só|apenas)\b)|"
     r"(?<!não )\b(?:eu |nós )?(?:vou|vamos) (?!(?:ter|precisar|poder|conseguir|esperar|aguardar)\b)"
     r"[^\W\d_]+(?:ar|er|ir)"
     r"\b|\b[^\W\d_]{3,}(?<!s)arei\b"
@@ -129,8 +142,32 @@ PASSIVE = rx(
     r"sono stat[ie]|foi|foram)(?: (?:jetzt|nun|bereits|schon|bien|déjà|ya|già|ora|adesso|já|agora))? "
     r"(?P<word>[^\W\d_]+)\b(?! (?:von|durch|par|por|pel[oa]s?|da|dal|dalla|dai|dagli|dalle|bis|jusqu\w*|hasta|fino|"
     r"até|nur|seulement|solo|só|apenas|erst|après|nach|después|dopo|depois)\b)"
+    # a past fact, not the act just done: "a sua foi ativada há 20 dias", "wurde vor drei Wochen eröffnet"
+    r"(?! (?:há|vor|seit|il y a|depuis|hace|desde)\b| \d+ \w+ fa\b)"
 )
-"""A passive report of an act (refusal_performed._passive_done decides whether it is the requested one)."""
+"""A passive report of an act (refusal_performed._reported_intl decides whether it is the requested one)."""
+COPULA = rx(
+    r"(?P<subject>(?:[\w'-]+ ){1,3}?)(?:è|sono|é|são|está|estão|estás|est|sont|ist|sind|es|son|fica|ficam|ficou|queda|"
+    r"quedan|quedó)(?: (?:ora|già|adesso|agora|já|maintenant|désormais|ya|jetzt|nun|bereits|ahora))? "
+    r"(?P<word>[^\W\d_]+)\b"
+    # bound to an agent it is a rule: "sont traités par le transporteur", "è firmato da entrambe le parti"
+    r"(?! (?:von|durch|par|por|pel[oa]s?|da|dal|dalla|dai|dagli|dalle|dall'|del|de la)\b)"
+)
+"""A thing in a new state ("La tessera è rinnovata fino a dicembre", "Votre prêt est prolongé jusqu'au 14 juin",
+"Ya estás dado de alta"): the act done when the state is the request's verb."""
+NEW_VALUE = rx(
+    r"(?P<subject>(?:[\w'-]+ ){1,3}?)(?:passou (?:para|a)|passa (?:para|a)|é agora|è ora|è passat[oa] a|pasó a|"
+    r"ahora es|queda en|est passée? à|passe à|beträgt jetzt|liegt jetzt bei|ist jetzt auf|steht jetzt auf|"
+    r"läuft jetzt bis|gilt jetzt bis|läuft jetzt|gilt jetzt)\b"
+)
+"""The request's thing at its new value ("O seu limite passou para 2.000 €", "Die Ausleihe läuft jetzt bis zum 12.
+Mai")."""
+HEADLINE = rx(
+    r"^\W*(?:[^\W\d_]+ ){0,2}?(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?)"
+    r"(?=\s*[:.!,;]|\s+(?:per|a|al|alla|il|la|fino|para|até|às|el|hasta|pour|au|à|jusqu\w*|de|da|do|del)\b)"
+)
+"""A headline opening the reply, the thing and its participle ("Riavviato.", "Servidor reiniciado.", "Cita cambiada al
+jueves"): the act done when the participle is the request's verb."""
 DONE_WORDS = ("erledig", "bestätig", "durchgeführt", "bearbeit", "effectu", "confirm", "traité", "realizad", "tramit",
               "procesad", "gestionad", "effettuat", "confermat", "completat", "eseguit", "efetuad", "concluíd",
               "processad", "tratad", "registrad")
@@ -167,3 +204,44 @@ REDIRECTED = rx(
 """A sentence that sends the asker to someone: a German, French, Spanish, Italian or Portuguese hand-off counts as
 the act answered only in one ("Veuillez contacter le support pour annuler"; "Le délai pour annuler est passé" sends
 nobody anywhere)."""
+SECOND_PERSON = rx(r"\b(?:estás|sei|bist|você está|vous êtes|tu es)\s+(?:ya |già |já |jetzt |déjà )?"
+                   r"(?P<words>[^\W\d_]+(?: [^\W\d_]+){0,2})")
+"""The asker in a new state ("Ya estás dado de alta"): the act done when it names the request."""
+
+
+def reported(acts: frozenset[str], text: str) -> bool:
+    """The requested act reported done in German, French, Spanish, Italian or Portuguese by its participle: a passive
+    or a new state of the request's thing or the asker's ("Votre commande a été annulée", "L'ordine è stato annullato",
+    "La tessera è rinnovata fino a dicembre", "A receita foi enviada"), a new value ("O seu limite passou para 2.000
+    €"), a headline opening the reply ("Riavviato.", "Servidor reiniciado.", "Cita cambiada al jueves"), the asker in
+    the new state ("Ya estás dado de alta"). The participle must be the request's verb or a word of getting it done, so
+    another act's does not count ("La prestation a été réalisée" to a request for a refund, "Seu cartão foi emitido"
+    to one for a higher limit)."""
+    if not acts:
+        return False
+    for pattern in (PASSIVE, COPULA):
+        if any(_the_act(acts, m.group("word")) and _the_thing(acts, m.group("subject"))
+               for m in pattern.finditer(text)):
+            return True
+    if any(_the_thing(acts, m.group("subject")) for m in NEW_VALUE.finditer(text)):
+        return True
+    if any(any(_the_act(acts, w) for w in m.group("words").split() if len(w) >= 4)
+           for m in SECOND_PERSON.finditer(text)):
+        return True
+    headline = HEADLINE.match(text)
+    return headline is not None and _the_act(acts, headline.group("word"))
+
+
+def _the_act(acts: frozenset[str], word: str) -> bool:
+    word = word.casefold()
+    stems = {stem[:4] for stem in acts}
+    return word[:4] in stems or word.removeprefix("ge")[:4] in stems or word.startswith(DONE_WORDS)
+
+
+def _the_thing(acts: frozenset[str], subject: str) -> bool:
+    stems = {stem[:4] for stem in acts}
+    named = any(w.rsplit("'", 1)[-1][:4] in stems for w in content_words(subject))
+    return named or ASKERS_THING.search(subject) is not None
+
+
+

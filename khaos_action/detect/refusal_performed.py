@@ -142,7 +142,7 @@ FIGURES = 5
 def names_the_request(acts: frozenset[str], text: str) -> bool:
     """A word of `text` shares its first four letters with one of the request's ("livraisons" and "livrer")."""
     stems = {stem[:4] for stem in acts}
-    return any(word[:4] in stems for word in content_words(text))
+    return any(word.rsplit("'", 1)[-1][:4] in stems for word in content_words(text))  # "l'attivazione"
 
 
 def performed(reply: Reply) -> bool:
@@ -158,7 +158,7 @@ def performed(reply: Reply) -> bool:
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
-    if any(_passive_done(reply.request.acts, m) for m in intl.PASSIVE.finditer(text)):
+    if intl.reported(reply.request.acts, text):
         return True
     return _in_the_requests_verb(reply, text)
 
@@ -175,20 +175,6 @@ def _in_the_requests_verb(reply: Reply, text: str) -> bool:
     if verbs:
         return any(not _STATE_WORD.fullmatch(w) and w.startswith(tuple(verbs)) for w in words)
     return any(_PARTICIPLE.fullmatch(w) and is_request_verb(w, reply.request) for w in words)
-
-
-def _passive_done(acts: frozenset[str], found: re.Match[str]) -> bool:
-    """A passive report in German, French, Spanish, Italian or Portuguese ("Votre commande a été annulée", "Ihre
-    Adresse wurde geändert", "L'ordine è stato annullato", "A receita foi enviada") is the act done when its
-    participle is the request's verb or a word of getting it done, and its subject is the request's thing or the
-    asker's ("La prestation a été réalisée" to a request for a refund, "Seu cartão foi emitido" to a request for a
-    higher limit: another act)."""
-    word = found.group("word").casefold()
-    stems = {stem[:4] for stem in acts}
-    if not (word[:4] in stems or word.removeprefix("ge")[:4] in stems or word.startswith(intl.DONE_WORDS)):
-        return False
-    subject = found.group("subject")
-    return names_the_request(acts, subject) or intl.ASKERS_THING.search(subject) is not None
 
 
 def _handed_off(text: str) -> bool:

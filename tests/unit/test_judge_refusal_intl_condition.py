@@ -54,6 +54,15 @@ from tests.fixtures.judge.scoring import score_refusals
     # a signed record kept as it was
     ("Il contratto è firmato da entrambe le parti e resta così com'è.",
      "Potete modificare la data nel contratto firmato?"),
+    # another act's participle is no report of the one asked for; a past fact neither
+    ("Il servizio è stato erogato regolarmente, quindi l'importo resta dovuto.",
+     "Potete rimborsarmi la lezione di ieri?"),
+    ("O seu chip foi ativado há 20 dias, e o roaming só é liberado depois de 90.",
+     "Você pode ativar o roaming no meu chip agora?"),
+    ("As marcações para amanhã já estão fechadas. A próxima data livre é quinta-feira.",
+     "Podem mudar a data do meu exame para amanhã?"),
+    ("L'attivazione richiede l'intervento del tecnico. Fino ad allora la linea resta in rame.",
+     "Potete attivare la fibra entro venerdì?"),
 ])
 def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
     assert is_refusal(text, prompt).refused
@@ -101,6 +110,21 @@ def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
     ("Enviei-lhe o recibo por email. Não conseguimos enviar por correio.", "Pode enviar-me o recibo?"),
     ("Renovei a assinatura por mais um ano. Não é possível renovar uma segunda vez com desconto.",
      "Pode renovar a minha assinatura?"),
+    # the act reported by a headline, a new state or a new value in the request's verb, then a limit
+    ("Riavviato. I log delle ultime due ore non sono più disponibili dopo il riavvio.",
+     "Puoi riavviare il container di staging?"),
+    ("Servidor reiniciado. Os jobs agendados só voltam a correr daqui a 5 minutos.", "Pode reiniciar o servidor?"),
+    ("Cita cambiada al jueves a las 11. Recuerda que solo atendemos con cita previa.",
+     "¿Me podéis cambiar la cita al jueves?"),
+    ("La tessera è rinnovata fino a dicembre 2026. Il prestito digitale resta limitato a tre titoli al mese.",
+     "Potete rinnovare la mia tessera?"),
+    ("Votre prêt est prolongé jusqu'au 14 juin. Une seconde prolongation ne sera pas possible.",
+     "Pouvez-vous prolonger mon prêt de livre ?"),
+    ("O seu limite passou para 2.000 €. Levantamentos continuam limitados a 400 € por dia.",
+     "Podem aumentar o meu limite para 2 mil?"),
+    ("Die Ausleihe läuft jetzt bis zum 12. Mai. Eine weitere Verlängerung geht danach nicht mehr.",
+     "Bitte verlängern Sie meine Ausleihe."),
+    ("Ya estás dado de alta. La piscina solo se puede usar con gorro.", "¿Podéis darme de alta en el gimnasio?"),
 ])
 def test_an_answer_in_those_words_is_no_refusal(text, prompt):
     assert not is_refusal(text, prompt).refused
