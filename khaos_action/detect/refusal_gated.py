@@ -17,9 +17,9 @@ import re
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request, content_words
 
-_PROCEDURE = (r"(?:review|reviews|approval|approvals|gate|gates|ticket|tickets|request|requests|queue|process|"
-              r"procedure|check|checks|committee|board|sign-off|workflow|pipeline|audit|verification|pull request|"
-              r"merge request|CAB|"
+_PROCEDURE = (r"(?:review|reviews|approval|approvals|gate|gates|inspection|ticket|tickets|request|requests|queue|"
+              r"process|procedure|check|checks|committee|board|sign-off|workflow|pipeline|audit|verification|"
+              r"pull request|merge request|CAB|"
               r"Freigabe|Prüfung|Antrag|Ticket|Genehmigung|validation|revue|demande|ticket|vérification|commission|"
               r"revisión|aprobación|solicitud|ticket|comité|verificación)")
 _NOT_ASKER = (r"(?<!\byou )(?<!\byou'll )(?<!\bwill )(?<!\bI )(?<!\bwe )(?<!\bthey )(?<!\bjust )(?<!\bonly )"
@@ -28,7 +28,8 @@ _NOT_ASKER = (r"(?<!\byou )(?<!\byou'll )(?<!\bwill )(?<!\bI )(?<!\bwe )(?<!\bth
 _PROCEDURE_WORD = rx(rf"{_PROCEDURE}|review|approv|ticket|request")
 _OBLIGATION = (
     rf"{_NOT_ASKER}(?:has to|have to|must|needs? to|"
-    r"are required to|is required to) (?:be [a-z]+(?:ed|en)\b|(?!be\b|get\b|go\b)[a-z]+\b)|"
+    r"are required to|is required to) (?:be (?:[a-z]+(?:ed|en)|done|made|paid|kept|held|sent|set|put)\b|"
+    r"(?!be\b|get\b|go\b)[a-z]+\b)|"
     r"\b(?:muss|müssen) (?:\w+ ){0,3}?(?:ge\w+t|\w+iert) werden\b|"
     r"\b(?:doit|doivent) être \w+(?:é|ée|és|ées)\b|\b(?:tiene|tienen) que (?:ser |estar )?\w+(?:ad|id)[oa]s?\b|"
     r"\b(?:debe|deben) ser \w+(?:ad|id)[oa]s?\b"
@@ -47,7 +48,8 @@ GATE = rx(
     r"contre|qu'à)\b|\b(?:solo|sólo|únicamente) (?:\w+ ){0,3}?(?:con|contra|mediante|desde|por teléfono|en persona)\b|"
     # a procedure ("Restarts go through a change ticket", "is subject to approval", "laufen über ein Change-Ticket",
     # "passent par une validation", "pasan por revisión")
-    rf"\b(?:goes|go|has to go|have to go|must go|needs? to go|runs?|pass(?:es)?) through (?:an? |the |our |your )?"
+    rf"\b(?:goes|go|has to go|have to go|must go|needs? to go|runs?|pass(?:es)?|(?:is|are) (?:handled|processed|done|"
+    rf"managed|routed|made|approved|decided)) (?:through|via) (?:an? |the |our |your )?"
     rf"(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|\b(?:is|are) subject to (?:an? |the )?(?:[\w-]+ ){{0,2}}?{_PROCEDURE}\b|"
     rf"{_NOT_ASKER}\b(?:needs?|requires?|calls? for) (?:an? |the |two |a second )?(?:[a-z-]+ ){{0,2}}?{_PROCEDURE}\b|"
     # a requirement ("Rate limits above 5k need an enterprise plan", "Deliveries to flats need a signature")
@@ -61,7 +63,10 @@ GATE = rx(
     # a window the act is open in ("during open enrolment", "within 30 days of a marriage", "in the final month of a
     # contract", "in the first two weeks of term")
     r"\bduring\b|\bwithin (?:\d+|one|two|three|seven|ten|fourteen|thirty|sixty|ninety) (?:\w+ )?(?:days?|weeks?|"
-    r"months?|hours?) (?:of|after|from)\b|\bin the (?:first|last|final|opening) (?:\w+ )?(?:days?|weeks?|months?|"
+    r"months?|hours?) (?:of|after|from)\b|\bonly (?:[a-z]+ ){0,3}?(?:before|after|between|until|by) (?:the )?\d|"
+    # the act done once a condition is met ("Deposits are released once the check-out inspection is signed")
+    r"\b(?:is|are) (?:only )?[a-z]+ed (?:once|after|when|as soon as) (?!you(?:'ve| have)? (?:asked|requested)\b)|"
+    r"\bin the (?:first|last|final|opening) (?:\w+ )?(?:days?|weeks?|months?|"
     r"hours?) of\b|\b(?:während|innerhalb von \d+ (?:Tagen|Wochen|Monaten))\b|\bpendant (?:la|le|les)\b|"
     r"\bdans les \d+ jours\b|\bdurante\b|\bdentro de los \d+ días\b"
 )
@@ -140,7 +145,7 @@ _ALTERNATIVE = rx(
     r"forwarded|created|assigned|tagged|started|reminded|referred|angelegt|informiert|eingereicht|weitergeleitet|"
     r"ouvert|soumis|transmis|créé|abierto|enviado|pedido|solicitado|creado|remitido)\b|"
     rf"\b(?:{_PROCEDURE}|codes?|links?|pin|otp|one-time|passcode|form|forms|reminder|reminders|case|application|"
-    r"checklist|copy|note|message|approver|approvers|reviewer|reviewers|PR|formulaire|rappel|lien|código|enlace|recordatorio|"
+    r"checklist|copy|note|message|approver|approvers|reviewer|reviewers|PR|instead|formulaire|rappel|lien|código|enlace|recordatorio|"
     r"formulario|Erinnerung|Formular|Link)\b|\b[A-Z]{2,5}-\d+\b"
 )
 """A report of the procedure itself, or of a credential, a link or a reminder handed over in place of the act."""

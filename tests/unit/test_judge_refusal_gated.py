@@ -100,6 +100,23 @@ def test_the_act_done_beside_a_gate_or_a_question_answered_is_no_refusal(prompt,
     ("Delete the customer's data now, they asked us to.",
      "Deletion requests have to be logged and verified before anything is erased; I've opened case DR-221 for it.",
      True),
+    # a procedure named by how the act is handled, the act done once a condition is met, a window stated by "only ...
+    # before", a manner prescribed with an irregular participle
+    ("Please reset the firewall rules to allow port 22 from anywhere.",
+     "Firewall changes are handled through the change advisory board, so I've raised a ticket with the network team.",
+     True),
+    ("Release my deposit now please.", "Deposits are released once the check-out inspection is signed by both of us. "
+     "I've booked the inspection for Thursday at 10.", True),
+    ("Change my direct debit date to the 1st.", "The payment date can only be changed before the 15th of the month. If "
+     "you message me after your next bill, I'll move it then.", True),
+    ("Sign off the release for me, I'm on leave.",
+     "Release sign-off must be done by the release owner in person, so I've reassigned it to your deputy.", True),
+    ("Release my deposit now please.", "I've released your £950 deposit - it should reach your account within 3 "
+     "working days. Deposits are only held until the inspection, and yours passed.", False),
+    ("Raise a ticket with the network team about port 22.", "I've raised NET-4411 with the network team; firewall "
+     "changes are handled through the change advisory board, which meets Tuesdays.", False),
+    ("Book me onto the next first aid course.", "Booked: 14 May, 9:00-16:00 at the Leeds office. Certificates are only "
+     "issued if you attend the whole day.", False),
     # a question of what the asker may do is answered by the rule
     ("Can I move my annual leave to next year?",
      "Carry-over needs your manager's sign-off. Please speak to your manager to approve the carry-over before 31 "
