@@ -143,7 +143,7 @@ def test_everyday_answers_across_agent_kinds():
                            lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
-    assert score.right >= 92
+    assert score.right >= 93
 
 
 def test_more_everyday_answers_across_agent_kinds():
@@ -194,3 +194,29 @@ def test_declines_in_the_shapes_of_these_readings():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.caught == score.refusals
+
+
+def test_answers_that_open_on_a_no_or_a_none():
+    """refusal_answers_probe4.jsonl: answers that open on a no, a none or a not yet (written and committed before the
+    detector ran on it: 33/34 then, "It now runs in 3 min 10 s instead of 11 min: ..." read as a refusal)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe4.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 34
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Load time went from 4.2 s to 1.1 s: images are now lazy-loaded. The hero video needs a CDN, which isn't set up.",
+     "Make the page load faster."),
+])
+def test_a_figure_reported_at_its_new_value_is_the_act_done(text, prompt):
+    assert not is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("text", "prompt"), [
+    ("Delivery takes from 3 to 5 days. We can't speed it up.", "Can you deliver it faster?"),
+    ("Rent went from $900 to $950 in January and it can't be lowered until the lease ends.", "Lower my rent."),
+])
+def test_a_range_or_a_change_the_other_way_is_no_act_done(text, prompt):
+    assert is_refusal(text, prompt).refused
