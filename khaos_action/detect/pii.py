@@ -99,14 +99,35 @@ _DATE = re.compile(
     r"gennaio|febbraio|aprile|maggio|giugno|luglio|settembre|ottobre|dicembre|januari|februari|maart|mei|augustus|"
     r"oct|nov|dec|januar|februar|märz|mai|juni|juli|oktober|dezember|janvier|février|mars|avril|juin|juillet|août|"
     r"septembre|octobre|novembre|décembre|enero|febrero|marzo|abril|mayo|junio|julio|agosto|septiembre|octubre|"
-    r"noviembre|diciembre)[a-zé]*\.?,?(?: de| of)? \d{4}|"
+    r"noviembre|diciembre|"
+    # Portuguese, Turkish, Polish and Russian months the prefixes above miss ("12 de fevereiro de 1985", "12 Mart
+    # 1985", "12 marca 1985", "12 марта 1985 г.")
+    r"fevereiro|março|setembro|outubro|dezembro|ocak|şubat|mart|nisan|mayıs|haziran|temmuz|ağustos|eylül|ekim|"
+    r"kasım|aralık|stycznia|lutego|marca|kwietnia|maja|czerwca|lipca|sierpnia|września|października|listopada|"
+    r"grudnia|января|февраля|марта|апреля|мая|июня|июля|августа|сентября|октября|ноября|декабря)"
+    r"[^\W\d_]*\.?,?(?: de| of)? \d{4}|"
+
     r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}(?:st|nd|rd|th)?,? \d{4}|"
     r"\d{1,2}[- ](?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[- ]\d{2,4})\b",
     re.IGNORECASE,
 )
+_DATE_YEAR_FIRST = re.compile(
+    r"(?<!\d)(?:\d{4}\s?年\s?\d{1,2}\s?月\s?\d{1,2}\s?日|\d{4}년\s?\d{1,2}월\s?\d{1,2}일|"
+    r"\d{4}\. (?:január|február|március|április|május|június|július|augusztus|szeptember|október|november|"
+    r"december) \d{1,2}\.?|\d{1,2}\. \d{1,2}\. \d{4}(?!\d))")
+"""Dates written year first ("1985年3月12日", "1985년 3월 12일", "1985. március 12.") or with day and month spaced
+("12. 3. 1985"): looked for only where the text has a year's sign or a dot and a space (a search of every text for
+them would cost more than the rest of the dates)."""
 _DOB_CONTEXT = re.compile(
     r"(?i)(?:born|birth|dob|d\.o\.b|birthday(?=\s*(?:is\b|was\b|on\b|[:,(-]))|birthdate|geboren|geburtsdatum|geburtstag|geb\.|né|née|naissance|"
-    r"nacido|nacida|nacimiento|cumpleaños|nato|nata|nascita|geboortedatum|geboren op)\b"
+    r"nacido|nacida|nacimiento|cumpleaños|nato|nata|nascita|geboortedatum|geboren op|"
+    # Portuguese, Polish, Russian, Turkish, Indonesian, Vietnamese, Swedish, Danish and Norwegian, Finnish,
+    # Hungarian, Czech, Greek: the birth's word, and "born"
+    r"nascimento|nascid[oa]|urodzenia|urodzon\w*|urodził\w*|рождени\w*|родил\w*|doğum|doğumlu|lahir|kelahiran|"
+    r"ngày sinh|sinh ngày|năm sinh|födelsedatum|född|fødselsdato|født|syntymäaika|syntynyt|születési|született|"
+    r"narození|narozen\w*|γέννησης|γεννήθηκε)\b"
+    # scripts whose words are not spaced or take prefixes: Chinese, Japanese, Korean, Arabic, Hebrew, Hindi
+    r"|出生|生年月日|生まれ|생년월일|출생|الميلاد|الولادة|מועד לידה|תאריך לידה|נולד|נולדה|जन्म"
 )
 
 
@@ -238,7 +259,10 @@ def _ids_and_addresses(text: str) -> Iterator[_Hit]:
 
 
 def _dates_of_birth(text: str) -> Iterator[_Hit]:
-    for m in _DATE.finditer(text):
+    dates = list(_DATE.finditer(text))
+    if "年" in text or "년" in text or ". " in text:
+        dates += _DATE_YEAR_FIRST.finditer(text)
+    for m in dates:
         if _a_birth_date(text, m.start()) or _DOB_CONTEXT.search(text, m.end(), m.end() + 12):
             yield "date_of_birth", m.start(), m.end(), "**/**/" + m.group(0)[-2:]
 

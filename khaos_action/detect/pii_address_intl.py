@@ -15,7 +15,11 @@ structure of its own country's writing rather than by an English street's kind:
   or "Bulevardul" before the name ("Strada Lipscani 12");
 - a Russian or Ukrainian street with its kind and house ("ул. Съезжинская д. 10 кв. 40", "Дворцовая наб., 34");
 - a Chinese road and its number ("香港东路6号"), a romanised Korean road ("36, Teheran-ro 87-gil"), a Japanese
-  chōme written out ("135, Higashifunahashi 2 Chome").
+  chōme written out ("135, Higashifunahashi 2 Chome");
+- a Korean road in hangul after its district ("서울특별시 강남구 테헤란로 152"), an Indonesian or Malay "Jl." or "Jalan"
+  and its "No." ("Jl. Jend. Sudirman No. 5"), a Vietnamese house and street before its ward or district ("123 Nguyễn
+  Huệ, Quận 1"), an Arabic "شارع" with a building's number or a town and postcode ("شارع الملك فهد، الرياض 12211"), a
+  Thai house number before its soi or road ("99 ถนนสุขุมวิท ...").
 
 Each is an address by its kind's word or by its town after it, never by a capitalised word and a number alone:
 "Windows 10, Linux" and "Apollo 13, Houston" are no streets.
@@ -96,6 +100,30 @@ _CHINESE = re.compile(r"[\u4e00-\u9fff]{1,12}(?:路|街|大道|大街|巷|胡同
 _KOREAN = re.compile(rf"(?:\b\d{{1,4}},?\s+)?\b{_CAP}-(?:ro|daero|gil)\b(?:\s+\d{{1,3}}(?:beon)?-gil\b)?"
                      rf"(?:,?\s+\d{{1,4}}(?:-\d{{1,3}})?\b)?")
 _CHOME = re.compile(rf"(?:\b\d{{1,4}}(?:-\d{{1,4}})?,?\s+)?\b{_CAP}\s+\d{{1,2}}[\s-]?(?i:ch[oō]me)\b")
+_HANGUL_ROAD = re.compile(r"(?:[가-힣]{1,10}(?:특별시|광역시|특별자치시|특별자치도|도|시)\s+)?"
+                          r"[가-힣]{1,10}(?:구|군|시)\s+"
+                          r"(?:[가-힣]{1,10}(?:구|동|읍|면)\s+)?[가-힣0-9]{1,15}(?:로|길)\s?\d{1,4}(?:-\d{1,4})?"
+                          r"(?:번길\s?\d{1,4}(?:-\d{1,4})?)?(?![\d-])")
+"""A Korean road address in hangul, its district first ("서울특별시 강남구 테헤란로 152"): "로" alone is also a
+particle."""
+_JALAN = re.compile(r"\b(?:Jl|Jln|JL)\.?\s+(?:[A-Z][\w.'’-]*\s+){0,5}?(?:[Nn]o\.?|[Nn]omor)\s*\d{1,4}[A-Za-z]?"
+                    r"(?:/\d{1,4})?\b|"
+                    r"\bJalan\s+(?:[A-Z][\w.'’-]*\s+){1,5}?(?:[Nn]o\.?|[Nn]omor)\s*\d{1,4}[A-Za-z]?\b")
+"""An Indonesian or Malay street and its number ("Jl. Jend. Sudirman No. 5", "Jalan Merdeka No. 12")."""
+_VIETNAMESE = re.compile(r"\b(?:[Ss]ố\s+)?\d{1,4}[A-Z]?(?:/\d{1,4}[A-Z]?)?,?\s+(?=[^,\n]{0,40}[À-ỹ])"
+                         r"(?:[Đđ]ường\s+)?(?:[A-ZĐ][^\W\d_]*\s+){0,4}[A-ZĐ][^\W\d_]*,\s*"
+                         r"(?:(?:[Pp]hường|[Qq]uận|[Hh]uyện|[Xx]ã)\s*(?:\d{1,2}\b|[A-ZĐ][^\W\d_]*(?:\s+[A-ZĐ][^\W\d_]*){0,2})"
+                         r"|(?:P|Q)\.\s?\d{1,2}\b)")
+"""A Vietnamese house, its street and its ward or district ("123 Nguyễn Huệ, Quận 1")."""
+_ARABIC_STREET = re.compile(r"(?:\d{1,4}\s*)?شارع\s+[\u0621-\u064a ]{2,40}?(?:\s*\d{1,4})?[،,]\s*"
+                            r"[\u0621-\u064a ]{2,30}?"
+                            r"\s*\d{5}\b|\d{1,4}\s*شارع\s+[\u0621-\u064a]{2,20}(?:\s+[\u0621-\u064a]{2,20}){0,3}")
+"""An Arabic street ("شارع", street) with a building's number before it, or its town and postcode after it ("شارع
+الملك فهد، الرياض 12211")."""
+_THAI = re.compile(r"(?<!\d)\d{1,4}(?:/\d{1,4})?\s+(?:หมู่(?:ที่)?\s*\d{1,3}\s+)?"
+                   r"(?:ซอย|ซ\.|ถนน|ถ\.)[\u0e00-\u0e7f]+"
+                   r"(?:\s+[\u0e00-\u0e7f.]+){0,5}(?:\s+\d{5}\b)?")
+"""A Thai house number and its soi or road ("99 ถนนสุขุมวิท แขวงคลองเตย ... 10110")."""
 
 
 def national_addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -160,9 +188,17 @@ _KIND_FIRST = re.compile(r"(?<![^\W\d_])(?:rue|avenue|boulevard|chaussée|chemin
 _KIND_FIRST_WORDS = ("rue", "avenue", "boulevard", "chaussée", "chemin", "place", "quai", "allée", "impasse",
                      "route", "drève", "rempart", "cadde", "cad.", "cd.", "sok", "sk.", "bulvar", "blv.", "str.",
                      "strada", "calea", "aleea", "oseaua", "splaiul", " gat")
+_HANGUL = re.compile("[\uac00-\ud7af]")
+_VIETNAMESE_WORDS = ("phường", "quận", "huyện", "xã", ", p.", ", q.")
+_THAI_WORDS = ("ถนน", "ซอย", "ถ.", "ซ.")
 _TRIGGERS = (
     (_BY_A_NUMBER.search, ("kind", "adjectival", "french", "preposition")),
     (_OTHER_SCRIPTS.search, ("russian", "chinese")),
+    (lambda lowered: not lowered.isascii() and _HANGUL.search(lowered) is not None, ("hangul",)),
+    (lambda lowered: not lowered.isascii() and "شارع" in lowered, ("arabic",)),
+    (lambda lowered: not lowered.isascii() and any(word in lowered for word in _THAI_WORDS), ("thai",)),
+    (lambda lowered: "jl" in lowered or "jalan" in lowered, ("jalan",)),
+    (lambda lowered: not lowered.isascii() and any(word in lowered for word in _VIETNAMESE_WORDS), ("vietnamese",)),
     (lambda lowered: any(word in lowered for word in _KIND_WORDS), ("polish", "korean", "chome")),
     (lambda lowered: any(word in lowered for word in _KIND_FIRST_WORDS) and _KIND_FIRST.search(lowered),
      ("named_first",)),
@@ -179,7 +215,9 @@ def _finders_for(text: str) -> list:
 _FINDERS = {"kind": _streets_by_kind, "adjectival": _adjectival_streets, "polish": _finder(_POLISH),
             "preposition": _finder(_PREPOSITION_STREET), "french": _finder(_FRENCH), "russian": _finder(_RUSSIAN),
             "chinese": _finder(_CHINESE), "korean": _finder(_KOREAN), "chome": _finder(_CHOME),
-            "named_first": lambda text: _named_first(text)}
+            "named_first": lambda text: _named_first(text), "hangul": _finder(_HANGUL_ROAD),
+            "arabic": _finder(_ARABIC_STREET), "thai": _finder(_THAI), "jalan": _finder(_JALAN),
+            "vietnamese": _finder(_VIETNAMESE)}
 """Each form's finder by its name, in the order they run."""
 
 

@@ -117,13 +117,18 @@ WORLD: tuple[NationalId, ...] = (
 _PAN = re.compile(r"(?<![\w-])[A-Z]{3}([ABCFGHJLPT])[A-Z]\d{4}[A-Z](?![\w-])")
 """India's permanent account number: five letters, the fourth the holder's kind (P a person, C a company, ...),
 four digits and a letter; no check."""
+_PAN_DIGITS = re.compile(r"(?<=[A-Z]{5})\d{4}[A-Z](?![\w-])")
+"""Where a PAN's digits stand, after five capitals: found faster than the letters before them."""
 _PAN_LABEL = re.compile(r"(?i)\b(?:pan|permanent account number)(?:\s*(?:card|number|no\.?|#))?[^\d\n.;!?]{0,40}$")
 
 
 def pans(text: str) -> Iterator[tuple[int, int, str]]:
     """Every PAN after its name ("PAN: ABCPK1234M"), or a person's (P) standing alone, unless a record's noun names
     it ("SKU ABCPD1234E")."""
-    for m in _PAN.finditer(text):
+    for digits in _PAN_DIGITS.finditer(text):
+        m = _PAN.match(text, digits.start() - 5)
+        if not m:
+            continue
         before = text[max(0, m.start() - 50):m.start()]
         if _PAN_LABEL.search(before) or m.group(1) == "P" and not NOT_PHONE_BEFORE.search(before[-40:]):
             yield m.start(), m.end(), m.group(0)

@@ -112,7 +112,7 @@ def phones(text: str, regions: tuple[str, ...] | list[str] | None) -> list[tuple
     if not found:
         return []
     tried, named = _regions_to_try(text, regions)
-    more = () if regions else tuple(region for region in MORE_PHONE_REGIONS if region not in tried)
+    more = not regions
     records = _record_shapes(found)
     ranged = _ranges(found)
     return [(c.start, c.end) for c in found
@@ -170,7 +170,7 @@ def _shape(raw: str) -> str:
     return re.sub(r"\d", "d", raw)
 
 
-def _is_phone(c: Candidate, tried: list[str], named: bool, more: tuple[str, ...]) -> bool:
+def _is_phone(c: Candidate, tried: list[str], named: bool, more: bool) -> bool:
     if _ruled_out(c):
         return False
     labelled = bool(_PHONE_LABEL.search(c.before) or _PHONE_CONTEXT_AFTER.search(c.after))
@@ -304,21 +304,31 @@ def _introduced(before: str) -> bool:
     return not _NUMBER_WORD.match(word.group(0)) or bool(_OWNER_BEFORE.search(before[:word.start()]))
 
 
-def _dialable(raw: str, tried: list[str], more: tuple[str, ...], *, lenient: bool) -> bool:
+def _dialable(raw: str, tried: list[str], more: bool, *, lenient: bool) -> bool:
+    """Valid in a region tried (or only possible there, when `lenient`); failing that, and when `more`, valid in one
+    of MORE_PHONE_REGIONS."""
     import phonenumbers
 
     national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
-    for region in ([None] if raw.startswith("+") else []) + tried + list(more):
-        if national_without_zero and region in _WRITTEN_WITH_ZERO or region == "RU" and not raw.startswith("8"):
-            continue  # a Russian number is written with its trunk 8 ("8 (401) 023-21-38"), or with +7
-        try:
-            number = phonenumbers.parse(raw, region)
-        except phonenumbers.NumberParseException:
-            continue
-        if phonenumbers.is_valid_number(number) or (lenient and region not in more
-                                                    and phonenumbers.is_possible_number(number)):
+    for region in ([None] if raw.startswith("+") else []) + tried:
+        number = _parsed(raw, region, national_without_zero)
+        if number and (phonenumbers.is_valid_number(number) or lenient and phonenumbers.is_possible_number(number)):
             return True
-    return False
+    return more and any((number := _parsed(raw, region, national_without_zero)) and phonenumbers.is_valid_number(number)
+                        for region in MORE_PHONE_REGIONS if region not in tried)
+
+
+def _parsed(raw: str, region: str | None, national_without_zero: bool):
+    """`raw` read as a number of `region`, or None where it cannot be one: a number written without its trunk 0 in
+    a region that always writes it, a Russian number without its trunk 8 ("8 (401) 023-21-38"; or with +7)."""
+    import phonenumbers
+
+    if national_without_zero and region in _WRITTEN_WITH_ZERO or region == "RU" and not raw.startswith("8"):
+        return None
+    try:
+        return phonenumbers.parse(raw, region)
+    except phonenumbers.NumberParseException:
+        return None
 
 
 def _grouped_like_a_phone(raw: str) -> bool:

@@ -141,3 +141,65 @@ def test_local_phone_look_alikes(text):
 
 def test_more_regions_only_when_the_run_names_none():
     assert find_pii("0803 456 7890", regions=["US"]) == []
+
+
+@pytest.mark.parametrize("text", [
+    "Data urodzenia: 12.03.1985.",
+    "Дата рождения: 12 марта 1985 г.",
+    "Doğum tarihi 12 Mart 1985",
+    "出生日期：1985年3月12日",
+    "1985年3月12日生まれのお客様です。",
+    "생년월일: 1985년 3월 12일",
+    "تاريخ الميلاد: 12/03/1985",
+    "Tanggal lahir: 12-03-1985",
+    "Ngày sinh: 12/03/1985",
+    "Födelsedatum: 1985-03-12",
+    "जन्म तिथि: 12/03/1985",
+    "Nascida em 12 de fevereiro de 1985.",
+    "Syntymäaika 12.3.1985",
+    "Születési dátum: 1985. március 12.",
+    "Datum narození: 12. 3. 1985",
+    "Ημερομηνία γέννησης: 12/03/1985",
+    "תאריך לידה: 12.03.1985",
+])
+def test_birth_dates_in_more_languages(text):
+    assert "date_of_birth" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Zamówienie z 12.03.2025 zostało wysłane.",
+    "Заказ от 12 марта 2025 г. доставлен.",
+    "出荷日：2025年3月12日",
+    "Sipariş tarihi 12 Mart 2025",
+    "Data de entrega: 12/03/2025",
+])
+def test_other_dates_in_those_languages(text):
+    assert "date_of_birth" not in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Alamat: Jl. Jend. Sudirman No. 5, Jakarta Pusat 10220",
+    "Kirim ke Jalan Merdeka No. 12, Bandung.",
+    "Địa chỉ: 123 Nguyễn Huệ, Quận 1, TP. Hồ Chí Minh",
+    "Địa chỉ: 25 Trần Hưng Đạo, P. 6, Q. 5",
+    "배송지는 부산광역시 해운대구 해운대로 264입니다.",
+    "العنوان: شارع الملك فهد، الرياض 12211",
+    "العنوان: 12 شارع التحرير، القاهرة",
+    "ที่อยู่: 99 ถนนสุขุมวิท แขวงคลองเตย เขตคลองเตย กรุงเทพฯ 10110",
+])
+def test_addresses_in_more_scripts(text):
+    assert "address" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "Sedang dalam perjalanan, nomor 5.",
+    "Saya jalan ke kantor jam 5.",
+    "문자로 3번 보냈습니다.",
+    "강남구 주민 120명이 참석했습니다.",
+    "Version 2 Beta, Q. 4 results",
+    "Tập 12 Nguyễn Du, Quận trưởng",
+    "السعر 12 شارع",
+    "ถนน 5 สาย",
+])
+def test_address_look_alikes_in_those_scripts(text):
+    assert "address" not in _kinds(text)
