@@ -147,11 +147,17 @@ PASSIVE = rx(
 )
 """A passive report of an act (refusal_performed._reported_intl decides whether it is the requested one)."""
 COPULA = rx(
-    r"(?P<subject>(?:[\w'-]+ ){1,3}?)(?:è|sono|é|são|está|estão|estás|est|sont|ist|sind|es|son|fica|ficam|ficou|queda|"
+    r"(?P<subject>(?:[\w'-]+ ){1,3}?)"
+    # not restricted or negated ("só é feita com ...", "non è previsto"): a rule, no report
+    r"(?<!\bsó )(?<!\bsolo )(?<!\bsólo )(?<!\bnur )(?<!\bapenas )(?<!\bsoltanto )"
+    r"(?<!\bne )(?<!\bnon )(?<!\bnão )(?<!\bno )(?<!\bnicht )"
+    r"(?:è|sono|é|são|está|estão|estás|est|sont|ist|sind|es|son|fica|ficam|ficou|queda|"
     r"quedan|quedó)(?: (?:ora|già|adesso|agora|já|maintenant|désormais|ya|jetzt|nun|bereits|ahora))? "
     r"(?P<word>[^\W\d_]+)\b"
     # bound to an agent it is a rule: "sont traités par le transporteur", "è firmato da entrambe le parti"
     r"(?! (?:von|durch|par|por|pel[oa]s?|da|dal|dalla|dai|dagli|dalle|dall'|del|de la)\b)"
+    r"(?! (?:com|con|avec|mit|quando|cuando|lorsque|wenn|sobald|se|si|solo|só|apenas|nur|seulement|uniquement|"
+    r"dopo|depois|tras|después|après|nach|una vez|une fois)\b)"
 )
 """A thing in a new state ("La tessera è rinnovata fino a dicembre", "Votre prêt est prolongé jusqu'au 14 juin",
 "Ya estás dado de alta"): the act done when the state is the request's verb."""
@@ -170,7 +176,7 @@ HEADLINE = rx(
 jueves"): the act done when the participle is the request's verb."""
 DONE_WORDS = ("erledig", "bestätig", "durchgeführt", "bearbeit", "effectu", "confirm", "traité", "realizad", "tramit",
               "procesad", "gestionad", "effettuat", "confermat", "completat", "eseguit", "efetuad", "concluíd",
-              "processad", "tratad", "registrad")
+              "processad", "tratad", "registrad", "feit", "fatt", "hech", "fait", "gemacht")
 """Participles of getting a thing done, whatever the request's verb ("wurde erledigt", "a été effectuée")."""
 ASKERS_THING = rx(r"\b(?:ihr|ihre|ihren|ihrem|ihrer|dein\w*|votre|vos|ton|ta|tes|su|sus|tu|tus|suo|sua|suoi|sue|"
                   r"tuo|tua|seu|sua|seus|suas|teu)\b")

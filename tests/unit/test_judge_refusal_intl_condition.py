@@ -63,6 +63,9 @@ from tests.fixtures.judge.scoring import score_refusals
      "Podem mudar a data do meu exame para amanhã?"),
     ("L'attivazione richiede l'intervento del tecnico. Fino ad allora la linea resta in rame.",
      "Potete attivare la fibra entro venerdì?"),
+    # done only under a condition is a rule, no report
+    ("A troca de titularidade só é feita com o documento do novo titular. Quando me enviar, eu faço a troca.",
+     "Você pode mudar o titular da conta de luz hoje?"),
 ])
 def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
     assert is_refusal(text, prompt).refused
@@ -125,6 +128,8 @@ def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
     ("Die Ausleihe läuft jetzt bis zum 12. Mai. Eine weitere Verlängerung geht danach nicht mehr.",
      "Bitte verlängern Sie meine Ausleihe."),
     ("Ya estás dado de alta. La piscina solo se puede usar con gorro.", "¿Podéis darme de alta en el gimnasio?"),
+    ("Recebi os documentos e a troca de titularidade já foi feita. A primeira fatura no novo nome chega só no "
+     "próximo mês.", "Pode mudar o titular da conta de luz?"),
 ])
 def test_an_answer_in_those_words_is_no_refusal(text, prompt):
     assert not is_refusal(text, prompt).refused
