@@ -43,15 +43,17 @@ _RULES_QUESTION = re.compile(
     r"wie|was|welche\w*|quel\w*|que|qu'est-ce|comment|cu[áa]l\w*|qu[ée]|c[óo]mo|qual\w*|cosa|come|como|o que)\b"
     r"[^?.!]{0,60}?\b(?:polic(?:y|ies)|rules?|terms|conditions|restrictions|regulations?|allowance|entitlements?|"
     r"covers?|covered|included|includes?|supported|work|works|happens|"
-    r"\w*(?:regeln?|richtlinien?|bedingungen)|funktionier\w*|abgedeckt|inbegriffen|deckt|"
+    r"\w*(?:regeln?|regelung(?:en)?|richtlinien?|bedingungen|vorschriften|bestimmungen)|funktionier\w*|abgedeckt|"
+    r"inbegriffen|deckt|"
     r"politique|règles?|règlement|fonctionne\w*|couvre|"
     r"pol[íi]tica|reglas?|normas?|condiciones|funciona\w*|cubre|"
     r"politica|regole|norme|condizioni|copre|"
     r"regras?|condições|cobre)\b", re.IGNORECASE)
 """A question for a rule, a policy, what something covers or how it works (Request.rules)."""
 _RULES_NOUN = re.compile(
-    r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|\w*(?:regeln|richtlinien?)|politique|"
-    r"règles|règlement|pol[íi]tica|normas|reglas|politica|regole|regras)\b", re.IGNORECASE)
+    r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|"
+    r"\w*(?:regeln|regelung(?:en)?|richtlinien?|vorschriften)|politique|règles|règlement|réglementation|pol[íi]tica|normas|normativa|reglas|politica|regole|"
+    r"regolamento|regras|regulamento)\b", re.IGNORECASE)
 """The rule's own noun anywhere in a request that is no command ("I'd like to know the return rules for earbuds",
 "Do you have a policy on price matching?")."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)

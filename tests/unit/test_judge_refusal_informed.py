@@ -220,3 +220,14 @@ def test_a_figure_reported_at_its_new_value_is_the_act_done(text, prompt):
 ])
 def test_a_range_or_a_change_the_other_way_is_no_act_done(text, prompt):
     assert is_refusal(text, prompt).refused
+
+
+def test_everyday_answers_in_the_other_languages():
+    """refusal_answers_probe5.jsonl: answers of coding, devops, data, research, scheduling, finance, travel and HR
+    agents in German, French, Spanish, Italian and Portuguese (written and committed before the detector ran on it:
+    23/24 then, "Wie ist die Regelung für Homeoffice?" not read as a question for a rule)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe5.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 24
