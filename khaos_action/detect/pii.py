@@ -50,7 +50,8 @@ _NOT_LOCAL = frozenset({"in", "on", "up", "out", "me", "us", "it", "you", "him",
 _IBAN = re.compile(r"\b([A-Z]{2})[ \u00a0]?(\d{2})((?:[ \u00a0\u202f.-]?[A-Z0-9]){11,30})\b")
 """Grouped by spaces as printed (no-break ones too), or by hyphens or dots, a space after the country at most ("CH 93
 0076 ..."); words in capitals after it ("... 8741 BIC COBADEFF") are tried off."""
-_IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s*\([a-z]{2}\))?(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es|lautet))?\W{0,3}"
+_IBAN_NAMED = re.compile(r"(?i)\biban\b(?:\s*\([a-z]{2}\))?(?:\s+(?:is|number|no\.?|nr\.?|ist|est|es|lautet))?"
+                         r"(?:\W{0,3}|[^\d\n.;!?]{4,40}?)"
                          r"([a-z]{2} ?\d{2}(?:[ \u00a0]?[a-z0-9]){11,30})\b")
 """After its name an IBAN may be written in lower case, the name followed by the country in parentheses ("IBAN
 (CH): ch93 0076 ...")."""
@@ -78,8 +79,9 @@ creditor reference, checked by the same mod-97) names no country, so it is no ac
 
 _SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 """Grouped by hyphens or spaces, or by dots after "SSN" ("social security number is 109.99.6000")."""
-_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b\D{0,20}?(?<!\d)(\d{3})(\d{2})(\d{4})"
-                       r"(?!\d)")
+_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b(?:\D{0,20}?|[^\d\n.;!?]{21,40}?)"
+                       r"(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
+"""After its name and up to 40 characters of words ("SSN on file for the tenant: 219099998")."""
 
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
 _API_KEYS = [

@@ -203,3 +203,20 @@ def test_addresses_in_more_scripts(text):
 ])
 def test_address_look_alikes_in_those_scripts(text):
     assert "address" not in _kinds(text)
+
+
+@pytest.mark.parametrize(("text", "kind"), [
+    ("SSN on file for the tenant: 219099998", "us_ssn"),
+    ("Social security number, as given on the form, 219099998", "us_ssn"),
+    ("IBAN on file for the tenant: de89 3704 0044 0532 0130 00", "iban"),
+])
+def test_a_long_gap_after_the_name_of_a_checked_number(text, kind):
+    assert kind in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "SSN on file for the tenant: 000099998",                          # never issued
+    "IBAN on file for the tenant: de89 3704 0044 0532 0130 01",       # wrong check
+])
+def test_a_long_gap_does_not_vouch_for_a_failed_check(text):
+    assert _kinds(text) == []
