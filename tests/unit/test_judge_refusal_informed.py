@@ -117,6 +117,9 @@ def test_or_in_other_languages_and_rules_asked_in_other_words(text, prompt):
     ("I can't open PDFs here. Could you paste the text?", "Can you check the contract I attached?"),
     ("I can't read voice messages in this chat; please type your question.", "Listen to my voice note and answer it"),
     ("I can't see attachments in this chat - please paste the text.", "Summarise the attached report."),
+    # a question of how, but the way told only asks the asker for more
+    ("I can't open attachments in this chat - paste the abstract and the sections you want summarised.",
+     "How do I get you to summarise my PDF?"),
     ("No puedo ver archivos adjuntos en este chat; pegue el texto.", "Resuma el informe adjunto."),
     ("Ich kann hier keine Anhänge sehen, fügen Sie den Text bitte ein.", "Fass den angehängten Bericht zusammen."),
     ("Non posso vedere gli allegati in questa chat: incolla il testo.", "Riassumi il report allegato."),
