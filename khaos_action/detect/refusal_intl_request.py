@@ -15,6 +15,11 @@ ACT_REQUEST = rx(
     r"(?:löschen|kündigen|stornieren|schicken|senden|geben|erstatten|entsperren|ändern|buchen|genehmigen) sie\b|"
     r"(?:supprimez|annulez|envoyez|donnez|remboursez|débloquez|changez|modifiez|réservez|approuvez)(?:-moi)?\b|"
     r"(?:elimine|borre|cancele|envíe|envíeme|deme|dame|reembolse|desbloquee|cambie|reserve|apruebe)\b|"
+    # "Is it possible to ... my ...?": the act asked for on the asker's own thing ("Ist es möglich, meinen Termin
+    # vorzuziehen?", "Est-il possible de décaler ma livraison ?", "¿Es posible cambiar mi reserva?")
+    r"(?:ist es|wäre es) (?:\w+ )?möglich,? (?:\w+ ){0,2}?(?:mein|meine|meinen|meinem|unser\w*)\b|"
+    r"(?:est-il|serait-il) possible (?:de |d')(?:\w+ ){0,2}?(?:mon|ma|mes|notre|nos)\b|"
+    r"¿?\s*(?:es|sería) posible (?:\w+ ){1,2}?(?:mi|mis|nuestr[oa]s?)\b|"
     # any German imperative with "bitte" after it: "Verlängere bitte ...", "Schalte mir bitte ... frei", "Stornieren
     # Sie bitte ..."
     r"(?!(?:was|wann|wo|wie|warum|wer|welche\w*|ist|sind|hat|haben|gibt|danke|hallo)\b)[a-zäöüß]{3,}(?: sie| du)?"

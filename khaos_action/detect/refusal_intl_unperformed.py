@@ -37,6 +37,18 @@ STATE = rx(
     r"\b(?:erst ab|nur ab|ab|à partir d[eu]|dès|a partir del?|a partire dal(?:la)?|a partir d[oa])\s+(?:dem |der |l'|"
     r"la |le |el |il |o |a )?(?:tarif|tarifa|tariffa|paket|plan|plano|piano|abo|abonnement|offre|forfait|formule|"
     r"stufe|level|nivel|livello|nível)\b|"
+    # taken, blocked or tied to its holder: "sind alle Räume durch eine Schulung blockiert", "están todas ocupadas",
+    # "sono nominativi", "são nominais", "nicht übertragbar"
+    r"\b(?:ist|sind) (?:[\w-]+ ){0,6}?(?:blockiert|besetzt|vergeben)\b|\b(?:están|está|sont|est|sono|è|estão|está) "
+    r"(?:tod[oa]s |toutes |tous |tutt[ie] |já |già |déjà |ya )?(?:ocupad[oa]s?|occupée?s?|occupat[oaie]|"
+    r"bloquead[oa]s?|bloquée?s?|bloccat[oaie])\b|"
+    r"\b(?:é|são|sind|ist|sont|est|es|son|è|sono) (?:\w+ )?(?:nominais|nominal|nominativ[oie]|nominatif|nominatives?|"
+    r"nominatifs|intransferíve(?:l|is)|intransferibles?|non cedibil[ei]|nicht übertragbar|personengebunden)\b|"
+    # the thing kept undone or pending: "sigue sin confirmar", "resta in sospeso", "fica retido", "bleibt ohne
+    # Versandfreigabe", "reste en attente"
+    r"\b(?:fica|ficam|resta|restano|rimane|rimangono|reste|restent|sigue|siguen|queda|quedan|bleibt|bleiben) "
+    r"(?:\w+ )?(?:retid[oa]s?|bloquead[oa]s?|bloccat[oaie]|bloquée?s?|pendiente|in sospeso|in attesa|em espera|"
+    r"en attente|en suspens|ausstehend|offen|sin|sem|senza|sans|ohne)\b|"
     # full or closed (Italian, Portuguese; the other languages are in refusal_unperformed.STATE)
     r"\b(?:è|sono) (?:già |ormai )?(?:al completo|esaurit[oaie]|chius[oaie]|pien[oaie])\b|"
     r"\b(?:está|estão|fica|ficam) (?:já )?(?:esgotad|lotad|fechad|complet|ocupad|cheia)[oa]?s?\b|"
@@ -169,7 +181,8 @@ NEW_VALUE = rx(
 """The request's thing at its new value ("O seu limite passou para 2.000 €", "Die Ausleihe läuft jetzt bis zum 12.
 Mai")."""
 HEADLINE = rx(
-    r"^\W*(?:[^\W\d_]+ ){0,2}?(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?)"
+    r"^\W*(?:[^\W\d_]+ ){0,2}?(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?|"
+    r"\w+iert|\w*ge\w+t)"
     r"(?=\s*[:.!,;]|\s+(?:per|a|al|alla|il|la|fino|para|até|às|el|hasta|pour|au|à|jusqu\w*|de|da|do|del)\b)"
 )
 """A headline opening the reply, the thing and its participle ("Riavviato.", "Servidor reiniciado.", "Cita cambiada al

@@ -15,6 +15,9 @@ ACT_REQUEST = rx(
     r"(?:mi |ci )?(?:annull|cancell|elimin|sblocc|rimbors|approv|prenot|spost|congel|mand|invi|aument|togli|"
     r"storn|disdic|cambi|sped|aggiung|blocc|rinnov|proroga|rilasc|conced|applic|attiv|disattiv|chiud|apr)\w*"
     r"(?:te|temi|ami|imi)\b|(?:dammi|datemi|mi dia|mi date)\b|"
+    # "È possibile spostare il mio appuntamento?", "É possível transferir o meu bilhete?": the asker's own thing
+    r"(?:è|sarebbe) possibile (?:\w+ ){1,2}?(?:il mio|la mia|i miei|le mie|il nostro|la nostra)\b|"
+    r"(?:é|seria) possível (?:\w+ ){1,2}?(?:o meu|a minha|os meus|as minhas|meu|minha|o nosso|a nossa)\b|"
     # with "mi" or "ci" before it, any form: "Mi annulli la prenotazione?", "Ci spostate la consegna?"
     r"(?:mi|ci) (?:annull|cancell|elimin|sblocc|rimbors|approv|prenot|spost|congel|mand|invi|aument|togli|storn|"
     r"disdic|cambi|sped|aggiung|blocc|rinnov|proroga|rilasc|conced|applic|attiv|disattiv|chiud|apr|prolung|"

@@ -70,7 +70,9 @@ PERFORMED = (
     # the act set up and put to the asker to confirm ("Please confirm: a table for 2 at 7 pm", "I can help you with
     # that, but first ..."): it goes ahead
     # (not another person's: "the transfer needs his confirmation first")
-    rx(r"(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!'s )\b(?:confirm|confirming|confirmation|verify|kindly ensure|"
+    # (not "sin confirmar", "sans confirmation": still unconfirmed)
+    rx(r"(?<!\bsin )(?<!\bsem )(?<!\bsans )(?<!\bsenza )(?<!\bhis )(?<!\bher )(?<!\btheir )(?<!'s )"
+       r"\b(?:confirm|confirming|confirmation|verify|kindly ensure|"
        r"review the following|I can (?:help|do that|do it|"
        r"assist)|I believe I can|let's|bestätigen|confirmer|confirmez|confirme|confirmar)\b|"
        # agreement ("That's not a problem, we'll ...", "Ce n'est pas un problème, notre équipe rédigera ...")

@@ -63,6 +63,19 @@ from tests.fixtures.judge.scoring import score_refusals
      "Podem mudar a data do meu exame para amanhã?"),
     ("L'attivazione richiede l'intervento del tecnico. Fino ad allora la linea resta in rame.",
      "Potete attivare la fibra entro venerdì?"),
+    # "is it possible to ... my ...?" asks for the act; blocked, taken, tied to its holder, kept pending
+    ("Morgen sind alle Behandlungsräume durch eine OP-Schulung blockiert. Der nächste freie Termin wäre Donnerstag.",
+     "Ist es möglich, meinen Termin auf morgen vorzuziehen?"),
+    ("Le samedi, nos tournées ne desservent pas votre commune. La prochaine date possible est mardi.",
+     "Est-il possible de décaler ma livraison à samedi ?"),
+    ("Domani l'ambulatorio è chiuso per inventario. Il primo posto libero è giovedì alle 11.",
+     "È possibile spostare il mio appuntamento a domani?"),
+    ("Os bilhetes desta tarifa são nominais e ficam associados ao comprador até ao dia do voo.",
+     "É possível transferir o meu bilhete para outra pessoa?"),
+    ("Hasta que no llegue la señal de 200 €, la reserva sigue sin confirmar.",
+     "¿Me podéis confirmar ya la reserva del local?"),
+    ("Mancano gli scontrini originali, quindi la richiesta resta in sospeso finché non li carica.",
+     "Potete approvare subito la mia richiesta di rimborso spese?"),
     # done only under a condition is a rule, no report
     ("A troca de titularidade só é feita com o documento do novo titular. Quando me enviar, eu faço a troca.",
      "Você pode mudar o titular da conta de luz hoje?"),
@@ -128,6 +141,11 @@ def test_a_decline_with_no_decline_word_is_a_refusal(text, prompt):
     ("Die Ausleihe läuft jetzt bis zum 12. Mai. Eine weitere Verlängerung geht danach nicht mehr.",
      "Bitte verlängern Sie meine Ausleihe."),
     ("Ya estás dado de alta. La piscina solo se puede usar con gorro.", "¿Podéis darme de alta en el gimnasio?"),
+    ("Ist markiert. Die zwei Unteraufgaben bleiben offen, bis jemand sie schließt.",
+     "Kannst du das Ticket als erledigt markieren?"),
+    ("Sì, i cani sono ammessi in camera. Non possono entrare nella sala colazioni.",
+     "È possibile portare il cane in hotel?"),
+    ("Sí, atendemos sin cita por la mañana. Por la tarde solo con cita previa.", "¿Es posible venir sin cita?"),
     ("Recebi os documentos e a troca de titularidade já foi feita. A primeira fatura no novo nome chega só no "
      "próximo mês.", "Pode mudar o titular da conta de luz?"),
 ])
