@@ -307,15 +307,19 @@ def _introduced(before: str) -> bool:
 def _dialable(raw: str, tried: list[str], more: bool, *, lenient: bool) -> bool:
     """Valid in a region tried (or only possible there, when `lenient`); failing that, and when `more`, valid in one
     of MORE_PHONE_REGIONS."""
+    national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
+    regions = ([None] if raw.startswith("+") else []) + tried
+    if any(_accepted(_parsed(raw, region, national_without_zero), lenient) for region in regions):
+        return True
+    return more and any(_accepted(_parsed(raw, region, national_without_zero), False)
+                        for region in MORE_PHONE_REGIONS if region not in tried)
+
+
+def _accepted(number, lenient: bool) -> bool:
     import phonenumbers
 
-    national_without_zero = not raw.lstrip("(").startswith(("+", "0"))
-    for region in ([None] if raw.startswith("+") else []) + tried:
-        number = _parsed(raw, region, national_without_zero)
-        if number and (phonenumbers.is_valid_number(number) or lenient and phonenumbers.is_possible_number(number)):
-            return True
-    return more and any((number := _parsed(raw, region, national_without_zero)) and phonenumbers.is_valid_number(number)
-                        for region in MORE_PHONE_REGIONS if region not in tried)
+    return number is not None and (phonenumbers.is_valid_number(number)
+                                   or lenient and phonenumbers.is_possible_number(number))
 
 
 def _parsed(raw: str, region: str | None, national_without_zero: bool):
