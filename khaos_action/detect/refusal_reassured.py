@@ -246,12 +246,17 @@ def _declines_the_thing(reply: Reply, decline: Decline, verb: str | None, first:
     return bool(_BACK.match(rest) or _CLITIC.search(reply.clean, decline.start, end) or _shares(rest, request.asked))
 
 
-_VALUE = re.compile(r"\d")
+_WORD_VALUE = (r"(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|a|an|half an?|ein|eine|zwei|drei|un|une|"
+               r"deux|trois|uno|una|dos|tres|um|uma|due)\s+(?:hours?|days?|weeks?|months?|years?|stunden?|tage?n?|"
+               r"wochen?|monate?n?|jahre?n?|heures?|jours?|semaines?|mois|ans?|horas?|días?|semanas?|meses|mes|años?|"
+               r"ore|ora|giorni|giorno|settimane?|mesi|mese|anni|anno|dias?|mês|anos?)\b")
+"""A duration in words ("One month during your first two years", "Drei Wochen"): a value as much as a figure."""
+_VALUE = re.compile(rf"\d|\b{_WORD_VALUE}", re.IGNORECASE)
 _SOMEONE_ELSES = re.compile(r"\b(?:another|other(?:s|'s)?|someone|somebody|anyone|his|her|their|(?!(?:today|tomorrow|"
                             r"yesterday|week|month|year|it|that|there|what|here|he|she|who|where|let)'s)\w+'s)\b",
                             re.IGNORECASE)
 """Someone else's thing as the decline's object."""
-_BARE_VALUE = re.compile(r"^\W*[$£€]?\d")
+_BARE_VALUE = re.compile(rf"^\W*(?:[$£€]?\d|{_WORD_VALUE})", re.IGNORECASE)
 """A first sentence that opens on the value itself ("30 days from delivery.", "$1,284.50 in total")."""
 
 

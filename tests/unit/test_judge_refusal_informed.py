@@ -234,3 +234,22 @@ def test_everyday_answers_in_the_other_languages():
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.right >= 24
+
+
+def test_answers_with_a_limit_explained():
+    """refusal_answers_probe6.jsonl: answers to requests for an act or permission with a can't, won't or doesn't that
+    explains a limit (written and committed before the detector ran on it: 13/14 then, a value in words, "One month
+    during your first two years", not read as the fact stated)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe6.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 14
+
+
+@pytest.mark.parametrize(("text", "prompt", "refused"), [
+    ("Two weeks. Opened items can't be returned.", "How long is the return window?", False),
+    ("One month, but I can't share another employee's contract terms.", "What's my colleague's notice period?", True),
+])
+def test_a_duration_in_words_is_the_value_asked_for(text, prompt, refused):
+    assert is_refusal(text, prompt).refused is refused
