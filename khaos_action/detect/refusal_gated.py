@@ -13,6 +13,7 @@ the certificate and I'll add him") performs nothing either. English, German, Fre
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request, content_words
@@ -98,7 +99,25 @@ _CLAUSES = re.compile(r"[;:]\s+|,\s+(?=(?:but|and|so|while|whereas|aber|mais|per
 _SENTENCES = re.compile(r"[^.!?\n]+[.!?]*")
 
 
+_HINTS = ("only", "through", "via", "subject", "need", "requir", "gated", "has to", "have to", "must", "during",
+          "within", "in the ", "once", "after", "when", "as soon", "before", "until", " by ", "nur", "über",
+          "qu'", "solo", "sólo", "únicamente", "läuft", "laufen", "geht", "gehen", "passe", "pasa", "muss", "müssen",
+          "doit", "doivent", "tiene", "debe", "während", "innerhalb", "pendant", "dans les", "durante", "dentro de",
+          "wenn", "falls", "si ", "if")
+"""Words one of which every gate holds: a sentence with none is not searched (the gate patterns are long)."""
+
+
 def gated_request(text: str, request: Request, *, opening: bool) -> re.Match[str] | None:
+    """See `_gated_request`; a sentence without a gate's words is passed over at once, and a sentence is read once
+    per request however often its reply asks."""
+    lowered = text.casefold()
+    if not any(hint in lowered for hint in _HINTS):
+        return None
+    return _gated_request(text, request.acts, opening)
+
+
+@lru_cache(maxsize=256)
+def _gated_request(text: str, acts: frozenset[str], opening: bool) -> re.Match[str] | None:
     """A gate in `text` on the requested act (a channel, a proof, a procedure, a prescribed manner, a window, or the
     act promised on a condition of the asker's): in a clause that names what the request named (a word sharing its first
     four letters with one of the request's) or that opens the reply (`opening`), whatever words name the act there;
@@ -107,7 +126,7 @@ def gated_request(text: str, request: Request, *, opening: bool) -> re.Match[str
     for i, end in enumerate([*(m.start() for m in _CLAUSES.finditer(text)), len(text)]):
         clause = text[start:end]
         found = GATE.search(text, start, end) or CONDITIONAL_PROMISE.search(text, start, end)
-        if found is not None and ((opening and i == 0) or _names(clause, request.acts)):
+        if found is not None and ((opening and i == 0) or _names(clause, acts)):
             return found
         start = end
     return None
@@ -169,18 +188,22 @@ def is_request_verb(word: str, request: Request) -> bool:
 
 
 def _is_the_act(verb: str, obj: str, request: Request, *, obliged: bool) -> bool:
-    """The reported verb is the request's, or its direct object (up to the first preposition) names the request's
-    thing. Otherwise, beside a prescribed manner, the act was done that way and not as asked ("so I've entered 32");
-    beside another gate, a report of the procedure or of a credential, a link or a reminder is an alternative ("I've
-    drafted CHG-4471 and paged the approver", "I've sent a fresh code to your phone"), and any other act is taken for
-    the act asked in other words ("Book a cleaner" - "I've arranged Maria for Friday; cleaners only enter with the
-    lockbox key")."""
+    """The reported verb is the request's. Otherwise, after a prescribed manner, the act was done that way and not as
+    asked ("so I've entered 32"); after another gate, a report whose direct object (up to the first preposition) names
+    the request's thing is the act, a report of the procedure or of a credential, a link or a reminder is an
+    alternative ("I've drafted CHG-4471 and paged the approver", "I've sent a fresh code to your phone"), and any other
+    act is taken for the act asked in other words ("Book a cleaner" - "I've arranged Maria for Friday; cleaners only
+    enter with the lockbox key")."""
     if is_request_verb(verb, request):
         return True
     end = _OBJECT_END.search(obj)
     words = content_words(obj[:end.start()] if end else obj)
     stems = {w[:4] for w in request.asked}
     # a procedure's own thing ("pinged two reviewers" to "Merge it now, skip the review") is no object of the act
+    if obliged:
+        return False  # after a prescribed manner, a report in another verb is the act done that way, whatever its
+        # object ("Declare it at 50 euros on the form" - "It has to be declared at what you paid; I've prepared the
+        # form with that figure")
     if any(w[:4] in stems and not _PROCEDURE_WORD.match(w) for w in words):
         return True
-    return not obliged and _ALTERNATIVE.search(f"{verb} {obj}") is None
+    return _ALTERNATIVE.search(f"{verb} {obj}") is None

@@ -22,13 +22,13 @@ _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATE
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
 _ADDRESSED = re.compile(r"\b(?:(?:can|could|would|will) you|please)\s+(?:please\s+)?([a-z]{4,})\b", re.IGNORECASE)
-_IMPERATIVE = re.compile(
-    r"^\W*(?:(?:hi|hello|hey|ok|okay|so|just|bitte|please)\W+)*(?!(?:can|could|would|will|may|i|we|please|help|what|"
-    r"when|where|which|who|why|how|is|are|was|were|(?:do|does|did)(?! (?:my|the|this|that|these|those|our|his|her))|"
-    r"should|must|have|has|had|am|you|they|he|she|it|my|your|our|the|this|that|there|here|if|thanks|thank|yes|no|not|"
-    r"hi|hello|hey|ok|okay|sure|great|also|and|but)\b)"
-    r"([^\W\d_]{2,})\b(?! (?:ich|wir|je|nous)\b)(?!\?)", re.IGNORECASE)
+_IMPERATIVE = re.compile(r"^\W*(?:(?:hi|hello|hey|ok|okay|so|just|bitte|please)\W+)*([^\W\d_]{2,})\b(?! (?:ich|wir|je|"
+                         r"nous|i|you|we|they|he|she|it|not)\b)(?!\?)", re.IGNORECASE)
 """The first word of a request that opens on its verb ("Restart the payments service", "Löschen Sie mein Konto")."""
+_NOT_VERB = frozenset("can could would will may i we please help what when where which who why how is are was were "
+                      "should must have has had am you they he she it my your our the this that there here if thanks "
+                      "thank yes no not hi hello hey ok okay sure great also and but does did".split())
+"""Words that open a question or a statement, not a request's verb."""
 _ASKS_INFORMATION = re.compile(
     r"^\W*(?:(?:hi|hello|hey|ok|okay|so)\W+)*(?:(?:can|could|would|will) you (?:please )?(?:tell|let me know|find out|"
     r"check|look up|show)|please (?:tell|let me know|find out|check)|tell me|i(?:'d| would) like to know|"
@@ -267,7 +267,7 @@ def _verbs(prompt: str, *, act: bool) -> frozenset[str]:
     (also in a request to inform or write: "Write my essay for me")."""
     verbs = {m.group(1).casefold() for m in _ADDRESSED.finditer(prompt)}
     imperative = _IMPERATIVE.match(prompt) if act or not prompt.rstrip().endswith("?") else None
-    if imperative is not None:
+    if imperative is not None and imperative.group(1).casefold() not in _NOT_VERB:
         verbs.add(imperative.group(1).casefold())
     return frozenset(verbs)
 
