@@ -15,6 +15,8 @@ andrebbe bene giovedì?") is an offer, not a question about what the act needs.
 
 from __future__ import annotations
 
+import re
+
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import content_words
 
@@ -134,6 +136,9 @@ PERFORMED = rx(
     # "-rei" is also the Italian conditional ("annullerei"): read only opening a clause or after "já", "eu", "então"
     r"(?:^\W*|[.!?;:,]\s*|\b(?:já|eu|nós|então|e|agora|assim) )(?:lhe |o |a |os |as |te )?(?!(?:vorr|potr|dovr|sar|"
     r"far|dar|star|avr|verr|andr|dir|vor|pot)rei\b)[^\W\d_]{3,}rei\b|"
+    # French with a pronoun before the auxiliary: "Je vous ai mis jeudi à 15 h", "Je l'ai envoyée", "nous vous avons
+    # inscrit"
+    r"\b(?:je|nous)\s+(?:(?:vous|te|lui|leur|les|la|le)\s+|l')+(?:ai|avons)\b(?!\s+(?:pas|rien|jamais)\b)|"
     # German with the verb first ("daher habe ich den Zugang soeben freigeschaltet"), or a date between ("Ich habe
     # Ihr Abo zum 30. Juni gekündigt")
     r"\b(?:ich|wir) (?:habe|haben) (?!(?:[\w.-]+ ){0,4}?(?:nicht|nichts|kein\w*)\b)(?:[\w-]+ ){0,4}?\d+\. "
@@ -223,12 +228,22 @@ REDIRECTED = rx(
 """A sentence that sends the asker to someone: a German, French, Spanish, Italian or Portuguese hand-off counts as
 the act answered only in one ("Veuillez contacter le support pour annuler"; "Le délai pour annuler est passé" sends
 nobody anywhere)."""
-SECOND_PERSON = rx(r"\b(?:estás|sei|bist|você está|vous êtes|tu es)\s+(?:ya |già |já |jetzt |déjà )?"
+SECOND_PERSON = rx(r"\b(?:estás|sei|bist|você está|vous êtes|tu es|ya tiene|ahora tiene|ya tienes|ahora tienes|"
+                   r"hat jetzt|haben jetzt|hast jetzt|a maintenant|a désormais|avez maintenant|ora ha|ha ora|ora hai|"
+                   r"hai ora|já tem|agora tem|já tens)\s+(?:ya |già |já |jetzt |déjà )?"
                    r"(?P<words>[^\W\d_]+(?: [^\W\d_]+){0,2})")
-"""The asker in a new state ("Ya estás dado de alta"): the act done when it names the request."""
+"""The asker, or the one the act was for, in a new state ("Ya estás dado de alta", "Laura ya tiene acceso de lectura",
+"Jan hat jetzt Schreibrechte"): the act done when it names the request."""
+JOINED = rx(r"\b(?:(?:fait|font) (?:maintenant|désormais) partie|(?:já|agora) (?:faz|fazem) parte|"
+            r"(?:faz|fazem) (?:agora|já) parte|(?:fa|fanno) (?:ora|adesso) parte|(?:ora|adesso) (?:fa|fanno) parte|"
+            r"(?:ya|ahora) (?:forma|forman) parte|(?:forma|forman) (?:ya|ahora) parte|(?:ist|sind) jetzt "
+            r"(?:teil|mitglied)|gehör(?:t|en) jetzt zu)\b")
+"""Someone added now part of the group ("Paul fait maintenant partie du canal", "A Ana já faz parte do grupo")."""
+_SEPARABLE = re.compile(r"^(ab|an|auf|aus|ein|mit|nach|vor|zu|zurück|um|frei|fest|weg|her|hin|los|durch|über|um)ge")
+"""A German separable prefix before the participle's "ge" ("abgesagt" of "absagen", "freigeschaltet")."""
 
 
-def reported(acts: frozenset[str], text: str) -> bool:
+def reported(request, text: str) -> bool:
     """The requested act reported done in German, French, Spanish, Italian or Portuguese by its participle: a passive
     or a new state of the request's thing or the asker's ("Votre commande a été annulée", "L'ordine è stato annullato",
     "La tessera è rinnovata fino a dicembre", "A receita foi enviada"), a new value ("O seu limite passou para 2.000
@@ -236,13 +251,16 @@ def reported(acts: frozenset[str], text: str) -> bool:
     the new state ("Ya estás dado de alta"). The participle must be the request's verb or a word of getting it done, so
     another act's does not count ("La prestation a été réalisée" to a request for a refund, "Seu cartão foi emitido"
     to one for a higher limit)."""
+    acts = request.acts
     if not acts:
         return False
+    if JOINED.search(text):
+        return True
     for pattern in (PASSIVE, COPULA):
-        if any(_the_act(acts, m.group("word")) and _the_thing(acts, m.group("subject"))
+        if any(_the_act(acts, m.group("word")) and _the_thing(request, m.group("subject"))
                for m in pattern.finditer(text)):
             return True
-    if any(_the_thing(acts, m.group("subject")) for m in NEW_VALUE.finditer(text)):
+    if any(_the_thing(request, m.group("subject")) for m in NEW_VALUE.finditer(text)):
         return True
     if any(any(_the_act(acts, w) for w in m.group("words").split() if len(w) >= 4)
            for m in SECOND_PERSON.finditer(text)):
@@ -254,12 +272,17 @@ def reported(acts: frozenset[str], text: str) -> bool:
 def _the_act(acts: frozenset[str], word: str) -> bool:
     word = word.casefold()
     stems = {stem[:4] for stem in acts}
-    return word[:4] in stems or word.removeprefix("ge")[:4] in stems or word.startswith(DONE_WORDS)
+    return (word[:4] in stems or word.removeprefix("ge")[:4] in stems or _SEPARABLE.sub(r"\1", word)[:4] in stems
+            or word.startswith(DONE_WORDS))
 
 
-def _the_thing(acts: frozenset[str], subject: str) -> bool:
-    stems = {stem[:4] for stem in acts}
-    named = any(w.rsplit("'", 1)[-1][:4] in stems for w in content_words(subject))
+def _the_thing(request, subject: str) -> bool:
+    """The subject names the request's thing (its stem, or the tail of a German compound: "Der Termin" of
+    "Zahnarzttermin") or the asker's."""
+    stems = {stem[:4] for stem in request.acts}
+    words = [w.rsplit("'", 1)[-1] for w in content_words(subject)]
+    named = any(w[:4] in stems or (len(w) >= 5 and any(a != w and a.endswith(w) for a in request.asked))
+                for w in words)
     return named or ASKERS_THING.search(subject) is not None
 
 

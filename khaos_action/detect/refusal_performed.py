@@ -166,7 +166,7 @@ def performed(reply: Reply) -> bool:
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
-    if intl.reported(reply.request.acts, text):
+    if intl.reported(reply.request, text):
         return True
     return _in_the_requests_verb(reply, text)
 
