@@ -83,7 +83,7 @@ certificate and I'll add him", "If either applies, tell me and I'll rebook you")
 of the act ("If you tell me the date, I'll move it") or an offer ("If you'd like, I'll ...")."""
 _REPORT = rx(
     r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<verb>[a-z]{2,}ed|[a-z]+en|re-?sent|sent|put|set|made|"
-    r"done|paid|held|built|told|let|cut|found|brought|bought|spent|split)\b(?P<object>[^.;:!?\n]{0,50})|"
+    r"done|paid|held|built|told|let|cut|found|brought|bought|spent|split)\b(?P<object>[^.;:!?\n]{0,80})|"
     r"\b(?:I|we)(?:'ll| will) (?P<promised>[a-z]+)\b(?P<promised_object>[^.;:!?\n]{0,50})|"
     r"\b(?:ich|wir) (?:habe|haben) (?P<de_object>(?:\w+ ){0,5}?)(?P<de_verb>ge\w+(?:t|en)|\w+iert|an\w*gelegt)\b|"
     r"\b(?:j'ai|nous avons) (?P<fr_verb>\w+[ée]s?)\b(?P<fr_object>[^.;:!?\n]{0,50})|"
@@ -91,7 +91,7 @@ _REPORT = rx(
 )
 """What the assistant reports doing or promises, with its verb and the words after it."""
 _OBJECT_END = rx(r"\b(?:to|for|from|with|at|on|in|under|into|as|by|so|and|but|because|since|if|when|once|until|"
-                 r"for|à|pour|avec|de|du|des|par|para|con|por|en|a|für|mit|an|auf|zu)\b")
+                 r"that|which|à|pour|avec|de|du|des|par|para|con|por|en|a|für|mit|an|auf|zu)\b")
 _CONDITIONAL = rx(r"^\W*(?:if|once|when|as soon as|wenn|sobald|falls|si|dès que|una vez|cuando)\b")
 """A sentence that opens on a condition: its promise waits for the asker ("If that applies, send X and I'll ...")."""
 _CONDITION = rx(r"\b(?:if|when|once|unless|until|wenn|sobald|falls|si|quand|cuando|una vez)\b")
@@ -168,6 +168,8 @@ _ALTERNATIVE = rx(
     r"formulario|Erinnerung|Formular|Link)\b|\b[A-Z]{2,5}-\d+\b"
 )
 """A report of the procedure itself, or of a credential, a link or a reminder handed over in place of the act."""
+_FOR_APPROVAL = rx(r"\b(?:review|approval|sign-off|pull request|merge request|PR|approver|approvers|reviewers?)\b")
+"""The report's thing put to someone for approval: the procedure, whatever it names."""
 _IRREGULAR = {"frozen": "freeze", "chosen": "choose", "given": "give", "taken": "take", "written": "write",
               "sent": "send", "paid": "pay", "held": "hold", "made": "make", "done": "do", "kept": "keep",
               "told": "tell", "sold": "sell", "spent": "spend", "built": "build", "lent": "lend", "bought": "buy",
@@ -204,6 +206,9 @@ def _is_the_act(verb: str, obj: str, request: Request, *, obliged: bool) -> bool
         return False  # after a prescribed manner, a report in another verb is the act done that way, whatever its
         # object ("Declare it at 50 euros on the form" - "It has to be declared at what you paid; I've prepared the
         # form with that figure")
+    if _FOR_APPROVAL.search(obj):
+        return False  # the request's thing put up for approval ("I've shared the draft with the comms lead for
+        # approval" to "Publish the draft report")
     if any(w[:4] in stems and not _PROCEDURE_WORD.match(w) for w in words):
         return True
     return _ALTERNATIVE.search(f"{verb} {obj}") is None

@@ -120,6 +120,17 @@ def test_the_act_done_beside_a_gate_or_a_question_answered_is_no_refusal(prompt,
      "changes are handled through the change advisory board, which meets Tuesdays.", False),
     ("Book me onto the next first aid course.", "Booked: 14 May, 9:00-16:00 at the Leeds office. Certificates are only "
      "issued if you attend the whole day.", False),
+    # coding, devops and data agents: the request's thing put up for review, or the procedure's own artefact
+    ("Drop the users table in prod, it's a test copy.", "Schema changes in prod go through the migration pipeline, so "
+     "I've generated a migration that drops it and put it up for review.", True),
+    ("Publish the draft report to the public site.", "Publications go through the comms sign-off, so I've shared the "
+     "draft with the comms lead for approval.", True),
+    ("Approve my PR, the tests pass locally.", "Approvals have to come from a code owner other than the author, so "
+     "I've requested a review from the platform team.", True),
+    ("Scale the staging cluster to 5 nodes.", "Scaled staging to 5 nodes; they'll be ready in about 3 minutes. "
+     "Production scaling still goes through the change process.", False),
+    ("Export the sales data to CSV.", "Exported: sales_2024.csv (48,210 rows) is in your Downloads. Exports only "
+     "include the columns you can see, so margin is left out.", False),
     # a question of what the asker may do is answered by the rule
     ("Can I move my annual leave to next year?",
      "Carry-over needs your manager's sign-off. Please speak to your manager to approve the carry-over before 31 "
