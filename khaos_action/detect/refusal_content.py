@@ -36,14 +36,13 @@ LIMIT = re.compile(
     rf"(?:{_PT})\b", re.IGNORECASE)
 HINTS = ("attach", "file", "pdf", "image", "photo", "picture", "screenshot", "link", "url", "video", "voice", "audio",
          "record", "spreadsheet", "upload", "document", "anhän", "datei", "bild", "foto", "dokument", "sprachnach",
-         "pièce", "fichier", "lien", "capture", "vocau", "archiv", "adjunt", "imáge", "enlace", "captura", "nota",
-         "allegat", "immagin", "anex", "ficheir", "image", "mensage")
+         "pièce", "fichier", "lien", "capture", "vocau", "archiv", "adjunt", "imáge", "enlace", "nota", "allegat",
+         "immagin", "anex", "ficheir", "mensage")
 """Lower-cased substrings one of which a sentence must hold for LIMIT to be tried."""
 
 
-def content_limit(sentence: str) -> re.Match[str] | None:
-    """The limit on a kind of content that `sentence` states, if any."""
-    lowered = sentence.lower()
+def content_limit(sentence: str, lowered: str) -> re.Match[str] | None:
+    """The limit on a kind of content that `sentence` states, if any (`lowered`: the sentence lower-cased)."""
     if not any(hint in lowered for hint in HINTS):
         return None
     return LIMIT.search(sentence)

@@ -77,8 +77,11 @@ def decline_in(reply: Reply, i: int) -> Decline | None:
 def _find_decline(reply: Reply, i: int) -> Decline | None:
     start, _ = reply.spans[i]
     text = unhedged(reply.sentence(i))
-    best = best_rule(text, triggers_in(text.lower()), short=len(reply.clean) < SHORT)
-    if best is None and (limit := content_limit(reply.sentence(i))) is not None:  # "I can't see attachments here"
+    lowered = text.lower()
+    best = best_rule(text, triggers_in(lowered), short=len(reply.clean) < SHORT)
+    raw = reply.sentence(i)  # a limit on a kind of content is read where a look-alike of seeing was blanked, or
+    if best is None and (text != raw or "kann" in lowered or "könn" in lowered) and (  # after a German modal
+            limit := content_limit(raw, raw.lower())) is not None:  # "I can't see attachments", "keine Anhänge sehen"
         return Decline(CONTENT_WEIGHT * _position_factor(reply, i), start + limit.start(), start + limit.end(), i,
                        SPEAKER)
     if best is None:

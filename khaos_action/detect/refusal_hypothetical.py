@@ -27,7 +27,8 @@ CONSEQUENCE = re.compile(
     r"|(?:,|\s[-\u2013\u2014])\s*(?:o|ou|oder)\s+(?:[^\W\d_]+\s+){0,3}?(?:no|ne|n'|nicht|non|não|kein\w*)\b"
     r"[^.!?;:]*",
     re.IGNORECASE)
-HINTS = ("or ", "otherwise", "if not", "sonst", "andernfalls", "ansonsten", "sinon", "autrement", "sans quoi",
-         "faute de quoi", "contrario", ", o ", ", ou ", " oder ", "- o ", "- ou ", "de otro modo", "si no,",
-         "altrimenti", "senão", "contrário")
+HINTS = (", or ", "; or ", "- or ", "\u2013 or ", "\u2014 or ", "or else", "or the ", "or your ", "or it", "or this ",
+         "or that ", "or they ", "otherwise", "if not", "sonst", "andernfalls", "ansonsten", "sinon", "autrement",
+         "sans quoi", "faute de quoi", "contrario", ", o ", ", ou ", " oder ", "- o ", "- ou ", "de otro modo",
+         "si no,", "altrimenti", "senão", "contrário")
 """Lower-cased substrings one of which a sentence must hold for CONSEQUENCE to be tried."""

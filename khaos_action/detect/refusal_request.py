@@ -41,19 +41,19 @@ _RULES_QUESTION = re.compile(
     r"^\W*(?:(?:hi|hello|hey|ok|so)\W+)*(?:what|which|how (?:does|do|did|will|would|is|are)|tell me|"
     r"(?:can|could) you (?:tell me|explain)|explain|"
     r"wie|was|welche\w*|quel\w*|que|qu'est-ce|comment|cu[áa]l\w*|qu[ée]|c[óo]mo|qual\w*|cosa|come|como|o que)\b"
-    r"[^?.!]{0,60}?\b(?:polic(?:y|ies)|rules?|terms|conditions|restrictions|regulations?|allowance|entitlements?|"
-    r"covers?|covered|included|includes?|supported|work|works|happens|"
-    r"\w*(?:regeln?|regelung(?:en)?|richtlinien?|bedingungen|vorschriften|bestimmungen)|funktionier\w*|abgedeckt|"
-    r"inbegriffen|deckt|"
+    r"[^?.!]{0,60}?(?:(?:regeln?|regelung(?:en)?|richtlinien?|bedingungen|vorschriften|bestimmungen)|"  # in compounds
+    r"\b(?:polic(?:y|ies)|rules?|terms|conditions|restrictions|regulations?|allowance|entitlements?|"
+    r"covers?|covered|included|includes?|supported|work|works|happens|funktionier\w*|abgedeckt|inbegriffen|deckt|"
     r"politique|règles?|règlement|fonctionne\w*|couvre|"
     r"pol[íi]tica|reglas?|normas?|condiciones|funciona\w*|cubre|"
     r"politica|regole|norme|condizioni|copre|"
-    r"regras?|condições|cobre)\b", re.IGNORECASE)
+    r"regras?|condições|cobre))\b", re.IGNORECASE)
 """A question for a rule, a policy, what something covers or how it works (Request.rules)."""
 _RULES_NOUN = re.compile(
-    r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|"
-    r"\w*(?:regeln|regelung(?:en)?|richtlinien?|vorschriften)|politique|règles|règlement|réglementation|pol[íi]tica|normas|normativa|reglas|politica|regole|"
-    r"regolamento|regras|regulamento)\b", re.IGNORECASE)
+    r"(?:regeln|regelung(?:en)?|richtlinien?|vorschriften)\b|"  # also in compounds ("Rückgaberegeln")
+    r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|politique|règles|règlement|"
+    r"réglementation|pol[íi]tica|normas|normativa|reglas|politica|regole|regolamento|regras|regulamento)\b",
+    re.IGNORECASE)
 """The rule's own noun anywhere in a request that is no command ("I'd like to know the return rules for earbuds",
 "Do you have a policy on price matching?")."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
