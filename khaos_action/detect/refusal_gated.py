@@ -86,7 +86,8 @@ _REPORT = rx(
     r"done|paid|held|built|told|let|cut|found|brought|bought|spent|split)\b(?P<object>[^.;:!?\n]{0,80})|"
     r"\b(?:I|we)(?:'ll| will) (?P<promised>[a-z]+)\b(?P<promised_object>[^.;:!?\n]{0,50})|"
     r"\b(?:ich|wir) (?:habe|haben) (?P<de_object>(?:\w+ ){0,5}?)(?P<de_verb>ge\w+(?:t|en)|\w+iert|an\w*gelegt)\b|"
-    r"\b(?:j'ai|nous avons) (?P<fr_verb>\w+[ée]s?)\b(?P<fr_object>[^.;:!?\n]{0,50})|"
+    r"\b(?:j'ai|nous avons|je (?:(?:vous|te|lui|leur|les) |l')+ai|nous (?:(?:vous|te|lui|leur|les) |l')+avons)"
+    r"(?: (?:donc|bien|déjà|aussi|alors))? (?P<fr_verb>\w+[ée]s?)\b(?P<fr_object>[^.;:!?\n]{0,50})|"
     r"\b(?:he|hemos) (?P<es_verb>\w+(?:ado|ido|cho|to|sto))\b(?P<es_object>[^.;:!?\n]{0,50})"
 )
 """What the assistant reports doing or promises, with its verb and the words after it."""

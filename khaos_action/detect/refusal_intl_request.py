@@ -86,3 +86,47 @@ REQUEST_WORDS = frozenset(
     "hacer".split())
 """The German, French and Spanish words that ask ("Könnten Sie bitte ...", "Pourriez-vous ...", "¿Me puede ...?"),
 never the act: they are left out of the words a reply names the request by."""
+_GREETING = (r"(?:(?:hallo|guten tag|moin|bonjour|salut|hola|buenas|buenos días|ciao|salve|buongiorno|olá|ola|"
+             r"bom dia|boa tarde),?\s+)?")
+_NOT_IMPERATIVE = (
+    # pronouns, articles, possessives, question words, adverbs of time, prepositions and conjunctions opening a
+    # statement or a question, and the verbs that open one ("Hay un problema", "Sono il titolare", "Tenho uma
+    # reserva", "Bei mir geht ...", "Depuis la mise à jour ...")
+    r"ich|wir|sie|er|es|man|mein|meine|meinen|unser\w*|das|die|der|den|dem|ein|eine|einen|ist|sind|war|habe|hat|haben|"
+    r"gibt|geht|heute|morgen|gestern|seit|bei|mit|für|nach|von|zu|aus|auf|über|unter|vor|ohne|wegen|durch|um|leider|"
+    r"aber|und|oder|danke|bitte|wann|wo|wie|was|warum|wer|welche\w*|kann|können|könnte|könnten|darf|dürfen|muss|"
+    r"müssen|soll|sollte|würde|würden|möchte|möchten|werden|wird|"
+    r"je|nous|vous|il|elle|ils|elles|on|mon|ma|mes|notre|nos|votre|vos|le|la|les|un|une|des|du|ce|cette|ces|depuis|"
+    r"hier|demain|aujourd'hui|pour|avec|dans|chez|sur|après|avant|voici|voilà|merci|mais|et|ou|quand|comment|"
+    r"pourquoi|combien|où|qui|que|quel\w*|est|sont|suis|ai|avons|avez|ont|peut|pouvez|faut|"
+    r"yo|nosotros|usted|ustedes|mi|mis|tu|tus|su|sus|nuestr[oa]s?|el|los|las|una|unos|unas|hay|soy|estoy|está|es|"
+    r"son|era|fue|tengo|tenemos|tiene|ayer|hoy|mañana|desde|para|con|sobre|según|sin|pero|y|porque|gracias|cuándo|"
+    r"cuando|dónde|donde|cómo|como|qué|cuál|cuáles|quién|"
+    r"io|noi|lei|voi|loro|il|lo|gli|i|le|uno|sono|ho|abbiamo|avete|hanno|c'è|ieri|oggi|domani|da|dal|dalla|per|"
+    r"senza|ma|perché|grazie|quale|quali|chi|cosa|dove|come|mio|mia|miei|mie|"
+    r"eu|nós|você|vocês|o|a|os|as|um|uma|meu|minha|meus|minhas|nosso|nossa|seu|sua|tenho|temos|tem|estou|estava|é|"
+    r"são|foi|ontem|hoje|amanhã|depois|desde|com|sem|mas|porque|obrigad[oa]|quando|onde|qual|quem|porquê"
+)
+IMPERATIVE = rx(
+    r"^\W*" + _GREETING + rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)(?:"
+    # German "Liefern Sie das Sofa ...", "Fügen Sie Jana ... hinzu"; du and ihr: "Schick mir ...", "Tauscht die ..."
+    r"[a-zäöüß]{3,}en sie\b|[a-zäöüß]{3,}t? (?:mir|uns|bitte|den|die|das|dem|der|meinen|meine|mein|meinem|"
+    r"unser\w*|einen|eine|ein)\b|"
+    # French vous and tu, pronouns hyphened on: "Passez la tonte", "Ouvrez-moi un compte", "Transfère mon ..."
+    r"[a-zàâçéèêëîïôûùüÿœ]{3,}(?:-(?:moi|nous|le|la|les|lui|leur|m'en|en))*(?<!ai)(?<!ais)(?<!ait) (?:le|la|les|"
+    r"l'|un|une|des|du|au|mon|ma|mes|notre|nos|ce|cette|ces|moi)\b|"
+    # Spanish usted, tú, vosotros, clitics attached: "Súbame el límite", "Cámbiame el billete", "Revisadme la
+    # caldera", "Arreglad la bici", "Empadróname hoy"
+    r"[a-záéíóúñ]*[áéíóú][a-záéíóúñ]*(?:me|nos|le|les|lo|la|los|las|te)\b|[a-zñ]{3,}(?:ad|ed|id)(?:me|nos)\b|"
+    r"[a-zñ]{3,}(?:ad|ed|id) (?:el|la|los|las|un|una|mi|mis|nuestr[oa]s?)\b|"
+    r"[a-záéíóúñ]{3,}(?<![oóéíá]) (?:el|los|las|un|unos|una|mi|mis|nuestr[oa]s?)\b|"
+    # Italian, clitics attached: "Sostituitemi la batteria", "Fammi il certificato", "Consegnatemi la spesa"
+    r"[a-zàèéìòù]{2,}(?:temi|teci|tegli|mmi|cci|ami|imi|emi|aci|ici|eci)(?<!problemi)(?<!primi)(?<!ultimi) "
+    r"(?:il|lo|la|l'|i|gli|le|un|una|uno|un'|oggi|domani|subito|quest[oaie]|quest')|"
+    r"[a-zàèéìòù]{3,}(?:ate|ete|ite)(?: (?:il|lo|la|l'|i|gli|le|un|una|uno|mio|mia))|"
+    # Portuguese, pronouns hyphened or not: "Troquem a fechadura", "Marquem-me a vistoria", "Passa o meu crédito"
+    r"[a-zãõáéíóúâêôç]{2,}(?:a|e|em|am)(?:-(?:me|nos|lhe|lhes|o|a))? (?:o|a|os|as|um|uma|meu|minha|meus|minhas)\b)"
+)
+"""A request that opens on a bare imperative in any form, German, French, Spanish, Italian or Portuguese, with its
+object, in a sentence that asks nothing: the first word no pronoun, article, question word, adverb, preposition or
+verb that opens a statement."""

@@ -186,8 +186,9 @@ NEW_VALUE = rx(
 """The request's thing at its new value ("O seu limite passou para 2.000 €", "Die Ausleihe läuft jetzt bis zum 12.
 Mai")."""
 HEADLINE = rx(
-    r"^\W*(?:[^\W\d_]+ ){0,2}?(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?|"
-    r"\w+iert|\w*ge\w+t)"
+    # a figure may stand before the participle: "Auf 21 °C gestellt."
+    r"^\W*(?:[^\W\d_]+ ){0,2}?(?:[\d°%€$][^\s.!?:;]* ){0,2}"
+    r"(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?|\w+iert|\w*ge\w+t)"
     r"(?=\s*[:.!,;]|\s+(?:per|a|al|alla|il|la|fino|para|até|às|el|hasta|pour|au|à|jusqu\w*|de|da|do|del)\b)"
 )
 """A headline opening the reply, the thing and its participle ("Riavviato.", "Servidor reiniciado.", "Cita cambiada al
@@ -239,6 +240,18 @@ JOINED = rx(r"\b(?:(?:fait|font) (?:maintenant|désormais) partie|(?:já|agora) 
             r"(?:ya|ahora) (?:forma|forman) parte|(?:forma|forman) (?:ya|ahora) parte|(?:ist|sind) jetzt "
             r"(?:teil|mitglied)|gehör(?:t|en) jetzt zu)\b")
 """Someone added now part of the group ("Paul fait maintenant partie du canal", "A Ana já faz parte do grupo")."""
+WHEN = rx(r"\b(?:heute|morgen|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|aujourd'hui|demain|lundi|"
+          r"mardi|mercredi|jeudi|vendredi|samedi|dimanche|hoy|mañana|lunes|martes|miércoles|jueves|viernes|sábado|"
+          r"domingo|oggi|domani|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|hoje|amanhã|segunda|terça|"
+          r"quarta|quinta|sexta)\b")
+"""A day named in a request or a reply: the time an act is asked for or set at."""
+SCHEDULED = rx(
+    r"(?<!nicht )(?<!pas )(?<!no )(?<!non )(?<!não )\b(?:verschoben|gebucht|eingetragen|reserviert|terminiert|"
+    r"eingeplant|déplacée?s?|reportée?s?|programmée?s?|planifiée?s?|réservée?s?|fixée?s?|calée?s?|"
+    r"(?:movid|cambiad|programad|reservad|apuntad|agendad|fijad|marcad|remarcad|mudad)[oa]s?|"
+    r"(?:spostat|fissat|prenotat|programmat|pianificat)[oaie])\b"
+)
+"""A participle of setting a time ("La tonte est déplacée à samedi", "Ficou marcada para hoje às 15h")."""
 _SEPARABLE = re.compile(r"^(ab|an|auf|aus|ein|mit|nach|vor|zu|zurück|um|frei|fest|weg|her|hin|los|durch|über|um)ge")
 """A German separable prefix before the participle's "ge" ("abgesagt" of "absagen", "freigeschaltet")."""
 
@@ -265,6 +278,8 @@ def reported(request, text: str) -> bool:
     if any(any(_the_act(acts, w) for w in m.group("words").split() if len(w) >= 4)
            for m in SECOND_PERSON.finditer(text)):
         return True
+    if any(_set_when_asked(request, sentence) for sentence in re.split(r"(?<=[.!?;])\s+", text)):
+        return True
     headline = HEADLINE.match(text)
     return headline is not None and _the_act(acts, headline.group("word"))
 
@@ -286,4 +301,12 @@ def _the_thing(request, subject: str) -> bool:
     return named or ASKERS_THING.search(subject) is not None
 
 
-
+def _set_when_asked(request, sentence: str) -> bool:
+    """A time set for the act on the day the request asked for and no other ("La tonte est déplacée à samedi 9 h" to
+    "Passez la tonte à samedi"; "Está marcado: a encomenda chega no sábado"); a slot on a later day ("Te la he
+    reservado" after "la primera disponible es el 14 de enero") is not the act."""
+    if SCHEDULED.search(sentence) is None or STATE.search(sentence):
+        return False
+    asked = {m.group(0).casefold() for m in WHEN.finditer(" ".join(request.asked))}
+    named = {m.group(0).casefold() for m in WHEN.finditer(sentence)}
+    return bool(named) and named <= asked

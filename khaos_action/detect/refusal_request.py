@@ -17,7 +17,8 @@ from itertools import chain
 
 from khaos_action.detect import refusal_en_request, refusal_intl_request, refusal_itpt_request
 
-_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
+_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST,
+                 refusal_intl_request.IMPERATIVE)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED + refusal_itpt_request.ACT_NEGATED
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
