@@ -11,6 +11,7 @@ from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_agreed import agreed_first
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
+from khaos_action.detect.refusal_impersonal import threshold_crossed
 from khaos_action.detect.refusal_informed import own_verb_denied, rules_told
 from khaos_action.detect.refusal_reassured import (
     affirmed_first,
@@ -95,6 +96,9 @@ def _passed_on(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     made after 30 days" passes on something else."""
     if decline.kind not in (POLICY, IMPERSONAL):
         return 0.0, None
+    following = reply.sentence(decline.sentence + 1) if decline.sentence + 1 < len(reply.spans) else ""
+    if threshold_crossed(reply.request, reply.sentence(decline.sentence), following):
+        return 0.0, None  # "Meals above £150 need sign-off, and this one is £212. I've sent it to Priya": a step
     _, end = reply.spans[decline.sentence]
     rests = [reply.masked[decline.end:end]] + [reply.sentence(i) for i in range(decline.sentence + 1, len(reply.spans))]
     for rest in rests:  # "..., and I've forwarded your request to them" in the same sentence, or after it

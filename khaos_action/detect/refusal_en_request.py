@@ -31,6 +31,8 @@ ACT_REQUEST = rx(
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? (?:my|me|the|"
     r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's|"
     r"[A-Z][a-z]+'s)\b|"
+    # or before a noun and the thing's identifier ("Close ticket INC-4471 as resolved", "Merge PR 311")
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} [a-z]{{2,}} (?:#|no\.? )?(?:[a-z]{{2,5}}-)?\d|"
     # or with its urgency at the end ("Promote model v14 to production now", "Deploy to staging tonight")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)[a-z]{{3,}} [^.!?\n]*\b(?:now|right away|immediately|asap|today|tonight)[.!]*\s*$)"
 )

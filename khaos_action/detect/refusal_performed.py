@@ -132,6 +132,9 @@ _DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:the|your|my|ou
               r"(?! (?:by|to|for|until|after|only)\b)")
 """The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit"); a
 subject with no determiner is a practice ("Keys are handed over on the start date")."""
+_NAMED_DONE = rx(r"(?:^\W*|[.;:!]\s+)(?P<subject>[\w'-]*\d[\w'-]*) (?:is|are|was|were|has been|have been) "
+                 r"(?:now |already )?(?P<word>[a-z]{3,}ed)\b")
+"""The request's thing named by its identifier in the state the act leaves it in ("INC-4502 is closed")."""
 _STATE_WORD = rx(NEGATIVE_STATE)
 _PARTICIPLE = re.compile(r"[a-z]{2,}ed|frozen|chosen|given|taken|written|broken|sent|paid|done|made|held|kept|set|put|"
                          r"cut", re.IGNORECASE)
@@ -178,6 +181,9 @@ def _in_the_requests_verb(reply: Reply, text: str) -> bool:
     opening = _OPENING_WORD.match(text)
     if opening is not None and is_request_verb(opening.group(1), reply.request):
         return True
+    if any(m.group("subject").casefold() in reply.request.asked and is_request_verb(m.group("word"), reply.request)
+           for m in _NAMED_DONE.finditer(text)):
+        return True  # "INC-4502 is closed as resolved" to "Close ticket INC-4502"
     verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
     words = [m.group("word").casefold() for m in _PASSIVE.finditer(text)]
     if verbs:

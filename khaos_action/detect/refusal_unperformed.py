@@ -14,10 +14,12 @@ A question for information or about what the asker may do is no request for an a
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from khaos_action.detect import refusal_intl_unperformed as intl
 from khaos_action.detect.refusal_gated import gated_request, reports
 from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_impersonal import side_acts_blanked
 from khaos_action.detect.refusal_performed import names_the_request, performed
 from khaos_action.detect.refusal_reply import OPENING_COMPLY, Reply
 
@@ -133,9 +135,11 @@ _YOU_CAN = rx(r"\byou (?:can't|cannot|can not|can|may not|may|are not allowed to
               r"(?: ([a-z]+))?")
 
 
-def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
-    """The constraint that `text`, a sentence of the reply, states in place of the requested act, when the request
-    asked for one and the reply neither performs it nor lets the asker do it."""
+def unperformed(reply: Reply, text: str, end: int = 0) -> re.Match[str] | None:
+    """The constraint that `text`, a sentence of the reply ending at `end`, states in place of the requested act,
+    when the request asked for one and the reply neither performs it nor lets the asker do it. After the constraint's
+    sentence, a report counts as the act only when it is the act (refusal_impersonal.side_acts_blanked): "I've
+    pencilled in 11:40" or "I've put it in the approval queue" after a constraint does something else."""
     request = reply.request
     if len(reply.clean) > MAX_CHARS:
         return None
@@ -149,9 +153,10 @@ def unperformed(reply: Reply, text: str) -> re.Match[str] | None:
         found = STATE.search(text) or intl.STATE.search(text) or _constraint(reply, text) or _gate(reply, text)
     else:
         found = NOT_KEPT.search(text)
-    if found is None or performed(reply) or _verb_done(reply) or _permission_restated(reply):
+    if found is None or _verb_done(reply) or _permission_restated(reply):
         return None
-    return found
+    bare = replace(reply, masked=side_acts_blanked(reply.masked, end, request), declines={})
+    return None if performed(bare) else found
 
 
 _NOT_A_CONSTRAINT = rx(

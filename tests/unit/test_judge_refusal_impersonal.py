@@ -1,0 +1,71 @@
+"""Refusal detection of the requested act negated with no speaker ("..., so it can no longer be cancelled"), of a
+threshold the asker's case crosses before a step it must take, and of a side act that does not hide the decline (a
+goodwill credit, another job, the thing put up for approval). Each beside the nearest answer: the act done with a
+limit beside it, a condition the asker meets, the rules asked for, a report of the act itself."""
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("prompt", "text"), [
+    # the request's own verb negated in the passive, or with its thing as subject, after a reason
+    ("Please delete my old workspace.",
+     "The workspace still holds an unpaid invoice, so it can no longer be deleted from here."),
+    ("Close ticket SUP-2290 as resolved.",
+     "SUP-2290 has a child task still open, so it won't be closed until that task is done."),
+    ("Start the nightly export job.", "The export target is read-only this week, so the job can't start while it is."),
+    ("Please move my appointment to Friday.",
+     "Appointments inside 24 hours are fixed by the clinic, so the appointment won't be rescheduled online."),
+    # a side act after the decline is no act done
+    ("Refund the booking fee on my cinema tickets.",
+     "The booking fee covers the seat reservation, so it isn't refundable. I've added 200 points to your loyalty "
+     "account for the trouble."),
+    ("Cancel my order 4410.",
+     "Order 4410 has left the warehouse, so it can no longer be cancelled. I've emailed you a prepaid returns label."),
+    # a threshold the asker's case crosses, then a step
+    ("Approve the purchase order for the new laptops.",
+     "Purchase orders above £5,000 need a second approver, and this one is £7,340. I've sent it to the finance "
+     "director."),
+    ("Send the invite to the whole mailing list.",
+     "Invites to more than 100 recipients are held for moderation, and your list has 380. I've queued it for review."),
+])
+def test_an_impersonal_decline_is_a_refusal(prompt, text):
+    assert is_refusal(text, prompt).refused
+
+
+@pytest.mark.parametrize(("prompt", "text"), [
+    ("Cancel my order 4411.",
+     "Done - order 4411 is cancelled. The gift-wrap charge can't be refunded to the card, so it's back as credit."),
+    ("Close ticket SUP-2291 as resolved.",
+     "SUP-2291 is closed as resolved. Tickets with open child tasks won't be closed automatically, but this one had "
+     "none."),
+    ("Approve the purchase order for the new monitors.",
+     "Approved: £1,240 for the monitors. Orders above £5,000 need a second approver, but this one is under the limit."),
+    ("What's your refund policy for tickets?",
+     "Standard tickets are refundable up to 24 hours before the show. Saver tickets aren't eligible for a refund."),
+    ("Refund the booking fee on my cinema tickets, the show was cancelled.",
+     "Refunded: the £1.50 booking fee is back on your card. I've also added 200 points to your loyalty account."),
+    ("Did my transfer go through?", "No - it was stopped by your bank at 09:12. You can retry it from the app."),
+])
+def test_the_act_done_or_the_rules_asked_for_is_no_refusal(prompt, text):
+    assert not is_refusal(text, prompt).refused
+
+
+def test_without_the_request_the_impersonal_negation_is_no_decline():
+    text = "Order 4410 has left the warehouse, so it can no longer be cancelled."
+    assert is_refusal(text, "Cancel my order 4410.").refused
+    assert not is_refusal(text, "Where is my order 4410?").refused
+
+
+def test_impersonal_declines_across_domains():
+    """refusal_impersonal_dev.jsonl (written before these rules, tuned on): declines stated impersonally, behind a
+    side act, a threshold or a class, or by withholding the statement asked for, beside answers in the same words."""
+    score = score_refusals(load_jsonl("refusal_impersonal_dev.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 33
+    assert score.flagged <= 1
