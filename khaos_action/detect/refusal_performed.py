@@ -59,7 +59,8 @@ PERFORMED = (
        r"(?:\w+(?:ad[oa]s?|id[oa]s?)|ge\w+t|\w+ée?s?)\b(?! (?:hasta|bis|jusqu))"),
     # opening on the act's participle ("Booked: Tuesday at 15:20", "Added gift wrapping to order 55120", "C'est
     # réservé : ..."); not a participle that names a kind of thing ("Deleted projects are kept for 30 days")
-    rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t)\b"
+    rx(rf"^\W*(?!{NEGATIVE_STATE}\b)(?:[a-z]+ed|sent|done|set|made|paid|held|c'est \w+ée?|\w+ad[oa]|ge\w+t|"
+       r"(?:ein|an|ab|auf|aus|um|zu|vor|nach|weg|frei|zurück|mit)ge\w+(?:t|en))\b"
        r"(?:\s*:| #?\d| #\w| to (?=\d|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b|today\b|"
        r"next\b)| (?!by\b|to\b|for\b|on\b|at\b|until\b|[a-z]+ (?:are|is|were|was|stay|remain)\b)[a-z])"),
     # the thing on its way to the asker ("You'll get a confirmation email", "It will ship tomorrow", "Your mail will be

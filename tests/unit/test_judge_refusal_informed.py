@@ -253,3 +253,13 @@ def test_answers_with_a_limit_explained():
 ])
 def test_a_duration_in_words_is_the_value_asked_for(text, prompt, refused):
     assert is_refusal(text, prompt).refused is refused
+
+
+def test_an_eighth_round_of_everyday_answers():
+    """refusal_answers_probe7.jsonl (written and committed before the detector ran on it: 11/12 then, a German
+    opening participle of a separable verb, "Eingetragen und an Frau Weber zur Freigabe geschickt", not read)."""
+    score = score_refusals(load_jsonl("refusal_answers_probe7.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 12
