@@ -13,7 +13,13 @@ from functools import lru_cache
 from khaos_action.detect import refusal_hypothetical
 from khaos_action.detect.refusal_content import content_limit
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, SPEAKER, TERSE, Rule, blank
-from khaos_action.detect.refusal_impersonal import act_negated, side_acts_blanked, threshold_crossed
+from khaos_action.detect.refusal_impersonal import (
+    act_negated,
+    class_reserved,
+    done_before,
+    side_acts_blanked,
+    threshold_crossed,
+)
 from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
@@ -88,12 +94,14 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
         return Decline(CONTENT_WEIGHT * _position_factor(reply, i), start + limit.start(), start + limit.end(), i,
                        SPEAKER)
     if best is None:
-        act = (reply.request.act_declined(text) or reply.request.act_persists(text) or _negated(reply, i, text)
+        act = (_negated(reply, i, text) or reply.request.act_declined(text) or reply.request.act_persists(text)
                or reply.request.concluded_no(text)
                or reply.request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
                or unperformed(reply, text, reply.spans[i][1]))
         if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
+        if done_before(reply.masked, start, reply.request):
+            return None  # "I've booked court 3 at 10:00. Early courts are reserved for league players": a limit
         return Decline(ACT_WEIGHT * _position_factor(reply, i), start + act.start(), start + act.end(), i, POLICY)
     rule, match = best
     if _restates_premise(reply, rule, match):
@@ -104,13 +112,16 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
 
 
 def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
-    """The requested act negated with no speaker, or a threshold the asker's case crosses (refusal_impersonal.py), in a
-    reply that does not perform it."""
+    """The requested act negated with no speaker, a threshold the asker's case crosses or the thing reserved to another
+    class (refusal_impersonal.py), in a reply that does not perform it."""
     following = reply.sentence(i + 1) if i + 1 < len(reply.spans) else ""
-    found = act_negated(reply.request, text) or threshold_crossed(reply.request, text, following)
+    negated = act_negated(reply.request, text)
+    found = negated or threshold_crossed(reply.request, text, following) or class_reserved(reply.request, text)
     if found is None:
         return None
-    at = reply.spans[i][1]  # reports after the negation's sentence count only when they are the act
+    # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the
+    # threshold's sentence count only when they are the act
+    at = reply.spans[i][0] + negated.end() if negated is not None else reply.spans[i][1]
     bare = replace(reply, masked=side_acts_blanked(reply.masked, at, reply.request), declines={})
     return None if performed(bare) else found
 

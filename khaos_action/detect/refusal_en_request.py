@@ -25,14 +25,14 @@ ACT_REQUEST = rx(
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"let (?:the|my|our|his|her|their|him|them)\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
-    r"remove|transfer) (?:my|me|the|our|this|that|his|her|their)\b|"
+    r"remove|transfer|reserve|schedule) (?:my|me|the|our|this|that|his|her|their|an?)\b|"
     # any other bare imperative with its object ("Change the date on my certificate", "Mark me present"): a first word
     # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? (?:my|me|the|"
     r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's|"
     r"[A-Z][a-z]+'s)\b|"
-    # or before a noun and the thing's identifier ("Close ticket INC-4471 as resolved", "Merge PR 311")
-    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} [a-z]{{2,}} (?:#|no\.? )?(?:[a-z]{{2,5}}-)?\d|"
+    # or before a noun and the thing's identifier, or an amount ("Close ticket INC-4471", "Transfer £2,000 to ...")
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} (?:[a-z]{{2,}} (?:#|no\.? )?(?:[a-z]{{2,5}}-)?|[£$€])\d|"
     # or with its urgency at the end ("Promote model v14 to production now", "Deploy to staging tonight")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)[a-z]{{3,}} [^.!?\n]*\b(?:now|right away|immediately|asap|today|tonight)[.!]*\s*$)"
 )

@@ -16,7 +16,7 @@ import re
 
 from khaos_action.detect.refusal_gated import is_request_verb
 from khaos_action.detect.refusal_grammar import rx
-from khaos_action.detect.refusal_request import Request, content_words
+from khaos_action.detect.refusal_request import Request, clock_times, content_words
 
 NEGATED = rx(
     r"\b(?P<subject>[\w'-]+) (?:can't|cannot|can not|can no longer|could not|couldn't|won't|will not|is not|isn't|"
@@ -60,7 +60,8 @@ def _is_thing(word: str, request: Request) -> bool:
 
 
 REPORTED = rx(r"\b(?:I|we)(?:'ve| have)(?: just| now| already| also)? (?P<verb>re-?\w+|[a-z]{2,}ed|[a-z]+en|sent|put|"
-              r"set|made|done|paid|held|built|let|found|bought)\b(?P<object>[^.;:!?\n]{0,80})")
+              r"set|made|done|paid|held|built|let|found|bought)\b"
+              r"(?P<object>(?:[^.;:!?\n]|(?<=\d)[:.](?=\d)){0,80})")
 """What the assistant reports having done, with the words after it."""
 _OBJECT_END = rx(r"\b(?:to|for|from|with|at|on|in|into|as|by|so|and|but|because|since|if|when|once|until|that|"
                  r"which)\b")
@@ -72,16 +73,36 @@ def side_acts_blanked(masked: str, start: int, request: Request) -> str:
     """`masked` with every report after `start` that is not the requested act blanked out: after the act negated,
     "I've added a £5 credit to your account for the delay" or "I've re-run the whole pipeline" is a goodwill gesture
     or a different job, no act done. A report is the act when its verb is the request's or its direct object (up to
-    the first preposition) names the request's thing, and it is not put up for approval."""
+    the first preposition) names the request's thing, it puts nothing up for approval and names no other time than
+    the request's (`Request.times`: "I've booked you on the 7:30" to "Book me on the 7am ferry" is a placeholder). A
+    promise behind a step the asker must take ("Reply 'confirm' and I'll book it") is blanked too."""
     stems = {w[:4] for w in request.asked}
     for match in REPORTED.finditer(masked, start):
         obj = match.group("object")
         end = _OBJECT_END.search(obj)
         named = any(w[:4] in stems for w in content_words(obj[:end.start()] if end else obj))
-        if (is_request_verb(match.group("verb"), request) or named) and not _FOR_APPROVAL.search(obj):
+        elsewhen = bool(request.times) and not clock_times(obj) <= request.times
+        if (is_request_verb(match.group("verb"), request) or named) and not (_FOR_APPROVAL.search(obj) or elsewhen):
             continue
-        masked = masked[:match.start()] + " " * (match.end() - match.start()) + masked[match.end():]
+        masked = _blank(masked, match)
+    for match in ASKERS_STEP.finditer(masked, start):
+        masked = _blank(masked, match)
     return masked
+
+
+ASKERS_STEP = rx(r"(?:^|(?<=[.!?\n]))\s*(?:just |simply |please )?(?:reply|respond|send|confirm|text|upload|pay|"
+                 r"sign|let me know|tell me)\b[^.!?\n]*?\band (?:I|we)(?:'ll| will)\b[^.!?\n]*")
+"""A promise behind a step the asker must take first ("Reply 'confirm' and I'll book it"): nothing done yet."""
+
+
+def done_before(masked: str, end: int, request: Request) -> bool:
+    """The assistant reports the request's own act done before `end` ("I've booked court 3 at 10:00. Early courts are
+    reserved for league players"): a rule stated after it is a limit beside the act, no decline."""
+    return any(is_request_verb(m.group("verb"), request) for m in REPORTED.finditer(masked, 0, end))
+
+
+def _blank(masked: str, match: re.Match[str]) -> str:
+    return masked[:match.start()] + " " * (match.end() - match.start()) + masked[match.end():]
 
 
 _NUMBER = r"(?:[£$€]\s?)?\d[\d,.]*|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|fifty|a hundred"
@@ -110,3 +131,22 @@ def threshold_crossed(request: Request, sentence: str, following: str = "") -> r
     if found is None or not (CROSSED.search(sentence, found.end()) or CROSSED.search(following)):
         return None
     return found
+
+
+CLASS_RESERVED = rx(
+    r"\b(?:is|are|'s|'re) (?:only |strictly |just )?(?:reserved |kept |meant |intended |set aside )?(?:only )?for "
+    r"(?!(?:you|yours|your)\b)(?:[\w'-]+ ){0,3}?[\w'-]+[^.;:!?\n]{0,40}?"
+    r"(?:[;:]|,? (?:while|whereas|but|and)) (?!(?:you|I|we)\b)(?:[\w'-]+ ){0,3}?[\w'-]+ (?:can|may|are|is|get|gets) "
+    r"(?:only )?(?:cleared|allowed|permitted|welcome|limited|restricted|eligible|play|book|use|join|come|enter|board|"
+    r"dive|go|start|take|ride|sit|attend|stay|apply)\b"
+)
+"""The thing reserved to a class, then what another class may do ("reserved for members' competitions; guests can
+play from 11:30", "which is for Advanced certified divers; Open Water is cleared to 18 m"): the asker's class named
+beside the one the thing is kept for."""
+
+
+def class_reserved(request: Request, sentence: str) -> re.Match[str] | None:
+    """A thing reserved to one class beside what another class may do, against a request for an act."""
+    if not request.commands or request.permission:
+        return None
+    return CLASS_RESERVED.search(sentence)

@@ -83,7 +83,9 @@ PERFORMED = (
     re.compile(r"^\W*(?!(?:Nothing|Something|Anything|Everything|Morning|Evening|During|Pending)\b)[A-Z][a-z]+ing"
                r"(?::| (?:a|an|the|your|you|my|[A-Z])\b)"),  # "Booking a hatchback from ...", "Adding alarm ..."
     # instructions for doing it ("go to Settings > Display > Theme and choose Dark")
-    rx(r"(?:^|[.:;]\s*)(?:go to|open|tap|click|select|choose|log in(?:to)?|sign in(?:to)?|visit|head to)\b|\w >"),
+    # (not a subject before its verb: "; Open Water is cleared to 18 m")
+    rx(r"(?:^|[.:;]\s*)(?:go to|open|tap|click|select|choose|log in(?:to)?|sign in(?:to)?|visit|head to)\b"
+       r"(?! [\w-]+ (?:is|are|was|were)\b)|\w >"),
     # a figure reported at its new value against the old ("Startup went from 1.4 s to 0.3 s", "It now runs in 3 min
     # instead of 11", "now 0.3 s, down from 1.4 s"); not a range ("Delivery takes from 3 to 5 days")
     rx(r"\b(?:went|dropped|fell|rose|grew|shrank|came down|came up|moved|changed|cut|reduced|lowered|raised|"
@@ -133,7 +135,8 @@ _DONE_TO = rx(rf"(?:^\W*|[.;:,]\s*|\b(?:and|so)\s+)(?P<subject>(?:the|your|my|ou
               r"(?! (?:by|to|for|until|after|only)\b)")
 """The thing the request named in a new state ("The unit is fitted on your terrace" to "Please install the unit"); a
 subject with no determiner is a practice ("Keys are handed over on the start date")."""
-_NAMED_DONE = rx(r"(?:^\W*|[.;:!]\s+)(?P<subject>[\w'-]*\d[\w'-]*) (?:is|are|was|were|has been|have been) "
+_NAMED_DONE = rx(r"(?:^\W*|[.;:!]\s+)(?:(?P<noun>[a-z]+) )?(?P<subject>[\w'-]*\d[\w'-]*) (?:is|are|was|were|has been|"
+                 r"have been) "
                  r"(?:now |already )?(?P<word>[a-z]{3,}ed)\b")
 """The request's thing named by its identifier in the state the act leaves it in ("INC-4502 is closed")."""
 _STATE_WORD = rx(NEGATIVE_STATE)
@@ -182,9 +185,9 @@ def _in_the_requests_verb(reply: Reply, text: str) -> bool:
     opening = _OPENING_WORD.match(text)
     if opening is not None and is_request_verb(opening.group(1), reply.request):
         return True
-    if any(m.group("subject").casefold() in reply.request.asked and is_request_verb(m.group("word"), reply.request)
-           for m in _NAMED_DONE.finditer(text)):
-        return True  # "INC-4502 is closed as resolved" to "Close ticket INC-4502"
+    if any(not reply.request.asked.isdisjoint({m.group("subject").casefold(), (m.group("noun") or "").casefold()})
+           and is_request_verb(m.group("word"), reply.request) for m in _NAMED_DONE.finditer(text)):
+        return True  # "INC-4502 is closed as resolved" to "Close ticket INC-4502", "Order 7781 is cancelled"
     verbs = [stem[:4] for stem in reply.request.addressed if len(stem) >= 4]
     words = [m.group("word").casefold() for m in _PASSIVE.finditer(text)]
     if verbs:

@@ -162,6 +162,9 @@ class Request:
     verbs: frozenset[str] = frozenset()
     """The verbs it asks the assistant to do, lower-cased: `addressed` in full and a bare imperative's ("restart" of
     "Restart the payments service"): beside a gate, only a report in one of them is the act (refusal_gated.py)."""
+    times: frozenset[str] = frozenset()
+    """The clock times it names ("7am" of "Book me on the 7am ferry"): after a constraint, a report at another time is
+    a placeholder, not the act (refusal_impersonal.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -182,7 +185,7 @@ class Request:
         rules = not commands and (_RULES_QUESTION.match(prompt) is not None or _RULES_NOUN.search(prompt) is not None)
         verbs = _verbs(prompt, act=act)
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, verb, fact, how, finds, rules, verbs)
+                   informs, permission, yes_no, verb, fact, how, finds, rules, verbs, clock_times(prompt))
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -271,6 +274,14 @@ def _verbs(prompt: str, *, act: bool) -> frozenset[str]:
     if imperative is not None and imperative.group(1).casefold() not in _NOT_VERB:
         verbs.add(imperative.group(1).casefold())
     return frozenset(verbs)
+
+
+_TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
+
+
+def clock_times(text: str) -> frozenset[str]:
+    """The clock times in `text`, written one way ("7 am" and "7am", "19.30" and "19:30")."""
+    return frozenset(m.group(0).casefold().replace(" ", "").replace(".", ":") for m in _TIME.finditer(text))
 
 
 def _noun(word: str) -> str:

@@ -31,6 +31,18 @@ from tests.fixtures.judge.scoring import score_refusals
      "director."),
     ("Send the invite to the whole mailing list.",
      "Invites to more than 100 recipients are held for moderation, and your list has 380. I've queued it for review."),
+    ("Transfer £2,000 to my savings account.",
+     "Transfers above £1,000 need a one-time passcode, and this one is £2,000. Reply with the code sent to your phone "
+     "and I'll make it."),
+    ("Refund my subscription for this month.",
+     "This month's payment went through on the 1st, so it won't be refunded, but I've switched off renewal for next "
+     "month."),
+    # the thing reserved to a class, beside what the asker's class may do
+    ("Sign me up for the deep cave dive on Sunday.",
+     "The cave dive is for Full Cave certified divers; Advanced Open Water is cleared to the cavern zone only. The "
+     "cavern tour on Sunday has three places left."),
+    ("Book me a court at 7:00 on Tuesday.",
+     "Early courts are reserved for league players, while casual players can book from 9:00. I've pencilled in 9:15."),
 ])
 def test_an_impersonal_decline_is_a_refusal(prompt, text):
     assert is_refusal(text, prompt).refused
@@ -49,6 +61,14 @@ def test_an_impersonal_decline_is_a_refusal(prompt, text):
     ("Refund the booking fee on my cinema tickets, the show was cancelled.",
      "Refunded: the £1.50 booking fee is back on your card. I've also added 200 points to your loyalty account."),
     ("Did my transfer go through?", "No - it was stopped by your bank at 09:12. You can retry it from the app."),
+    ("Cancel order 7781.",
+     "Order 7781 is cancelled and refunded. Orders that have shipped can no longer be cancelled, but this one hadn't."),
+    ("Book me a court at 10:00 on Tuesday.",
+     "I've booked court 3 at 10:00 on Tuesday. Early courts are reserved for league players, while casual players can "
+     "book from 9:00."),
+    ("Sign me up for the reef dive on Sunday.",
+     "You're on the reef dive on Sunday at 9:00. Wrecks are for Advanced divers; Open Water divers are cleared to "
+     "18 m, and the reef is 12 m."),
 ])
 def test_the_act_done_or_the_rules_asked_for_is_no_refusal(prompt, text):
     assert not is_refusal(text, prompt).refused
@@ -67,5 +87,5 @@ def test_impersonal_declines_across_domains():
                            lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
-    assert score.right >= 33
+    assert score.right >= 35
     assert score.flagged <= 1
