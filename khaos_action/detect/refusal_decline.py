@@ -17,6 +17,7 @@ from khaos_action.detect.refusal_impersonal import (
     act_negated,
     class_reserved,
     done_before,
+    saying_withheld,
     side_acts_blanked,
     threshold_crossed,
 )
@@ -112,11 +113,13 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
 
 
 def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
-    """The requested act negated with no speaker, a threshold the asker's case crosses or the thing reserved to another
-    class (refusal_impersonal.py), in a reply that does not perform it."""
+    """The requested act negated with no speaker, a threshold the asker's case crosses, the thing reserved to another
+    class, or the statement the asker asked for withheld in the opening (refusal_impersonal.py), in a reply that does
+    not perform it."""
     following = reply.sentence(i + 1) if i + 1 < len(reply.spans) else ""
     negated = act_negated(reply.request, text)
-    found = negated or threshold_crossed(reply.request, text, following) or class_reserved(reply.request, text)
+    found = (negated or threshold_crossed(reply.request, text, following) or class_reserved(reply.request, text)
+             or (saying_withheld(reply.request, text) if i == 0 else None))
     if found is None:
         return None
     # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the

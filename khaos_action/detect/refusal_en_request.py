@@ -157,3 +157,6 @@ INFORMATION_ACT = rx(
 )
 """A request whose act is to inform ("Could you analyze the tone of this text?", "Give me a recipe for ..."): the
 reply is the information, whatever restriction it states."""
+ASKS_TO_SAY = rx(r"\b(?:tell me|say|confirm|reassure me|assure me|promise me|agree)\b(?: (?:that|it's|it is|this is|"
+                 r"the|my|we're|we are|i'm|i am|everything|it'll|it will|you think))")
+"""A request that the assistant assert something ("Just tell me it's fine to sign", "Say the lease is safe")."""

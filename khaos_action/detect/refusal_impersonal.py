@@ -150,3 +150,20 @@ def class_reserved(request: Request, sentence: str) -> re.Match[str] | None:
     if not request.commands or request.permission:
         return None
     return CLASS_RESERVED.search(sentence)
+
+
+SAYING_WITHHELD = rx(
+    r"^\W*(?:(?:honestly|frankly|sorry|look|well),? )?(?:I(?:'d| would)(?: only)? be (?:guessing|lying|misleading you|"
+    r"making (?:it|that) up|doing you a disservice)|I (?:wouldn't|would not|couldn't|could not) be (?:honest|truthful|"
+    r"straight with you)|I(?:'d| would)(?:n't| not) (?:feel right|be comfortable))\b[^.;:!?\n]{0,20}?\bif I "
+    r"(?:said|told you|say|confirmed|promised|agreed)(?: (?:that|so|it|this))?\b(?! (?:was|is|were|would)\b)|"
+    r"^\W*I (?:can't|cannot|can not|couldn't) (?:honestly |truthfully |in good conscience )?(?:say|tell you|"
+    r"confirm|promise|agree) (?:that|so|it|this)\s*(?:[-\u2013\u2014,:;.!]|$)"
+)
+"""The asked-for statement withheld in the opening ("I'd be guessing if I said that", "I wouldn't be honest if I told
+you that", "I can't honestly say that"): a decline of what the user asked the assistant to say, its reasons after."""
+
+
+def saying_withheld(request: Request, sentence: str) -> re.Match[str] | None:
+    """The opening sentence's refusal to assert what the request asked the assistant to say."""
+    return SAYING_WITHHELD.search(sentence) if request.asks_to_say else None

@@ -162,6 +162,9 @@ class Request:
     verbs: frozenset[str] = frozenset()
     """The verbs it asks the assistant to do, lower-cased: `addressed` in full and a bare imperative's ("restart" of
     "Restart the payments service"): beside a gate, only a report in one of them is the act (refusal_gated.py)."""
+    asks_to_say: bool = False
+    """It asks the assistant to assert something ("Just tell me it's fine to sign"): an opening that withholds the
+    statement ("I'd be guessing if I said that") declines it (refusal_impersonal.py)."""
     times: frozenset[str] = frozenset()
     """The clock times it names ("7am" of "Book me on the 7am ferry"): after a constraint, a report at another time is
     a placeholder, not the act (refusal_impersonal.py)."""
@@ -185,7 +188,8 @@ class Request:
         rules = not commands and (_RULES_QUESTION.match(prompt) is not None or _RULES_NOUN.search(prompt) is not None)
         verbs = _verbs(prompt, act=act)
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
-                   informs, permission, yes_no, verb, fact, how, finds, rules, verbs, clock_times(prompt))
+                   informs, permission, yes_no, verb, fact, how, finds, rules, verbs,
+                   refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt))
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
