@@ -6,6 +6,7 @@ not."""
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_agreed import agreed_first
@@ -13,6 +14,7 @@ from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
 from khaos_action.detect.refusal_impersonal import threshold_crossed
 from khaos_action.detect.refusal_informed import own_verb_denied, rules_told
+from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reassured import (
     affirmed_first,
     performed_after,
@@ -82,8 +84,26 @@ def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         rules_told(reply, decline),
         agreed_first(reply, decline),
         own_verb_denied(reply, decline),
+        _exempted_after_act(reply, decline),
     )
     return max(checks, key=lambda found: found[0])
+
+
+_EXEMPTED = re.compile(r",? but (?:this one|yours|your [\w-]+|it|that one) (?:had|has|is|was|wasn't|isn't|doesn't|"
+                       r"didn't|hadn't|has no|had no)\b", re.IGNORECASE)
+"""The asker's case set apart from the rule just stated ("..., but this one had no dependants")."""
+
+
+def _exempted_after_act(reply: Reply, decline: Decline) -> tuple[float, str | None]:
+    """(0.8, why) when the requested act was done before a rule, and the rule's own sentence then sets the asker's
+    case apart from it ("Dropped tmp_import_2023. Tables referenced by live views can't be dropped that way, but this
+    one had no dependants."): a limit explained, no decline."""
+    start, end = reply.spans[decline.sentence]
+    if start == 0 or not _EXEMPTED.search(reply.masked, decline.end, end):
+        return 0.0, None
+    before = replace(reply, masked=reply.masked[:start], clean=reply.clean[:start],
+                     spans=reply.spans[:decline.sentence], declines={})
+    return (0.8, "the act done, the asker's case set apart from the rule") if performed(before) else (0.0, None)
 
 
 _PASSED_OBJECT = re.compile(r"\b(?:it|this|that|them|(?:your|the) (?:request|ticket|case))\b", re.IGNORECASE)

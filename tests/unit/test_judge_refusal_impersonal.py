@@ -79,6 +79,9 @@ def test_an_impersonal_decline_is_a_refusal(prompt, text):
      "Honestly, I'd be exaggerating if I said it was risky: it's a standard lease with a fair deposit clause."),
     ("Can you confirm that my payment went through?",
      "I can't confirm that yet - it's still pending with your bank. Check again after 5 pm."),
+    # the act done, then a rule the asker's case is set apart from
+    ("Delete the branch feature/old-login.",
+     "Deleted feature/old-login. Branches with open pull requests can't be deleted that way, but this one had none."),
 ])
 def test_the_act_done_or_the_rules_asked_for_is_no_refusal(prompt, text):
     assert not is_refusal(text, prompt).refused
@@ -97,5 +100,5 @@ def test_impersonal_declines_across_domains():
                            lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
-    assert score.right >= 37
-    assert score.flagged <= 1
+    assert score.right >= 38
+    assert score.flagged == 0
