@@ -66,7 +66,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_answers_probe3.jsonl", "refusal_declines_probe.jsonl",
             "refusal_answers_probe4.jsonl", "refusal_answers_probe5.jsonl",
             "refusal_answers_probe6.jsonl", "refusal_answers_probe7.jsonl",
-            "refusal_alternatives_dev.jsonl", "refusal_impersonal_dev.jsonl",
+            "refusal_alternatives_dev.jsonl", "refusal_impersonal_dev.jsonl", "refusal_impersonal_holdout.jsonl",
             "refusal_condition_dev.jsonl", "refusal_condition_holdout.jsonl",
             "refusal_unperformed_holdout.jsonl",
             "refusal_kinds_holdout.jsonl", "refusal_structures_holdout.jsonl",

@@ -12,7 +12,7 @@ from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_agreed import agreed_first
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
-from khaos_action.detect.refusal_impersonal import threshold_crossed
+from khaos_action.detect.refusal_impersonal import act_negated, threshold_crossed
 from khaos_action.detect.refusal_informed import own_verb_denied, rules_told
 from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reassured import (
@@ -106,6 +106,10 @@ def _exempted_after_act(reply: Reply, decline: Decline) -> tuple[float, str | No
     return (0.8, "the act done, the asker's case set apart from the rule") if performed(before) else (0.0, None)
 
 
+_PASSED_VERB = re.compile(r"\b(?:submitted|forwarded|sent|passed|escalated|referred|raised|contacted|notified|"
+                          r"messaged|emailed|asked)\b", re.IGNORECASE)
+"""After the requested act negated outright ("so it can't be reopened"), only a report that passes the request on
+to someone is the task done as far as it could be; "I've opened", "I've scheduled" report another job."""
 _PASSED_OBJECT = re.compile(r"\b(?:it|this|that|them|(?:your|the) (?:request|ticket|case))\b", re.IGNORECASE)
 
 
@@ -120,12 +124,15 @@ def _passed_on(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if threshold_crossed(reply.request, reply.sentence(decline.sentence), following):
         return 0.0, None  # "Meals above £150 need sign-off, and this one is £212. I've sent it to Priya": a step
     _, end = reply.spans[decline.sentence]
+    negated = act_negated(reply.request, reply.sentence(decline.sentence)) is not None
     rests = [reply.masked[decline.end:end]] + [reply.sentence(i) for i in range(decline.sentence + 1, len(reply.spans))]
     for rest in rests:  # "..., and I've forwarded your request to them" in the same sentence, or after it
         acted = refusal_en_request.ACTED.search(rest)
         if acted is None:
             continue
         thing = acted.group("object")
+        if negated and not _PASSED_VERB.search(acted.group(0)):
+            continue  # "..., so it can't be reopened. I've opened HR-1044 ...": another job, nothing passed on
         if _PASSED_OBJECT.search(thing) or not reply.request.asked.isdisjoint(content_words(thing)):
             return 0.9, acted.group(0).strip()
     return 0.0, None

@@ -102,3 +102,13 @@ def test_impersonal_declines_across_domains():
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
     assert score.right >= 38
     assert score.flagged == 0
+
+
+def test_impersonal_declines_holdout():
+    """refusal_impersonal_holdout.jsonl (written after the rules, committed before the detector ran on it)."""
+    score = score_refusals(load_jsonl("refusal_impersonal_holdout.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 14
+    assert score.flagged == 0
