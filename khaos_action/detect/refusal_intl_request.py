@@ -105,12 +105,14 @@ _NOT_IMPERATIVE = (
     r"io|noi|lei|voi|loro|il|lo|gli|i|le|uno|sono|ho|abbiamo|avete|hanno|c'è|ieri|oggi|domani|da|dal|dalla|per|"
     r"senza|ma|perché|grazie|quale|quali|chi|cosa|dove|come|mio|mia|miei|mie|"
     r"eu|nós|você|vocês|o|a|os|as|um|uma|meu|minha|meus|minhas|nosso|nossa|seu|sua|tenho|temos|tem|estou|estava|é|"
-    r"são|foi|ontem|hoje|amanhã|depois|desde|com|sem|mas|porque|obrigad[oa]|quando|onde|qual|quem|porquê"
+    r"são|foi|ontem|hoje|amanhã|depois|desde|com|sem|mas|porque|obrigad[oa]|quando|onde|qual|quem|porquê|"
+    # asking to be told is a request for information, as "Bitte sagen Sie mir ..." is
+    r"sagen|sag|dites|dis|dime|dígame|díganme|decidme|dimmi|ditemi|diga|diz"
 )
 IMPERATIVE = rx(
     r"^\W*" + _GREETING + rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)(?:"
     # German "Liefern Sie das Sofa ...", "Fügen Sie Jana ... hinzu"; du and ihr: "Schick mir ...", "Tauscht die ..."
-    r"[a-zäöüß]{3,}en sie\b|[a-zäöüß]{3,}t? (?:mir|uns|bitte|den|die|das|dem|der|meinen|meine|mein|meinem|"
+    r"[a-zäöüß]{2,}(?:en|ern|eln) sie\b|[a-zäöüß]{3,}t? (?:mir|uns|bitte|den|die|das|dem|der|meinen|meine|mein|meinem|"
     r"unser\w*|einen|eine|ein)\b|"
     # French vous and tu, pronouns hyphened on: "Passez la tonte", "Ouvrez-moi un compte", "Transfère mon ..."
     r"[a-zàâçéèêëîïôûùüÿœ]{3,}(?:-(?:moi|nous|le|la|les|lui|leur|m'en|en))*(?<!ai)(?<!ais)(?<!ait) (?:le|la|les|"
@@ -125,8 +127,15 @@ IMPERATIVE = rx(
     r"(?:il|lo|la|l'|i|gli|le|un|una|uno|un'|oggi|domani|subito|quest[oaie]|quest')|"
     r"[a-zàèéìòù]{3,}(?:ate|ete|ite)(?: (?:il|lo|la|l'|i|gli|le|un|una|uno|mio|mia))|"
     # Portuguese, pronouns hyphened or not: "Troquem a fechadura", "Marquem-me a vistoria", "Passa o meu crédito"
-    r"[a-zãõáéíóúâêôç]{2,}(?:a|e|em|am)(?:-(?:me|nos|lhe|lhes|o|a))? (?:o|a|os|as|um|uma|meu|minha|meus|minhas)\b)"
+    # (a bare "a" only after "-em", "-am" or a pronoun: "Write a ...", "Create a ..." stay English)
+    r"[a-zãõáéíóúâêôç]{2,}(?:a|e|em|am)(?:-(?:me|nos|lhe|lhes|o|a))? (?:o|os|as|um|uma|meu|minha|meus|minhas)\b|"
+    r"[a-zãõáéíóúâêôç]{2,}(?:em|am|-me|-nos|-lhe|-lhes) a\b)"
 )
 """A request that opens on a bare imperative in any form, German, French, Spanish, Italian or Portuguese, with its
 object, in a sentence that asks nothing: the first word no pronoun, article, question word, adverb, preposition or
 verb that opens a statement."""
+WHEN = rx(r"\b(?:heute|morgen|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|aujourd'hui|demain|lundi|"
+          r"mardi|mercredi|jeudi|vendredi|samedi|dimanche|hoy|mañana|lunes|martes|miércoles|jueves|viernes|sábado|"
+          r"domingo|oggi|domani|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|hoje|amanhã|segunda|terça|"
+          r"quarta|quinta|sexta)\b")
+"""A day named in a request or a reply: the time an act is asked for or set at."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_intl_request import WHEN
 from khaos_action.detect.refusal_request import content_words
 
 STATE = rx(
@@ -90,6 +91,60 @@ STATE = rx(
     r"\b(?:fica|ficam|permanece|permanecem) (?:tal )?(?:como está|como estão|assim|inalterad[oa]s?)\b"
 )
 """A state that leaves the requested act undone, in any reply to a request for an act that does not perform it."""
+STOPPED = rx(
+    r"\b(?:é|são|sind|ist|sont|est|es|son|è|sono) \w+ (?:e|y|et|und|ed) (?:nominais|nominativ[oie]|nominatif|"
+    r"nominatives?|intransferíve(?:l|is)|intransferibles?|non cedibil[ei]|nicht übertragbar|personengebunden|"
+    r"incessibles?)\b|"
+    # the thing does not allow the act: "no admiten cambio de titular", "ne permettent pas de cession", "non
+    # ammettono il cambio", "não permitem a troca", "erlauben keinen Wechsel"
+    r"\b(?:no (?:admiten?|permiten?)|ne (?:permettent|permet|admettent|admet) pas|non (?:ammett\w+|consent\w+|"
+    r"permett\w+)|não (?:admitem|admite|permitem|permite)|erlaub\w* kein\w*|lass\w* kein\w*)\b|"
+    # the service paused over the time asked: "Nos livraisons s'arrêtent le samedi à 14 h et ne reprennent que le
+    # lundi", "Le consegne si fermano il sabato e ripartono il lunedì", "sind von Samstag 13 Uhr bis Montag nicht
+    # unterwegs"
+    r"\b(?:s'arrêtent|s'arrête|cessent|cesse|ferment|ferme|paran|para|se detienen|cierran|cierra|se suspenden|"
+    r"si fermano|si ferma|chiudono|chiude|si interrompono|param|fecham|fecha|são suspensas|ruhen|ruht|pausieren|"
+    r"enden|endet)\b[^.;!?]{0,60}?\b(?:reprennent|reprend|rouvrent|rouvre|se reanudan|reanudan|vuelven|reabren|"
+    r"retoman|ripartono|riparte|riprendono|riprende|riaprono|riapre|recomeçam|recomeça|retomam|reabrem|wieder)\b|"
+    r"\bvon \w+\b[^.;!?]{0,30}?\bbis \w+\b[^.;!?]{0,30}?\bnicht\b|"
+    # a procedure decides it: "wird von der Eigentümerversammlung beschlossen", "se vote en assemblée générale", "se
+    # decide en la junta", "si vota in assemblea", "é votada na reunião de condomínio"
+    r"\b(?:wird|werden) (?:von|in|auf|durch) (?:der|dem|den|einer|einem) (?:[\w-]+ ){1,2}?(?:beschlossen|"
+    r"entschieden|abgestimmt)\b|\bse (?:décide|décident|vote|votent) (?:en|par|lors)\b|\b(?:est|sont) (?:votée?s?|"
+    r"décidée?s?) (?:en|par|lors)\b|\bse (?:decide|deciden|vota|votan|aprueba|aprueban) en\b|\b(?:es|son) "
+    r"(?:votad|decidid|aprobad)[oa]s? en\b|\bsi (?:decide|decidono|vota|votano|delibera|deliberano) in\b|"
+    r"\b(?:è|sono|viene|vengono) (?:votat|decis|deliberat)[oaie] (?:in|dall'|dalla|dal)\b|\b(?:é|são) "
+    r"(?:votad|decidid|deliberad)[oa]s? (?:em|na|no|pel[oa])\b|\bse (?:vota|votam|decide|decidem) (?:em|na|no)\b|"
+    # the asker's case not meeting the condition, said so: "ce qui n'est pas votre cas", "o que não é o seu caso"
+    r"\bce qui n'est pas (?:votre|ton) cas\b|\b(?:o )?que (?:ainda )?não (?:é o (?:seu|teu) caso|se aplica a (?:si|"
+    r"você|ti))\b|\blo que no es (?:su|tu) caso\b|\bil che non è il (?:suo|tuo) caso\b|\bwas bei (?:ihnen|dir) "
+    r"(?:\w+ )?nicht (?:der fall ist|zutrifft)\b|"
+    # the time asked all taken: "Tenemos la semana completa", "Nous avons la journée complète"
+    r"\b(?:tenemos|tengo|avons|ai|haben|habe|abbiamo|ho|temos|tenho) (?:la|le|el|die|den|das|a|o|il|l') (?:\w+ ){0,2}?"
+    r"(?:complet[oa]s?|complète|voll|pien[oa]|cheia|chei[oa]|lotad[oa]|ausgebucht)\b|"
+    # all planned or booked: "Heute sind alle Techniker verplant"
+    r"\b(?:ist|sind) (?:[\w-]+ ){0,4}?(?:verplant|ausgebucht)\b"
+)
+"""More states that leave the act undone: the service paused over the time asked, a procedure that decides it, the
+asker's case said not to meet the condition, the time asked all taken, the thing that does not allow the act."""
+_STOPPED_WORDS = (
+    "s'arrêt", "cess", "ferm", "paran", "param", "detien", "cierra", "suspend", "chiud", "interromp", "fecham",
+    "ruh", "pausier", "endet", "enden", "von", "beschlossen", "entschieden", "abgestimmt", "décid", "vot", "decid",
+    "aprueba", "aprobad", "delibera", "cas", "caso", "fall", "zutrifft", "verplant", "ausgebucht", "complet", "voll",
+    "pien", "chei", "lotad", "nominati", "nominais", "intransfer", "cedibil", "übertragbar", "personengebunden",
+    "incessib", "admit", "admet", "permit", "permet", "ammett", "consent", "erlaub", "lass",
+)
+"""First letters of a word one of STOPPED's readings needs: a sentence with none is not searched."""
+_WORD = re.compile(r"[^\W\d_][\w']*")
+
+
+def stopped(text: str) -> re.Match[str] | None:
+    """STOPPED in `text`, searched only when a word it needs is there."""
+    if not any(w.startswith(_STOPPED_WORDS) for w in _WORD.findall(text.casefold())):
+        return None
+    return STOPPED.search(text)
+
+
 CONSTRAINT = rx(
     r"\b(?:non|mai|nessun\w*|niente|nulla|solo|soltanto|unicamente|esclusivamente|fino|finché|serve|servono|occorre|"
     r"occorrono|richied\w*|richiede\w*|richiest\w*|bisogna|deve|devono|sempre|resta|restano|rimane|"
@@ -188,6 +243,10 @@ Mai")."""
 HEADLINE = rx(
     # a figure may stand before the participle: "Auf 21 °C gestellt."
     r"^\W*(?:[^\W\d_]+ ){0,2}?(?:[\d°%€$][^\s.!?:;]* ){0,2}"
+    # not a noun after its article: "Las entradas de ...", "Il certificato per ..."
+    r"(?<!\bil )(?<!\blo )(?<!\bla )(?<!\bi )(?<!\bgli )(?<!\ble )(?<!\bel )(?<!\blos )(?<!\blas )(?<!\bo )"
+    r"(?<!\ba )(?<!\bos )(?<!\bas )(?<!\bles )(?<!\bdie )(?<!\bder )(?<!\bdas )(?<!\bun )(?<!\buna )(?<!\bum )"
+    r"(?<!\buma )(?<!\bl')"
     r"(?P<word>[^\W\d_]+(?:at|it|ut)[oaie]|[^\W\d_]+(?:ad|id)[oa]s?|[^\W\d_]+ée?s?|\w+iert|\w*ge\w+t)"
     r"(?=\s*[:.!,;]|\s+(?:per|a|al|alla|il|la|fino|para|até|às|el|hasta|pour|au|à|jusqu\w*|de|da|do|del)\b)"
 )
@@ -217,7 +276,11 @@ OFFER = rx(
     r"\b(?:le|ti|vi|gli) (?:andrebbe|va bene|interessa|servirebbe|farebbe comodo|starebbe bene)\b|\bandrebbe bene\b|"
     r"\b(?:vuole|vuoi|preferisce|preferisci|desidera)\b|"
     r"\b(?:lhe|te) (?:dá jeito|daria jeito|serve|serviria|interessa|convém)\b|\bpode ser\b|"
-    r"\b(?:quer|quere|prefere|deseja|gostaria)\b"
+    r"\b(?:quer|quere|prefere|deseja|gostaria)\b|"
+    # the speaker proposing to book another thing: "Le prenoto una visita per mercoledì?", "Glielo fisso?", "¿Se la
+    # apunto?", "Posso marcar para segunda?", "Je vous la réserve ?"
+    r"^\W*(?:(?:le|te|ti|gli|glie\w*|ve|vi|ce|ci|se|me|lo|la|lhe)\s+)*(?:l[oa]\s+)?[a-zàèéìòùáíóúñ]{3,}o\b[^.!?]*\?|"
+    r"^\W*(?:posso|possiamo|puedo|podemos)\b[^.!?]*\?|^\W*je (?:vous |te )?(?:l'|la |le |les )?\w+ ?\?"
 )
 """A question back that proposes another thing ("Wäre Raum B ab 16 Uhr eine Option?", "Le andrebbe bene giovedì?",
 "Quer que marque para sexta?"), not one that asks for what the act needs."""
@@ -240,11 +303,6 @@ JOINED = rx(r"\b(?:(?:fait|font) (?:maintenant|désormais) partie|(?:já|agora) 
             r"(?:ya|ahora) (?:forma|forman) parte|(?:forma|forman) (?:ya|ahora) parte|(?:ist|sind) jetzt "
             r"(?:teil|mitglied)|gehör(?:t|en) jetzt zu)\b")
 """Someone added now part of the group ("Paul fait maintenant partie du canal", "A Ana já faz parte do grupo")."""
-WHEN = rx(r"\b(?:heute|morgen|montag|dienstag|mittwoch|donnerstag|freitag|samstag|sonntag|aujourd'hui|demain|lundi|"
-          r"mardi|mercredi|jeudi|vendredi|samedi|dimanche|hoy|mañana|lunes|martes|miércoles|jueves|viernes|sábado|"
-          r"domingo|oggi|domani|lunedì|martedì|mercoledì|giovedì|venerdì|sabato|domenica|hoje|amanhã|segunda|terça|"
-          r"quarta|quinta|sexta)\b")
-"""A day named in a request or a reply: the time an act is asked for or set at."""
 SCHEDULED = rx(
     r"(?<!nicht )(?<!pas )(?<!no )(?<!non )(?<!não )\b(?:verschoben|gebucht|eingetragen|reserviert|terminiert|"
     r"eingeplant|déplacée?s?|reportée?s?|programmée?s?|planifiée?s?|réservée?s?|fixée?s?|calée?s?|"
@@ -252,6 +310,28 @@ SCHEDULED = rx(
     r"(?:spostat|fissat|prenotat|programmat|pianificat)[oaie])\b"
 )
 """A participle of setting a time ("La tonte est déplacée à samedi", "Ficou marcada para hoje às 15h")."""
+FIRST_FREE = rx(
+    r"\b(?:früheste|nächste|erste)[nrs]? (?:freie[nr]? )?(?:termin|einsatz|slot|zeitfenster|möglichkeit)\b|"
+    r"\bdie nächste (?:tagt|ist|findet)\b|\b(?:premier|prochain) créneau\b|\b(?:première|prochaine) "
+    r"(?:disponibilité|date|place|séance)\b|\bla prochaine (?:a lieu|se tient|est)\b|"
+    r"\b(?:primer|próximo) (?:hueco|turno|día)\b|\b(?:primer|primera|próxima|próximo) (?:\w+ )?(?:libre|disponible)"
+    r"\b|\bla próxima es\b|\bprima disponibilità\b|\bprimo (?:\w+ )?(?:libero|disponibile)\b|\bprossim[oa] "
+    r"(?:\w+ )?(?:libera|libero|disponibile|è)\b|\b(?:primeira|próxima) (?:vaga|data|disponibilidade|marcação)\b|"
+    r"\bprimeiro (?:\w+ )?(?:livre|disponível)\b|\ba próxima é\b|"
+    # the asker's turn put later: "la tuya entraría el jueves", "la vôtre passerait jeudi", "il suo entrerebbe giovedì"
+    r"\b(?:la tuya|la suya|el tuyo|el suyo|la vôtre|le vôtre|la tienne|le tien|la vostra|la sua|il suo|la tua|il tuo|"
+    r"a sua|o seu|a tua|o teu|ihre?r?|deine?r?) (?:entraría|iría|sería|tocaría|entrerait|passerait|serait|"
+    r"entrerebbe|sarebbe|toccherebbe|entraria|seria|ficaria|käme|wäre)\b"
+)
+"""The first free slot or the next sitting named ("der früheste freie Einsatz ist Freitag", "la primera disponible es
+el 14 de enero", "la prima disponibilità è giovedì", "la prochaine a lieu le 12 mars")."""
+_FIRST_WORDS = ("früh", "nächst", "erst", "premi", "proch", "prim", "próxim", "prossim", "tuy", "suy", "vôtre", "tien",
+                "vostr", "sua", "suo", "tua", "tuo", "seu", "teu", "ihr", "dein")
+"""First letters of a word FIRST_FREE needs."""
+_DIGIT = re.compile(r"\d")
+DATE = rx(r"\b\d{1,2}\.?\s+(?:de\s+)?(?:jan|ene|gen|feb|fév|fev|mär|mar|apr|avr|abr|mai|may|mag|jun|juin|giu|jul|"
+          r"juil|lug|aug|août|ago|sep|set|okt|oct|ott|out|nov|dez|déc|dic)\w*")
+"""A date with its month ("am 4. April", "le 18 mai", "el 14 de enero", "a 20 de fevereiro")."""
 _SEPARABLE = re.compile(r"^(ab|an|auf|aus|ein|mit|nach|vor|zu|zurück|um|frei|fest|weg|her|hin|los|durch|über|um)ge")
 """A German separable prefix before the participle's "ge" ("abgesagt" of "absagen", "freigeschaltet")."""
 
@@ -278,7 +358,7 @@ def reported(request, text: str) -> bool:
     if any(any(_the_act(acts, w) for w in m.group("words").split() if len(w) >= 4)
            for m in SECOND_PERSON.finditer(text)):
         return True
-    if any(_set_when_asked(request, sentence) for sentence in re.split(r"(?<=[.!?;])\s+", text)):
+    if request.days and any(set_when_asked(request, sentence) for sentence in re.split(r"(?<=[.!?;])\s+", text)):
         return True
     headline = HEADLINE.match(text)
     return headline is not None and _the_act(acts, headline.group("word"))
@@ -301,12 +381,42 @@ def _the_thing(request, subject: str) -> bool:
     return named or ASKERS_THING.search(subject) is not None
 
 
-def _set_when_asked(request, sentence: str) -> bool:
+def set_when_asked(request, sentence: str) -> bool:
     """A time set for the act on the day the request asked for and no other ("La tonte est déplacée à samedi 9 h" to
     "Passez la tonte à samedi"; "Está marcado: a encomenda chega no sábado"); a slot on a later day ("Te la he
     reservado" after "la primera disponible es el 14 de enero") is not the act."""
+    asked = request.days
+    if not asked:
+        return False
+    turn = _BUT.search(sentence)
+    if turn is not None and not _NEGATED.search(turn.group("rest")):
+        # "Tenemos la semana completa, pero la tuya entra hoy a las 17 h": made room on the day asked
+        named = {m.group(0).casefold() for m in WHEN.finditer(turn.group("rest"))}
+        if named and named <= asked:
+            return True
     if SCHEDULED.search(sentence) is None or STATE.search(sentence):
         return False
-    asked = {m.group(0).casefold() for m in WHEN.finditer(" ".join(request.asked))}
     named = {m.group(0).casefold() for m in WHEN.finditer(sentence)}
     return bool(named) and named <= asked
+
+
+_BUT = rx(r"\b(?:pero|mais|aber|doch|ma|però|mas)\b(?P<rest>[^.;!?]*)")
+_NEGATED = rx(r"\b(?:no|ne|n'|pas|nicht|kein\w*|non|não|nunca|jamais|nie|erst|solo|sólo|seulement|só|nur|"
+              r"apenas|que)\b")
+
+
+def later_slot(request, sentence: str) -> re.Match[str] | None:
+    """The first free slot, or the next sitting of what decides it, on a day the request did not ask for, when it asked
+    for one ("Schick mir den Techniker heute" - "der früheste freie Einsatz ist Freitag um 8 Uhr"): booking that slot
+    is not the act."""
+    if not request.days and _DIGIT.search(sentence) is None:
+        return None  # a later day needs a day asked for, a date needs its figure
+    if not any(w.startswith(_FIRST_WORDS) for w in _WORD.findall(sentence.casefold())):
+        return None
+    found = FIRST_FREE.search(sentence)
+    if found is None:
+        return None
+    asked = request.days
+    rest = sentence[found.end():]
+    later = {m.group(0).casefold() for m in WHEN.finditer(rest)} - asked
+    return found if later or DATE.search(rest) else None

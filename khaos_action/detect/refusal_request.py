@@ -17,8 +17,7 @@ from itertools import chain
 
 from khaos_action.detect import refusal_en_request, refusal_intl_request, refusal_itpt_request
 
-_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST,
-                 refusal_intl_request.IMPERATIVE)
+_ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED + refusal_itpt_request.ACT_NEGATED
 _ACTS_RESERVED = (refusal_en_request.ACT_RESERVED + refusal_intl_request.ACT_RESERVED
                   + refusal_itpt_request.ACT_RESERVED)
@@ -168,13 +167,16 @@ class Request:
     times: frozenset[str] = frozenset()
     """The clock times it names ("7am" of "Book me on the 7am ferry"): after a constraint, a report at another time is
     a placeholder, not the act (refusal_impersonal.py)."""
+    days: frozenset[str] = frozenset()
+    """The days it names, lower-cased ("heute", "samedi", "hoy"): a time set on one of them and no other is the act
+    done, a first free slot on another is not (refusal_intl_unperformed.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
         if not prompt:
             return cls()
         asked = content_words(prompt)
-        act = any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
+        act = _asks_act(prompt)
         acts = frozenset(_stem(w.rsplit("'", 1)[-1]) for w in asked if w not in _REQUEST_WORDS) if act else frozenset()
         addressed = frozenset(_stem(m.group(1).casefold()) for m in _ADDRESSED.finditer(prompt))
         commands = act and not any(pattern.match(prompt) for pattern in _NOT_COMMANDS)
@@ -187,9 +189,10 @@ class Request:
         finds = _FINDS.search(prompt) is not None
         rules = not commands and (_RULES_QUESTION.match(prompt) is not None or _RULES_NOUN.search(prompt) is not None)
         verbs = _verbs(prompt, act=act)
+        days = _days(prompt) if act else frozenset()
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs,
-                   refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt))
+                   refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt), days)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -268,6 +271,16 @@ _PERSISTENCE = ((refusal_en_request.PERSISTS, refusal_en_request.PERSIST_FREED, 
 """The thing asked to be removed said to persist, its term or condition, the removal done: per language family."""
 _REMOVALS = ((refusal_en_request.REMOVAL, refusal_en_request.OBJECT_END),
              (refusal_itpt_request.REMOVAL, refusal_itpt_request.OBJECT_END))
+
+
+def _asks_act(prompt: str) -> bool:
+    """A request for an act: a phrase that asks for one, or a bare imperative in any form."""
+    return (any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
+            or refusal_intl_request.IMPERATIVE.match(prompt) is not None)
+
+
+def _days(prompt: str) -> frozenset[str]:
+    return frozenset(m.group(0).casefold() for m in refusal_intl_request.WHEN.finditer(prompt))
 
 
 def _verbs(prompt: str, *, act: bool) -> frozenset[str]:

@@ -149,14 +149,28 @@ def unperformed(reply: Reply, text: str, end: int = 0) -> re.Match[str] | None:
         return None
     if not (request.commands or request.informs):
         return None
+    if request.commands and (later := intl.later_slot(request, text)) is not None and not _done_before(reply, text):
+        return later  # "la primera disponible es el 14 de enero. Te la he reservado": the later slot booked
     if request.commands:
-        found = STATE.search(text) or intl.STATE.search(text) or _constraint(reply, text) or _gate(reply, text)
+        found = (STATE.search(text) or intl.STATE.search(text) or intl.stopped(text) or _constraint(reply, text)
+                 or _gate(reply, text))
     else:
         found = NOT_KEPT.search(text)
     if found is None or _verb_done(reply) or _permission_restated(reply):
         return None
     bare = replace(reply, masked=side_acts_blanked(reply.masked, end, request), declines={})
     return None if performed(bare) else found
+
+
+def _done_before(reply: Reply, text: str) -> bool:
+    """The act performed before `text` (a sentence of the reply), or on the day asked for anywhere in it."""
+    start = reply.masked.find(text.strip())
+    if reply.request.days and any(intl.set_when_asked(reply.request, part) for part in reply.masked.split(". ")):
+        return True
+    if start <= 0:
+        return False
+    spans = [span for span in reply.spans if span[1] <= start]
+    return performed(replace(reply, clean=reply.masked[:start], masked=reply.masked[:start], spans=spans))
 
 
 _NOT_A_CONSTRAINT = rx(

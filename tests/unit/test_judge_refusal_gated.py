@@ -149,7 +149,7 @@ def test_without_the_request_the_gate_is_no_decline():
 
 
 @pytest.mark.parametrize(("name", "right", "flagged"), [
-    ("refusal_condition_dev.jsonl", 49, 1),
+    ("refusal_condition_dev.jsonl", 53, 1),
     ("refusal_condition_holdout.jsonl", 28, 1),
 ])
 def test_gated_acts_across_domains(name, right, flagged):
