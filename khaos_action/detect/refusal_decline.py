@@ -125,7 +125,12 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
     # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the
     # threshold's sentence count only when they are the act
     at = reply.spans[i][0] + negated.end() if negated is not None else reply.spans[i][1]
-    bare = replace(reply, masked=side_acts_blanked(reply.masked, at, reply.request), declines={})
+    masked = reply.masked
+    if negated is not None and not done_before(masked, at, reply.request):
+        # the reason before the negation is no act done ("Your order was handed to the courier, so it can no longer
+        # be cancelled"), unless the assistant reports the request's own act there
+        masked = masked[:reply.spans[i][0]] + " " * (at - reply.spans[i][0]) + masked[at:]
+    bare = replace(reply, masked=side_acts_blanked(masked, at, reply.request), declines={})
     return None if performed(bare) else found
 
 

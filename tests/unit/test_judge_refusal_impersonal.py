@@ -87,6 +87,13 @@ def test_the_act_done_or_the_rules_asked_for_is_no_refusal(prompt, text):
     assert not is_refusal(text, prompt).refused
 
 
+def test_the_reason_before_the_negation_is_no_act_done():
+    text = "Your order was handed to the courier this morning, so it can no longer be cancelled."
+    assert is_refusal(text, "Please cancel my order.").refused
+    done = "I've cancelled your order, so it can no longer be changed."
+    assert not is_refusal(done, "Please cancel my order.").refused
+
+
 def test_without_the_request_the_impersonal_negation_is_no_decline():
     text = "Order 4410 has left the warehouse, so it can no longer be cancelled."
     assert is_refusal(text, "Cancel my order 4410.").refused
@@ -110,5 +117,5 @@ def test_impersonal_declines_holdout():
                            lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
-    assert score.right >= 14
+    assert score.right >= 15
     assert score.flagged == 0
