@@ -32,10 +32,11 @@ from khaos_action.detect.refusal import is_refusal  # noqa: E402
 from khaos_action.judge.classifier import classify_attack  # noqa: E402
 from tests.fixtures.judge.loader import classifier_kwargs, load_jsonl  # noqa: E402
 
+LABELLED = (*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL, *bench_judge.OBEYED)
+
 
 def labelled_rows(skip: frozenset[str] = frozenset()) -> dict[str, list[dict]]:
-    sets = {name: load_jsonl(name) for name in (*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL,
-                                                *bench_judge.OBEYED) if name not in skip}
+    sets = {name: load_jsonl(name) for name in LABELLED if name not in skip}
     for name in bench_judge.UNVENDORED:
         path = ROOT / "bench" / ".external" / name
         if path.exists():
@@ -114,12 +115,11 @@ def main() -> None:
     parser.add_argument("--skip", action="append", default=[], metavar="SET",
                         help="leave a labelled set out (a blind set nobody may read yet); repeatable")
     args = parser.parse_args()
-    known = {*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL, *bench_judge.OBEYED}
-    unknown = sorted(set(args.skip) - known)
+    unknown = sorted(set(args.skip) - set(LABELLED))
     if unknown:
         # A misspelt name would silently leave the blind set in, and its rows on the screen of someone who may not
         # read them.
-        near = {name: difflib.get_close_matches(name, known, n=1) for name in unknown}
+        near = {name: difflib.get_close_matches(name, LABELLED, n=1) for name in unknown}
         parser.error("; ".join(f"--skip {name}: not a labelled set" + (f" (did you mean {m[0]}?)" if m else "")
                                for name, m in near.items()))
     if args.compare:
