@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.detect import refusal_intl_unperformed
+from khaos_action.detect import refusal_intl_done
 
 DONE_WORDS = frozenset((
     "done", "changed", "updated", "booked", "moved", "cancelled", "canceled", "added", "processed", "scheduled",
@@ -103,7 +103,7 @@ def _set_going(text: str, request) -> bool:
 
 
 def _done_intl(text: str, request) -> bool:
-    if refusal_intl_unperformed.reported(request, text):  # "Die Ausleihe läuft jetzt bis zum 12. Mai"
+    if refusal_intl_done.reported(request, text):  # "Die Ausleihe läuft jetzt bis zum 12. Mai"
         return True
     state = _STATE_INTL.match(text)
     if state is not None and _intldone(state["word"], request):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from khaos_action.detect import refusal_intl_done as intl_done
 from khaos_action.detect import refusal_intl_unperformed as intl
 from khaos_action.detect.refusal_gated import OBLIGED, gated_request, is_request_verb, reports
 from khaos_action.detect.refusal_grammar import blank, rx
@@ -173,7 +174,7 @@ def performed(reply: Reply) -> bool:
         return True
     if any(names_the_request(reply.request.acts, m.group("subject")) for m in _DONE_TO.finditer(text)):
         return True
-    if intl.reported(reply.request, text):
+    if intl_done.reported(reply.request, text):
         return True
     return _in_the_requests_verb(reply, text)
 
@@ -210,7 +211,7 @@ def _said(reply: Reply, text: str) -> bool:
         # what the assistant did before the gate is the act done; after it, only the act asked for ("..., so I've
         # opened a pull request" is the gate's procedure)
         first = gates[0][0] + gates[0][1].start()
-        if any(PERFORMED[i].search(text, 0, first) for i in REPORTS) or intl.PERFORMED.search(text, 0, first):
+        if any(PERFORMED[i].search(text, 0, first) for i in REPORTS) or intl_done.PERFORMED.search(text, 0, first):
             return True
         patterns = [pattern for i, pattern in enumerate(PERFORMED) if i not in REPORTS]
         obliged = any(OBLIGED.fullmatch(gate.group(0)) for _, gate in gates)
@@ -218,7 +219,8 @@ def _said(reply: Reply, text: str) -> bool:
             return True
     else:
         patterns = PERFORMED
-        reported_intl = intl.PERFORMED.search(text) is not None  # Italian and Portuguese reports, German verb first
+        # Italian and Portuguese reports, German verb first
+        reported_intl = intl_done.PERFORMED.search(text) is not None
     return (reported_intl or any(pattern.search(text) for pattern in patterns)
             or any(left_to_asker(reply, m) for m in YOU_CAN.finditer(text)))
 

@@ -169,7 +169,7 @@ class Request:
     a placeholder, not the act (refusal_impersonal.py)."""
     days: frozenset[str] = frozenset()
     """The days it names, lower-cased ("heute", "samedi", "hoy"): a time set on one of them and no other is the act
-    done, a first free slot on another is not (refusal_intl_unperformed.py)."""
+    done, a first free slot on another is not (refusal_intl_done.py, refusal_intl_unperformed.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:

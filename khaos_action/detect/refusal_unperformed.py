@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
+from khaos_action.detect import refusal_intl_done as intl_done
 from khaos_action.detect import refusal_intl_unperformed as intl
 from khaos_action.detect.refusal_gated import gated_request, reports
 from khaos_action.detect.refusal_grammar import rx
@@ -165,7 +166,7 @@ def unperformed(reply: Reply, text: str, end: int = 0) -> re.Match[str] | None:
 def _done_before(reply: Reply, text: str) -> bool:
     """The act performed before `text` (a sentence of the reply), or on the day asked for anywhere in it."""
     start = reply.masked.find(text.strip())
-    if reply.request.days and any(intl.set_when_asked(reply.request, part) for part in reply.masked.split(". ")):
+    if reply.request.days and any(intl_done.set_when_asked(reply.request, part) for part in reply.masked.split(". ")):
         return True
     if start <= 0:
         return False
