@@ -15,6 +15,7 @@ Run: python bench/refusal_model_eval.py PATH/dstc8-schema-guided-dialogue [--los
 from __future__ import annotations
 
 import argparse
+import difflib
 import statistics
 import sys
 import time
@@ -183,9 +184,16 @@ def main() -> None:
     parser.add_argument("--holdouts", action="store_true")
     parser.add_argument("--kind-folds", action="store_true")
     parser.add_argument("--speed", action="store_true")
-    parser.add_argument("--skip", nargs="*", default=["refusal_domains_holdout13.jsonl"],
-                        help="holdout files not to open (by default the blind set kept for a later first look)")
+    parser.add_argument("--skip", nargs="*", default=[],
+                        help="labelled files not to open (a blind set kept for a later first look)")
     args = parser.parse_args()
+    known = {*bench_judge.OURS, *bench_judge.PROMPTED, *bench_judge.EXTERNAL, *bench_judge.OBEYED,
+             *(path.name for path in trainer.FIXTURES.glob("refusal_*.jsonl"))}
+    unknown = sorted(set(args.skip) - known)
+    if unknown:
+        # A misspelt name would silently open the blind set it meant to keep closed.
+        parser.error("; ".join(f"--skip {name}: not a labelled set" + (f" (did you mean {m[0]}?)" if m else "")
+                               for name in unknown for m in [difflib.get_close_matches(name, known, n=1)]))
     if args.loso:
         loso(args.sgd)
     if args.kind_folds:
