@@ -34,7 +34,7 @@ class Strict(BaseModel):
     """Base for every config model: unknown keys are errors, docstrings describe fields."""
 
     # No use_attribute_docstrings: it parsed this module's source per class at import; errors read the field
-    # docstrings when they need one (config.errors.attribute_docs).
+    # docstrings when they need one (config.schema_reading.attribute_docs).
     model_config = ConfigDict(extra="forbid", validate_default=True,
                               allow_inf_nan=False)
 

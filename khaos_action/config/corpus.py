@@ -77,7 +77,7 @@ _PROBE = Canary(a="KXPRBAA", b="QZZWVYY")
 class Attack(BaseModel):
     """One attack: what is sent, through which channel, and the observable objective that says it worked."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)  # field docstrings: config.errors.attribute_docs
+    model_config = ConfigDict(extra="forbid", frozen=True)  # field docstrings: config.schema_reading.attribute_docs
 
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9_.-]*$")
     category: Literal[CATEGORIES]  # type: ignore[valid-type]

@@ -7,16 +7,22 @@ into a `ConfigIssue` and raises them together as one `ConfigFileError`.
 from __future__ import annotations
 
 import datetime
-import functools
 import json
-import types
-import typing
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
+from typing import TYPE_CHECKING, Any, Literal
 
 import yaml
 
+from khaos_action.config.schema_reading import (
+    KeyPath,
+    annotation_at,
+    describe_type,
+    field_doc,
+    field_names,
+    has_part,
+    literal_choices,
+)
 from khaos_action.errors import ConfigError
 
 if TYPE_CHECKING:  # pydantic is imported by the models; reading a YAML file (config/yaml_file.py) needs no model
@@ -25,7 +31,6 @@ if TYPE_CHECKING:  # pydantic is imported by the models; reading a YAML file (co
 MAX_ISSUES = 20
 """More than this many problems are summarised: the first ones are usually the cause of the rest."""
 
-KeyPath = tuple[Any, ...]
 Position = tuple[int, int]
 Locate = Callable[[KeyPath, bool], "Position | None"]
 """(key path, want the value's position rather than the key's) -> (line, column), nearest known parent."""
@@ -197,7 +202,7 @@ def _data_path(loc: KeyPath, raw: Any, kind: str) -> tuple[KeyPath, KeyPath | No
     union_at: KeyPath | None = None
     current = raw
     for index, part in enumerate(loc):
-        if _has(current, part):
+        if has_part(current, part):
             current = current[part]
         elif not (index == len(loc) - 1 and kind == "missing"):  # a missing key is absent by definition
             if union_at is None:
@@ -207,10 +212,6 @@ def _data_path(loc: KeyPath, raw: Any, kind: str) -> tuple[KeyPath, KeyPath | No
     return tuple(path), union_at
 
 
-def _has(container: Any, part: Any) -> bool:
-    if isinstance(container, dict):
-        return part in container
-    return isinstance(container, list) and isinstance(part, int) and 0 <= part < len(container)
 
 
 def _issue(error: dict[str, Any], path: KeyPath, *, model: type[BaseModel], raw: Any, locate: Locate,
@@ -264,7 +265,7 @@ def _unknown_key(failed: _Failed) -> ConfigIssue:
 def _missing_key(failed: _Failed) -> ConfigIssue:
     path = failed.path
     key = path[-1]
-    described = _field_doc(failed.model, path, failed.raw)
+    described = field_doc(failed.model, path, failed.raw)
     hint = f"Add `{key}:`" + (f" ({described[:1].lower()}{described[1:]})" if described else "")
     return _at(failed.file, failed.locate(path[:-1], False), path, f"missing required key `{key}`", hint)
 
@@ -276,7 +277,7 @@ def _invalid_value(failed: _Failed) -> ConfigIssue:
 
 def _not_a_choice(failed: _Failed) -> ConfigIssue:
     # A registry-checked value (agent.type) names its choices in the error, a Literal in its annotation.
-    choices = _literal_choices(failed.annotation) or list(failed.ctx.get("choices", ()))
+    choices = literal_choices(failed.annotation) or list(failed.ctx.get("choices", ()))
     expected = describe_type(Literal[tuple(choices)]) if choices else failed.ctx.get("expected", "")
     from difflib import get_close_matches
 
@@ -387,155 +388,3 @@ def _value_at(raw: Any, path: KeyPath) -> Any:
         except (KeyError, IndexError, TypeError):
             return None
     return raw
-
-
-# ---- reading the schema: which model, field or Literal sits at a key path --------------------------------------
-
-def _unannotated(tp: Any) -> Any:
-    """`Annotated[X, ...]` as `X`: the metadata (validators, bounds) is no part of what a YAML author writes."""
-    while typing.get_origin(tp) is Annotated:
-        tp = typing.get_args(tp)[0]
-    return tp
-
-
-def _union_args(tp: Any) -> tuple[Any, ...] | None:
-    tp = _unannotated(tp)
-    if typing.get_origin(tp) in (Union, types.UnionType):
-        return typing.get_args(tp)
-    return None
-
-
-def _is_model(tp: Any) -> bool:
-    from pydantic import BaseModel
-
-    return isinstance(tp, type) and issubclass(tp, BaseModel)
-
-
-def annotation_at(tp: Any, path: KeyPath, raw: Any = None) -> Any:
-    """The type annotation at `path` below model `tp`, or None when the schema does not say. With the data (`raw`),
-    a model that picks its variant from the data (an invariant's `type` names its registered entry, whose fields
-    are its own: `variant_for`) is read as that variant."""
-    current = raw
-    for part in path:
-        tp = _step(_variant(tp, current), part)
-        current = current[part] if _has(current, part) else None
-        if tp is None:
-            return None
-    return _variant(tp, current)
-
-
-def _variant(tp: Any, data: Any) -> Any:
-    if typing.get_origin(tp) is Annotated:  # SerializeAsAny[Model] and the like: the model is what validates
-        inner = typing.get_args(tp)[0]
-        tp = inner if _is_model(inner) else tp
-    pick = getattr(tp, "variant_for", None) if _is_model(tp) else None
-    return pick(data) if pick is not None and isinstance(data, dict) else tp
-
-
-def _step(tp: Any, part: Any) -> Any:
-    tp = _unannotated(tp)
-    members = _union_args(tp)
-    if members is not None:
-        for member in members:
-            found = _step(member, part)
-            if found is not None:
-                return found
-        return None
-    if _is_model(tp):
-        field = tp.model_fields.get(part)
-        return field.annotation if field is not None else None
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin in (list, tuple, set, frozenset) and isinstance(part, int) and args:
-        return args[0]
-    if origin is dict and len(args) == 2:
-        return args[1]
-    return None
-
-
-def field_names(tp: Any) -> list[str]:
-    """The keys a model accepts (the model found at a key path, through Optional)."""
-    for member in _union_args(tp) or (tp,):
-        if _is_model(member):
-            return list(member.model_fields)
-    return []
-
-
-def _field_doc(model: type[BaseModel], path: KeyPath, raw: Any = None) -> str | None:
-    parent = annotation_at(model, path[:-1], raw)
-    for member in _union_args(parent) or (parent,):
-        if _is_model(member) and path[-1] in member.model_fields:
-            description = member.model_fields[path[-1]].description or attribute_docs(member).get(path[-1])
-            return description.rstrip(".") if description else None
-    return None
-
-
-@functools.cache
-def attribute_docs(model: type) -> dict[str, str]:
-    """The docstrings under a model's fields (`name: type = ...` then a string), its bases' included, read from
-    the source when an error needs one. pydantic's `use_attribute_docstrings` parses the source of every class as
-    it is defined, a large part of importing config.models, which every run pays (docs/performance.md)."""
-    import ast
-    import inspect
-    import textwrap
-
-    docs: dict[str, str] = {}
-    for klass in reversed(model.__mro__):
-        if klass is object or klass.__module__.startswith("pydantic"):
-            continue
-        try:
-            body = ast.parse(textwrap.dedent(inspect.getsource(klass))).body[0].body
-        except (OSError, TypeError, SyntaxError, IndexError, AttributeError):
-            continue
-        for stmt, after in zip(body, body[1:]):
-            if (isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
-                    and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
-                    and isinstance(after.value.value, str)):
-                docs[stmt.target.id] = inspect.cleandoc(after.value.value)
-    return docs
-
-
-def _literal_choices(tp: Any) -> list[Any]:
-    choices: list[Any] = []
-    for member in _union_args(tp) or (tp,):
-        if typing.get_origin(member) is Literal:
-            choices.extend(typing.get_args(member))
-    return choices
-
-
-_PLURAL = {str: "strings", int: "integers", float: "numbers", bool: "booleans"}
-_SINGULAR = {str: "a string", int: "an integer", float: "a number", bool: "true or false", type(None): "null"}
-
-
-def describe_type(tp: Any) -> str:
-    """A type annotation in the words a YAML author uses."""
-    tp = _unannotated(tp)
-    members = _union_args(tp)
-    if members is not None:
-        return " or ".join(dict.fromkeys(describe_type(member) for member in members if member is not type(None)))
-    if tp in _SINGULAR:
-        return _SINGULAR[tp]
-    if tp is Any:
-        return "any value"
-    if typing.get_origin(tp) is Literal:
-        values = typing.get_args(tp)
-        return repr(values[0]) if len(values) == 1 else "one of " + ", ".join(repr(value) for value in values)
-    if _is_model(tp):
-        return "a mapping"
-    return _describe_generic(tp)
-
-
-def _describe_generic(tp: Any) -> str:
-    """A collection type (a list of what, a mapping), else the type's own name."""
-    origin, args = typing.get_origin(tp), typing.get_args(tp)
-    if origin in (list, tuple, set, frozenset):
-        return _describe_list(args[0] if args else Any)
-    if origin is dict:
-        return "a mapping"
-    return getattr(tp, "__name__", str(tp))
-
-
-def _describe_list(item: Any) -> str:
-    item = _unannotated(item)
-    if item in _PLURAL:
-        return f"a list of {_PLURAL[item]}"
-    return "a list of mappings" if _is_model(item) else "a list"

@@ -43,7 +43,7 @@ from khaos_action.errors import ConfigError
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")  # field docstrings: config.errors.attribute_docs
+    model_config = ConfigDict(extra="forbid")  # field docstrings: config.schema_reading.attribute_docs
 
 
 class Turn(_Strict):

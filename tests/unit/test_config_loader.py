@@ -11,10 +11,10 @@ from pydantic import Field
 from khaos_action.config.errors import (
     ConfigFileError,
     ConfigNotFoundError,
-    describe_type,
     format_key_path,
 )
 from khaos_action.config.loader import LoadedConfig, load_config, parse_yaml
+from khaos_action.config.schema_reading import describe_type
 from khaos_action.errors import ConfigError
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures" / "config"
