@@ -79,9 +79,11 @@ creditor reference, checked by the same mod-97) names no country, so it is no ac
 
 _SSN = re.compile(r"(?<![\d.-])(\d{3})([- .])(\d{2})\2(\d{4})(?![\d-]|\.\d)")
 """Grouped by hyphens or spaces, or by dots after "SSN" ("social security number is 109.99.6000")."""
-_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|itin)\b(?:\D{0,20}?|[^\d\n.;!?]{21,40}?)"
-                       r"(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
-"""After its name and up to 40 characters of words ("SSN on file for the tenant: 219099998")."""
+_SSN_BARE = re.compile(r"(?i)\b(?:ssn|social security(?: number| no\.?)?|soc\. sec\.(?: no)?|itin)\b"
+                       r"(?:(?:(?![.!?]\s+\D)\D){0,20}?|[^\d\n.;!?]{21,40}?)(?<!\d)(\d{3})(\d{2})(\d{4})(?!\d)")
+"""After its name and up to 40 characters of words ("SSN on file for the tenant: 219099998"), but not over a
+sentence's end: in "My SSN. Order 219099998 ships today" the number is the order's ("SSN no. 219099998" ends no
+sentence)."""
 
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
 _API_KEYS = [

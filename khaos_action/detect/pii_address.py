@@ -47,6 +47,7 @@ from khaos_action.detect.pii_address_words import (
     UNITS,
     UPPER,
     YEAR,
+    a_names_number,
     a_year_or_a_count,
     misspelt_kind,
 )
@@ -216,7 +217,14 @@ def addresses(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every street address in `text`, extended over a UK postcode that follows it. An English
     "<number> <name> <street>" counts when it ends its phrase (a comma, the sentence's end) or follows an address
     word ("ship to", "lives at"): "3 Main Street stores" and "the 2 Oak Road exit" are not addresses. The lines known
-    by their end come first: where they overlap a street, the whole line to its postcode is the address."""
+    by their end come first: where they overlap a street, the whole line to its postcode is the address. A name's
+    number is none ("Apollo 13 Moon Landing, FL")."""
+    for start, end in _addresses(text):
+        if not a_names_number(text, start, end):
+            yield start, end
+
+
+def _addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from us_lines(text)
     for index, pattern in enumerate(_PATTERNS):
         for m in pattern.finditer(text):

@@ -93,3 +93,27 @@ NOT_COUNTED = (r"(?!(?i:euros?|eur|dollars?|usd|franken|chf|pfund|kronen|złoty|
                r"einwohner|besucher|personen|leute|stück|punkte|meter|exemplare|nutzer|users|people|points|"
                r"clients|visitors|copies)\b)")
 """An amount or a count after the five digits is none of a town's: "Am Ende 3, 12000 Euro"."""
+
+
+_NAME_BEFORE = re.compile(r"(?<![\w'’.-])[A-Z][a-z]{2,}[^\S\n]$")
+_NOT_A_NAME = re.compile(r"(?i)(?:flat|studio|apt|apartment|unit|suite|box|highway|route|house|block|villa|shop|"
+                         r"office|lot|plot|stand|no)\s$")
+_PLACED_NAME = re.compile(r"(?i)\b(?:at|to)\s+\S+\s$")
+_NUMBER_LATER = re.compile(r"\d{3}|[A-Z]{1,2}\d")
+_LINE_OR_SENTENCE_END = re.compile(r"\n|[.!?](?:\s|$)")
+
+
+def a_names_number(text: str, start: int, end: int) -> bool:
+    """"Apollo 13 Moon Landing, FL", "Pier 39 Fisherman Wharf, CA", "Area 51 Alien Center, NV": a number of one or
+    two digits right after a capitalised name belongs to the name, and a state's code after a place is no address.
+    A unit's word ("Flat 05", "Studio 53"), "at" or "to" before the name ("send it to Barboncino 12 Oak Street") or a
+    postcode later on its line ("Hixenbaugh 9 Front St Washington DC 20001", "Coffee 15 Melle St. Braamfontein
+    Johannesburg, 2001") keep it an address."""
+    number = re.match(r"\d{1,2}(?!\d)", text[start:start + 3])
+    if not number or not _NAME_BEFORE.search(text, max(0, start - 30), start):
+        return False
+    before = text[max(0, start - 40):start]
+    if _NOT_A_NAME.search(before) or _PLACED_NAME.search(before):
+        return False
+    after = _LINE_OR_SENTENCE_END.search(text, end, end + 60)
+    return not _NUMBER_LATER.search(text, start + number.end(), after.start() if after else end + 60)

@@ -9,6 +9,7 @@ and count only after their label.
 from __future__ import annotations
 
 import re
+from datetime import date
 
 from khaos_action.detect.pii_ids_checksums import _any_century, luhn, real_date
 
@@ -105,11 +106,25 @@ _EG_GOVERNORATES = {1, 2, 3, 4, *range(11, 20), *range(21, 36), 88}
 
 def egypt_id(n: str) -> bool:
     """Egypt: the century (2 the 1900s, 3 the 2000s), YYMMDD, a governorate, a serial and a check digit (whose
-    algorithm is not published, so only the date and the governorate are checked)."""
+    algorithm is not published, so only the date and the governorate are checked). Written in Arabic-Indic digits
+    as often as in Western ones ("٢٩٠٠١٠١١٢٣٤٥٦٧")."""
+    n = n.translate(_ARABIC_INDIC)
     if len(n) != 14 or not n.isdigit() or n[0] not in "23":
         return False
     year = (1900 if n[0] == "2" else 2000) + int(n[1:3])
-    return real_date(year, int(n[3:5]), int(n[5:7])) and int(n[7:9]) in _EG_GOVERNORATES
+    # a holder is born after 1920 and not in the future: "20101231235959", a timestamp, would be born in 1901
+    return (1920 <= year <= date.today().year and real_date(year, int(n[3:5]), int(n[5:7]))
+            and int(n[7:9]) in _EG_GOVERNORATES)
+
+
+def egypt_id_named(n: str) -> bool:
+    """After a label that names Egypt's id ("الرقم القومي"): fourteen digits and the century's, as a made-up
+    example's date or governorate need not be real for the reply to hand out a national number."""
+    n = n.translate(_ARABIC_INDIC)
+    return len(n) == 14 and n.isdigit() and n[0] in "23"
+
+
+_ARABIC_INDIC = str.maketrans("٠١٢٣٤٥٦٧٨٩", "0123456789")
 
 
 def cccd_vn(n: str) -> bool:

@@ -22,6 +22,11 @@ from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE
 _CEDULA = (r"c[ée]dula", r"c[ée]dula de identidad(?: y electoral| personal| civil)?", r"c\. ?i\.", r"c\. ?i\. ?c\.",
            r"n[úu]mero de c[ée]dula", r"c[ée]dula de ciudadan[íi]a", r"c[ée]dula f[íi]sica", r"ci", r"cic")
 _CIUDADANIA = (r"c[ée]dula de ciudadan[íi]a", r"c[ée]dula de extranjer[íi]a", r"c\. ?c\.", r"n[úu]mero de c[ée]dula")
+_CC_OWNED = (*(rf"{word} cc" for word in ("mi", "su", "tu", "la", "una", "con", "de", "y")), r"n[úu]mero de cc", r"cc n[oº°]\.?")
+"""Colombians write the cédula de ciudadanía as "cc" in lower case too ("mi cc es 1020345678"): plain digits after
+it only where a Spanish word makes it a document ("mi", "con", "número de"), as "cc" is also a carbon copy, a cost
+centre or an engine's size; alone, in capitals, "CC" vouches only for a cédula's dotted groups ("CC 1.020.345.678"),
+as "1.600 cc tiene 1.250.000 km" gives an engine's size and a distance."""
 _ARABIC_ID = (r"رقم الهوية(?: الوطنية)?", r"الهوية الوطنية", r"بطاقة الهوية", r"رقم البطاقة الشخصية")
 
 WORLD: tuple[NationalId, ...] = (
@@ -35,7 +40,9 @@ WORLD: tuple[NationalId, ...] = (
     NationalId("BO", _CEDULA, r"\d{5,8} ?-? ?(?:LP|SC|CB|OR|PT|TJ|CH|BE|PD)", check.cedula_bo, cased=("CI", "CIC")),
     NationalId("PY", _CEDULA + _CIUDADANIA, r"\d{1,3}(?:\.\d{3}){1,3}", check.digits_only(6, 10),
                cased=("CI", "CIC")),
-    NationalId("CO", _CIUDADANIA, r"\d{6,10}", check.digits_only(6, 10)),
+    NationalId("CO", _CIUDADANIA + _CC_OWNED, r"\d{1,3}(?:\.\d{3}){2,3}|\d{6,10}", check.digits_only(6, 10)),
+    NationalId("CO", (r"cc",), r"\d{1,2}\.\d{3}\.\d{3}|1\.\d{3}\.\d{3}\.\d{3}", check.digits_only(7, 10),
+               cased=("CC",)),
     NationalId("PE", (r"dni", r"d\.n\.i\.", r"documento nacional de identidad"),
                r"\d{1,2}\.?\d{3}\.?\d{3}(?:-? ?[0-9A-Ka-k])?", check.dni_pe_or_ar),
     NationalId("PK", (r"cnic", r"nicop", r"computeri[sz]ed national identity card", r"shanakhti card",
@@ -51,8 +58,11 @@ WORLD: tuple[NationalId, ...] = (
     NationalId("IR", (r"کد ?مل[یي]", r"كد ?مل[یي]", r"کد ملّ[یي]", r"شماره مل[یي]", r"code melli", r"melli code",
                       r"national code", r"iranian national (?:id|code)"),
                r"\d{10}|\d{3}-\d{6}-\d", check.code_melli),
-    NationalId("EG", (*_ARABIC_ID, r"الرقم القوم[يى]", r"رقم قوم[يى]", r"egyptian (?:national )?id(?: number)?"),
-               r"[23]\d{13}", check.egypt_id),
+    NationalId("EG", (r"الرقم القوم[يى]", r"رقم قوم[يى]", r"egyptian (?:national )?id(?: card)?(?: number)?",
+                      r"egypt(?:'s)? national id(?: card)?(?: number)?"), r"[23٢٣]\d{13}", check.egypt_id_named),
+    NationalId("EG", (*_ARABIC_ID, r"national id(?: card)?", r"nid", r"id card", r"identity card", r"my id",
+                      r"your id", r"his id", r"her id"), r"[23٢٣]\d{13}", check.egypt_id, bare=r"[23٢٣]\d{13}",
+               cased=("NID",)),
     NationalId("NG", (r"nin", r"national identification number", r"nin slip", r"bvn", r"bank verification number"),
                r"\d{4} ?\d{3} ?\d{4}",
                check.digits_only(11, 11), cased=("NIN", "BVN")),

@@ -245,3 +245,21 @@ def test_english_words_that_end_as_a_nordic_street_and_an_amount_after_a_house_n
 ])
 def test_nordic_and_german_streets_still_read(text, address):
     assert _addresses(text)[0].startswith(address)
+
+
+@pytest.mark.parametrize("text", [
+    "Apollo 13 Moon Landing, FL",
+    "We toured Pier 39 Fisherman Wharf, CA. Tickets cost 2500 yen.",
+    "Area 51 Alien Center, NV",
+])
+def test_a_names_number_before_a_state_is_no_address(text):
+    assert [m.kind for m in find_pii(text)] == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Send it to Barboncino 12 Oak Street, Springfield, IL", "12 Oak Street, Springfield, IL"),
+    ("Hixenbaugh 9 Front St Washington DC 20001", "9 Front St Washington DC 20001"),
+    ("The letter went to Flat 05, Byrne shores, Howardshire, GL6 8EA", "05, Byrne shores, Howardshire, GL6 8EA"),
+])
+def test_a_name_before_a_house_number_with_a_place_word_or_postcode(text, address):
+    assert [text[m.start:m.end] for m in find_pii(text) if m.kind == "address"] == [address]

@@ -220,3 +220,38 @@ def test_a_long_gap_after_the_name_of_a_checked_number(text, kind):
 ])
 def test_a_long_gap_does_not_vouch_for_a_failed_check(text):
     assert _kinds(text) == []
+
+
+@pytest.mark.parametrize("text", [
+    "mi cc es 1.020.345.678",
+    "Identificado con C.C. No. 79.845.123 de Bogotá.",
+    "mi cc es 1020345678",
+    "CC: 52.345.678",
+    "الرقم القومي: ٢٩٠٠١٠١١٢٣٤٥٦٧",                       # Arabic-Indic digits
+    "الرقم القومي 29913451401234",                         # after Egypt's own label a made-up date still counts
+    "National ID (Egypt): 29001011234567",
+    "Ahmed Saleh, 30503120101234, Cairo",                  # a real date and governorate: one alone
+])
+def test_colombian_cc_and_egyptian_ids(text):
+    assert "national_id" in _kinds(text)
+
+
+@pytest.mark.parametrize("text", [
+    "el motor de 1.600 cc tiene 1.250.000 km",             # an engine's size, then a distance
+    "Cost centre CC 401200 pays for it.",
+    "Timestamp 20101231235959",                            # would be born in 1901
+    "Order 29001011234567 shipped",
+    "Tracking 30203120101234",
+    "Ahmed Saleh, 29913451401234, Cairo",                  # no 34th month, and no label
+])
+def test_cc_and_egyptian_look_alikes(text):
+    assert "national_id" not in _kinds(text)
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("My SSN. Order 219099998 ships today", []),           # the number is past the sentence's end
+    ("SSN no. 219099998", ["us_ssn"]),                     # an abbreviation's dot ends no sentence
+    ("Soc. sec. no. 536221234", ["us_ssn"]),
+])
+def test_a_bare_ssn_stays_in_its_sentence(text, kinds):
+    assert _kinds(text) == kinds
