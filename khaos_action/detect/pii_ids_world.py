@@ -22,7 +22,8 @@ from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE
 _CEDULA = (r"c[ée]dula", r"c[ée]dula de identidad(?: y electoral| personal| civil)?", r"c\. ?i\.", r"c\. ?i\. ?c\.",
            r"n[úu]mero de c[ée]dula", r"c[ée]dula de ciudadan[íi]a", r"c[ée]dula f[íi]sica", r"ci", r"cic")
 _CIUDADANIA = (r"c[ée]dula de ciudadan[íi]a", r"c[ée]dula de extranjer[íi]a", r"c\. ?c\.", r"n[úu]mero de c[ée]dula")
-_CC_OWNED = (*(rf"{word} cc" for word in ("mi", "su", "tu", "la", "una", "con", "de", "y")), r"n[úu]mero de cc", r"cc n[oº°]\.?")
+_CC_OWNED = (*(rf"{word} cc" for word in ("mi", "su", "tu", "la", "una", "con", "de", "y")), r"n[úu]mero de cc",
+             r"cc n[oº°]\.?")
 """Colombians write the cédula de ciudadanía as "cc" in lower case too ("mi cc es 1020345678"): plain digits after
 it only where a Spanish word makes it a document ("mi", "con", "número de"), as "cc" is also a carbon copy, a cost
 centre or an engine's size; alone, in capitals, "CC" vouches only for a cédula's dotted groups ("CC 1.020.345.678"),
