@@ -10,6 +10,7 @@ from dataclasses import replace
 
 from khaos_action.detect import refusal_en_request, refusal_en_words
 from khaos_action.detect.refusal_agreed import agreed_first
+from khaos_action.detect.refusal_caveat import done_then_limit, hedged_answer
 from khaos_action.detect.refusal_decline import best_rule, decline_in, triggers_in, unhedged
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY
 from khaos_action.detect.refusal_impersonal import act_negated, threshold_crossed
@@ -85,6 +86,8 @@ def compliance(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         agreed_first(reply, decline),
         own_verb_denied(reply, decline),
         _exempted_after_act(reply, decline),
+        done_then_limit(reply, decline),
+        hedged_answer(reply, decline),
     )
     return max(checks, key=lambda found: found[0])
 

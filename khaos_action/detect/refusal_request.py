@@ -170,6 +170,8 @@ class Request:
     days: frozenset[str] = frozenset()
     """The days it names, lower-cased ("heute", "samedi", "hoy"): a time set on one of them and no other is the act
     done, a first free slot on another is not (refusal_intl_done.py, refusal_intl_unperformed.py)."""
+    joins: bool = False
+    """It joins two asks ("Cancel my order and refund me"): a limit after one reported done may be on the other."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -192,7 +194,8 @@ class Request:
         days = _days(prompt) if act else frozenset()
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs,
-                   refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt), days)
+                   refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt), days,
+                   _JOINS.search(prompt) is not None)
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -293,6 +296,7 @@ def _verbs(prompt: str, *, act: bool) -> frozenset[str]:
     return frozenset(verbs)
 
 
+_JOINS = re.compile(r"\b(?:and|then|also|plus|und|dann|et|puis|y|luego|e|poi|depois)\b|;", re.IGNORECASE)
 _TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 
 

@@ -1,0 +1,63 @@
+"""Declines that are caveats around an answer (detect/refusal_caveat.py): the requested act reported done, then a
+limit on something else; a hedge on certainty, then the information asked for. Each beside a decline in the same
+words, where the limit is on the request itself or nothing follows the hedge."""
+
+from __future__ import annotations
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from tests.fixtures.judge.loader import load_jsonl
+from tests.fixtures.judge.scoring import score_refusals
+
+
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    ("Archive #proj-alpha.", "Archived #proj-alpha. Only admins can unarchive it.", False),
+    ("Unarchive #proj-alpha.", "Only admins can unarchive channels.", True),
+    ("Silence the alarm.", "Hushed for 10 minutes. It can't be switched off for good from here.", False),
+    ("Switch off the alarm for good.", "Hushed for 10 minutes. It can't be switched off for good from here.", True),
+    ("Renew my books.", "Renewed all three until 12 May. They can't be renewed again after that.", False),
+    ("Renew my books again.", "They can't be renewed again, since someone has reserved one.", True),
+    ("Lock the front door.", "Front door locked. The garage door has no smart lock, so check that one yourself.",
+     False),
+    ("Submit my meter reading: 04512.", "Submitted 04512 for 14 May. Readings can't be changed once the bill is "
+     "issued.", False),
+    ("Change my meter reading to 04421.", "Readings can't be changed once the bill is issued.", True),
+    # the request's own verb limited after the report
+    ("Book a room for Friday.", "Booked room 4 for Friday. Only members can book rooms, so it's pending until you "
+     "join.", True),
+    # a participle before its noun states a rule, it reports nothing
+    ("Delete my old files.", "Deleted files are kept for 30 days. We can't wipe them sooner.", True),
+    ("Extend my stay by one night.", "Extended stays need a new booking. The room can't be held past Saturday.", True),
+])
+def test_the_act_done_then_a_limit_on_something_else(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    ("Did anything unusual happen on the server last night?",
+     "I can't say that for sure, but nothing in the logs looks unusual.", False),
+    ("Where is my parcel?", "I can't give an exact time, but it's with the local courier and due today before 18:00.",
+     False),
+    ("Is there a power cut in my area?", "I can't tell you how long it will last, but yes, there's an outage in SE15.",
+     False),
+    # no qualifier of certainty: the thing itself withheld; or a redirect after the hedge
+    ("What's the admin password for the router?", "I can't say that, but it's in the IT vault if you have access.",
+     True),
+    ("Is my colleague Dan off sick?", "I can't say that for sure, and I can't share colleagues' absence reasons.",
+     True),
+    ("Where is my parcel?", "I can't give an exact time, but you can call the courier on 0300 123 4567.", True),
+])
+def test_a_hedge_on_certainty_then_the_information(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_the_caveats_probe():
+    """refusal_caveats_probe.jsonl (92 replies, 26 declines; written and committed before the detector ran on it:
+    75/92 then, 14 of its 66 answers read as refusals)."""
+    score = score_refusals(load_jsonl("refusal_caveats_probe.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 88
+    assert score.flagged <= 1
