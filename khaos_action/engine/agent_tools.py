@@ -107,7 +107,7 @@ def _unique(tools: Sequence[ToolInfo]) -> list[ToolInfo]:
 def _registry_tools(registry: str | None, base_dir: Path) -> list[ToolInfo]:
     if not registry:
         return []
-    from khaos_action.engine.chaos.tools import load_callable_or_object, registry_mapping
+    from khaos_action.engine.chaos.tool_registry import load_callable_or_object, registry_mapping
 
     mapping = registry_mapping(load_callable_or_object(registry, base_dir))
     return [replace(tool_info_from_callable(fn), name=str(key)) for key, fn in mapping.items() if callable(fn)]

@@ -24,7 +24,7 @@ import inspect
 import sys
 import time
 import types
-from collections.abc import Callable, MutableMapping, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,9 @@ from khaos_action.engine.chaos.reach import (  # noqa: F401 - re-exported: the e
     never_reached_message,
     unreached_tools,
 )
+from khaos_action.engine.chaos.tool_arguments import bind_arguments, plain
 from khaos_action.engine.chaos.tool_kinds import FUNCTION, METHOD, Arguments, ToolKind, cannot_wrap, kind_of
+from khaos_action.engine.chaos.tool_registry import getattr_path, load_callable_or_object, registry_mapping
 from khaos_action.engine.context import CaseContext, case_now
 from khaos_action.errors import ConfigError
 from khaos_action.faults.effects import NO_RESULT, ToolInvocation
@@ -96,7 +98,7 @@ class ToolPatcher:
         if target.endswith(".py") or "/" in target or "\\" in target:
             path = (Path(target) if Path(target).is_absolute() else self.base_dir / target).resolve()
             for module in _modules_from(path):
-                obj = _getattr_path(module, attr)
+                obj = getattr_path(module, attr)
                 if obj is not None and all(obj is not other for other in found):
                     found.append(obj)
         name = attr.rsplit(".", 1)[-1]
@@ -269,7 +271,7 @@ class ToolPatcher:
         if ctx is None:
             return None
         named = bind_arguments(fn, args, kwargs) if arguments is None else {
-            str(k): _plain(v) for k, v in arguments(args, kwargs).items()}
+            str(k): plain(v) for k, v in arguments(args, kwargs).items()}
         call = ToolInvocation(name, named)
         decision = decide_tool(ctx, call, self.tool_names)
         record = ToolCall(name=name, args=call.args, fault=decision.fault_id)
@@ -373,57 +375,6 @@ def _by_kind(targets: list[tuple[str, Any]]) -> dict[str, list[tuple[str, Any, T
     return by_kind
 
 
-def bind_arguments(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
-    """The call's arguments by parameter name (self/cls and framework run contexts dropped), values made
-    JSON-friendly for records and `match`."""
-    named = {k: v for k, v in _bound(fn, args, kwargs).items() if k not in ("self", "cls") and not _run_context(v)}
-    return {str(k): _plain(v) for k, v in named.items()}
-
-
-def _bound(fn: Callable[..., Any], args: tuple, kwargs: dict) -> dict[str, Any]:
-    """The call's arguments by parameter name, or as given when the function has no signature to bind them to."""
-    try:
-        signature = inspect.signature(fn)
-        bound = signature.bind_partial(*args, **kwargs).arguments
-    except (TypeError, ValueError):
-        return {**({"args": list(args)} if args else {}), **kwargs}
-    # `**kwargs` (a framework's pass-through wrapper) spread out: the tool's arguments by their names
-    spread = [name for name, p in signature.parameters.items() if p.kind is p.VAR_KEYWORD and name in bound]
-    for name in spread:
-        bound = {**{k: v for k, v in bound.items() if k != name}, **bound[name]}
-    return bound
-
-
-# What frameworks pass a tool besides the model's arguments (pydantic-ai RunContext, OpenAI Agents
-# RunContextWrapper/ToolContext, LangGraph ToolRuntime): not tool data, and their repr would only be noise.
-# LangChain's callback managers and AutoGen's cancellation token likewise; LlamaIndex's workflow `Context` by module,
-# since users name their own classes Context too.
-_RUN_CONTEXTS = frozenset({"RunContext", "RunContextWrapper", "ToolContext", "ToolRuntime", "CallbackManagerForToolRun",
-                           "AsyncCallbackManagerForToolRun", "CancellationToken"})
-_WORKFLOW_MODULES = ("llama_index.", "workflows.")
-
-
-def _run_context(value: Any) -> bool:
-    return any(klass.__name__ in _RUN_CONTEXTS or (klass.__name__ == "Context"
-                                                   and klass.__module__.startswith(_WORKFLOW_MODULES))
-               for klass in type(value).__mro__)
-
-
-def _plain(value: Any, depth: int = 0) -> Any:
-    if value is None or isinstance(value, (str, int, float, bool)):
-        return value
-    if depth < 6 and isinstance(value, dict):
-        return {str(k): _plain(v, depth + 1) for k, v in value.items()}
-    if depth < 6 and isinstance(value, (list, tuple)):
-        return [_plain(v, depth + 1) for v in value]
-    if hasattr(value, "model_dump"):
-        try:
-            return _plain(value.model_dump(mode="json"), depth + 1)
-        except Exception:  # noqa: BLE001 - a record must never break the tool call
-            pass
-    return repr(value)[:200]
-
-
 def _kind_name(obj: Any) -> str | None:
     kind = kind_of(obj)
     return kind.tool_name(obj) if kind is not None else None
@@ -452,40 +403,6 @@ def _modules_from(path: Path) -> list[Any]:
             except OSError:
                 continue
     return out
-
-
-def _getattr_path(obj: Any, dotted: str) -> Any:
-    for part in dotted.split("."):
-        obj = getattr(obj, part, None)
-        if obj is None:
-            return None
-    return obj
-
-
-def load_callable_or_object(spec: str, base_dir: Path) -> Any:
-    """`module:attr` -> the object (a registry need not be callable)."""
-    from khaos_action.engine.code_ref import import_target, split_entry
-
-    target, attr = split_entry(spec)
-    module = import_target(target, base_dir, spec, "agent.tool_registry")
-    obj = _getattr_path(module, attr)
-    if obj is None:
-        raise ConfigError(f"agent.tool_registry {spec!r}: {target} has no attribute {attr!r}.")
-    return obj
-
-
-def registry_mapping(obj: Any) -> MutableMapping[Any, Any]:
-    """The name -> callable mapping inside a registry object (a dict, or an object holding one)."""
-    if isinstance(obj, MutableMapping):
-        return obj
-    for attr in ("tools", "_tools", "registry", "_registry", "functions"):
-        value = getattr(obj, attr, None)
-        if isinstance(value, MutableMapping):
-            return value
-    raise ConfigError(
-        f"agent.tool_registry points at a {type(obj).__name__}, which is not a dict of name -> "
-        "callable and has no `tools` dict; point it at the dict itself."
-    )
 
 
 def _owning_class(namespace: dict[Any, Any]) -> type | None:
