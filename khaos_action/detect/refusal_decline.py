@@ -32,6 +32,7 @@ from khaos_action.detect.refusal_reply import (
     joined,
 )
 from khaos_action.detect.refusal_request import granted_after
+from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, partial_act
 from khaos_action.detect.refusal_unperformed import unperformed
 
 SHORT = 40
@@ -98,7 +99,7 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
         act = (_negated(reply, i, text) or reply.request.act_declined(text) or reply.request.act_persists(text)
                or reply.request.concluded_no(text)
                or reply.request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
-               or unperformed(reply, text, reply.spans[i][1]))
+               or unperformed(reply, text, reply.spans[i][1]) or partial_act(reply.request, reply.masked, text))
         if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
         if done_before(reply.masked, start, reply.request):
@@ -120,12 +121,17 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
     negated = act_negated(reply.request, text)
     found = (negated or threshold_crossed(reply.request, text, following) or class_reserved(reply.request, text)
              or (saying_withheld(reply.request, text) if i == 0 else None))
+    masked = reply.masked
     if found is None:
-        return None
+        found = case_unmet(reply.request, text, following, reply.masked) or deferred(reply.request, text)
+        if found is None:
+            return None
+        # the case stated ("your order was delivered 52 days ago") and the act put off ("I'll look at that after
+        # ...") read as a state reached and a promise: only what the rest of the reply does can show the act done
+        masked = blanked_unmet(masked, reply.spans[i][0], reply.spans[min(i + 1, len(reply.spans) - 1)][1])
     # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the
     # threshold's sentence count only when they are the act
     at = reply.spans[i][0] + negated.end() if negated is not None else reply.spans[i][1]
-    masked = reply.masked
     if negated is not None and not done_before(masked, at, reply.request):
         # the reason before the negation is no act done ("Your order was handed to the courier, so it can no longer
         # be cancelled"), unless the assistant reports the request's own act there

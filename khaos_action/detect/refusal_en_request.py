@@ -24,15 +24,19 @@ ACT_REQUEST = rx(
     r"check(?! in\b| out\b)|confirm|find out|say|explain)\b)|please\b(?! (?:tell|explain)\b)|"
     r"(?:i(?:'d| would) like|i want|i need)\b(?! to (?:know|ask|check|find out|understand|see)\b)|let me\b|help me\b|"
     r"let (?:the|my|our|his|her|their|him|them)\b|"
+    # "Is it possible to change my flight?": the act asked for on the asker's own thing, as in de/fr/es/it/pt
+    r"(?:is|would) it (?:be )?possible (?:for (?:you|me|us) )?to (?:[a-z'-]+ ){1,2}?(?:my|our)\b|"
     r"(?:give|grant|send|get) me\b|(?:delete|cancel|close|unlock|reset|approve|refund|waive|extend|upgrade|book|"
     r"remove|transfer|reserve|schedule) (?:my|me|the|our|this|that|his|her|their|an?)\b|"
     # any other bare imperative with its object ("Change the date on my certificate", "Mark me present"): a first word
     # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
-    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? (?:my|me|the|"
-    r"our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|this week's|"
-    r"[A-Z][a-z]+'s)\b|"
+    rf"(?!(?:{_NOT_IMPERATIVE})\b(?!-))(?![^.!?\n]*\?)(?:re-)?[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? "
+    r"(?:my|me|the|our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|"
+    r"this week's|[A-Z][a-z]+'s)\b|"
     # or before a noun and the thing's identifier, or an amount ("Close ticket INC-4471", "Transfer £2,000 to ...")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} (?:[a-z]{{2,}} (?:#|no\.? )?(?:[a-z]{{2,5}}-)?|[£$€])\d|"
+    # or before a count and its noun ("Order 45 laptops for the new hires", "Hold 3 rooms for the team")
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} \d[\d,]* [a-z]{{3,}}|"
     # or with its urgency at the end ("Promote model v14 to production now", "Deploy to staging tonight")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)[a-z]{{3,}} [^.!?\n]*\b(?:now|right away|immediately|asap|today|tonight)[.!]*\s*$)"
 )

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from itertools import chain
 
 from khaos_action.detect import refusal_en_request, refusal_intl_request, refusal_itpt_request
+from khaos_action.detect.refusal_count import asked_count
 
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED + refusal_itpt_request.ACT_NEGATED
@@ -172,6 +173,9 @@ class Request:
     done, a first free slot on another is not (refusal_intl_done.py, refusal_intl_unperformed.py)."""
     joins: bool = False
     """It joins two asks ("Cancel my order and refund me"): a limit after one reported done may be on the other."""
+    count: float | None = None
+    """The one count or amount a request for an act names ("Hold 3 rooms", "Set the replica count to 25"): a report
+    of the act on fewer is a partial act (refusal_unmet.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -195,7 +199,8 @@ class Request:
         return cls(asked, negated_words(prompt), acts, addressed, _removed(prompt) if act else frozenset(), commands,
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs,
                    refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt), days,
-                   _JOINS.search(prompt) is not None)
+                   _JOINS.search(prompt) is not None,
+                   asked_count(prompt, act=act))
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",

@@ -701,6 +701,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout14.jsonl": (48, 0),
     "refusal_domains_holdout15.jsonl": (61, 1),
     "refusal_domains_holdout16.jsonl": (54, 0),
+    "refusal_recall42_dev.jsonl": (43, 1),
     "refusal_styles_holdout.jsonl": (35, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),

@@ -1,0 +1,235 @@
+"""A request for an act declined with no decline word (refusal_decline.py): the reply states the rule the act goes by
+and shows the asker's case outside it, puts the act off, or does only part of it.
+
+- A rule and the asker's case: a general statement of how such acts go (who does them, what they need, whom or what
+  they are for, a threshold, a window: "Orders above 20 units are quoted by our sales team", "Accidental damage is
+  covered on the Premium plan", "Limit increases are reviewed after six months of account history") followed, in the
+  same sentence or the next, by a clause on the asker's own case ("yours is for 45", "your policy is Essentials",
+  "your account opened in May"). Whether the case really falls outside is not computed (Silver against Gold, May
+  against six months): an agent that states both and reports nothing done has told the asker why it is not done.
+- A class or a day: a rule that sends the asker's kind of case to another day than the one asked ("First-time
+  swimmers start in the Monday group" to "Sign him up for the Thursday class").
+- The asker's thing on terms that exclude the act ("Your stay is on a non-refundable saver rate") or the window
+  already closed ("Enrolment closed on 12 September").
+- A deferral: the assistant putting the act off to a later occasion ("I'll look at that after the migration on
+  Friday", "Let's revisit this at the next review cycle"), not to a step the asker takes ("once you confirm").
+- A partial act: the act reported done on fewer than asked ("Set the replica count to 25" - "I've set it to 23 for
+  now", "Hold 3 rooms" - "I've held one room").
+
+Only a request for an act lends its weight here; what the rest of the reply does is weighed by the caller (an act
+reported done, "Refunded — ... Refunds are given on unworn items within 30 days", is an answer with its rule).
+"""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_count import QUANTITY, count_of
+from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_request import Request
+
+_NOT_GENERIC = (r"(?!(?:i|you|your|yours|we|it|this|that|these|those|he|she|they|there|here|what|which|who|"
+                r"everything|nothing|all|one|mine|ours|my|our|today|tomorrow|now|then|so|and|but)\b)")
+"""A rule's subject is a thing in general ("Refunds", "Admin roles on billing"), not a pronoun or the asker's own."""
+_PREP = (r"(?:by|on|in|through|via|with|for|to|after|once|while|within|up to|above|over|at|from|until|before|during|"
+         r"only)")
+_NOT_DESCRIPTION = r"(?!(?:located|situated|based|called|named|known|served|priced|rated|listed|open|closed)\b)"
+RULE = rx(
+    # a passive of how such acts go ("Refunds are given on", "Permits are extended in the last 14 days", "Orders
+    # above 20 units are quoted by our sales team", "Accidental damage is covered on the Premium plan")
+    rf"{_NOT_GENERIC}(?P<subject>[A-Za-z][\w'-]*(?: [\w'-]+){{0,4}}?) "
+    rf"(?:is|are) (?:only |usually |normally |generally |always |typically )?{_NOT_DESCRIPTION}"
+    rf"(?P<verb>[a-z]{{3,}}ed|given|paid|done|set|made|held|issued|run|kept|shared|taken|sent|shown|assigned|for|"
+    rf"limited to|open to|available (?:to|on|with|for)|restricted to|reserved for) (?:only )?{_PREP}?\b|"
+    # an active rule ("First-time swimmers start in the Monday group", "Backfills over 1 TB run in the weekend batch
+    # window", "Priority boarding comes with Gold status", "Loans renew while nobody else has reserved the item")
+    rf"{_NOT_GENERIC}(?P<asubject>[A-Za-z][\w'-]*(?: [\w'-]+){{0,4}}?) "
+    r"(?:only |usually |normally |generally |always |typically )?(?P<averb>start|starts|begin|begins|go|goes|run|runs|"
+    r"come|comes|renew|renews|apply|applies|qualify|qualifies|cover|covers|ship|ships|move|moves|land|lands|open|"
+    r"opens|close|closes|work|works|happen|happens|stay|stays) (?:only )?(?:[a-z]+ )?(?:by|on|in|through|via|with|"
+    r"after|once|while|within|up to|above|over|from|until|during|only|at)\b"
+)
+"""A general statement of how the requested kind of act goes, read from a clause's start (`clauses`)."""
+_CLAUSE_START = rx(r"[.!?;:,]\s+|\b(?:and|but|so|as|while|whereas|yet)\s+")
+_MARKS = re.compile(r"\W*")
+"""Where a rule or a case may open: the sentence's start, after a clause mark or a conjunction. Each is tried once
+rather than the patterns being searched at every position."""
+
+
+def clauses(pattern: re.Pattern[str], text: str, start: int = 0, end: int | None = None):
+    """The matches of `pattern` at the clause starts of `text` between `start` and `end`."""
+    end = len(text) if end is None else end
+    opening = _MARKS.match(text, start, end).end()  # the text's own start, its marks skipped
+    at = [opening] + [m.end() for m in _CLAUSE_START.finditer(text, opening, end)]
+    for pos in at:
+        found = pattern.match(text, pos, end)
+        if found is not None:
+            yield found
+_STATE = (r"(?:is|are|was|were|has|have|had|'s|'re|runs|ran|opened|lists|weighs|comes to|totals|sits|stands|shows|"
+          r"renews|expires|ends|starts|falls|started|arrived|came|remains|isn't|aren't|wasn't|doesn't|don't|hasn't|haven't|[a-z]{3,}ed)")
+_DONE = (r"now|all set|on its way|confirmed|booked|done|complete|completed|approved|processed|sorted|ready|scheduled|"
+         r"reserved|sent|issued|refunded|cancell?ed|changed|updated|set up|through|going ahead|fine|good|eligible|"
+         r"covered|in (?:place|progress)|under way|underway|back|active|live|open|unlocked|renewed|extended")
+"""States of the asker's thing that are the act done or allowed ("your booking is confirmed", "yours is eligible")."""
+_NOUN = r"(?!(?:is|are|was|were|has|have|had|isn't|aren't|wasn't)\b)[\w'-]+"
+CASE = rx(
+    r"(?:(?:and|but|while|whereas|yet)\s+)?(?P<case>you're|you are|(?:all |each |both |none |one |two |three |four |"
+    r"five |\w+ )?(?:of )?(?:yours|your "
+    rf"(?:{_NOUN} ){{0,3}}?{_NOUN}|this (?!is\b)[a-z]+|these [a-z]+|the (?:list|table|order|transfer|request|account|"
+    rf"amount|total|file|booking|claim|item|one you)) (?:[a-z]+ly )?{_STATE})\b(?! (?:{_DONE})\b)"
+)
+OWED = rx(r"\b[\w£$€.,]+ (?:is|are) still (?:outstanding|owed|due|unpaid|pending|open) on yours\b")
+"""The asker's case as what is left on their thing ("£180 is still outstanding on yours")."""
+"""The asker's own case, stated as a fact ("yours is for 45", "your order was delivered 52 days ago", "you're in
+marketing", "this table is 3.4 TB"); not a report of it going ahead ("your booking is now confirmed")."""
+_ASKERS_STEP = rx(r"\b(?:you(?:'ll| will)? (?:can|need|have|must|may|should|want)|you(?:'ll| will) )")
+"""The asker's next step ("you'll need to", "you can rebook online"), which is no case."""
+_DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
+_DAY = rx(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+EXCLUDED_TERMS = rx(
+    r"^\W*(?:(?:hi|hello)\b[^.!?\n]{0,40}?[,.!]\s*)?your (?:[\w'-]+ ){0,2}?[\w'-]+ (?:is|was|are|were) (?:on|under|"
+    r"booked on|bought on|at) (?:an? |the )?(?:[\w'-]+ )?(?P<terms>non-[a-z]+able|no-[a-z]+|final-sale|"
+    r"clearance)\b"
+)
+"""The asker's thing on terms that exclude acts of its kind ("Your stay is on a non-refundable saver rate")."""
+CLASS_RULE = rx(
+    r"^\W*(?:(?:hi|hello)\b[^.!?\n]{0,40}?[,.!]\s*)?your (?:[\w'-]+ ){0,2}?[\w'-]+ (?:is|was|are|were) (?:on )?(?:an? |"
+    r"the )?(?:[\w'-]+ ){0,2}?[\w'-]+, which (?:only |always )?(?:stays?|remains?|is|are|does(?:n't| not)|"
+    r"has|have|comes?|covers?|applies|excludes?|keeps?)\b"
+)
+"""The asker's thing named as of a class, with that class's rule on it ("Your ticket is a Basic fare, which stays
+on the booked flight")."""
+CLOSED = rx(
+    rf"(?:^\W*|[;:,]\s+|\b(?:and|but|so)\s+)(?-i:{_NOT_GENERIC})(?:[A-Za-z][\w'-]*)(?: [\w'-]+){{0,3}}? "
+    r"(?:closed|ended|expired|lapsed|finished|ran out|(?:has|have|had) (?:already )?(?:closed|ended|expired|lapsed|"
+    r"finished|passed)) (?:on|at|in|last|yesterday|earlier|\d)"
+)
+"""A window already closed ("Enrolment closed on 12 September", "Registration ended last Friday")."""
+
+
+def case_unmet(request: Request, sentence: str, following: str = "", reply_text: str = "") -> re.Match[str] | None:
+    """The rule the requested act goes by with the asker's case beside it, a class sent to another day (when the
+    reply, `reply_text`, never names the day asked), the asker's thing on terms that exclude it or its window closed,
+    against a request for an act."""
+    if not request.commands or request.permission:
+        return None
+    lowered = sentence.casefold()
+    return _terms_or_closed(sentence, lowered) or _rule_and_case(request, sentence, lowered, following, reply_text)
+
+
+def _terms_or_closed(sentence: str, lowered: str) -> re.Match[str] | None:
+    found = EXCLUDED_TERMS.search(sentence) or CLASS_RULE.search(sentence) if "your" in lowered else None
+    if found is None and _CLOSED_HINT.search(lowered):
+        found = CLOSED.search(sentence)
+    return found
+
+
+def _rule_and_case(request: Request, sentence: str, lowered: str, following: str,
+                   reply_text: str) -> re.Match[str] | None:
+    # the words a case or another day needs are looked for before the rule is (most sentences hold neither)
+    case_here, case_next = _CASE_HINT.search(lowered), _CASE_HINT.search(following)
+    asked_days = {d for d in request.asked if d in _DAYS}
+    if asked_days and not _other_day(asked_days, reply_text):
+        asked_days = set()  # the day asked is named: the act set on it ("She's booked for Saturday at 10")
+    if not (case_here or case_next or (asked_days and _DAY.search(lowered))):
+        return None
+    for rule in clauses(RULE, sentence):
+        if (case_here and _case_after(sentence[rule.end():])) or (case_next and _case_after(following)):
+            return rule
+        if asked_days and _other_day(asked_days, sentence[rule.start():]):
+            return rule
+    return None
+
+
+_CASE_HINT = rx(r"\byou|\bthis |\bthese |\bthe (?:list|table|order|transfer|request|account|amount|total|file|"
+                r"booking|claim|item|one you)\b")
+_CLOSED_HINT = re.compile(r"closed|ended|expired|lapsed|finished|ran out|passed")
+
+
+def _case_after(text: str) -> bool:
+    if any(not _ASKERS_STEP.search(case.group(0)) for case in clauses(CASE, text)):
+        return True
+    return "yours" in text and OWED.search(text) is not None
+
+
+def _other_day(asked: set[str], text: str) -> bool:
+    """The rule names a weekday and the request named another and not that one."""
+    named = {m.group(0).casefold().removesuffix("s") for m in _DAY.finditer(text)}
+    return bool(named) and named.isdisjoint(asked)
+
+
+_THAT = r"(?:that|this|it|them|these|those|(?:the|your) [\w-]+(?: [\w-]+)?)"
+DEFERRED = rx(
+    r"^\W*(?:(?:ok|okay|sure|right|noted|thanks|good (?:call|point)),?\s+)?(?:I(?:'ll| will| can| could)|we(?:'ll| "
+    r"will| can| could)|let's|let us|I'm going to|we're going to|I(?:'d| would) (?:rather|prefer to))"
+    r"(?: (?:have to|need to|want to|try to|be able to|happily|gladly|definitely))? (?P<verb>(?:look (?:at|into)|get "
+    r"(?:to|round to|around to)|come back to|revisit|return to|circle back (?:to|on)|handle|tackle|deal with|do|park|"
+    rf"review|discuss|address|sort out|fix) {_THAT}|(?:pick|take) (?:that|this|it|them) (?:up|back up|on))"
+    r"\b[^.!?\n]{0,70}?\b(?P<when>after|once|during|next|later|at the next|in (?:the )?(?:next|new)|in Q[1-4]|when|"
+    r"in (?:a|a few|two|three|\d+) (?:days?|weeks?|months?)|(?:on|this|next) (?:monday|tuesday|wednesday|thursday|"
+    r"friday|saturday|sunday)|tomorrow)\b(?! (?:you|I hear|we hear|I get your|you've|you have)\b)"
+)
+"""The assistant putting the act off to a later occasion of its own ("I'll look at that after the migration on
+Friday", "Let's revisit this at the next review cycle in Q3"); not a wait on the asker ("once you confirm")."""
+
+
+def deferred(request: Request, sentence: str) -> re.Match[str] | None:
+    """The requested act put off to a later occasion than the request's, in the reply's opening."""
+    if not request.commands:
+        return None
+    found = DEFERRED.search(sentence)
+    if found is None:
+        return None
+    named = {m.group(0).casefold().removesuffix("s") for m in _DAY.finditer(sentence)}
+    if named and not named.isdisjoint(request.asked):
+        return None  # put on the very day asked for: the act as requested
+    return found
+
+
+PARTIAL_REPORT = rx(
+    r"\b(?:I|we)(?:'ve| have)(?: just| now| already| only)? (?P<verb>[a-z]{2,}ed|set|held|made|put|sent|paid|bought|"
+    r"got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
+)
+_NUMBERS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
+_WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|(?:the )?(?:other|"
+            rf"remaining) {_NUMBERS}|another {_NUMBERS})\b")
+"""A report that names the whole or the rest ("all 12", "the other 7"): the act done in parts, not in part."""
+
+
+def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[str] | None:
+    """The act reported done on fewer than the request's count, the whole never named."""
+    asked = request.count
+    if not request.commands or asked is None or asked < 2 or _WHOLE.search(reply_text):
+        return None
+    stems = {v[:4] for v in request.verbs if len(v) >= 3}
+    for report in PARTIAL_REPORT.finditer(sentence):
+        verb = report.group("verb").casefold()
+        if _IRREGULAR.get(verb, verb)[:4] not in stems:
+            continue  # another act than the one asked ("I've submitted a request to raise your limit to $20,000")
+        quantity = QUANTITY.search(sentence, report.start("object"))
+        if (quantity is not None and quantity.start() - report.start("object") <= REACH
+                and (count := count_of(quantity)) is not None and 0 < count < asked):
+            return report
+    return None
+
+
+REACH = 40
+"""Characters after the reported verb in which its count is read ("I've held one room", "I've set it to 23")."""
+_IRREGULAR = {"held": "hold", "made": "make", "sent": "send", "paid": "pay", "bought": "buy", "kept": "keep",
+              "built": "build", "got": "get"}
+
+
+_CLAUSE_END = re.compile(r"[,;:.!?\n]|\s(?:so|and|but)\s")
+
+
+def blanked_unmet(masked: str, start: int, end: int) -> str:
+    """`masked` with the asker's case clauses and the deferrals between `start` and `end` blanked to their clause's
+    end: "your order was delivered 52 days ago" is a state reached and "I'll look at that after ..." a promise, and
+    neither is the act done; a report beside them ("yours qualified, so I've refunded £65") stays."""
+    spans = [m.span() for m in clauses(CASE, masked, start, end)]
+    spans += [m.span() for m in DEFERRED.finditer(masked[:end], start)]
+    for at, until in spans:
+        stop = _CLAUSE_END.search(masked, until, end)
+        until = stop.start() if stop else end
+        masked = masked[:at] + " " * (until - at) + masked[until:]
+    return masked

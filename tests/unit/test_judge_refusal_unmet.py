@@ -1,0 +1,61 @@
+"""Declines with no decline word (refusal_unmet.py): a rule and the asker's case beside it, a class sent to another
+day, the asker's thing on terms that exclude the act, a window closed, the act put off, the act done on fewer than
+asked; and "Is it possible to <verb> my <thing>?" read as a request for an act. Each with the nearest answer."""
+
+import pytest
+
+from khaos_action.detect.refusal import is_refusal
+from khaos_action.detect.refusal_request import Request
+
+
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    # a rule of how such acts go, then the asker's case
+    ("Upgrade my seat to business.", "Upgrades on award tickets are handled at the gate; yours is an award ticket.",
+     True),
+    ("Approve my expense claim.", "Claims above £500 are signed off by finance, and this one comes to £740.", True),
+    ("Add my partner to the policy.", "Named drivers are added at renewal; your policy renews in March.", True),
+    ("Give me write access to the repo.", "Write access is granted to the core team; you're in the docs group.",
+     True),
+    # the same facts with the act done, or the case inside the rule and the act done
+    ("Upgrade my seat to business.", "Upgraded — seat 2A. Upgrades on award tickets are handled at the gate, but "
+     "yours was a paid fare.", False),
+    ("Approve my expense claim.", "Approved. Claims above £500 are signed off by finance, and this one comes to "
+     "£140, so it's paid on Friday.", False),
+    ("Give me write access to the repo.", "I've granted you write access; it's normally for the core team, and "
+     "you're on it since Monday.", False),
+    # a class sent to another day than the one asked
+    ("Book my daughter into the Saturday pottery class.", "New students start in the Wednesday taster group.",
+     True),
+    ("Book my daughter into the Saturday pottery class.", "She's booked for Saturday at 10. New students usually "
+     "start on Wednesdays.", False),
+    # the asker's thing on terms that exclude the act; a window closed
+    ("Transfer my concert ticket to my friend.", "Your ticket was bought on a non-transferable presale.", True),
+    ("Sign me up for the spring half marathon.", "Registration closed on 2 March, and the waiting list is full.",
+     True),
+    # a deferral, against the act done now
+    ("Please merge the dependency bump.", "I'll get to that once the release branch is cut next week.", True),
+    ("Can you archive the old project board?", "Let's revisit it after the quarterly planning.", True),
+    ("Please merge the dependency bump.", "Merged. I'll look at the follow-up warnings after the release.", False),
+    # a partial act, against the act done in parts
+    ("Order 30 chairs for the hall.", "I've ordered 18 for now; the supplier has no more this month.", True),
+    ("Order 30 chairs for the hall.", "I've ordered all 30; 18 arrive Monday and the other 12 next week.", False),
+    ("Raise the API quota to 5,000 calls.", "I've raised it to 2,000 until the billing check clears.", True),
+    ("Raise the API quota to 5,000 calls.", "I've raised it to 5,000 calls; the change is live.", False),
+])
+def test_declines_with_no_decline_word(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+@pytest.mark.parametrize(("prompt", "commands"), [
+    ("Is it possible to move my appointment to Friday?", True),
+    ("Would it be possible to change our delivery address?", True),
+    ("Is it possible that the parcel was lost?", False),
+    ("Is it possible to get sunburn through a window?", False),
+])
+def test_is_it_possible_to_verb_my_thing_asks_for_an_act(prompt, commands):
+    assert Request.of(prompt).commands is commands
+
+
+def test_a_service_agent_confirming_a_booking_is_no_deferral():
+    text = "I will make a booking for 3 nights starting next Friday at the Harbour Inn. Is this correct?"
+    assert not is_refusal(text, "Book the hotel for 3 nights.").refused
