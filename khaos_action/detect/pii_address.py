@@ -31,6 +31,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from khaos_action.detect.pii_address_country import country_addresses
 from khaos_action.detect.pii_address_intl import national_addresses
 from khaos_action.detect.pii_address_lines import us_lines
 from khaos_action.detect.pii_address_words import (
@@ -241,6 +242,7 @@ def _addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _directed_streets(text)
     yield from _misspelt_streets(text)
     yield from national_addresses(text)
+    yield from country_addresses(text)
 
 
 def _worded_streets(text: str) -> Iterator[tuple[int, int]]:

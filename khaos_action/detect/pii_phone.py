@@ -38,7 +38,7 @@ _PHONE_CONTEXT_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|toll[- ]free|\(?(?:home|work|office)\)?)")
 NOT_PHONE_BEFORE = re.compile(
     r"(?i)(?:\b(?:order|invoice|inv|ref|reference|quote|quoting|ticket|tracking|parcel|isbn|issn|sku|serial|id|"
-    r"account|acct|"
+    r"account|acct|gtin|ean|upc|asin|imei|"
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
     r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
     r"coupon|booking|reservation|confirmation|shipment|consignment|transaction|payment|receipt|policy|claim|contract|"
@@ -192,7 +192,8 @@ def _international(raw: str) -> bool:
     raw = raw.lstrip("(")
     if raw.startswith(("+", "0~0")):
         return True
-    return raw.startswith("00") and sum(ch.isdigit() for ch in raw) >= 11
+    # no country's code starts with 0: "00012345678905" is a GTIN's leading zeros, not an exit code
+    return raw.startswith("00") and raw[2:3] != "0" and sum(ch.isdigit() for ch in raw) >= 11
 
 
 _NANP_LOCAL = re.compile(r"[2-9]\d{2}[-. ]\d{4}")
@@ -348,7 +349,12 @@ def _phone_shaped(raw: str) -> bool:
         return True
     if re.fullmatch(r"(?:1[-. ])?\d{3}[-. ]\d{3}[-. ]\d{4}", raw):  # with its trunk 1: "1-650-333-6000"
         return True
+    if _PAIRS.fullmatch(raw):
+        return False  # "04 11 23 35 42 47": six numbers drawn; national numbers in pairs have four or five
     return raw.startswith("0") and len(re.findall(r"[\s.\-/]", raw)) >= 1 and not re.search(r"\d\.\d{1,2}$", raw)
+
+
+_PAIRS = re.compile(r"\d\d(?: \d\d){5,}")
 
 
 def _money_before(text: str, start: int) -> bool:

@@ -225,8 +225,13 @@ def test_structural_pii_look_alikes(text):
 # in the docs.
 FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5", "6", "7", "8", "9")] + [
     f"pii_agents_holdout{n}.jsonl" for n in ("", *map(str, range(2, 16)))] + [
-    "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl"]
-KNOWN_FALSE: dict[str, list[str]] = {}
+    "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl",
+    "pii_probe42_dev.jsonl"]
+KNOWN_FALSE: dict[str, list[str]] = {
+    # labelled a look-alike (a network's gateway); the detector reports a private host's address as an IP, as
+    # "The 10.0.0.5 server is down" is meant to be
+    "pii_probe42_dev.jsonl": ["The cluster runs on 10.0.0.0/16 with the gateway at 10.0.0.1."],
+}
 
 
 @pytest.mark.parametrize("name", FORMAT_SETS)
@@ -748,3 +753,17 @@ def test_latin_american_and_portuguese_streets_abbreviated_or_not(text, street):
 def test_a_brazilian_postcode_is_no_phone_number():
     assert find_pii("CEP 01310-200") == []
     assert [m.kind for m in find_pii("Call me on (11) 91234-5678.")] == ["phone"]
+
+
+@pytest.mark.parametrize("text", [
+    "Lottery numbers drawn: 04 11 23 35 42 47.",           # six numbers; national phones in pairs have four or five
+    "GTIN 00012345678905 maps to the blue mug.",           # leading zeros, no exit code
+    "The carton's 00012345678905 is scanned at the dock.",
+])
+def test_numbers_in_pairs_and_leading_zeros_are_no_phones(text):
+    assert _kinds(text) == []
+
+
+@pytest.mark.parametrize("text", ["Appelez le 01 23 45 67 89", "Call 0049 30 901820"])
+def test_pairs_and_exit_codes_of_real_phones(text):
+    assert _kinds(text) == ["phone"]

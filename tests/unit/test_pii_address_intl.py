@@ -137,3 +137,31 @@ def test_a_nordic_place_noun_in_its_definite_form_names_a_street(text, address):
 @pytest.mark.parametrize("text", ["Toppen 3 liste i dag", "Stoppen 5 minutter", "Granlia 4"])
 def test_look_alikes_of_nordic_place_nouns(text):
     assert _addresses(text) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("meet me at 2407 tawastintie 6, sé, portugal", "2407 tawastintie 6, sé, portugal"),
+    ("update it to 2613 avenida praia 1 suite 463, mohács, hungary 24743",
+     "2613 avenida praia 1 suite 463, mohács, hungary 24743"),
+    ("> 2224 Trenerys gate 232\n> Apt. 342\n> TRONDHEIM\n> Norway 64389",
+     "2224 Trenerys gate 232\n> Apt. 342\n> TRONDHEIM\n> Norway 64389"),
+    ("Return to 72134 Coronilla 3599\nNijmegen\n, GE\n Netherlands 62971 in case of an issue.",
+     "72134 Coronilla 3599\nNijmegen\n, GE\n Netherlands 62971"),
+])
+def test_addresses_that_end_in_a_country(text, address):
+    from khaos_action.detect.pii_address_country import country_addresses
+
+    assert [text[s:e] for s, e in country_addresses(text)] == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "We visited 3 cities, Lyon, France",                   # no second number, unit or postcode
+    "We shipped 3 parcels to Lyon, France 75001",          # a sentence's words
+    "Team of 12 engineers 4, Berlin, Germany",             # a count
+    "Top 10 hotels 2024, Rome, Italy",                     # a count and a year
+    "Windows 11 Pro 23H2, Redmond, USA",
+])
+def test_country_address_look_alikes(text):
+    from khaos_action.detect.pii_address_country import country_addresses
+
+    assert list(country_addresses(text)) == []
