@@ -32,6 +32,7 @@ import re
 from collections.abc import Iterator
 
 from khaos_action.detect.pii_address_country import country_addresses
+from khaos_action.detect.pii_address_grid import grid_addresses
 from khaos_action.detect.pii_address_intl import national_addresses
 from khaos_action.detect.pii_address_lines import us_lines
 from khaos_action.detect.pii_address_words import (
@@ -243,6 +244,7 @@ def _addresses(text: str) -> Iterator[tuple[int, int]]:
     yield from _misspelt_streets(text)
     yield from national_addresses(text)
     yield from country_addresses(text)
+    yield from grid_addresses(text)
 
 
 def _worded_streets(text: str) -> Iterator[tuple[int, int]]:

@@ -37,8 +37,8 @@ _PHONE_LABEL = re.compile(
 _PHONE_CONTEXT_AFTER = re.compile(
     r"(?i)^\W{0,3}(?:fax|tel|phone|mobile|cell|ext\b|toll[- ]free|\(?(?:home|work|office)\)?)")
 NOT_PHONE_BEFORE = re.compile(
-    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|quote|quoting|ticket|tracking|parcel|isbn|issn|sku|serial|id|"
-    r"account|acct|gtin|ean|upc|asin|imei|"
+    r"(?i)(?:\b(?:order|invoice|inv|ref|reference|quote|quoting|ticket|tracking|parcel|isbn(?:[- ]?1[03])?|issn|"
+    r"sku|serial|id|account|acct|gtin|ean|upc|asin|imei|"
     r"version|ver|build|part|lot|batch|case|model|item|zip|postcode|postal|code|room|flight|table|score|total|"
     r"amount|price|qty|quantity|population|pr|commit|product|article|art\.?|style|catalog(?:ue)?|asset|voucher|"
     r"coupon|booking|reservation|confirmation|shipment|consignment|transaction|payment|receipt|policy|claim|contract|"

@@ -165,3 +165,29 @@ def test_country_address_look_alikes(text):
     from khaos_action.detect.pii_address_country import country_addresses
 
     assert list(country_addresses(text)) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("Calle 72 # 10-34, Bogotá", "Calle 72 # 10-34"),
+    ("Enviar a la Cl 45 # 12-30 sur", "Cl 45 # 12-30"),
+    ("Cra. 15 #93A-62 apto 301", "Cra. 15 #93A-62"),
+    ("House No. 45, Street 7, F-8/3, Islamabad", "House No. 45, Street 7"),
+    ("House #12, Road 5, Dhanmondi, Dhaka", "House #12, Road 5"),
+    ("Plot 12, Admiralty Way, Lekki Phase 1, Lagos", "Plot 12, Admiralty Way"),
+])
+def test_grid_and_plot_addresses(text, address):
+    from khaos_action.detect.pii_address_grid import grid_addresses
+
+    assert [text[s:e] for s, e in grid_addresses(text)] == [address]
+
+
+@pytest.mark.parametrize("text", [
+    "La calle 10 tiene 3-4 carriles",                      # no "#" or "No." before the cross street
+    "Carrera 5 No. 12 del campeonato, vuelta 3-2",
+    "Scores: Av 12 # 3-1 win",
+    "The house no. 5 is the blue one, street 7 is next",   # no comma joins them
+])
+def test_grid_address_look_alikes(text):
+    from khaos_action.detect.pii_address_grid import grid_addresses
+
+    assert list(grid_addresses(text)) == []

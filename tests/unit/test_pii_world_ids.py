@@ -255,3 +255,11 @@ def test_cc_and_egyptian_look_alikes(text):
 ])
 def test_a_bare_ssn_stays_in_its_sentence(text, kinds):
     assert _kinds(text) == kinds
+
+
+@pytest.mark.parametrize("text", [
+    "ISBN-10 0-306-40615-2 is the paperback.",             # not a phone after an ISBN's name and its length
+    "ISBN 10: 0-306-40615-2",
+])
+def test_isbn_with_its_length_is_no_phone(text):
+    assert _kinds(text) == []

@@ -1,0 +1,40 @@
+"""Addresses written on a numbered grid or by plot, as Colombia, South Asia and Nigeria write them:
+
+- Colombia's "Calle 72 # 10-34", "Carrera 7 No. 32-16", "Cra. 15 #93A-62": the street's kind and number, then "#" or
+  "No." and the cross street's number, a hyphen and the house's distance from the corner;
+- a house's number, then a numbered street, road, lane, block or sector, as Pakistan, India and Bangladesh write it
+  ("House No. 45, Street 7, F-8/3, Islamabad", "House #12, Road 5, Dhanmondi");
+- a plot and a named street, as Nigeria and Kenya write it ("Plot 12, Admiralty Way, Lekki Phase 1").
+
+Each form is its own evidence (a "# 10-34" after a street's number, a house's number beside a numbered street), so no
+town or postcode need follow it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+_COLOMBIAN = re.compile(
+    r"(?i)(?<![\w-])(?:avenida calle|avenida carrera|calle|cll?|carrera|cra|kra|kr|transversal|tv|diagonal|dg|ac|ak|"
+    r"avenida)\.?\s+\d{1,3}\s?[a-z]?(?:\s?bis)?(?:\s?[a-z])?(?:\s+(?:sur|este|norte))?\s*"
+    r"(?:#|no\.?|n[°º]\.?|nro\.?|número)\s*\d{1,3}\s?[a-z]?\s*-\s*\d{1,3}(?![\d-])")
+_SOUTH_ASIAN = re.compile(
+    r"(?i)(?<![\w-])(?:house|h\.)\s*(?:no\.?|#|number)\s*[a-z]?-?\d{1,4}(?:[-/]\d{1,4}){0,3}[a-z]?\s*,\s*"
+    r"(?:street|st\.?|road|rd\.?|lane|block|sector|gali)\s*(?:no\.?|#)?\s*[a-z]?-?\d{1,4}[a-z]?(?![\w-])")
+_PLOT = re.compile(
+    r"(?<![\w-])Plot\s+(?:No\.?\s*)?\d{1,5}[A-Z]?\s*,\s*(?:[A-Z][\w'’.-]*\s+){1,4}"
+    r"(?:Way|Street|Road|Close|Crescent|Avenue|Drive|Lane|Estate)\b")
+_RANGE = re.compile(r"\d[A-Za-z]?\s*-\s*\d")
+
+
+def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
+    """(start, end) of every address in one of the forms above. Each pattern runs only where its sign is in the
+    text (a hyphen between digits, "house" or "h.", "Plot"): most texts have none."""
+    lowered = text.lower()
+    wanted = (_COLOMBIAN if "-" in text and _RANGE.search(text) else None,
+              _SOUTH_ASIAN if "house" in lowered or "h." in lowered else None,
+              _PLOT if "Plot" in text else None)
+    for pattern in wanted:
+        for m in pattern.finditer(text) if pattern else ():
+            yield m.start(), m.end()
