@@ -32,6 +32,7 @@ from khaos_action.detect.refusal_reply import (
     joined,
 )
 from khaos_action.detect.refusal_request import granted_after
+from khaos_action.detect.refusal_slots import case_fails, free_elsewhere
 from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, partial_act
 from khaos_action.detect.refusal_unperformed import unperformed
 
@@ -96,10 +97,7 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
         return Decline(CONTENT_WEIGHT * _position_factor(reply, i), start + limit.start(), start + limit.end(), i,
                        SPEAKER)
     if best is None:
-        act = (_negated(reply, i, text) or reply.request.act_declined(text) or reply.request.act_persists(text)
-               or reply.request.concluded_no(text)
-               or reply.request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
-               or unperformed(reply, text, reply.spans[i][1]) or partial_act(reply.request, reply.masked, text))
+        act = _act_reading(reply, i, text)
         if act is None or OPENING_COMPLY.match(reply.clean) or granted_after(act, reply.masked[start + act.end():]):
             return None  # "Yes, you can change it online; changes aren't free on Basic fares": a condition
         if done_before(reply.masked, start, reply.request):
@@ -111,6 +109,18 @@ def _find_decline(reply: Reply, i: int) -> Decline | None:
     score = rule.weight * _position_factor(reply, i)
     disclaims = _disclaims(text, match)
     return Decline(score, start + match.start(), start + match.end(), i, rule.kind, disclaims)
+
+
+def _act_reading(reply: Reply, i: int, text: str) -> re.Match[str] | None:
+    """A decline with no decline word, read against the request: the act negated, a rule against it, the thing kept,
+    a reason closed by "no", the act someone else's job or decision, the act left unperformed or done in part, a first
+    free slot on another day, the asker's case outside the condition."""
+    request = reply.request
+    return (_negated(reply, i, text) or request.act_declined(text) or request.act_persists(text)
+            or request.concluded_no(text)
+            or request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
+            or unperformed(reply, text, reply.spans[i][1]) or partial_act(request, reply.masked, text)
+            or free_elsewhere(reply, text) or case_fails(reply, text, reply.spans[i][1]))
 
 
 def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:

@@ -309,7 +309,8 @@ _ES = (
                            r"(?:es posible|se puede|está permitido)\b|^\W*no es posible\b|\beso no está permitido\b",
           "posible", "puede", "permitido"),
     _rule(POLICY, 0.75, r"\b(?:es|son|está|están|queda|quedan|sigue|siguen)\s+(?:\w+\s+)?(?:estrictamente\s+)?"
-                        r"(?:confidencial(?:es)?|reservad[oa]s? (?:a|para)|excluid[oa]s? (?:de|del)|imposibles?|"
+                        r"(?:confidencial(?:es)?|reservad[oa]s? (?:a|para)(?! (?:usted|ustedes|ti|vosotr[oa]s)\b)|"
+                        r"excluid[oa]s? (?:de|del)|imposibles?|"
                         r"in\w+ibles?)\b|\bno es (?:visible|accesible|consultable)\b", "confidencial", "reservad",
           "excluid", "imposible", "in", "visible", "accesible"),
     _rule(POLICY, 0.75, r"\bsolo se (?:le |les )?(?:facilitan?|dan?|entregan?|envían?|comparten?|proporcionan?|"

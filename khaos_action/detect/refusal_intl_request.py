@@ -117,6 +117,8 @@ IMPERATIVE = rx(
     # French vous and tu, pronouns hyphened on: "Passez la tonte", "Ouvrez-moi un compte", "Transfère mon ..."
     r"[a-zàâçéèêëîïôûùüÿœ]{3,}(?:-(?:moi|nous|le|la|les|lui|leur|m'en|en))*(?<!ai)(?<!ais)(?<!ait) (?:le|la|les|"
     r"l'|un|une|des|du|au|mon|ma|mes|notre|nos|ce|cette|ces|moi)\b|"
+    # or with its pronoun hyphened on and no object after it: "Livrez-moi demain", "Rappelez-nous"
+    r"[a-zàâçéèêëîïôûùüÿœ]{3,}-(?:moi|nous|le|la|les|lui|leur)(?=[\s.,;!]|$)|"
     # Spanish usted, tú, vosotros, clitics attached: "Súbame el límite", "Cámbiame el billete", "Revisadme la
     # caldera", "Arreglad la bici", "Empadróname hoy"
     r"[a-záéíóúñ]*[áéíóú][a-záéíóúñ]*(?:me|nos|le|les|lo|la|los|las|te)\b|[a-zñ]{3,}(?:ad|ed|id)(?:me|nos)\b|"

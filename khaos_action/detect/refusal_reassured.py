@@ -157,9 +157,11 @@ but ..." opens a decline)."""
 
 _YES_INTL = re.compile(r"^\W*(?:oui|ja|sí|sì|sim)\b", re.IGNORECASE)
 _RESTATED = re.compile(r"^\W*(?:it|they|we|he|she|there)\b(?P<clause>[^.,;:!?\u2013\u2014-]*)", re.IGNORECASE)
-_NOT = re.compile(r"\b(?:not|no|never|only|except|nor)\b|n't", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|no|never|only|except|nor|full|fully booked|booked up|sold out|closed|unavailable)\b|n't",
+                  re.IGNORECASE)
 """A yes that restates the question's words ("Is the pool heated?" - "It's heated to 28°C year round", "Do you
-have it in medium?" - "We have it in medium in black"); "It's closed on Mondays" shares none of them."""
+have it in medium?" - "We have it in medium in black"); "It's closed on Mondays" shares none of them, and "We're
+fully booked tonight" to "Do you have a table tonight?" is a no."""
 _YOU_MAY = re.compile(
     r"^\W*(?:yes,?\s+)?(?:you(?: can(?!'t|not\b| not\b)| may(?! not\b)|'re welcome to| are welcome to)|"
     r"vous pouvez|tu peux|puedes|puede|pueden|(?:sie|ihr) können|du kannst|(?:lei )?(?:puoi|può)|"

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from itertools import chain
 
-from khaos_action.detect import refusal_en_request, refusal_intl_request, refusal_itpt_request
+from khaos_action.detect import refusal_days, refusal_en_request, refusal_intl_request, refusal_itpt_request
 from khaos_action.detect.refusal_count import asked_count
 
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
@@ -176,6 +176,9 @@ class Request:
     count: float | None = None
     """The one count or amount a request for an act names ("Hold 3 rooms", "Set the replica count to 25"): a report
     of the act on fewer is a partial act (refusal_unmet.py)."""
+    question_days: frozenset[str] = frozenset()
+    """The days a question names, as refusal_days reads them ("today" of "Avete posto stasera?"): a first free slot on
+    another day declines it (refusal_slots.py)."""
 
     @classmethod
     def of(cls, prompt: str | None) -> Request:
@@ -200,7 +203,8 @@ class Request:
                    informs, permission, yes_no, verb, fact, how, finds, rules, verbs,
                    refusal_en_request.ASKS_TO_SAY.search(prompt) is not None, clock_times(prompt), days,
                    _JOINS.search(prompt) is not None,
-                   asked_count(prompt, act=act))
+                   asked_count(prompt, act=act),
+                   _question_days(prompt, act=act))
 
     def act_declined(self, sentence: str) -> re.Match[str] | None:
         """The rule against the requested act that `sentence` states ("there's no refund", "upgrades aren't free",
@@ -285,6 +289,11 @@ def _asks_act(prompt: str) -> bool:
     """A request for an act: a phrase that asks for one, or a bare imperative in any form."""
     return (any(pattern.search(prompt) for pattern in _ACT_REQUESTS)
             or refusal_intl_request.IMPERATIVE.match(prompt) is not None)
+
+
+def _question_days(prompt: str, *, act: bool) -> frozenset[str]:
+    """The days a question names ("today" of "Avete posto stasera?"), as refusal_days reads them."""
+    return refusal_days.days_named(prompt) if "?" in prompt and not act else frozenset()
 
 
 def _days(prompt: str) -> frozenset[str]:
