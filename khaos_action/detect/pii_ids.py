@@ -37,12 +37,14 @@ _NAMED = re.compile(
     r"(?i)\b(?P<name>bsn|burgerservicenummer|nhs|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|idnr\.?|"
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
-    r"driver'?s licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|id number|id no|identity number|"
+    r"driver'?s? licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|permis de conduire|"
+    r"licencia de conducir|licencia de manejo|carteira de motorista|patente di guida|rijbewijs(?:nummer)?|"
+    r"prawo jazdy|körkort(?:snummer)?|ehliyet|id number|id no|identity number|"
     r"identification number|número de identidad|numéro d'identité|dni|d\.n\.i\.|nif|documento nacional de identidad|"
     r"आधार(?: संख्या| नंबर| कार्ड)?|"
     r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
-    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
+    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|n[°º]\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
     r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)(?=[A-Za-z]{0,5} ?\d)"
     r"[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
 """A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",

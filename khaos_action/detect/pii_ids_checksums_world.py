@@ -310,3 +310,16 @@ def pattern(regex: str):
     def valid(n: str) -> bool:
         return compiled.fullmatch(n) is not None
     return valid
+
+
+_BASE36 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def cartao_cidadao_pt(n: str) -> bool:
+    """Portugal's Cartão de Cidadão: the civil id's eight digits and its check digit, two characters of the card's
+    version and a check digit over all of them, Luhn's doubling applied to each character's value in base 36."""
+    if not re.fullmatch(r"\d{9}[A-Z0-9]{2}\d", n):
+        return False
+    total = sum((v * 2 - 9 if v * 2 > 9 else v * 2) if i % 2 else v
+                for i, v in enumerate(_BASE36.index(ch) for ch in reversed(n)))
+    return total % 10 == 0

@@ -121,6 +121,8 @@ WORLD: tuple[NationalId, ...] = (
     NationalId("PA", _CEDULA, r"(?:\d{1,2}|PE|E|N)-\d{1,4}-\d{1,6}",
                check.pattern(r"(?:\d{1,2}|PE|E|N)\d{5,10}"), cased=("CI", "CIC")),
     NationalId("NI", _CEDULA, r"\d{3}-?\d{6}-?\d{4}[A-Z]", check.cedula_ni, cased=("CI", "CIC")),
+    NationalId("PT", (r"cart[ãa]o de cidad[ãa]o", r"cart[ãa]o do cidad[ãa]o", r"n\.?º? do cc", r"citizen card"),
+               r"\d{8} ?\d ?[A-Z0-9]{2}\d", check.cartao_cidadao_pt),
     NationalId("CU", (r"carn[éeé] de identidad", r"número de identidad permanente", r"carnet de identidad"), r"\d{11}",
                check.carne_cu),
 )

@@ -45,17 +45,19 @@ NOT_PHONE_BEFORE = re.compile(
     r"membership|pallet|container|waybill|awb|job|request|incident|session|meeting|appointment|prescription|"
     r"loyalty|store|branch|application|loan|mortgage|bestellung|auftrag|rechnung|sendung|"
     r"buchung|vertrag|commande|facture|colis|réservation|dossier|pedido|factura|envío|reserva|expediente|ordine|"
+    r"seguimiento|suivi|rastreio|rastreamento|tracciamento|"
     r"fattura|prenotazione|encomenda|fatura|sipariş|kargo|takip|resi|pesanan|faktur\w*|tagihan|zamówieni\w*|"
     r"przesyłk\w*|objednávk\w*|zásilk\w*|đơn hàng|vận đơn|hóa đơn|заказ\w*|сч[её]т\w*|накладн\w*|no\.?\s*of)|#)"
     r"(?:\s*(?:number|no\.?|nr\.?|num|#|id))?(?:\s+(?:for|of|on|from)(?:\s+[\w']+){1,3}?)?"
-    r"(?:\s+(?:is|was|will be|es|era|é|est|ist|è|là))?"
+    r"(?:\s+(?:is|was|will be|es|era|é|est|ist|è|là)(?:\s+(?:le|la|el|il|lo|o|a))?)?"
     r"\W{0,6}$"
     # the same records in scripts that do not space their words: order, order or tracking number, serial number,
     # model, invoice, version (Chinese, Japanese, Korean), with a word or two ("是", "は") before the number
     r"|(?:订单|訂單|单号|單號|编号|編號|型号|型號|发票|發票|注文|伝票|주문|송장|版本|バージョン|버전)[^\d]{0,4}$")
 """A record's number, not a phone: "order 4821-33971", "case number is 2024-123456", "part no. 781-618-4959",
 "your reference for this call is 8841-2290-5531", "订单号是0176-12345678"; and in the languages of the local
-forms MORE_PHONE_REGIONS reads ("número de factura es ...", "Nomor resi ...", "Mã đơn hàng ...", "sipariş ...")."""
+forms MORE_PHONE_REGIONS reads ("número de factura es ...", "Nomor resi ...", "Mã đơn hàng ...", "sipariş ..."),
+an article perhaps after the copula ("Votre numéro de commande est le 06 45 78 12 90")."""
 _DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$|^\d{4}-\d{2}-\d{2}")
 _TIME_RANGE = re.compile(r"^(?:[01]\d|2[0-3])[0-5]\d\s?[-–]\s?(?:[01]\d|2[0-3])[0-5]\d$")
 """Opening hours in 24-hour time ("0900-1730", "0800 - 2000"), not a number."""

@@ -263,3 +263,18 @@ def test_a_bare_ssn_stays_in_its_sentence(text, kinds):
 ])
 def test_isbn_with_its_length_is_no_phone(text):
     assert _kinds(text) == []
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("O meu cartão de cidadão é 000615054ZZ8.", ["national_id"]),
+    ("Cartão de Cidadão 00061505 4 ZZ9", []),              # its last check digit is wrong
+    ("Driver license: S530-4417-1234", ["national_id"]),
+    ("Permis de conduire n° 123456789012", ["national_id"]),
+    ("Licencia de conducir: 12345678", ["national_id"]),
+    ("La licencia de conducir cuesta 123456 pesos.", []),  # a price after words that place no number
+    ("Votre numéro de commande est le 06 45 78 12 90.", []),  # an order's number, an article after the copula
+    ("El número de seguimiento es 612 345 678 901.", []),  # a tracking number
+    ("Votre numéro est le 06 45 78 12 90.", ["phone"]),
+])
+def test_citizen_cards_licences_and_records_in_romance_languages(text, kinds):
+    assert _kinds(text) == kinds
