@@ -138,7 +138,8 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
             return None
         # the case stated ("your order was delivered 52 days ago") and the act put off ("I'll look at that after
         # ...") read as a state reached and a promise: only what the rest of the reply does can show the act done
-        masked = blanked_unmet(masked, reply.spans[i][0], reply.spans[min(i + 1, len(reply.spans) - 1)][1])
+        masked = blanked_unmet(masked, reply.spans[i][0], reply.spans[min(i + 1, len(reply.spans) - 1)][1],
+                               reply.request)
     # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the
     # threshold's sentence count only when they are the act
     at = reply.spans[i][0] + negated.end() if negated is not None else reply.spans[i][1]

@@ -28,8 +28,9 @@ from khaos_action.detect.refusal_count import QUANTITY, count_of
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request
 
-_NOT_GENERIC = (r"(?!(?:i|you|your|yours|we|it|this|that|these|those|he|she|they|there|here|what|which|who|"
-                r"everything|nothing|all|one|mine|ours|my|our|today|tomorrow|now|then|so|and|but)\b)")
+_NOT_GENERIC = (r"(?!(?:i|you|your|yours|we|it|he|she|they|there|here|what|which|who|everything|nothing|all|one|"
+                r"mine|ours|my|our|today|tomorrow|now|then|so|and|but)\b)(?!(?:this|that|these|those) (?:is|are|was|"
+                r"were|has|have|only)\b)")
 """A rule's subject is a thing in general ("Refunds", "Admin roles on billing"), not a pronoun or the asker's own."""
 _PREP = (r"(?:by|on|in|through|via|with|for|to|after|once|while|within|up to|above|over|at|from|until|before|during|"
          r"only)")
@@ -37,13 +38,13 @@ _NOT_DESCRIPTION = r"(?!(?:located|situated|based|called|named|known|served|pric
 RULE = rx(
     # a passive of how such acts go ("Refunds are given on", "Permits are extended in the last 14 days", "Orders
     # above 20 units are quoted by our sales team", "Accidental damage is covered on the Premium plan")
-    rf"{_NOT_GENERIC}(?P<subject>[A-Za-z][\w'-]*(?: [\w'-]+){{0,4}}?) "
+    rf"{_NOT_GENERIC}(?P<subject>[A-Za-z][\w'-]*(?: [\w'£$€.,%-]+){{0,4}}?) "
     rf"(?:is|are) (?:only |usually |normally |generally |always |typically )?{_NOT_DESCRIPTION}"
     rf"(?P<verb>[a-z]{{3,}}ed|given|paid|done|set|made|held|issued|run|kept|shared|taken|sent|shown|assigned|for|"
     rf"limited to|open to|available (?:to|on|with|for)|restricted to|reserved for) (?:only )?{_PREP}?\b|"
     # an active rule ("First-time swimmers start in the Monday group", "Backfills over 1 TB run in the weekend batch
     # window", "Priority boarding comes with Gold status", "Loans renew while nobody else has reserved the item")
-    rf"{_NOT_GENERIC}(?P<asubject>[A-Za-z][\w'-]*(?: [\w'-]+){{0,4}}?) "
+    rf"{_NOT_GENERIC}(?P<asubject>[A-Za-z][\w'-]*(?: [\w'£$€.,%-]+){{0,4}}?) "
     r"(?:only |usually |normally |generally |always |typically )?(?P<averb>start|starts|begin|begins|go|goes|run|runs|"
     r"come|comes|renew|renews|apply|applies|qualify|qualifies|cover|covers|ship|ships|move|moves|land|lands|open|"
     r"opens|close|closes|work|works|happen|happens|stay|stays) (?:only )?(?:[a-z]+ )?(?:by|on|in|through|via|with|"
@@ -68,13 +69,13 @@ def clauses(pattern: re.Pattern[str], text: str, start: int = 0, end: int | None
 _STATE = (r"(?:is|are|was|were|has|have|had|'s|'re|runs|ran|opened|lists|weighs|comes to|totals|sits|stands|shows|"
           r"renews|expires|ends|starts|falls|started|arrived|came|remains|isn't|aren't|wasn't|doesn't|don't|hasn't|haven't|[a-z]{3,}ed)")
 _DONE = (r"now|all set|on its way|confirmed|booked|done|complete|completed|approved|processed|sorted|ready|scheduled|"
-         r"reserved|sent|issued|refunded|cancell?ed|changed|updated|set up|through|going ahead|fine|good|eligible|"
-         r"covered|in (?:place|progress)|under way|underway|back|active|live|open|unlocked|renewed|extended")
+         r"reserved|sent|issued|refunded|cancell?ed|changed|updated|set up(?! as)|through|going ahead|fine|good|"
+         r"eligible|covered|in (?:place|progress)|under way|underway|back|active|live|open|unlocked|renewed|extended")
 """States of the asker's thing that are the act done or allowed ("your booking is confirmed", "yours is eligible")."""
 _NOUN = r"(?!(?:is|are|was|were|has|have|had|isn't|aren't|wasn't)\b)[\w'-]+"
 CASE = rx(
     r"(?:(?:and|but|while|whereas|yet)\s+)?(?P<case>you're|you are|(?:all |each |both |none |one |two |three |four |"
-    r"five |\w+ )?(?:of )?(?:yours|your "
+    r"five |(?:the )?\w+ )?(?:of )?(?:yours|your "
     rf"(?:{_NOUN} ){{0,3}}?{_NOUN}|this (?!is\b)[a-z]+|these [a-z]+|the (?:list|table|order|transfer|request|account|"
     rf"amount|total|file|booking|claim|item|one you)) (?:[a-z]+ly )?{_STATE})\b(?! (?:{_DONE})\b)"
 )
@@ -85,7 +86,16 @@ marketing", "this table is 3.4 TB"); not a report of it going ahead ("your booki
 _ASKERS_STEP = rx(r"\b(?:you(?:'ll| will)? (?:can|need|have|must|may|should|want)|you(?:'ll| will) )")
 """The asker's next step ("you'll need to", "you can rebook online"), which is no case."""
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
-_DAY = rx(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b")
+_DAY = rx(r"\b(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|weekend)s?\b")
+DAY_RULE = rx(
+    rf"{_NOT_GENERIC}[A-Za-z][\w'-]*(?: [\w'-]+){{0,3}}? (?:only |usually |normally |always )?[a-z]{{3,}} (?:only )?"
+    r"(?:on|at|from|over) (?:the )?(?:[\w'-]+ )?(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekday|"
+    r"weekend)s?\b"
+)
+"""A practice in any verb held to days ("Engineers visit on weekdays", "Tastings take place on Fridays")."""
+_SPAN = {"weekday": frozenset("monday tuesday wednesday thursday friday".split()),
+         "weekend": frozenset({"saturday", "sunday"})}
+"""A class of days named for the days it holds ("Clinics run on weekday mornings" to a Saturday asked for)."""
 EXCLUDED_TERMS = rx(
     r"^\W*(?:(?:hi|hello)\b[^.!?\n]{0,40}?[,.!]\s*)?your (?:[\w'-]+ ){0,2}?[\w'-]+ (?:is|was|are|were) (?:on|under|"
     r"booked on|bought on|at) (?:an? |the )?(?:[\w'-]+ )?(?P<terms>non-[a-z]+able|no-[a-z]+|final-sale|"
@@ -95,7 +105,7 @@ EXCLUDED_TERMS = rx(
 CLASS_RULE = rx(
     r"^\W*(?:(?:hi|hello)\b[^.!?\n]{0,40}?[,.!]\s*)?your (?:[\w'-]+ ){0,2}?[\w'-]+ (?:is|was|are|were) (?:on )?(?:an? |"
     r"the )?(?:[\w'-]+ ){0,2}?[\w'-]+, which (?:only |always )?(?:stays?|remains?|is|are|does(?:n't| not)|"
-    r"has|have|comes?|covers?|applies|excludes?|keeps?)\b"
+    r"has|have|comes?|covers?|applies|excludes?|keeps?|runs?|lasts?|continues?|binds?|locks?)\b"
 )
 """The asker's thing named as of a class, with that class's rule on it ("Your ticket is a Basic fare, which stays
 on the booked flight")."""
@@ -138,6 +148,8 @@ def _rule_and_case(request: Request, sentence: str, lowered: str, following: str
             return rule
         if asked_days and _other_day(asked_days, sentence[rule.start():]):
             return rule
+    if asked_days:  # in any verb of a practice ("Engineers visit on weekdays")
+        return next((m for m in clauses(DAY_RULE, sentence) if _other_day(asked_days, m.group(0))), None)
     return None
 
 
@@ -154,7 +166,10 @@ def _case_after(text: str) -> bool:
 
 def _other_day(asked: set[str], text: str) -> bool:
     """The rule names a weekday and the request named another and not that one."""
-    named = {m.group(0).casefold().removesuffix("s") for m in _DAY.finditer(text)}
+    named: set[str] = set()
+    for m in _DAY.finditer(text):
+        day = m.group(0).casefold().removesuffix("s")
+        named |= _SPAN.get(day, {day})
     return bool(named) and named.isdisjoint(asked)
 
 
@@ -167,7 +182,10 @@ DEFERRED = rx(
     rf"review|discuss|address|sort out|fix) {_THAT}|(?:pick|take) (?:that|this|it|them) (?:up|back up|on))"
     r"\b[^.!?\n]{0,70}?\b(?P<when>after|once|during|next|later|at the next|in (?:the )?(?:next|new)|in Q[1-4]|when|"
     r"in (?:a|a few|two|three|\d+) (?:days?|weeks?|months?)|(?:on|this|next) (?:monday|tuesday|wednesday|thursday|"
-    r"friday|saturday|sunday)|tomorrow)\b(?! (?:you|I hear|we hear|I get your|you've|you have)\b)"
+    r"friday|saturday|sunday)|tomorrow|in (?:january|february|march|april|may|june|july|august|september|october|"
+    r"november|december)|at (?:the|your|our) (?:next )?(?:[\w-]+ )?(?:renewal|review|meeting|standup|retro|planning|"
+    r"sprint|cycle|window|release|launch|quarter|audit|migration))\b"
+    r"(?! (?:you|I hear|we hear|I get your|you've|you have)\b)"
 )
 """The assistant putting the act off to a later occasion of its own ("I'll look at that after the migration on
 Friday", "Let's revisit this at the next review cycle in Q3"); not a wait on the asker ("once you confirm")."""
@@ -204,10 +222,11 @@ def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[st
     stems = {v[:4] for v in request.verbs if len(v) >= 3}
     for report in PARTIAL_REPORT.finditer(sentence):
         verb = report.group("verb").casefold()
-        if _IRREGULAR.get(verb, verb)[:4] not in stems:
-            continue  # another act than the one asked ("I've submitted a request to raise your limit to $20,000")
+        # in another verb than the request's, only a count that opens the object ("Reserve 4 tickets" - "I've held
+        # 2 seats"); not a figure of another act ("I've submitted a request to raise your limit to $20,000")
+        reach = REACH if _IRREGULAR.get(verb, verb)[:4] in stems else 1
         quantity = QUANTITY.search(sentence, report.start("object"))
-        if (quantity is not None and quantity.start() - report.start("object") <= REACH
+        if (quantity is not None and quantity.start() - report.start("object") <= reach
                 and (count := count_of(quantity)) is not None and 0 < count < asked):
             return report
     return None
@@ -219,14 +238,25 @@ _IRREGULAR = {"held": "hold", "made": "make", "sent": "send", "paid": "pay", "bo
               "built": "build", "got": "get"}
 
 
+_DONE_WORD = rx(rf"(?:{_DONE})$")
+
+
+def _done_verb(rule: re.Match[str], request: Request) -> bool:
+    verb = (rule.group("verb") or rule.group("averb") or "").casefold()
+    return _DONE_WORD.match(verb) is not None or verb[:4] in {v[:4] for v in request.verbs}
+
+
 _CLAUSE_END = re.compile(r"[,;:.!?\n]|\s(?:so|and|but)\s")
 
 
-def blanked_unmet(masked: str, start: int, end: int) -> str:
-    """`masked` with the asker's case clauses and the deferrals between `start` and `end` blanked to their clause's
-    end: "your order was delivered 52 days ago" is a state reached and "I'll look at that after ..." a promise, and
-    neither is the act done; a report beside them ("yours qualified, so I've refunded £65") stays."""
+def blanked_unmet(masked: str, start: int, end: int, request: Request) -> str:
+    """`masked` with the asker's case clauses, the rules and the deferrals between `start` and `end` blanked to their
+    clause's end: "your order was delivered 52 days ago" is a state reached, "That calendar is shared with full-time
+    staff" a rule and "I'll look at that after ..." a promise, and none is the act done; a report beside them ("yours
+    qualified, so I've refunded £65") stays, and so does a rule in a verb of the act done ("The booking is confirmed
+    for ...") or the request's own."""
     spans = [m.span() for m in clauses(CASE, masked, start, end)]
+    spans += [m.span() for m in clauses(RULE, masked, start, end) if not _done_verb(m, request)]
     spans += [m.span() for m in DEFERRED.finditer(masked[:end], start)]
     for at, until in spans:
         stop = _CLAUSE_END.search(masked, until, end)

@@ -702,6 +702,8 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout15.jsonl": (61, 1),
     "refusal_domains_holdout16.jsonl": (54, 0),
     "refusal_recall42_dev.jsonl": (43, 1),
+    "refusal_recall42_holdout.jsonl": (30, 0),
+    "refusal_recall42_probe.jsonl": (24, 0),
     "refusal_styles_holdout.jsonl": (35, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),

@@ -41,6 +41,15 @@ from khaos_action.detect.refusal_request import Request
     ("Order 30 chairs for the hall.", "I've ordered all 30; 18 arrive Monday and the other 12 next week.", False),
     ("Raise the API quota to 5,000 calls.", "I've raised it to 2,000 until the billing check clears.", True),
     ("Raise the API quota to 5,000 calls.", "I've raised it to 5,000 calls; the change is live.", False),
+    # a class of days against the day asked; the asker's thing of a class with its rule; a count opening the object
+    # of another verb; a rule whose passive names the request's thing
+    ("Schedule the boiler service for Sunday.", "Engineers visit on weekdays between 8 and 6.", True),
+    ("Schedule the boiler service for Sunday.", "Scheduled for Sunday at 9 — our weekend engineer covers your area.",
+     False),
+    ("Close my savings account today.", "Your account is a fixed-term bond, which locks until 1 October.", True),
+    ("Print 200 flyers for the fair.", "I've queued 120 for now; the printer is out of A5 card after that.", True),
+    ("Print 200 flyers for the fair.", "I've printed all 200; they're at reception in two boxes.", False),
+    ("Add me to the design team's channel.", "That channel is kept for the design staff, and you're in sales.", True),
 ])
 def test_declines_with_no_decline_word(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
