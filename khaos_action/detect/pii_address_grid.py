@@ -4,7 +4,9 @@
   "No." and the cross street's number, a hyphen and the house's distance from the corner;
 - a house's number, then a numbered street, road, lane, block or sector, as Pakistan, India and Bangladesh write it
   ("House No. 45, Street 7, F-8/3, Islamabad", "House #12, Road 5, Dhanmondi");
-- a plot and a named street, as Nigeria and Kenya write it ("Plot 12, Admiralty Way, Lekki Phase 1").
+- a plot and a named street, as Nigeria and Kenya write it ("Plot 12, Admiralty Way, Lekki Phase 1");
+- a Spanish, Italian or Portuguese street typed in lower case, its number, then a five-digit postcode ("calle gran
+  vía 28, 28013 madrid"), which the capitalised forms of pii_address do not read.
 
 Each form is its own evidence (a "# 10-34" after a street's number, a house's number beside a numbered street), so no
 town or postcode need follow it.
@@ -25,7 +27,11 @@ _SOUTH_ASIAN = re.compile(
 _PLOT = re.compile(
     r"(?<![\w-])Plot\s+(?:No\.?\s*)?\d{1,5}[A-Z]?\s*,\s*(?:[A-Z][\w'’.-]*\s+){1,4}"
     r"(?:Way|Street|Road|Close|Crescent|Avenue|Drive|Lane|Estate)\b")
+_ROMANCE_LOWER = re.compile(
+    r"(?<![\w-])(?i:calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|corso|rua|travessa|praça)\s+"
+    r"(?:[^\W\d_][\w'’.-]*\s+){0,4}?[^\W\d_][\w'’.-]*,?\s+(?:n[º°o]\.?\s*)?\d{1,4}[a-z]?,?\s+\d{5}(?![\d-])")
 _RANGE = re.compile(r"\d[A-Za-z]?\s*-\s*\d")
+_LOWER_KIND = re.compile(r"(?i)\b(?:calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|corso|rua|travessa|praça)\s")
 
 
 def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
@@ -34,7 +40,8 @@ def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
     lowered = text.lower()
     wanted = (_COLOMBIAN if "-" in text and _RANGE.search(text) else None,
               _SOUTH_ASIAN if "house" in lowered or "h." in lowered else None,
-              _PLOT if "Plot" in text else None)
+              _PLOT if "Plot" in text else None,
+              _ROMANCE_LOWER if _LOWER_KIND.search(text) else None)
     for pattern in wanted:
         for m in pattern.finditer(text) if pattern else ():
             yield m.start(), m.end()

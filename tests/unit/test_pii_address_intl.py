@@ -191,3 +191,19 @@ def test_grid_address_look_alikes(text):
     from khaos_action.detect.pii_address_grid import grid_addresses
 
     assert list(grid_addresses(text)) == []
+
+
+@pytest.mark.parametrize(("text", "address"), [
+    ("la dirección es calle gran vía 28, 28013 madrid", "calle gran vía 28, 28013"),
+    ("abito in via roma 10, 00184 roma", "via roma 10, 00184"),
+])
+def test_romance_streets_in_lower_case_before_a_postcode(text, address):
+    from khaos_action.detect.pii_address_grid import grid_addresses
+
+    assert [text[s:e] for s, e in grid_addresses(text)] == [address]
+
+
+def test_a_lower_case_romance_word_before_a_count_is_no_street():
+    from khaos_action.detect.pii_address_grid import grid_addresses
+
+    assert list(grid_addresses("take the via ferrata 3 times, 12000 steps")) == []
