@@ -27,11 +27,12 @@ _SOUTH_ASIAN = re.compile(
 _PLOT = re.compile(
     r"(?<![\w-])Plot\s+(?:No\.?\s*)?\d{1,5}[A-Z]?\s*,\s*(?:[A-Z][\w'’.-]*\s+){1,4}"
     r"(?:Way|Street|Road|Close|Crescent|Avenue|Drive|Lane|Estate)\b")
+_ROMANCE_KINDS = r"calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|corso|rua|travessa|praça"
 _ROMANCE_LOWER = re.compile(
-    r"(?<![\w-])(?i:calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|corso|rua|travessa|praça)\s+"
+    rf"(?<![\w-])(?i:{_ROMANCE_KINDS})\s+"
     r"(?:[^\W\d_][\w'’.-]*\s+){0,4}?[^\W\d_][\w'’.-]*,?\s+(?:n[º°o]\.?\s*)?\d{1,4}[a-z]?,?\s+\d{5}(?![\d-])")
 _RANGE = re.compile(r"\d[A-Za-z]?\s*-\s*\d")
-_LOWER_KIND = re.compile(r"(?i)\b(?:calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|corso|rua|travessa|praça)\s")
+_LOWER_KIND = re.compile(rf"(?i)\b(?:{_ROMANCE_KINDS})\s")
 
 
 def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
