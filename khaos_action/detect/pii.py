@@ -32,6 +32,10 @@ class PiiMatch:
 _EMAIL = re.compile(r"(?<![\w.+-])[^\W_][\w.%+-]{0,63}@(?:[^\W_][\w-]{0,62}\.)+[^\W\d_]{2,24}(?![^\W\d_])")
 """Letters of any script may stand in an address (RFC 6531): "h.müller@praxis-mueller.de"; digits glued after the
 top-level domain are another value ("john@acme.com123-45-6789"), as no top-level domain has digits."""
+_IMAGE_TYPES = frozenset({"png", "jpg", "jpeg", "gif", "svg", "webp", "avif", "bmp", "ico", "tif", "tiff", "heic"})
+"""No top-level domain is an image's type: "logo@2x.png" is a high-density image's file name."""
+_REPOSITORY_PATH = re.compile(r":[\w.~-]+/")
+"""A host followed by a colon and a path is an SSH remote ("git@github.com:acme/api.git"), a login, not a mailbox."""
 _AT_DOMAIN = re.compile(r"(?i)\s(?:at|@)\s+((?:[a-z0-9-]+\.)+"
                         r"(?:com|org|net|edu|gov|io|co|uk|de|fr|es|it|nl|be|ch|at|au|ca|in|br|mx|jp|info|biz|me))\b")
 _AT_LOCAL = re.compile(r"(?i)(?<![\w.+'’-])([a-z][\w.+-]{0,63})\s*$")
@@ -190,6 +194,8 @@ def _emails(text: str) -> Iterator[_Hit]:
     if "@" in text:
         for m in _EMAIL.finditer(text):
             local, _, domain = m.group(0).partition("@")
+            if domain.rpartition(".")[2].lower() in _IMAGE_TYPES or _REPOSITORY_PATH.match(text, m.end()):
+                continue
             yield "email", m.start(), m.end(), f"{local[0]}***@{domain}"
     for m in _SPELLED_EMAIL.finditer(text):
         yield "email", m.start(), m.end(), f"{m.group(1)[0]}***@{m.group(2)}"

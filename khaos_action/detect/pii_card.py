@@ -38,6 +38,10 @@ _CARD_CONTEXT = re.compile(r"(?i)\b(?:card|visa|master\s?card|maestro|jcb|amex|a
 _OTHER_CARD = re.compile(r"(?i)\b(?:loyalty|gift|membership|member|library|id|identity|key|sim|rewards?|club|"
                          r"access|boarding|business|student|bonus|customer|health|insurance|discount|points)\s+card\b")
 
+_TEST_NUMBER = re.compile(r"(?i)\b(?:test|testing|sandbox|dummy|sample|example|demo|fake)\s+(?:(?:credit|debit)\s+)?"
+                          r"(?:card\s*)?(?:number|no\.?|#)?\s*[:=]?\s*$")
+"""A number a test's or an example's word introduces is a processor's test card, published for sandboxes."""
+
 
 def cards(text: str) -> Iterator[tuple[int, int, str]]:
     """(start, end, masked value) of every payment card number in `text`."""
@@ -78,6 +82,8 @@ def _card_context_ok(text: str, start: int, end: int, digits: str) -> bool:
     number a card word introduces, or one names right after it, needs only the checksum: issuers' prefix tables
     change and private-label cards follow none of them."""
     before, raw = text[max(0, start - 30) : start], text[start:end]
+    if _TEST_NUMBER.search(before):
+        return False  # "Use the test card 4242 4242 4242 4242 in sandbox": a payment processor's, nobody's
     named_before = bool(_CARD_CONTEXT.search(before)) and not _OTHER_CARD.search(before)
     if not named_before and _a_records_number(before, raw):
         return False  # "Order 30569309025904 was paid by card": the order's number

@@ -770,3 +770,15 @@ def test_numbers_in_pairs_and_leading_zeros_are_no_phones(text):
 @pytest.mark.parametrize("text", ["Appelez le 01 23 45 67 89", "Call 0049 30 901820"])
 def test_pairs_and_exit_codes_of_real_phones(text):
     assert _kinds(text) == ["phone"]
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("git clone git@github.com:acme/api.git", []),           # an SSH remote, a login
+    ("The icons are logo@2x.png and home@3x.webp.", []),     # high-density images' file names
+    ("Email me at anna@acme.com: thanks!", ["email"]),
+    ("Use the test card 4242 4242 4242 4242 in sandbox.", []),  # a processor's published test number
+    ("Stripe test number 4000 0566 5566 5556 triggers a decline.", []),
+    ("I tested my card 4086 1793 7541 8820 and it failed.", ["credit_card"]),
+])
+def test_remotes_image_names_and_test_cards(text, kinds):
+    assert _kinds(text) == kinds
