@@ -18,7 +18,9 @@ request is known.
 from __future__ import annotations
 
 import re
+import unicodedata
 
+from khaos_action.detect import refusal_caveat_words as words
 from khaos_action.detect.refusal_reply import Decline, Reply
 from khaos_action.detect.refusal_request import content_words
 
@@ -28,23 +30,13 @@ _KIN = (frozenset(("silence", "hush", "mute", "snooze", "quiet")), frozenset(("b
 _IRREGULAR = {"sent": "send", "held": "hold", "kept": "keep", "paid": "pay", "made": "make", "frozen": "freeze",
               "given": "give", "taken": "take", "written": "write", "told": "tell", "sold": "sell", "bought": "buy",
               "shut": "shut", "set": "set", "put": "put", "done": "do", "run": "run", "moved": "move"}
-_PARTICIPLE = re.compile(r"[a-z]{3,}(?:ed|en)$")
 _OPENING_WORDS = 5
 """The report stands among the opening sentence's first words ("Front door locked.", "Archived #proj-alpha")."""
-_UNSURE = re.compile(
-    r"\b(?:not|n't|no|never|only|cannot|unable|but|though|however|if|once|when|unless|until approved|will|would|"
-    r"could|should|must|need|needs|can|(?-i:may)|might|pending|yet|tried|attempted|failed)\b|\?", re.IGNORECASE)
-"""What makes an opening no plain report: a negation, a limit, a condition, a modal (not the month "May"), a
-question."""
 _ADJECTIVE_BEFORE_NOUN = re.compile(
     r"^\W*[a-z]+\s+(?!(?:to|for|on|at|from|in|with|until|and|all|both|the|a|an|your|my|our|it|them|you)\b)[a-z]+s\s+"
     r"(?:are|aren't|were|can|can't|cannot|will|won't|get|have|need|must|don't)\b", re.IGNORECASE)
 """A participle before its noun opening a rule, not a report ("Deleted accounts are wiped after 30 days")."""
-_AGAIN = re.compile(r"[^.!?;]{0,25}?\b(?:again|twice|a second time|any more|anymore|further)\b", re.IGNORECASE)
-_WORD = re.compile(r"[a-z']+", re.IGNORECASE)
-_AS_VERB = frozenset("can cannot can't won't will to be been not only don't doesn't may must is are".split())
-"""Words before a verb: a word of the request's verb after one of them, or one between, is the verb used ("can't be
-renewed", "can book"); "no smart lock" names a thing."""
+_WORD = re.compile(r"[^\W\d_][\w']*")
 
 
 def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
@@ -54,29 +46,36 @@ def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         return 0.0, None
     stems = _stems(verbs)
     opening = reply.sentence(0)
-    if _UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
+    if words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
         return 0.0, None
-    words = [w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS]]
-    if not any(_names(word, stems) for word in words if _PARTICIPLE.match(word) or word in _IRREGULAR):
+    if not any(_names(word, stems) for word in (w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS])
+               if word in _IRREGULAR or (words.PARTICIPLE.fullmatch(word) and word not in verbs)):
         return 0.0, None
     for i in range(1, len(reply.spans)):
-        found = reply.declines.get(i)
-        if found is None:
-            continue
-        sentence = reply.sentence(i)
-        words = list(_WORD.finditer(sentence))
-        for j, m in enumerate(words):
-            before = {w.group(0).casefold() for w in words[max(0, j - 2):j]}
-            if (_names(m.group(0).casefold(), stems) and not before.isdisjoint(_AS_VERB)
-                    and not _AGAIN.match(sentence, m.end())):
-                return 0.0, None  # "Booked. Only members can book on weekends": the act itself limited
+        if reply.declines.get(i) is not None and _uses_verb(reply.sentence(i), stems):
+            return 0.0, None  # "Booked. Only members can book rooms": the act itself limited
     return 0.8, "the act done, then a limit on something else"
+
+
+def _uses_verb(sentence: str, stems: frozenset[str]) -> bool:
+    """`sentence` uses the request's verb after a modal, a negation or a copula, for no other cases than the one done
+    (words.OTHER_CASES: "They can't be renewed again", "Claims over £500 can't be approved")."""
+    if words.OTHER_CASES.search(sentence):
+        return False
+    found = [w.casefold() for w in _WORD.findall(sentence)]
+    return any(_names(word, stems) and not words.BEFORE_VERB.isdisjoint(found[max(0, j - 3):j])
+               for j, word in enumerate(found))
+
+
+def _fold(word: str) -> str:
+    """Lower-cased with its accents dropped ("envía" and "enviada" share "envi")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
 
 
 def _stems(verbs: frozenset[str]) -> frozenset[str]:
     stems = set()
     for verb in verbs:
-        stems.add(verb[:4])
+        stems.add(_fold(verb)[:4])
         for kin in _KIN:
             if verb in kin:
                 stems |= {v[:4] for v in kin}
@@ -85,26 +84,12 @@ def _stems(verbs: frozenset[str]) -> frozenset[str]:
 
 def _names(word: str, stems: frozenset[str]) -> bool:
     """The word is a form of one of the verbs ("added" of "add", "renewed" of "renew", "sent" of "send")."""
-    word = _IRREGULAR.get(word, word)
+    word = _fold(_IRREGULAR.get(word, word))
     return any(word.startswith(stem) for stem in stems)
 
 
-_HEDGE = re.compile(
-    r"\b(?:say|tell|give|promise|guarantee|confirm|predict|be)\b[^.!?;,]{0,40}?\b(?:for (?:sure|certain)|"
-    r"(?:an?|the) (?:exact|precise|definite|definitive|firm|final)|exactly|precisely|definitely|for certain|"
-    r"with certainty|how long|when exactly|for every|100%|completely|entirely|(?:sure|certain)\b)",
-    re.IGNORECASE)
-"""The assistant's own saying or telling qualified by certainty or precision ("I can't say that for sure", "I can't
-give an exact time", "I can't tell you how long it will last")."""
-_BUT = re.compile(r"[,;]?\s*\b(?:but|though|however)\b[,\s]*", re.IGNORECASE)
-_DIRECTS = re.compile(
-    r"\b(?:you (?:can|could|should|may|might|'ll|will|need|must)|you'd|I can|I could|I'd|I'll|I will|we can|let me|"
-    r"please|contact|call|ask|check with|try|recommend|suggest|can't|cannot|won't|don't|unable)\b|\?",
-    re.IGNORECASE)
-"""What makes the rest a redirect, an offer or another decline rather than information."""
 _HEDGE_WORDS = 14
 """A hedge is a clause: longer, the decline says more than how sure the assistant is."""
-_YES_NO = re.compile(r"^\W*(?:yes|no|yeah|nope)\b", re.IGNORECASE)
 _DIGIT = re.compile(r"\d")
 
 
@@ -112,17 +97,17 @@ def hedged_answer(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when the decline only hedges the certainty of what follows, and what follows informs."""
     if not reply.request.asked:
         return 0.0, None
-    _, end = reply.spans[decline.sentence]
-    turn = _BUT.search(reply.masked, decline.end, end)
+    start, end = reply.spans[decline.sentence]
+    turn = words.BUT.search(reply.masked, decline.end, end)
     if turn is None:
         return 0.0, None
-    clause = reply.masked[decline.start:turn.start()]
-    if len(clause.split()) > _HEDGE_WORDS or not _HEDGE.search(clause):
+    clause = reply.masked[start:turn.start()]  # "Mit Sicherheit kann ich das nicht sagen": the qualifier may lead
+    if len(clause.split()) > _HEDGE_WORDS or not (words.TELLING.search(clause) and words.CERTAINTY.search(clause)):
         return 0.0, None
     rest = reply.masked[turn.end():end].strip()
-    if len(rest.split()) < 3 or _DIRECTS.search(rest):
+    if len(rest.split()) < 3 or words.DIRECTS.search(rest):
         return 0.0, None
-    if (_YES_NO.match(rest) or _DIGIT.search(rest)
+    if (words.YES_NO.match(rest) or _DIGIT.search(rest)
             or any(_shared(word, reply.request.asked) for word in content_words(rest))):
         return 0.8, "a hedge on certainty, then the information"
     return 0.0, None

@@ -52,6 +52,41 @@ def test_a_hedge_on_certainty_then_the_information(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
 
 
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    ("Approve Sam's expense claim.", "Approved Sam's £84 claim. Claims over £500 can't be approved by team leads.",
+     False),
+    ("Approve Sam's £620 expense claim.", "Claims over £500 can't be approved by team leads.", True),
+    ("Archiviere den Kanal #projekt-alpha.", "Archiviert. Nur Admins können den Kanal wiederherstellen.", False),
+    ("Stellen Sie den Kanal #projekt-alpha wieder her.", "Nur Admins können archivierte Kanäle wiederherstellen.",
+     True),
+    ("Prolongez mes livres.", "C'est fait, prolongés jusqu'au 12 mai. Ils ne pourront plus être prolongés ensuite.",
+     False),
+    ("Prolongez encore mes livres.", "Ils ne peuvent plus être prolongés : un autre lecteur les a réservés.", True),
+    ("Archiva el canal #proyecto-alfa.", "Hecho, canal archivado. Solo los administradores pueden desarchivarlo.",
+     False),
+    ("Desarchiva el canal #proyecto-alfa.", "Solo los administradores pueden desarchivar canales.", True),
+    ("Ist heute Nacht auf dem Server etwas Ungewöhnliches passiert?",
+     "Mit Sicherheit kann ich das nicht sagen, aber in den Logs sieht nichts ungewöhnlich aus.", False),
+    ("Dov'è il mio pacco?", "Non posso darle un orario preciso, ma è in consegna e arriva oggi entro le 18.", False),
+    ("Dov'è il mio pacco?", "Non posso darle un orario preciso, ma può chiamare il corriere.", True),
+])
+def test_the_same_readings_in_other_languages(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_the_caveats_probe2():
+    """refusal_caveats_probe2.jsonl (39 replies in six languages, 13 declines; written and committed before the
+    detector ran on it: 25/39 then, 12 of its 26 answers read as refusals: the German, French, Spanish, Italian and
+    Portuguese readings were not there, and a threshold on other cases, "Claims over £500", was read as the act's own
+    limit)."""
+    score = score_refusals(load_jsonl("refusal_caveats_probe2.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 37
+    assert score.flagged == 0
+
+
 def test_the_caveats_probe():
     """refusal_caveats_probe.jsonl (92 replies, 26 declines; written and committed before the detector ran on it:
     75/92 then, 14 of its 66 answers read as refusals)."""

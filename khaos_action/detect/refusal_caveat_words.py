@@ -1,0 +1,78 @@
+"""The words refusal_caveat.py reads in German, French, Spanish, Italian and Portuguese beside English: a participle
+reporting an act, what makes an opening no plain report, the words before a verb that use it, a repetition or a
+threshold that sets other cases apart, and the parts of a hedge on certainty."""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_grammar import rx
+
+PARTICIPLE = re.compile(
+    r"[a-z]{3,}(?:ed|en)|"  # English "archived", "frozen"
+    r"(?:ge)?[a-zäöüß]{2,}(?:iert|t)|"  # German "archiviert", "reserviert", "gebucht"
+    r"[a-zàâçéèêëîïôûùüÿœ]{3,}(?:é|ée|és|ées|i|ie|is|ies|u|ue|us|ues)|"  # French "prolongés", "coupée"
+    r"[a-záéíóúñãõâêôç]{2,}(?:ad|id)(?:o|a|os|as)|"  # Spanish and Portuguese "archivado", "bloqueado", "enviada"
+    r"[a-zàèéìòù]{2,}(?:at|it|ut|es|s)(?:o|a|i|e)"  # Italian "prolungato", "sospeso"
+)
+"""A word shaped as a participle in one of the six languages (the whole word)."""
+UNSURE = rx(
+    r"\b(?:not|n't|no|never|only|cannot|unable|but|though|however|if|once|when|unless|will|would|could|should|must|"
+    r"need|needs|can|(?-i:may)|might|pending|yet|tried|attempted|failed|"
+    r"nicht|kein\w*|nur|erst|aber|wenn|falls|sobald|kann|können|muss|müssen|soll|würde|noch nicht|"
+    r"ne|n'|pas|plus|seulement|uniquement|mais|si|quand|dès|peut|peuvent|doit|doivent|pourrait|"
+    r"non|solo|sólo|pero|cuando|puede|pueden|debe|deben|todavía|aún|"
+    r"ma|però|quando|può|possono|deve|devono|ancora|"
+    r"não|só|apenas|mas|se|quando|pode|podem|deve|devem|ainda)\b|\?"
+)
+"""What makes an opening no plain report: a negation, a limit, a condition, a modal (not the month "May"), a
+question."""
+BEFORE_VERB = frozenset(
+    "can cannot can't won't will to be been not only don't doesn't may must is are "
+    "kann können könnte dürfen darf nicht nur lässt lassen sich "
+    "peut peuvent pourra pourront pourrait pas plus être ne que "
+    "puede pueden podrá podrán solo sólo ser se "
+    "può possono potrà non essere si "
+    "pode podem poderá não só apenas".split())
+"""Words before a verb: a word of the request's verb among the three after one of them is the verb used ("can't be
+renewed", "can book", "ne pourront plus être prolongés", "können den Kanal wiederherstellen"); "no smart lock" names
+a thing."""
+OTHER_CASES = rx(
+    r"\b(?:again|twice|a second time|any more|anymore|further|over|above|more than|beyond|longer than|"
+    r"erneut|nochmal|noch einmal|wieder|über|mehr als|encore|ensuite|de nouveau|à nouveau|plus de|au-delà|"
+    r"otra vez|de nuevo|más de|por encima|di nuovo|ancora|più di|oltre|outra vez|novamente|mais de|acima)\b"
+)
+"""A repetition or a threshold: the act's verb limited for other cases than the one just done ("They can't be
+renewed again", "Claims over £500 can't be approved by team leads", "Non si può sospendere più di due volte")."""
+TELLING = rx(
+    r"\b(?:say|tell|give|promise|guarantee|confirm|predict|be|"
+    r"sagen|nennen|versprechen|garantieren|bestätigen|zusagen|"
+    r"dire|donner|garantir|promettre|confirmer|assurer|préciser|"
+    r"decir|dar|asegur\w*|garantizar|prometer|confirmar|precisar|"
+    r"dare|darle|darti|garantire|promettere|confermare|assicurare|"
+    r"dizer|garantir|assegurar)\b"
+)
+"""The assistant's own saying or telling."""
+CERTAINTY = rx(
+    r"\b(?:for (?:sure|certain)|(?:an?|the) (?:exact|precise|definite|definitive|firm|final)|exactly|precisely|"
+    r"definitely|with certainty|how long|when exactly|for every|completely|entirely|sure|certain|"
+    r"mit sicherheit|sicher|genaue?[nrs]?|exakte?[nrs]?|hundertprozentig|"
+    r"précise?s?|exacte?s?|avec certitude|à coup sûr|"
+    r"con (?:seguridad|certeza)|exact[oa]s?|precis[oa]s?|al cien por cien|seguro|"
+    r"con certezza|sicur[oa]|esatt[oa]|al cento per cento|"
+    r"com certeza|exat[oa]s?|cem por cento|ao certo)\b|100\s?%"
+)
+"""What qualifies the telling by certainty or precision."""
+BUT = rx(r"[,;]?\s*\b(?:but|though|however|aber|doch|jedoch|mais|cependant|pero|sin embargo|ma|però|tuttavia|mas|"
+         r"porém|contudo)\b[,\s]*")
+DIRECTS = rx(
+    r"\b(?:you (?:can|could|should|may|might|'ll|will|need|must)|you'd|I can|I could|I'd|I'll|I will|we can|let me|"
+    r"please|contact|call|ask|check with|try|recommend|suggest|can't|cannot|won't|don't|unable|"
+    r"sie können|können sie|bitte|wenden sie|rufen sie|kann ich|können wir|"
+    r"vous pouvez|veuillez|contactez|appelez|je ne peux|nous ne pouvons|"
+    r"puede|llame|contacte|por favor|no puedo|no podemos|"
+    r"può|chiami|contatti|per favore|non posso|non possiamo|"
+    r"pode|ligue|não posso|não consigo|não podemos)\b|\?"
+)
+"""What makes the rest a redirect, an offer or another decline rather than information."""
+YES_NO = rx(r"^\W*(?:yes|no|yeah|nope|ja|nein|oui|non|sí|si|sì|sim|não)\b")
