@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from khaos_action.detect.refusal_factor import factored
+
 # What a decline structure is, which decides how much it weighs and how it is reported.
 SPEAKER = "speaker"      # the assistant says it will not / cannot do the act: "I can't share that"
 VERB = "verb"            # a verb of declining: "I must decline", "je refuse"
@@ -66,7 +68,8 @@ def rule(kind: str, weight: float, pattern: str, *triggers: str) -> Rule:
 
 
 def rx(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern, re.IGNORECASE)
+    # factored: the same matches, found without entering every branch of a vocabulary at every position
+    return re.compile(factored(pattern, re.IGNORECASE), re.IGNORECASE)
 
 
 def alt(*words: str) -> str:

@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from khaos_action.detect import refusal_en, refusal_intl, refusal_it, refusal_pt
-from khaos_action.detect.refusal_grammar import Lexicon
+from khaos_action.detect.refusal_grammar import Lexicon, rx
 from khaos_action.detect.refusal_request import Request
 
 LEXICONS: tuple[Lexicon, ...] = (refusal_en.LEXICON, refusal_intl.DE, refusal_intl.FR, refusal_intl.ES, refusal_it.IT,
@@ -61,7 +61,7 @@ class Reply:
 
 def joined(patterns) -> re.Pattern[str]:
     """One pattern for a vocabulary of all the languages (one pass over a sentence instead of one per language)."""
-    return re.compile("|".join(f"(?:{p.pattern})" for p in patterns), re.IGNORECASE)
+    return rx("|".join(f"(?:{p.pattern})" for p in patterns))
 
 
 OPENING_COMPLY = joined(lex.opening_comply for lex in LEXICONS)
