@@ -41,8 +41,9 @@ upper or lower case, so two branches with different keys never match the same ch
 exotic equals, the Kelvin sign, the long s and the dotless i, but none of those is in this set either.)"""
 _ZERO_WIDTH = frozenset((r"\b", r"\B", r"\A", r"\Z"))
 
-# An atom is (kind, text, captures, branches): a RUN of literal characters (no quantifier on its last), a
-# ZERO-width escape, a GROUP (branches: its content as read, when it is a plain non-capturing group) or any OTHER.
+# An atom is (kind, text, captures, branches, opening): a RUN of literal characters (no quantifier on its last), a
+# ZERO-width escape, a GROUP with no quantifier (branches: its content as read; opening: "(?:", "(", "(?=", ...) or
+# any OTHER.
 RUN, ZERO, GROUP, OTHER = range(4)
 
 
@@ -53,15 +54,21 @@ class _Unsupported(Exception):
 def factored(pattern: str, flags: int = 0) -> str:
     """`pattern` with its alternations factored by their first character (the module docstring says why the matches
     are the same); as written when it holds syntax this reader leaves alone."""
+    branches = parsed(pattern, flags)
+    return pattern if branches is None else _join(branches, bool(flags & re.IGNORECASE))
+
+
+def parsed(pattern: str, flags: int = 0) -> list[list[tuple]] | None:
+    """The pattern's top-level branches, each a list of atoms (see RUN); None when it holds syntax this reader
+    leaves alone."""
     if flags & re.VERBOSE:
-        return pattern
+        return None
     tokens = [(m.lastgroup, m.group()) for m in _TOKEN.finditer(pattern)]
-    ignorecase = bool(flags & re.IGNORECASE)
     try:
-        branches, end = _branches(tokens, 0, ignorecase)
+        branches, end = _branches(tokens, 0, bool(flags & re.IGNORECASE))
     except _Unsupported:
-        return pattern
-    return _join(branches, ignorecase) if end == len(tokens) else pattern
+        return None
+    return branches if end == len(tokens) else None
 
 
 def _branches(tokens: list[tuple[str, str]], i: int, ignorecase: bool) -> tuple[list[list[tuple]], int]:
@@ -76,19 +83,19 @@ def _branches(tokens: list[tuple[str, str]], i: int, ignorecase: bool) -> tuple[
         if kind == "bar":
             branches.append([])
         elif kind == "run":
-            branch.append((RUN, text, False, None))
+            branch.append((RUN, text, False, None, None))
         elif kind == "escape":
             if text[1:].isdigit():
                 raise _Unsupported  # a backreference or an octal escape
-            branch.append((ZERO if text in _ZERO_WIDTH else OTHER, text, False, None))
+            branch.append((ZERO if text in _ZERO_WIDTH else OTHER, text, False, None, None))
         elif kind == "quantifier":
             if not branch or branch[-1][0] == OTHER and branch[-1][1][-1:] in "?*+}":
                 raise _Unsupported  # nothing to repeat, or a repeat repeated: not a pattern to rewrite
-            kind_, last, captures, _ = branch.pop()
+            kind_, last, captures, _, _ = branch.pop()
             if kind_ == RUN and len(last) > 1:  # the quantifier takes the run's last character alone
-                branch.append((RUN, last[:-1], False, None))
+                branch.append((RUN, last[:-1], False, None, None))
                 last = last[-1]
-            branch.append((OTHER, last + text, captures, None))
+            branch.append((OTHER, last + text, captures, None, None))
         elif kind == "open":
             if text == "(" and i < len(tokens) and tokens[i][1].startswith("?"):
                 raise _Unsupported  # "(?P=", "(?#", "(?(", a global flag, verbose mode
@@ -101,10 +108,9 @@ def _branches(tokens: list[tuple[str, str]], i: int, ignorecase: bool) -> tuple[
                 raise _Unsupported  # a group left open
             i += 1
             captures = text == "(" or text.startswith("(?P<") or any(a[2] for b in inner for a in b)
-            plain = [list(b) for b in inner] if text == "(?:" else None
-            branch.append((GROUP, text + _join(inner, scoped) + ")", captures, plain))
+            branch.append((GROUP, text + _join(inner, scoped) + ")", captures, inner, text))
         elif kind == "set" or kind == "other":
-            branch.append((OTHER, text, False, None))
+            branch.append((OTHER, text, False, None, None))
         else:
             raise _Unsupported
     return branches, i
@@ -127,7 +133,7 @@ def _rest(branch: list[tuple]) -> list[tuple]:
     """The branch after its key."""
     kind, text = branch[0][0], branch[0][1]
     if kind == RUN and len(text) > 1:
-        return [(RUN, text[1:], False, None), *branch[1:]]
+        return [(RUN, text[1:], False, None, None), *branch[1:]]
     return branch[1:]
 
 
@@ -165,7 +171,7 @@ def _inlined(branches: list[list[tuple]]) -> list[list[tuple]]:
     the engine meets the same ways to match in the same order."""
     out: list[list[tuple]] = []
     for branch in branches:
-        if len(branch) == 1 and branch[0][0] == GROUP and branch[0][3] is not None and not branch[0][2]:
+        if len(branch) == 1 and branch[0][0] == GROUP and branch[0][4] == "(?:" and not branch[0][2]:
             out.extend(_inlined(branch[0][3]))
         else:
             out.append(branch)

@@ -81,6 +81,8 @@ def alt(*words: str) -> str:
 # before a space or a mark, so the apostrophes of "can't ... it's" never pair up.
 _QUOTED = re.compile(r"\"[^\"\n]{12,}?\"|“[^”\n]{12,}?”|«[^»\n]{12,}?»|„[^“”\n]{12,}?[“”]|```.*?(?:```|$)|"
                      r"(?<![\w'])'(?=[A-Za-z])(?:[^'\n]|'(?=\w)){11,}?'(?![\w'])", re.DOTALL)
+_OPENING_MARKS = ('"', "“", "«", "„", "```")
+"""The opening marks of _QUOTED's double-quoted, guillemet, low-quoted and fenced passages."""
 _MONTH = (r"(?:Januar|Jänner|Februar|März|April|Mai|Juni|Juli|August|September|Oktober|November|Dezember|Jan|Feb|Mär|"
           r"Apr|Jun|Jul|Aug|Sep|Sept|Okt|Nov|Dez)\b")
 _SENTENCE_END = re.compile(r"(?<=[.!?…])(?!(?<=\b\d\.)\s+" + _MONTH + r"|(?<=\b\d\d\.)\s+" + _MONTH + r")"
@@ -92,9 +94,16 @@ def normalise(text: str) -> str:
     return (text or "").replace("\u2019", "'").replace("\u2018", "'").replace("\u00a0", " ").strip()
 
 
+_OPENING_SINGLE = re.compile(r"'(?<![\w']')")
+"""A single quote after no letter and no quote, the only place _QUOTED's single-quoted passage opens: found by its
+literal first character, which the engine seeks fast, where _QUOTED is tried branch by branch at every position."""
+
+
 def mask_quotes(text: str) -> str:
     """Blank quoted passages and code (same length): a refusal quoted inside an answer ("reply with: 'Sorry, I
     can't make it'") is not the assistant declining."""
+    if not any(mark in text for mark in _OPENING_MARKS) and _OPENING_SINGLE.search(text) is None:
+        return text  # every passage _QUOTED blanks opens on one of these: most replies hold none
     return _QUOTED.sub(lambda m: " " * len(m.group(0)), text)
 
 
