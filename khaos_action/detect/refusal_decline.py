@@ -21,7 +21,7 @@ from khaos_action.detect.refusal_impersonal import (
     side_acts_blanked,
     threshold_crossed,
 )
-from khaos_action.detect.refusal_needs import holds_any, needs
+from khaos_action.detect.refusal_needs import finder, needs
 from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
@@ -45,7 +45,7 @@ CONTENT_WEIGHT = 0.95
 """Decline score of a rule stated against the very act the request asked for ("there's no refund for that night")."""
 _SPEAKER = re.compile(r"\b(?:I|I'm|I've|we|we're|me|my|our|us)\b", re.IGNORECASE)
 _UNGATED_HEDGES = tuple(lex.hedges for lex in LEXICONS if not lex.hedge_hints)
-_HEDGE_NEEDS = tuple(needs(hedges.pattern, hedges.flags) for hedges in _UNGATED_HEDGES)
+_HEDGE_NEEDS = tuple(finder(needs(hedges.pattern, hedges.flags)) for hedges in _UNGATED_HEDGES)
 """The words each language's look-alikes need: a sentence is searched only for the languages whose words it holds
 (an English sentence seldom holds "nicht", "pas" or "siento")."""
 _GATED_HEDGES = tuple((lex.hedges, lex.hedge_hints) for lex in LEXICONS if lex.hedge_hints)
@@ -269,7 +269,7 @@ def _hedges(held: tuple[bool, ...]) -> re.Pattern[str] | None:
 
 def unhedged(sentence: str) -> str:
     lowered = sentence.lower()
-    hedges = _hedges(tuple(holds_any(need, lowered) for need in _HEDGE_NEEDS))
+    hedges = _hedges(tuple(need is None or need.search(lowered) is not None for need in _HEDGE_NEEDS))
     text = sentence if hedges is None else blank(hedges, sentence)
     if any(hint in lowered for hint in refusal_hypothetical.HINTS):
         text = blank(refusal_hypothetical.CONSEQUENCE, text)

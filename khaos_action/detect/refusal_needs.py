@@ -4,18 +4,23 @@ searched: a substring test costs a fraction of a regex search that enters every 
 `needs(pattern, flags)` is a set of lower-cased strings such that any match of the pattern holds one of them: each
 branch gives a run of literal characters it must match, or the needs of a group it must match (a lookahead's and a
 lookbehind's included: what they match is in the text too); a branch with none, or with only what it may skip,
-makes the pattern need nothing (None). `holds_any(needed, lowered)` tests a text lower-cased with str.lower: that
-is what the engine matches, ignoring case, but for the dotted and dotless i, the long s and the Greek mu, which a
-text holding any of them is searched for in full.
+makes the pattern need nothing (None). `finder(needed)` is searched in a text lower-cased with str.lower: that is
+what the engine matches, ignoring case, but for the dotted and dotless i, the long s and the Greek mu, which a text
+holding any of them is searched for in full.
 """
 
 from __future__ import annotations
+
+import re
 
 from khaos_action.detect.refusal_factor import GROUP, RUN, parsed
 
 _UNLIKE_LOWER = frozenset("\u0130\u0131\u017f\u039c\u03bc")
 """Text characters that the engine, ignoring case, takes for a Latin letter other than their str.lower (İ and ı
 for "i", ſ for "s", Μ and μ for the micro sign): a text holding one is searched without the test."""
+_LOWERED_UNLIKE = "".join(sorted({char.lower()[-1] for char in _UNLIKE_LOWER}))
+"""What str.lower leaves of them, to find in a lower-cased text: İ lowers to "i" and a combining dot above, Μ to
+μ."""
 _READ = frozenset(chr(c) for c in range(0x20, 0x250) if chr(c).isprintable()) - frozenset("\u0130\u0131\u017f\u00b5")
 """The characters a needed run may hold: Latin ones, each matched only by text characters with its own lower case
 (the exceptions above aside)."""
@@ -28,12 +33,15 @@ def needs(pattern: str, flags: int = 0) -> frozenset[str] | None:
     return None if branches is None else _alternation(branches)
 
 
-def holds_any(needed: frozenset[str] | None, lowered: str) -> bool:
-    """Whether `lowered` (a text's str.lower()) may match a pattern that needs `needed`: it holds one of the needed
-    strings, or a character the test cannot read, or the pattern needs nothing."""
-    if needed is None or not _UNLIKE_LOWER.isdisjoint(lowered):
-        return True
-    return any(word in lowered for word in needed)
+def finder(needed: frozenset[str] | None) -> re.Pattern[str] | None:
+    """A pattern found in a text lower-cased with str.lower when the text may match a pattern that needs `needed`:
+    one of the needed strings, or what str.lower leaves of a character it reads otherwise than the engine (İ lowers to
+    "i" and a combining dot). None when the pattern needs nothing: every text may match. One search of literal
+    branches costs less than a substring test per word."""
+    if needed is None:
+        return None
+    words = sorted(needed, key=lambda word: (-len(word), word))
+    return re.compile("|".join(map(re.escape, words)) + "|[" + _LOWERED_UNLIKE + "]")
 
 
 def _alternation(branches: list[list[tuple]]) -> frozenset[str] | None:
