@@ -89,31 +89,41 @@ def _branches(tokens: list[tuple[str, str]], i: int, ignorecase: bool) -> tuple[
                 raise _Unsupported  # a backreference or an octal escape
             branch.append((ZERO if text in _ZERO_WIDTH else OTHER, text, False, None, None))
         elif kind == "quantifier":
-            if not branch or branch[-1][0] == OTHER and branch[-1][1][-1:] in "?*+}":
-                raise _Unsupported  # nothing to repeat, or a repeat repeated: not a pattern to rewrite
-            kind_, last, captures, _, _ = branch.pop()
-            if kind_ == RUN and len(last) > 1:  # the quantifier takes the run's last character alone
-                branch.append((RUN, last[:-1], False, None, None))
-                last = last[-1]
-            branch.append((OTHER, last + text, captures, None, None))
+            _repeat(branch, text)
         elif kind == "open":
-            if text == "(" and i < len(tokens) and tokens[i][1].startswith("?"):
-                raise _Unsupported  # "(?P=", "(?#", "(?(", a global flag, verbose mode
-            scoped = ignorecase
-            if text[2:3] not in ("", ":", "P", "=", "!", "<"):  # scoped flags: "(?i:...)", "(?-i:...)"
-                on, _, off = text[2:-1].partition("-")
-                scoped = (ignorecase or "i" in on) and "i" not in off
-            inner, i = _branches(tokens, i, scoped)
-            if i >= len(tokens):
-                raise _Unsupported  # a group left open
-            i += 1
-            captures = text == "(" or text.startswith("(?P<") or any(a[2] for b in inner for a in b)
-            branch.append((GROUP, text + _join(inner, scoped) + ")", captures, inner, text))
+            group, i = _group(tokens, i, text, ignorecase)
+            branch.append(group)
         elif kind == "set" or kind == "other":
             branch.append((OTHER, text, False, None, None))
         else:
             raise _Unsupported
     return branches, i
+
+
+def _repeat(branch: list[tuple], quantifier: str) -> None:
+    """The branch's last atom under `quantifier`: an atom with no key (a run gives up its last character alone)."""
+    if not branch or branch[-1][0] == OTHER and branch[-1][1][-1:] in "?*+}":
+        raise _Unsupported  # nothing to repeat, or a repeat repeated: not a pattern to rewrite
+    kind, last, captures, _, _ = branch.pop()
+    if kind == RUN and len(last) > 1:
+        branch.append((RUN, last[:-1], False, None, None))
+        last = last[-1]
+    branch.append((OTHER, last + quantifier, captures, None, None))
+
+
+def _group(tokens: list[tuple[str, str]], i: int, opening: str, ignorecase: bool) -> tuple[tuple, int]:
+    """The group opened by `opening` before token `i`, its content read and factored; the index after its close."""
+    if opening == "(" and i < len(tokens) and tokens[i][1].startswith("?"):
+        raise _Unsupported  # "(?P=", "(?#", "(?(", a global flag, verbose mode
+    scoped = ignorecase
+    if opening[2:3] not in ("", ":", "P", "=", "!", "<"):  # scoped flags: "(?i:...)", "(?-i:...)"
+        on, _, off = opening[2:-1].partition("-")
+        scoped = (ignorecase or "i" in on) and "i" not in off
+    inner, i = _branches(tokens, i, scoped)
+    if i >= len(tokens):
+        raise _Unsupported  # a group left open
+    captures = opening == "(" or opening.startswith("(?P<") or any(a[2] for b in inner for a in b)
+    return (GROUP, opening + _join(inner, scoped) + ")", captures, inner, opening), i + 1
 
 
 def _key(branch: list[tuple], ignorecase: bool) -> str | None:
