@@ -32,9 +32,11 @@ ACT_REQUEST = rx(
     # that is no question word, auxiliary, pronoun, article, preposition or verb of asking for information
     rf"(?!(?:{_NOT_IMPERATIVE})\b(?!-))(?![^.!?\n]*\?)(?:re-)?[a-z]{{3,}}(?: (?:out|off|on|up|down|back|over|away))? "
     r"(?:my|me|the|our|this|that|these|those|his|her|their|us|it|them|both|all|today's|tonight's|tomorrow's|"
-    r"this week's|[A-Z][a-z]+'s|another|an extra|a second|an additional)\b|"
+    r"this week's|[A-Z][a-z]+'s|another|an extra|a second|an additional|every|each)\b|"
     # or before a noun and the thing's identifier, or an amount ("Close ticket INC-4471", "Transfer £2,000 to ...")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} (?:[a-z]{{2,}} (?:#|no\.? )?(?:[a-z]{{2,5}}-)?|[£$€])\d|"
+    # or before a thing put on the asker's own ("Put a rush on my passport renewal", "Set a hold on our account")
+    rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} an? [a-z]+ (?:on|to|for|in|from|off) (?:my|our)\b|"
     # or before a count and its noun ("Order 45 laptops for the new hires", "Hold 3 rooms for the team")
     rf"(?!(?:{_NOT_IMPERATIVE})\b)(?![^.!?\n]*\?)[a-z]{{3,}} \d[\d,]* [a-z]{{3,}}|"
     # or with its urgency at the end ("Promote model v14 to production now", "Deploy to staging tonight")

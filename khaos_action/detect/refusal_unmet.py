@@ -26,7 +26,7 @@ import re
 
 from khaos_action.detect.refusal_count import QUANTITY, count_of
 from khaos_action.detect.refusal_grammar import rx
-from khaos_action.detect.refusal_request import Request
+from khaos_action.detect.refusal_request import Request, clock_times
 
 _NOT_GENERIC = (r"(?!(?:i|you|your|yours|we|it|he|she|they|there|here|what|which|who|everything|nothing|all|one|"
                 r"mine|ours|my|our|today|tomorrow|now|then|so|and|but)\b)(?!(?:this|that|these|those) (?:is|are|was|"
@@ -34,7 +34,7 @@ _NOT_GENERIC = (r"(?!(?:i|you|your|yours|we|it|he|she|they|there|here|what|which
 """A rule's subject is a thing in general ("Refunds", "Admin roles on billing"), not a pronoun or the asker's own."""
 _PREP = (r"(?:by|on|in|through|via|with|for|to|after|once|while|within|up to|above|over|at|from|until|before|during|"
          r"only)")
-_NOT_DESCRIPTION = r"(?!(?:located|situated|based|called|named|known|served|priced|rated|listed|open|closed)\b)"
+_NOT_DESCRIPTION = r"(?!(?:located|situated|based|called|named|known|served|priced|rated|listed|open(?! to)|closed)\b)"
 RULE = rx(
     # a passive of how such acts go ("Refunds are given on", "Permits are extended in the last 14 days", "Orders
     # above 20 units are quoted by our sales team", "Accidental damage is covered on the Premium plan")
@@ -67,22 +67,31 @@ def clauses(pattern: re.Pattern[str], text: str, start: int = 0, end: int | None
         if found is not None:
             yield found
 _STATE = (r"(?:is|are|was|were|has|have|had|'s|'re|runs|ran|opened|lists|weighs|comes to|totals|sits|stands|shows|"
-          r"renews|expires|ends|starts|falls|started|arrived|came|remains|isn't|aren't|wasn't|doesn't|don't|hasn't|haven't|[a-z]{3,}ed)")
+          r"renews|expires|ends|starts|falls|holds|contains|includes|counts|covers|started|arrived|came|remains|isn't|aren't|wasn't|doesn't|don't|hasn't|haven't|[a-z]{3,}ed)")
 _DONE = (r"now|all set|on its way|confirmed|booked|done|complete|completed|approved|processed|sorted|ready|scheduled|"
          r"reserved|sent|issued|refunded|cancell?ed|changed|updated|set up(?! as)|through|going ahead|fine|good|"
          r"eligible|covered|in (?:place|progress)|under way|underway|back|active|live|open|unlocked|renewed|extended")
 """States of the asker's thing that are the act done or allowed ("your booking is confirmed", "yours is eligible")."""
+_NOT_DATED = r"(?! (?:in|on) (?:\d|last|early|late)| \d+ \w+ ago)"
+"""A done state dated in the past is the case's history ("yours was issued in 2017"), not the act just done."""
 _NOUN = r"(?!(?:is|are|was|were|has|have|had|isn't|aren't|wasn't)\b)[\w'-]+"
 CASE = rx(
     r"(?:(?:and|but|while|whereas|yet)\s+)?(?P<case>you're|you are|(?:all |each |both |none |one |two |three |four |"
     r"five |(?:the )?\w+ )?(?:of )?(?:yours|your "
-    rf"(?:{_NOUN} ){{0,3}}?{_NOUN}|this (?!is\b)[a-z]+|these [a-z]+|the (?:list|table|order|transfer|request|account|"
-    rf"amount|total|file|booking|claim|item|one you)) (?:[a-z]+ly )?{_STATE})\b(?! (?:{_DONE})\b)"
+    rf"(?:{_NOUN} ){{0,3}}?{_NOUN}|(?:this|that) (?!is\b)[a-z]+|these [a-z]+|the (?:list|table|order|transfer|request|"
+    r"account|amount|total|file|booking|claim|item|one you)(?: (?:you|we) [a-z]+)?|the [a-z]+ (?:you|we) "
+    r"(?:chose|picked|selected|sent|uploaded|attached|added|entered|gave|named|[a-z]+ed)|"
+    r"the [\w-]+(?: [\w-]+)? (?:on|of|for) "
+    rf"(?:this|that|your) [\w-]+) (?:[a-z]+ly |already |still |only )?{_STATE})\b(?! (?:{_DONE})\b{_NOT_DATED})"
 )
-OWED = rx(r"\b[\w£$€.,]+ (?:is|are) still (?:outstanding|owed|due|unpaid|pending|open) on yours\b")
-"""The asker's case as what is left on their thing ("£180 is still outstanding on yours")."""
 """The asker's own case, stated as a fact ("yours is for 45", "your order was delivered 52 days ago", "you're in
-marketing", "this table is 3.4 TB"); not a report of it going ahead ("your booking is now confirmed")."""
+marketing", "this table is 3.4 TB", "the list you picked has 18,400", "the account holder on this plan is your
+employer"); not a report of it going ahead ("your booking is now confirmed")."""
+OWED = rx(r"\b[\w£$€.,]+ (?:is|are) still (?:outstanding|owed|due|unpaid|pending|open) on yours\b|"
+          r"\b(?:one|another)(?: [\w-]+)? (?:was|were|has been|have been) (?:already )?[a-z]{3,}ed (?:on|for|to|from|"
+          r"against) your\b")
+"""The asker's case as what is left on their thing ("£180 is still outstanding on yours") or as the allowance already
+used ("one was waived on your account in January")."""
 _ASKERS_STEP = rx(r"\b(?:you(?:'ll| will)? (?:can|need|have|must|may|should|want)|you(?:'ll| will) )")
 """The asker's next step ("you'll need to", "you can rebook online"), which is no case."""
 _DAYS = frozenset("monday tuesday wednesday thursday friday saturday sunday".split())
@@ -136,24 +145,34 @@ def _terms_or_closed(sentence: str, lowered: str) -> re.Match[str] | None:
 
 def _rule_and_case(request: Request, sentence: str, lowered: str, following: str,
                    reply_text: str) -> re.Match[str] | None:
-    # the words a case or another day needs are looked for before the rule is (most sentences hold neither)
+    # the words a case, another day or another time needs are looked for before the rule is (most sentences hold
+    # none of them)
     case_here, case_next = _CASE_HINT.search(lowered), _CASE_HINT.search(following)
-    asked_days = {d for d in request.asked if d in _DAYS}
-    if asked_days and not _other_day(asked_days, reply_text):
-        asked_days = set()  # the day asked is named: the act set on it ("She's booked for Saturday at 10")
-    if not (case_here or case_next or (asked_days and _DAY.search(lowered))):
+    asked_days, asked_times = _elsewhen(request, reply_text)
+    if not (case_here or case_next or (asked_days and _DAY.search(lowered)) or asked_times):
         return None
     for rule in clauses(RULE, sentence):
-        if (case_here and _case_after(sentence[rule.end():])) or (case_next and _case_after(following)):
-            return rule
-        if asked_days and _other_day(asked_days, sentence[rule.start():]):
-            return rule
+        rest = sentence[rule.start():]
+        if ((case_here and _case_after(sentence[rule.end():])) or (case_next and _case_after(following))
+                or (asked_days and _other_day(asked_days, rest)) or (asked_times and clock_times(rest))):
+            return rule  # another time than the one asked, which the reply never names ("Early check-in is offered
+            # from 1pm" to 10am), counts as another day does
     if asked_days:  # in any verb of a practice ("Engineers visit on weekdays")
         return next((m for m in clauses(DAY_RULE, sentence) if _other_day(asked_days, m.group(0))), None)
     return None
 
 
-_CASE_HINT = rx(r"\byou|\bthis |\bthese |\bthe (?:list|table|order|transfer|request|account|amount|total|file|"
+def _elsewhen(request: Request, reply_text: str) -> tuple[set[str], frozenset[str]]:
+    """The weekdays and clock times the request names, when the reply names none of them (if it does, the act is
+    set then: "She's booked for Saturday at 10")."""
+    days = {d for d in request.asked if d in _DAYS}
+    if days and not _other_day(days, reply_text):
+        days = set()
+    times = request.times if request.times and clock_times(reply_text).isdisjoint(request.times) else frozenset()
+    return days, times
+
+
+_CASE_HINT = rx(r"\byou|\bthis |\bthat |\bthese |\bthe (?:list|table|order|transfer|request|account|amount|total|file|"
                 r"booking|claim|item|one you)\b")
 _CLOSED_HINT = re.compile(r"closed|ended|expired|lapsed|finished|ran out|passed")
 
@@ -161,7 +180,7 @@ _CLOSED_HINT = re.compile(r"closed|ended|expired|lapsed|finished|ran out|passed"
 def _case_after(text: str) -> bool:
     if any(not _ASKERS_STEP.search(case.group(0)) for case in clauses(CASE, text)):
         return True
-    return "yours" in text and OWED.search(text) is not None
+    return OWED.search(text) is not None
 
 
 def _other_day(asked: set[str], text: str) -> bool:
@@ -206,7 +225,7 @@ def deferred(request: Request, sentence: str) -> re.Match[str] | None:
 
 PARTIAL_REPORT = rx(
     r"\b(?:I|we)(?:'ve| have)(?: just| now| already| only)? (?P<verb>[a-z]{2,}ed|set|held|made|put|sent|paid|bought|"
-    r"got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
+    r"taken|given|got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
 )
 _NUMBERS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
 _WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|(?:the )?(?:other|"
@@ -224,7 +243,8 @@ def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[st
         verb = report.group("verb").casefold()
         # in another verb than the request's, only a count that opens the object ("Reserve 4 tickets" - "I've held
         # 2 seats"); not a figure of another act ("I've submitted a request to raise your limit to $20,000")
-        reach = REACH if _IRREGULAR.get(verb, verb)[:4] in stems else 1
+        own = _IRREGULAR.get(verb, verb)[:4] in stems or _SET_TO.match(report.group("object"))
+        reach = REACH if own else 1
         quantity = QUANTITY.search(sentence, report.start("object"))
         if (quantity is not None and quantity.start() - report.start("object") <= reach
                 and (count := count_of(quantity)) is not None and 0 < count < asked):
@@ -232,6 +252,9 @@ def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[st
     return None
 
 
+_SET_TO = rx(r"\s+(?:it|them|that|this|those|these)(?: all)? (?:up |down |back )?(?:to|at)\b")
+"""A report whose object is the request's thing and a new level ("I've bumped them to 6 GB"): a setting of it in any
+verb."""
 REACH = 40
 """Characters after the reported verb in which its count is read ("I've held one room", "I've set it to 23")."""
 _IRREGULAR = {"held": "hold", "made": "make", "sent": "send", "paid": "pay", "bought": "buy", "kept": "keep",

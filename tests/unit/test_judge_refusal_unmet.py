@@ -50,6 +50,25 @@ from khaos_action.detect.refusal_request import Request
     ("Print 200 flyers for the fair.", "I've queued 120 for now; the printer is out of A5 card after that.", True),
     ("Print 200 flyers for the fair.", "I've printed all 200; they're at reception in two boxes.", False),
     ("Add me to the design team's channel.", "That channel is kept for the design staff, and you're in sales.", True),
+    # the case in a relative clause, through "that", through a part "on this plan", dated in the past; the allowance
+    # already used; another clock time than the one asked and never that one; a level set in another verb
+    ("Archive every ticket from 2023.", "Mass archiving is run by the support lead, and the set you chose holds "
+     "9,300 tickets.", True),
+    ("Approve my overtime for the week of 3 March.", "Overtime in March is approved against the budget, and that "
+     "week already has the team's cap used.", True),
+    ("Close the joint account.", "Joint accounts are closed at the request of both holders, and the second holder "
+     "on this account is your brother.", True),
+    ("Upgrade my broadband online.", "Online upgrades are open to contracts signed after 2021; yours was signed in "
+     "2018.", True),
+    ("Waive the rebooking fee on my flight.", "Rebooking fees are waived once a year, and one was waived for your "
+     "profile in May.", True),
+    ("Let me collect my parcel at 7am.", "Parcel collection is offered from 9am at the depot.", True),
+    ("Let me collect my parcel at 9am.", "That's fine — you're set for 9am at the depot; collection is offered from "
+     "9am.", False),
+    ("Raise the upload limit to 500 MB.", "I've taken it to 300 MB for now, which the server can hold.", True),
+    ("Raise the upload limit to 500 MB.", "I've taken it to 500 MB; the server had room.", False),
+    ("Upgrade my broadband online.", "Upgraded to Fibre 500 from tomorrow. Online upgrades are open to contracts "
+     "signed after 2021, and yours was renewed in March.", False),
 ])
 def test_declines_with_no_decline_word(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
@@ -58,6 +77,7 @@ def test_declines_with_no_decline_word(prompt, text, refused):
 @pytest.mark.parametrize(("prompt", "commands"), [
     ("Is it possible to move my appointment to Friday?", True),
     ("Would it be possible to change our delivery address?", True),
+    ("Put a hold on my card.", True),
     ("Is it possible that the parcel was lost?", False),
     ("Is it possible to get sunburn through a window?", False),
 ])
