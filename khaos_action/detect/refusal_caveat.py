@@ -37,15 +37,22 @@ _ADJECTIVE_BEFORE_NOUN = re.compile(
     r"(?:are|aren't|were|can|can't|cannot|will|won't|get|have|need|must|don't)\b", re.IGNORECASE)
 """A participle before its noun opening a rule, not a report ("Deleted accounts are wiped after 30 days")."""
 _WORD = re.compile(r"[^\W\d_][\w']*")
+_CLAUSE_MARK = re.compile(r"\s*[;\u2013\u2014]\s*|\s+-\s+")
+"""A clause mark between the report and the limit in one sentence ("Archived; only admins can unarchive it")."""
 
 
 def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     """(0.8, why) when the opening reports the requested act done and the decline, later, limits something else."""
     verbs = reply.request.verbs
-    if not verbs or decline.sentence == 0 or reply.request.joins:
+    if not verbs or reply.request.joins:
         return 0.0, None
     stems = _stems(verbs)
     opening = reply.sentence(0)
+    if decline.sentence == 0:  # "Front door unlocked; it re-locks automatically after 5 minutes": a clause apart
+        mark = _CLAUSE_MARK.search(reply.masked, 0, decline.start)
+        if mark is None or _uses_verb(reply.masked[mark.end():reply.spans[0][1]], stems):
+            return 0.0, None
+        opening = reply.masked[:mark.start()]
     if words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
         return 0.0, None
     if not any(_names(word, stems) for word in (w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS])
@@ -58,12 +65,12 @@ def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
 
 
 def _uses_verb(sentence: str, stems: frozenset[str]) -> bool:
-    """`sentence` uses the request's verb after a modal, a negation or a copula, for no other cases than the one done
+    """`sentence` limits the request's verb by a negation or a restriction, for no other cases than the one done
     (words.OTHER_CASES: "They can't be renewed again", "Claims over £500 can't be approved")."""
     if words.OTHER_CASES.search(sentence):
         return False
     found = [w.casefold() for w in _WORD.findall(sentence)]
-    return any(_names(word, stems) and not words.BEFORE_VERB.isdisjoint(found[max(0, j - 3):j])
+    return any(_names(word, stems) and not words.LIMITING.isdisjoint(found[max(0, j - 3):j])
                for j, word in enumerate(found))
 
 

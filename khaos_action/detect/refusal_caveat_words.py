@@ -27,16 +27,16 @@ UNSURE = rx(
 )
 """What makes an opening no plain report: a negation, a limit, a condition, a modal (not the month "May"), a
 question."""
-BEFORE_VERB = frozenset(
-    "can cannot can't won't will to be been not only don't doesn't may must is are "
-    "kann können könnte dürfen darf nicht nur lässt lassen sich "
-    "peut peuvent pourra pourront pourrait pas plus être ne que "
-    "puede pueden podrá podrán solo sólo ser se "
-    "può possono potrà non essere si "
-    "pode podem poderá não só apenas".split())
-"""Words before a verb: a word of the request's verb among the three after one of them is the verb used ("can't be
-renewed", "can book", "ne pourront plus être prolongés", "können den Kanal wiederherstellen"); "no smart lock" names
-a thing."""
+LIMITING = frozenset(
+    "cannot can't won't not never only don't doesn't isn't aren't nobody "
+    "nicht nie nur kein keine keinen niemand "
+    "pas plus ne jamais seulement uniquement personne "
+    "nunca solo sólo nadie "
+    "non mai soltanto nessuno "
+    "não nunca só apenas ninguém".split())
+"""A negation or a restriction: the request's verb among the three words after one is the act limited ("can't be
+renewed", "Only members can book", "ne pourront plus être prolongés"); after a plain modal it is not ("it will stay
+quiet"), and "no" is left out ("has no smart lock" names a thing)."""
 OTHER_CASES = rx(
     r"\b(?:again|twice|a second time|any more|anymore|further|over|above|more than|beyond|longer than|"
     r"erneut|nochmal|noch einmal|wieder|über|mehr als|encore|ensuite|de nouveau|à nouveau|plus de|au-delà|"
