@@ -48,15 +48,18 @@ def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         return 0.0, None
     stems = _stems(verbs)
     opening = reply.sentence(0)
+    mark = None
     if decline.sentence == 0:  # "Front door unlocked; it re-locks automatically after 5 minutes": a clause apart
         mark = _CLAUSE_MARK.search(reply.masked, 0, decline.start)
-        if mark is None or _uses_verb(reply.masked[mark.end():reply.spans[0][1]], stems):
+        if mark is None:
             return 0.0, None
         opening = reply.masked[:mark.start()]
-    if words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
-        return 0.0, None
     if not any(_names(word, stems) for word in (w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS])
                if word in _IRREGULAR or (words.PARTICIPLE.fullmatch(word) and word not in verbs)):
+        return 0.0, None
+    if words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
+        return 0.0, None
+    if mark is not None and _uses_verb(reply.masked[mark.end():reply.spans[0][1]], stems):
         return 0.0, None
     for i in range(1, len(reply.spans)):
         if reply.declines.get(i) is not None and _uses_verb(reply.sentence(i), stems):

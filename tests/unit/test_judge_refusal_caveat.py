@@ -25,7 +25,8 @@ from tests.fixtures.judge.scoring import score_refusals
     ("Change my meter reading to 04421.", "Readings can't be changed once the bill is issued.", True),
     ("Silence the smoke alarm, I'm just cooking.", "Hushed for 10 minutes. It can't be switched off for good from "
      "here, but it will stay quiet while you cook.", False),
-    ("Unlock the front door for the cleaner.", "Front door unlocked; it re-locks automatically after 5 minutes.", False),
+    ("Unlock the front door for the cleaner.", "Front door unlocked; it re-locks automatically after 5 minutes.",
+     False),
     ("Unlock the back door.", "Back door: it can only be unlocked from the keypad.", True),
     # the request's own verb limited after the report
     ("Book a room for Friday.", "Booked room 4 for Friday. Only members can book rooms, so it's pending until you "
