@@ -162,7 +162,7 @@ def find_pii(text: str, *, regions: tuple[str, ...] | list[str] | None = None) -
 
 def _hits(text: str, regions: tuple[str, ...] | list[str] | None) -> list[_Hit]:
     # Order matters: the most specific kinds claim their span first, so an IBAN's digits are not also a phone.
-    finders = (_api_keys, _emails, _ibans, _cards, _ssns, _ids_and_addresses, _dates_of_birth, _ips)
+    finders = (_api_keys, _emails, _ibans, _cards, _ssns, _ids_and_addresses, _dates_of_birth, _table_cells, _ips)
     hits = [hit for finder in finders for hit in finder(text)]
     return hits + [("phone", s, e, _mask(text[s:e], keep=2)) for s, e in phones(text, regions)]
 
@@ -266,6 +266,35 @@ def _ids_and_addresses(text: str) -> Iterator[_Hit]:
         yield "national_id", start, end, _mask(value, keep=2)
     for start, end in addresses(text):
         yield "address", start, end, _mask(text[start:end], keep=3)
+
+
+def _table_cells(text: str) -> Iterator[_Hit]:
+    """A table's cell read as "<header>: <cell>" by the finders that need a label ("| Passport No. |" above
+    "| XDA123456 |"); only cells with four digits or more, as every such value has them, and at most
+    _TABLE_CELLS of them, so a long log laid out as a table costs no more than its first rows."""
+    if "\n" not in text:
+        return  # a table has a header's line and a row's at least
+    from khaos_action.detect.pii_ids import national_ids
+    from khaos_action.detect.pii_table import table_cells
+
+    read = 0
+    for header, start, end in table_cells(text):
+        if sum(ch.isdigit() for ch in text[start:end]) < 4:
+            continue
+        read += 1
+        if read > _TABLE_CELLS:
+            return
+        labelled = f"{header}: {text[start:end]}"
+        shift = start - len(header) - 2
+        found = [("national_id", s, e, _mask(v, keep=2)) for s, e, v in national_ids(labelled)]
+        found += _ssns(labelled)
+        found += _dates_of_birth(labelled)
+        for kind, s, e, masked in found:
+            if s >= len(header) + 2:
+                yield kind, s + shift, e + shift, masked
+
+
+_TABLE_CELLS = 500
 
 
 def _dates_of_birth(text: str) -> Iterator[_Hit]:

@@ -67,6 +67,8 @@ _COUNTED = re.compile(r"(?i)\bof\s+$")
 
 def country_addresses(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every address in `text` that ends in a country's name (see the module docstring)."""
+    if "," not in text and "\n" not in text:
+        return  # the street and its places are parted by a comma or a line's end
     lowered = text.lower()
     found = _COUNTRY_END.finditer(lowered) if len(lowered) == len(text) else _COUNTRY_END_ANY_CASE.finditer(text)
     for country in found:

@@ -31,18 +31,35 @@ _ROMANCE_KINDS = r"calle|avenida|paseo|plaza|camino|carrer|via|viale|piazza|cors
 _ROMANCE_LOWER = re.compile(
     rf"(?<![\w-])(?i:{_ROMANCE_KINDS})\s+"
     r"(?:[^\W\d_][\w'’.-]*\s+){0,4}?[^\W\d_][\w'’.-]*,?\s+(?:n[º°o]\.?\s*)?\d{1,4}[a-z]?,?\s+\d{5}(?![\d-])")
-_RANGE = re.compile(r"\d[A-Za-z]?\s*-\s*\d")
-_LOWER_KIND = re.compile(rf"(?i)\b(?:{_ROMANCE_KINDS})\s")
+_CROSS_STREET = re.compile(r"[#Nn](?<![\w][Nn])(?:(?<=#)|(?:o\.?|º|°|ro\.?))\s*\d{1,3}\s?[A-Za-z]?\s*-\s*\d{1,3}"
+                           r"(?![\d-])")
+"""A Colombian address's end: "# 10-34", "No. 32-16"; a set of characters first, which the search skips to (a
+word boundary or an alternation first would have it tried at every place)."""
+_POSTCODE = re.compile(r"\s\d{5}(?![\d-])")
+_NUMBER_BEFORE = re.compile(r"\d{1,4}[a-z]?,?$")
+"""A lower-case Romance street's end: a postcode, and its number before it."""
+_REACH = 80
+"""How far before its end a street's start is looked for."""
 
 
 def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
-    """(start, end) of every address in one of the forms above. Each pattern runs only where its sign is in the
-    text (a hyphen between digits, "house" or "h.", "Plot"): most texts have none."""
-    lowered = text.lower()
-    wanted = (_COLOMBIAN if "-" in text and _RANGE.search(text) else None,
-              _SOUTH_ASIAN if "house" in lowered or "h." in lowered else None,
-              _PLOT if "Plot" in text else None,
-              _ROMANCE_LOWER if _LOWER_KIND.search(text) else None)
-    for pattern in wanted:
-        for m in pattern.finditer(text) if pattern else ():
+    """(start, end) of every address in one of the forms above. Each form's end is looked for first (a cross
+    street's "# 10-34", a number and a postcode) or its word ("house", "Plot"), and its pattern only there: most
+    texts have none, and the patterns, tried at every word, would cost more than the rest of the addresses."""
+    ends = [(end, _COLOMBIAN) for end in _CROSS_STREET.finditer(text)]
+    ends += [(end, _ROMANCE_LOWER) for end in _POSTCODE.finditer(text)
+             if _NUMBER_BEFORE.search(text, max(0, end.start() - 6), end.start())]
+    for end, pattern in ends:
+        m = pattern.search(text, max(0, end.start() - _REACH), end.end())
+        if m and m.end() == end.end():
             yield m.start(), m.end()
+    house = -1
+    if "ouse" in text or "OUSE" in text or "h." in text or "H." in text:
+        lowered = text.lower()
+        house = min((at for at in map(lowered.find, _HOUSE_WORDS) if at >= 0), default=-1)
+    for pattern, first in ((_SOUTH_ASIAN, house), (_PLOT, text.find("Plot "))):
+        for m in pattern.finditer(text, first) if first >= 0 else ():
+            yield m.start(), m.end()
+
+
+_HOUSE_WORDS = ("house no", "house #", "house number", "h.no", "h. no", "h.#")
