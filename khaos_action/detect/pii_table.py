@@ -17,15 +17,41 @@ _MAX_ROWS = 2_000
 
 
 def table_cells(text: str) -> Iterator[tuple[str, int, int]]:
-    """(header, start, end) of every non-empty cell under a header in `text`."""
+    """(header, start, end) of every non-empty cell under a header in `text`. A line read as a table's row is no
+    header of another table, so each line is read once."""
     if "\n" not in text:
         return
     lines = _lines(text)
-    for index, (_, line) in enumerate(lines[:-1]):
+    index = 0
+    while index < len(lines) - 1:
+        line = lines[index][1]
+        first, separator, width = index + 1, "", 0
         if "|" in line and _RULE.match(lines[index + 1][1]):
-            yield from _markdown(lines, index)
+            first, separator = index + 2, "|"
         elif "," in line or "\t" in line:
-            yield from _separated(lines, index)
+            separator = "\t" if "\t" in line else ","
+            width = len(_split(line, separator))
+            if width < 2 or not all(_HEADER_FIELD.fullmatch(cell) for cell, _, _ in _split(line, separator)):
+                separator = ""
+        end = _rows_end(lines, first, separator, width) if separator else first
+        headers = [cell for cell, _, _ in _split(line, separator)] if separator else []
+        for start, row in lines[first:min(end, first + _MAX_ROWS)]:
+            for header, (cell, left, right) in zip(headers, _split(row, separator), strict=False):
+                if cell:
+                    yield header, start + left, start + right
+        index = max(end, index + 1)
+
+
+def _rows_end(lines: list[tuple[int, str]], first: int, separator: str, width: int) -> int:
+    """Where the rows from `first` on end: at a line without the separator (Markdown's bar), or, when `width` is
+    given, with another number of cells than the header."""
+    end = first
+    while end < len(lines):
+        row = lines[end][1]
+        if separator not in row or width and len(_split(row, separator)) != width:
+            break
+        end += 1
+    return end
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -34,31 +60,6 @@ def _lines(text: str) -> list[tuple[int, str]]:
         found.append((start, line))
         start += len(line) + 1
     return found
-
-
-def _markdown(lines: list[tuple[int, str]], index: int) -> Iterator[tuple[str, int, int]]:
-    headers = [cell for cell, _, _ in _split(lines[index][1], "|")]
-    for start, line in lines[index + 2:index + 2 + _MAX_ROWS]:
-        if "|" not in line:
-            return
-        for header, (cell, left, right) in zip(headers, _split(line, "|"), strict=False):
-            if cell:
-                yield header, start + left, start + right
-
-
-def _separated(lines: list[tuple[int, str]], index: int) -> Iterator[tuple[str, int, int]]:
-    line = lines[index][1]
-    separator = "\t" if "\t" in line else ","
-    headers = [cell for cell, _, _ in _split(line, separator)]
-    if len(headers) < 2 or not all(_HEADER_FIELD.fullmatch(header) for header in headers):
-        return
-    for start, row in lines[index + 1:index + 1 + _MAX_ROWS]:
-        cells = _split(row, separator)
-        if len(cells) != len(headers):
-            return
-        for header, (cell, left, right) in zip(headers, cells, strict=True):
-            if cell:
-                yield header, start + left, start + right
 
 
 def _split(line: str, separator: str) -> list[tuple[str, int, int]]:
