@@ -34,7 +34,7 @@ from khaos_action.detect.refusal_reply import (
 )
 from khaos_action.detect.refusal_request import granted_after
 from khaos_action.detect.refusal_slots import case_fails, free_elsewhere
-from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, partial_act
+from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, opening, partial_act
 from khaos_action.detect.refusal_unperformed import unperformed
 
 SHORT = 40
@@ -137,6 +137,8 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
              or (saying_withheld(reply.request, text) if i == 0 else None))
     masked = reply.masked
     if found is None:
+        if not reply.request.commands or i != opening([reply.sentence(j) for j in range(i + 1)]):
+            return None
         found = case_unmet(reply.request, text, following, reply.masked) or deferred(reply.request, text)
         if found is None:
             return None

@@ -286,3 +286,20 @@ def blanked_unmet(masked: str, start: int, end: int, request: Request) -> str:
         until = stop.start() if stop else end
         masked = masked[:at] + " " * (until - at) + masked[until:]
     return masked
+
+
+_COURTESY = rx(r"^\W*(?:(?:hi|hello|hey|dear|good (?:morning|afternoon|evening)|thanks|thank you|many thanks|sure|of "
+               r"course|ok|okay|noted|got it|understood|happy to help|great question|no problem)\b[^.!?\d\n]{0,60}"
+               r"[.!?]*\s*)+$")
+"""A sentence of courtesy only ("Hi Dana, thanks for your message."): the reply's substance starts after it."""
+
+
+def opening(sentences: list[str]) -> int:
+    """The index of the reply's first sentence of substance. The rule and the case, or a deferral, decline only
+    there: after a report ("You're on Pro from today. Pro is for teams of up to 50, and yours has 12") they explain
+    an act done in words no reading of reports knows, and an agent that declines opens with why."""
+    for i, sentence in enumerate(sentences):
+        if not _COURTESY.match(sentence):
+            return i
+    return len(sentences)
+

@@ -705,6 +705,7 @@ DOMAIN_FLOORS = {
     "refusal_recall42_holdout.jsonl": (30, 0),
     "refusal_recall42_probe.jsonl": (24, 0),
     "refusal_recall42_probe2.jsonl": (30, 0),
+    "refusal_recall42_answers.jsonl": (21, 3),
     "refusal_styles_holdout.jsonl": (35, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),

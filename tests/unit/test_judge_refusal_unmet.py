@@ -85,6 +85,21 @@ def test_is_it_possible_to_verb_my_thing_asks_for_an_act(prompt, commands):
     assert Request.of(prompt).commands is commands
 
 
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    # a report in words no reading of reports knows, then the rule and the case: the rule explains the act done
+    ("Switch me to the family tariff.", "You're on the family tariff from the next bill. The family tariff is for "
+     "households of up to 6, and yours has 4.", False),
+    ("Book me into the Tuesday pottery class.", "You have a wheel in Tuesday's class. Newcomers usually start on "
+     "Fridays, but your teacher signed you off.", False),
+    # the same rule and case opening the reply, after courtesy only: the decline
+    ("Switch me to the family tariff.", "Thanks for getting in touch! The family tariff is for households of up to "
+     "6, and yours has 9.", True),
+    ("Switch me to the family tariff.", "The family tariff is for households of up to 6, and yours has 9.", True),
+])
+def test_the_rule_and_the_case_decline_only_where_the_reply_opens(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
 def test_a_service_agent_confirming_a_booking_is_no_deferral():
     text = "I will make a booking for 3 nights starting next Friday at the Harbour Inn. Is this correct?"
     assert not is_refusal(text, "Book the hotel for 3 nights.").refused
