@@ -14,10 +14,12 @@ import re
 from bisect import bisect_left
 from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import chain
 
 from khaos_action.detect.pii_card import cards
 from khaos_action.detect.pii_ip import ips
 from khaos_action.detect.pii_phone import NOT_PHONE_BEFORE, phones
+from khaos_action.detect.pii_table import key_values, table_cells
 
 
 @dataclass(frozen=True, slots=True)
@@ -269,21 +271,19 @@ def _ids_and_addresses(text: str) -> Iterator[_Hit]:
 
 
 def _table_cells(text: str) -> Iterator[_Hit]:
-    """A table's cell read as "<header>: <cell>" by the finders that need a label ("| Passport No. |" above
-    "| XDA123456 |"); only cells with four digits or more, as every such value has them, and at most
-    _TABLE_CELLS of them, so a long log laid out as a table costs no more than its first rows."""
-    if "\n" not in text:
-        return  # a table has a header's line and a row's at least
-    from khaos_action.detect.pii_ids import national_ids
-    from khaos_action.detect.pii_table import table_cells
-
+    """A table's cell, or a value after a key joined as code joins words, read as "<header>: <cell>" by the finders
+    that need a label ("| Passport No. |" above "| XDA123456 |", "passport_number": "548320917"); only cells with
+    four digits or more, as every such value has them, and at most _TABLE_CELLS of them, so a long log laid out as a
+    table costs no more than its first rows."""
     read = 0
-    for header, start, end in table_cells(text):
+    cells = table_cells(text) if "\n" in text else iter(())  # a table has a header's line and a row's at least
+    for header, start, end in chain(cells, key_values(text)):
         if sum(ch.isdigit() for ch in text[start:end]) < 4:
             continue
         read += 1
         if read > _TABLE_CELLS:
             return
+        from khaos_action.detect.pii_ids import national_ids
         labelled = f"{header}: {text[start:end]}"
         shift = start - len(header) - 2
         found = [("national_id", s, e, _mask(v, keep=2)) for s, e, v in national_ids(labelled)]

@@ -46,7 +46,7 @@ def grid_addresses(text: str) -> Iterator[tuple[int, int]]:
     """(start, end) of every address in one of the forms above. Each form's end is looked for first (a cross
     street's "# 10-34", a number and a postcode) or its word ("house", "Plot"), and its pattern only there: most
     texts have none, and the patterns, tried at every word, would cost more than the rest of the addresses."""
-    ends = [(end, _COLOMBIAN) for end in _CROSS_STREET.finditer(text)]
+    ends = [(end, _COLOMBIAN) for end in (_CROSS_STREET.finditer(text) if "-" in text else ())]
     ends += [(end, _ROMANCE_LOWER) for end in _POSTCODE.finditer(text)
              if _NUMBER_BEFORE.search(text, max(0, end.start() - 6), end.start())]
     for end, pattern in ends:

@@ -44,7 +44,7 @@ _NAMED = re.compile(
     r"आधार(?: संख्या| नंबर| कार्ड)?|"
     r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
-    r"(?:,?[\s-]*(?:number|no\.?|nr\.?|n[°º]\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
+    r"(?:,?[\s_-]*(?:number|no\.?|nr\.?|n[°º]\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
     r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)(?=[A-Za-z]{0,5} ?\d)"
     r"[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
 """A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",
@@ -54,8 +54,9 @@ tw987654a"), so a word after the name ("on the booking") is never taken for it. 
 any words may stand ("Aadhaar on file for the tenant: ...", "The NHS number we have for you is ..."), but where the
 number has no checksum only a place or an owner's phrase ("passport of the guest is ...", see _NEAR)."""
 _NEAR = re.compile(r"(?i)(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?){0,2}"
-                   r"\s*(?:is|est|es|ist|:|#|=)?\s*")
-"""What may stand between a document's name and a number no checksum vouches for (a passport's, a licence's)."""
+                   r"[\"']?\s*(?:is|est|es|ist|:|#|=)?\s*[\"']?")
+"""What may stand between a document's name and a number no checksum vouches for (a passport's, a licence's); a
+key's quotes in JSON or code ("passport_number": "548320917")."""
 _DATE_VALUE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
 
 _FRENCH_DETERMINER = re.compile(r"(?i)\b(?:mon|votre|son|ton|le|du)\s+$")

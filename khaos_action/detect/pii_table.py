@@ -1,6 +1,8 @@
 """The cells of tables an agent writes (Markdown, and comma- or tab-separated rows under a header), each with its
 column's header: a label in the header ("Passport No.", "NI Number", "aadhaar") names every value in its column,
-as a label before a value does in prose. pii reads each cell as "<header>: <cell>" with the finders that need a label.
+as a label before a value does in prose. And the values of keys written as code writes names ("passport_number":
+"548320917", driversLicense=S530-4417-1234), each with its key in words. pii reads each as "<header>: <cell>" with
+the finders that need a label.
 """
 
 from __future__ import annotations
@@ -28,7 +30,7 @@ def table_cells(text: str) -> Iterator[tuple[str, int, int]]:
         first, separator, width = index + 1, "", 0
         if "|" in line and _RULE.match(lines[index + 1][1]):
             first, separator = index + 2, "|"
-        elif "," in line or "\t" in line:
+        elif ("," in line or "\t" in line) and _same_count(line, lines[index + 1][1]):
             separator = "\t" if "\t" in line else ","
             width = len(_split(line, separator))
             if width < 2 or not all(_HEADER_FIELD.fullmatch(cell) for cell, _, _ in _split(line, separator)):
@@ -40,6 +42,12 @@ def table_cells(text: str) -> Iterator[tuple[str, int, int]]:
                 if cell:
                     yield header, start + left, start + right
         index = max(end, index + 1)
+
+
+def _same_count(line: str, after: str) -> bool:
+    """A header and its first row have as many separators: looked at before the header's fields are."""
+    separator = "\t" if "\t" in line else ","
+    return line.count(separator) == after.count(separator)
 
 
 def _rows_end(lines: list[tuple[int, str]], first: int, separator: str, width: int) -> int:
@@ -76,3 +84,25 @@ def _split(line: str, separator: str) -> list[tuple[str, int, int]]:
         if cells and not cells[-1][0]:
             cells = cells[:-1]
     return cells
+
+
+_KEY_BEFORE = re.compile(r"\b([A-Za-z][a-z]*(?:(?:[_-][A-Za-z]|[A-Z])[a-z]*)+)\b[\"']?\s*$")
+"""A key joined as code joins words (snake_case, kebab-case, camelCase), right before its colon or equals sign."""
+_VALUE_AFTER = re.compile(r"\s*[\"']?([A-Za-z0-9][A-Za-z0-9 ./-]{2,30}[A-Za-z0-9])(?![\w/-])")
+_ASSIGN = re.compile(r"[:=]")
+_WORD_START = re.compile(r"[_-]|(?<=[a-z])(?=[A-Z])")
+
+
+def key_values(text: str) -> Iterator[tuple[str, int, int]]:
+    """(key in words, start, end) of every value after a key joined as code joins words ("passport_number":
+    "548320917", "date_of_birth": "1990-07-02", driversLicense=S530-4417-1234). The colons and equals signs are
+    found first, the key before each only then."""
+    if ":" not in text and "=" not in text:
+        return
+    for sign in _ASSIGN.finditer(text):
+        if not sign.start() or not (text[sign.start() - 1].isalpha() or text[sign.start() - 1] in "\"'"):
+            continue  # "12:30", " = ": no key's end before the sign
+        key = _KEY_BEFORE.search(text, max(0, sign.start() - 45), sign.start())
+        value = key and _VALUE_AFTER.match(text, sign.end())
+        if value:
+            yield _WORD_START.sub(" ", key.group(1)).lower(), value.start(1), value.end(1)

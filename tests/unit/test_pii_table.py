@@ -53,3 +53,15 @@ def test_a_long_table_is_read_in_linear_time():
 def test_a_csv_after_a_sentence():
     text = "Here is the export:\nname,ssn,state\nJo Park,475947551,OH\nAl Ray,298532425,TX"
     assert _found(text) == [("us_ssn", "475947551"), ("us_ssn", "298532425")]
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ('{"passport_number": "548320917", "country": "US"}', [("national_id", "548320917")]),
+    ("driversLicense=S530-4417-1234", [("national_id", "S530-4417-1234")]),
+    ('{"dateOfBirth": "07/02/1990"}', [("date_of_birth", "07/02/1990")]),
+    ('{"social_security_number": "475947551"}', [("us_ssn", "475947551")]),
+    ('{"order_id": "548320917", "created_at": "2024-03-01"}', []),
+    ('{"passport_expiry": "2031-05-01"}', []),
+])
+def test_keys_joined_as_code_name_their_values(text, found):
+    assert _found(text) == found
