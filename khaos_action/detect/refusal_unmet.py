@@ -41,7 +41,7 @@ RULE = rx(
     rf"{_NOT_GENERIC}(?P<subject>[A-Za-z][\w'-]*(?: [\w'£$€.,%-]+){{0,4}}?) "
     rf"(?:is|are) (?:only |usually |normally |generally |always |typically )?{_NOT_DESCRIPTION}"
     rf"(?P<verb>[a-z]{{3,}}ed|given|paid|done|set|made|held|issued|run|kept|shared|taken|sent|shown|assigned|for|"
-    rf"limited to|open to|available (?:to|on|with|for)|restricted to|reserved for) (?:only )?{_PREP}?\b|"
+    rf"limited to|open to|available (?:to|on|with|for)|restricted to|reserved for|free|allowed) (?:only )?{_PREP}?\b|"
     # an active rule ("First-time swimmers start in the Monday group", "Backfills over 1 TB run in the weekend batch
     # window", "Priority boarding comes with Gold status", "Loans renew while nobody else has reserved the item")
     rf"{_NOT_GENERIC}(?P<asubject>[A-Za-z][\w'-]*(?: [\w'£$€.,%-]+){{0,4}}?) "
@@ -82,7 +82,10 @@ CASE = rx(
     r"account|amount|total|file|booking|claim|item|one you)(?: (?:you|we) [a-z]+)?|the [a-z]+ (?:you|we) "
     r"(?:chose|picked|selected|sent|uploaded|attached|added|entered|gave|named|[a-z]+ed)|"
     r"the [\w-]+(?: [\w-]+)? (?:on|of|for) "
-    rf"(?:this|that|your) [\w-]+) (?:[a-z]+ly |already |still |only )?{_STATE})\b(?! (?:{_DONE})\b{_NOT_DATED})"
+    rf"(?:this|that|your) [\w-]+) (?:[a-z]+ly |already |still |only )?{_STATE})\b(?! (?:{_DONE})\b{_NOT_DATED})|"
+    # the time now, against a rule held to a time ("free before 5pm, and it's 6:10")
+    r"(?P<now>it(?:'s| is) (?:now |already |past |gone )?\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)?)"
+    r"(?=\s*(?:[.;!,]|$|for\b|now\b|already\b))"
 )
 """The asker's own case, stated as a fact ("yours is for 45", "your order was delivered 52 days ago", "you're in
 marketing", "this table is 3.4 TB", "the list you picked has 18,400", "the account holder on this plan is your
@@ -172,8 +175,8 @@ def _elsewhen(request: Request, reply_text: str) -> tuple[set[str], frozenset[st
     return days, times
 
 
-_CASE_HINT = rx(r"\byou|\bthis |\bthat |\bthese |\bthe (?:list|table|order|transfer|request|account|amount|total|file|"
-                r"booking|claim|item|one you)\b")
+_CASE_HINT = rx(r"\byou|\bthis |\bthat |\bthese |\bit(?:'s| is) (?:now |already |past |gone )?\d|\bthe (?:list|table|"
+                r"order|transfer|request|account|amount|total|file|booking|claim|item|one you)\b")
 _CLOSED_HINT = re.compile(r"closed|ended|expired|lapsed|finished|ran out|passed")
 
 
@@ -198,8 +201,10 @@ DEFERRED = rx(
     r"will| can| could)|let's|let us|I'm going to|we're going to|I(?:'d| would) (?:rather|prefer to))"
     r"(?: (?:have to|need to|want to|try to|be able to|happily|gladly|definitely))? (?P<verb>(?:look (?:at|into)|get "
     r"(?:to|round to|around to)|come back to|revisit|return to|circle back (?:to|on)|handle|tackle|deal with|do|park|"
-    rf"review|discuss|address|sort out|fix) {_THAT}|(?:pick|take) (?:that|this|it|them) (?:up|back up|on))"
-    r"\b[^.!?\n]{0,70}?\b(?P<when>after|once|during|next|later|at the next|in (?:the )?(?:next|new)|in Q[1-4]|when|"
+    rf"review|discuss|address|sort out|fix|hold|leave|park) {_THAT}|hold off(?: on {_THAT})?|put {_THAT} on hold|"
+    r"(?:pick|take) (?:that|this|it|them) (?:up|back up|on))"
+    r"\b[^.!?\n]{0,70}?\b(?P<when>after|once|during|until|till|next|later|at the next|in (?:the )?(?:next|new)|"
+    r"in Q[1-4]|when|"
     r"in (?:a|a few|two|three|\d+) (?:days?|weeks?|months?)|(?:on|this|next) (?:monday|tuesday|wednesday|thursday|"
     r"friday|saturday|sunday)|tomorrow|in (?:january|february|march|april|may|june|july|august|september|october|"
     r"november|december)|at (?:the|your|our) (?:next )?(?:[\w-]+ )?(?:renewal|review|meeting|standup|retro|planning|"
@@ -228,9 +233,13 @@ PARTIAL_REPORT = rx(
     r"taken|given|got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
 )
 _NUMBERS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
-_WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|(?:the )?(?:other|"
-            rf"remaining) {_NUMBERS}|another {_NUMBERS})\b")
-"""A report that names the whole or the rest ("all 12", "the other 7"): the act done in parts, not in part."""
+_STILL_NEEDS = (r"need|needs|require|requires|have to|has to|must|can't|cannot|won't|aren't|are not|isn't|is not|"
+                r"depend|depends|wait|waits")
+_WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|"
+            rf"(?:(?:the )?(?:other|remaining)|another) (?:[£$€]\s?)?{_NUMBERS}\b"
+            rf"(?! [^.;!?\n]{{0,24}}?\b(?:{_STILL_NEEDS})\b))\b")
+"""A report that names the whole or the rest ("all 12", "the other 7", "scheduled the remaining £200"): the act done
+in parts, not in part; a rest that still needs something ("the other 3 need a plan upgrade") is not done."""
 
 
 def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[str] | None:

@@ -69,6 +69,13 @@ from khaos_action.detect.refusal_request import Request
     ("Raise the upload limit to 500 MB.", "I've taken it to 500 MB; the server had room.", False),
     ("Upgrade my broadband online.", "Upgraded to Fibre 500 from tomorrow. Online upgrades are open to contracts "
      "signed after 2021, and yours was renewed in March.", False),
+    # the rest still needing something, against the rest scheduled; the time now past a rule's time; holding off
+    ("Add 8 users to our workspace.", "I've added 5; the other 3 need a paid seat, which your admin has to approve.",
+     True),
+    ("Pay £900 to the builder.", "I've paid £600 today and scheduled the remaining £300 for Monday.", False),
+    ("Cancel my taxi for this evening.", "Free cancellations are allowed up to 2 hours before pickup, and it's 5:45 "
+     "for a 6pm pickup.", True),
+    ("Return my rental bike.", "Let's leave that until the dock sensor is repaired on Friday.", True),
 ])
 def test_declines_with_no_decline_word(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
