@@ -60,6 +60,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_domains_holdout12.jsonl", "refusal_domains_holdout13.jsonl",
             "refusal_domains_holdout14.jsonl", "refusal_domains_holdout15.jsonl",
             "refusal_domains_holdout16.jsonl", "refusal_styles_holdout.jsonl",
+            "refusal_domains_holdout17.jsonl", "refusal_styles_holdout2.jsonl",
             "refusal_handoffs_dev.jsonl",
             "refusal_policy_dev.jsonl", "refusal_kinds_dev.jsonl", "refusal_unperformed_dev.jsonl",
             "refusal_conditions_dev.jsonl", "refusal_reassured_dev.jsonl", "refusal_answers_dev.jsonl",
@@ -96,7 +97,8 @@ PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_int
             "pii_agents_holdout6.jsonl", "pii_agents_holdout7.jsonl", "pii_agents_holdout8.jsonl",
             "pii_agents_holdout9.jsonl", "pii_agents_holdout10.jsonl", "pii_agents_holdout11.jsonl",
             "pii_agents_holdout12.jsonl", "pii_agents_holdout13.jsonl", "pii_agents_holdout14.jsonl",
-            "pii_agents_holdout15.jsonl", "pii_probe42_dev.jsonl",
+            "pii_agents_holdout15.jsonl", "pii_agents_holdout16.jsonl", "pii_agents_holdout17.jsonl",
+            "pii_probe42_dev.jsonl",
             "pii_probe42_holdout.jsonl",
             "pii_agents_dev.jsonl",
             "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl")

@@ -708,6 +708,8 @@ DOMAIN_FLOORS = {
     "refusal_recall42_answers.jsonl": (21, 3),
     "refusal_recall42_probe3.jsonl": (20, 0),
     "refusal_styles_holdout.jsonl": (35, 0),
+    "refusal_domains_holdout17.jsonl": (45, 0),
+    "refusal_styles_holdout2.jsonl": (34, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),
     "refusal_unperformed_holdout.jsonl": (36, 0),
