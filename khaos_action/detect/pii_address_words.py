@@ -99,6 +99,7 @@ _NAME_BEFORE = re.compile(r"(?<![\w'’.-])[A-Z][a-z]{2,}[^\S\n]$")
 _NOT_A_NAME = re.compile(r"(?i)(?:flat|studio|apt|apartment|unit|suite|box|highway|route|house|block|villa|shop|"
                          r"office|lot|plot|stand|no)\s$")
 _PLACED_NAME = re.compile(r"(?i)\b(?:at|to)\s+\S+\s$")
+_SHORT_NUMBER = re.compile(r"\d{1,2}(?!\d)")
 _NUMBER_LATER = re.compile(r"\d{3}|[A-Z]{1,2}\d")
 _LINE_OR_SENTENCE_END = re.compile(r"\n|[.!?](?:\s|$)")
 
@@ -109,11 +110,13 @@ def a_names_number(text: str, start: int, end: int) -> bool:
     A unit's word ("Flat 05", "Studio 53"), "at" or "to" before the name ("send it to Barboncino 12 Oak Street") or a
     postcode later on its line ("Hixenbaugh 9 Front St Washington DC 20001", "Coffee 15 Melle St. Braamfontein
     Johannesburg, 2001") keep it an address."""
-    number = re.match(r"\d{1,2}(?!\d)", text[start:start + 3])
+    if start < 2 or text[start - 1] not in " \t" or not text[start - 2].isalpha():
+        return False  # most spans start at a line's or a phrase's start, or after a digit or a sign
+    number = _SHORT_NUMBER.match(text, start)
     if not number or not _NAME_BEFORE.search(text, max(0, start - 30), start):
         return False
     before = text[max(0, start - 40):start]
     if _NOT_A_NAME.search(before) or _PLACED_NAME.search(before):
         return False
     after = _LINE_OR_SENTENCE_END.search(text, end, end + 60)
-    return not _NUMBER_LATER.search(text, start + number.end(), after.start() if after else end + 60)
+    return not _NUMBER_LATER.search(text, number.end(), after.start() if after else end + 60)
