@@ -77,6 +77,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_intl_imperative_dev.jsonl", "refusal_caveats_probe.jsonl",
             "refusal_recall42_dev.jsonl", "refusal_intl_days_dev.jsonl", "refusal_intl_days_holdout.jsonl",
             "refusal_recall42_holdout.jsonl", "refusal_recall42_probe.jsonl", "refusal_caveats_probe2.jsonl",
+            "refusal_caveats_probe3.jsonl",
             "refusal_recall42_probe2.jsonl", "refusal_recall42_answers.jsonl",
             "refusal_recall42_probe3.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl",

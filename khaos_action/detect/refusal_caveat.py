@@ -37,6 +37,8 @@ _ADJECTIVE_BEFORE_NOUN = re.compile(
     r"(?:are|aren't|were|can|can't|cannot|will|won't|get|have|need|must|don't)\b", re.IGNORECASE)
 """A participle before its noun opening a rule, not a report ("Deleted accounts are wiped after 30 days")."""
 _WORD = re.compile(r"[^\W\d_][\w']*")
+_BACK = frozenset("it they this that these those he she es sie er ils elles il elle lo la li los las os as".split())
+"""A pronoun opening the limit's sentence points back to the thing the act was done on."""
 _CLAUSE_MARK = re.compile(r"\s*[;\u2013\u2014]\s*|\s+-\s+")
 """A clause mark between the report and the limit in one sentence ("Archived; only admins can unarchive it")."""
 
@@ -54,27 +56,39 @@ def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
         if mark is None:
             return 0.0, None
         opening = reply.masked[:mark.start()]
-    if not any(_names(word, stems) for word in (w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS])
-               if word in _IRREGULAR or (words.PARTICIPLE.fullmatch(word) and word not in verbs)):
+    if not _reports(opening, verbs, stems):
         return 0.0, None
-    if words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening):
-        return 0.0, None
-    if mark is not None and _uses_verb(reply.masked[mark.end():reply.spans[0][1]], stems):
+    things = frozenset(_fold(w)[:4] for w in reply.request.asked) - stems
+    if mark is not None and _uses_verb(reply.masked[mark.end():reply.spans[0][1]], stems, things):
         return 0.0, None
     for i in range(1, len(reply.spans)):
-        if reply.declines.get(i) is not None and _uses_verb(reply.sentence(i), stems):
+        if reply.declines.get(i) is not None and _uses_verb(reply.sentence(i), stems, things):
             return 0.0, None  # "Booked. Only members can book rooms": the act itself limited
     return 0.8, "the act done, then a limit on something else"
 
 
-def _uses_verb(sentence: str, stems: frozenset[str]) -> bool:
-    """`sentence` limits the request's verb by a negation or a restriction, for no other cases than the one done
-    (words.OTHER_CASES: "They can't be renewed again", "Claims over £500 can't be approved")."""
+def _reports(opening: str, verbs: frozenset[str], stems: frozenset[str]) -> bool:
+    """The opening reports the act done: a word of getting it done, or a participle of the request's verb among its
+    first words, with no negation, condition, modal or question, and no participle before its noun."""
+    if not (words.DONE_OPENING.match(opening) or any(
+            _names(word, stems) for word in (w.casefold() for w in _WORD.findall(opening)[:_OPENING_WORDS])
+            if word in _IRREGULAR or (words.PARTICIPLE.fullmatch(word) and word not in verbs))):
+        return False
+    return not (words.UNSURE.search(opening) or _ADJECTIVE_BEFORE_NOUN.match(opening))
+
+
+def _uses_verb(sentence: str, stems: frozenset[str], things: frozenset[str]) -> bool:
+    """`sentence` limits the request's verb by a negation or a restriction, on the request's own thing (a word of the
+    request's other than its verb, or a pronoun opening the sentence), for no other cases than the one done
+    (words.OTHER_CASES: "They can't be renewed again", "Claims over £500 can't be approved"). "Votre carte est
+    bloquée. Les prélèvements déjà programmés ne seront pas bloqués" limits the act on another thing."""
     if words.OTHER_CASES.search(sentence):
         return False
     found = [w.casefold() for w in _WORD.findall(sentence)]
-    return any(_names(word, stems) and not words.LIMITING.isdisjoint(found[max(0, j - 3):j])
-               for j, word in enumerate(found))
+    if not any(_names(word, stems) and not words.LIMITING.isdisjoint(found[max(0, j - 3):j])
+               for j, word in enumerate(found)):
+        return False
+    return bool(found) and (found[0] in _BACK or any(_fold(word)[:4] in things for word in found))
 
 
 def _fold(word: str) -> str:

@@ -40,19 +40,27 @@ quiet"), and "no" is left out ("has no smart lock" names a thing)."""
 OTHER_CASES = rx(
     r"\b(?:again|twice|a second time|any more|anymore|further|over|above|more than|beyond|longer than|"
     r"erneut|nochmal|noch einmal|wieder|über|mehr als|encore|ensuite|de nouveau|à nouveau|plus de|au-delà|"
-    r"otra vez|de nuevo|más de|por encima|di nuovo|ancora|più di|oltre|outra vez|novamente|mais de|acima)\b"
+    r"otra vez|de nuevo|más de|por encima|di nuovo|ancora|più di|oltre|outra vez|novamente|mais de|acima|"
+    r"but (?:this one|yours|hers|his|theirs) (?:is|was|has|had))\b"
 )
-"""A repetition or a threshold: the act's verb limited for other cases than the one just done ("They can't be
-renewed again", "Claims over £500 can't be approved by team leads", "Non si può sospendere più di due volte")."""
+"""A repetition, a threshold or the asker's case set apart: the act's verb limited for other cases than the one just
+done ("They can't be renewed again", "Claims over £500 can't be approved by team leads", "Non si può sospendere più
+di due volte", "External addresses can't be added to that list, but hers is internal")."""
 TELLING = rx(
     r"\b(?:say|tell|give|promise|guarantee|confirm|predict|be|"
-    r"sagen|nennen|versprechen|garantieren|bestätigen|zusagen|"
-    r"dire|donner|garantir|promettre|confirmer|assurer|préciser|"
-    r"decir|dar|asegur\w*|garantizar|prometer|confirmar|precisar|"
-    r"dare|darle|darti|garantire|promettere|confermare|assicurare|"
-    r"dizer|garantir|assegurar)\b"
+    r"sagen|nennen|versprechen|garantieren|bestätigen|zusagen|behaupten|"
+    r"dire|donner|garantir|promettre|confirmer|assurer|préciser|affirmer|"
+    r"(?:decir|dar|asegurar|garantizar|prometer|confirmar|precisar|afirmar|"
+    r"dare|garantire|promettere|confermare|assicurare|affermare|"
+    r"dizer|garantir|assegurar)(?:lo|la|los|las|le|les|me|te|se|lo|li|gli|ti|ci|vi)*)\b"
 )
-"""The assistant's own saying or telling."""
+"""The assistant's own saying or telling (with its pronouns attached: "confirmarlo", "garantirlo")."""
+DONE_OPENING = rx(
+    r"^\W*(?:(?:you're |you are |we're |it's )?all set|done|that's done|sorted|c'est fait|erledigt|ist "
+    r"erledigt|hecho|listo|ya está|fatto|feito|pronto)\b(?=\s*[.,:;!\u2013\u2014-])"
+)
+"""The act reported done by a word of getting it done, whatever its verb ("All set:", "Done -", "Hecho,"); "C'est
+noté" only acknowledges the request."""
 CERTAINTY = rx(
     r"\b(?:for (?:sure|certain)|(?:an?|the) (?:exact|precise|definite|definitive|firm|final)|exactly|precisely|"
     r"definitely|with certainty|how long|when exactly|for every|completely|entirely|sure|certain|"

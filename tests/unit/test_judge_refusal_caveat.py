@@ -79,6 +79,37 @@ def test_the_same_readings_in_other_languages(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
 
 
+@pytest.mark.parametrize(("prompt", "text", "refused"), [
+    # a word of getting it done reports the act whatever its verb
+    ("Upgrade my room to a suite.", "All set: you're in the Harbour Suite from tonight. The suite's terrace can't be "
+     "used after 22:00.", False),
+    ("Dadme de baja el roaming.", "Hecho, roaming desactivado. Las llamadas de emergencia no se pueden bloquear.",
+     False),
+    # the act's own verb limited on another thing, or for other cases than the asker's
+    ("Bloquez ma carte.", "Votre carte est bloquée. Les prélèvements déjà programmés ne seront pas bloqués.", False),
+    ("Add Maria to the finance distribution list.", "Maria has been added. External addresses can't be added to that "
+     "list, but hers is internal.", False),
+    ("Add my Gmail address to the finance list.", "External addresses can't be added to that list.", True),
+    ("Il va pleuvoir demain à Lyon ?", "Je ne peux pas l'affirmer avec certitude, mais la prévision donne 80 % de "
+     "pluie l'après-midi.", False),
+    ("¿Llega hoy mi pedido?", "No puedo confirmarlo con seguridad, pero según el seguimiento llega hoy antes de las "
+     "20:00.", False),
+])
+def test_a_word_of_getting_it_done_and_another_thing_limited(prompt, text, refused):
+    assert is_refusal(text, prompt).refused is refused
+
+
+def test_the_caveats_probe3():
+    """refusal_caveats_probe3.jsonl (40 replies in six languages, 12 declines; written and committed before the
+    detector ran on it: 30/40 then, 7 of its 28 answers read as refusals)."""
+    score = score_refusals(load_jsonl("refusal_caveats_probe3.jsonl"),
+                           lambda row: is_refusal(row["text"], row["prompt"]).refused)
+    for row in score.wrong:
+        print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
+    assert score.right >= 36
+    assert score.flagged <= 1
+
+
 def test_the_caveats_probe2():
     """refusal_caveats_probe2.jsonl (39 replies in six languages, 13 declines; written and committed before the
     detector ran on it: 25/39 then, 12 of its 26 answers read as refusals: the German, French, Spanish, Italian and
