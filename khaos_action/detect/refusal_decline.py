@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import replace
-from functools import cache, lru_cache
+from functools import lru_cache
 
 from khaos_action.detect import refusal_hypothetical
 from khaos_action.detect.refusal_content import content_limit
@@ -21,7 +21,6 @@ from khaos_action.detect.refusal_impersonal import (
     side_acts_blanked,
     threshold_crossed,
 )
-from khaos_action.detect.refusal_needs import finder, needs
 from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
@@ -44,10 +43,7 @@ CONTENT_WEIGHT = 0.95
 """Decline score of a limit on a kind of content the task needs ("I can't see attachments in this chat")."""
 """Decline score of a rule stated against the very act the request asked for ("there's no refund for that night")."""
 _SPEAKER = re.compile(r"\b(?:I|I'm|I've|we|we're|me|my|our|us)\b", re.IGNORECASE)
-_UNGATED_HEDGES = tuple(lex.hedges for lex in LEXICONS if not lex.hedge_hints)
-_HEDGE_NEEDS = tuple(finder(needs(hedges.pattern, hedges.flags)) for hedges in _UNGATED_HEDGES)
-"""The words each language's look-alikes need: a sentence is searched only for the languages whose words it holds
-(an English sentence seldom holds "nicht", "pas" or "siento")."""
+_HEDGES = joined(lex.hedges for lex in LEXICONS if not lex.hedge_hints)
 _GATED_HEDGES = tuple((lex.hedges, lex.hedge_hints) for lex in LEXICONS if lex.hedge_hints)
 """A language's look-alikes tried only on a sentence that holds one of its hint words ("non ", "não ")."""
 _DISCLAIMER = joined(lex.disclaimer for lex in LEXICONS if lex.disclaimer is not None)
@@ -261,18 +257,9 @@ def triggers_in(lowered: str) -> set[str]:
     return present
 
 
-@cache
-def _hedges(held: tuple[bool, ...]) -> re.Pattern[str] | None:
-    """The look-alikes of the languages held, in one pattern: the same matches as all of them, since the others
-    cannot match in the sentence."""
-    chosen = [hedges for hedges, kept in zip(_UNGATED_HEDGES, held) if kept]
-    return joined(chosen) if chosen else None
-
-
 def unhedged(sentence: str) -> str:
+    text = blank(_HEDGES, sentence)
     lowered = sentence.lower()
-    hedges = _hedges(tuple(need is None or need.search(lowered) is not None for need in _HEDGE_NEEDS))
-    text = sentence if hedges is None else blank(hedges, sentence)
     if any(hint in lowered for hint in refusal_hypothetical.HINTS):
         text = blank(refusal_hypothetical.CONSEQUENCE, text)
     for hedges, hints in _GATED_HEDGES:

@@ -17,6 +17,7 @@ from itertools import chain
 
 from khaos_action.detect import refusal_days, refusal_en_request, refusal_intl_request, refusal_itpt_request
 from khaos_action.detect.refusal_count import asked_count
+from khaos_action.detect.refusal_grammar import rx
 
 _ACT_REQUESTS = (refusal_en_request.ACT_REQUEST, refusal_intl_request.ACT_REQUEST, refusal_itpt_request.ACT_REQUEST)
 _ACTS_NEGATED = refusal_en_request.ACT_NEGATED + refusal_intl_request.ACT_NEGATED + refusal_itpt_request.ACT_NEGATED
@@ -50,11 +51,10 @@ _RULES_QUESTION = re.compile(
     r"politica|regole|norme|condizioni|copre|"
     r"regras?|condições|cobre))\b", re.IGNORECASE)
 """A question for a rule, a policy, what something covers or how it works (Request.rules)."""
-_RULES_NOUN = re.compile(
+_RULES_NOUN = rx(
     r"(?:regeln|regelung(?:en)?|richtlinien?|vorschriften)\b|"  # also in compounds ("Rückgaberegeln")
     r"\b(?:polic(?:y|ies)|rules|regulations|restrictions|terms and conditions|politique|règles|règlement|"
-    r"réglementation|pol[íi]tica|normas|normativa|reglas|politica|regole|regolamento|regras|regulamento)\b",
-    re.IGNORECASE)
+    r"réglementation|pol[íi]tica|normas|normativa|reglas|politica|regole|regolamento|regras|regulamento)\b")
 """The rule's own noun anywhere in a request that is no command ("I'd like to know the return rules for earbuds",
 "Do you have a policy on price matching?")."""
 _PERMISSION = (refusal_en_request.PERMISSION, refusal_intl_request.PERMISSION)
@@ -310,7 +310,7 @@ def _verbs(prompt: str, *, act: bool) -> frozenset[str]:
     return frozenset(verbs)
 
 
-_JOINS = re.compile(r"\b(?:and|then|also|plus|und|dann|et|puis|y|luego|e|poi|depois)\b|;", re.IGNORECASE)
+_JOINS = rx(r"\b(?:and|then|also|plus|und|dann|et|puis|y|luego|e|poi|depois)\b|;")
 _TIME = re.compile(r"\b\d{1,2}(?:[:.]\d{2})?\s?(?:am|pm)\b|\b\d{1,2}:\d{2}\b", re.IGNORECASE)
 
 

@@ -1,7 +1,6 @@
 """The refusal detector's alternations factored by their first character: the same matches (span and groups, from
 every position) as the pattern as written, on random patterns of the kinds the detector writes and random texts
-over their letters; syntax the rewrite does not read is left as written. And the words a pattern needs: no text
-without one of them matches."""
+over their letters; syntax the rewrite does not read is left as written."""
 
 import random
 import re
@@ -9,7 +8,6 @@ import re
 import pytest
 
 from khaos_action.detect.refusal_factor import _SAFE_KEYS, factored
-from khaos_action.detect.refusal_needs import _READ, _UNLIKE_LOWER, finder, needs
 
 _PIECES = ("a", "b", "ab", "ba", "abc", "A", "B", "é", "É", " ", "'", "-", r"\w", r"\w*", r"\s+", ".", "[ab]",
            "[^a ]", "a?", "b+", "c{1,2}", "ç")
@@ -83,41 +81,3 @@ def test_safe_keys_have_no_other_equal_ignoring_case():
     for a in keys:
         equal = re.compile(re.escape(a), re.IGNORECASE)
         assert [b for b in keys if b.lower() != a.lower() and equal.fullmatch(b)] == [], a
-
-
-@pytest.mark.parametrize("flags", [re.IGNORECASE, 0])
-def test_a_text_without_the_needed_words_does_not_match(flags):
-    rng = random.Random(1128 + flags)
-    skipped = 0
-    for _ in range(800):
-        pattern = _random_pattern(rng)
-        try:
-            compiled = re.compile(pattern, flags)
-        except re.error:
-            continue
-        needed = finder(needs(pattern, flags))
-        for _ in range(4):
-            text = "".join(rng.choice(_TEXT_CHARS + "İıſ") for _ in range(rng.randint(0, 14)))
-            if needed is not None and needed.search(text.lower()) is None:
-                skipped += 1
-                assert compiled.search(text) is None, (pattern, needed, text)
-    assert skipped > 150  # the test reads texts the words turn away
-
-
-def test_needed_words_of_a_vocabulary():
-    assert needs(r"\b(?:can(?:'t|not)|could(?:n't| not))\s+(?:find|see)\b|\bsorry (?:to|for)\b", re.IGNORECASE) == {
-        "can", "could", "sorry "}
-    assert needs(r"\b(?:no|not)?\s*found\b|x", re.IGNORECASE) == {"found", "x"}
-    assert needs(r"\w+|found", re.IGNORECASE) is None  # a branch that needs nothing
-    assert needs(r"(?!no)found|(?<=be)ing", 0) == {"found", "ing"}  # a lookbehind's text is read too: "ing" is longer
-
-
-def test_what_the_engine_matches_ignoring_case_lowers_alike():
-    """Every text character the engine takes, ignoring case, for a character a needed word may hold lowers (with
-    str.lower) to that character's lower case, but for the few a text holding one is searched in full for."""
-    read = sorted(_READ)
-    any_of = re.compile("[" + "".join(re.escape(c) for c in read) + "]", re.IGNORECASE)
-    taken = "".join(m.group(0) for m in any_of.finditer("".join(map(chr, range(0x110000)))))
-    for c in read:
-        for m in re.finditer(re.escape(c), taken, re.IGNORECASE):
-            assert m.group(0) in _UNLIKE_LOWER or m.group(0).lower() == c.lower(), (m.group(0), c)
