@@ -40,6 +40,8 @@ _SAFE_KEYS = frozenset(
 upper or lower case, so two branches with different keys never match the same character. ("k", "s" and "i" have
 exotic equals, the Kelvin sign, the long s and the dotless i, but none of those is in this set either.)"""
 _ZERO_WIDTH = frozenset((r"\b", r"\B", r"\A", r"\Z"))
+_SHORT_TAIL = 8
+"""Characters of pattern a group's tail may have to be copied into each of its branches."""
 
 # An atom is (kind, text, captures, branches, opening): a RUN of literal characters (no quantifier on its last), a
 # ZERO-width escape, a GROUP with no quantifier (branches: its content as read; opening: "(?:", "(", "(?=", ...) or
@@ -177,12 +179,16 @@ def _join(branches: list[list[tuple]], ignorecase: bool) -> str:
 
 
 def _inlined(branches: list[list[tuple]]) -> list[list[tuple]]:
-    """A branch that is one plain non-capturing group ("(?:a|b)" among others) replaced by that group's branches:
-    the engine meets the same ways to match in the same order."""
+    """A branch that opens on a plain non-capturing group followed by a short tail ("(?:a|b)\\b") replaced by that
+    group's branches, each with the tail ("a\\b|b\\b"): the engine meets the same ways to match in the same order,
+    and the branches of several groups (one vocabulary per language) meet in one trie."""
     out: list[list[tuple]] = []
     for branch in branches:
-        if len(branch) == 1 and branch[0][0] == GROUP and branch[0][4] == "(?:" and not branch[0][2]:
-            out.extend(_inlined(branch[0][3]))
+        head = branch[0] if branch else None
+        tail = branch[1:]
+        if (head is not None and head[0] == GROUP and head[4] == "(?:" and not head[2]
+                and sum(len(atom[1]) for atom in tail) <= _SHORT_TAIL and not any(atom[2] for atom in tail)):
+            out.extend(_inlined([inner + tail for inner in head[3]]))
         else:
             out.append(branch)
     return out

@@ -62,7 +62,10 @@ def test_factored_patterns_match_as_written(flags):
 
 def test_a_vocabulary_becomes_a_trie():
     assert factored(r"\b(?:important|importantly|crucial|I can|(?:I|we) must)\b", re.IGNORECASE) == (
-        r"\b(?:i(?:m(?:p(?:o(?:r(?:t(?:a(?:n(?:t(?:|ly))))))))| can)|crucial|(?:I|we) must)\b")
+        r"\b(?:i(?:m(?:p(?:o(?:r(?:t(?:a(?:n(?:t(?:|ly))))))))| (?:can|must))|crucial|we must)\b")
+    # two vocabularies, each a group with its tail, meet in one trie
+    assert factored(r"\b(?:sorry|safe)\b|\b(?:sicher|sorge)\b", re.IGNORECASE) == (
+        r"\b(?:s(?:o(?:r(?:ry\b|ge\b))|afe\b|icher\b))")
     # branches of separate groups meet under their first letter; "b" keeps its place
     assert factored("(?:ab|ac)|(?:ad|b)|ae", 0) == "a(?:b|c|d|e)|b"
     # ignoring case, "A" and "a" lead the same branches: the "a" after "A" is not moved above it
