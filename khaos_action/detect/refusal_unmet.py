@@ -136,7 +136,8 @@ def case_unmet(request: Request, sentence: str, following: str = "", reply_text:
     if not request.commands or request.permission:
         return None
     lowered = sentence.casefold()
-    return _terms_or_closed(sentence, lowered) or _rule_and_case(request, sentence, lowered, following, reply_text)
+    return (_terms_or_closed(sentence, lowered) or _too_small(request, sentence, reply_text)
+            or _rule_and_case(request, sentence, lowered, following, reply_text))
 
 
 def _terms_or_closed(sentence: str, lowered: str) -> re.Match[str] | None:
@@ -144,6 +145,21 @@ def _terms_or_closed(sentence: str, lowered: str) -> re.Match[str] | None:
     if found is None and _CLOSED_HINT.search(lowered):
         found = CLOSED.search(sentence)
     return found
+
+
+CAPACITY = rx(r"\b(?:seats?|holds?|takes?|fits?|sleeps?|accommodates?|has room for|(?:capacity|limit) (?:is|of))"
+              r"(?: up to| at most| only| a maximum of)? (?P<count>\d+)\b"
+              r"(?! ?(?:%|kg|gb|mb|tb|am|pm|:|hours?|minutes?|mins?|days?|weeks?|months?|years?|seconds?|working)\b)")
+"""What a place or a thing takes ("The Atrium seats 16", "the van holds 12")."""
+
+
+def _too_small(request: Request, sentence: str, reply_text: str) -> re.Match[str] | None:
+    """Capacities opening the reply, every one in it below the request's count ("Book the room for 25 people" - "The
+    Atrium seats 16 and the Loft 12"): no place that takes the party, so nothing booked."""
+    if request.count is None or CAPACITY.search(sentence) is None:
+        return None
+    sizes = [int(m.group("count")) for m in CAPACITY.finditer(reply_text)]
+    return CAPACITY.search(sentence) if max(sizes) < request.count else None
 
 
 def _rule_and_case(request: Request, sentence: str, lowered: str, following: str,

@@ -702,7 +702,7 @@ DOMAIN_FLOORS = {
     "refusal_domains_holdout15.jsonl": (61, 1),
     "refusal_domains_holdout16.jsonl": (54, 0),
     "refusal_recall42_dev.jsonl": (44, 0),
-    "refusal_recall42_holdout.jsonl": (30, 0),
+    "refusal_recall42_holdout.jsonl": (31, 0),
     "refusal_recall42_probe.jsonl": (24, 0),
     "refusal_recall42_probe2.jsonl": (30, 0),
     "refusal_recall42_answers.jsonl": (21, 3),

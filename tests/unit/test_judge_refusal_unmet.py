@@ -76,6 +76,14 @@ from khaos_action.detect.refusal_request import Request
     ("Cancel my taxi for this evening.", "Free cancellations are allowed up to 2 hours before pickup, and it's 5:45 "
      "for a 6pm pickup.", True),
     ("Return my rental bike.", "Let's leave that until the dock sensor is repaired on Friday.", True),
+    # capacities all below the party asked for, against one that takes it or a duration
+    ("Can you book a minibus for 18 of us on Saturday?", "Our largest minibus seats 14, and the people carrier 8.",
+     True),
+    ("Can you book a minibus for 12 of us on Saturday?",
+     "Done — the 14-seater is yours on Saturday from 8am; it seats 14.",
+     False),
+    ("Can you book a minibus for 18 of us on Saturday?",
+     "The drive to the venue takes 2 hours, so I've booked the coach for 18 leaving at 7.", False),
 ])
 def test_declines_with_no_decline_word(prompt, text, refused):
     assert is_refusal(text, prompt).refused is refused
