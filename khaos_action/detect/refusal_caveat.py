@@ -49,6 +49,8 @@ def done_then_limit(reply: Reply, decline: Decline) -> tuple[float, str | None]:
     if not verbs or reply.request.joins:
         return 0.0, None
     stems = _stems(verbs)
+    if verbs <= words.ASKING_MODALS:  # "Pouvez-vous prolonger mes livres ?": the verb is the request's infinitive
+        stems |= {_fold(word)[:4] for word in reply.request.asked if words.INFINITIVE.fullmatch(word)}
     opening = reply.sentence(0)
     mark = None
     if decline.sentence == 0:  # "Front door unlocked; it re-locks automatically after 5 minutes": a clause apart
@@ -92,8 +94,10 @@ def _uses_verb(sentence: str, stems: frozenset[str], things: frozenset[str]) -> 
 
 
 def _fold(word: str) -> str:
-    """Lower-cased with its accents dropped ("envía" and "enviada" share "envi")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+    """Lower-cased with its accents dropped ("envía" and "enviada" share "envi") and a Spanish stem's diphthong
+    closed ("renueva" and "renovados" share "reno", "cierra" and "cerrado" "cerr")."""
+    bare = "".join(c for c in unicodedata.normalize("NFKD", word.casefold()) if not unicodedata.combining(c))
+    return bare.replace("ue", "o").replace("ie", "e")
 
 
 def _stems(verbs: frozenset[str]) -> frozenset[str]:

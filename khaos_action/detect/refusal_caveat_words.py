@@ -19,14 +19,22 @@ PARTICIPLE = re.compile(
 UNSURE = rx(
     r"\b(?:not|n't|no|never|only|cannot|unable|but|though|however|if|once|when|unless|will|would|could|should|must|"
     r"need|needs|can|(?-i:may)|might|pending|yet|tried|attempted|failed|"
-    r"nicht|kein\w*|nur|erst|aber|wenn|falls|sobald|kann|können|muss|müssen|soll|würde|noch nicht|"
-    r"ne|n'|pas|plus|seulement|uniquement|mais|si|quand|dès|peut|peuvent|doit|doivent|pourrait|"
-    r"non|solo|sólo|pero|cuando|puede|pueden|debe|deben|todavía|aún|"
-    r"ma|però|quando|può|possono|deve|devono|ancora|"
-    r"não|só|apenas|mas|se|quando|pode|podem|deve|devem|ainda)\b|\?"
+    r"nicht|kein\w*|nur|erst|aber|wenn|falls|sobald|kann|können|muss|müssen|soll|würde|wäre|wären|noch nicht|"
+    r"ne|n'|pas|plus|seulement|uniquement|mais|si|quand|dès|peut|peuvent|doit|doivent|pourrait|serait|"
+    r"non|solo|sólo|pero|cuando|puede|pueden|debe|deben|todavía|aún|sería|"
+    r"ma|però|quando|può|possono|deve|devono|ancora|sarebbe|"
+    r"não|só|apenas|mas|se|quando|pode|podem|deve|devem|ainda|seria)\b|\?"
 )
 """What makes an opening no plain report: a negation, a limit, a condition, a modal (not the month "May"), a
-question."""
+conditional ("wäre", "serait"), a question."""
+ASKING_MODALS = frozenset(
+    "pouvez pourriez peux pourrais puede pueden podría podrían puedes podrías podéis "
+    "può potete potrebbe potreste puoi potresti pode podem poderia poderiam podes".split())
+"""The modal a request opens on ("Pouvez-vous prolonger ...?", "¿Puede renovar ...?"): its verb is the request's
+infinitive (German, where nouns end as infinitives do, is read by the other readings)."""
+INFINITIVE = re.compile(r"[a-zàâçéèêëîïôûùüÿœáíóúñãõ]{3,}(?:er|ir|re|ar|are|ere|ire)(?:lo|la|los|las|le|les|li|gli|"
+                        r"ne|ci)?")
+"""A French, Spanish, Italian or Portuguese infinitive, a pronoun attached or not ("prolonger", "renovarlos")."""
 LIMITING = frozenset(
     "cannot can't won't not never only don't doesn't isn't aren't nobody "
     "nicht nie nur kein keine keinen niemand "
