@@ -93,14 +93,23 @@ sentence)."""
 
 _SSN_WORD = re.compile(r"(?i)\b(?:ssn|social security|soc\. sec\.|itin)")
 _API_KEYS = [
-    ("api_key", re.compile(r"\bsk-(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
-    ("api_key", re.compile(r"\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{36}\b|\bgithub_pat_[A-Za-z0-9_]{22,}")),
-    ("api_key", re.compile(r"\b(?:AKIA|ASIA)[0-9A-Z]{16}\b")),
-    ("api_key", re.compile(r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
-    ("api_key", re.compile(r"\bxox[abprs]-[A-Za-z0-9-]{10,}")),
-    ("api_key", re.compile(r"\bAIza[0-9A-Za-z_-]{35}\b")),
-    ("api_key", re.compile(r"\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{16,}")),
+    # Each begins with its provider's literal prefix, the word boundary checked right after it by a lookbehind
+    # ("sk-(?<![\w]sk-)" is "\bsk-"): a search can skip to the prefix, where a boundary first is tried at every place.
+    ("api_key", re.compile(r"sk-(?<![\w]sk-)(?:proj-|ant-(?:api\d\d-)?|live-|test-)?[A-Za-z0-9_-]{20,}")),
+    ("api_key", re.compile(r"gh(?<![\w]gh)[posur]_[A-Za-z0-9]{36}\b")),
+    ("api_key", re.compile(r"github_pat_(?<![\w]github_pat_)[A-Za-z0-9_]{22,}")),
+    ("api_key", re.compile(r"A(?<![\w]A)(?:KIA|SIA)[0-9A-Z]{16}\b")),
+    ("api_key", re.compile(r"eyJ(?<![\w]eyJ)[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}")),
+    ("api_key", re.compile(r"xox(?<![\w]xox)[abprs]-[A-Za-z0-9-]{10,}")),
+    ("api_key", re.compile(r"AIza(?<![\w]AIza)[0-9A-Za-z_-]{35}\b")),
+    ("api_key", re.compile(r"[spr]k_(?<![\w][spr]k_)(?:live|test)_[A-Za-z0-9]{16,}")),
     ("api_key", re.compile(r"-----BEGIN (?:RSA |EC |OPENSSH |DSA )?PRIVATE KEY-----")),
+    # Hugging Face, GitLab and npm tokens, SendGrid keys and Slack webhooks: each provider's own prefix and length
+    ("api_key", re.compile(r"hf_(?<![\w]hf_)[A-Za-z0-9]{34,40}\b")),
+    ("api_key", re.compile(r"glpat-(?<![\w]glpat-)[A-Za-z0-9_-]{20}\b")),
+    ("api_key", re.compile(r"npm_(?<![\w]npm_)[A-Za-z0-9]{36}\b")),
+    ("api_key", re.compile(r"SG\.(?<![\w]SG\.)[\w-]{22}\.[\w-]{43}\b")),
+    ("api_key", re.compile(r"hooks\.slack\.com/services/T\w{8,12}/B\w{8,12}/\w{24}")),
 ]
 
 _DATE = re.compile(

@@ -790,3 +790,23 @@ def test_pairs_and_exit_codes_of_real_phones(text):
 ])
 def test_remotes_image_names_and_test_cards(text, kinds):
     assert _kinds(text) == kinds
+
+
+@pytest.mark.parametrize("text", [
+    "HF token: hf_aBcDeFgHiJkLmNoPqRsTuVwXyZ01234567",
+    "GitLab PAT glpat-xY12aB34cD56eF78gH90",
+    "npm token npm_aBcDeFgHiJkLmNoPqRsTuVwXyZ0123456789",
+    "SendGrid key SG.abcdefghijklmnopqrstuv.ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefg",
+    "Webhook: https://hooks.slack.com/services/T01ABCDEF/B02GHIJKL/aBcDeFgHiJkLmNoPqRsTuVwX",
+    "rk_test_" + "b" * 20,
+])
+def test_more_providers_tokens(text):
+    assert _kinds(text) == ["api_key"]
+
+
+@pytest.mark.parametrize("text", [
+    "the hf_hub_download function", "npm_config_cache is set", "ask-abcdefghijklmnopqrstuvwxyz",
+    "xghp_" + "a" * 36, "desk_live_" + "a" * 16,           # a prefix inside a longer word is none
+])
+def test_token_prefixes_inside_words(text):
+    assert _kinds(text) == []
