@@ -275,6 +275,8 @@ def test_isbn_with_its_length_is_no_phone(text):
     ("Votre numéro de commande est le 06 45 78 12 90.", []),  # an order's number, an article after the copula
     ("El número de seguimiento es 612 345 678 901.", []),  # a tracking number
     ("Votre numéro est le 06 45 78 12 90.", ["phone"]),
+    ("Référence client : 0612 3456 78.", []),              # a reference's word in French, Spanish, Italian, ...
+    ("Su referencia es 612 345 678", []),
 ])
 def test_citizen_cards_licences_and_records_in_romance_languages(text, kinds):
     assert _kinds(text) == kinds
