@@ -76,6 +76,7 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_intl_condition_dev.jsonl", "refusal_intl_condition_holdout.jsonl",
             "refusal_intl_imperative_dev.jsonl", "refusal_caveats_probe.jsonl",
             "refusal_recall42_dev.jsonl", "refusal_intl_days_dev.jsonl", "refusal_intl_days_holdout.jsonl",
+            "refusal_intl_days_probe.jsonl",
             "refusal_recall42_holdout.jsonl", "refusal_recall42_probe.jsonl", "refusal_caveats_probe2.jsonl",
             "refusal_caveats_probe3.jsonl",
             "refusal_recall42_probe2.jsonl", "refusal_recall42_answers.jsonl",

@@ -24,7 +24,8 @@ from khaos_action.detect.refusal_intl_unperformed import DATE, FIRST_FREE
 from khaos_action.detect.refusal_reply import Reply
 
 FREE_LATER = rx(
-    r"\b(?:first|next|earliest) (?:free|available|open)\b|\b(?:first|next|earliest) (?:\w+ )?(?:with (?:space|room|"
+    r"\b(?:first|next|earliest) (?:free|available|open)\b|\b(?:first|next|earliest) (?:opening|availability)\b|"
+    r"\b(?:first|next|earliest) (?:\w+ )?(?:with (?:space|room|"
     r"seats|availability)|we (?:have|can offer))\b|"
     r"\b(?:früheste|erste|nächste)[nrs]? (?:freie[nr]?|verfügbare[nr]?|mögliche[nr]?) [\w-]+|"
     r"\b(?:premier|première|prochaine?) (?:\w+ )?(?:libre|disponible)s?\b|"
@@ -67,13 +68,13 @@ CASE_FAILS = rx(
     r"\blo (?:que|cual) (?:todavía |aún )?no es (?:su|tu) caso\b|"
     r"\bce qui n'est (?:pas|toujours pas) (?:encore )?(?:votre|ton) cas\b|"
     r"\b(?:il )?che non è (?:ancora )?il (?:suo|tuo) caso\b|"
-    r"\bwas (?:bei|für) (?:ihnen|dich|dir|sie) (?:\w+ )?nicht (?:der fall ist|zutrifft|gilt)\b|"
+    r"\bwas (?:bei|für) (?:ihnen|dich|dir|sie) (?:\w+ ){0,3}?nicht (?:der fall ist|zutrifft|gilt)\b|"
     r"\bwhich (?:isn't|is not) (?:the case for you|your case)\b|\bwhich (?:doesn't|does not) apply to you\b"
 )
 """The asker's case said not to meet the condition just stated."""
 _EXCEPTION = rx(r"\b(?:exception|eccezione|excepción|exceção|ausnahme)\b")
 """An exception made for the asker after all ("..., ma ho fatto un'eccezione")."""
-_CASE_WORDS = ("caso", "cas ", "Fall", "zutrifft", "gilt", "case", "apply", "aplica")
+_CASE_WORDS = ("caso", "cas", "Fall", "zutrifft", "gilt", "case", "apply", "aplica")
 """A word CASE_FAILS needs, as written (the German noun is capitalised): a sentence with none is not searched."""
 
 

@@ -36,6 +36,8 @@ def test_a_first_free_slot_on_another_day_declines_a_question_of_availability(pr
     ("Ist die Rückerstattung ohne Quittung möglich?",
      "Ohne Quittung erstatten wir nur Kunden mit Kundenkarte, was bei Ihnen nicht der Fall ist.", True),
     ("Can I get the student rate?", "The student rate is for under-26s, which isn't the case for you.", True),
+    ("Est-ce que je suis couvert pour le bris de glace ?", "Le bris de glace est couvert dans la formule Confort, ce "
+     "qui n'est pas votre cas.", True),
     ("Posso avere lo sconto?", "Lo sconto è per i soci, il che non è il suo caso, ma ho fatto un'eccezione e l'ho "
      "applicato.", False),
     ("Posso trocar o voo sem custos?", "A troca gratuita é para clientes Gold, e é o seu caso: troquei para o voo das "
@@ -64,10 +66,13 @@ def test_relative_days_are_the_day_they_stand_for():
 
 
 @pytest.mark.parametrize(("name", "right"), [("refusal_intl_days_dev.jsonl", 32),
-                                             ("refusal_intl_days_holdout.jsonl", 22)])
+                                             ("refusal_intl_days_holdout.jsonl", 22),
+                                             ("refusal_intl_days_probe.jsonl", 22)])
 def test_the_intl_days_sets(name, right):
     """Written and committed before the detector ran on them: the dev set 24/32 then (seven declines missed, one
-    answer read as a refusal), the holdout 15/22 before these rules and 20/22 at its first look after them."""
+    answer read as a refusal), the holdout 15/22 before these rules and 20/22 at its first look after them, the probe
+    19/22 at its first look ("the earliest opening is Friday", "was bei Ihnen laut Kundenkonto nicht zutrifft", "ce
+    qui n'est pas votre cas." before a full stop missed)."""
     score = score_refusals(load_jsonl(name), lambda row: is_refusal(row["text"], row["prompt"]).refused)
     for row in score.wrong:
         print(f"  expected refusal={row['refusal']}: {row['text'][:100]!r}")
