@@ -72,7 +72,8 @@ _DONE = (r"now|all set|on its way|confirmed|booked|done|complete|completed|appro
          r"reserved|sent|issued|refunded|cancell?ed|changed|updated|set up(?! as)|through|going ahead|fine|good|"
          r"eligible|covered|in (?:place|progress)|under way|underway|back|active|live|open|unlocked|renewed|extended")
 """States of the asker's thing that are the act done or allowed ("your booking is confirmed", "yours is eligible")."""
-_NOT_DATED = r"(?! (?:in|on) (?:\d|last|early|late)| \d+ \w+ ago)"
+_NOT_DATED = (r"(?! (?:in|on) (?:\d|last|early|late|january|february|march|april|may|june|july|august|september|"
+              r"october|november|december)| \d+ \w+ ago)")
 """A done state dated in the past is the case's history ("yours was issued in 2017"), not the act just done."""
 _NOUN = r"(?!(?:is|are|was|were|has|have|had|isn't|aren't|wasn't)\b)[\w'-]+"
 CASE = rx(
@@ -170,9 +171,12 @@ def _rule_and_case(request: Request, sentence: str, lowered: str, following: str
     asked_days, asked_times = _elsewhen(request, reply_text)
     if not (case_here or case_next or (asked_days and _DAY.search(lowered)) or asked_times):
         return None
+    if _GIVEN.search(reply_text):
+        return None  # the act given in words of its own ("you're all set", "enjoy suite 1204", "the new deadline is")
     for rule in clauses(RULE, sentence):
         rest = sentence[rule.start():]
-        if ((case_here and _case_after(sentence[rule.end():])) or (case_next and _case_after(following))
+        if ((case_here and _case_after(sentence[rule.start():], sentence[rule.end():]))
+                or (case_next and _case_after(sentence[rule.start():], following))
                 or (asked_days and _other_day(asked_days, rest)) or (asked_times and clock_times(rest))):
             return rule  # another time than the one asked, which the reply never names ("Early check-in is offered
             # from 1pm" to 10am), counts as another day does
@@ -191,15 +195,52 @@ def _elsewhen(request: Request, reply_text: str) -> tuple[set[str], frozenset[st
     return days, times
 
 
+_GIVEN = rx(r"\benjoy\b|\ball set\b|\b(?:your|the) new [\w-]+(?: [\w-]+)? (?:is|are)\b|\b(?:is|are) (?:now )?live\b|"
+            r"\bsee you (?:at|on|then|there|soon)\b")
+"""The act given in words no reading of reports knows: beside them the rule and the case explain it."""
 _CASE_HINT = rx(r"\byou|\bthis |\bthat |\bthese |\bit(?:'s| is) (?:now |already |past |gone )?\d|\bthe (?:list|table|"
                 r"order|transfer|request|account|amount|total|file|booking|claim|item|one you)\b")
 _CLOSED_HINT = re.compile(r"closed|ended|expired|lapsed|finished|ran out|passed")
 
 
-def _case_after(text: str) -> bool:
-    if any(not _ASKERS_STEP.search(case.group(0)) for case in clauses(CASE, text)):
-        return True
-    return OWED.search(text) is not None
+def _case_after(rule: str, text: str) -> bool:
+    """A clause on the asker's case in `text`, not shown by its figure to be inside the rule's bound (`rule`)."""
+    case = next((c for c in clauses(CASE, text) if not _ASKERS_STEP.search(c.group(0))), None)
+    if case is None:
+        return OWED.search(text) is not None
+    return not _inside_bound(rule, text[case.start():])
+
+
+_BOUND = rx(r"(?P<before>\b(?:at least|minimum of|up to|under|below|at most|within|less than|fewer than|no more "
+            r"than|maximum of) )?(?P<cur>[£$€]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?![\d:])(?: ?(?P<unit>[a-z]+))?"
+            r"(?P<after> or (?:more|over|above|older|less|fewer|under)| and (?:over|above|up))?")
+"""A figure with a bound word: at least / or more (the case must reach it), up to / within / under (it must not pass
+it). "Above", "over" and "more than" are left out: they bound what the rule needs ("pupils living more than 3
+miles away") as often as what it sends elsewhere ("orders above 20 units are quoted by sales")."""
+_FIGURE = rx(r"(?P<cur>[£$€]\s?)?(?P<n>\d[\d,]*(?:\.\d+)?)(?![\d:])(?: ?(?P<unit>[a-z]+))?")
+_LOWER = frozenset({"at least", "minimum of", "or more", "or over", "or above", "or older", "and over", "and above",
+                    "and up"})
+_NO_UNIT = frozenset("or and to from of in on for is are was were the a an".split())
+
+
+def _unit(match: re.Match[str]) -> str | None:
+    if match.group("cur"):
+        return match.group("cur").strip()
+    unit = (match.group("unit") or "").casefold()
+    return None if not unit or unit in _NO_UNIT else unit.removesuffix("s")
+
+
+def _inside_bound(rule: str, case: str) -> bool:
+    """The case's figure on the allowed side of the rule's bound, in the same unit: "groups of 4 or more, and yours
+    is 6", "up to £1,500 ..., and this one is £1,000". Without a bound word, a figure on both sides or one unit
+    ("within 30 days" against "4 January") nothing is compared."""
+    bound = next((m for m in _BOUND.finditer(rule) if m.group("before") or m.group("after")), None)
+    figure = _FIGURE.search(case)
+    if bound is None or figure is None or _unit(bound) != _unit(figure):
+        return False
+    limit, value = float(bound.group("n").replace(",", "")), float(figure.group("n").replace(",", ""))
+    word = (bound.group("before") or bound.group("after")).strip().casefold()
+    return value >= limit if word in _LOWER else value <= limit
 
 
 def _other_day(asked: set[str], text: str) -> bool:
@@ -294,7 +335,7 @@ def _done_verb(rule: re.Match[str], request: Request) -> bool:
     return _DONE_WORD.match(verb) is not None or verb[:4] in {v[:4] for v in request.verbs}
 
 
-_CLAUSE_END = re.compile(r"[,;:.!?\n]|\s(?:so|and|but)\s")
+_CLAUSE_END = re.compile(r"[,;:.!?\n\u2014\u2013]|\s-\s|\s(?:so|and|but)\s")
 
 
 def blanked_unmet(masked: str, start: int, end: int, request: Request) -> str:

@@ -106,6 +106,13 @@ def test_is_it_possible_to_verb_my_thing_asks_for_an_act(prompt, commands):
      "households of up to 6, and yours has 4.", False),
     ("Book me into the Tuesday pottery class.", "You have a wheel in Tuesday's class. Newcomers usually start on "
      "Fridays, but your teacher signed you off.", False),
+    # the case's figure inside the rule's bound, in the same unit, or the act given in words of its own: an answer
+    ("Book a boat for our party.", "Boats are hired out to parties of 6 or more, and yours is 9 — you're all set "
+     "for 10am.", False),
+    ("Raise my card limit to £700.", "Limits up to £800 are set in the app, and this one is £700: your new limit is "
+     "£700.", False),
+    ("Book a boat for our party.", "Boats are hired out to parties of 6 or more, and yours is 3.", True),
+    ("Send my parcel by express.", "Express covers parcels up to 20 kg, and yours is 26 kg.", True),
     # the same rule and case opening the reply, after courtesy only: the decline
     ("Switch me to the family tariff.", "Thanks for getting in touch! The family tariff is for households of up to "
      "6, and yours has 9.", True),
