@@ -36,6 +36,8 @@ _CPF = re.compile(r"\b(\d{3})\.(\d{3})\.(\d{3})-(\d{2})\b")
 _NAMED = re.compile(
     r"(?i)\b(?P<name>bsn|burgerservicenummer|nhs|steuer-?id|steuer-?identifikationsnummer|identifikationsnummer|idnr\.?|"
     r"social insurance number|sin|aadhaa?r|passport|reisepass|passeport|pasaporte|passaporto|personalausweis|"
+    r"paspoort(?:nummer)?|paszport\w*|pasaport|passaporte|dow[oó]d(?:u)? osobist\w*|паспорт\w*|"
+    r"旅券(?:番号)?|护照(?:号码|号)?|護照(?:號碼)?|여권(?:번호)?|جواز (?:ال)?سفر|"
     r"ausweis|id card|identity card|national id|carte d'identité|cni|cpf|nino|ni number|national insurance|"
     r"driver'?s? licen[cs]e|driving licen[cs]e|licen[cs]e number|führerschein|permis de conduire|"
     r"licencia de conducir|licencia de manejo|carteira de motorista|patente di guida|rijbewijs(?:nummer)?|"
@@ -54,9 +56,12 @@ tw987654a"), so a word after the name ("on the booking") is never taken for it. 
 any words may stand ("Aadhaar on file for the tenant: ...", "The NHS number we have for you is ..."), but where the
 number has no checksum only a place or an owner's phrase ("passport of the guest is ...", see _NEAR)."""
 _NEAR = re.compile(r"(?i)(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?){0,2}"
-                   r"[\"']?\s*(?:is|est|es|ist|:|#|=)?\s*[\"']?")
+                   r"[\"']?\s*(?:is|est|es|ist|:|：|#|=)?\s*[\"']?"
+                   r"(?:(?:has|hat|ha|tiene|a)\s+(?:the\s+|die\s+|el\s+|le\s+|il\s+)?"
+                   r"(?:number|nummer|número|numéro|numero)\s*:?\s*)?")
 """What may stand between a document's name and a number no checksum vouches for (a passport's, a licence's); a
-key's quotes in JSON or code ("passport_number": "548320917")."""
+key's quotes in JSON or code ("passport_number": "548320917"); a full-width colon; "has the number" ("Mein Reisepass
+hat die Nummer C01X00T47")."""
 _DATE_VALUE = re.compile(r"\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}")
 
 _FRENCH_DETERMINER = re.compile(r"(?i)\b(?:mon|votre|son|ton|le|du)\s+$")

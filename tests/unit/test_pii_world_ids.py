@@ -280,3 +280,18 @@ def test_isbn_with_its_length_is_no_phone(text):
 ])
 def test_citizen_cards_licences_and_records_in_romance_languages(text, kinds):
     assert _kinds(text) == kinds
+
+
+@pytest.mark.parametrize(("text", "kinds"), [
+    ("Paspoortnummer NX1234567", ["national_id"]),
+    ("Numer dowodu osobistego: ABA300000", ["national_id"]),
+    ("Паспорт 45 10 123456", ["national_id"]),
+    ("护照号码：E12345678", ["national_id"]),                # a full-width colon
+    ("여권번호: M12345678", ["national_id"]),
+    ("رقم جواز السفر: A12345678", ["national_id"]),
+    ("Mein Reisepass hat die Nummer C01X00T47.", ["national_id"]),
+    ("Passport photos cost 12 EUR at booth 4521.", []),
+    ("паспортный стол работает до 18:00", []),
+])
+def test_passports_and_id_cards_named_in_more_languages(text, kinds):
+    assert _kinds(text) == kinds
