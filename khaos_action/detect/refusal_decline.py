@@ -11,6 +11,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from khaos_action.detect import refusal_hypothetical
+from khaos_action.detect.refusal_case_rule import bound_passed, short_reports_blanked
 from khaos_action.detect.refusal_content import content_limit
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, SPEAKER, TERSE, Rule, blank
 from khaos_action.detect.refusal_impersonal import (
@@ -135,9 +136,13 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
     if found is None:
         if not reply.request.commands or i != opening([reply.sentence(j) for j in range(i + 1)]):
             return None
-        found = case_unmet(reply.request, text, following, reply.masked) or deferred(reply.request, text)
+        bound = None
+        found = (case_unmet(reply.request, text, following, reply.masked) or deferred(reply.request, text)
+                 or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:])))
         if found is None:
             return None
+        if bound is not None:  # reports of the act up to the bound are its partial act ("I've set it to 23 °C")
+            masked = short_reports_blanked(masked, reply.spans[i][0], reply.request)
         # the case stated ("your order was delivered 52 days ago") and the act put off ("I'll look at that after
         # ...") read as a state reached and a promise: only what the rest of the reply does can show the act done
         masked = blanked_unmet(masked, reply.spans[i][0], reply.spans[min(i + 1, len(reply.spans) - 1)][1],

@@ -1,0 +1,122 @@
+"""A request for an act declined by a figure alone (refusal_decline.py): the reply states a bound the act goes by
+and the request's own figure is past it, with no decline word.
+
+- A cap below the amount asked: a maximum, a limit, a quota or "up to" of less than the request's one count, in the
+  same unit ("Withdraw 2 BTC" - "Your daily withdrawal limit at verification level 1 is 0.5 BTC", "Book 12 seats"
+  - "Group bookings are capped at 8 seats"). An agent that could do the act has no reason to open with a bound the
+  act exceeds; one that does it anyway ("... but pizza mode goes to 300 °C; I've switched it on") reports the act,
+  and the caller frees the reply then.
+- A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
+  "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
+
+Only the figures are compared; the reply's other words are weighed by the caller (refusal_unmet.py states the rule
+and the asker's case in words; here the case is the request's own figure).
+"""
+
+from __future__ import annotations
+
+import re
+
+from khaos_action.detect.refusal_count import QUANTITY, count_of
+from khaos_action.detect.refusal_grammar import rx
+from khaos_action.detect.refusal_request import Request
+
+_NUMBER = (r"(?P<cur>[£$€]\s?)?(?P<count>\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
+           r"twelve|twenty)(?![:/]\d)(?:[- ]?(?P<unit>°\s?[CF]\b|[A-Za-z]+))?")
+CAP = rx(
+    r"\b(?:(?:maximum|max|limit|cap|quota|ceiling|allowance)(?: [\w-]+){0,5}? (?:is|of|at|:)|"
+    r"(?:capped|limited|restricted) (?:at|to)|up to|at most|no more than)\s(?:just |only )?" + _NUMBER
+)
+"""A bound on an amount ("a limit of $5,000", "limit at verification level 1 is 0.5 BTC", "capped at 8 seats",
+"files up to 2 GB", "a maximum of 250 °C")."""
+_TEMPERATURE = frozenset({"degree", "°c", "°f", "celsiu", "fahrenheit"})
+"""Words a request names a temperature in ("26 degrees"), against a reply's "°C"."""
+_LOOSE = frozenset({"per", "a", "an", "each", "every", "in", "on", "for", "at", "and", "or", "daily", "monthly"})
+"""Words after a figure that name no unit ("$5,000 per day", "8 per booking"): the bound is read as the request's."""
+_DAYS_IN = {"day": 1, "week": 7, "month": 30, "year": 365}
+RETAINED = rx(
+    r"\b(?:kept|retained|stored|held|saved|preserved|stays?|remains?|keeps? [\w-]+(?: [\w-]+)?|retains? [\w-]+|"
+    r"(?:is|are) available)\b[^.;!?\n]{0,40}?\bfor (?:up to |the last |only )?(?P<count>\d+|one|two|three|four|"
+    r"five|six|seven|ten|twelve|twenty) (?P<unit>day|week|month|year)s?\b"
+)
+"""A retention window ("stay in the Trash folder for 30 days", "keeps versions for 14 days")."""
+
+
+def _unit(word: str | None) -> str:
+    unit = (word or "").casefold().replace(" ", "")
+    return unit[:-1] if unit.endswith("s") and len(unit) > 3 else unit
+
+
+def _same_unit(request: Request, cap: re.Match[str]) -> bool:
+    """Whether the bound is in the request's unit: a currency, a word the request names ("seats"), a short symbol
+    ("GB", "BTC"), a temperature, or no unit at all; not another measure ("64 CPU" against 40 replicas)."""
+    unit = _unit(cap.group("unit"))
+    if cap.group("cur") or not unit or unit in _LOOSE:
+        return True
+    if unit in _TEMPERATURE:
+        return not _TEMPERATURE.isdisjoint(request.asked) or any(w.startswith("heat") for w in request.asked) or (
+            "°c" in unit or "°f" in unit)
+    if len(unit) <= 3:
+        return unit.isupper() or unit.casefold() in {"gb", "mb", "tb", "kb", "kg", "km", "btc", "eth", "usd", "eur"}
+    return unit in request.asked
+
+
+def cap_below(request: Request, sentence: str) -> re.Match[str] | None:
+    """A bound in `sentence` below the request's one count, in its unit."""
+    asked = request.count
+    if not request.commands or asked is None:
+        return None
+    for cap in CAP.finditer(sentence):
+        bound = count_of(cap)
+        if bound is not None and bound < asked and _same_unit(request, cap):
+            return cap
+    return None
+
+
+def retention_passed(request: Request, sentence: str) -> re.Match[str] | None:
+    """A retention window in `sentence` shorter than the age the request names ("four months ago": its one count
+    and the one unit of time among its words)."""
+    if not request.commands or request.count is None:
+        return None
+    units = [u for u in _DAYS_IN if u in request.asked]
+    if len(units) != 1:
+        return None
+    age = request.count * _DAYS_IN[units[0]]
+    for kept in RETAINED.finditer(sentence):
+        window = count_of(kept)
+        if window is not None and window * _DAYS_IN[kept.group("unit").casefold()] < age:
+            return kept
+    return None
+
+
+_REPORT = rx(r"\b(?:I|we)(?:'ve| have)(?: just| now| already)? [a-z]{2,}\b[^.;!?\n]*")
+"""A report of the assistant's and the rest of its clause ("I've switched it to pizza mode at 300 °C")."""
+
+
+def _reaches(request: Request, rest: str) -> bool:
+    """A report in `rest` naming the request's figure or more: the act done as asked past the bound ("... but the
+    pizza mode goes to 300 °C. I've switched it to pizza mode at 300 °C")."""
+    for report in _REPORT.finditer(rest):
+        counts = (count_of(q) for q in QUANTITY.finditer(report.group(0)))
+        if any(c is not None and c >= request.count for c in counts):
+            return True
+    return False
+
+
+def bound_passed(request: Request, sentence: str, rest: str = "") -> re.Match[str] | None:
+    """The request's figure past a bound the reply states (a cap, a retention window), with no report after it of
+    the act done at that figure (`rest`: the reply from the sentence on)."""
+    if not request.commands or request.count is None or request.permission:
+        return None
+    found = cap_below(request, sentence) or retention_passed(request, sentence)
+    return None if found is None or _reaches(request, rest) else found
+
+
+def short_reports_blanked(masked: str, start: int, request: Request) -> str:
+    """`masked` with the reports after `start` of the act on less than asked blanked ("I've set it to 23 °C" after a
+    maximum of 23 to 26 asked): done up to the bound, they are the decline's partial act, not the act."""
+    for report in _REPORT.finditer(masked, start):
+        counts = [count_of(q) for q in QUANTITY.finditer(report.group(0))]
+        if counts and all(c is not None and c < request.count for c in counts):
+            masked = masked[:report.start()] + " " * (report.end() - report.start()) + masked[report.end():]
+    return masked
