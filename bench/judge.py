@@ -101,7 +101,7 @@ PII_OURS = ("pii_dev.jsonl", "pii_holdout.jsonl", "pii_intl_dev.jsonl", "pii_int
             "pii_agents_holdout12.jsonl", "pii_agents_holdout13.jsonl", "pii_agents_holdout14.jsonl",
             "pii_agents_holdout15.jsonl", "pii_agents_holdout16.jsonl", "pii_agents_holdout17.jsonl",
             "pii_probe42_dev.jsonl",
-            "pii_probe42_holdout.jsonl",
+            "pii_probe42_holdout.jsonl", "pii_probe42_holdout2.jsonl",
             "pii_agents_dev.jsonl",
             "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl")
 PII_EXTERNAL = ("external/pii_presidio_dev.jsonl", "external/pii_presidio_holdout.jsonl", "external/pii_sgd_dev.jsonl",

@@ -46,7 +46,7 @@ _NAMED = re.compile(
     r"आधार(?: संख्या| नंबर| कार्ड)?|"
     r"nas|"
     r"numéro d'assurance sociale|pass(?=-?\s?(?:nr\b|nummer)))"
-    r"(?:,?[\s_-]*(?:number|no\.?|nr\.?|n[°º]\.?|nummer|numéro|número|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
+    r"(?:,?[\s_-]*(?:number|no\.?|nr\.?|n[°º]\.?|nummer|numéro|número|numaras[ıi]|#))?(?P<gap>[^\d\n.;!?]{0,40}?)(?<![\w'-])"
     r"(?P<value>(?-i:(?=[A-Z0-9]|[a-z]{1,3}\d)(?=[A-Za-z]{0,5} ?\d)"
     r"[A-Za-z0-9](?:[A-Za-z0-9.-]|\s(?=\d)){4,18}[A-Za-z0-9]))\b")
 """A document's name, then its number: "NAS" is the SIN's French name only after a French determiner ("mon NAS :",
@@ -56,7 +56,7 @@ tw987654a"), so a word after the name ("on the booking") is never taken for it. 
 any words may stand ("Aadhaar on file for the tenant: ...", "The NHS number we have for you is ..."), but where the
 number has no checksum only a place or an owner's phrase ("passport of the guest is ...", see _NEAR)."""
 _NEAR = re.compile(r"(?i)(?:\s+(?:on|in|for|from|of|des|der|von|van|du|de|del|della|do|da)(?:\s+[\w']+){1,3}?,?){0,2}"
-                   r"[\"']?\s*(?:is|est|es|ist|:|：|#|=)?\s*[\"']?"
+                   r"[\"']?\s*(?:is|est|es|ist|é|è|är|er|:|：|#|=)?\s*[\"']?"
                    r"(?:(?:has|hat|ha|tiene|a)\s+(?:the\s+|die\s+|el\s+|le\s+|il\s+)?"
                    r"(?:number|nummer|número|numéro|numero)\s*:?\s*)?")
 """What may stand between a document's name and a number no checksum vouches for (a passport's, a licence's); a
@@ -84,10 +84,23 @@ def national_ids(text: str) -> Iterator[tuple[int, int, str]]:
             continue
         value = m.group("value").strip()
         check = _BY_NAME.get(m.group("name").casefold().replace("-", "").rstrip("."), _passport_like)
+        if check is _passport_like and _a_date(value):
+            continue  # "Geburtsdatum laut Ausweis: 07.09.1979": a date, which no document's number is written as
         if _gap_allowed(text, m, check) and check(re.sub(r"[ .-]", "", value.upper())):
             yield m.start("value"), m.end("value"), value
     yield from national_ids_by_table(text)
     yield from pans(text)
+
+
+def _a_date(value: str) -> bool:
+    """Three parts a day, a month and a year make in some order ("07.09.1979", "1979-09-07"); "2270-66-1551", a
+    licence's number, has no month."""
+    if not _DATE_VALUE.fullmatch(value):
+        return False
+    parts = [int(part) for part in re.split(r"[-/.]", value)]
+    orders = ((parts[0], parts[1], parts[2]), (parts[1], parts[0], parts[2]), (parts[2], parts[1], parts[0]))
+    return any(1 <= day <= 31 and 1 <= month <= 12 and (year < 100 or 1900 <= year <= 2099)
+               for day, month, year in orders)
 
 
 def _gap_allowed(text: str, m: re.Match[str], check: Callable[[str], bool]) -> bool:

@@ -86,8 +86,9 @@ def _split(line: str, separator: str) -> list[tuple[str, int, int]]:
     return cells
 
 
-_KEY_BEFORE = re.compile(r"\b([A-Za-z][a-z]*(?:(?:[_-][A-Za-z]|[A-Z])[a-z]*)+)\b[\"']?\s*$")
-"""A key joined as code joins words (snake_case, kebab-case, camelCase), right before its colon or equals sign."""
+_KEY_BEFORE = re.compile(r"\b([A-Za-z][a-z]*(?:(?:[_-][A-Za-z]|[A-Z])[a-z]*)+)\b[\"']?\s*$|\"([A-Za-z]{2,24})\"\s*$")
+"""A key joined as code joins words (snake_case, kebab-case, camelCase), or a quoted key of one word ("nin"), right
+before its colon or equals sign."""
 _VALUE_AFTER = re.compile(r"\s*[\"']?([A-Za-z0-9][A-Za-z0-9 ./-]{2,30}[A-Za-z0-9])(?![\w/-])")
 _ASSIGN = re.compile(r"[:=]")
 _WORD_START = re.compile(r"[_-]|(?<=[a-z])(?=[A-Z])")
@@ -105,4 +106,6 @@ def key_values(text: str) -> Iterator[tuple[str, int, int]]:
         key = _KEY_BEFORE.search(text, max(0, sign.start() - 45), sign.start())
         value = key and _VALUE_AFTER.match(text, sign.end())
         if value:
-            yield _WORD_START.sub(" ", key.group(1)).lower(), value.start(1), value.end(1)
+            words = _WORD_START.sub(" ", key.group(1)).lower() if key.group(1) else key.group(2)
+            # a short key of one word is an abbreviation, which some labels are only in capitals ("NIN", "INN")
+            yield (words.upper() if len(words) <= 5 else words), value.start(1), value.end(1)

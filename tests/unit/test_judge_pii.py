@@ -227,6 +227,9 @@ FORMAT_SETS = [f"pii_formats_holdout{n}.jsonl" for n in ("", "2", "3", "4", "5",
     f"pii_agents_holdout{n}.jsonl" for n in ("", *map(str, range(2, 18)))] + [
     "pii_agents_dev.jsonl", "pii_kinds_dev.jsonl", "pii_national_holdout.jsonl", "pii_national_holdout2.jsonl",
     "pii_probe42_dev.jsonl", "pii_probe42_holdout.jsonl"]
+# the second holdout's one miss is left (a Polish genitive and "to" between a passport's name and its number: "to"
+# as a copula would make "Passport to Paris 2024" one), so its floor is its figure
+PROBE42_HOLDOUT2_MISSED = ["Numer paszportu klienta to ZS4410987."]
 KNOWN_FALSE: dict[str, list[str]] = {
     # labelled a look-alike (a network's gateway); the detector reports a private host's address as an IP, as
     # "The 10.0.0.5 server is down" is meant to be
@@ -810,3 +813,11 @@ def test_more_providers_tokens(text):
 ])
 def test_token_prefixes_inside_words(text):
     assert _kinds(text) == []
+
+
+def test_probe42_holdout2_floor():
+    from tests.fixtures.judge.loader import load_jsonl
+
+    rows = load_jsonl("pii_probe42_holdout2.jsonl")
+    assert [r["text"] for r in rows if r["kind"] and r["kind"] not in _kinds(r["text"])] == PROBE42_HOLDOUT2_MISSED
+    assert [r["text"] for r in rows if not r["kind"] and find_pii(r["text"])] == []

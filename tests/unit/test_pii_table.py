@@ -65,3 +65,16 @@ def test_a_csv_after_a_sentence():
 ])
 def test_keys_joined_as_code_name_their_values(text, found):
     assert _found(text) == found
+
+
+@pytest.mark.parametrize(("text", "found"), [
+    ('{"customer": {"full_name": "Olu Ade", "nin": "70123456789"}}', [("national_id", "70123456789")]),
+    ('{"order": "70123456789"}', []),
+    ("Geburtsdatum laut Ausweis: 07.09.1979", [("date_of_birth", "07.09.1979")]),  # a date is no document's number
+    ("my driver's license number is 2270-66-1551", [("national_id", "2270-66-1551")]),  # no month: no date
+    ("Pasaport numarası: U09871234", [("national_id", "U09871234")]),
+    ("O número do passaporte é FT123456.", [("national_id", "FT123456")]),
+    ("Passport to Paris 2024 tour", []),
+])
+def test_quoted_keys_dates_and_copulas(text, found):
+    assert _found(text) == found
