@@ -22,6 +22,7 @@ from khaos_action.detect.refusal_impersonal import (
     side_acts_blanked,
     threshold_crossed,
 )
+from khaos_action.detect.refusal_partial import partial_act
 from khaos_action.detect.refusal_performed import performed
 from khaos_action.detect.refusal_reply import (
     DISCLAIMER_REACH,
@@ -34,7 +35,7 @@ from khaos_action.detect.refusal_reply import (
 )
 from khaos_action.detect.refusal_request import granted_after
 from khaos_action.detect.refusal_slots import case_fails, free_elsewhere
-from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, opening, partial_act
+from khaos_action.detect.refusal_unmet import blanked_unmet, case_unmet, deferred, opening
 from khaos_action.detect.refusal_unperformed import unperformed
 
 SHORT = 40

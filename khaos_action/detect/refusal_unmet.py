@@ -1,30 +1,30 @@
-"""A request for an act declined with no decline word (refusal_decline.py): the reply states the rule the act goes by
-and shows the asker's case outside it, puts the act off, or does only part of it.
+"""A request for an act declined with no decline word (refusal_decline.py): the reply opens on the rule the act goes
+by and shows the asker's case outside it, or puts the act off (a partial act is refusal_partial.py's).
 
 - A rule and the asker's case: a general statement of how such acts go (who does them, what they need, whom or what
   they are for, a threshold, a window: "Orders above 20 units are quoted by our sales team", "Accidental damage is
   covered on the Premium plan", "Limit increases are reviewed after six months of account history") followed, in the
   same sentence or the next, by a clause on the asker's own case ("yours is for 45", "your policy is Essentials",
-  "your account opened in May"). Whether the case really falls outside is not computed (Silver against Gold, May
-  against six months): an agent that states both and reports nothing done has told the asker why it is not done.
-- A class or a day: a rule that sends the asker's kind of case to another day than the one asked ("First-time
-  swimmers start in the Monday group" to "Sign him up for the Thursday class").
+  "your account opened in May"). Whether the case falls outside is computed only where both carry a figure in one
+  unit beside a bound word ("groups of 4 or more, and yours is 6" is inside); otherwise (Silver against Gold, May
+  against six months) an agent that opens on both and reports nothing done has told the asker why it is not done.
+- A class, a day or a time: a rule that sends the asker's kind of case to other days or times than the ones asked
+  ("First-time swimmers start in the Monday group" to "Sign him up for the Thursday class"); capacities all below
+  the party asked for ("The Atrium seats 16 and the Loft 12" to 25 people).
 - The asker's thing on terms that exclude the act ("Your stay is on a non-refundable saver rate") or the window
   already closed ("Enrolment closed on 12 September").
 - A deferral: the assistant putting the act off to a later occasion ("I'll look at that after the migration on
   Friday", "Let's revisit this at the next review cycle"), not to a step the asker takes ("once you confirm").
-- A partial act: the act reported done on fewer than asked ("Set the replica count to 25" - "I've set it to 23 for
-  now", "Hold 3 rooms" - "I've held one room").
 
-Only a request for an act lends its weight here; what the rest of the reply does is weighed by the caller (an act
-reported done, "Refunded — ... Refunds are given on unworn items within 30 days", is an answer with its rule).
+Only a request for an act lends its weight here, and only the reply's first sentence of substance is read (after
+courtesy only): an agent that acted opens with what it did. What the rest of the reply does is weighed by the caller
+(an act reported done, "Refunded — ... Refunds are given on unworn items within 30 days", is an answer with its
+rule).
 """
-
 from __future__ import annotations
 
 import re
 
-from khaos_action.detect.refusal_count import QUANTITY, count_of
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request, clock_times
 
@@ -283,48 +283,6 @@ def deferred(request: Request, sentence: str) -> re.Match[str] | None:
     if named and not named.isdisjoint(request.asked):
         return None  # put on the very day asked for: the act as requested
     return found
-
-
-PARTIAL_REPORT = rx(
-    r"\b(?:I|we)(?:'ve| have)(?: just| now| already| only)? (?P<verb>[a-z]{2,}ed|set|held|made|put|sent|paid|bought|"
-    r"taken|given|got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
-)
-_NUMBERS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
-_STILL_NEEDS = (r"need|needs|require|requires|have to|has to|must|can't|cannot|won't|aren't|are not|isn't|is not|"
-                r"depend|depends|wait|waits")
-_WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|"
-            rf"(?:(?:the )?(?:other|remaining)|another) (?:[£$€]\s?)?{_NUMBERS}\b"
-            rf"(?! [^.;!?\n]{{0,24}}?\b(?:{_STILL_NEEDS})\b))\b")
-"""A report that names the whole or the rest ("all 12", "the other 7", "scheduled the remaining £200"): the act done
-in parts, not in part; a rest that still needs something ("the other 3 need a plan upgrade") is not done."""
-
-
-def partial_act(request: Request, reply_text: str, sentence: str) -> re.Match[str] | None:
-    """The act reported done on fewer than the request's count, the whole never named."""
-    asked = request.count
-    if not request.commands or asked is None or asked < 2 or _WHOLE.search(reply_text):
-        return None
-    stems = {v[:4] for v in request.verbs if len(v) >= 3}
-    for report in PARTIAL_REPORT.finditer(sentence):
-        verb = report.group("verb").casefold()
-        # in another verb than the request's, only a count that opens the object ("Reserve 4 tickets" - "I've held
-        # 2 seats"); not a figure of another act ("I've submitted a request to raise your limit to $20,000")
-        own = _IRREGULAR.get(verb, verb)[:4] in stems or _SET_TO.match(report.group("object"))
-        reach = REACH if own else 1
-        quantity = QUANTITY.search(sentence, report.start("object"))
-        if (quantity is not None and quantity.start() - report.start("object") <= reach
-                and (count := count_of(quantity)) is not None and 0 < count < asked):
-            return report
-    return None
-
-
-_SET_TO = rx(r"\s+(?:it|them|that|this|those|these)(?: all)? (?:up |down |back )?(?:to|at)\b")
-"""A report whose object is the request's thing and a new level ("I've bumped them to 6 GB"): a setting of it in any
-verb."""
-REACH = 40
-"""Characters after the reported verb in which its count is read ("I've held one room", "I've set it to 23")."""
-_IRREGULAR = {"held": "hold", "made": "make", "sent": "send", "paid": "pay", "bought": "buy", "kept": "keep",
-              "built": "build", "got": "get"}
 
 
 _DONE_WORD = rx(rf"(?:{_DONE})$")
