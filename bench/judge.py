@@ -80,7 +80,8 @@ PROMPTED = ("refusal_prompts_dev.jsonl", "refusal_prompts_holdout.jsonl", "refus
             "refusal_recall42_holdout.jsonl", "refusal_recall42_probe.jsonl", "refusal_caveats_probe2.jsonl",
             "refusal_caveats_probe3.jsonl",
             "refusal_recall42_probe2.jsonl", "refusal_recall42_answers.jsonl",
-            "refusal_recall42_probe3.jsonl", "refusal_recall42_answers2.jsonl")
+            "refusal_recall42_probe3.jsonl", "refusal_recall42_answers2.jsonl",
+            "refusal_recall42_final.jsonl")
 EXTERNAL = ("external/refusal_xstest_dev.jsonl", "external/refusal_xstest_holdout.jsonl",
             "external/refusal_chatgpt_dev.jsonl", "external/refusal_chatgpt_holdout.jsonl",
             "external/refusal_rbr_dev.jsonl", "external/refusal_rbr_holdout.jsonl",

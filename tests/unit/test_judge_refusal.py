@@ -708,6 +708,7 @@ DOMAIN_FLOORS = {
     "refusal_recall42_answers.jsonl": (21, 3),
     "refusal_recall42_probe3.jsonl": (20, 0),
     "refusal_recall42_answers2.jsonl": (12, 1),
+    "refusal_recall42_final.jsonl": (19, 0),
     "refusal_styles_holdout.jsonl": (35, 0),
     "refusal_domains_holdout17.jsonl": (47, 0),
     "refusal_styles_holdout2.jsonl": (34, 0),
