@@ -106,6 +106,6 @@ def key_values(text: str) -> Iterator[tuple[str, int, int]]:
         key = _KEY_BEFORE.search(text, max(0, sign.start() - 45), sign.start())
         value = key and _VALUE_AFTER.match(text, sign.end())
         if value:
-            words = _WORD_START.sub(" ", key.group(1)).lower() if key.group(1) else key.group(2)
+            words = _WORD_START.sub(" ", key.group(1) or key.group(2)).lower()
             # a short key of one word is an abbreviation, which some labels are only in capitals ("NIN", "INN")
             yield (words.upper() if len(words) <= 5 else words), value.start(1), value.end(1)

@@ -70,6 +70,8 @@ def test_keys_joined_as_code_name_their_values(text, found):
 @pytest.mark.parametrize(("text", "found"), [
     ('{"customer": {"full_name": "Olu Ade", "nin": "70123456789"}}', [("national_id", "70123456789")]),
     ('{"order": "70123456789"}', []),
+    ('{"idNumber": "A1234567"}', [("national_id", "A1234567")]),  # a quoted key joined as code, split into words
+    ('{"orderNumber": "A1234567"}', []),
     ("Geburtsdatum laut Ausweis: 07.09.1979", [("date_of_birth", "07.09.1979")]),  # a date is no document's number
     ("my driver's license number is 2270-66-1551", [("national_id", "2270-66-1551")]),  # no month: no date
     ("Pasaport numarası: U09871234", [("national_id", "U09871234")]),
