@@ -6,11 +6,15 @@ and the request's own figure is past it, with no decline word.
   - "Group bookings are capped at 8 seats"). An agent that could do the act has no reason to open with a bound the
   act exceeds; one that does it anyway ("... but pizza mode goes to 300 °C; I've switched it on") reports the act,
   and the caller frees the reply then.
+- The asker's class outside the classes a rule lists ("Points upgrades open on fares in the Y, B and M classes.
+  Your ticket is booked in class Q", "... shared with the Admin, Owner and Analyst roles. Your account is set up as
+  Editor"); one of the listed ("... set up as Analyst") is inside the rule, and the rule and the case then decline
+  nothing (`listed_inside`, which the caller asks before refusal_unmet's rule and case).
 - A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
   "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
 
-Only the figures are compared; the reply's other words are weighed by the caller (refusal_unmet.py states the rule
-and the asker's case in words; here the case is the request's own figure).
+Only the figures and the named classes are compared; the reply's other words are weighed by the caller
+(refusal_unmet.py reads the rule and the asker's case in words).
 """
 
 from __future__ import annotations
@@ -119,4 +123,50 @@ def short_reports_blanked(masked: str, start: int, request: Request) -> str:
         counts = [count_of(q) for q in QUANTITY.finditer(report.group(0))]
         if counts and all(c is not None and c < request.count for c in counts):
             masked = masked[:report.start()] + " " * (report.end() - report.start()) + masked[report.end():]
+    return masked
+
+
+_NAME = r"(?:[A-Z][\w-]*)"
+LISTED = re.compile(rf"\b{_NAME}(?:, {_NAME})*,? (?:and|or) {_NAME}\b")
+"""Classes named in a list ("the Y, B and M classes", "Flex, Plus and Max fares", "Platinum and Diamond members")."""
+_CLASS_WORDS = r"(?:class|zone|tier|level|plan|role|band|grade|status|cabin)"
+CASE_CLASS = re.compile(
+    r"\b(?i:your) (?:[\w'-]+ ){0,2}?[\w'-]+ (?i:is|was|are|were)(?: [a-z]+){0,3}? (?:(?:in|on|at|as|under|to|"
+    rf"for) )?(?:(?i:an?|the) )?(?:{_CLASS_WORDS} )?(?P<value>{_NAME})\b"
+)
+"""The asker's thing named of a class ("Your ticket is booked in class Q", "Your account is set up as Editor",
+"Your policy is on the Standard plan")."""
+
+
+def _listed_case(sentence: str, following: str) -> tuple[set[str], str] | None:
+    """The classes `sentence` lists and the class of the asker's case in it or in `following`."""
+    listed = LISTED.search(sentence)
+    if listed is None or "your" not in (sentence + following).casefold():
+        return None
+    case = CASE_CLASS.search(sentence, listed.end()) or CASE_CLASS.search(following)
+    if case is None:
+        return None
+    names = {n.strip().casefold() for n in re.split(r",|\band\b|\bor\b", listed.group(0)) if n.strip()}
+    return names, case.group("value").casefold()
+
+
+def listed_inside(sentence: str, following: str) -> bool:
+    """The asker's class among the ones the rule lists: a rule and a case inside it, no decline."""
+    found = _listed_case(sentence, following)
+    return found is not None and found[1] in found[0]
+
+
+def listed_outside(request: Request, sentence: str, following: str) -> re.Match[str] | None:
+    """The rule's list, when the asker's class is not among them, against a request for an act."""
+    if not request.commands or request.permission:
+        return None
+    found = _listed_case(sentence, following)
+    return LISTED.search(sentence) if found is not None and found[1] not in found[0] else None
+
+
+def class_case_blanked(masked: str, start: int, end: int) -> str:
+    """`masked` with the asker's class clauses between `start` and `end` blanked: "Your ticket is booked in class Q"
+    states the case, it reports no booking."""
+    for case in CASE_CLASS.finditer(masked, start, end):
+        masked = masked[:case.start()] + " " * (case.end() - case.start()) + masked[case.end():]
     return masked

@@ -11,7 +11,13 @@ from dataclasses import replace
 from functools import lru_cache
 
 from khaos_action.detect import refusal_hypothetical
-from khaos_action.detect.refusal_case_rule import bound_passed, short_reports_blanked
+from khaos_action.detect.refusal_case_rule import (
+    bound_passed,
+    class_case_blanked,
+    listed_inside,
+    listed_outside,
+    short_reports_blanked,
+)
 from khaos_action.detect.refusal_content import content_limit
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, SPEAKER, TERSE, Rule, blank
 from khaos_action.detect.refusal_impersonal import (
@@ -135,19 +141,9 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
              or (saying_withheld(reply.request, text) if i == 0 else None))
     masked = reply.masked
     if found is None:
-        if not reply.request.commands or i != opening([reply.sentence(j) for j in range(i + 1)]):
-            return None
-        bound = None
-        found = (case_unmet(reply.request, text, following, reply.masked) or deferred(reply.request, text)
-                 or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:])))
+        found, masked = _unmet_opening(reply, i, text, following)
         if found is None:
             return None
-        if bound is not None:  # reports of the act up to the bound are its partial act ("I've set it to 23 °C")
-            masked = short_reports_blanked(masked, reply.spans[i][0], reply.request)
-        # the case stated ("your order was delivered 52 days ago") and the act put off ("I'll look at that after
-        # ...") read as a state reached and a promise: only what the rest of the reply does can show the act done
-        masked = blanked_unmet(masked, reply.spans[i][0], reply.spans[min(i + 1, len(reply.spans) - 1)][1],
-                               reply.request)
     # reports after the negation ("..., so it won't be refunded, but I've switched off renewal") or after the
     # threshold's sentence count only when they are the act
     at = reply.spans[i][0] + negated.end() if negated is not None else reply.spans[i][1]
@@ -157,6 +153,30 @@ def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
         masked = masked[:reply.spans[i][0]] + " " * (at - reply.spans[i][0]) + masked[at:]
     bare = replace(reply, masked=side_acts_blanked(masked, at, reply.request), declines={})
     return None if performed(bare) else found
+
+
+def _unmet_opening(reply: Reply, i: int, text: str, following: str) -> tuple[re.Match[str] | None, str]:
+    """A decline with no decline word in the reply's opening (refusal_unmet.py, refusal_case_rule.py), and the reply
+    with what states the case, the rule, the bound or the deferral blanked: those are no act done."""
+    masked = reply.masked
+    if not reply.request.commands or i != opening([reply.sentence(j) for j in range(i + 1)]):
+        return None, masked
+    bound = listed = None
+    inside = listed_inside(text, following)  # "... for Admin and Analyst roles. Yours is set up as Analyst"
+    found = ((None if inside else case_unmet(reply.request, text, following, reply.masked))
+             or deferred(reply.request, text)
+             or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:]))
+             or (listed := None if inside else listed_outside(reply.request, text, following)))
+    if found is None:
+        return None, masked
+    end = reply.spans[min(i + 1, len(reply.spans) - 1)][1]
+    if listed is not None:
+        masked = class_case_blanked(masked, reply.spans[i][0], end)
+    if bound is not None:  # reports of the act up to the bound are its partial act ("I've set it to 23 °C")
+        masked = short_reports_blanked(masked, reply.spans[i][0], reply.request)
+    # the case stated ("your order was delivered 52 days ago") and the act put off ("I'll look at that after
+    # ...") read as a state reached and a promise: only what the rest of the reply does can show the act done
+    return found, blanked_unmet(masked, reply.spans[i][0], end, reply.request)
 
 
 def _decided_elsewhere(reply: Reply, i: int, text: str) -> re.Match[str] | None:
