@@ -10,6 +10,9 @@ and the request's own figure is past it, with no decline word.
   Your ticket is booked in class Q", "... shared with the Admin, Owner and Analyst roles. Your account is set up as
   Editor"); one of the listed ("... set up as Analyst") is inside the rule, and the rule and the case then decline
   nothing (`listed_inside`, which the caller asks before refusal_unmet's rule and case).
+- A waiting, qualifying or holding period the asker's case has not reached ("cover starts after a 14-day waiting
+  period, and the damage was reported on day 9", "a 12-month holding period, and yours was bought 7 months ago");
+  a case past it ("... bought 18 months ago") is inside the rule (`period_reached`).
 - A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
   "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
 
@@ -29,7 +32,7 @@ _NUMBER = (r"(?P<cur>[£$€]\s?)?(?P<count>\d[\d,]*(?:\.\d+)?|one|two|three|fou
            r"twelve|twenty)(?![:/]\d)(?:[- ]?(?P<unit>°\s?[CF]\b|[A-Za-z]+))?")
 CAP = rx(
     r"\b(?:(?:maximum|max|limit|cap|quota|ceiling|allowance)(?: [\w-]+){0,5}? (?:is|of|at|:)|"
-    r"(?:capped|limited|restricted) (?:at|to)|up to|at most|no more than)\s(?:just |only )?" + _NUMBER
+    r"(?:capped|limited|restricted) (?:at|to)|up to|at most|no more than)\s(?:just |only )?[*_]{0,2}" + _NUMBER
 )
 """A bound on an amount ("a limit of $5,000", "limit at verification level 1 is 0.5 BTC", "capped at 8 seats",
 "files up to 2 GB", "a maximum of 250 °C")."""
@@ -40,10 +43,11 @@ _LOOSE = frozenset({"per", "a", "an", "each", "every", "in", "on", "for", "at", 
 _DAYS_IN = {"day": 1, "week": 7, "month": 30, "year": 365}
 RETAINED = rx(
     r"\b(?:kept|retained|stored|held|saved|preserved|stays?|remains?|keeps? [\w-]+(?: [\w-]+)?|retains? [\w-]+|"
-    r"(?:is|are) available)\b[^.;!?\n]{0,40}?\bfor (?:up to |the last |only )?(?P<count>\d+|one|two|three|four|"
-    r"five|six|seven|ten|twelve|twenty) (?P<unit>day|week|month|year)s?\b"
+    r"(?:is|are) available)\b[^.;!?\n]{0,40}?\bfor (?:up to |the last |only )?[*_]{0,2}(?P<count>\d+|one|two|three|"
+    r"four|five|six|seven|ten|twelve|twenty) (?P<unit>day|week|month|year)s?\b"
 )
-"""A retention window ("stay in the Trash folder for 30 days", "keeps versions for 14 days")."""
+"""A retention window ("stay in the Trash folder for 30 days", "keeps versions for 14 days"); its figure may be set
+in bold ("for **30 days**")."""
 
 
 def _unit(word: str | None) -> str:
@@ -170,3 +174,51 @@ def class_case_blanked(masked: str, start: int, end: int) -> str:
     for case in CASE_CLASS.finditer(masked, start, end):
         masked = masked[:case.start()] + " " * (case.end() - case.start()) + masked[case.end():]
     return masked
+
+
+_FIGURE = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
+_PERIOD_KIND = r"(?:waiting|qualifying|holding|cooling-off|vesting|lock-in|probation(?:ary)?|minimum)"
+PERIOD = rx(
+    rf"\b(?P<count>{_FIGURE})[- ](?P<unit>day|week|month|year)s?(?:'s?)? {_PERIOD_KIND} period\b|"
+    rf"\b{_PERIOD_KIND} period of (?P<count2>{_FIGURE}) (?P<unit2>day|week|month|year)s?\b"
+)
+"""A period the act waits for ("a 14-day waiting period", "a qualifying period of 26 weeks")."""
+_ELAPSED = rx(rf"\bday (?P<day>\d+)\b|\b(?P<count>{_FIGURE}) (?P<unit>day|week|month|year)s?\b")
+"""How far the asker's case has gone ("on day 9", "19 weeks", "bought 7 months ago")."""
+_CASE_WORD = rx(r"\b(?:your|yours|ago|on day)\b")
+
+
+def _figure(text: str) -> float | None:
+    found = QUANTITY.search(text)
+    return count_of(found) if found is not None else None
+
+
+def _period_case(sentence: str, following: str) -> tuple[float, float] | None:
+    """The period `sentence` states and how far the asker's case has gone after it, in days."""
+    period = PERIOD.search(sentence) if "period" in sentence else None  # a word most sentences lack
+    if period is None:
+        return None
+    rest = sentence[period.end():] + " " + following
+    if _CASE_WORD.search(rest) is None or (elapsed := _ELAPSED.search(rest)) is None:
+        return None
+    count = _figure(period.group("count") or period.group("count2"))
+    unit = (period.group("unit") or period.group("unit2")).casefold()
+    if elapsed.group("day"):
+        case = float(elapsed.group("day"))
+    else:
+        case = (_figure(elapsed.group("count")) or 0) * _DAYS_IN[elapsed.group("unit").casefold()]
+    return (count or 0) * _DAYS_IN[unit], case
+
+
+def period_reached(sentence: str, following: str) -> bool:
+    """The asker's case past the period the rule waits for: inside the rule, no decline."""
+    found = _period_case(sentence, following)
+    return found is not None and found[1] >= found[0]
+
+
+def period_unmet(request: Request, sentence: str, following: str) -> re.Match[str] | None:
+    """The period the rule waits for, when the asker's case has not reached it, against a request for an act."""
+    if not request.commands or request.permission:
+        return None
+    found = _period_case(sentence, following)
+    return PERIOD.search(sentence) if found is not None and found[1] < found[0] else None

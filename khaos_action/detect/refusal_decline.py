@@ -16,6 +16,8 @@ from khaos_action.detect.refusal_case_rule import (
     class_case_blanked,
     listed_inside,
     listed_outside,
+    period_reached,
+    period_unmet,
     short_reports_blanked,
 )
 from khaos_action.detect.refusal_content import content_limit
@@ -127,9 +129,16 @@ def _act_reading(reply: Reply, i: int, text: str) -> re.Match[str] | None:
     return (_negated(reply, i, text) or request.act_declined(text) or request.act_persists(text)
             or request.concluded_no(text)
             or request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
-            or unperformed(reply, text, reply.spans[i][1]) or partial_act(request, reply.masked, text)
+            or _gate_unmet(reply, i, text) or partial_act(request, reply.masked, text)
             or free_elsewhere(reply, text) or case_fails(reply, text, reply.spans[i][1]))
 
+
+
+def _gate_unmet(reply: Reply, i: int, text: str) -> re.Match[str] | None:
+    """The act left unperformed behind a gate (refusal_unperformed.py), unless the gate is a period the asker's case
+    is past ("can be cashed after a 12-month holding period, and yours was bought 18 months ago")."""
+    following = reply.sentence(i + 1) if i + 1 < len(reply.spans) else ""
+    return None if period_reached(text, following) else unperformed(reply, text, reply.spans[i][1])
 
 def _negated(reply: Reply, i: int, text: str) -> re.Match[str] | None:
     """The requested act negated with no speaker, a threshold the asker's case crosses, the thing reserved to another
@@ -162,11 +171,14 @@ def _unmet_opening(reply: Reply, i: int, text: str, following: str) -> tuple[re.
     if not reply.request.commands or i != opening([reply.sentence(j) for j in range(i + 1)]):
         return None, masked
     bound = listed = None
-    inside = listed_inside(text, following)  # "... for Admin and Analyst roles. Yours is set up as Analyst"
+    # "... for Admin and Analyst roles. Yours is set up as Analyst", "a 12-month holding period, and yours was bought
+    # 18 months ago": the case inside the rule
+    inside = listed_inside(text, following) or period_reached(text, following)
     found = ((None if inside else case_unmet(reply.request, text, following, reply.masked))
              or deferred(reply.request, text)
              or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:]))
-             or (listed := None if inside else listed_outside(reply.request, text, following)))
+             or (listed := None if inside else listed_outside(reply.request, text, following))
+             or period_unmet(reply.request, text, following))
     if found is None:
         return None, masked
     end = reply.spans[min(i + 1, len(reply.spans) - 1)][1]
