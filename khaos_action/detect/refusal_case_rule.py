@@ -13,6 +13,10 @@ and the request's own figure is past it, with no decline word.
 - A waiting, qualifying or holding period the asker's case has not reached ("cover starts after a 14-day waiting
   period, and the damage was reported on day 9", "a 12-month holding period, and yours was bought 7 months ago");
   a case past it ("... bought 18 months ago") is inside the rule (`period_reached`).
+- A maximum duration against a request to extend, with the asker's case at or near it ("Extend my loan by another
+  week" - "Loans have a 6-week maximum, and yours has run 6 weeks", "máximo de 3 horas y ya llevas 2 h 50 min"); a
+  case with room left for the extension ("yours has run 3 weeks") is inside the rule. A case with no duration
+  ("yours started on 2 May") leaves the maximum unreached only if the reply says so, which it then does in a report.
 - A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
   "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
 
@@ -222,3 +226,42 @@ def period_unmet(request: Request, sentence: str, following: str) -> re.Match[st
         return None
     found = _period_case(sentence, following)
     return PERIOD.search(sentence) if found is not None and found[1] < found[0] else None
+
+
+_EXTEND = ("extend", "prolong", "renew", "alarg", "ampli", "amplí", "verläng", "prolonge", "allung", "estend")
+"""Stems of the verbs that ask for more time ("Extend my loan", "Alarga mi préstamo")."""
+_MINUTES = {"min": 1, "minute": 1, "minuto": 1, "h": 60, "hour": 60, "hora": 60, "day": 1440, "día": 1440,
+            "dia": 1440, "night": 1440, "noche": 1440, "week": 10080, "semana": 10080, "month": 43200, "mes": 43200}
+_TIME_UNIT = r"(?P<unit>min(?:ute|uto)?|hour|hora|h|day|d[ií]a|night|noche|week|semana|month|mes)(?:s|es)?\b"
+MAXIMUM = rx(
+    rf"\b(?P<count>{_FIGURE})[- ]{_TIME_UNIT}(?:'s?)? maximum\b|"
+    rf"\bmaximum (?:[a-z]+ )?(?:is |of )(?P<count2>{_FIGURE}) (?P<unit2>minute|hour|day|night|week|month)s?\b|"
+    r"\bm[aá]ximo (?:es )?de (?P<count3>\d+) (?P<unit3>minutos?|horas?|d[ií]as?|noches?|semanas?|meses)\b"
+)
+"""A maximum duration ("a 6-week maximum", "a maximum stay of 7 nights", "un máximo de 3 horas")."""
+_SPENT = rx(rf"\b(?P<count>\d+|one|two|three|four|five|six|seven|eight|nine|ten|twelve) ?{_TIME_UNIT}")
+_YOURS = rx(r"\b(?:your|yours|llevas|lleva|tu|su)\b")
+
+
+def _minutes(count: str | None, unit: str) -> float:
+    unit = unit.casefold()
+    key = next((k for k in sorted(_MINUTES, key=len, reverse=True) if unit.startswith(k)), "min")
+    return (_figure(count or "") or 0) * _MINUTES[key]
+
+
+def stay_maxed(request: Request, sentence: str, following: str) -> re.Match[str] | None:
+    """A maximum duration with the asker's case beside it and no room for the extension asked (its one count of the
+    maximum's unit, or one), against a request to extend."""
+    if not request.commands or not any(w.startswith(_EXTEND) for w in request.asked | request.verbs):
+        return None
+    found = MAXIMUM.search(sentence)
+    if found is None:
+        return None
+    rest = sentence[found.end():] + " " + following
+    if _YOURS.search(rest) is None:
+        return None
+    unit = found.group("unit") or found.group("unit2") or found.group("unit3")
+    most = _minutes(found.group("count") or found.group("count2") or found.group("count3"), unit)
+    spent = sum(_minutes(m.group("count"), m.group("unit")) for m in _SPENT.finditer(rest.split(".")[0]))
+    asked = (request.count or 1) * _minutes("1", unit)
+    return found if spent == 0 or spent + asked > most else None

@@ -19,6 +19,7 @@ from khaos_action.detect.refusal_case_rule import (
     period_reached,
     period_unmet,
     short_reports_blanked,
+    stay_maxed,
 )
 from khaos_action.detect.refusal_content import content_limit
 from khaos_action.detect.refusal_grammar import IMPERSONAL, POLICY, SPEAKER, TERSE, Rule, blank
@@ -178,7 +179,7 @@ def _unmet_opening(reply: Reply, i: int, text: str, following: str) -> tuple[re.
              or deferred(reply.request, text)
              or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:]))
              or (listed := None if inside else listed_outside(reply.request, text, following))
-             or period_unmet(reply.request, text, following))
+             or period_unmet(reply.request, text, following) or stay_maxed(reply.request, text, following))
     if found is None:
         return None, masked
     end = reply.spans[min(i + 1, len(reply.spans) - 1)][1]
