@@ -17,6 +17,9 @@ and the request's own figure is past it, with no decline word.
   week" - "Loans have a 6-week maximum, and yours has run 6 weeks", "máximo de 3 horas y ya llevas 2 h 50 min"); a
   case with room left for the extension ("yours has run 3 weeks") is inside the rule. A case with no duration
   ("yours started on 2 May") leaves the maximum unreached only if the reply says so, which it then does in a report.
+- A partial act reported as a bare participle ("Scale ... to 40 replicas" - "Scaled to 32, which is what fits",
+  "Order 30 chairs" - "Ordered 18"): in the request's verb or setting the thing to a level, on fewer than asked,
+  with no figure of the whole anywhere in the reply ("all 30 arrive Tuesday").
 - A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
   "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
 
@@ -265,3 +268,31 @@ def stay_maxed(request: Request, sentence: str, following: str) -> re.Match[str]
     spent = sum(_minutes(m.group("count"), m.group("unit")) for m in _SPENT.finditer(rest.split(".")[0]))
     asked = (request.count or 1) * _minutes("1", unit)
     return found if spent == 0 or spent + asked > most else None
+
+
+BARE_REPORT = re.compile(r"(?:^|[.;:!?]\s+)(?P<verb>[A-Z][a-z]{2,}ed)\b(?P<object>[^.;:!?\n]{0,30})")
+"""A report with no subject opening a sentence or a clause ("Scaled to 32", "Ordered 18")."""
+_TO_LEVEL = re.compile(r"\s+(?:it |them )?(?:up |down )?(?:to|at)\b")
+
+
+def bare_partial(request: Request, reply_text: str, sentence: str) -> re.Match[str] | None:
+    """A bare participle report of the act on fewer than the request's one count, when no figure from its sentence
+    on reaches the count."""
+    asked = request.count
+    if not request.commands or asked is None or asked < 2:
+        return None
+    stems = {v[:4] for v in request.verbs if len(v) >= 3}
+    for report in BARE_REPORT.finditer(sentence):
+        if report.group("verb")[:4].casefold() not in stems and not _TO_LEVEL.match(report.group("object")):
+            continue
+        # a figure, not a word: "Merged into one contact" to "Merge these 2 contacts" is the act, done on its own
+        quantity = QUANTITY.search(report.group("object"))
+        count = count_of(quantity) if quantity is not None and quantity.group("count")[0].isdigit() else None
+        after = reply_text[max(reply_text.find(sentence), 0):]  # the whole restated before it is the ask
+        if count is not None and 0 < count < asked and not _reaches_count(after, asked):
+            return report
+    return None
+
+
+def _reaches_count(reply_text: str, asked: float) -> bool:
+    return any((c := count_of(q)) is not None and c >= asked for q in QUANTITY.finditer(reply_text))

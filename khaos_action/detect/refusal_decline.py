@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from khaos_action.detect import refusal_hypothetical
 from khaos_action.detect.refusal_case_rule import (
+    bare_partial,
     bound_passed,
     class_case_blanked,
     listed_inside,
@@ -131,6 +132,7 @@ def _act_reading(reply: Reply, i: int, text: str) -> re.Match[str] | None:
             or request.concluded_no(text)
             or request.job_elsewhere(text, opening=i == 0) or _decided_elsewhere(reply, i, text)
             or _gate_unmet(reply, i, text) or partial_act(request, reply.masked, text)
+            or bare_partial(request, reply.masked, text)
             or free_elsewhere(reply, text) or case_fails(reply, text, reply.spans[i][1]))
 
 

@@ -712,7 +712,7 @@ DOMAIN_FLOORS = {
     "refusal_styles_holdout.jsonl": (35, 0),
     "refusal_domains_holdout17.jsonl": (51, 0),
     "refusal_styles_holdout2.jsonl": (34, 0),
-    "refusal_wave42_dev.jsonl": (42, 0),
+    "refusal_wave42_dev.jsonl": (48, 0),
     "refusal_kinds_holdout.jsonl": (40, 0),
     "refusal_structures_holdout.jsonl": (35, 0),
     "refusal_unperformed_holdout.jsonl": (36, 0),
