@@ -20,6 +20,9 @@ and the request's own figure is past it, with no decline word.
 - A partial act reported as a bare participle ("Scale ... to 40 replicas" - "Scaled to 32, which is what fits",
   "Order 30 chairs" - "Ordered 18"): in the request's verb or setting the thing to a level, on fewer than asked,
   with no figure of the whole anywhere in the reply ("all 30 arrive Tuesday").
+- The earliest date the act can take effect, stated in the reply's opening ("takes effect on 30 April at the
+  earliest", "frühestens zum 30. September", "au plus tôt à cette date"): an agent that could act when asked has no
+  reason to open with the earliest it can; one that acts then reports it, and the caller frees the reply.
 - A retention window shorter than the age the request names ("Recover the email I deleted four months ago" -
   "Deleted emails stay in the Trash folder for 30 days"): what is kept for a month is gone after four.
 
@@ -296,3 +299,14 @@ def bare_partial(request: Request, reply_text: str, sentence: str) -> re.Match[s
 
 def _reaches_count(reply_text: str, asked: float) -> bool:
     return any((c := count_of(q)) is not None and c >= asked for q in QUANTITY.finditer(reply_text))
+
+
+EARLIEST = rx(r"\b(?:at the earliest|no earlier than|frühestens|au plus tôt|como muy pronto|lo antes el)\b")
+"""The earliest the act can take effect ("at the earliest", "frühestens", "au plus tôt")."""
+
+
+def earliest(request: Request, sentence: str) -> re.Match[str] | None:
+    """The earliest date of the act, against a request for an act."""
+    if not request.commands or request.permission:
+        return None
+    return EARLIEST.search(sentence)

@@ -15,6 +15,7 @@ from khaos_action.detect.refusal_case_rule import (
     bare_partial,
     bound_passed,
     class_case_blanked,
+    earliest,
     listed_inside,
     listed_outside,
     period_reached,
@@ -181,7 +182,8 @@ def _unmet_opening(reply: Reply, i: int, text: str, following: str) -> tuple[re.
              or deferred(reply.request, text)
              or (bound := bound_passed(reply.request, text, reply.masked[reply.spans[i][0]:]))
              or (listed := None if inside else listed_outside(reply.request, text, following))
-             or period_unmet(reply.request, text, following) or stay_maxed(reply.request, text, following))
+             or period_unmet(reply.request, text, following) or stay_maxed(reply.request, text, following)
+             or earliest(reply.request, text))
     if found is None:
         return None, masked
     end = reply.spans[min(i + 1, len(reply.spans) - 1)][1]
