@@ -34,12 +34,12 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.detect.refusal_count import QUANTITY, count_of
+from khaos_action.detect.refusal_count import QUANTITY, WORDS, count_of
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request
 
-_NUMBER = (r"(?P<cur>[£$€]\s?)?(?P<count>\d[\d,]*(?:\.\d+)?|one|two|three|four|five|six|seven|eight|nine|ten|eleven|"
-           r"twelve|twenty)(?![:/]\d)(?:[- ]?(?P<unit>°\s?[CF]\b|[A-Za-z]+))?")
+_NUMBER = (rf"(?P<cur>[£$€]\s?)?(?P<count>\d[\d,]*(?:\.\d+)?|{WORDS})(?![:/]\d)"
+           r"(?:[- ]?(?P<unit>°\s?[CF]\b|[A-Za-z]+))?")
 CAP = rx(
     r"\b(?:(?:maximum|max|limit|cap|quota|ceiling|allowance)(?: [\w-]+){0,5}? (?:is|of|at|:)|"
     r"(?:capped|limited|restricted) (?:at|to)|up to|at most|no more than)\s(?:just |only )?[*_]{0,2}" + _NUMBER
@@ -186,7 +186,7 @@ def class_case_blanked(masked: str, start: int, end: int) -> str:
     return masked
 
 
-_FIGURE = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
+_FIGURE = rf"(?:\d+|{WORDS})"
 _PERIOD_KIND = r"(?:waiting|qualifying|holding|cooling-off|vesting|lock-in|probation(?:ary)?|minimum)"
 PERIOD = rx(
     rf"\b(?P<count>{_FIGURE})[- ](?P<unit>day|week|month|year)s?(?:'s?)? {_PERIOD_KIND} period\b|"

@@ -7,10 +7,13 @@ import re
 
 from khaos_action.detect.refusal_grammar import rx
 
-_WORD_NUMBERS = {"one": 1, "a single": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-                 "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20}
-_COUNT = (r"(?P<count>\d[\d,]*(?:\.\d+)?|one|a single|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|"
-          r"twenty)")
+NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
+                "ten": 10, "eleven": 11, "twelve": 12, "twenty": 20}
+"""The counts the refusal readings read in words, in this order in their patterns (refusal_case_rule.py,
+refusal_partial.py)."""
+WORDS = "|".join(NUMBER_WORDS)
+_WORD_NUMBERS = {**NUMBER_WORDS, "a single": 1}
+_COUNT = rf"(?P<count>\d[\d,]*(?:\.\d+)?|one|a single|{'|'.join(list(NUMBER_WORDS)[1:])})"
 QUANTITY = rx(rf"(?<![\d:.#/-])(?<![a-z]-)(?:[£$€]\s?)?\b{_COUNT}\b(?![:.]\d)(?!\s?(?:am|pm|st|nd|rd|th)\b)(?![-/]\d)")
 """A count or an amount ("25", "3 rooms", "£2,000"); not a clock time, a date, an ordinal or an identifier."""
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from khaos_action.detect.refusal_count import QUANTITY, count_of
+from khaos_action.detect.refusal_count import NUMBER_WORDS, QUANTITY, count_of
 from khaos_action.detect.refusal_grammar import rx
 from khaos_action.detect.refusal_request import Request
 
@@ -14,7 +14,7 @@ PARTIAL_REPORT = rx(
     r"\b(?:I|we)(?:'ve| have)(?: just| now| already| only)? (?P<verb>[a-z]{2,}ed|set|held|made|put|sent|paid|bought|"
     r"taken|given|got|kept|built)\b(?P<object>[^.;:!?\n]{0,40})"
 )
-_NUMBERS = r"(?:\d+|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty)"
+_NUMBERS = rf"(?:\d+|{'|'.join(list(NUMBER_WORDS)[1:])})"
 _STILL_NEEDS = (r"need|needs|require|requires|have to|has to|must|can't|cannot|won't|aren't|are not|isn't|is not|"
                 r"depend|depends|wait|waits")
 _WHOLE = rx(rf"\b(?:all (?:{_NUMBERS}|of (?:them|those|these|the)|the|those|these)|every|each|both|"
